@@ -1,0 +1,221 @@
+#include "bench/harness.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "core/files.hpp"
+#include "core/json.hpp"
+#include "core/process.hpp"
+
+namespace weft::bench {
+
+namespace {
+std::vector<Suite>& registry() {
+  static std::vector<Suite> list;
+  return list;
+}
+
+Stats summarize(std::vector<double> t) {
+  Stats s;
+  if (t.empty()) return s;
+  std::sort(t.begin(), t.end());
+  s.min = t.front();
+  const std::size_t m = t.size() / 2;
+  s.median = t.size() % 2 ? t[m] : 0.5 * (t[m - 1] + t[m]);
+  return s;
+}
+
+std::string peers_dir() {
+  if (const char* d = std::getenv("WEFT_PEERS_DIR"); d && *d) return d;
+  // Installed beside the program (bin/../share/weft/peers), else the source tree.
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share" / "weft" / "peers";
+    if (std::filesystem::is_directory(installed, ec)) return installed.string();
+  }
+  return WEFT_SOURCE_DIR "/bench/peers";
+}
+
+std::string fmt_time(double s) {
+  std::ostringstream os;
+  os << std::fixed;
+  if (s >= 1) os << std::setprecision(3) << s << " s";
+  else if (s >= 1e-3) os << std::setprecision(3) << s * 1e3 << " ms";
+  else os << std::setprecision(2) << s * 1e6 << " us";
+  return os.str();
+}
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto tab = line.find('\t', start);
+    out.push_back(line.substr(start, tab == std::string::npos ? tab : tab - start));
+    if (tab == std::string::npos) break;
+    start = tab + 1;
+  }
+  return out;
+}
+}  // namespace
+
+SuiteRegistration::SuiteRegistration(Suite suite) { registry().push_back(std::move(suite)); }
+
+const std::vector<Suite>& suites() { return registry(); }
+
+void Context::add(Record r) { records_.push_back(std::move(r)); }
+
+void Context::progress(const std::string& what) const {
+  std::cerr << "  ... " << what << std::endl;
+}
+
+Stats time_events(int warmup, int repeat, const std::function<Event()>& fn) {
+  for (int i = 0; i < warmup; ++i) fn().wait();
+  std::vector<double> t;
+  for (int i = 0; i < repeat; ++i) {
+    const Event e = fn();
+    t.push_back(e.profile().seconds());
+  }
+  return summarize(std::move(t));
+}
+
+Stats time_wall(int warmup, int repeat, const std::function<void()>& fn) {
+  for (int i = 0; i < warmup; ++i) fn();
+  std::vector<double> t;
+  for (int i = 0; i < repeat; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return summarize(std::move(t));
+}
+
+bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
+              const std::vector<std::string>& args, std::string* why) {
+  const std::string path = peers_dir() + "/" + script;
+  const char* py = std::getenv("WEFT_PYTHON");
+  std::vector<std::string> argv{py && *py ? py : "python3", path};
+  argv.insert(argv.end(), args.begin(), args.end());
+  detail::ProcessResult r;
+  try {
+    r = detail::run_process(argv);
+  } catch (const std::exception& e) {
+    if (why) *why = e.what();
+    return false;
+  }
+  std::istringstream in(r.output);
+  std::string line;
+  bool any = false;
+  while (std::getline(in, line)) {
+    const auto f = split_tabs(line);
+    if (f.size() == 8 && f[0] == "record") {
+      Record rec;
+      rec.suite = suite;
+      rec.method = f[1];
+      rec.device = f[2];
+      rec.n = std::stoull(f[3]);
+      rec.dtype = f[4];
+      rec.seconds_median = std::stod(f[5]);
+      rec.seconds_min = std::stod(f[6]);
+      rec.bytes = std::stod(f[7]);
+      ctx.add(std::move(rec));
+      any = true;
+    } else if (f.size() == 2 && f[0] == "skip") {
+      ctx.progress("peer skipped: " + f[1]);
+    }
+  }
+  if (r.exit_code != 0 && why) *why = "exit " + std::to_string(r.exit_code) + ": " + r.output.substr(0, 300);
+  return r.exit_code == 0 || any;
+}
+
+int run_bench(const Options& options) {
+  std::vector<Device> devs;
+  if (options.device.empty()) {
+    devs = devices();
+  } else {
+    devs.push_back(device(options.device));
+  }
+  if (devs.empty()) {
+    std::cerr << "weft bench: no devices\n";
+    return 1;
+  }
+  std::vector<const Suite*> chosen;
+  if (options.suites.empty()) {
+    for (const auto& s : suites()) chosen.push_back(&s);
+  } else {
+    for (const auto& name : options.suites) {
+      auto it = std::find_if(suites().begin(), suites().end(), [&](const Suite& s) { return s.name == name; });
+      if (it == suites().end()) {
+        std::string known;
+        for (const auto& s : suites()) known += (known.empty() ? "" : ", ") + s.name;
+        std::cerr << "weft bench: unknown suite '" << name << "'; suites: " << known << "\n";
+        return 2;
+      }
+      chosen.push_back(&*it);
+    }
+  }
+  Context ctx(options, devs);
+  for (const Suite* s : chosen) {
+    std::cerr << "weft bench: " << s->name << " (" << s->description << ")" << std::endl;
+    s->run(ctx);
+  }
+
+  // The table: per suite, each method's time and its speed-up over the slowest.
+  const auto& recs = ctx.records();
+  std::cout << std::left << std::setw(10) << "suite" << std::setw(30) << "method" << std::setw(14)
+            << "device" << std::right << std::setw(10) << "n" << std::setw(9) << "dtype"
+            << std::setw(12) << "median" << std::setw(12) << "min" << std::setw(10) << "GB/s"
+            << std::setw(10) << "speed-up" << "\n";
+  for (const Suite* s : chosen) {
+    double slowest = 0;
+    for (const auto& r : recs) {
+      if (r.suite == s->name) slowest = std::max(slowest, r.seconds_median);
+    }
+    for (const auto& r : recs) {
+      if (r.suite != s->name) continue;
+      std::ostringstream gb, up;
+      if (auto g = r.gbps()) gb << std::fixed << std::setprecision(1) << *g;
+      else gb << "-";
+      up << std::fixed << std::setprecision(2) << (r.seconds_median > 0 ? slowest / r.seconds_median : 0) << "x";
+      std::cout << std::left << std::setw(10) << r.suite << std::setw(30) << r.method << std::setw(14)
+                << r.device << std::right << std::setw(10) << r.n << std::setw(9) << r.dtype
+                << std::setw(12) << fmt_time(r.seconds_median) << std::setw(12) << fmt_time(r.seconds_min)
+                << std::setw(10) << gb.str() << std::setw(10) << up.str() << "\n";
+    }
+  }
+
+  if (!options.json_path.empty()) {
+    detail::JsonWriter w;
+    w.begin_array();
+    for (const auto& r : recs) {
+      w.begin_object();
+      w.key("suite").value(r.suite);
+      w.key("method").value(r.method);
+      w.key("device").value(r.device);
+      w.key("n").value(static_cast<unsigned long long>(r.n));
+      w.key("dtype").value(r.dtype);
+      w.key("seconds_median").value(r.seconds_median);
+      w.key("seconds_min").value(r.seconds_min);
+      w.key("gbps");
+      if (auto g = r.gbps()) w.value(*g);
+      else w.null();
+      if (!r.note.empty()) w.key("note").value(r.note);
+      w.end_object();
+    }
+    w.end_array();
+    if (!detail::write_file_atomic(options.json_path, w.str() + "\n")) {
+      std::cerr << "weft bench: cannot write " << options.json_path << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace weft::bench

@@ -1,0 +1,92 @@
+// The benchmark harness behind `weft bench`: suites register themselves, run on the devices
+// asked for, time device work from events (warm-up runs, then R timed runs), and add
+// records that the command prints as a table and writes as JSON.
+//
+//   static const weft::bench::SuiteRegistration reg{{"vadd", "c = a + b, float32", run_vadd}};
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "weft/weft.hpp"
+
+namespace weft::bench {
+
+struct Options {
+  std::vector<std::string> suites;   // empty: the default set
+  std::string device;                // selector; empty: every device
+  std::optional<std::size_t> n;      // problem size; each suite has its default
+  int repeat = 10;
+  int warmup = 2;
+  std::string json_path;
+  bool compare = false;              // also measure the peers found installed
+};
+
+struct Record {
+  std::string suite;
+  std::string method;
+  std::string device;
+  std::size_t n = 0;
+  std::string dtype;
+  double seconds_median = 0;
+  double seconds_min = 0;
+  double bytes = 0;                  // bytes moved per run; gbps when > 0
+  std::string note;
+  std::optional<double> gbps() const {
+    if (bytes <= 0 || seconds_median <= 0) return std::nullopt;
+    return bytes / seconds_median * 1e-9;
+  }
+};
+
+struct Stats {
+  double median = 0;
+  double min = 0;
+};
+
+class Context {
+ public:
+  Context(const Options& options, std::vector<Device> devices)
+      : options_(options), devices_(std::move(devices)) {}
+  const Options& options() const { return options_; }
+  const std::vector<Device>& devices() const { return devices_; }
+  std::size_t n_or(std::size_t fallback) const { return options_.n.value_or(fallback); }
+  void add(Record r);
+  void progress(const std::string& what) const;
+  const std::vector<Record>& records() const { return records_; }
+
+ private:
+  const Options& options_;
+  std::vector<Device> devices_;
+  std::vector<Record> records_;
+};
+
+struct Suite {
+  std::string name;
+  std::string description;
+  std::function<void(Context&)> run;
+};
+
+struct SuiteRegistration {
+  explicit SuiteRegistration(Suite suite);
+};
+const std::vector<Suite>& suites();
+
+/// Device time of fn's event: warmup untimed runs, then repeat timed ones.
+Stats time_events(int warmup, int repeat, const std::function<Event()>& fn);
+/// Wall-clock time of fn (which must block until done).
+Stats time_wall(int warmup, int repeat, const std::function<void()>& fn);
+
+/// Runs a peer script from bench/peers (python3 SCRIPT ARGS...). Each line it prints of the
+/// form "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median<TAB>min<TAB>bytes" becomes
+/// a record of suite; "skip<TAB>reason" explains a missing peer. Returns false when the
+/// script could not run.
+bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
+              const std::vector<std::string>& args, std::string* why);
+
+/// Runs the suites, prints the table, writes JSON. Returns the process exit code.
+int run_bench(const Options& options);
+
+}  // namespace weft::bench

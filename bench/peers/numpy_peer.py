@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""NumPy as a peer of `weft bench`, measured in the same run.
+
+Usage: numpy_peer.py SUITE N REPEAT
+Prints one line per measurement:
+  record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes
+or "skip<TAB>reason" when NumPy is missing.
+"""
+import statistics
+import sys
+import time
+
+
+def timed(fn, repeat, warmup=2):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), min(times)
+
+
+def emit(method, n, dtype, med, mn, nbytes):
+    print(f"record\t{method}\tnumpy\t{n}\t{dtype}\t{med:.9g}\t{mn:.9g}\t{nbytes:.9g}", flush=True)
+
+
+def main():
+    suite, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    try:
+        import numpy as np
+    except ImportError:
+        print("skip\tnumpy is not installed")
+        return 0
+    rng = np.random.default_rng(42)
+    if suite == "vadd":
+        a = rng.uniform(-1, 1, n).astype(np.float32)
+        b = rng.uniform(-1, 1, n).astype(np.float32)
+        c = np.empty_like(a)
+        med, mn = timed(lambda: np.add(a, b, out=c), repeat)
+        emit("numpy np.add(a, b, out=c)", n, "float32", med, mn, 12.0 * n)
+    else:
+        print(f"skip\tno NumPy peer for suite {suite}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

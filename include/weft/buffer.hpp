@@ -1,0 +1,39 @@
+// A block of device memory. RAII: the memory is released when the last handle goes.
+//
+//   weft::Buffer a(dev, n * sizeof(float));
+//   queue.write(a, host.data(), a.size());
+//
+// On the host backend, host_ptr() gives the memory directly; elsewhere it is null.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "weft/device.hpp"
+
+namespace weft {
+
+namespace detail {
+class BufferImpl;
+}
+
+class Buffer {
+ public:
+  Buffer() = default;
+  /// Allocates bytes on device; throws OutOfMemory naming the request when it cannot.
+  Buffer(const Device& device, std::size_t bytes);
+  explicit Buffer(std::shared_ptr<detail::BufferImpl> impl) : impl_(std::move(impl)) {}
+
+  std::size_t size() const;
+  Device device() const;
+  /// Host-addressable memory of the buffer, or nullptr where the device's memory is not.
+  void* host_ptr() const;
+
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  const std::shared_ptr<detail::BufferImpl>& impl() const noexcept { return impl_; }
+
+ private:
+  std::shared_ptr<detail::BufferImpl> impl_;
+};
+
+}  // namespace weft

@@ -1,0 +1,45 @@
+// Process configuration read from the environment, once.
+//
+//   WEFT_DEVICE      default device selector (see selector.hpp); default "auto"
+//   WEFT_BACKENDS    comma list of what may load at all: host, opencl, opencl:cpu,
+//                    opencl:gpu, opencl:accelerator, cuda (default: everything)
+//   WEFT_CACHE_DIR   program cache directory; default $XDG_CACHE_HOME/weft or ~/.cache/weft
+//   WEFT_NUM_THREADS host backend threads; default: every core
+//   WEFT_CXX         the C++ compiler the host backend runs (default: c++)
+//   WEFT_LOG         off | error | warning (default) | info | debug
+//
+//   const weft::Config& cfg = weft::config();   // throws ConfigError on a malformed value
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "weft/selector.hpp"
+
+namespace weft {
+
+enum class LogLevel : int { off = 0, error = 1, warning = 2, info = 3, debug = 4 };
+
+struct Config {
+  DeviceSelector device;                 // WEFT_DEVICE
+  std::vector<DeviceSelector> backends;  // WEFT_BACKENDS; empty: all may load
+  std::string cache_dir;                 // resolved directory; never empty
+  unsigned num_threads = 1;              // WEFT_NUM_THREADS, resolved
+  std::string cxx;                       // WEFT_CXX, default "c++"
+  LogLevel log_level = LogLevel::warning;
+
+  /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.
+  bool backend_allowed(std::string_view backend) const;
+  /// True when WEFT_BACKENDS lets a device of that backend and type be listed.
+  bool device_allowed(std::string_view backend, DeviceType type) const;
+
+  /// Parses a configuration from a getenv-like lookup (nullptr for unset).
+  /// Throws ConfigError naming the variable, its value and what is accepted.
+  static Config parse(const std::function<const char*(const char*)>& getenv);
+};
+
+/// The process's configuration, parsed from the environment on first use.
+const Config& config();
+
+}  // namespace weft

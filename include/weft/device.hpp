@@ -1,0 +1,82 @@
+// Devices and how to find them.
+//
+//   for (const weft::Device& d : weft::devices()) std::cout << d.selector() << " " << d.name();
+//   weft::Device gpu = weft::device("opencl:gpu");     // throws InvalidArgument if none
+//   weft::Device dev = weft::default_device();          // WEFT_DEVICE, else auto
+//
+// Backends (host, opencl, cuda) are discovered at run time: one whose library or hardware is
+// missing lists no devices, and backends() says why.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weft/selector.hpp"
+
+namespace weft {
+
+namespace detail {
+class DeviceImpl;
+}
+
+struct DeviceInfo {
+  std::string name;              // "AMD EPYC 7B13", "NVIDIA H100 80GB HBM3", ...
+  std::string vendor;
+  std::string backend;           // "host", "opencl", "cuda"
+  std::string selector;          // "host", "opencl:0:1", "cuda:0"
+  std::string platform;          // OpenCL platform name, CUDA driver, host compiler ...
+  std::string driver_version;    // what program-cache keys include
+  DeviceType type = DeviceType::other;
+  unsigned compute_units = 0;
+  std::uint64_t global_mem_bytes = 0;
+  std::uint64_t local_mem_bytes = 0;   // 0 where there is no local memory (host backend)
+  std::uint64_t max_alloc_bytes = 0;
+  std::size_t max_work_group_size = 0;
+  bool fp16 = false;
+  bool fp64 = false;
+};
+
+class Device {
+ public:
+  Device() = default;
+  explicit Device(std::shared_ptr<detail::DeviceImpl> impl) : impl_(std::move(impl)) {}
+
+  const DeviceInfo& info() const;
+  const std::string& name() const { return info().name; }
+  const std::string& selector() const { return info().selector; }
+  const std::string& backend() const { return info().backend; }
+  DeviceType type() const { return info().type; }
+
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  friend bool operator==(const Device& a, const Device& b) noexcept { return a.impl_ == b.impl_; }
+
+  const std::shared_ptr<detail::DeviceImpl>& impl() const noexcept { return impl_; }
+
+ private:
+  std::shared_ptr<detail::DeviceImpl> impl_;
+};
+
+/// What became of one backend at discovery.
+struct BackendStatus {
+  std::string name;             // "host", "opencl", "cuda"
+  bool loaded = false;          // its library was found and initialized
+  std::string reason;           // why it lists no devices, e.g. "libOpenCL.so.1 not found"
+  std::vector<Device> devices;  // the devices WEFT_BACKENDS allows
+};
+
+/// Every backend weft knows, in a fixed order, each with its devices or the reason it has
+/// none. Discovery runs once per process.
+const std::vector<BackendStatus>& backends();
+/// Every device of every loaded backend that WEFT_BACKENDS allows.
+std::vector<Device> devices();
+/// The device a selector names (see selector.hpp). Throws ConfigError for a malformed
+/// selector and InvalidArgument, listing the devices present, when none matches.
+Device device(std::string_view selector);
+Device device(const DeviceSelector& selector);
+/// The device WEFT_DEVICE names, or auto's choice when it is unset.
+Device default_device();
+
+}  // namespace weft

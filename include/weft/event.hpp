@@ -1,0 +1,69 @@
+// Events: the handle every enqueue returns.
+//
+//   weft::Event e = queue.launch(kernel, n);
+//   e.then([](const weft::Event& done) { ... });     // runs on a weft thread when complete
+//   e.wait();                                          // rethrows the command's error, if any
+//   auto p = e.profile();  double ms = (p.end - p.start) * 1e-6;
+//   weft::wait_for_all({e1, e2});
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace weft {
+
+namespace detail {
+class EventImpl;
+}
+
+enum class EventStatus : std::uint8_t { queued, submitted, running, complete, error };
+std::string_view to_string(EventStatus s) noexcept;
+
+/// Profiling times in nanoseconds on one monotonic clock per device: when the command was
+/// enqueued, handed to the device, started and ended. Valid once the event is complete.
+struct EventProfile {
+  std::uint64_t queued = 0;
+  std::uint64_t submitted = 0;
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+  /// end - start, in seconds.
+  double seconds() const noexcept { return static_cast<double>(end - start) * 1e-9; }
+};
+
+class Event {
+ public:
+  /// An event that is already complete (nothing to wait for).
+  Event() = default;
+  explicit Event(std::shared_ptr<detail::EventImpl> impl) : impl_(std::move(impl)) {}
+
+  EventStatus status() const;
+  bool done() const {
+    const auto s = status();
+    return s == EventStatus::complete || s == EventStatus::error;
+  }
+  /// Blocks until the command finished; throws the error it failed with.
+  void wait() const;
+  /// Profiling times; waits for completion first.
+  EventProfile profile() const;
+  /// Calls callback once the command has finished (at once if it already has), on a weft
+  /// thread. The callback must not block on work queued behind this event.
+  const Event& then(std::function<void(const Event&)> callback) const;
+
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  const std::shared_ptr<detail::EventImpl>& impl() const noexcept { return impl_; }
+
+ private:
+  std::shared_ptr<detail::EventImpl> impl_;
+};
+
+/// Waits for every event; throws the first error after all have finished.
+void wait_for_all(std::span<const Event> events);
+inline void wait_for_all(std::initializer_list<Event> events) {
+  wait_for_all(std::span<const Event>(events.begin(), events.size()));
+}
+
+}  // namespace weft

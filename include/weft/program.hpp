@@ -1,0 +1,123 @@
+// Programs and kernels written in the kernel dialect (OpenCL C 1.2).
+//
+//   auto prg = weft::Program::build(dev, R"(
+//     __kernel void vadd(__global const float* a, __global const float* b,
+//                        __global float* c) {
+//       int i = get_global_id(0);
+//       c[i] = a[i] + b[i];
+//     })");
+//   weft::Kernel k = prg.kernel("vadd");
+//   k.set_args(a, b, c);
+//   queue.launch(k, n).wait();
+//
+// Builds go through the program cache: a repeat build in this process or any later one
+// costs a lookup. A source that does not compile throws BuildError with the compiler's log
+// and the offending lines.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "weft/buffer.hpp"
+#include "weft/device.hpp"
+#include "weft/dtype.hpp"
+
+namespace weft {
+
+namespace detail {
+class ProgramImpl;
+class KernelImpl;
+}  // namespace detail
+
+class Kernel;
+
+class Program {
+ public:
+  Program() = default;
+  explicit Program(std::shared_ptr<detail::ProgramImpl> impl) : impl_(std::move(impl)) {}
+
+  /// Compiles source for device. options: -D NAME[=VALUE], -I DIR and OpenCL's -cl-* flags.
+  static Program build(const Device& device, std::string_view source,
+                       std::string_view options = {});
+
+  /// The kernel called name; InvalidArgument listing the program's kernels when there is
+  /// none, Unsupported when this device cannot run it.
+  Kernel kernel(std::string_view name) const;
+  std::vector<std::string> kernel_names() const;
+  Device device() const;
+
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  const std::shared_ptr<detail::ProgramImpl>& impl() const noexcept { return impl_; }
+
+ private:
+  std::shared_ptr<detail::ProgramImpl> impl_;
+};
+
+enum class AddressSpace : std::uint8_t { private_, global, local, constant };
+
+/// One parameter of a kernel, as the source declares it.
+struct KernelArgInfo {
+  std::string name;                // "a"
+  std::string type_name;           // "const float*", "uint", "float4"
+  AddressSpace space = AddressSpace::private_;
+  bool is_pointer = false;
+  std::optional<DType> dtype;      // the scalar (or pointee) element type, when a dtype
+  unsigned vector_width = 1;       // 4 for float4
+  std::size_t value_size = 0;      // bytes of a by-value argument, 0 when unknown (struct)
+};
+
+/// Size in bytes of a __local argument: kernel.set_arg(3, weft::LocalMemory{256 * 4}).
+struct LocalMemory {
+  std::size_t bytes = 0;
+};
+
+class Kernel {
+ public:
+  Kernel() = default;
+  explicit Kernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}
+
+  const std::string& name() const;
+  std::size_t num_args() const;
+  const KernelArgInfo& arg_info(std::size_t index) const;
+
+  /// Binds a buffer to a __global or __constant pointer parameter.
+  Kernel& set_arg(std::size_t index, const Buffer& buffer);
+  /// Sizes a __local pointer parameter.
+  Kernel& set_arg(std::size_t index, LocalMemory local);
+  /// Binds a value to a by-value parameter. Its type must be the parameter's exactly
+  /// (int for int, std::uint32_t for uint ...); InvalidArgument names both otherwise.
+  template <class T>
+    requires(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>)
+  Kernel& set_arg(std::size_t index, const T& value) {
+    if constexpr (has_dtype<T>) {
+      return set_value(index, dtype_of<T>, &value, sizeof(T));
+    } else {
+      return set_value(index, std::nullopt, &value, sizeof(T));
+    }
+  }
+  /// Binds every argument in order; the count must match the kernel's.
+  template <class... A>
+  Kernel& set_args(const A&... args) {
+    check_arg_count(sizeof...(A));
+    std::size_t i = 0;
+    (set_arg(i++, args), ...);
+    return *this;
+  }
+
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  const std::shared_ptr<detail::KernelImpl>& impl() const noexcept { return impl_; }
+
+ private:
+  Kernel& set_value(std::size_t index, std::optional<DType> dtype, const void* data,
+                    std::size_t size);
+  void check_arg_count(std::size_t count) const;
+  std::shared_ptr<detail::KernelImpl> impl_;
+};
+
+}  // namespace weft

@@ -1,0 +1,80 @@
+// Command queues: copies and kernel launches on one device, each returning an Event.
+//
+//   weft::Queue q(dev);                              // in order, with profiling
+//   q.write(a, host_a.data(), bytes);                // blocking by default
+//   weft::Event e = q.launch(kernel, n);             // returns at once
+//   q.read(c, host_c.data(), bytes, 0, weft::Blocking::yes, {e});
+//
+// An in-order queue runs its commands one after the other; an out-of-order queue may run
+// them in any order the wait lists allow. Queues of one device may run at the same time.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <memory>
+#include <span>
+
+#include "weft/buffer.hpp"
+#include "weft/device.hpp"
+#include "weft/event.hpp"
+#include "weft/ndrange.hpp"
+#include "weft/program.hpp"
+
+namespace weft {
+
+namespace detail {
+class QueueImpl;
+}
+
+enum class Blocking : bool { no = false, yes = true };
+
+struct QueueOptions {
+  bool out_of_order = false;
+  bool profiling = true;
+};
+
+class Queue {
+ public:
+  Queue() = default;
+  explicit Queue(const Device& device, QueueOptions options = {});
+
+  Device device() const;
+
+  /// Host memory -> buffer. With Blocking::no, src must stay valid until the event completes.
+  Event write(const Buffer& dst, const void* src, std::size_t bytes, std::size_t dst_offset = 0,
+              Blocking blocking = Blocking::yes, std::span<const Event> wait = {});
+  /// Buffer -> host memory. With Blocking::no, dst is filled when the event completes.
+  Event read(const Buffer& src, void* dst, std::size_t bytes, std::size_t src_offset = 0,
+             Blocking blocking = Blocking::yes, std::span<const Event> wait = {});
+  /// Buffer -> buffer on this queue's device.
+  Event copy(const Buffer& src, const Buffer& dst, std::size_t bytes, std::size_t src_offset = 0,
+             std::size_t dst_offset = 0, std::span<const Event> wait = {});
+  /// Repeats a pattern of pattern_size bytes (1, 2, 4, 8, ... 128) over [offset, offset+bytes).
+  Event fill(const Buffer& dst, const void* pattern, std::size_t pattern_size,
+             std::size_t offset, std::size_t bytes, std::span<const Event> wait = {});
+  /// Runs kernel over global with its current arguments. An empty local lets weft choose;
+  /// global must be a multiple of a given local in each dimension.
+  Event launch(const Kernel& kernel, const NDRange& global, const NDRange& local = {},
+               const NDRange& offset = {}, std::span<const Event> wait = {});
+  /// Sets every argument, then launches.
+  template <class... A>
+  Event launch_with(Kernel kernel, const NDRange& global, const NDRange& local,
+                    const A&... args) {
+    kernel.set_args(args...);
+    return launch(kernel, global, local);
+  }
+  /// An event that completes when everything before it (and wait) has.
+  Event marker(std::span<const Event> wait = {});
+  /// Blocks until every command so far has finished; throws the first failure among them.
+  void finish();
+  /// Hands queued commands to the device without waiting.
+  void flush();
+
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+  const std::shared_ptr<detail::QueueImpl>& impl() const noexcept { return impl_; }
+
+ private:
+  std::shared_ptr<detail::QueueImpl> impl_;
+};
+
+}  // namespace weft

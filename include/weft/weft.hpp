@@ -1,0 +1,16 @@
+// weft: one kernel source and one array API for the CPU, OpenCL devices and CUDA GPUs.
+// Including this header brings in the whole public C++ API.
+#pragma once
+
+#include "weft/buffer.hpp"
+#include "weft/config.hpp"
+#include "weft/device.hpp"
+#include "weft/dtype.hpp"
+#include "weft/error.hpp"
+#include "weft/event.hpp"
+#include "weft/ndrange.hpp"
+#include "weft/program.hpp"
+#include "weft/queue.hpp"
+#include "weft/selector.hpp"
+#include "weft/shape.hpp"
+#include "weft/version.hpp"

@@ -1,0 +1,200 @@
+#include "backends/host/host_backend.hpp"
+
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+
+#include "core/files.hpp"
+#include "core/log.hpp"
+#include "kernels/host_translate.hpp"
+#include "weft/config.hpp"
+#include "weft/error.hpp"
+#include "weft/version.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+std::uint64_t physical_memory() {
+  struct sysinfo si {};
+  if (::sysinfo(&si) != 0) return 0;
+  return static_cast<std::uint64_t>(si.totalram) * si.mem_unit;
+}
+
+std::string cpu_name() {
+  if (auto info = read_file("/proc/cpuinfo")) {
+    std::istringstream in(*info);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.rfind("model name", 0) == 0) {
+        auto v = line.substr(line.find(':') + 1);
+        while (!v.empty() && v.front() == ' ') v.erase(0, 1);
+        return v;
+      }
+    }
+  }
+  return "host CPU";
+}
+
+std::string format_bytes(std::size_t n) {
+  std::ostringstream os;
+  if (n >= (1ull << 30)) os << static_cast<double>(n) / static_cast<double>(1ull << 30) << " GiB";
+  else if (n >= (1ull << 20)) os << static_cast<double>(n) / static_cast<double>(1ull << 20) << " MiB";
+  else os << n << " bytes";
+  return os.str();
+}
+
+class HostBackend final : public BackendImpl {
+ public:
+  HostBackend() {
+    DeviceInfo info;
+    info.name = cpu_name();
+    info.vendor = "host";
+    info.backend = "host";
+    info.selector = "host";
+    info.platform = "weft host backend";
+    info.type = DeviceType::cpu;
+    info.compute_units = config().num_threads;
+    info.global_mem_bytes = physical_memory();
+    info.max_alloc_bytes = info.global_mem_bytes;
+    info.local_mem_bytes = 0;
+    info.max_work_group_size = 4096;
+    info.fp16 = true;
+    info.fp64 = true;
+    info.driver_version = std::string("weft ") + WEFT_VERSION_STRING;
+    device_ = std::make_shared<HostDevice>(std::move(info));
+  }
+  std::vector<std::shared_ptr<DeviceImpl>> devices() override { return {device_}; }
+
+ private:
+  std::shared_ptr<HostDevice> device_;
+};
+
+const BackendRegistration registration("host", 0, [] { return std::make_unique<HostBackend>(); });
+
+}  // namespace
+
+void HostBuffer::Free::operator()(void* p) const noexcept { std::free(p); }
+
+HostBuffer::HostBuffer(std::shared_ptr<DeviceImpl> device, std::size_t bytes)
+    : BufferImpl(std::move(device), bytes) {
+  if (bytes == 0) return;
+  // Page alignment for large buffers (whole pages per thread), cache lines for small ones.
+  const std::size_t align = bytes >= (1u << 20) ? 4096 : 64;
+  const std::size_t rounded = (bytes + align - 1) / align * align;
+  const auto& info = this->device()->info();
+  void* p = rounded <= info.max_alloc_bytes ? std::aligned_alloc(align, rounded) : nullptr;
+  if (!p) {
+    throw OutOfMemory("host: cannot allocate " + format_bytes(bytes) + " (" + std::to_string(bytes) +
+                          " bytes); the machine has " + format_bytes(info.global_mem_bytes),
+                      bytes, "", "aligned_alloc");
+  }
+  data_.reset(p);
+}
+
+HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params,
+                       std::shared_ptr<HostModule> module, weft_host::RunFn entry)
+    : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), run_(entry) {}
+
+HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
+                         std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels,
+                         std::map<std::string, std::string> refused)
+    : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)),
+      refused_(std::move(refused)) {}
+
+std::vector<std::string> HostProgram::kernel_names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, params] : kernels_) out.push_back(name);
+  for (const auto& [name, why] : refused_) out.push_back(name);
+  return out;
+}
+
+std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
+  if (auto r = refused_.find(std::string(name)); r != refused_.end()) {
+    throw Unsupported("kernel '" + r->first + "' needs work-group synchronization (" + r->second +
+                      "), which the host backend does not provide; run it on an OpenCL CPU "
+                      "device instead (WEFT_DEVICE=opencl:cpu, e.g. PoCL) or on a GPU");
+  }
+  for (const auto& [kname, params] : kernels_) {
+    if (kname != name) continue;
+    auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + kname));
+    auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + kname));
+    if (!run || !info || info->num_args != params.size()) {
+      throw Error("host: the compiled module lacks a consistent entry point for kernel '" + kname + "'");
+    }
+    auto p = params;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      // By-value parameters of types the parser cannot size (structs) take their size
+      // from the compiler.
+      if (!p[i].is_pointer && p[i].value_size == 0) p[i].value_size = info->arg_size[i];
+    }
+    return std::make_shared<HostKernel>(kname, std::move(p), module_, run);
+  }
+  std::string names;
+  for (const auto& n : kernel_names()) names += (names.empty() ? "" : ", ") + n;
+  throw InvalidArgument("the program has no kernel '" + std::string(name) +
+                        "'; its kernels: " + (names.empty() ? "none" : names));
+}
+
+HostDevice::HostDevice(DeviceInfo info) : DeviceImpl(std::move(info)), pool_(info_.compute_units) {}
+
+std::shared_ptr<QueueImpl> HostDevice::create_queue(const QueueOptions&) {
+  // Out-of-order queues run in order here: a valid schedule of any wait-list graph.
+  return std::make_shared<HostQueue>(std::static_pointer_cast<HostDevice>(shared_from_this()));
+}
+
+BufferPtr HostDevice::allocate(std::size_t bytes) {
+  return std::make_shared<HostBuffer>(shared_from_this(), bytes);
+}
+
+std::shared_ptr<ProgramImpl> HostDevice::build_program(std::string_view source, std::string_view options) {
+  const HostToolchain& tc = HostToolchain::get();
+  const std::vector<std::string> flags = host_build_flags(options);
+
+  Hasher h;
+  h.update("host").update(WEFT_VERSION_STRING).update(host_prelude_text());
+  h.update(tc.command.empty() ? "" : tc.command[0]).update(tc.version).update(tc.target_cpu);
+  for (const auto& f : tc.flags) h.update(f);
+  for (const auto& f : flags) h.update(f);
+  h.update(source);
+  const Digest key = h.finish();
+
+  if (auto p = programs_.find(key)) {
+    WEFT_LOG_DEBUG("program cache hit (memory): host/" << key.hex());
+    return p;
+  }
+  const auto parsed = dialect::parse(source);
+  const HostTranslation tr = translate_for_host(parsed);
+  std::string description = "host program:";
+  for (const auto* k : parsed.kernels()) description += " " + k->name;
+
+  bool from_disk = false;
+  const std::string image = ProgramCache::instance().load_or_build(
+      "host", key, description,
+      [&] {
+        WEFT_LOG_DEBUG("compiling host program " << key.hex() << " (" << description << ")");
+        return compile_host_module(tc, tr.cpp, flags, source);
+      },
+      &from_disk);
+  std::shared_ptr<HostModule> module;
+  try {
+    module = HostModule::load(image, description);
+  } catch (const Error& e) {
+    // A payload that passed its checksum but will not load (built by another toolchain
+    // state): rebuild once rather than fail.
+    WEFT_LOG_WARNING("cached host program " << key.hex() << " does not load (" << e.what()
+                                            << "); rebuilding");
+    const std::string fresh = compile_host_module(tc, tr.cpp, flags, source);
+    ProgramCache::instance().store("host", key, description, fresh);
+    module = HostModule::load(fresh, description);
+  }
+  std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels;
+  for (const auto& name : tr.kernels) kernels.emplace_back(name, parsed.find(name)->params);
+  auto program = std::make_shared<HostProgram>(shared_from_this(), std::move(module),
+                                               std::move(kernels), tr.refused);
+  return programs_.insert(key, std::move(program));
+}
+
+}  // namespace weft::detail

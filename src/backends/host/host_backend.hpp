@@ -1,0 +1,120 @@
+// The native CPU backend: aligned buffers in host memory, queues that run commands in order
+// on their own worker thread, and kernels compiled by the system C++ compiler and run on a
+// thread pool, one contiguous chunk of work-items per thread.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "backends/host/host_compiler.hpp"
+#include "backends/host/thread_pool.hpp"
+#include "cache/program_cache.hpp"
+#include "kernels/host/launch_abi.hpp"
+#include "runtime/backend.hpp"
+#include "runtime/completion_event.hpp"
+
+namespace weft::detail {
+
+class HostDevice;
+
+class HostBuffer final : public BufferImpl {
+ public:
+  HostBuffer(std::shared_ptr<DeviceImpl> device, std::size_t bytes);
+  void* host_ptr() noexcept override { return data_.get(); }
+
+ private:
+  struct Free {
+    void operator()(void* p) const noexcept;
+  };
+  std::unique_ptr<void, Free> data_;
+};
+
+class HostKernel final : public KernelImpl {
+ public:
+  HostKernel(std::string name, std::vector<KernelArgInfo> params,
+             std::shared_ptr<HostModule> module, weft_host::RunFn entry);
+  weft_host::RunFn run() const noexcept { return run_; }
+
+ private:
+  std::shared_ptr<HostModule> module_;  // keeps the code loaded
+  weft_host::RunFn run_;
+};
+
+class HostProgram final : public ProgramImpl {
+ public:
+  HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
+              std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels,
+              std::map<std::string, std::string> refused);
+  std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
+  std::vector<std::string> kernel_names() const override;
+  std::shared_ptr<DeviceImpl> device() const override { return device_; }
+
+ private:
+  std::shared_ptr<DeviceImpl> device_;
+  std::shared_ptr<HostModule> module_;
+  std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels_;
+  std::map<std::string, std::string> refused_;
+};
+
+class HostQueue final : public QueueImpl {
+ public:
+  explicit HostQueue(std::shared_ptr<HostDevice> device);
+  ~HostQueue() override;
+
+  std::shared_ptr<DeviceImpl> device() const override;
+  EventPtr write(const BufferPtr& dst, std::size_t offset, std::size_t bytes, const void* src,
+                 bool blocking, std::span<const EventPtr> wait) override;
+  EventPtr read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst,
+                bool blocking, std::span<const EventPtr> wait) override;
+  EventPtr copy(const BufferPtr& src, const BufferPtr& dst, std::size_t src_offset,
+                std::size_t dst_offset, std::size_t bytes, std::span<const EventPtr> wait) override;
+  EventPtr fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size,
+                std::size_t offset, std::size_t bytes, std::span<const EventPtr> wait) override;
+  EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+                  const LaunchConfig& config, std::span<const EventPtr> wait) override;
+  EventPtr marker(std::span<const EventPtr> wait) override;
+  void finish() override;
+
+ private:
+  struct Command {
+    std::function<void()> work;
+    std::shared_ptr<CompletionEvent> event;
+    std::vector<EventPtr> wait;
+  };
+  EventPtr submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking);
+  void worker_loop();
+
+  std::shared_ptr<HostDevice> device_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<Command> commands_;
+  std::exception_ptr first_error_;
+  bool stop_ = false;
+  std::thread worker_;
+};
+
+class HostDevice final : public DeviceImpl {
+ public:
+  explicit HostDevice(DeviceInfo info);
+  std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
+  BufferPtr allocate(std::size_t bytes) override;
+  std::shared_ptr<ProgramImpl> build_program(std::string_view source,
+                                             std::string_view options) override;
+  ThreadPool& pool() { return pool_; }
+
+ private:
+  ThreadPool pool_;
+  ProgramTable<HostProgram> programs_;
+};
+
+/// The local size weft uses when a launch gives none: the largest divisor of the global
+/// size up to 1024 in dimension 0, 1 elsewhere (host work-groups only shape get_local_id).
+std::size_t host_default_local_size(std::size_t global, unsigned dim);
+
+}  // namespace weft::detail

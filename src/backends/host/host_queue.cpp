@@ -1,0 +1,171 @@
+// Host queues: enqueue returns at once; a worker thread per queue runs the commands in
+// order, so host code overlaps host kernels. A kernel launch splits its work-items over the
+// device's thread pool, the worker taking a share.
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "backends/host/host_backend.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail {
+
+namespace {
+// Work-items below this count run on the queue's worker alone: waking the pool costs more.
+constexpr std::size_t min_items_per_chunk = 4096;
+}  // namespace
+
+std::size_t host_default_local_size(std::size_t global, unsigned dim) {
+  if (dim != 0) return 1;
+  for (std::size_t l = std::min<std::size_t>(global, 1024); l > 1; --l) {
+    if (global % l == 0) return l;
+  }
+  return 1;
+}
+
+HostQueue::HostQueue(std::shared_ptr<HostDevice> device) : device_(std::move(device)) {
+  worker_ = std::thread([this] { worker_loop(); });
+}
+
+HostQueue::~HostQueue() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  worker_.join();  // runs what is queued first: nothing enqueued is dropped
+}
+
+std::shared_ptr<DeviceImpl> HostQueue::device() const { return device_; }
+
+void HostQueue::worker_loop() {
+  while (true) {
+    Command cmd;
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return stop_ || !commands_.empty(); });
+      if (commands_.empty()) return;  // stop_ and drained
+      cmd = std::move(commands_.front());
+      commands_.pop_front();
+    }
+    cmd.event->mark_submitted();
+    try {
+      for (const auto& w : cmd.wait) {
+        try {
+          w->wait();
+        } catch (const std::exception& e) {
+          throw Error(std::string("a command this one waited for failed: ") + e.what());
+        }
+      }
+      cmd.event->mark_running();
+      if (cmd.work) cmd.work();
+      cmd.event->complete();
+    } catch (...) {
+      auto err = std::current_exception();
+      {
+        std::lock_guard lock(mutex_);
+        if (!first_error_) first_error_ = err;
+      }
+      cmd.event->fail(err);
+    }
+  }
+}
+
+EventPtr HostQueue::submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking) {
+  auto event = std::make_shared<CompletionEvent>();
+  {
+    std::lock_guard lock(mutex_);
+    commands_.push_back(Command{std::move(work), event, std::vector<EventPtr>(wait.begin(), wait.end())});
+  }
+  cv_.notify_one();
+  if (blocking) event->wait();
+  return event;
+}
+
+EventPtr HostQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t bytes, const void* src,
+                          bool blocking, std::span<const EventPtr> wait) {
+  return submit([dst, offset, bytes, src] {
+    if (bytes) std::memcpy(static_cast<char*>(dst->host_ptr()) + offset, src, bytes);
+  }, wait, blocking);
+}
+
+EventPtr HostQueue::read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst,
+                         bool blocking, std::span<const EventPtr> wait) {
+  return submit([src, offset, bytes, dst] {
+    if (bytes) std::memcpy(dst, static_cast<const char*>(src->host_ptr()) + offset, bytes);
+  }, wait, blocking);
+}
+
+EventPtr HostQueue::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t src_offset,
+                         std::size_t dst_offset, std::size_t bytes, std::span<const EventPtr> wait) {
+  return submit([src, dst, src_offset, dst_offset, bytes] {
+    if (bytes) {
+      std::memcpy(static_cast<char*>(dst->host_ptr()) + dst_offset,
+                  static_cast<const char*>(src->host_ptr()) + src_offset, bytes);
+    }
+  }, wait, false);
+}
+
+EventPtr HostQueue::fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size,
+                         std::size_t offset, std::size_t bytes, std::span<const EventPtr> wait) {
+  std::array<std::byte, 128> pat{};
+  std::memcpy(pat.data(), pattern, pattern_size);
+  return submit([dst, pat, pattern_size, offset, bytes] {
+    auto* p = static_cast<std::byte*>(dst->host_ptr()) + offset;
+    if (pattern_size == 1) {
+      std::memset(p, static_cast<int>(pat[0]), bytes);
+      return;
+    }
+    for (std::size_t i = 0; i < bytes; i += pattern_size) std::memcpy(p + i, pat.data(), pattern_size);
+  }, wait, false);
+}
+
+EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+                           const LaunchConfig& config, std::span<const EventPtr> wait) {
+  auto hk = std::static_pointer_cast<HostKernel>(kernel);
+  weft_host::Launch launch{};
+  launch.work_dim = config.global.dims();
+  std::size_t total = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    launch.gsize[d] = config.global[d];
+    launch.goff[d] = config.offset.empty() ? 0 : config.offset[d];
+    launch.lsize[d] = config.local.empty() ? host_default_local_size(config.global[d], d) : config.local[d];
+    total *= launch.gsize[d];
+  }
+  HostDevice* dev = device_.get();
+  return submit([hk, args = std::move(args), launch, total, dev]() mutable {
+    if (total == 0) return;
+    // Each argument's address: a buffer's is that of a pointer to its memory.
+    std::vector<void*> pointers(args.size());
+    std::vector<void*> argv(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      if (args[i].kind == ArgValue::Kind::buffer) {
+        pointers[i] = args[i].buffer->host_ptr();
+        argv[i] = &pointers[i];
+      } else {
+        argv[i] = args[i].bytes.data();
+      }
+    }
+    const weft_host::RunFn run = hk->run();
+    const std::size_t chunks =
+        std::clamp<std::size_t>(total / min_items_per_chunk, 1, dev->pool().size());
+    auto body = [&](std::size_t c) {
+      run(argv.data(), &launch, total * c / chunks, total * (c + 1) / chunks);
+    };
+    dev->pool().run(chunks, body);
+  }, wait, false);
+}
+
+EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return submit({}, wait, false); }
+
+void HostQueue::finish() {
+  submit({}, {}, true);
+  std::exception_ptr err;
+  {
+    std::lock_guard lock(mutex_);
+    err = std::exchange(first_error_, nullptr);
+  }
+  if (err) std::rethrow_exception(err);
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,111 @@
+// The on-disk program cache, shared by every backend and every process of a user.
+//
+// An entry is one file, <dir>/<backend>/<key>.wpc: a magic, a header of key=value lines
+// (weft version, backend, what was built), the payload (a shared object, a cubin, an OpenCL
+// binary) and a checksum over header and payload. Writes go to a temporary file that is
+// renamed into place, so a reader sees a whole entry or none. A truncated or corrupt entry
+// is detected, removed with a warning and rebuilt. A build takes an exclusive lock on
+// <key>.lock so that several processes building the same program compile it once and all
+// succeed. A missing directory is created; one that cannot be written makes the cache a
+// no-op (slower, never wrong).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/hash.hpp"
+
+namespace weft::detail {
+
+struct CacheEntryInfo {
+  std::string path;
+  std::string backend;
+  std::string key;
+  std::string description;
+  std::string weft_version;
+  std::uint64_t bytes = 0;
+  std::int64_t modified = 0;  // seconds since the epoch
+  bool valid = false;
+  std::string problem;        // why it is not valid
+};
+
+class ProgramCache {
+ public:
+  /// The process-wide cache at config().cache_dir.
+  static ProgramCache& instance();
+  explicit ProgramCache(std::string directory);
+
+  const std::string& directory() const noexcept { return dir_; }
+
+  /// The payload stored under key, or nullopt. A corrupt entry is removed with a warning.
+  std::optional<std::string> load(std::string_view backend, const Digest& key);
+  /// Stores payload under key; false when the directory cannot be written (warned once).
+  bool store(std::string_view backend, const Digest& key, std::string_view description,
+             std::string_view payload);
+  /// load(), else build() under the entry's inter-process lock, then store(). from_disk
+  /// tells which happened.
+  std::string load_or_build(std::string_view backend, const Digest& key,
+                            std::string_view description, const std::function<std::string()>& build,
+                            bool* from_disk = nullptr);
+
+  std::vector<CacheEntryInfo> list() const;
+  /// Removes every entry; returns how many.
+  std::size_t clear();
+  /// Removes invalid entries, entries of other weft versions, stale temporary and lock
+  /// files, entries older than max_age, then the oldest until the total is under max_bytes.
+  std::size_t prune(std::optional<std::chrono::seconds> max_age,
+                    std::optional<std::uint64_t> max_bytes);
+
+  /// Parses an entry file's contents; returns the payload or the problem.
+  static bool decode(std::string_view file, std::string* payload, CacheEntryInfo* info);
+  static std::string encode(std::string_view backend, const Digest& key,
+                            std::string_view description, std::string_view payload);
+
+ private:
+  std::string entry_path(std::string_view backend, const Digest& key) const;
+  bool ensure_directory(std::string_view backend);
+  void warn_unwritable(const std::string& why);
+
+  std::string dir_;
+  std::mutex mutex_;
+  bool warned_unwritable_ = false;
+};
+
+struct DigestHash {
+  std::size_t operator()(const Digest& d) const noexcept { return static_cast<std::size_t>(d.lo ^ (d.hi * 31)); }
+};
+
+/// The in-memory table in front of the disk: what a backend made of an entry (a loaded
+/// module, a cl_program), by key, for the life of the process.
+template <class T>
+class ProgramTable {
+ public:
+  std::shared_ptr<T> find(const Digest& key) {
+    std::lock_guard lock(mutex_);
+    auto it = map_.find(key);
+    return it == map_.end() ? nullptr : it->second;
+  }
+  std::shared_ptr<T> insert(const Digest& key, std::shared_ptr<T> value) {
+    std::lock_guard lock(mutex_);
+    auto [it, inserted] = map_.emplace(key, std::move(value));
+    return it->second;  // a concurrent builder may have won: everyone uses the first
+  }
+  void clear() {
+    std::lock_guard lock(mutex_);
+    map_.clear();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<Digest, std::shared_ptr<T>, DigestHash> map_;
+};
+
+}  // namespace weft::detail

@@ -1,0 +1,239 @@
+#include "weft/config.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "weft/error.hpp"
+
+namespace weft {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::optional<int> parse_index(std::string_view s) {
+  int value = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr != s.data() + s.size() || value < 0) return std::nullopt;
+  return value;
+}
+
+[[noreturn]] void bad_selector(std::string_view text, std::string_view why) {
+  throw ConfigError("invalid device selector '" + std::string(text) + "': " + std::string(why) +
+                    "; valid selectors: " + std::string(DeviceSelector::valid_forms()));
+}
+
+}  // namespace
+
+std::string_view to_string(DeviceType t) noexcept {
+  switch (t) {
+    case DeviceType::cpu: return "cpu";
+    case DeviceType::gpu: return "gpu";
+    case DeviceType::accelerator: return "accelerator";
+    case DeviceType::other: break;
+  }
+  return "other";
+}
+
+std::string_view DeviceSelector::valid_forms() noexcept {
+  return "auto, host, opencl, opencl:cpu, opencl:gpu, opencl:accelerator, opencl:P, "
+         "opencl:P:D, cuda, cuda:N (P, D, N are indices from `weft devices`)";
+}
+
+std::string_view DeviceSelector::backend() const noexcept {
+  switch (kind_) {
+    case Kind::automatic: return "";
+    case Kind::host: return "host";
+    case Kind::cuda_any:
+    case Kind::cuda_index: return "cuda";
+    default: return "opencl";
+  }
+}
+
+DeviceSelector DeviceSelector::parse(std::string_view raw) {
+  const std::string_view text = trim(raw);
+  DeviceSelector s;
+  s.text_ = std::string(text);
+  if (text.empty()) bad_selector(raw, "it is empty");
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon == std::string_view::npos ? colon : colon - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  const std::string_view head = parts[0];
+  if (head == "auto" || head == "host") {
+    if (parts.size() != 1) {
+      // "host:0" is accepted: there is exactly one host device.
+      if (!(head == "host" && parts.size() == 2 && parts[1] == "0")) {
+        bad_selector(raw, "'" + std::string(head) + "' takes no index");
+      }
+    }
+    s.kind_ = head == "auto" ? Kind::automatic : Kind::host;
+    return s;
+  }
+  if (head == "opencl") {
+    if (parts.size() == 1) {
+      s.kind_ = Kind::opencl_any;
+      return s;
+    }
+    if (parts.size() == 2) {
+      if (parts[1] == "cpu" || parts[1] == "gpu" || parts[1] == "accelerator") {
+        s.kind_ = Kind::opencl_type;
+        s.type_ = parts[1] == "cpu"   ? DeviceType::cpu
+                  : parts[1] == "gpu" ? DeviceType::gpu
+                                      : DeviceType::accelerator;
+        return s;
+      }
+      if (auto p = parse_index(parts[1])) {
+        s.kind_ = Kind::opencl_platform;
+        s.platform_ = *p;
+        return s;
+      }
+      bad_selector(raw, "'" + std::string(parts[1]) +
+                            "' is neither a device type (cpu, gpu, accelerator) nor a platform index");
+    }
+    if (parts.size() == 3) {
+      auto p = parse_index(parts[1]);
+      auto d = parse_index(parts[2]);
+      if (!p || !d) bad_selector(raw, "opencl:P:D needs two non-negative integers");
+      s.kind_ = Kind::opencl_index;
+      s.platform_ = *p;
+      s.index_ = *d;
+      return s;
+    }
+    bad_selector(raw, "too many ':' parts");
+  }
+  if (head == "cuda") {
+    if (parts.size() == 1) {
+      s.kind_ = Kind::cuda_any;
+      return s;
+    }
+    if (parts.size() == 2) {
+      if (auto n = parse_index(parts[1])) {
+        s.kind_ = Kind::cuda_index;
+        s.index_ = *n;
+        return s;
+      }
+      bad_selector(raw, "cuda:N needs a non-negative integer N");
+    }
+    bad_selector(raw, "too many ':' parts");
+  }
+  bad_selector(raw, "unknown backend '" + std::string(head) + "'");
+}
+
+bool Config::backend_allowed(std::string_view backend) const {
+  if (backends.empty()) return true;
+  for (const auto& b : backends) {
+    if (b.backend() == backend) return true;
+  }
+  return false;
+}
+
+bool Config::device_allowed(std::string_view backend, DeviceType type) const {
+  if (backends.empty()) return true;
+  for (const auto& b : backends) {
+    if (b.backend() != backend) continue;
+    if (b.kind() == DeviceSelector::Kind::opencl_type && b.type() != type) continue;
+    return true;
+  }
+  return false;
+}
+
+Config Config::parse(const std::function<const char*(const char*)>& getenv) {
+  Config c;
+  auto get = [&](const char* name) -> std::optional<std::string_view> {
+    const char* v = getenv(name);
+    if (!v) return std::nullopt;
+    return std::string_view(v);
+  };
+
+  if (auto v = get("WEFT_DEVICE"); v && !trim(*v).empty()) {
+    try {
+      c.device = DeviceSelector::parse(*v);
+    } catch (const ConfigError& e) {
+      throw ConfigError(std::string("WEFT_DEVICE: ") + e.what());
+    }
+  }
+
+  if (auto v = get("WEFT_BACKENDS"); v && !trim(*v).empty()) {
+    std::string_view rest = *v;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view item = trim(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      const bool ok = item == "host" || item == "opencl" || item == "opencl:cpu" ||
+                      item == "opencl:gpu" || item == "opencl:accelerator" || item == "cuda";
+      if (!ok) {
+        throw ConfigError("WEFT_BACKENDS='" + std::string(*v) + "': unknown entry '" +
+                          std::string(item) +
+                          "'; valid entries: host, opencl, opencl:cpu, opencl:gpu, "
+                          "opencl:accelerator, cuda (comma-separated)");
+      }
+      c.backends.push_back(DeviceSelector::parse(item));
+    }
+  }
+
+  if (auto v = get("WEFT_CACHE_DIR"); v && !trim(*v).empty()) {
+    c.cache_dir = std::string(trim(*v));
+  } else if (auto x = get("XDG_CACHE_HOME"); x && !x->empty()) {
+    c.cache_dir = std::string(*x) + "/weft";
+  } else if (auto h = get("HOME"); h && !h->empty()) {
+    c.cache_dir = std::string(*h) + "/.cache/weft";
+  } else {
+    c.cache_dir = "/tmp/weft-cache";
+  }
+
+  c.num_threads = std::max(1u, std::thread::hardware_concurrency());
+  if (auto v = get("WEFT_NUM_THREADS"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    unsigned n = 0;
+    auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+    if (ec != std::errc() || ptr != t.data() + t.size() || n == 0 || n > 4096) {
+      throw ConfigError("WEFT_NUM_THREADS='" + std::string(*v) +
+                        "' is not a thread count: expected an integer from 1 to 4096");
+    }
+    c.num_threads = n;
+  }
+
+  c.cxx = "c++";
+  if (auto v = get("WEFT_CXX"); v && !trim(*v).empty()) c.cxx = std::string(trim(*v));
+
+  if (auto v = get("WEFT_LOG"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    if (t == "off" || t == "none" || t == "0") c.log_level = LogLevel::off;
+    else if (t == "error") c.log_level = LogLevel::error;
+    else if (t == "warning" || t == "warn") c.log_level = LogLevel::warning;
+    else if (t == "info") c.log_level = LogLevel::info;
+    else if (t == "debug" || t == "1") c.log_level = LogLevel::debug;
+    else {
+      throw ConfigError("WEFT_LOG='" + std::string(*v) +
+                        "' is not a log level: expected off, error, warning, info or debug");
+    }
+  }
+  return c;
+}
+
+const Config& config() {
+  // Parsed once; a malformed value throws here on every call, so each entry point reports it.
+  static const std::optional<Config> parsed = []() -> std::optional<Config> {
+    try {
+      return Config::parse([](const char* n) { return std::getenv(n); });
+    } catch (const ConfigError&) {
+      return std::nullopt;
+    }
+  }();
+  if (!parsed) Config::parse([](const char* n) { return std::getenv(n); });  // rethrows
+  return *parsed;
+}
+
+}  // namespace weft

@@ -1,0 +1,512 @@
+#include "kernels/dialect.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <sstream>
+
+#include "weft/error.hpp"
+
+namespace weft::detail::dialect {
+
+namespace {
+
+bool is_ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+constexpr std::array<std::string_view, 11> vector_bases{
+    "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half"};
+
+bool is_scalar_type_name(std::string_view name) {
+  return std::find(vector_bases.begin(), vector_bases.end(), name) != vector_bases.end();
+}
+
+// Splits "float4" into ("float", 4); width 0 when name is no vector type.
+std::pair<std::string_view, int> split_vector_type(std::string_view name) {
+  for (auto base : vector_bases) {
+    if (name.size() > base.size() && name.substr(0, base.size()) == base) {
+      const std::string_view w = name.substr(base.size());
+      if (w == "2" || w == "3" || w == "4" || w == "8" || w == "16") {
+        return {base, w == "16" ? 16 : w[0] - '0'};
+      }
+    }
+  }
+  return {{}, 0};
+}
+
+bool is_work_item_function(std::string_view s) {
+  return s == "get_global_id" || s == "get_local_id" || s == "get_group_id" ||
+         s == "get_global_size" || s == "get_local_size" || s == "get_num_groups" ||
+         s == "get_work_dim" || s == "get_global_offset" || s == "get_enqueued_local_size";
+}
+
+bool is_control_keyword(std::string_view s) {
+  return s == "if" || s == "for" || s == "while" || s == "switch" || s == "return" ||
+         s == "sizeof" || s == "do" || s == "else" || s == "case" || s == "__attribute__";
+}
+
+bool is_qualifier(std::string_view s) {
+  return s == "const" || s == "volatile" || s == "restrict" || s == "__restrict" ||
+         s == "__restrict__" || s == "__global" || s == "global" || s == "__local" ||
+         s == "local" || s == "__constant" || s == "constant" || s == "__private" ||
+         s == "private" || s == "__read_only" || s == "read_only" || s == "__write_only" ||
+         s == "write_only" || s == "__read_write" || s == "read_write" || s == "struct" ||
+         s == "union" || s == "enum";
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string_view src) : src_(src) {}
+
+  ParsedSource run() {
+    ParsedSource out;
+    out.source = src_;
+    out.tokens = tokenize(src_);
+    // Structure is read from ordinary tokens only: directives are skipped.
+    for (std::size_t i = 0; i < out.tokens.size(); ++i) {
+      if (!out.tokens[i].in_directive) code_.push_back(i);
+    }
+    tokens_ = &out.tokens;
+    std::size_t decl_start = 0;
+    for (std::size_t k = 0; k < code_.size(); ++k) {
+      const std::string_view t = text(k);
+      if (t == ";") {
+        decl_start = k + 1;
+        continue;
+      }
+      if (t == "{") {  // struct/union/enum bodies, initializers
+        k = match(k, "{", "}");
+        continue;
+      }
+      if (tok(k).kind != TokenKind::identifier || k + 1 >= code_.size() || text(k + 1) != "(") {
+        continue;
+      }
+      const std::size_t close = match(k + 1, "(", ")");
+      std::size_t after = close + 1;
+      while (after < code_.size() && text(after) == "__attribute__" && after + 1 < code_.size() &&
+             text(after + 1) == "(") {
+        after = match(after + 1, "(", ")") + 1;
+      }
+      if (after >= code_.size() || text(after) != "{" || is_control_keyword(text(k))) {
+        k = close;
+        continue;
+      }
+      Function f;
+      f.name = std::string(text(k));
+      f.line = tok(k).line;
+      f.name_token = code_[k];
+      f.params_open = code_[k + 1];
+      f.params_close = code_[close];
+      f.body_open = code_[after];
+      const std::size_t body_end = match(after, "{", "}");
+      f.body_close = code_[body_end];
+      bool returns_void = false;
+      for (std::size_t q = decl_start; q < k; ++q) {
+        const auto s = text(q);
+        if (s == "__kernel" || s == "kernel") {
+          f.is_kernel = true;
+          f.qualifier_token = code_[q];
+        }
+        if (s == "void") returns_void = true;
+      }
+      if (f.is_kernel && !returns_void) {
+        throw BuildError("kernel '" + f.name + "' (line " + std::to_string(f.line) +
+                             ") must return void",
+                         "", std::string(src_));
+      }
+      f.params = parse_params(k + 1, close, f);
+      scan_body(after, body_end, f);
+      out.functions.push_back(std::move(f));
+      k = body_end;
+      decl_start = k + 1;
+    }
+    propagate(out.functions);
+    return out;
+  }
+
+ private:
+  const Token& tok(std::size_t k) const { return (*tokens_)[code_[k]]; }
+  std::string_view text(std::size_t k) const { return tok(k).text(src_); }
+
+  // Index (into code_) of the token closing the bracket opened at k; the last token when
+  // the source ends first (the compiler will report the imbalance with a line number).
+  std::size_t match(std::size_t k, std::string_view open, std::string_view close) const {
+    int depth = 0;
+    for (std::size_t j = k; j < code_.size(); ++j) {
+      const auto s = text(j);
+      if (s == open) ++depth;
+      else if (s == close && --depth == 0) return j;
+    }
+    return code_.empty() ? 0 : code_.size() - 1;
+  }
+
+  std::vector<KernelArgInfo> parse_params(std::size_t open, std::size_t close, const Function& f) {
+    std::vector<KernelArgInfo> params;
+    std::vector<std::size_t> cur;
+    int depth = 0;
+    auto flush = [&] {
+      if (!cur.empty()) params.push_back(parse_param(cur, f));
+      cur.clear();
+    };
+    for (std::size_t k = open + 1; k < close; ++k) {
+      const auto s = text(k);
+      if (s == "(" || s == "[") ++depth;
+      if (s == ")" || s == "]") --depth;
+      if (s == "," && depth == 0) {
+        if (cur.empty()) {
+          throw BuildError("function '" + f.name + "' (line " + std::to_string(f.line) +
+                               "): empty parameter in its parameter list",
+                           "", std::string(src_));
+        }
+        flush();
+      } else {
+        cur.push_back(k);
+      }
+    }
+    if (cur.size() == 1 && text(cur[0]) == "void") cur.clear();
+    flush();
+    return params;
+  }
+
+  KernelArgInfo parse_param(const std::vector<std::size_t>& ks, const Function& f) {
+    KernelArgInfo p;
+    std::vector<std::string_view> type_words;
+    bool is_const = false;
+    std::size_t name_k = ks.size();
+    for (std::size_t j = ks.size(); j-- > 0;) {
+      if (tok(ks[j]).kind == TokenKind::identifier && !is_qualifier(text(ks[j]))) {
+        name_k = j;
+        break;
+      }
+    }
+    for (std::size_t j = 0; j < ks.size(); ++j) {
+      const auto s = text(ks[j]);
+      if (s == "__global" || s == "global") p.space = AddressSpace::global;
+      else if (s == "__local" || s == "local") p.space = AddressSpace::local;
+      else if (s == "__constant" || s == "constant") p.space = AddressSpace::constant;
+      else if (s == "const") is_const = true;
+      else if (s == "*") p.is_pointer = true;
+      else if (j != name_k && tok(ks[j]).kind == TokenKind::identifier && !is_qualifier(s)) {
+        type_words.push_back(s);
+      } else if (s == "struct" || s == "union" || s == "enum") {
+        type_words.push_back(s);
+      }
+    }
+    if (name_k == ks.size() || type_words.empty()) {
+      // No separate name: a type alone (allowed in prototypes, not in kernels).
+      if (f.is_kernel) {
+        throw BuildError("kernel '" + f.name + "' (line " + std::to_string(f.line) +
+                             "): every parameter needs a type and a name",
+                         "", std::string(src_));
+      }
+      if (name_k != ks.size()) type_words.push_back(text(ks[name_k]));
+    } else {
+      p.name = std::string(text(ks[name_k]));
+    }
+    if (p.is_pointer && p.space == AddressSpace::private_ && f.is_kernel) {
+      p.space = AddressSpace::global;  // OpenCL would refuse; we read it as __global.
+    }
+    std::string joined;
+    for (auto w : type_words) {
+      if (!joined.empty()) joined += ' ';
+      joined += w;
+    }
+    p.type_name = (is_const ? "const " : "") + joined + (p.is_pointer ? "*" : "");
+    auto [base, width] = split_vector_type(joined);
+    if (width) {
+      p.dtype = parse_dtype(base);
+      p.vector_width = static_cast<unsigned>(width);
+    } else {
+      p.dtype = parse_dtype(joined);
+    }
+    if (!p.is_pointer && p.dtype) {
+      p.value_size = size_of(*p.dtype) * (p.vector_width == 3 ? 4 : p.vector_width);
+    }
+    return p;
+  }
+
+  void scan_body(std::size_t open, std::size_t close, Function& f) {
+    for (const auto& p : f.params) {
+      if (p.space == AddressSpace::local && f.group_feature.empty()) {
+        f.group_feature = "a __local parameter '" + p.name + "' (line " + std::to_string(f.line) + ")";
+      }
+    }
+    std::set<std::string> calls;
+    for (std::size_t k = open + 1; k < close; ++k) {
+      if (tok(k).kind != TokenKind::identifier) continue;
+      const auto s = text(k);
+      const bool called = k + 1 < close && text(k + 1) == "(";
+      if (f.group_feature.empty()) {
+        if ((s == "barrier" || s == "work_group_barrier") && called) {
+          f.group_feature = std::string(s) + "() at line " + std::to_string(tok(k).line);
+        } else if (s == "__local" || s == "local") {
+          f.group_feature = "__local memory at line " + std::to_string(tok(k).line);
+        }
+      }
+      if (is_work_item_function(s)) f.uses_work_item_functions = true;
+      if (called && !is_control_keyword(s)) {
+        const bool member = k > open + 1 && (text(k - 1) == "." || text(k - 1) == "->");
+        if (!member) calls.insert(std::string(s));
+      }
+    }
+    f.calls.assign(calls.begin(), calls.end());
+  }
+
+  static void propagate(std::vector<Function>& fns) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (auto& f : fns) {
+        if (!f.group_feature.empty()) continue;
+        for (const auto& c : f.calls) {
+          auto it = std::find_if(fns.begin(), fns.end(), [&](const Function& g) { return g.name == c; });
+          if (it != fns.end() && !it->group_feature.empty() && &*it != &f) {
+            f.group_feature = "a call to " + c + "(), which uses " + it->group_feature;
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  std::string_view src_;
+  const std::vector<Token>* tokens_ = nullptr;
+  std::vector<std::size_t> code_;
+};
+
+// "xy" -> {0,1}; "s0A" -> {0,10}; empty when name is no swizzle of two or more xyzw
+// components or of one or more s-digits.
+std::vector<int> swizzle_indices(std::string_view name) {
+  std::vector<int> out;
+  if (name.size() >= 2 && name.size() <= 16 &&
+      name.find_first_not_of("xyzw") == std::string_view::npos) {
+    for (char c : name) out.push_back(c == 'x' ? 0 : c == 'y' ? 1 : c == 'z' ? 2 : 3);
+    return out;
+  }
+  if (name.size() >= 2 && name.size() <= 17 && (name[0] == 's' || name[0] == 'S')) {
+    for (char c : name.substr(1)) {
+      if (c >= '0' && c <= '9') out.push_back(c - '0');
+      else if (c >= 'a' && c <= 'f') out.push_back(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') out.push_back(c - 'A' + 10);
+      else return {};
+    }
+    return out;
+  }
+  return {};
+}
+
+}  // namespace
+
+bool is_vector_type_name(std::string_view name) { return split_vector_type(name).second != 0; }
+
+std::vector<Token> tokenize(std::string_view s) {
+  std::vector<Token> out;
+  int line = 1;
+  bool line_start = true;
+  bool directive = false;
+  std::size_t i = 0;
+  const std::size_t n = s.size();
+  while (i < n) {
+    const char c = s[i];
+    if (c == '\n') {
+      ++line;
+      line_start = true;
+      directive = false;
+      ++i;
+      continue;
+    }
+    if (c == '\\' && i + 1 < n && (s[i + 1] == '\n' || (s[i + 1] == '\r' && i + 2 < n && s[i + 2] == '\n'))) {
+      i += s[i + 1] == '\n' ? 2 : 3;  // line continuation keeps a directive going
+      ++line;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+      while (i < n && s[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      i += 2;
+      while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) {
+        if (s[i] == '\n') ++line;
+        ++i;
+      }
+      i = std::min(n, i + 2);
+      continue;
+    }
+    if (c == '#' && line_start) directive = true;
+    line_start = false;
+    Token t{TokenKind::punct, i, i + 1, line, directive};
+    if (is_ident_start(c)) {
+      std::size_t j = i + 1;
+      while (j < n && is_ident_char(s[j])) ++j;
+      t.kind = TokenKind::identifier;
+      t.end = j;
+    } else if (is_digit(c) || (c == '.' && i + 1 < n && is_digit(s[i + 1]))) {
+      std::size_t j = i + 1;
+      while (j < n) {
+        const char d = s[j];
+        if ((d == '+' || d == '-') && (s[j - 1] == 'e' || s[j - 1] == 'E' || s[j - 1] == 'p' || s[j - 1] == 'P')) {
+          ++j;
+        } else if (is_ident_char(d) || d == '.') {
+          ++j;
+        } else {
+          break;
+        }
+      }
+      t.kind = TokenKind::number;
+      t.end = j;
+    } else if (c == '"' || c == '\'') {
+      std::size_t j = i + 1;
+      while (j < n && s[j] != c && s[j] != '\n') j += s[j] == '\\' ? 2 : 1;
+      t.kind = c == '"' ? TokenKind::string : TokenKind::character;
+      t.end = std::min(n, j + 1);
+    } else if (c == '-' && i + 1 < n && s[i + 1] == '>') {
+      t.end = i + 2;
+    } else if (c == '#' && i + 1 < n && s[i + 1] == '#') {
+      t.end = i + 2;
+    }
+    out.push_back(t);
+    i = t.end;
+  }
+  return out;
+}
+
+ParsedSource parse(std::string_view source) { return Parser(source).run(); }
+
+const Function* ParsedSource::find(std::string_view name) const {
+  for (const auto& f : functions) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<const Function*> ParsedSource::kernels() const {
+  std::vector<const Function*> out;
+  for (const auto& f : functions) {
+    if (f.is_kernel) out.push_back(&f);
+  }
+  return out;
+}
+
+bool ParsedSource::helpers_use_work_items() const {
+  for (const auto& f : functions) {
+    if (!f.is_kernel && f.uses_work_item_functions) return true;
+  }
+  // A work-item function in a macro body may expand anywhere.
+  for (const auto& t : tokens) {
+    if (t.in_directive && t.kind == TokenKind::identifier && is_work_item_function(t.text(source))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string apply_edits(std::string_view source, std::vector<Edit> edits) {
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::string out;
+  out.reserve(source.size() + edits.size() * 16);
+  std::size_t pos = 0;
+  for (const auto& e : edits) {
+    if (e.begin < pos) continue;  // overlapping edit: the first one wins
+    out.append(source.substr(pos, e.begin - pos));
+    out += e.text;
+    pos = e.end;
+  }
+  out.append(source.substr(pos));
+  return out;
+}
+
+std::vector<Edit> vector_rewrites(const ParsedSource& p) {
+  std::vector<Edit> edits;
+  const auto& t = p.tokens;
+  const auto txt = [&](std::size_t i) { return t[i].text(p.source); };
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const auto s = txt(i);
+    // (float4)(a, b, c, d) -> weft_make<float4>(a, b, c, d)
+    if (s == "(" && i + 3 < t.size() && t[i + 1].kind == TokenKind::identifier &&
+        is_vector_type_name(txt(i + 1)) && txt(i + 2) == ")" && txt(i + 3) == "(") {
+      edits.push_back({t[i].begin, t[i + 2].end, "weft_make<" + std::string(txt(i + 1)) + ">"});
+      i += 2;
+      continue;
+    }
+    // v.xy, v.s01, v.lo -> v.weft_swz<0, 1>(), v.weft_lo()
+    if ((s == "." || s == "->") && i + 1 < t.size() && t[i + 1].kind == TokenKind::identifier) {
+      const auto m = txt(i + 1);
+      if (m == "lo" || m == "hi" || m == "even" || m == "odd") {
+        edits.push_back({t[i + 1].begin, t[i + 1].end, "weft_" + std::string(m) + "()"});
+      } else if (auto idx = swizzle_indices(m); !idx.empty()) {
+        std::string r = "weft_swz<";
+        for (std::size_t k = 0; k < idx.size(); ++k) r += (k ? ", " : "") + std::to_string(idx[k]);
+        edits.push_back({t[i + 1].begin, t[i + 1].end, r + ">()"});
+      }
+      ++i;
+      continue;
+    }
+    if (t[i].kind != TokenKind::identifier || i + 1 >= t.size() || txt(i + 1) != "(") continue;
+    if (i > 0 && (txt(i - 1) == "." || txt(i - 1) == "->")) continue;
+    // convert_int4_sat_rte(x) -> weft_convert<int4, true>(x)
+    if (s.substr(0, 8) == "convert_") {
+      std::string_view rest = s.substr(8);
+      for (auto mode : {"_rte", "_rtz", "_rtp", "_rtn"}) {
+        const std::string_view m(mode);
+        if (rest.size() > m.size() && rest.substr(rest.size() - m.size()) == m) {
+          rest.remove_suffix(m.size());
+          break;
+        }
+      }
+      bool sat = false;
+      if (rest.size() > 4 && rest.substr(rest.size() - 4) == "_sat") {
+        sat = true;
+        rest.remove_suffix(4);
+      }
+      if (is_scalar_type_name(rest) || is_vector_type_name(rest)) {
+        edits.push_back({t[i].begin, t[i].end,
+                         "weft_convert<" + std::string(rest) + (sat ? ", true>" : ", false>")});
+      }
+      continue;
+    }
+    if (s.substr(0, 3) == "as_") {
+      const auto type = s.substr(3);
+      if (is_scalar_type_name(type) || is_vector_type_name(type)) {
+        edits.push_back({t[i].begin, t[i].end, "weft_as<" + std::string(type) + ">"});
+      }
+      continue;
+    }
+    for (std::string_view op : {"vload", "vstore"}) {
+      if (s.size() > op.size() && s.substr(0, op.size()) == op) {
+        const auto w = s.substr(op.size());
+        if (w == "2" || w == "3" || w == "4" || w == "8" || w == "16") {
+          edits.push_back({t[i].begin, t[i].end, "weft_" + std::string(op) + "<" + std::string(w) + ">"});
+        }
+      }
+    }
+  }
+  return edits;
+}
+
+std::string excerpt(std::string_view source, int first, int last, int mark) {
+  std::ostringstream os;
+  int line = 1;
+  std::size_t pos = 0;
+  while (pos <= source.size() && line <= last) {
+    std::size_t nl = source.find('\n', pos);
+    if (nl == std::string_view::npos) nl = source.size();
+    if (line >= first) {
+      os << (line == mark ? "  > " : "    ") << line << " | " << source.substr(pos, nl - pos) << '\n';
+    }
+    if (nl == source.size()) break;
+    pos = nl + 1;
+    ++line;
+  }
+  return os.str();
+}
+
+}  // namespace weft::detail::dialect

@@ -1,0 +1,169 @@
+// The backend interface: what each backend folder (host, opencl, cuda) implements.
+//
+// A Backend lists Devices; a Device allocates Buffers, creates Queues and builds Programs
+// from dialect source; a Queue copies and launches Kernels over an NDRange with a wait list,
+// returning Events. The public handles in include/weft/ hold shared_ptrs to these.
+// Backends register themselves with BackendRegistration; the registry never names one.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weft/device.hpp"
+#include "weft/event.hpp"
+#include "weft/ndrange.hpp"
+#include "weft/program.hpp"
+#include "weft/queue.hpp"
+
+namespace weft::detail {
+
+class DeviceImpl;
+
+class EventImpl {
+ public:
+  virtual ~EventImpl() = default;
+  virtual EventStatus status() const = 0;
+  /// Blocks until done; rethrows the command's failure.
+  virtual void wait() = 0;
+  /// Waits, then returns the times.
+  virtual EventProfile profile() = 0;
+  /// Runs callback once done (at once, on the caller's thread, if already done).
+  virtual void on_complete(std::function<void()> callback) = 0;
+};
+using EventPtr = std::shared_ptr<EventImpl>;
+
+class BufferImpl {
+ public:
+  BufferImpl(std::shared_ptr<DeviceImpl> device, std::size_t size)
+      : device_(std::move(device)), size_(size) {}
+  virtual ~BufferImpl() = default;
+  BufferImpl(const BufferImpl&) = delete;
+  BufferImpl& operator=(const BufferImpl&) = delete;
+
+  std::size_t size() const noexcept { return size_; }
+  const std::shared_ptr<DeviceImpl>& device() const noexcept { return device_; }
+  /// Host-addressable memory, or nullptr.
+  virtual void* host_ptr() noexcept { return nullptr; }
+
+ private:
+  std::shared_ptr<DeviceImpl> device_;
+  std::size_t size_;
+};
+using BufferPtr = std::shared_ptr<BufferImpl>;
+
+/// One bound kernel argument. Values are copied at set_arg time and snapshotted at launch,
+/// as in OpenCL: changing an argument after a launch does not affect that launch.
+struct ArgValue {
+  enum class Kind : std::uint8_t { unset, buffer, value, local };
+  static constexpr std::size_t max_value_size = 128;  // double16
+
+  Kind kind = Kind::unset;
+  BufferPtr buffer;             // Kind::buffer
+  std::size_t size = 0;         // bytes of a value, or of __local memory
+  alignas(16) std::array<std::byte, max_value_size> bytes{};
+};
+
+class KernelImpl {
+ public:
+  KernelImpl(std::string name, std::vector<KernelArgInfo> params)
+      : name_(std::move(name)), params_(std::move(params)), args_(params_.size()) {}
+  virtual ~KernelImpl() = default;
+  KernelImpl(const KernelImpl&) = delete;
+  KernelImpl& operator=(const KernelImpl&) = delete;
+
+  const std::string& name() const noexcept { return name_; }
+  const std::vector<KernelArgInfo>& params() const noexcept { return params_; }
+  std::vector<ArgValue>& args() noexcept { return args_; }
+  const std::vector<ArgValue>& args() const noexcept { return args_; }
+  /// Throws InvalidArgument naming the first parameter that has no value.
+  void check_all_set() const;
+
+ private:
+  std::string name_;
+  std::vector<KernelArgInfo> params_;
+  std::vector<ArgValue> args_;
+};
+
+class ProgramImpl {
+ public:
+  virtual ~ProgramImpl() = default;
+  virtual std::shared_ptr<KernelImpl> create_kernel(std::string_view name) = 0;
+  virtual std::vector<std::string> kernel_names() const = 0;
+  virtual std::shared_ptr<DeviceImpl> device() const = 0;
+};
+
+struct LaunchConfig {
+  NDRange global;
+  NDRange local;   // empty: the backend chooses
+  NDRange offset;  // empty: zero
+};
+
+class QueueImpl {
+ public:
+  virtual ~QueueImpl() = default;
+  virtual std::shared_ptr<DeviceImpl> device() const = 0;
+  virtual EventPtr write(const BufferPtr& dst, std::size_t offset, std::size_t bytes,
+                         const void* src, bool blocking, std::span<const EventPtr> wait) = 0;
+  virtual EventPtr read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst,
+                        bool blocking, std::span<const EventPtr> wait) = 0;
+  virtual EventPtr copy(const BufferPtr& src, const BufferPtr& dst, std::size_t src_offset,
+                        std::size_t dst_offset, std::size_t bytes,
+                        std::span<const EventPtr> wait) = 0;
+  virtual EventPtr fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size,
+                        std::size_t offset, std::size_t bytes, std::span<const EventPtr> wait) = 0;
+  /// args is the snapshot of the kernel's arguments, already checked to be complete.
+  virtual EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+                          const LaunchConfig& config, std::span<const EventPtr> wait) = 0;
+  virtual EventPtr marker(std::span<const EventPtr> wait) = 0;
+  virtual void finish() = 0;
+  virtual void flush() {}
+};
+
+class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
+ public:
+  explicit DeviceImpl(DeviceInfo info) : info_(std::move(info)) {}
+  virtual ~DeviceImpl() = default;
+  DeviceImpl(const DeviceImpl&) = delete;
+  DeviceImpl& operator=(const DeviceImpl&) = delete;
+
+  const DeviceInfo& info() const noexcept { return info_; }
+  virtual std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) = 0;
+  /// Throws OutOfMemory naming the request.
+  virtual BufferPtr allocate(std::size_t bytes) = 0;
+  /// Throws BuildError with the log and offending lines.
+  virtual std::shared_ptr<ProgramImpl> build_program(std::string_view source,
+                                                     std::string_view options) = 0;
+
+ protected:
+  DeviceInfo info_;
+};
+
+class BackendImpl {
+ public:
+  virtual ~BackendImpl() = default;
+  virtual std::vector<std::shared_ptr<DeviceImpl>> devices() = 0;
+};
+
+/// Creates a backend, or throws Unsupported with the reason it cannot load
+/// ("libOpenCL.so.1 not found").
+using BackendFactory = std::function<std::unique_ptr<BackendImpl>()>;
+
+/// A static object of this type in a backend's source registers it. order fixes the order of
+/// `weft devices` (host 0, opencl 10, cuda 20).
+struct BackendRegistration {
+  BackendRegistration(std::string name, int order, BackendFactory factory);
+};
+
+/// Converts public wait lists to backend ones.
+std::vector<EventPtr> to_event_ptrs(std::span<const Event> events);
+
+/// Validates a launch against the kernel and device limits before any backend sees it.
+void check_launch(const KernelImpl& kernel, const DeviceInfo& device, const LaunchConfig& config);
+
+}  // namespace weft::detail

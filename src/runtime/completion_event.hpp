@@ -1,0 +1,45 @@
+// An event completed by host code: the host backend's commands, markers, user events.
+// Backends with native events (OpenCL, CUDA) may still use it for host-side work.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "runtime/backend.hpp"
+
+namespace weft::detail {
+
+/// Nanoseconds on the steady clock, the time base of host-side profiling.
+std::uint64_t now_ns() noexcept;
+
+class CompletionEvent final : public EventImpl {
+ public:
+  CompletionEvent() noexcept;  // queued now
+
+  void mark_submitted() noexcept;
+  void mark_running() noexcept;
+  /// Marks the command done and runs the callbacks on this thread.
+  void complete() noexcept;
+  void fail(std::exception_ptr error) noexcept;
+
+  EventStatus status() const override { return status_.load(std::memory_order_acquire); }
+  void wait() override;
+  EventProfile profile() override;
+  void on_complete(std::function<void()> callback) override;
+
+ private:
+  void finish(EventStatus final_status, std::exception_ptr error) noexcept;
+
+  std::atomic<EventStatus> status_{EventStatus::queued};
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  EventProfile times_;
+  std::exception_ptr error_;
+  std::vector<std::function<void()>> callbacks_;
+};
+
+}  // namespace weft::detail

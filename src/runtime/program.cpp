@@ -1,0 +1,23 @@
+#include "runtime/backend.hpp"
+#include "weft/error.hpp"
+#include "weft/program.hpp"
+
+namespace weft {
+
+Program Program::build(const Device& device, std::string_view source, std::string_view options) {
+  if (!device) throw InvalidArgument("Program::build: no device given");
+  return Program(device.impl()->build_program(source, options));
+}
+
+Kernel Program::kernel(std::string_view name) const {
+  if (!impl_) throw InvalidArgument("an empty Program handle was used");
+  return Kernel(impl_->create_kernel(name));
+}
+
+std::vector<std::string> Program::kernel_names() const {
+  return impl_ ? impl_->kernel_names() : std::vector<std::string>{};
+}
+
+Device Program::device() const { return impl_ ? Device(impl_->device()) : Device(); }
+
+}  // namespace weft

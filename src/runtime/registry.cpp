@@ -1,0 +1,160 @@
+// The backend registry: backends register a factory at static-initialization time; the
+// first call to backends() runs each allowed factory once and keeps what it found.
+#include <algorithm>
+#include <mutex>
+
+#include "core/log.hpp"
+#include "runtime/backend.hpp"
+#include "weft/config.hpp"
+#include "weft/error.hpp"
+
+namespace weft {
+
+namespace detail {
+namespace {
+struct Registration {
+  std::string name;
+  int order;
+  BackendFactory factory;
+};
+
+std::vector<Registration>& registrations() {
+  static std::vector<Registration> list;
+  return list;
+}
+
+struct Discovered {
+  std::vector<BackendStatus> statuses;
+  std::vector<std::unique_ptr<BackendImpl>> backends;  // keeps each backend alive
+};
+
+Discovered discover() {
+  const Config& cfg = config();
+  Discovered out;
+  auto regs = registrations();
+  std::stable_sort(regs.begin(), regs.end(),
+                   [](const Registration& a, const Registration& b) { return a.order < b.order; });
+  for (const auto& reg : regs) {
+    BackendStatus status;
+    status.name = reg.name;
+    if (!cfg.backend_allowed(reg.name)) {
+      status.reason = "not loaded: WEFT_BACKENDS leaves it out";
+      out.statuses.push_back(std::move(status));
+      continue;
+    }
+    try {
+      auto backend = reg.factory();
+      status.loaded = true;
+      for (auto& dev : backend->devices()) {
+        if (cfg.device_allowed(reg.name, dev->info().type)) {
+          status.devices.emplace_back(std::move(dev));
+        }
+      }
+      if (status.devices.empty()) status.reason = "no devices found";
+      out.backends.push_back(std::move(backend));
+    } catch (const std::exception& e) {
+      status.reason = e.what();
+    }
+    WEFT_LOG_DEBUG("backend " << reg.name << ": "
+                              << (status.loaded ? std::to_string(status.devices.size()) + " device(s)"
+                                                : status.reason));
+    out.statuses.push_back(std::move(status));
+  }
+  return out;
+}
+
+const Discovered& discovered() {
+  // The config is validated before discovery so that a malformed WEFT_* value is reported
+  // by every call, not only the first.
+  config();
+  static const Discovered d = discover();
+  return d;
+}
+
+std::string list_devices() {
+  std::string out;
+  for (const auto& b : discovered().statuses) {
+    for (const auto& d : b.devices) {
+      if (!out.empty()) out += ", ";
+      out += d.selector() + " (" + d.name() + ")";
+    }
+  }
+  return out.empty() ? "none" : out;
+}
+
+int auto_rank(const Device& d) {
+  // Today's policy for `auto`: a GPU before the host, CUDA before OpenCL for the same
+  // GPU, PoCL-style OpenCL CPU devices last. The measured, cost-model choice comes later.
+  const auto& i = d.info();
+  if (i.type == DeviceType::gpu) return i.backend == "cuda" ? 0 : 1;
+  if (i.backend == "host") return 2;
+  return 3;
+}
+}  // namespace
+
+BackendRegistration::BackendRegistration(std::string name, int order, BackendFactory factory) {
+  registrations().push_back({std::move(name), order, std::move(factory)});
+}
+
+}  // namespace detail
+
+const std::vector<BackendStatus>& backends() { return detail::discovered().statuses; }
+
+std::vector<Device> devices() {
+  std::vector<Device> out;
+  for (const auto& b : backends()) out.insert(out.end(), b.devices.begin(), b.devices.end());
+  return out;
+}
+
+Device device(std::string_view selector) { return device(DeviceSelector::parse(selector)); }
+
+Device device(const DeviceSelector& sel) {
+  using Kind = DeviceSelector::Kind;
+  const auto all = devices();
+  auto no_match = [&]() -> InvalidArgument {
+    return InvalidArgument("no device matches selector '" + sel.text() +
+                           "'; devices present: " + detail::list_devices());
+  };
+  if (sel.kind() == Kind::automatic) {
+    if (all.empty()) throw no_match();
+    auto best = std::min_element(all.begin(), all.end(), [](const Device& a, const Device& b) {
+      return detail::auto_rank(a) < detail::auto_rank(b);
+    });
+    WEFT_LOG_DEBUG("auto chose " << best->selector() << " (" << best->name() << ")");
+    return *best;
+  }
+  for (const auto& d : all) {
+    const auto& i = d.info();
+    if (i.backend != sel.backend()) continue;
+    switch (sel.kind()) {
+      case Kind::host:
+      case Kind::opencl_any:
+      case Kind::cuda_any: return d;
+      case Kind::opencl_type:
+        if (i.type == sel.type()) return d;
+        break;
+      case Kind::opencl_platform:
+        if (i.selector.rfind("opencl:" + std::to_string(sel.platform()) + ":", 0) == 0) return d;
+        break;
+      case Kind::opencl_index:
+        if (i.selector == "opencl:" + std::to_string(sel.platform()) + ":" +
+                              std::to_string(sel.index())) {
+          return d;
+        }
+        break;
+      case Kind::cuda_index:
+        if (i.selector == "cuda:" + std::to_string(sel.index())) return d;
+        break;
+      case Kind::automatic: break;
+    }
+  }
+  throw no_match();
+}
+
+Device default_device() {
+  const Device d = device(config().device);
+  WEFT_LOG_DEBUG("default device: " << d.selector() << " (" << d.name() << ")");
+  return d;
+}
+
+}  // namespace weft
