@@ -23,8 +23,11 @@ void ThreadPool::work_on(Job& job) {
 }
 
 void ThreadPool::worker_loop() {
-  std::uint64_t seen = generation_.load();
+  // Start from generation 0, not the current one: a worker that starts late must still see
+  // the regions (and the stop) announced before it ran.
+  std::uint64_t seen = 0;
   while (true) {
+    if (stop_.load()) return;
     generation_.wait(seen);
     seen = generation_.load();
     if (stop_.load()) return;

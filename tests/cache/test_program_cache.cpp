@@ -1,0 +1,174 @@
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "cache/program_cache.hpp"
+#include "core/files.hpp"
+#include "core/process.hpp"
+
+namespace weft::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+Digest key_of(const std::string& s) { return Hasher().update(s).finish(); }
+
+TEST(ProgramCache, EncodeDecodeRoundTrip) {
+  const std::string payload(5000, 'p');
+  const std::string file = ProgramCache::encode("host", key_of("k"), "test entry", payload);
+  std::string out;
+  CacheEntryInfo info;
+  ASSERT_TRUE(ProgramCache::decode(file, &out, &info)) << info.problem;
+  EXPECT_EQ(out, payload);
+  EXPECT_EQ(info.backend, "host");
+  EXPECT_EQ(info.description, "test entry");
+  EXPECT_EQ(info.key, key_of("k").hex());
+}
+
+TEST(ProgramCache, DetectsTruncationAndCorruption) {
+  const std::string file = ProgramCache::encode("host", key_of("k"), "d", std::string(1000, 'x'));
+  CacheEntryInfo info;
+  EXPECT_FALSE(ProgramCache::decode(file.substr(0, file.size() - 1), nullptr, &info));
+  EXPECT_NE(info.problem.find("truncated"), std::string::npos) << info.problem;
+  EXPECT_FALSE(ProgramCache::decode(file.substr(0, 10), nullptr, &info));
+  std::string flipped = file;
+  flipped[flipped.size() - 10] ^= 1;
+  EXPECT_FALSE(ProgramCache::decode(flipped, nullptr, &info));
+  EXPECT_EQ(info.problem, "checksum mismatch");
+  EXPECT_FALSE(ProgramCache::decode("garbage that is long enough to have a header", nullptr, &info));
+}
+
+TEST(ProgramCache, StoresLoadsAndRebuildsCorruptEntries) {
+  TempDir dir;
+  ProgramCache cache(dir.path() + "/cache");  // missing: created on first store
+  const Digest k = key_of("program");
+  EXPECT_FALSE(cache.load("host", k).has_value());
+  int builds = 0;
+  auto build = [&] {
+    ++builds;
+    return std::string("compiled-") + std::to_string(builds);
+  };
+  bool from_disk = true;
+  EXPECT_EQ(cache.load_or_build("host", k, "d", build, &from_disk), "compiled-1");
+  EXPECT_FALSE(from_disk);
+  EXPECT_EQ(cache.load_or_build("host", k, "d", build, &from_disk), "compiled-1");
+  EXPECT_TRUE(from_disk);
+  EXPECT_EQ(builds, 1);
+
+  // Truncate the entry on disk: it is detected, removed and rebuilt.
+  const auto entries = cache.list();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_TRUE(entries[0].valid);
+  fs::resize_file(entries[0].path, 20);
+  EXPECT_FALSE(cache.list()[0].valid);
+  EXPECT_EQ(cache.load_or_build("host", k, "d", build, &from_disk), "compiled-2");
+  EXPECT_FALSE(from_disk);
+  EXPECT_TRUE(cache.list()[0].valid);
+
+  EXPECT_EQ(cache.clear(), 1u);
+  EXPECT_TRUE(cache.list().empty());
+}
+
+TEST(ProgramCache, UnwritableDirectoryRunsUncached) {
+  TempDir dir;
+  // A regular file where the directory should be: even root cannot create it.
+  const std::string blocker = dir.path() + "/not-a-dir";
+  std::ofstream(blocker) << "x";
+  ProgramCache cache(blocker + "/cache");
+  int builds = 0;
+  auto build = [&] { return std::to_string(++builds); };
+  EXPECT_EQ(cache.load_or_build("host", key_of("a"), "d", build), "1");
+  EXPECT_EQ(cache.load_or_build("host", key_of("a"), "d", build), "2");  // nothing was kept
+  EXPECT_TRUE(cache.list().empty());
+}
+
+TEST(ProgramCache, PruneRemovesInvalidAndOldEntries) {
+  TempDir dir;
+  ProgramCache cache(dir.path());
+  cache.store("host", key_of("a"), "a", "aaaa");
+  cache.store("host", key_of("b"), "b", "bbbb");
+  ASSERT_EQ(cache.list().size(), 2u);
+  fs::resize_file(cache.list()[0].path, 3);
+  EXPECT_EQ(cache.prune(std::nullopt, std::nullopt), 1u);
+  EXPECT_EQ(cache.list().size(), 1u);
+  EXPECT_EQ(cache.prune(std::chrono::seconds(-1), std::nullopt), 1u);  // everything is older
+  EXPECT_TRUE(cache.list().empty());
+}
+
+std::string unique_program(int bias_unused) {
+  // A fresh program each run, so the first build really compiles.
+  std::random_device rd;
+  return "// run " + std::to_string(rd()) + std::to_string(bias_unused) +
+         "\n__kernel void fill(__global int *x, int bias) {\n"
+         "    int i = get_global_id(0);\n    x[i] = 3 * i + bias;\n}\n";
+}
+
+struct ScopedEnv {
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(ProgramCache, ManyProcessesBuildingOneProgramAllSucceed) {
+  TempDir dir;
+  const std::string src_path = dir.path() + "/fill.cl";
+  std::ofstream(src_path) << unique_program(0);
+  ScopedEnv cache_dir("WEFT_CACHE_DIR", dir.path() + "/cache");
+  constexpr int processes = 8;
+  std::vector<ProcessResult> results(processes);
+  std::vector<std::thread> threads;
+  for (int p = 0; p < processes; ++p) {
+    threads.emplace_back([&, p] {
+      results[static_cast<std::size_t>(p)] =
+          run_process({WEFT_CACHE_WORKER, src_path, "10000", std::to_string(p)});
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int p = 0; p < processes; ++p) {
+    EXPECT_EQ(results[static_cast<std::size_t>(p)].exit_code, 0) << results[static_cast<std::size_t>(p)].output;
+    EXPECT_EQ(results[static_cast<std::size_t>(p)].output.rfind("ok", 0), 0u) << results[static_cast<std::size_t>(p)].output;
+  }
+  // One entry, and a later process takes it from disk (WEFT_LOG=debug says so).
+  ProgramCache cache(dir.path() + "/cache");
+  ASSERT_EQ(cache.list().size(), 1u);
+  ScopedEnv log("WEFT_LOG", "debug");
+  const auto again = run_process({WEFT_CACHE_WORKER, src_path, "100", "7"});
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("program cache hit (disk)"), std::string::npos) << again.output;
+  EXPECT_EQ(again.output.find("compiling host program"), std::string::npos) << again.output;
+
+  // A truncated entry: the next process warns, rebuilds and still computes the right thing.
+  fs::resize_file(cache.list()[0].path, 100);
+  const auto rebuilt = run_process({WEFT_CACHE_WORKER, src_path, "100", "9"});
+  EXPECT_EQ(rebuilt.exit_code, 0) << rebuilt.output;
+  EXPECT_NE(rebuilt.output.find("is corrupt"), std::string::npos) << rebuilt.output;
+  EXPECT_NE(rebuilt.output.find("compiling host program"), std::string::npos) << rebuilt.output;
+  EXPECT_TRUE(cache.list()[0].valid);
+}
+
+TEST(ProgramCache, ReadOnlyCacheDirectoryStillRuns) {
+  TempDir dir;
+  const std::string src_path = dir.path() + "/fill.cl";
+  std::ofstream(src_path) << unique_program(1);
+  // /proc cannot hold directories for anyone, root included.
+  ScopedEnv cache_dir("WEFT_CACHE_DIR", "/proc/weft-cache-test");
+  const auto r = run_process({WEFT_CACHE_WORKER, src_path, "1000", "5"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("ok"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cannot be written"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace weft::detail

@@ -1,0 +1,87 @@
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "weft/config.hpp"
+#include "weft/error.hpp"
+
+namespace weft {
+namespace {
+
+Config parse(std::map<std::string, std::string> env) {
+  return Config::parse([&](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+}
+
+std::string error_of(std::map<std::string, std::string> env) {
+  try {
+    parse(std::move(env));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Config, Defaults) {
+  const Config c = parse({{"HOME", "/home/u"}});
+  EXPECT_EQ(c.device.kind(), DeviceSelector::Kind::automatic);
+  EXPECT_TRUE(c.backends.empty());
+  EXPECT_EQ(c.cache_dir, "/home/u/.cache/weft");
+  EXPECT_GE(c.num_threads, 1u);
+  EXPECT_EQ(c.cxx, "c++");
+  EXPECT_EQ(c.log_level, LogLevel::warning);
+  EXPECT_EQ(parse({{"HOME", "/h"}, {"XDG_CACHE_HOME", "/x"}}).cache_dir, "/x/weft");
+  EXPECT_EQ(parse({{"HOME", "/h"}, {"WEFT_CACHE_DIR", "/c"}}).cache_dir, "/c");
+}
+
+TEST(Config, ValuesAreRead) {
+  const Config c = parse({{"WEFT_DEVICE", "opencl:1:2"}, {"WEFT_BACKENDS", "host, opencl:cpu"},
+                          {"WEFT_NUM_THREADS", "3"}, {"WEFT_CXX", "clang++"}, {"WEFT_LOG", "debug"}});
+  EXPECT_EQ(c.device.kind(), DeviceSelector::Kind::opencl_index);
+  EXPECT_EQ(c.device.platform(), 1);
+  EXPECT_EQ(c.device.index(), 2);
+  ASSERT_EQ(c.backends.size(), 2u);
+  EXPECT_TRUE(c.backend_allowed("host"));
+  EXPECT_TRUE(c.backend_allowed("opencl"));
+  EXPECT_FALSE(c.backend_allowed("cuda"));
+  EXPECT_TRUE(c.device_allowed("opencl", DeviceType::cpu));
+  EXPECT_FALSE(c.device_allowed("opencl", DeviceType::gpu));
+  EXPECT_EQ(c.num_threads, 3u);
+  EXPECT_EQ(c.cxx, "clang++");
+  EXPECT_EQ(c.log_level, LogLevel::debug);
+}
+
+TEST(Config, MalformedValuesNameTheVariable) {
+  const std::string dev = error_of({{"WEFT_DEVICE", "nonsense"}});
+  EXPECT_NE(dev.find("WEFT_DEVICE"), std::string::npos) << dev;
+  EXPECT_NE(dev.find("nonsense"), std::string::npos) << dev;
+  for (const char* form : {"host", "opencl:gpu", "opencl:P:D", "cuda:N", "auto"}) {
+    EXPECT_NE(dev.find(form), std::string::npos) << "missing " << form << " in: " << dev;
+  }
+  EXPECT_NE(error_of({{"WEFT_NUM_THREADS", "0"}}).find("WEFT_NUM_THREADS"), std::string::npos);
+  EXPECT_NE(error_of({{"WEFT_NUM_THREADS", "two"}}).find("'two'"), std::string::npos);
+  EXPECT_NE(error_of({{"WEFT_LOG", "loud"}}).find("WEFT_LOG"), std::string::npos);
+  EXPECT_NE(error_of({{"WEFT_BACKENDS", "host,vulkan"}}).find("vulkan"), std::string::npos);
+  EXPECT_FALSE(error_of({{"WEFT_DEVICE", "cuda:x"}}).empty());
+  EXPECT_FALSE(error_of({{"WEFT_DEVICE", "opencl:1:"}}).empty());
+  EXPECT_FALSE(error_of({{"WEFT_DEVICE", "opencl:1:2:3"}}).empty());
+  EXPECT_FALSE(error_of({{"WEFT_DEVICE", "host:3"}}).empty());
+}
+
+TEST(Selector, EveryForm) {
+  using K = DeviceSelector::Kind;
+  EXPECT_EQ(DeviceSelector::parse("host").kind(), K::host);
+  EXPECT_EQ(DeviceSelector::parse("auto").kind(), K::automatic);
+  EXPECT_EQ(DeviceSelector::parse("opencl").kind(), K::opencl_any);
+  EXPECT_EQ(DeviceSelector::parse("opencl:gpu").type(), DeviceType::gpu);
+  EXPECT_EQ(DeviceSelector::parse("opencl:cpu").kind(), K::opencl_type);
+  EXPECT_EQ(DeviceSelector::parse("opencl:2").platform(), 2);
+  EXPECT_EQ(DeviceSelector::parse("cuda").kind(), K::cuda_any);
+  EXPECT_EQ(DeviceSelector::parse("cuda:3").index(), 3);
+  EXPECT_EQ(DeviceSelector::parse(" cuda:0 ").backend(), "cuda");
+}
+
+}  // namespace
+}  // namespace weft

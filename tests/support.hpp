@@ -1,0 +1,62 @@
+// Helpers shared by the tests: the devices to run on, random data, buffer round trips.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "weft/weft.hpp"
+
+namespace weft::test {
+
+/// Every device this machine has (WEFT_BACKENDS narrows it): tests run on each.
+inline std::vector<Device> test_devices() { return devices(); }
+
+inline std::string device_name(const ::testing::TestParamInfo<Device>& info) {
+  std::string s = info.param.selector();
+  for (auto& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return s;
+}
+
+template <class T>
+std::vector<T> random_vector(std::size_t n, unsigned seed, T lo, T hi) {
+  std::mt19937 rng(seed);
+  std::vector<T> v(n);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> d(lo, hi);
+    for (auto& x : v) x = d(rng);
+  } else {
+    std::uniform_int_distribution<long long> d(lo, hi);
+    for (auto& x : v) x = static_cast<T>(d(rng));
+  }
+  return v;
+}
+
+template <class T>
+Buffer upload(Queue& q, const std::vector<T>& v) {
+  Buffer b(q.device(), std::max<std::size_t>(v.size(), 1) * sizeof(T));
+  if (!v.empty()) q.write(b, v.data(), v.size() * sizeof(T));
+  return b;
+}
+
+template <class T>
+std::vector<T> download(Queue& q, const Buffer& b, std::size_t n) {
+  std::vector<T> v(n);
+  if (n) q.read(b, v.data(), n * sizeof(T));
+  return v;
+}
+
+/// A buffer of n elements filled with a poison pattern, so unwritten outputs show.
+template <class T>
+Buffer poisoned(Queue& q, std::size_t n) {
+  Buffer b(q.device(), std::max<std::size_t>(n, 1) * sizeof(T));
+  const unsigned char poison = 0xA5;
+  q.fill(b, &poison, 1, 0, b.size());
+  return b;
+}
+
+}  // namespace weft::test
