@@ -169,7 +169,12 @@ int run_bench(const Options& options) {
 
   // The table: per suite, each method's time and its speed-up over the slowest.
   const auto& recs = ctx.records();
-  std::cout << std::left << std::setw(10) << "suite" << std::setw(30) << "method" << std::setw(14)
+  int sw = 6, mw = 7;
+  for (const auto& r : recs) {
+    sw = std::max(sw, static_cast<int>(r.suite.size()) + 2);
+    mw = std::max(mw, static_cast<int>(r.method.size()) + 2);
+  }
+  std::cout << std::left << std::setw(sw) << "suite" << std::setw(mw) << "method" << std::setw(14)
             << "device" << std::right << std::setw(10) << "n" << std::setw(9) << "dtype"
             << std::setw(12) << "median" << std::setw(12) << "min" << std::setw(10) << "GB/s"
             << std::setw(10) << "speed-up" << "\n";
@@ -184,7 +189,7 @@ int run_bench(const Options& options) {
       if (auto g = r.gbps()) gb << std::fixed << std::setprecision(1) << *g;
       else gb << "-";
       up << std::fixed << std::setprecision(2) << (r.seconds_median > 0 ? slowest / r.seconds_median : 0) << "x";
-      std::cout << std::left << std::setw(10) << r.suite << std::setw(30) << r.method << std::setw(14)
+      std::cout << std::left << std::setw(sw) << r.suite << std::setw(mw) << r.method << std::setw(14)
                 << r.device << std::right << std::setw(10) << r.n << std::setw(9) << r.dtype
                 << std::setw(12) << fmt_time(r.seconds_median) << std::setw(12) << fmt_time(r.seconds_min)
                 << std::setw(10) << gb.str() << std::setw(10) << up.str() << "\n";

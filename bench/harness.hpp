@@ -89,4 +89,7 @@ bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
 /// Runs the suites, prints the table, writes JSON. Returns the process exit code.
 int run_bench(const Options& options);
 
+/// `weft bench-child first-launch SELECTOR`: the program-cache suite's child process.
+int first_launch_child(const std::string& selector);
+
 }  // namespace weft::bench

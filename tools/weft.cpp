@@ -202,6 +202,9 @@ int main(int argc, char** argv) {
     if (cmd == "devices") return cmd_devices(args);
     if (cmd == "cache") return cmd_cache(args);
     if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "bench-child" && args.size() == 2 && args[0] == "first-launch") {
+      return weft::bench::first_launch_child(args[1]);
+    }
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
       std::cout << usage;
       return 0;

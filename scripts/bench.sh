@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job on a fresh machine: install what is missing, build, list the devices and run
+# the benchmarks beside the peers found installed (NumPy is installed for that if absent).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+python3 -c "import numpy" 2>/dev/null || python3 -m pip install -q numpy 2>/dev/null ||
+  python3 -m pip install -q --break-system-packages numpy || echo "weft: NumPy unavailable; peers skipped"
+scripts/build.sh
+./build/tools/weft devices
+./build/tools/weft bench --compare --json build/bench.json "$@"
