@@ -139,6 +139,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   /// Throws BuildError with the log and offending lines.
   virtual std::shared_ptr<ProgramImpl> build_program(std::string_view source,
                                                      std::string_view options) = 0;
+  /// Sub-devices of compute_units each (OpenCL device fission); Unsupported elsewhere.
+  virtual std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units);
 
  protected:
   DeviceInfo info_;
