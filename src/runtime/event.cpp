@@ -38,6 +38,14 @@ const Event& Event::then(std::function<void(const Event&)> callback) const {
   return *this;
 }
 
+UserEvent::UserEvent() : Event(std::make_shared<detail::CompletionEvent>()) {}
+
+void UserEvent::complete() const { static_cast<detail::CompletionEvent&>(*impl()).complete(); }
+
+void UserEvent::fail(const std::string& message) const {
+  static_cast<detail::CompletionEvent&>(*impl()).fail(std::make_exception_ptr(Error("user event failed: " + message)));
+}
+
 void wait_for_all(std::span<const Event> events) {
   std::exception_ptr first;
   for (const auto& e : events) {
