@@ -123,7 +123,9 @@ class Parser {
                              ") must return void",
                          "", std::string(src_));
       }
+      ranges_.clear();
       f.params = parse_params(k + 1, close, f);
+      f.param_tokens = ranges_;
       scan_body(after, body_end, f);
       out.functions.push_back(std::move(f));
       k = body_end;
@@ -154,7 +156,10 @@ class Parser {
     std::vector<std::size_t> cur;
     int depth = 0;
     auto flush = [&] {
-      if (!cur.empty()) params.push_back(parse_param(cur, f));
+      if (!cur.empty()) {
+        params.push_back(parse_param(cur, f));
+        ranges_.emplace_back(code_[cur.front()], code_[cur.back()]);
+      }
       cur.clear();
     };
     for (std::size_t k = open + 1; k < close; ++k) {
@@ -394,6 +399,7 @@ class Parser {
   const std::vector<Token>* tokens_ = nullptr;
   std::vector<std::size_t> code_;
   std::map<std::string, Aggregate> aggregates_;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges_;
   std::map<std::string, std::string> aliases_;
 };
 
@@ -634,6 +640,8 @@ std::string summarize_build_log(const std::string& log, std::string_view source,
   // the severity first ("error: f.cl:4:12: msg", PoCL's log).
   const std::regex located("(?:^|\\s)(" + file_pattern + R"():(\d+):(?:(\d+):)?\s*(fatal error|error):\s*(.*))");
   const std::regex severity_first(R"((fatal error|error):\s*()" + file_pattern + R"():(\d+):(?:(\d+):)?\s*(.*))");
+  // NVRTC (EDG): "kernel.cl(4): error: identifier "x" is undefined".
+  const std::regex parenthesized("(?:^|\\s)(" + file_pattern + R"()\((\d+)\):\s*(catastrophic error|error):\s*(.*))");
   std::ostringstream os;
   std::set<int> shown;
   int count = 0;
@@ -648,6 +656,11 @@ std::string summarize_build_log(const std::string& log, std::string_view source,
       ln = std::stoi(m[2]);
       severity = m[4];
       message = m[5];
+    } else if (std::regex_search(line, m, parenthesized)) {
+      file = m[1];
+      ln = std::stoi(m[2]);
+      severity = m[3];
+      message = m[4];
     } else if (std::regex_search(line, m, severity_first)) {
       severity = m[1];
       file = m[2];

@@ -38,6 +38,7 @@ struct Function {
   std::size_t body_open = 0;        // index of '{'
   std::size_t body_close = 0;       // index of '}'
   std::vector<KernelArgInfo> params;
+  std::vector<std::pair<std::size_t, std::size_t>> param_tokens;  // [first, last] token of each
   // Work-group features: barrier()/work_group_barrier() calls and __local memory.
   // What the function itself uses, then (after parse) what it needs through its calls.
   std::string group_feature;        // "" or e.g. "barrier() at line 12"
