@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "backends/cuda/cuda_backend.hpp"
 #include "backends/opencl/opencl_backend.hpp"
 #include "bench/harness.hpp"
 #include "embedded/weft_bench_kernels.hpp"
@@ -49,52 +50,89 @@ std::vector<double> opencl_floor(const Device& dev, std::size_t launches, int wa
   return t;
 }
 
+// The same for CUDA: cuLaunchKernel back to back on a stream of its own, over the kernel
+// weft compiled (its hidden launch parameter included), then one synchronize.
+std::vector<double> cuda_floor(const Device& dev, const Kernel& k, const Buffer& x, std::size_t launches, int warmup,
+                               int repeat) {
+  using namespace detail::cu;
+  auto* cd = dynamic_cast<detail::CudaDevice*>(dev.impl().get());
+  auto* ck = dynamic_cast<detail::CudaKernel*>(k.impl().get());
+  auto* cb = dynamic_cast<detail::CudaBuffer*>(x.impl().get());
+  if (!cd || !ck || !cb) return {};
+  cd->make_current();
+  const Driver& d = driver();
+  CUstream stream = nullptr;
+  check(d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  struct alignas(8) {
+    unsigned long long goff[3];
+    unsigned work_dim;
+    unsigned reserved;
+  } launch{{0, 0, 0}, 1, 0};
+  CUdeviceptr ptr = cb->ptr();
+  void* params[] = {&launch, &ptr};
+  std::vector<double> t;
+  for (int r = 0; r < warmup + repeat; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < launches; ++i) d.cuLaunchKernel(ck->function(), 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr);
+    d.cuStreamSynchronize(stream);
+    if (r >= warmup) {
+      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                  static_cast<double>(launches));
+    }
+  }
+  d.cuStreamDestroy(stream);
+  return t;
+}
+
 void run_launch(Context& ctx) {
   const std::size_t launches = ctx.n_or(20000);
   for (const Device& dev : ctx.devices()) {
     ctx.progress("launch on " + dev.selector());
-    Queue q(dev);
     Buffer x(dev, 64);
-    const float zero = 0;
-    q.fill(x, &zero, 4, 0, 64);
     Kernel k = Program::build(dev, weft::embedded::tiny_cl).kernel("tiny");
     k.set_args(x);
-    std::vector<double> per_launch, per_enqueue;
-    for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      for (std::size_t i = 0; i < launches; ++i) q.launch(k, 1);
-      const auto t1 = std::chrono::steady_clock::now();
-      q.finish();
-      const auto t2 = std::chrono::steady_clock::now();
-      if (r < ctx.options().warmup) continue;
-      per_enqueue.push_back(std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(launches));
-      per_launch.push_back(std::chrono::duration<double>(t2 - t0).count() / static_cast<double>(launches));
-    }
-    float check = 0;
-    q.read(x, &check, 4);
-    const double expected =
-        static_cast<double>(launches) * static_cast<double>(ctx.options().warmup + ctx.options().repeat);
-    if (check != static_cast<float>(expected)) {
-      throw Error("launch suite on " + dev.selector() + ": counter is " + std::to_string(check) + ", expected " +
-                  std::to_string(expected));
-    }
     auto add = [&](const char* method, std::vector<double> t) {
       std::sort(t.begin(), t.end());
       ctx.add({"launch", method, dev.selector(), launches, "float32", t[t.size() / 2], t.front(), 0, ""});
     };
-    add("weft C++: launch, back to back", per_launch);
-    add("weft C++: enqueue only", per_enqueue);
+    for (const bool profiling : {true, false}) {
+      Queue q(dev, QueueOptions{.out_of_order = false, .profiling = profiling});
+      const float zero = 0;
+      q.fill(x, &zero, 4, 0, 64);
+      std::vector<double> per_launch, per_enqueue;
+      for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < launches; ++i) q.launch(k, 1);
+        const auto t1 = std::chrono::steady_clock::now();
+        q.finish();
+        const auto t2 = std::chrono::steady_clock::now();
+        if (r < ctx.options().warmup) continue;
+        per_enqueue.push_back(std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(launches));
+        per_launch.push_back(std::chrono::duration<double>(t2 - t0).count() / static_cast<double>(launches));
+      }
+      float check = 0;
+      q.read(x, &check, 4);
+      const double expected =
+          static_cast<double>(launches) * static_cast<double>(ctx.options().warmup + ctx.options().repeat);
+      if (check != static_cast<float>(expected)) {
+        throw Error("launch suite on " + dev.selector() + ": counter is " + std::to_string(check) + ", expected " +
+                    std::to_string(expected));
+      }
+      add(profiling ? "weft C++: launch, back to back" : "weft C++: launch, queue without profiling", per_launch);
+      if (profiling) add("weft C++: enqueue only", per_enqueue);
+    }
     if (auto floor = opencl_floor(dev, launches, ctx.options().warmup, ctx.options().repeat); !floor.empty()) {
       add("bare clEnqueueNDRangeKernel loop", floor);
     }
+    if (auto floor = cuda_floor(dev, k, x, launches, ctx.options().warmup, ctx.options().repeat); !floor.empty()) {
+      add("bare cuLaunchKernel loop", floor);
+    }
   }
   if (ctx.options().compare) {
-    ctx.progress("launch: PyOpenCL");
     std::string why;
-    if (!run_peer(ctx, "launch", "pyopencl_peer.py",
-                  {"launch", std::to_string(launches), std::to_string(ctx.options().repeat)}, &why)) {
-      ctx.progress("PyOpenCL peer did not run: " + why);
-    }
+    const std::vector<std::string> args{"launch", std::to_string(launches), std::to_string(ctx.options().repeat)};
+    if (!run_peer(ctx, "launch", "pyopencl_peer.py", args, &why)) ctx.progress("PyOpenCL peer did not run: " + why);
+    if (!run_peer(ctx, "launch", "cupy_peer.py", args, &why)) ctx.progress("CuPy peer did not run: " + why);
   }
 }
 

@@ -2,6 +2,7 @@
 // __local arguments and sub-devices, on every device (with what each device can do).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "embedded/weft_test_kernels.hpp"
@@ -86,8 +87,13 @@ TEST_P(DeviceFeatures, CopyOnOneQueueOverlapsKernelOnAnother) {
   const std::size_t n = 1 << 16;
   Buffer x(dev, n * 4);
   q.fill(x, &n, 4, 0, n * 4);
-  k.set_args(x, 20000);
+  // Calibrate: the kernel must outlast the start of the copy by a wide margin on any device.
+  int iterations = 2000;
+  k.set_args(x, iterations);
   q.launch(k, n).wait();  // warm
+  const double seconds = q.launch(k, n).profile().seconds();
+  iterations = static_cast<int>(std::clamp(0.1 / std::max(seconds, 1e-6) * iterations, 2000.0, 2e7));
+  k.set_arg(1, iterations);
   const std::size_t bytes = 64 << 20;
   std::vector<char> host(bytes, 1);
   Buffer big(dev, bytes);

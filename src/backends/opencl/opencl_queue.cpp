@@ -4,6 +4,7 @@
 
 #include "backends/opencl/opencl_backend.hpp"
 #include "core/log.hpp"
+#include "runtime/launch_geometry.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
@@ -13,19 +14,6 @@ using namespace cl;
 namespace {
 
 cl_mem mem_of(const BufferPtr& b) { return static_cast<OpenclBuffer&>(*b).mem(); }
-
-// The largest divisor of global not above limit, preferring multiples of the device's
-// preferred work-group multiple: a sound local size when the caller gave none.
-std::size_t choose_local(std::size_t global, std::size_t limit, std::size_t multiple) {
-  limit = std::min(limit, global);
-  for (std::size_t l = limit - limit % multiple; l >= multiple && multiple > 1; l -= multiple) {
-    if (global % l == 0) return l;
-  }
-  for (std::size_t l = limit; l > 1; --l) {
-    if (global % l == 0) return l;
-  }
-  return 1;
-}
 
 void event_callback_trampoline(cl_event, cl_int, void* user) {
   // Ownership of the callback passes to this function.
@@ -107,16 +95,12 @@ cl_event OpenclKernel::enqueue(cl_command_queue queue, const std::vector<ArgValu
   const Api& a = api();
   std::size_t global[3], local[3], offset[3];
   const cl_uint dims = std::min(c.global.dims(), 3u);
+  if (c.local.empty()) choose_local_sizes(c.global, max_group_, 256, preferred_multiple_, local);
   std::size_t group = 1;
   for (cl_uint d = 0; d < dims; ++d) {
     global[d] = c.global[d];
     offset[d] = c.offset.empty() ? 0 : c.offset[d];
-    if (c.local.empty()) {
-      local[d] = d == 0 ? choose_local(global[d], max_group_, preferred_multiple_)
-                        : choose_local(global[d], std::max<std::size_t>(1, max_group_ / group / 4), 1);
-    } else {
-      local[d] = c.local[d];
-    }
+    if (!c.local.empty()) local[d] = c.local[d];
     group *= local[d];
   }
   if (!c.local.empty() && group > max_group_) {
