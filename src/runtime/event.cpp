@@ -30,6 +30,11 @@ const Event& Event::then(std::function<void(const Event&)> callback) const {
     callback(*this);
     return *this;
   }
+  // Done already: run it here and now, whatever the backend.
+  if (const auto s = impl_->status(); s == EventStatus::complete || s == EventStatus::error) {
+    callback(*this);
+    return *this;
+  }
   // The callback holds a weak reference: an event must not keep itself alive.
   std::weak_ptr<detail::EventImpl> weak = impl_;
   impl_->on_complete([weak, cb = std::move(callback)] {

@@ -188,11 +188,12 @@ BufferPtr CudaDevice::allocate(std::size_t bytes) {
   make_current();
   CUdeviceptr ptr = 0;
   if (bytes > 0) {
-    const CUresult r = driver().cuMemAlloc(&ptr, bytes);
-    if (r == CUDA_ERROR_OUT_OF_MEMORY || bytes > info_.global_mem_bytes) {
+    // A request beyond the device's memory is refused without asking the driver (which
+    // would report an API error to tools such as compute-sanitizer).
+    const CUresult r = bytes > info_.global_mem_bytes ? CUDA_ERROR_OUT_OF_MEMORY : driver().cuMemAlloc(&ptr, bytes);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
       std::size_t free_bytes = 0, total = 0;
       driver().cuMemGetInfo(&free_bytes, &total);
-      if (r == CUDA_SUCCESS) driver().cuMemFree(ptr);
       throw OutOfMemory(info_.selector + " (" + info_.name + "): cannot allocate " + std::to_string(bytes) +
                             " bytes; " + std::to_string(free_bytes) + " of " + std::to_string(total) + " bytes are free",
                         bytes, "CUDA_ERROR_OUT_OF_MEMORY", "cuMemAlloc");
