@@ -1,5 +1,7 @@
 #include "backends/cuda/cuda_backend.hpp"
 
+#include <algorithm>
+
 #include "backends/cuda/cuda_compiler.hpp"
 #include "core/log.hpp"
 #include "kernels/cuda_translate.hpp"
@@ -201,6 +203,33 @@ BufferPtr CudaDevice::allocate(std::size_t bytes) {
     check(r, "cuMemAlloc");
   }
   return std::make_shared<CudaBuffer>(std::static_pointer_cast<CudaDevice>(shared_from_this()), bytes, ptr);
+}
+
+namespace {
+class CudaPinned final : public PinnedImpl {
+ public:
+  CudaPinned(std::shared_ptr<CudaDevice> device, void* data, std::size_t size)
+      : PinnedImpl(data, size), device_(std::move(device)) {}
+  ~CudaPinned() override {
+    device_->make_current();
+    driver().cuMemFreeHost(data());
+  }
+
+ private:
+  std::shared_ptr<CudaDevice> device_;
+};
+}  // namespace
+
+std::shared_ptr<PinnedImpl> CudaDevice::allocate_pinned(std::size_t bytes) {
+  make_current();
+  void* p = nullptr;
+  const CUresult r = driver().cuMemAllocHost(&p, std::max<std::size_t>(bytes, 1));
+  if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+    throw OutOfMemory("cannot pin " + std::to_string(bytes) + " bytes of host memory for " + info_.selector, bytes,
+                      "CUDA_ERROR_OUT_OF_MEMORY", "cuMemAllocHost");
+  }
+  check(r, "cuMemAllocHost");
+  return std::make_shared<CudaPinned>(std::static_pointer_cast<CudaDevice>(shared_from_this()), p, bytes);
 }
 
 CudaBuffer::~CudaBuffer() {

@@ -72,6 +72,7 @@ class CudaDevice final : public DeviceImpl {
   std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
   BufferPtr allocate(std::size_t bytes) override;
   std::shared_ptr<ProgramImpl> build_program(std::string_view source, std::string_view options) override;
+  std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
 
   /// Makes the device's context current on the calling thread (cheap when it already is).
   void make_current() const;

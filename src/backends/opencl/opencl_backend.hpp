@@ -65,6 +65,7 @@ class OpenclDevice final : public DeviceImpl {
   BufferPtr allocate(std::size_t bytes) override;
   std::shared_ptr<ProgramImpl> build_program(std::string_view source, std::string_view options) override;
   std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units) override;
+  std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
 
   cl::cl_device_id id() const noexcept { return id_; }
   cl::cl_context context() const noexcept { return context_->context.get(); }
@@ -75,6 +76,8 @@ class OpenclDevice final : public DeviceImpl {
   bool out_of_order_supported_;
   bool sub_device_;
   ProgramTable<ProgramImpl> programs_;
+  std::mutex map_mutex_;
+  ClRef<cl::cl_command_queue> map_queue_;  // maps pinned buffers; made on first use
 };
 
 class OpenclBuffer final : public BufferImpl {
