@@ -162,6 +162,7 @@ CudaDevice::CudaDevice(DeviceInfo info, CUdevice device, CUcontext context, std:
 
 CudaDevice::~CudaDevice() {
   callbacks_.reset();
+  programs_.clear();  // modules unload while the context still exists
   make_current();
   if (anchor_) driver().cuEventDestroy(anchor_);
   driver().cuDevicePrimaryCtxRelease(device_);
@@ -239,8 +240,10 @@ CudaBuffer::~CudaBuffer() {
 }
 
 CudaModule::~CudaModule() {
-  device_->make_current();
-  driver().cuModuleUnload(module_);
+  if (auto d = device_.lock()) {
+    d->make_current();
+    driver().cuModuleUnload(module_);
+  }
 }
 
 std::shared_ptr<ProgramImpl> CudaDevice::build_program(std::string_view source, std::string_view options) {
@@ -296,7 +299,9 @@ std::shared_ptr<KernelImpl> CudaProgram::create_kernel(std::string_view name) {
     throw InvalidArgument("the program has no kernel '" + std::string(name) + "'; its kernels: " +
                           (names.empty() ? "none" : names));
   }
-  device_->make_current();
+  auto dev = device_.lock();
+  if (!dev) throw InvalidArgument("the program's device no longer exists");
+  dev->make_current();
   CUfunction f = nullptr;
   check(driver().cuModuleGetFunction(&f, module_->get(), it->first.c_str()), "cuModuleGetFunction");
   int max_threads = 0;

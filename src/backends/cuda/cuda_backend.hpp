@@ -106,14 +106,15 @@ class CudaBuffer final : public BufferImpl {
 
 class CudaModule {
  public:
-  CudaModule(std::shared_ptr<CudaDevice> device, cu::CUmodule module) : device_(std::move(device)), module_(module) {}
+  CudaModule(std::weak_ptr<CudaDevice> device, cu::CUmodule module) : device_(std::move(device)), module_(module) {}
   ~CudaModule();
   CudaModule(const CudaModule&) = delete;
   CudaModule& operator=(const CudaModule&) = delete;
   cu::CUmodule get() const noexcept { return module_; }
 
  private:
-  std::shared_ptr<CudaDevice> device_;
+  // Weak: a module outliving its device (at exit) is dropped with the device's context.
+  std::weak_ptr<CudaDevice> device_;
   cu::CUmodule module_;
 };
 
@@ -141,10 +142,11 @@ class CudaProgram final : public ProgramImpl {
       : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)) {}
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
-  std::shared_ptr<DeviceImpl> device() const override { return device_; }
+  std::shared_ptr<DeviceImpl> device() const override { return device_.lock(); }
 
  private:
-  std::shared_ptr<CudaDevice> device_;
+  // Weak: the device's program table holds this program.
+  std::weak_ptr<CudaDevice> device_;
   std::shared_ptr<CudaModule> module_;
   std::map<std::string, std::vector<KernelArgInfo>> kernels_;
 };

@@ -146,6 +146,7 @@ OpenclDevice::OpenclDevice(DeviceInfo info, cl_device_id id, std::shared_ptr<Ope
       out_of_order_supported_(out_of_order), sub_device_(sub_device) {}
 
 OpenclDevice::~OpenclDevice() {
+  programs_.clear();
   if (sub_device_) api().clReleaseDevice(id_);
 }
 
@@ -341,7 +342,7 @@ std::vector<std::shared_ptr<DeviceImpl>> OpenclDevice::partition_equally(unsigne
 
 OpenclProgram::OpenclProgram(std::shared_ptr<OpenclDevice> device, ClRef<cl_program> program,
                              std::map<std::string, std::vector<KernelArgInfo>> kernels)
-    : device_(std::move(device)), program_(std::move(program)), kernels_(std::move(kernels)) {}
+    : device_(device), device_id_(device->id()), program_(std::move(program)), kernels_(std::move(kernels)) {}
 
 std::vector<std::string> OpenclProgram::kernel_names() const {
   std::vector<std::string> out;
@@ -362,8 +363,8 @@ std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) 
   }
   check(err, "clCreateKernel");
   std::size_t max_group = 0, multiple = 1;
-  a.clGetKernelWorkGroupInfo(k.get(), device_->id(), CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group, &max_group, nullptr);
-  a.clGetKernelWorkGroupInfo(k.get(), device_->id(), CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
+  a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group, &max_group, nullptr);
+  a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
                              &multiple, nullptr);
   return std::make_shared<OpenclKernel>(n, it->second, std::move(k), max_group ? max_group : 1,
                                         multiple ? multiple : 1);

@@ -96,10 +96,12 @@ class OpenclProgram final : public ProgramImpl {
                 std::map<std::string, std::vector<KernelArgInfo>> kernels);
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
-  std::shared_ptr<DeviceImpl> device() const override { return device_; }
+  std::shared_ptr<DeviceImpl> device() const override { return device_.lock(); }
 
  private:
-  std::shared_ptr<OpenclDevice> device_;
+  // Weak: the device's program table holds this program.
+  std::weak_ptr<OpenclDevice> device_;
+  cl::cl_device_id device_id_;
   ClRef<cl::cl_program> program_;
   std::map<std::string, std::vector<KernelArgInfo>> kernels_;
 };
