@@ -8,8 +8,10 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 
 #include "weft/device.hpp"
+#include "weft/dtype.hpp"
 
 namespace weft {
 
@@ -22,12 +24,24 @@ class Buffer {
   Buffer() = default;
   /// Allocates bytes on device; throws OutOfMemory naming the request when it cannot.
   Buffer(const Device& device, std::size_t bytes);
+  /// Allocates count elements of dtype; the buffer remembers its element type, which the
+  /// kernel generators check against their argument specs.
+  Buffer(const Device& device, std::size_t count, DType dtype);
+  /// Buffer::of<float>(dev, n): count elements of T.
+  template <class T>
+  static Buffer of(const Device& device, std::size_t count) {
+    return Buffer(device, count, dtype_of<T>);
+  }
   explicit Buffer(std::shared_ptr<detail::BufferImpl> impl) : impl_(std::move(impl)) {}
 
   std::size_t size() const;
   Device device() const;
   /// Host-addressable memory of the buffer, or nullptr where the device's memory is not.
   void* host_ptr() const;
+  /// The element type it was created with, if any.
+  std::optional<DType> dtype() const;
+  /// Elements of dtype() it holds (size() when it has none).
+  std::size_t count() const;
 
   explicit operator bool() const noexcept { return impl_ != nullptr; }
   const std::shared_ptr<detail::BufferImpl>& impl() const noexcept { return impl_; }

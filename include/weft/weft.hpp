@@ -2,16 +2,20 @@
 // Including this header brings in the whole public C++ API.
 #pragma once
 
+#include "weft/arg_spec.hpp"
 #include "weft/buffer.hpp"
 #include "weft/config.hpp"
 #include "weft/device.hpp"
 #include "weft/dtype.hpp"
+#include "weft/elementwise.hpp"
 #include "weft/error.hpp"
 #include "weft/event.hpp"
+#include "weft/future.hpp"
 #include "weft/ndrange.hpp"
 #include "weft/pinned_memory.hpp"
 #include "weft/program.hpp"
 #include "weft/queue.hpp"
+#include "weft/reduction.hpp"
 #include "weft/selector.hpp"
 #include "weft/shape.hpp"
 #include "weft/version.hpp"

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,6 +51,7 @@ class BufferImpl {
   const std::shared_ptr<DeviceImpl>& device() const noexcept { return device_; }
   /// Host-addressable memory, or nullptr.
   virtual void* host_ptr() noexcept { return nullptr; }
+  std::optional<DType> dtype;  // the element type it was created with, if any
 
  private:
   std::shared_ptr<DeviceImpl> device_;

@@ -13,7 +13,25 @@ Buffer::Buffer(const Device& device, std::size_t bytes) {
   impl_ = device.impl()->allocate(bytes);
 }
 
+Buffer::Buffer(const Device& device, std::size_t count, DType dtype) {
+  if (!device) throw InvalidArgument("Buffer: no device given");
+  const std::size_t elem = size_of(dtype);
+  if (count > static_cast<std::size_t>(-1) / elem) {
+    throw InvalidArgument("Buffer: " + std::to_string(count) + " elements of " + std::string(name(dtype)) +
+                          " overflow a size in bytes");
+  }
+  impl_ = device.impl()->allocate(count * elem);
+  impl_->dtype = dtype;
+}
+
 std::size_t Buffer::size() const { return impl_ ? impl_->size() : 0; }
+
+std::optional<DType> Buffer::dtype() const { return impl_ ? impl_->dtype : std::nullopt; }
+
+std::size_t Buffer::count() const {
+  if (!impl_) return 0;
+  return impl_->dtype ? impl_->size() / size_of(*impl_->dtype) : impl_->size();
+}
 
 Device Buffer::device() const { return impl_ ? Device(impl_->device()) : Device(); }
 

@@ -1,0 +1,86 @@
+// Support for the kernel generators (elementwise.hpp, reduction.hpp, scan.hpp): the programs
+// of one generated source, built once per device, and the binding of call arguments to the
+// argument specs. Not a public API of its own.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "weft/arg_spec.hpp"
+#include "weft/buffer.hpp"
+#include "weft/program.hpp"
+
+namespace weft::detail {
+
+/// A number of any C++ arithmetic type on its way to a value argument.
+struct ScalarArg {
+  enum class Kind { signed_int, unsigned_int, floating } kind;
+  long long i = 0;
+  unsigned long long u = 0;
+  double f = 0;
+};
+
+template <class A>
+ScalarArg scalar_arg(const A& a) {
+  if constexpr (std::is_floating_point_v<A>) return {ScalarArg::Kind::floating, 0, 0, static_cast<double>(a)};
+  else if constexpr (std::is_signed_v<A>) return {ScalarArg::Kind::signed_int, static_cast<long long>(a), 0, 0};
+  else return {ScalarArg::Kind::unsigned_int, 0, static_cast<unsigned long long>(a), 0};
+}
+
+/// Binds a buffer to a pointer spec; InvalidArgument when the spec is a value or the buffer's
+/// dtype differs from the spec's.
+void bind_buffer(Kernel& kernel, std::size_t index, const ArgSpec& spec, const Buffer& buffer, std::string_view who);
+/// Binds a number to a value spec, converted to its type; InvalidArgument for a pointer spec.
+void bind_scalar(Kernel& kernel, std::size_t index, const ArgSpec& spec, const ScalarArg& value,
+                 std::string_view who);
+/// InvalidArgument when count differs from the number of specs.
+void check_arg_count(std::string_view who, const std::vector<ArgSpec>& specs, std::size_t count);
+
+template <class A>
+void bind_one(Kernel& k, std::size_t index, const ArgSpec& spec, const A& a, std::string_view who) {
+  if constexpr (std::is_same_v<A, Buffer>) {
+    bind_buffer(k, index, spec, a, who);
+  } else if constexpr (std::is_arithmetic_v<A>) {
+    bind_scalar(k, index, spec, scalar_arg(a), who);
+  } else {
+    static_assert(std::is_same_v<A, Buffer> || std::is_arithmetic_v<A>,
+                  "a generated kernel takes weft::Buffer for pointer arguments and numbers for values");
+  }
+}
+
+/// Binds the user's arguments, in order, to the first specs.size() parameters of kernel.
+template <class... A>
+void bind_user_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string_view who, const A&... args) {
+  check_arg_count(who, specs, sizeof...(A));
+  std::size_t i = 0;
+  ((bind_one(k, i, specs[i], args, who), ++i), ...);
+}
+
+/// One generated source and its programs, built on first use on each device (with build
+/// options that depend on the device's kind) and kept: a repeat call finds its program by
+/// comparing a pointer, building no string and hashing nothing.
+class GeneratedSource {
+ public:
+  explicit GeneratedSource(std::string source) : source_(std::move(source)) {}
+  const std::string& source() const noexcept { return source_; }
+  /// The program for device; device_options are appended to the build options.
+  Program program(const Device& device, std::string_view device_options);
+
+ private:
+  std::string source_;
+  std::mutex mutex_;
+  std::vector<std::pair<const void*, Program>> built_;
+};
+
+/// Replaces every ${KEY} in text.
+std::string substitute(std::string_view text, const std::vector<std::pair<std::string, std::string>>& values);
+
+/// The user's argument list as kernel parameters: "__global float *x, float a, ".
+std::string parameter_list(const std::vector<ArgSpec>& specs);
+/// The names, comma-separated with a trailing ", ": "x, a, ".
+std::string name_list(const std::vector<ArgSpec>& specs);
+
+}  // namespace weft::detail

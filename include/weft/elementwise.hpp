@@ -1,0 +1,53 @@
+// Elementwise kernels from a C signature and a statement over the index i, as PyOpenCL's and
+// CuPy's ElementwiseKernel:
+//
+//   weft::ElementwiseKernel axpy("float a, const float *x, float *y", "y[i] = a * x[i] + y[i]", "axpy");
+//   axpy(queue, n, 2.0f, x, y);        // i runs over [0, n); n is also visible as `n`
+//
+// A preamble holds the user's own device functions and macros ("external functions"). The
+// kernel is built on first use on each device and kept; a repeat call builds no string and
+// hashes nothing. Calls on one object from several threads at once must be serialized.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weft/arg_spec.hpp"
+#include "weft/detail/generated.hpp"
+#include "weft/queue.hpp"
+
+namespace weft {
+
+class ElementwiseKernel {
+ public:
+  ElementwiseKernel(std::string_view arguments, std::string_view operation, std::string_view name = "elementwise",
+                    std::string_view preamble = {}, std::string_view options = {});
+
+  const std::vector<ArgSpec>& arguments() const noexcept { return specs_; }
+  const std::string& name() const noexcept { return name_; }
+  /// The generated dialect source.
+  const std::string& source() const noexcept { return generated_->source(); }
+
+  /// Runs the operation for i in [0, n) on queue's device, after wait.
+  template <class... A>
+  Event operator()(Queue& queue, std::size_t n, const A&... args) {
+    Kernel& k = kernel_for(queue.device());
+    detail::bind_user_args(k, specs_, who_, args...);
+    return launch(queue, k, n);
+  }
+
+ private:
+  Kernel& kernel_for(const Device& device);
+  Event launch(Queue& queue, Kernel& kernel, std::size_t n);
+
+  std::vector<ArgSpec> specs_;
+  std::string name_;
+  std::string who_;
+  std::string options_;
+  std::shared_ptr<detail::GeneratedSource> generated_;
+  std::vector<std::pair<const void*, Kernel>> kernels_;
+};
+
+}  // namespace weft

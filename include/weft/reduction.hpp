@@ -1,0 +1,69 @@
+// Reductions from expressions, as PyOpenCL's ReductionKernel and CuPy's ReductionKernel:
+//
+//   weft::ReductionKernel dot(weft::DType::float32, "0", "a + b", "x[i] * y[i]",
+//                             "const float *x, const float *y");
+//   weft::Future<float> r = dot.reduce<float>(queue, n, x, y);   // returns at once
+//   float value = r.get();
+//
+// map_expr gives element i from the arguments; reduce_expr combines a and b and must be
+// associative and commutative; neutral is its identity. One pass reads each input once and
+// leaves a partial per work-group, then a tiny kernel combines the partials. The result stays
+// on the device (Future::device_value) until get() asks for it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weft/arg_spec.hpp"
+#include "weft/detail/generated.hpp"
+#include "weft/error.hpp"
+#include "weft/future.hpp"
+#include "weft/queue.hpp"
+
+namespace weft {
+
+class ReductionKernel {
+ public:
+  ReductionKernel(DType out, std::string_view neutral, std::string_view reduce_expr, std::string_view map_expr,
+                  std::string_view arguments, std::string_view preamble = {}, std::string_view name = "reduce",
+                  std::string_view options = {});
+
+  DType out_dtype() const noexcept { return out_; }
+  const std::vector<ArgSpec>& arguments() const noexcept { return specs_; }
+  /// The generated dialect source of the work-group variant (the host gets a chunked one).
+  const std::string& source() const noexcept { return groups_->source(); }
+
+  /// Reduces map_expr over i in [0, n). T must be the output dtype's C++ type.
+  template <class T, class... A>
+  Future<T> reduce(Queue& queue, std::size_t n, const A&... args) {
+    if (!has_dtype<T> || dtype_of<T> != out_) throw_type_mismatch(has_dtype<T> ? name(dtype_of<T>) : "a non-dtype");
+    Kernels& k = kernels_for(queue.device());
+    detail::bind_user_args(k.partial, specs_, who_, args...);
+    Buffer result(queue.device(), 1, out_);
+    Event done = launch(queue, k, n, result);
+    return Future<T>(queue, std::move(result), std::move(done));
+  }
+
+ private:
+  struct Kernels {
+    const void* device;
+    Kernel partial;
+    Kernel finish;
+    std::vector<std::pair<const void*, Buffer>> partials;  // per queue: stream order keeps it safe
+  };
+  Kernels& kernels_for(const Device& device);
+  Event launch(Queue& queue, Kernels& k, std::size_t n, const Buffer& result);
+  [[noreturn]] void throw_type_mismatch(std::string_view given) const;
+
+  DType out_;
+  std::vector<ArgSpec> specs_;
+  std::string who_;
+  std::string options_;
+  std::shared_ptr<detail::GeneratedSource> host_;
+  std::shared_ptr<detail::GeneratedSource> groups_;
+  std::vector<std::unique_ptr<Kernels>> kernels_;
+};
+
+}  // namespace weft

@@ -1,0 +1,41 @@
+// The ReductionKernel's work-group variant (OpenCL devices, GPUs), pasted after reduction.cl.
+// A work-group's items stride through the input a grid apart (coalesced), four loads in
+// flight each, then combine in local memory as a tree.
+void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global weft_out_t *out)
+{
+    const int lid = get_local_id(0);
+    scratch[lid] = acc;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (lid < s) scratch[lid] = WEFT_REDUCE(scratch[lid], scratch[lid + s]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) *out = scratch[0];
+}
+
+__kernel void weft_reduce_partial(${ARGS}long ${N}, __global weft_out_t *weft_partial,
+                                  __local weft_out_t *weft_scratch)
+{
+    const long G = get_global_size(0);
+    long i = get_global_id(0);
+    weft_out_t a0 = ${NEUTRAL}, a1 = ${NEUTRAL}, a2 = ${NEUTRAL}, a3 = ${NEUTRAL};
+    for (; i + 3 * G < ${N}; i += 4 * G) {
+        a0 = WEFT_REDUCE(a0, weft_map(i, ${NAMES}${N}));
+        a1 = WEFT_REDUCE(a1, weft_map(i + G, ${NAMES}${N}));
+        a2 = WEFT_REDUCE(a2, weft_map(i + 2 * G, ${NAMES}${N}));
+        a3 = WEFT_REDUCE(a3, weft_map(i + 3 * G, ${NAMES}${N}));
+    }
+    for (; i < ${N}; i += G) a0 = WEFT_REDUCE(a0, weft_map(i, ${NAMES}${N}));
+    weft_group_reduce(WEFT_REDUCE(WEFT_REDUCE(a0, a1), WEFT_REDUCE(a2, a3)), weft_scratch,
+                      weft_partial + get_group_id(0));
+}
+
+__kernel void weft_reduce_finish(__global const weft_out_t *weft_partial, long weft_count,
+                                 __global weft_out_t *weft_result, __local weft_out_t *weft_scratch)
+{
+    weft_out_t acc = ${NEUTRAL};
+    for (long i = get_local_id(0); i < weft_count; i += get_local_size(0)) {
+        acc = WEFT_REDUCE(acc, weft_partial[i]);
+    }
+    weft_group_reduce(acc, weft_scratch, weft_result);
+}

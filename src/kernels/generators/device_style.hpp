@@ -1,0 +1,21 @@
+// How generated kernels are shaped for a device: the host backend runs plain loops (no
+// work-groups, one contiguous chunk per thread); OpenCL CPUs and GPUs run work-groups.
+#pragma once
+
+#include <string>
+
+#include "weft/device.hpp"
+
+namespace weft::detail {
+
+struct DeviceStyle {
+  bool host = false;              // no barriers, no __local: chunked loops
+  unsigned items = 1;             // elements per work-item in streaming kernels
+  std::size_t group = 64;         // work-group size of generated kernels
+  std::size_t groups_per_unit = 4;  // work-groups per compute unit in reductions and scans
+  std::string options;            // -D WEFT_* for the generated source
+};
+
+DeviceStyle device_style(const Device& d);
+
+}  // namespace weft::detail

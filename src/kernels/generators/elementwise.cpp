@@ -1,0 +1,71 @@
+#include "weft/elementwise.hpp"
+
+#include "embedded/weft_embedded.hpp"
+#include "kernels/generators/device_style.hpp"
+#include "weft/error.hpp"
+
+namespace weft {
+
+namespace detail {
+DeviceStyle device_style(const Device& d) {
+  DeviceStyle s;
+  if (d.backend() == "host") {
+    s.host = true;
+    s.items = 1;
+    s.group = 1;
+    s.groups_per_unit = 4;
+  } else if (d.type() == DeviceType::gpu) {
+    s.items = 4;
+    s.group = 256;
+    s.groups_per_unit = 8;
+  } else {
+    s.items = 1;
+    s.group = 64;
+    s.groups_per_unit = 4;
+  }
+  s.options = " -D WEFT_EXACT=" + std::string(s.host ? "1" : "0") + " -D WEFT_HOST_STYLE=" +
+              std::string(s.host ? "1" : "0") + " -D WEFT_ITEMS=" + std::to_string(s.items) +
+              " -D WEFT_GROUP=" + std::to_string(s.group);
+  return s;
+}
+}  // namespace detail
+
+ElementwiseKernel::ElementwiseKernel(std::string_view arguments, std::string_view operation, std::string_view name,
+                                     std::string_view preamble, std::string_view options)
+    : specs_(parse_arguments(arguments)), name_(name), who_("ElementwiseKernel '" + std::string(name) + "'"),
+      options_(options) {
+  if (operation.find_first_not_of(" \t\n;") == std::string_view::npos) {
+    throw InvalidArgument(who_ + ": the operation is empty");
+  }
+  bool n_taken = false;
+  for (const auto& s : specs_) n_taken |= s.name == "n";
+  const std::string source = detail::substitute(
+      weft::embedded::elementwise_cl, {{"PREAMBLE", std::string(preamble)},
+                                       {"NAME", name_},
+                                       {"ARGS", detail::parameter_list(specs_)},
+                                       {"N", n_taken ? "weft_n" : "n"},
+                                       {"OPERATION", std::string(operation)}});
+  generated_ = std::make_shared<detail::GeneratedSource>(source);
+}
+
+Kernel& ElementwiseKernel::kernel_for(const Device& device) {
+  for (auto& [dev, k] : kernels_) {
+    if (dev == device.impl().get()) return k;
+  }
+  const auto style = detail::device_style(device);
+  Kernel k = generated_->program(device, options_ + style.options).kernel(name_);
+  kernels_.emplace_back(device.impl().get(), std::move(k));
+  return kernels_.back().second;
+}
+
+Event ElementwiseKernel::launch(Queue& queue, Kernel& kernel, std::size_t n) {
+  if (n == 0) return queue.marker();
+  const auto style = detail::device_style(queue.device());
+  kernel.set_arg(specs_.size(), static_cast<std::int64_t>(n));
+  if (style.host) return queue.launch(kernel, n);
+  const std::size_t items = (n + style.items - 1) / style.items;
+  const std::size_t global = (items + style.group - 1) / style.group * style.group;
+  return queue.launch(kernel, global, style.group);
+}
+
+}  // namespace weft

@@ -1,0 +1,89 @@
+#include "weft/reduction.hpp"
+
+#include "embedded/weft_embedded.hpp"
+#include "kernels/generators/device_style.hpp"
+
+namespace weft {
+
+ReductionKernel::ReductionKernel(DType out, std::string_view neutral, std::string_view reduce_expr,
+                                 std::string_view map_expr, std::string_view arguments, std::string_view preamble,
+                                 std::string_view name, std::string_view options)
+    : out_(out), specs_(parse_arguments(arguments)), who_("ReductionKernel '" + std::string(name) + "'"),
+      options_(options) {
+  auto blank = [](std::string_view s) { return s.find_first_not_of(" \t\n") == std::string_view::npos; };
+  if (blank(neutral)) throw InvalidArgument(who_ + ": the neutral element is empty");
+  if (blank(reduce_expr)) throw InvalidArgument(who_ + ": the reduce expression is empty");
+  if (blank(map_expr)) throw InvalidArgument(who_ + ": the map expression is empty");
+  if (out == DType::float16) throw Unsupported(who_ + ": float16 results are not supported");
+  bool n_taken = false;
+  for (const auto& s : specs_) n_taken |= s.name == "n";
+  // Two variants of the same reduction: chunked loops for the host backend, work-groups with
+  // a local-memory tree elsewhere. Each is a whole program; a device builds the one it runs.
+  const std::vector<std::pair<std::string, std::string>> values{{"PREAMBLE", std::string(preamble)},
+                                     {"OUT", std::string(c_name(out))},
+                                     {"REDUCE", std::string(reduce_expr)},
+                                     {"MAP", std::string(map_expr)},
+                                     {"NEUTRAL", std::string(neutral)},
+                                     {"ARGS", detail::parameter_list(specs_)},
+                                     {"NAMES", detail::name_list(specs_)},
+      {"N", n_taken ? "weft_n" : "n"}};
+  const std::string head = detail::substitute(weft::embedded::reduction_cl, values);
+  host_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::reduction_host_cl, values));
+  groups_ =
+      std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::reduction_groups_cl, values));
+}
+
+void ReductionKernel::throw_type_mismatch(std::string_view given) const {
+  throw InvalidArgument(who_ + " reduces to " + std::string(name(out_)) + "; reduce<T> was asked for " +
+                        std::string(given));
+}
+
+ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
+  for (auto& k : kernels_) {
+    if (k->device == device.impl().get()) return *k;
+  }
+  const auto style = detail::device_style(device);
+  Program p = (style.host ? host_ : groups_)->program(device, options_ + style.options);
+  kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
+                                                       p.kernel("weft_reduce_finish"), {}}));
+  return *kernels_.back();
+}
+
+Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buffer& result) {
+  const Device dev = queue.device();
+  const auto style = detail::device_style(dev);
+  const std::size_t units = std::max(1u, dev.info().compute_units);
+  // How many partials: enough work-groups (chunks on the host) to fill the device, never
+  // more than there are elements to share.
+  std::size_t groups = units * style.groups_per_unit;
+  const std::size_t per_group = style.host ? 4096 : style.group * style.items;
+  groups = std::max<std::size_t>(1, std::min(groups, (n + per_group - 1) / per_group));
+
+  Buffer* partial = nullptr;
+  for (auto& [q, b] : k.partials) {
+    if (q == queue.impl().get()) partial = &b;
+  }
+  if (!partial) {
+    k.partials.emplace_back(queue.impl().get(), Buffer(dev, units * style.groups_per_unit, out_));
+    partial = &k.partials.back().second;
+  }
+  const std::size_t nargs = specs_.size();
+  k.partial.set_arg(nargs, static_cast<std::int64_t>(n));
+  k.partial.set_arg(nargs + 1, *partial);
+  k.finish.set_arg(0, *partial);
+  k.finish.set_arg(1, static_cast<std::int64_t>(groups));
+  k.finish.set_arg(2, result);
+  const std::size_t elem = size_of(out_);
+  if (style.host) {
+    const std::size_t chunk = (n + groups - 1) / groups;
+    k.partial.set_arg(nargs + 2, static_cast<std::int64_t>(chunk));
+    queue.launch(k.partial, groups);
+    return queue.launch(k.finish, 1);
+  }
+  k.partial.set_arg(nargs + 2, LocalMemory{style.group * elem});
+  k.finish.set_arg(3, LocalMemory{style.group * elem});
+  queue.launch(k.partial, groups * style.group, style.group);
+  return queue.launch(k.finish, style.group, style.group);
+}
+
+}  // namespace weft

@@ -1,0 +1,173 @@
+// ElementwiseKernel and ReductionKernel on every device: sizes around powers of two, the
+// dtypes the issue names, preambles, and the errors a user can make.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iomanip>
+#include <limits>
+
+#include "support.hpp"
+
+namespace weft {
+namespace {
+
+using test::download;
+
+const std::size_t sizes[] = {0, 1, 2, 1023, 1024, 1025, 65535, 65536, 65537, (1u << 20) + 1};
+
+class Generators : public ::testing::TestWithParam<Device> {
+ public:
+  Device dev = GetParam();
+  Queue q{dev};
+  template <class T>
+  Buffer upload_typed(const std::vector<T>& v) {
+    Buffer b = Buffer::of<T>(dev, std::max<std::size_t>(v.size(), 1));
+    if (!v.empty()) q.write(b, v.data(), v.size() * sizeof(T));
+    return b;
+  }
+};
+
+template <class T>
+void check_elementwise(Generators& g, Device& dev, Queue& q, const char* type) {
+  const std::string t = type;
+  ElementwiseKernel k(t + " a, const " + t + " *x, const " + t + " *y, " + t + " *z", "z[i] = a * x[i] + y[i]",
+                      std::string("axpy_") + type);
+  for (std::size_t n : sizes) {
+    const auto x = test::random_vector<T>(n, 1, T(0), T(100));
+    const auto y = test::random_vector<T>(n, 2, T(0), T(100));
+    Buffer dx = g.upload_typed(x), dy = g.upload_typed(y), dz = Buffer::of<T>(dev, std::max<std::size_t>(n, 1));
+    k(q, n, 3, dx, dy, dz);
+    const auto z = download<T>(q, dz, n);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const T ref = static_cast<T>(T(3) * x[i] + y[i]);
+      if constexpr (std::is_floating_point_v<T>) {
+        // OpenCL C (and CUDA) may contract a * x + y into one fused multiply-add: one
+        // rounding instead of two, so allow a rounding's difference.
+        bad += std::fabs(z[i] - ref) > std::numeric_limits<T>::epsilon() * 4 * std::fabs(ref);
+      } else {
+        bad += z[i] != ref;
+      }
+    }
+    EXPECT_EQ(bad, 0u) << type << " n = " << n << " on " << dev.selector();
+  }
+}
+
+TEST_P(Generators, ElementwiseOverDtypesAndSizes) {
+  check_elementwise<float>(*this, dev, q, "float");
+  check_elementwise<double>(*this, dev, q, "double");
+  check_elementwise<std::int32_t>(*this, dev, q, "int");
+  check_elementwise<std::int64_t>(*this, dev, q, "long");
+  check_elementwise<std::uint32_t>(*this, dev, q, "uint");
+}
+
+TEST_P(Generators, ElementwisePreambleAndIndexArithmetic) {
+  ElementwiseKernel k("const float *x, float *y", "y[i] = twice(x[n - 1 - i])", "reverse_twice",
+                      "float twice(float v) { return 2.0f * v; }");
+  const std::size_t n = 5000;
+  const auto x = test::random_vector<float>(n, 3, -1.0f, 1.0f);
+  Buffer dx = upload_typed(x), dy = Buffer::of<float>(dev, n);
+  k(q, n, dx, dy);
+  const auto y = download<float>(q, dy, n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 2.0f * x[n - 1 - i]) << i;
+}
+
+template <class T>
+void check_sum(Generators& g, Device& dev, Queue& q, const char* type) {
+  ReductionKernel sum(dtype_of<T>, "0", "a + b", "x[i]", std::string("const ") + type + " *x", {},
+                      std::string("sum_") + type);
+  for (std::size_t n : sizes) {
+    const auto x = test::random_vector<T>(n, 4, T(0), T(1000));
+    Buffer dx = g.upload_typed(x);
+    const T got = sum.reduce<T>(q, n, dx).get();
+    if constexpr (std::is_floating_point_v<T>) {
+      long double exact = 0, abs_sum = 0;
+      for (auto v : x) {
+        exact += static_cast<long double>(v);
+        abs_sum += std::fabs(static_cast<long double>(v));
+      }
+      const double ref = static_cast<double>(exact);
+      // A sum in any order errs by about eps * sum|x| * sqrt(n) (the bound grows with n;
+      // rounding errors of random data grow with its square root).
+      const double tol = static_cast<double>(std::numeric_limits<T>::epsilon() * abs_sum) *
+                             (4.0 + 2.0 * std::sqrt(static_cast<double>(n))) + 1e-30;
+      EXPECT_NEAR(static_cast<double>(got), ref, tol) << type << " n = " << n << " on " << dev.selector()
+                                                      << std::setprecision(17) << " got " << got << " ref " << ref;
+    } else {
+      T ref = 0;
+      for (auto v : x) ref = static_cast<T>(ref + v);
+      EXPECT_EQ(got, ref) << type << " n = " << n << " on " << dev.selector();
+    }
+  }
+}
+
+TEST_P(Generators, SumOverDtypesAndSizes) {
+  check_sum<float>(*this, dev, q, "float");
+  check_sum<double>(*this, dev, q, "double");
+  check_sum<std::int32_t>(*this, dev, q, "int");
+  check_sum<std::int64_t>(*this, dev, q, "long");
+  check_sum<std::uint32_t>(*this, dev, q, "uint");
+}
+
+TEST_P(Generators, ReductionsWithMapsAndOtherOperators) {
+  const std::size_t n = 100003;
+  const auto x = test::random_vector<float>(n, 5, -10.0f, 10.0f);
+  const auto y = test::random_vector<float>(n, 6, -10.0f, 10.0f);
+  Buffer dx = upload_typed(x), dy = upload_typed(y);
+  ReductionKernel dot(DType::float64, "0", "a + b", "(double)x[i] * y[i]", "const float *x, const float *y");
+  double ref = 0;
+  for (std::size_t i = 0; i < n; ++i) ref += static_cast<double>(x[i]) * y[i];
+  EXPECT_NEAR(dot.reduce<double>(q, n, dx, dy).get(), ref, 1e-9 * n);
+  ReductionKernel maxk(DType::float32, "-INFINITY", "fmax(a, b)", "x[i]", "const float *x");
+  EXPECT_EQ(maxk.reduce<float>(q, n, dx).get(), *std::max_element(x.begin(), x.end()));
+  ReductionKernel count(DType::int32, "0", "a + b", "(x[i] > limit) ? 1 : 0", "const float *x, float limit");
+  EXPECT_EQ(count.reduce<std::int32_t>(q, n, dx, 5.0).get(),
+            static_cast<std::int32_t>(std::count_if(x.begin(), x.end(), [](float v) { return v > 5.0f; })));
+  // The result also stays on the device.
+  auto f = maxk.reduce<float>(q, n, dx);
+  f.event().wait();
+  float on_device = 0;
+  q.read(f.device_value(), &on_device, 4);
+  EXPECT_EQ(on_device, f.get());
+}
+
+TEST_P(Generators, BadInputNamesWhatIsWrong) {
+  try {
+    ElementwiseKernel k("float *x, floot y", "x[i] = y");
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("argument 2 'floot y'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown type 'floot'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ElementwiseKernel("float *", "x[i] = 1"), InvalidArgument);
+  EXPECT_THROW(ElementwiseKernel("float *x, int x", "x[i] = 1"), InvalidArgument);
+  ElementwiseKernel k("const float *x, float *y", "y[i] = x[i]", "copy_f");
+  Buffer ints = Buffer::of<std::int32_t>(dev, 10), floats = Buffer::of<float>(dev, 10);
+  try {
+    k(q, 10, ints, floats);
+    FAIL();
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("'x'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("int32"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(k(q, 10, floats), InvalidArgument);          // too few
+  EXPECT_THROW(k(q, 10, 1.0f, floats), InvalidArgument);    // a number for a pointer
+  ElementwiseKernel broken("float *x", "x[i] = no_such_function(x[i])", "broken");
+  try {
+    broken(q, 10, floats);
+    FAIL();
+  } catch (const BuildError& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such_function"), std::string::npos) << e.what();
+  }
+  ReductionKernel r(DType::float32, "0", "a + b", "x[i]", "const float *x");
+  EXPECT_THROW(r.reduce<double>(q, 10, floats), InvalidArgument);
+  EXPECT_THROW(ReductionKernel(DType::float32, "", "a + b", "x[i]", "const float *x"), InvalidArgument);
+  // Still usable after all that.
+  k(q, 10, floats, floats);
+  q.finish();
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDevices, Generators, ::testing::ValuesIn(test::test_devices()), test::device_name);
+
+}  // namespace
+}  // namespace weft
