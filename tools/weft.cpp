@@ -14,8 +14,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <limits>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -248,28 +246,6 @@ std::vector<weft::Point> read_vertices_file(const std::string& path) {
   return v;
 }
 
-// The slides' polygon: integer vertices drawn uniformly from [0, W] x [0, H]. mt19937_64 is
-// the same sequence everywhere, and the bounded draw is ours (std's distributions differ
-// between standard libraries), so a seed names the same polygon on every machine.
-std::vector<weft::Point> random_vertices(std::size_t n, std::uint64_t seed, std::size_t width,
-                                         std::size_t height) {
-  std::mt19937_64 rng(seed);
-  const auto draw = [&](std::uint64_t bound) {  // uniform in [0, bound], without modulo bias
-    const std::uint64_t range = bound + 1;
-    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
-                                std::numeric_limits<std::uint64_t>::max() % range;
-    std::uint64_t r;
-    do r = rng(); while (r >= limit);
-    return static_cast<double>(r % range);
-  };
-  std::vector<weft::Point> v(n);
-  for (auto& p : v) {
-    p.x = draw(width);
-    p.y = draw(height);
-  }
-  return v;
-}
-
 // The mask as a palette PNG with the polygon's outline and vertices drawn over it. Edges are
 // clipped to the image first (Liang-Barsky), so far-away vertices cost nothing, then
 // stepped one pixel at a time.
@@ -352,7 +328,7 @@ int cmd_polygon(const std::vector<std::string>& args) {
   }
   const auto [width, height] = *size;
   const std::vector<weft::Point> vertices =
-      count ? random_vertices(*count, seed, width, height) : read_vertices_file(file);
+      count ? weft::random_polygon(*count, seed, width, height) : read_vertices_file(file);
 
   const weft::Device dev = selector.empty() ? weft::default_device() : weft::device(selector);
   weft::Queue q(dev);

@@ -46,6 +46,12 @@ struct Mask {
   std::uint8_t at(std::size_t y, std::size_t x) const { return data[y * width + x]; }
 };
 
+/// The exercise's random polygon: n integer vertices drawn uniformly from [0, width] x
+/// [0, height] (both ends included, as Python's random.randint). The same seed gives the
+/// same vertices on every machine and standard library.
+std::vector<Point> random_polygon(std::size_t n, std::uint64_t seed, std::size_t width,
+                                  std::size_t height);
+
 /// The mask of the polygon on device, copied to the host.
 /// Throws InvalidArgument for a non-finite vertex or an image too large for int indices,
 /// Unsupported on a device without double precision.

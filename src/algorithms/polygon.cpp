@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 #include <utility>
 
@@ -69,6 +71,28 @@ void check_request(std::span<const Point> vertices, std::size_t height, std::siz
 }
 
 }  // namespace
+
+std::vector<Point> random_polygon(std::size_t n, std::uint64_t seed, std::size_t width,
+                                  std::size_t height) {
+  // mt19937_64's sequence is fixed by the standard; the bounded draw is ours, because the
+  // standard distributions differ between libraries.
+  std::mt19937_64 rng(seed);
+  const auto draw = [&](std::uint64_t bound) {  // uniform in [0, bound], no modulo bias
+    const std::uint64_t range = bound + 1;
+    if (range == 0) return static_cast<double>(rng());  // bound is the whole 64-bit range
+    const std::uint64_t top = std::numeric_limits<std::uint64_t>::max();
+    const std::uint64_t limit = top - top % range;
+    std::uint64_t r = rng();
+    while (r >= limit) r = rng();
+    return static_cast<double>(r % range);
+  };
+  std::vector<Point> v(n);
+  for (auto& p : v) {
+    p.x = draw(width);
+    p.y = draw(height);
+  }
+  return v;
+}
 
 Event enqueue_polygon_mask(Queue& queue, std::span<const Point> vertices, std::size_t height,
                            std::size_t width, const Buffer& out, std::uint8_t border_value,

@@ -8,48 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/polygon_reference.hpp"
 #include "support.hpp"
 #include "weft/polygon.hpp"
 
 namespace weft {
 namespace {
 
-// The slides' insidePolygon, line for line (Python's true division is IEEE double division
-// here, as it is for the slides' integer vertices well below 2^53).
-bool inside_polygon(const std::vector<Point>& vertices, double px, double py, bool border_value) {
-  int counter = 0;
-  const std::size_t n = vertices.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const Point& p1 = vertices[i];
-    if (p1.x == px && p1.y == py) return border_value;
-    const Point& p2 = vertices[(i + 1) % n];
-    if (py > std::min(p1.y, p2.y)) {
-      if (py <= std::max(p1.y, p2.y)) {
-        if (px <= std::max(p1.x, p2.x)) {
-          if (p1.y != p2.y) {
-            const double xinters = (py - p1.y) * (p2.x - p1.x) / (p2.y - p1.y) + p1.x;
-            if (p1.x == p2.x || px <= xinters) ++counter;
-          }
-        }
-      }
-    }
-  }
-  return counter % 2 != 0;
-}
-
-std::vector<std::uint8_t> reference_mask(const std::vector<Point>& vertices, std::size_t height,
-                                         std::size_t width, std::uint8_t border_value = 1) {
-  std::vector<std::uint8_t> m(height * width);
-  for (std::size_t y = 0; y < height; ++y) {
-    for (std::size_t x = 0; x < width; ++x) {
-      const bool in = inside_polygon(vertices, static_cast<double>(x), static_cast<double>(y), true);
-      bool vertex = false;
-      for (const Point& v : vertices) vertex |= v.x == static_cast<double>(x) && v.y == static_cast<double>(y);
-      m[y * width + x] = vertex ? border_value : static_cast<std::uint8_t>(in);
-    }
-  }
-  return m;
-}
+using detail::polygon_mask_reference;
 
 // Distance from (px, py) to the nearest edge of the closed polygon.
 double distance_to_edges(const std::vector<Point>& v, double px, double py) {
@@ -66,7 +32,7 @@ double distance_to_edges(const std::vector<Point>& v, double px, double py) {
   return best;
 }
 
-std::vector<Point> random_polygon(std::mt19937& rng, int n, int lo_x, int hi_x, int lo_y, int hi_y) {
+std::vector<Point> random_vertices(std::mt19937& rng, int n, int lo_x, int hi_x, int lo_y, int hi_y) {
   std::uniform_int_distribution<int> dx(lo_x, hi_x), dy(lo_y, hi_y);
   std::vector<Point> v(static_cast<std::size_t>(n));
   for (auto& p : v) p = {static_cast<double>(dx(rng)), static_cast<double>(dy(rng))};
@@ -92,7 +58,7 @@ class Polygon : public ::testing::TestWithParam<Device> {
     ASSERT_EQ(m.height, height);
     ASSERT_EQ(m.width, width);
     ASSERT_EQ(m.data.size(), height * width);
-    const auto ref = reference_mask(v, height, width, border_value);
+    const auto ref = polygon_mask_reference(v, height, width, border_value);
     std::size_t bad = 0, first = 0;
     for (std::size_t i = 0; i < ref.size(); ++i) {
       if (m.data[i] != ref[i] && bad++ == 0) first = i;
@@ -111,15 +77,15 @@ TEST_P(Polygon, RandomIntegerPolygonsMatchTheReferenceExactly) {
     for (int n : {1, 2, 3, 4, 5, 8, 24, 61}) {
       // Vertices inside and around the image, as the slides draw them in [0, L].
       const int hi_x = static_cast<int>(w), hi_y = static_cast<int>(h);
-      expect_exact(random_polygon(rng, n, -3, hi_x + 3, -3, hi_y + 3), h, w);
-      expect_exact(random_polygon(rng, n, 0, hi_x, 0, hi_y), h, w);
+      expect_exact(random_vertices(rng, n, -3, hi_x + 3, -3, hi_y + 3), h, w);
+      expect_exact(random_vertices(rng, n, 0, hi_x, 0, hi_y), h, w);
     }
   }
 }
 
 TEST_P(Polygon, TheSlidesSetupOnALargeOddImage) {
   std::mt19937 rng(24);
-  expect_exact(random_polygon(rng, 24, 0, 1025, 0, 1023), 1023, 1025);
+  expect_exact(random_vertices(rng, 24, 0, 1025, 0, 1023), 1023, 1025);
 }
 
 TEST_P(Polygon, AdversarialPolygons) {
@@ -177,7 +143,7 @@ TEST_P(Polygon, FloatVerticesDifferOnlyWithinAThousandthOfAnEdge) {
       for (auto& p : v) p = {d(rng), d(rng)};
       if (trial == 3) v[0] = {10.0, 10.0};  // one vertex on a pixel among float ones
       const Mask m = polygon_mask(q, v, 60, 70);
-      const auto ref = reference_mask(v, 60, 70);
+      const auto ref = polygon_mask_reference(v, 60, 70);
       for (std::size_t y = 0; y < 60; ++y) {
         for (std::size_t x = 0; x < 70; ++x) {
           if (m.at(y, x) == ref[y * 70 + x]) continue;
@@ -220,7 +186,7 @@ TEST_P(Polygon, EnqueuedIntoADeviceBufferAfterOtherWork) {
   e.wait();
   EXPECT_GT(e.profile().end, 0u);
   const auto got = test::download<std::uint8_t>(q, out, out.size());
-  const auto ref = reference_mask(v, 16, 20);
+  const auto ref = polygon_mask_reference(v, 16, 20);
   EXPECT_TRUE(std::equal(ref.begin(), ref.end(), got.begin()));
   // Bytes past the mask are the caller's and stay untouched.
   for (std::size_t i = ref.size(); i < got.size(); ++i) EXPECT_EQ(got[i], 7) << i;
