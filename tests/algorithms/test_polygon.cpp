@@ -229,5 +229,23 @@ TEST(PolygonMask, DefaultDeviceOverloadMatchesTheQueueOne) {
   EXPECT_EQ(polygon_mask(v, 13, 15, device("host")).data, polygon_mask(q, v, 13, 15).data);
 }
 
+TEST(PolygonMask, RandomPolygonIsTheSlidesDrawAndRepeatsForASeed) {
+  const auto a = random_polygon(500, 3, 4, 2);
+  EXPECT_EQ(a, random_polygon(500, 3, 4, 2));
+  EXPECT_NE(a, random_polygon(500, 4, 4, 2));
+  bool x_ends[2] = {}, y_ends[2] = {};
+  for (const Point& p : a) {
+    ASSERT_TRUE(p.x >= 0 && p.x <= 4 && p.x == std::floor(p.x)) << p.x;
+    ASSERT_TRUE(p.y >= 0 && p.y <= 2 && p.y == std::floor(p.y)) << p.y;
+    x_ends[0] |= p.x == 0;
+    x_ends[1] |= p.x == 4;
+    y_ends[0] |= p.y == 0;
+    y_ends[1] |= p.y == 2;
+  }
+  // Both ends are drawn, as Python's randint(0, L) draws them.
+  EXPECT_TRUE(x_ends[0] && x_ends[1] && y_ends[0] && y_ends[1]);
+  EXPECT_EQ(random_polygon(24, 1, 1023, 1025).size(), 24u);
+}
+
 }  // namespace
 }  // namespace weft
