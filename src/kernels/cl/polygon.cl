@@ -9,8 +9,8 @@
 // On one row the y conditions are fixed, and for integer x the x conditions read
 // "x <= limit": the edge counts for exactly the pixels at or left of floor(limit). Walking
 // a row from the right, the even-odd state flips just left of each edge's limit, so the
-// row is a few runs of 0 and 1 written with memset-like loops: the cost is the edges plus
-// the bytes of the mask, never their product.
+// row is a few runs of 0 and 1 written with memset-like loops: the cost is rows times edges
+// plus the bytes of the mask, never pixels times edges.
 //
 // One work-item per row, no barriers, no local memory: the kernel runs on every backend.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
