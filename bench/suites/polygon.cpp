@@ -2,7 +2,9 @@
 // in [0, L], as the slides draw them), on each device, beside the straightforward per-pixel
 // rule in C++ on one thread and, with --compare, matplotlib's Path.contains_points, the
 // exercise's per-pixel OpenCL kernel through PyOpenCL on PoCL, and the rule vectorized with
-// NumPy, all on the same polygon in the same run. --n sets the side L.
+// NumPy, all on the same polygon in the same run. --n is the pixel count, as in the records
+// (the image is the largest square within it), so one --n suits every suite.
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -20,7 +22,7 @@ constexpr std::size_t vertices_count = 24;
 constexpr std::uint64_t seed = 42;
 
 void run_polygon(Context& ctx) {
-  const std::size_t side = ctx.n_or(1024);
+  const auto side = static_cast<std::size_t>(std::sqrt(static_cast<double>(ctx.n_or(1024 * 1024))));
   const std::size_t pixels = side * side;
   const double bytes = static_cast<double>(pixels);  // the mask written, once
   const std::vector<Point> v = random_polygon(vertices_count, seed, side, side);

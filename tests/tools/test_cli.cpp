@@ -82,6 +82,20 @@ TEST(Cli, BenchWritesJsonRecords) {
   EXPECT_NE(weft_cmd({"bench", "--n", "many"}).exit_code, 0);
 }
 
+TEST(Cli, BenchPolygonChecksAndRecordsTheMask) {
+  TempDir dir;
+  const std::string json = dir.path() + "/out.json";
+  const auto r = weft_cmd({"bench", "polygon", "--n", "4096", "--repeat", "2", "--device", "host", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto text = read_file(json);
+  ASSERT_TRUE(text.has_value());
+  for (const char* key : {"\"suite\": \"polygon\"", "\"method\": \"weft polygon_mask kernel (event)\"",
+                          "\"method\": \"C++ per-pixel rule, 1 thread (wall)\"", "\"n\": 4096",
+                          "\"dtype\": \"uint8\""}) {
+    EXPECT_NE(text->find(key), std::string::npos) << key << " missing from " << *text;
+  }
+}
+
 TEST(Cli, PolygonFromAFileWritesTheMaskAsNpyAndAPng) {
   TempDir dir;
   const std::string vertices = dir.path() + "/v.txt";
