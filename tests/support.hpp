@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -10,6 +11,13 @@
 #include "weft/weft.hpp"
 
 namespace weft::test {
+
+/// A helper program's path: the environment variable when set (a test run on another
+/// machine), else where the build put it.
+inline std::string program_path(const char* env, const char* built) {
+  const char* v = std::getenv(env);
+  return v && *v ? v : built;
+}
 
 /// Every device this machine has (WEFT_BACKENDS narrows it): tests run on each.
 inline std::vector<Device> test_devices() { return devices(); }

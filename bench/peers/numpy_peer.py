@@ -40,6 +40,18 @@ def main():
         c = np.empty_like(a)
         med, mn = timed(lambda: np.add(a, b, out=c), repeat)
         emit("numpy np.add(a, b, out=c)", n, "float32", med, mn, 12.0 * n)
+    elif suite == "fma":
+        a, b, c = (rng.uniform(-1, 1, n).astype(np.float32) for _ in range(3))
+        d = np.empty_like(a)
+
+        def fma():
+            np.multiply(a, b, out=d)
+            np.add(d, c, out=d)
+
+        med, mn = timed(fma, repeat)
+        emit("numpy multiply+add with out=", n, "float32", med, mn, 16.0 * n)
+        med, mn = timed(lambda: a * b + c, repeat)
+        emit("numpy a*b+c (temporaries)", n, "float32", med, mn, 16.0 * n)
     else:
         print(f"skip\tno NumPy peer for suite {suite}")
     return 0

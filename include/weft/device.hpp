@@ -50,6 +50,10 @@ class Device {
   const std::string& backend() const { return info().backend; }
   DeviceType type() const { return info().type; }
 
+  /// Splits the device into sub-devices of compute_units_each compute units (OpenCL device
+  /// fission). Throws Unsupported where the device cannot be split.
+  std::vector<Device> partition(unsigned compute_units_each) const;
+
   explicit operator bool() const noexcept { return impl_ != nullptr; }
   friend bool operator==(const Device& a, const Device& b) noexcept { return a.impl_ == b.impl_; }
 

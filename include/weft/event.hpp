@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace weft {
@@ -58,6 +59,22 @@ class Event {
 
  private:
   std::shared_ptr<detail::EventImpl> impl_;
+};
+
+/// An event the host program completes: gate device work on something the host does, on
+/// any device's queue.
+///
+///   weft::UserEvent ready;
+///   const weft::Event after[] = {ready};
+///   weft::Event e = q.launch(k, n, {}, {}, after);           // waits for ready
+///   ...; ready.complete();
+class UserEvent : public Event {
+ public:
+  UserEvent();
+  /// Marks the event done: commands waiting on it may run.
+  void complete() const;
+  /// Marks the event failed: commands waiting on it fail with this message.
+  void fail(const std::string& message) const;
 };
 
 /// Waits for every event; throws the first error after all have finished.

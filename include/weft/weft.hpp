@@ -9,6 +9,7 @@
 #include "weft/error.hpp"
 #include "weft/event.hpp"
 #include "weft/ndrange.hpp"
+#include "weft/pinned_memory.hpp"
 #include "weft/polygon.hpp"
 #include "weft/program.hpp"
 #include "weft/queue.hpp"

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -74,11 +77,14 @@ class Parser {
     for (std::size_t k = 0; k < code_.size(); ++k) {
       const std::string_view t = text(k);
       if (t == ";") {
+        record_alias(decl_start, k);
         decl_start = k + 1;
         continue;
       }
       if (t == "{") {  // struct/union/enum bodies, initializers
-        k = match(k, "{", "}");
+        const std::size_t close_brace = match(k, "{", "}");
+        record_aggregate(decl_start, k, close_brace);
+        k = close_brace;
         continue;
       }
       if (tok(k).kind != TokenKind::identifier || k + 1 >= code_.size() || text(k + 1) != "(") {
@@ -117,7 +123,9 @@ class Parser {
                              ") must return void",
                          "", std::string(src_));
       }
+      ranges_.clear();
       f.params = parse_params(k + 1, close, f);
+      f.param_tokens = ranges_;
       scan_body(after, body_end, f);
       out.functions.push_back(std::move(f));
       k = body_end;
@@ -148,7 +156,10 @@ class Parser {
     std::vector<std::size_t> cur;
     int depth = 0;
     auto flush = [&] {
-      if (!cur.empty()) params.push_back(parse_param(cur, f));
+      if (!cur.empty()) {
+        params.push_back(parse_param(cur, f));
+        ranges_.emplace_back(code_[cur.front()], code_[cur.back()]);
+      }
       cur.clear();
     };
     for (std::size_t k = open + 1; k < close; ++k) {
@@ -224,8 +235,119 @@ class Parser {
     }
     if (!p.is_pointer && p.dtype) {
       p.value_size = size_of(*p.dtype) * (p.vector_width == 3 ? 4 : p.vector_width);
+    } else if (!p.is_pointer) {
+      if (auto l = layout_of(joined, 0)) p.value_size = l->size;
     }
     return p;
+  }
+
+  struct Layout {
+    std::size_t size;
+    std::size_t align;
+  };
+  struct Aggregate {
+    std::size_t open;   // index into code_ of '{'
+    std::size_t close;  // of '}'
+    bool is_union;
+  };
+
+  // `struct Tag {...}` and `typedef struct [Tag] {...} Name;` at the top level.
+  void record_aggregate(std::size_t decl_start, std::size_t open, std::size_t close) {
+    bool is_union = false;
+    std::string tag;
+    if (open >= 1 && (text(open - 1) == "struct" || text(open - 1) == "union")) {
+      is_union = text(open - 1) == "union";
+    } else if (open >= 2 && (text(open - 2) == "struct" || text(open - 2) == "union") &&
+               tok(open - 1).kind == TokenKind::identifier) {
+      is_union = text(open - 2) == "union";
+      tag = std::string(text(open - 2)) + " " + std::string(text(open - 1));
+    } else {
+      return;  // an enum, an initializer
+    }
+    const Aggregate agg{open, close, is_union};
+    if (!tag.empty()) aggregates_[tag] = agg;
+    if (decl_start < code_.size() && text(decl_start) == "typedef" && close + 2 < code_.size() &&
+        tok(close + 1).kind == TokenKind::identifier && text(close + 2) == ";") {
+      aggregates_[std::string(text(close + 1))] = agg;
+    }
+  }
+
+  // `typedef float4 vec_t;` and `typedef struct Tag Name;`.
+  void record_alias(std::size_t decl_start, std::size_t semicolon) {
+    if (decl_start + 2 > semicolon || text(decl_start) != "typedef") return;
+    std::string target;
+    for (std::size_t k = decl_start + 1; k + 1 < semicolon; ++k) {
+      if (tok(k).kind != TokenKind::identifier) return;  // pointers, arrays, function types
+      if (text(k) == "const" || text(k) == "volatile") continue;
+      target += (target.empty() ? "" : " ") + std::string(text(k));
+    }
+    if (tok(semicolon - 1).kind == TokenKind::identifier && !target.empty()) {
+      aliases_[std::string(text(semicolon - 1))] = target;
+    }
+  }
+
+  // OpenCL C layout of a type named by its words ("float4", "Params", "struct P",
+  // "unsigned int"); nullopt when it cannot be known from the source alone.
+  std::optional<Layout> layout_of(const std::string& type, int depth) const {
+    if (depth > 16) return std::nullopt;
+    if (auto [base, width] = split_vector_type(type); width) {
+      const std::size_t n = (width == 3 ? 4 : static_cast<std::size_t>(width)) * size_of(*parse_dtype(base));
+      return Layout{n, n};
+    }
+    if (type == "bool") return Layout{1, 1};
+    if (auto d = parse_dtype(type)) return Layout{size_of(*d), size_of(*d)};
+    if (auto a = aliases_.find(type); a != aliases_.end()) return layout_of(a->second, depth + 1);
+    auto it = aggregates_.find(type);
+    if (it == aggregates_.end()) return std::nullopt;
+    const Aggregate& agg = it->second;
+    std::size_t offset = 0, size = 0, align = 1;
+    std::vector<std::size_t> decl;
+    for (std::size_t k = agg.open + 1; k <= agg.close; ++k) {
+      if (k < agg.close && text(k) != ";") {
+        decl.push_back(k);
+        continue;
+      }
+      if (decl.empty()) continue;
+      // One declaration: type words, then declarators separated by commas.
+      std::string base;
+      std::size_t j = 0;
+      for (; j < decl.size(); ++j) {
+        const auto w = text(decl[j]);
+        if (w == "const" || w == "volatile") continue;
+        if (tok(decl[j]).kind != TokenKind::identifier) return std::nullopt;  // '*', attributes ...
+        const bool last_word = j + 1 == decl.size() || text(decl[j + 1]) == "[" || text(decl[j + 1]) == ",";
+        if (last_word) break;
+        base += (base.empty() ? "" : " ") + std::string(w);
+      }
+      auto member = layout_of(base, depth + 1);
+      if (!member) return std::nullopt;
+      while (j < decl.size()) {
+        if (tok(decl[j]).kind != TokenKind::identifier) return std::nullopt;
+        std::size_t count = 1;
+        ++j;
+        while (j < decl.size() && text(decl[j]) == "[") {
+          if (j + 2 >= decl.size() || tok(decl[j + 1]).kind != TokenKind::number || text(decl[j + 2]) != "]") {
+            return std::nullopt;
+          }
+          count *= static_cast<std::size_t>(std::stoull(std::string(text(decl[j + 1])), nullptr, 0));
+          j += 3;
+        }
+        if (j < decl.size()) {
+          if (text(decl[j]) != ",") return std::nullopt;  // bit-fields, initializers
+          ++j;
+        }
+        align = std::max(align, member->align);
+        if (agg.is_union) {
+          size = std::max(size, member->size * count);
+        } else {
+          offset = (offset + member->align - 1) / member->align * member->align + member->size * count;
+          size = offset;
+        }
+      }
+      decl.clear();
+    }
+    size = (size + align - 1) / align * align;
+    return Layout{size, align};
   }
 
   void scan_body(std::size_t open, std::size_t close, Function& f) {
@@ -276,6 +398,9 @@ class Parser {
   std::string_view src_;
   const std::vector<Token>* tokens_ = nullptr;
   std::vector<std::size_t> code_;
+  std::map<std::string, Aggregate> aggregates_;
+  std::vector<std::pair<std::size_t, std::size_t>> ranges_;
+  std::map<std::string, std::string> aliases_;
 };
 
 // "xy" -> {0,1}; "s0A" -> {0,10}; empty when name is no swizzle of two or more xyzw
@@ -507,6 +632,89 @@ std::string excerpt(std::string_view source, int first, int last, int mark) {
     ++line;
   }
   return os.str();
+}
+
+std::string summarize_build_log(const std::string& log, std::string_view source,
+                                const std::string& file_pattern) {
+  // Compilers put the location first ("f.cl:4:12: error: msg", GCC, Clang, NVIDIA) or
+  // the severity first ("error: f.cl:4:12: msg", PoCL's log).
+  const std::regex located("(?:^|\\s)(" + file_pattern + R"():(\d+):(?:(\d+):)?\s*(fatal error|error):\s*(.*))");
+  const std::regex severity_first(R"((fatal error|error):\s*()" + file_pattern + R"():(\d+):(?:(\d+):)?\s*(.*))");
+  // NVRTC (EDG): "kernel.cl(4): error: identifier "x" is undefined".
+  const std::regex parenthesized("(?:^|\\s)(" + file_pattern + R"()\((\d+)\):\s*(catastrophic error|error):\s*(.*))");
+  std::ostringstream os;
+  std::set<int> shown;
+  int count = 0;
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line) && count < 5) {
+    std::smatch m;
+    std::string file, severity, message;
+    int ln = 0;
+    if (std::regex_search(line, m, located)) {
+      file = m[1];
+      ln = std::stoi(m[2]);
+      severity = m[4];
+      message = m[5];
+    } else if (std::regex_search(line, m, parenthesized)) {
+      file = m[1];
+      ln = std::stoi(m[2]);
+      severity = m[3];
+      message = m[4];
+    } else if (std::regex_search(line, m, severity_first)) {
+      severity = m[1];
+      file = m[2];
+      ln = std::stoi(m[3]);
+      message = m[5];
+    } else {
+      continue;
+    }
+    // Drivers name their own temporary files; the line number is what the user needs.
+    const auto slash = file.find_last_of('/');
+    if (slash != std::string::npos) file = file.substr(slash + 1);
+    os << file << ":" << ln << ": " << severity << ": " << message << "\n";
+    if (shown.insert(ln).second) os << excerpt(source, ln, ln, ln);
+    ++count;
+  }
+  if (count == 0) {
+    std::istringstream again(log);
+    while (std::getline(again, line) && count < 3) {
+      if (line.find("error") != std::string::npos) {
+        os << line << "\n";
+        ++count;
+      }
+    }
+  }
+  return os.str();
+}
+
+std::vector<std::string> check_build_options(std::string_view options) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (char c : options) {
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (!cur.empty()) words.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) words.push_back(std::move(cur));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "-D" || w == "-I") {
+      if (i + 1 >= words.size()) throw InvalidArgument("build option " + w + " needs a value");
+      out.push_back(w + words[++i]);
+    } else if (w.rfind("-D", 0) == 0 || w.rfind("-I", 0) == 0 || w.rfind("-cl-", 0) == 0 ||
+               w == "-w" || w == "-Werror") {
+      out.push_back(w);
+    } else {
+      throw InvalidArgument("unknown build option '" + w +
+                            "': weft accepts -D NAME[=VALUE], -I DIR, -w, -Werror and -cl-* options");
+    }
+  }
+  return out;
 }
 
 }  // namespace weft::detail::dialect

@@ -38,6 +38,7 @@ struct Function {
   std::size_t body_open = 0;        // index of '{'
   std::size_t body_close = 0;       // index of '}'
   std::vector<KernelArgInfo> params;
+  std::vector<std::pair<std::size_t, std::size_t>> param_tokens;  // [first, last] token of each
   // Work-group features: barrier()/work_group_barrier() calls and __local memory.
   // What the function itself uses, then (after parse) what it needs through its calls.
   std::string group_feature;        // "" or e.g. "barrier() at line 12"
@@ -78,5 +79,16 @@ bool is_vector_type_name(std::string_view name);
 
 /// Source lines [first, last] of source, numbered, for error messages.
 std::string excerpt(std::string_view source, int first, int last, int mark = 0);
+
+/// The first errors of a compiler log ("FILE:LINE:COL: error: ...", FILE matching
+/// file_pattern, a regular expression), each followed by the offending source line.
+/// Falls back to the log's first lines that mention an error.
+std::string summarize_build_log(const std::string& log, std::string_view source,
+                                const std::string& file_pattern);
+
+/// Splits build options and checks each is one weft accepts on every backend: -D NAME[=V],
+/// -I DIR, -w, -Werror and OpenCL's -cl-* options. Throws InvalidArgument naming the first
+/// other one. Returns the words, with "-D X" and "-I X" joined into one.
+std::vector<std::string> check_build_options(std::string_view options);
 
 }  // namespace weft::detail::dialect

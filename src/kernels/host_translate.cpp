@@ -5,11 +5,17 @@
 namespace weft::detail {
 
 namespace {
+// launch ABI, the host prelude's head, the shared dialect core, the prelude's tail.
 std::string join_prelude() {
+  const std::string_view prelude = weft::embedded::prelude_hpp;
+  const std::string_view marker = "//// WEFT-CORE ////\n";
+  const auto cut = prelude.find(marker);
   std::string s;
   s += weft::embedded::launch_abi_hpp;
   s += "\n";
-  s += weft::embedded::prelude_hpp;
+  s += prelude.substr(0, cut);
+  s += weft::embedded::dialect_core_hpp;
+  s += prelude.substr(cut + marker.size());
   return s;
 }
 }  // namespace

@@ -125,6 +125,21 @@ class QueueImpl {
   virtual void flush() {}
 };
 
+/// Pinned host memory; each backend frees it its own way.
+class PinnedImpl {
+ public:
+  PinnedImpl(void* data, std::size_t size) : data_(data), size_(size) {}
+  virtual ~PinnedImpl() = default;
+  PinnedImpl(const PinnedImpl&) = delete;
+  PinnedImpl& operator=(const PinnedImpl&) = delete;
+  void* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+
+ private:
+  void* data_;
+  std::size_t size_;
+};
+
 class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
  public:
   explicit DeviceImpl(DeviceInfo info) : info_(std::move(info)) {}
@@ -139,6 +154,10 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   /// Throws BuildError with the log and offending lines.
   virtual std::shared_ptr<ProgramImpl> build_program(std::string_view source,
                                                      std::string_view options) = 0;
+  /// Pinned host memory for fast transfers with this device (default: aligned host memory).
+  virtual std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes);
+  /// Sub-devices of compute_units each (OpenCL device fission); Unsupported elsewhere.
+  virtual std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units);
 
  protected:
   DeviceInfo info_;

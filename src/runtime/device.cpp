@@ -9,4 +9,20 @@ const DeviceInfo& Device::info() const {
   return impl_->info();
 }
 
+std::vector<Device> Device::partition(unsigned compute_units_each) const {
+  if (!impl_) throw InvalidArgument("an empty Device handle was used");
+  if (compute_units_each == 0) throw InvalidArgument("Device::partition: compute_units_each must be > 0");
+  std::vector<Device> out;
+  for (auto& d : impl_->partition_equally(compute_units_each)) out.emplace_back(std::move(d));
+  return out;
+}
+
+namespace detail {
+std::vector<std::shared_ptr<DeviceImpl>> DeviceImpl::partition_equally(unsigned) {
+  throw Unsupported(info_.selector + " (" + info_.name +
+                    ") cannot be partitioned into sub-devices; OpenCL devices with device fission "
+                    "(PoCL's CPU device, for one) can");
+}
+}  // namespace detail
+
 }  // namespace weft

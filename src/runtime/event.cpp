@@ -30,12 +30,25 @@ const Event& Event::then(std::function<void(const Event&)> callback) const {
     callback(*this);
     return *this;
   }
+  // Done already: run it here and now, whatever the backend.
+  if (const auto s = impl_->status(); s == EventStatus::complete || s == EventStatus::error) {
+    callback(*this);
+    return *this;
+  }
   // The callback holds a weak reference: an event must not keep itself alive.
   std::weak_ptr<detail::EventImpl> weak = impl_;
   impl_->on_complete([weak, cb = std::move(callback)] {
     if (auto self = weak.lock()) cb(Event(std::move(self)));
   });
   return *this;
+}
+
+UserEvent::UserEvent() : Event(std::make_shared<detail::CompletionEvent>()) {}
+
+void UserEvent::complete() const { static_cast<detail::CompletionEvent&>(*impl()).complete(); }
+
+void UserEvent::fail(const std::string& message) const {
+  static_cast<detail::CompletionEvent&>(*impl()).fail(std::make_exception_ptr(Error("user event failed: " + message)));
 }
 
 void wait_for_all(std::span<const Event> events) {

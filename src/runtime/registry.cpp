@@ -23,61 +23,73 @@ std::vector<Registration>& registrations() {
   return list;
 }
 
-struct Discovered {
-  std::vector<BackendStatus> statuses;
-  std::vector<std::unique_ptr<BackendImpl>> backends;  // keeps each backend alive
+// One registered backend, probed at most once, when first needed: a process that asks for
+// `host` never pays for CUDA's or OpenCL's initialization.
+struct Slot {
+  Registration reg;
+  std::once_flag once;
+  BackendStatus status;
+  std::unique_ptr<BackendImpl> backend;  // keeps the backend alive
 };
 
-Discovered discover() {
-  const Config& cfg = config();
-  Discovered out;
-  auto regs = registrations();
-  std::stable_sort(regs.begin(), regs.end(),
-                   [](const Registration& a, const Registration& b) { return a.order < b.order; });
-  for (const auto& reg : regs) {
-    BackendStatus status;
-    status.name = reg.name;
-    if (!cfg.backend_allowed(reg.name)) {
+std::vector<std::unique_ptr<Slot>>& slots() {
+  static std::vector<std::unique_ptr<Slot>> list = [] {
+    auto regs = registrations();
+    std::stable_sort(regs.begin(), regs.end(),
+                     [](const Registration& a, const Registration& b) { return a.order < b.order; });
+    std::vector<std::unique_ptr<Slot>> out;
+    for (auto& r : regs) {
+      auto slot = std::make_unique<Slot>();
+      slot->reg = std::move(r);
+      out.push_back(std::move(slot));
+    }
+    return out;
+  }();
+  return list;
+}
+
+void probe(Slot& slot) {
+  std::call_once(slot.once, [&] {
+    const Config& cfg = config();
+    BackendStatus& status = slot.status;
+    status.name = slot.reg.name;
+    if (!cfg.backend_allowed(slot.reg.name)) {
       status.reason = "not loaded: WEFT_BACKENDS leaves it out";
-      out.statuses.push_back(std::move(status));
-      continue;
+      return;
     }
     try {
-      auto backend = reg.factory();
+      auto backend = slot.reg.factory();
       status.loaded = true;
       for (auto& dev : backend->devices()) {
-        if (cfg.device_allowed(reg.name, dev->info().type)) {
-          status.devices.emplace_back(std::move(dev));
-        }
+        if (cfg.device_allowed(slot.reg.name, dev->info().type)) status.devices.emplace_back(std::move(dev));
       }
       if (status.devices.empty()) status.reason = "no devices found";
-      out.backends.push_back(std::move(backend));
+      slot.backend = std::move(backend);
     } catch (const std::exception& e) {
       status.reason = e.what();
     }
-    WEFT_LOG_DEBUG("backend " << reg.name << ": "
-                              << (status.loaded ? std::to_string(status.devices.size()) + " device(s)"
-                                                : status.reason));
-    out.statuses.push_back(std::move(status));
+    WEFT_LOG_DEBUG("backend " << slot.reg.name << ": "
+                              << (status.loaded ? std::to_string(status.devices.size()) + " device(s)" : status.reason));
+  });
+}
+
+/// The devices of one backend ("" for every backend), probing only what is needed.
+std::vector<Device> devices_of(std::string_view backend) {
+  config();  // a malformed WEFT_* value is reported by every entry point
+  std::vector<Device> out;
+  for (auto& slot : slots()) {
+    if (!backend.empty() && slot->reg.name != backend) continue;
+    probe(*slot);
+    out.insert(out.end(), slot->status.devices.begin(), slot->status.devices.end());
   }
   return out;
 }
 
-const Discovered& discovered() {
-  // The config is validated before discovery so that a malformed WEFT_* value is reported
-  // by every call, not only the first.
-  config();
-  static const Discovered d = discover();
-  return d;
-}
-
 std::string list_devices() {
   std::string out;
-  for (const auto& b : discovered().statuses) {
-    for (const auto& d : b.devices) {
-      if (!out.empty()) out += ", ";
-      out += d.selector() + " (" + d.name() + ")";
-    }
+  for (const auto& d : devices_of("")) {
+    if (!out.empty()) out += ", ";
+    out += d.selector() + " (" + d.name() + ")";
   }
   return out.empty() ? "none" : out;
 }
@@ -98,19 +110,23 @@ BackendRegistration::BackendRegistration(std::string name, int order, BackendFac
 
 }  // namespace detail
 
-const std::vector<BackendStatus>& backends() { return detail::discovered().statuses; }
-
-std::vector<Device> devices() {
-  std::vector<Device> out;
-  for (const auto& b : backends()) out.insert(out.end(), b.devices.begin(), b.devices.end());
-  return out;
+const std::vector<BackendStatus>& backends() {
+  static const std::vector<BackendStatus> all = [] {
+    detail::devices_of("");
+    std::vector<BackendStatus> out;
+    for (auto& slot : detail::slots()) out.push_back(slot->status);
+    return out;
+  }();
+  return all;
 }
+
+std::vector<Device> devices() { return detail::devices_of(""); }
 
 Device device(std::string_view selector) { return device(DeviceSelector::parse(selector)); }
 
 Device device(const DeviceSelector& sel) {
   using Kind = DeviceSelector::Kind;
-  const auto all = devices();
+  const auto all = detail::devices_of(sel.backend());
   auto no_match = [&]() -> InvalidArgument {
     return InvalidArgument("no device matches selector '" + sel.text() +
                            "'; devices present: " + detail::list_devices());

@@ -10,6 +10,7 @@
 #include "cache/program_cache.hpp"
 #include "core/files.hpp"
 #include "core/process.hpp"
+#include "support.hpp"
 
 namespace weft::detail {
 namespace {
@@ -132,7 +133,7 @@ TEST(ProgramCache, ManyProcessesBuildingOneProgramAllSucceed) {
   for (int p = 0; p < processes; ++p) {
     threads.emplace_back([&, p] {
       results[static_cast<std::size_t>(p)] =
-          run_process({WEFT_CACHE_WORKER, src_path, "10000", std::to_string(p)});
+          run_process({weft::test::program_path("WEFT_TEST_CACHE_WORKER", WEFT_CACHE_WORKER), src_path, "10000", std::to_string(p)});
     });
   }
   for (auto& t : threads) t.join();
@@ -144,14 +145,14 @@ TEST(ProgramCache, ManyProcessesBuildingOneProgramAllSucceed) {
   ProgramCache cache(dir.path() + "/cache");
   ASSERT_EQ(cache.list().size(), 1u);
   ScopedEnv log("WEFT_LOG", "debug");
-  const auto again = run_process({WEFT_CACHE_WORKER, src_path, "100", "7"});
+  const auto again = run_process({weft::test::program_path("WEFT_TEST_CACHE_WORKER", WEFT_CACHE_WORKER), src_path, "100", "7"});
   EXPECT_EQ(again.exit_code, 0) << again.output;
   EXPECT_NE(again.output.find("program cache hit (disk)"), std::string::npos) << again.output;
   EXPECT_EQ(again.output.find("compiling host program"), std::string::npos) << again.output;
 
   // A truncated entry: the next process warns, rebuilds and still computes the right thing.
   fs::resize_file(cache.list()[0].path, 100);
-  const auto rebuilt = run_process({WEFT_CACHE_WORKER, src_path, "100", "9"});
+  const auto rebuilt = run_process({weft::test::program_path("WEFT_TEST_CACHE_WORKER", WEFT_CACHE_WORKER), src_path, "100", "9"});
   EXPECT_EQ(rebuilt.exit_code, 0) << rebuilt.output;
   EXPECT_NE(rebuilt.output.find("is corrupt"), std::string::npos) << rebuilt.output;
   EXPECT_NE(rebuilt.output.find("compiling host program"), std::string::npos) << rebuilt.output;
@@ -164,7 +165,7 @@ TEST(ProgramCache, ReadOnlyCacheDirectoryStillRuns) {
   std::ofstream(src_path) << unique_program(1);
   // /proc cannot hold directories for anyone, root included.
   ScopedEnv cache_dir("WEFT_CACHE_DIR", "/proc/weft-cache-test");
-  const auto r = run_process({WEFT_CACHE_WORKER, src_path, "1000", "5"});
+  const auto r = run_process({weft::test::program_path("WEFT_TEST_CACHE_WORKER", WEFT_CACHE_WORKER), src_path, "1000", "5"});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("ok"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cannot be written"), std::string::npos) << r.output;

@@ -40,13 +40,33 @@ TEST(Dialect, FindsKernelsAndParameters) {
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->params[2].type_name, "Params");
   EXPECT_FALSE(a->params[2].dtype.has_value());
-  EXPECT_EQ(a->params[2].value_size, 0u);  // a struct: sized by the backend's compiler
+  EXPECT_EQ(a->params[2].value_size, 16u);  // float, int, float[2]
   const Function* s = p.find("scalars");
   ASSERT_EQ(s->params.size(), 11u);
   EXPECT_EQ(s->params[1].dtype, DType::int8);
   EXPECT_EQ(s->params[2].dtype, DType::uint8);
   EXPECT_EQ(s->params[7].dtype, DType::int64);
   EXPECT_EQ(s->params[10].dtype, DType::float64);
+}
+
+TEST(Dialect, StructLayoutsFollowOpenCL) {
+  const auto p = parse(
+      "typedef struct { char c; float4 v; } A;\n"
+      "struct B { char c; double d; short s[3]; };\n"
+      "typedef struct B Bt;\n"
+      "typedef union { int i; float3 f; } U;\n"
+      "typedef struct { A a; char tail; } Nested;\n"
+      "typedef struct { float* p; } Pointer;\n"
+      "__kernel void k(A a, struct B b, Bt bt, U u, Nested n, Pointer q, uint3 w) { }");
+  const Function* k = p.find("k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->params[0].value_size, 32u);  // char, pad to 16, float4
+  EXPECT_EQ(k->params[1].value_size, 24u);  // char, pad, double, 3 shorts, pad to 8
+  EXPECT_EQ(k->params[2].value_size, 24u);
+  EXPECT_EQ(k->params[3].value_size, 16u);  // float3 is 16 bytes
+  EXPECT_EQ(k->params[4].value_size, 48u);  // A (32, align 16) + char, rounded to 16
+  EXPECT_EQ(k->params[5].value_size, 0u);   // pointers in structs: unknown
+  EXPECT_EQ(k->params[6].value_size, 16u);
 }
 
 TEST(Dialect, VectorParametersAndAttributes) {

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 #include "embedded/weft_test_kernels.hpp"
@@ -153,6 +154,21 @@ TEST_P(Runtime, WaitListsOrderWorkAcrossQueues) {
   std::vector<float> out(v.size());
   q2.read(b, out.data(), b.size(), 0, Blocking::yes, std::span<const Event>(&c, 1));
   EXPECT_EQ(out, v);
+}
+
+TEST_P(Runtime, PinnedMemoryTransfersAsynchronously) {
+  Device dev = GetParam();
+  Queue q(dev);
+  const std::size_t n = 1 << 20;
+  PinnedMemory src(dev, n * 4), dst(dev, n * 4);
+  ASSERT_NE(src.data(), nullptr);
+  EXPECT_EQ(src.size(), n * 4);
+  for (std::size_t i = 0; i < n; ++i) src.as<float>()[i] = static_cast<float>(i) * 0.5f;
+  Buffer b(dev, n * 4);
+  Event up = q.write(b, src.data(), n * 4, 0, Blocking::no);
+  Event down = q.read(b, dst.data(), n * 4, 0, Blocking::no, std::span<const Event>(&up, 1));
+  down.wait();
+  EXPECT_EQ(std::memcmp(src.data(), dst.data(), n * 4), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevices, Runtime, ::testing::ValuesIn(test::test_devices()), test::device_name);

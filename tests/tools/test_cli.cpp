@@ -8,6 +8,7 @@
 #include "core/files.hpp"
 #include "core/npy.hpp"
 #include "core/process.hpp"
+#include "support.hpp"
 #include "weft/polygon.hpp"
 
 #ifdef WEFT_CLI
@@ -17,7 +18,7 @@ namespace {
 ProcessResult weft_cmd(std::vector<std::string> args, const std::string& env = "") {
   std::vector<std::string> argv{"env"};
   if (!env.empty()) argv.push_back(env);
-  argv.push_back(WEFT_CLI);
+  argv.push_back(weft::test::program_path("WEFT_TEST_CLI", WEFT_CLI));
   argv.insert(argv.end(), args.begin(), args.end());
   return run_process(argv);
 }

@@ -53,10 +53,11 @@ class HostProgram final : public ProgramImpl {
               std::map<std::string, std::string> refused);
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
-  std::shared_ptr<DeviceImpl> device() const override { return device_; }
+  std::shared_ptr<DeviceImpl> device() const override { return device_.lock(); }
 
  private:
-  std::shared_ptr<DeviceImpl> device_;
+  // Weak: the device's program table holds this program.
+  std::weak_ptr<DeviceImpl> device_;
   std::shared_ptr<HostModule> module_;
   std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels_;
   std::map<std::string, std::string> refused_;

@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -90,36 +89,6 @@ HostToolchain resolve_toolchain() {
   return tc;
 }
 
-// "kernel.cl:12:5: error: ..." -> the user-facing summary with the offending lines.
-std::string summarize_errors(const std::string& log, std::string_view source) {
-  static const std::regex located(R"(kernel\.cl:(\d+):(?:(\d+):)?\s*(fatal error|error):\s*(.*))");
-  std::ostringstream os;
-  std::set<int> shown;
-  int count = 0;
-  std::istringstream in(log);
-  std::string line;
-  while (std::getline(in, line) && count < 5) {
-    std::smatch m;
-    if (std::regex_search(line, m, located)) {
-      const int ln = std::stoi(m[1]);
-      os << "kernel.cl:" << ln << ": " << m[3] << ": " << m[4] << "\n";
-      if (shown.insert(ln).second) os << dialect::excerpt(source, ln, ln, ln);
-      ++count;
-    }
-  }
-  if (count == 0) {
-    // Errors inside the prelude come from misuse in the user's code; show the first ones.
-    std::istringstream again(log);
-    while (std::getline(again, line) && count < 3) {
-      if (line.find("error") != std::string::npos) {
-        os << line << "\n";
-        ++count;
-      }
-    }
-  }
-  return os.str();
-}
-
 }  // namespace
 
 const HostToolchain& HostToolchain::get() {
@@ -128,14 +97,9 @@ const HostToolchain& HostToolchain::get() {
 }
 
 std::vector<std::string> host_build_flags(std::string_view options) {
-  std::vector<std::string> words = split_command(std::string(options));
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < words.size(); ++i) {
-    const std::string& w = words[i];
-    if (w == "-D" || w == "-I") {
-      if (i + 1 >= words.size()) throw InvalidArgument("build option " + w + " needs a value");
-      out.push_back(w + words[++i]);
-    } else if (w.rfind("-D", 0) == 0 || w.rfind("-I", 0) == 0) {
+  for (const auto& w : dialect::check_build_options(options)) {
+    if (w.rfind("-D", 0) == 0 || w.rfind("-I", 0) == 0) {
       out.push_back(w);
     } else if (w == "-cl-fast-relaxed-math" || w == "-cl-unsafe-math-optimizations") {
       out.push_back("-ffast-math");
@@ -145,12 +109,8 @@ std::vector<std::string> host_build_flags(std::string_view options) {
       out.push_back("-ffinite-math-only");
     } else if (w == "-cl-no-signed-zeros") {
       out.push_back("-fno-signed-zeros");
-    } else if (w.rfind("-cl-", 0) == 0 || w == "-w" || w == "-Werror") {
-      // Other OpenCL options (-cl-std=, -cl-opt-disable, ...) do not change host code.
-    } else {
-      throw InvalidArgument("unknown build option '" + w +
-                            "': the host backend accepts -D NAME[=VALUE], -I DIR and -cl-* options");
     }
+    // Other OpenCL options (-cl-std=, -cl-opt-disable, -w ...) do not change host code.
   }
   return out;
 }
@@ -173,7 +133,7 @@ std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
   const ProcessResult r = run_process(argv);
   if (r.exit_code != 0) {
     throw BuildError("kernel build failed on host (" + tc.version + "):\n" +
-                         summarize_errors(r.output, user_source),
+                         dialect::summarize_build_log(r.output, user_source, R"(kernel\.cl)"),
                      r.output, std::string(user_source));
   }
   auto image = read_file(out);

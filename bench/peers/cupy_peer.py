@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""CuPy as a peer of `weft bench` on the GPU, measured in the same run.
+
+Usage: cupy_peer.py SUITE N REPEAT
+Prints "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes" lines,
+or "skip<TAB>reason". Device times come from CUDA events around each call.
+"""
+import statistics
+import sys
+import time
+
+
+def main():
+    suite, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    try:
+        import cupy as cp
+    except ImportError as e:
+        print(f"skip\tcupy is not installed ({e})")
+        return 0
+    try:
+        cp.cuda.runtime.getDeviceCount()
+    except Exception as e:  # noqa: BLE001 - any CUDA failure means no GPU here
+        print(f"skip\tcupy finds no GPU ({e})")
+        return 0
+
+    def timed(fn, warmup=2):
+        for _ in range(warmup):
+            fn()
+        cp.cuda.Device().synchronize()
+        times = []
+        start, end = cp.cuda.Event(), cp.cuda.Event()
+        for _ in range(repeat):
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            times.append(cp.cuda.get_elapsed_time(start, end) * 1e-3)
+        return statistics.median(times), min(times)
+
+    def emit(method, nn, med, mn, nbytes):
+        print(f"record\t{method}\tcuda:0 (cupy)\t{nn}\tfloat32\t{med:.9g}\t{mn:.9g}\t{nbytes:.9g}", flush=True)
+
+    rng = cp.random.default_rng(42)
+    if suite in ("fma", "vadd"):
+        a, b, c = (rng.uniform(-1, 1, n, dtype=cp.float32) for _ in range(3))
+        d = cp.empty_like(a)
+        if suite == "vadd":
+            med, mn = timed(lambda: cp.add(a, b, out=d))
+            emit("cupy add(a, b, out=c)", n, med, mn, 12.0 * n)
+        else:
+            k = cp.ElementwiseKernel("float32 a, float32 b, float32 c", "float32 d", "d = a * b + c", "weft_fma")
+            med, mn = timed(lambda: k(a, b, c, d))
+            emit("cupy ElementwiseKernel a*b+c", n, med, mn, 16.0 * n)
+            med, mn = timed(lambda: a * b + c)
+            emit("cupy a*b+c (two array ops)", n, med, mn, 16.0 * n)
+            med, mn = timed(lambda: d.__setitem__(slice(None), a))
+            emit("cupy copy (d[:] = a)", n, med, mn, 8.0 * n)
+    elif suite == "launch":
+        k = cp.RawKernel(r'extern "C" __global__ void tiny(float* x) { x[threadIdx.x] += 1.0f; }', "tiny")
+        x = cp.zeros(16, dtype=cp.float32)
+        times = []
+        for r in range(2 + repeat):
+            t0 = time.perf_counter()
+            for _ in range(n):
+                k((1,), (1,), (x,))
+            cp.cuda.Device().synchronize()
+            if r >= 2:
+                times.append((time.perf_counter() - t0) / n)
+        print(f"record\tCuPy RawKernel: launch, back to back\tcuda:0 (cupy)\t{n}\tfloat32\t"
+              f"{statistics.median(times):.9g}\t{min(times):.9g}\t0", flush=True)
+    else:
+        print(f"skip\tno CuPy peer for suite {suite}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

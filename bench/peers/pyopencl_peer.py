@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""PyOpenCL as a peer of `weft bench`, measured in the same run, on every OpenCL device.
+
+Usage: pyopencl_peer.py SUITE N REPEAT
+Prints "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes" lines,
+or "skip<TAB>reason". Devices are named like weft's selectors (opencl:P:D).
+"""
+import statistics
+import sys
+import time
+
+
+def main():
+    suite, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    try:
+        import numpy as np
+        import pyopencl as cl
+    except ImportError as e:
+        print(f"skip\tpyopencl is not installed ({e})")
+        return 0
+    if suite != "launch":
+        print(f"skip\tno PyOpenCL peer for suite {suite}")
+        return 0
+    src = "__kernel void tiny(__global float *x) { x[get_global_id(0)] += 1.0f; }"
+    for p, platform in enumerate(cl.get_platforms()):
+        for d, dev in enumerate(platform.get_devices()):
+            ctx = cl.Context([dev])
+            queue = cl.CommandQueue(ctx)
+            prg = cl.Program(ctx, src).build()
+            buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64)
+            cl.enqueue_fill_buffer(queue, buf, np.float32(0), 0, 64)
+            knl = prg.tiny  # fetched once: PyOpenCL caches the kernel object
+            times = []
+            for r in range(2 + repeat):
+                t0 = time.perf_counter()
+                for _ in range(n):
+                    knl(queue, (1,), None, buf)
+                queue.finish()
+                if r >= 2:
+                    times.append((time.perf_counter() - t0) / n)
+            print(f"record\tPyOpenCL: launch, back to back\topencl:{p}:{d} (pyopencl)\t{n}\tfloat32\t"
+                  f"{statistics.median(times):.9g}\t{min(times):.9g}\t0", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

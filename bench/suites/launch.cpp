@@ -1,0 +1,143 @@
+// launch: host time per tiny kernel launch from C++, back to back (N launches, then one
+// wait, divided by N) and enqueue alone, on each device; beside PyOpenCL's
+// `prg.tiny(queue, (1,), None, buf)` on the same OpenCL devices with --compare.
+#include <algorithm>
+#include <chrono>
+
+#include "backends/cuda/cuda_backend.hpp"
+#include "backends/opencl/opencl_backend.hpp"
+#include "bench/harness.hpp"
+#include "embedded/weft_bench_kernels.hpp"
+
+namespace weft::bench {
+namespace {
+
+// The driver's own floor: a bare clEnqueueNDRangeKernel loop (with an event, as every weft
+// launch returns one) on the same device, so a run shows what is weft's and what the driver's.
+std::vector<double> opencl_floor(const Device& dev, std::size_t launches, int warmup, int repeat) {
+  using namespace detail::cl;
+  auto* od = dynamic_cast<detail::OpenclDevice*>(dev.impl().get());
+  if (!od) return {};
+  const Api& a = api();
+  cl_int err = CL_SUCCESS;
+  detail::ClRef<cl_command_queue> q(a.clCreateCommandQueue(od->context(), od->id(), CL_QUEUE_PROFILING_ENABLE, &err),
+                                    a.clReleaseCommandQueue);
+  check(err, "clCreateCommandQueue");
+  const char* src = weft::embedded::tiny_cl.data();
+  const std::size_t len = weft::embedded::tiny_cl.size();
+  detail::ClRef<cl_program> prog(a.clCreateProgramWithSource(od->context(), 1, &src, &len, &err), a.clReleaseProgram);
+  cl_device_id id = od->id();
+  check(a.clBuildProgram(prog.get(), 1, &id, "", nullptr, nullptr), "clBuildProgram");
+  detail::ClRef<cl_kernel> k(a.clCreateKernel(prog.get(), "tiny", &err), a.clReleaseKernel);
+  detail::ClRef<cl_mem> mem(a.clCreateBuffer(od->context(), CL_MEM_READ_WRITE, 64, nullptr, &err), a.clReleaseMemObject);
+  cl_mem m = mem.get();
+  a.clSetKernelArg(k.get(), 0, sizeof m, &m);
+  const std::size_t global = 1;
+  std::vector<double> t;
+  for (int r = 0; r < warmup + repeat; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < launches; ++i) {
+      cl_event e = nullptr;
+      a.clEnqueueNDRangeKernel(q.get(), k.get(), 1, nullptr, &global, nullptr, 0, nullptr, &e);
+      a.clReleaseEvent(e);
+    }
+    a.clFinish(q.get());
+    if (r >= warmup) {
+      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                  static_cast<double>(launches));
+    }
+  }
+  return t;
+}
+
+// The same for CUDA: cuLaunchKernel back to back on a stream of its own, over the kernel
+// weft compiled (its hidden launch parameter included), then one synchronize.
+std::vector<double> cuda_floor(const Device& dev, const Kernel& k, const Buffer& x, std::size_t launches, int warmup,
+                               int repeat) {
+  using namespace detail::cu;
+  auto* cd = dynamic_cast<detail::CudaDevice*>(dev.impl().get());
+  auto* ck = dynamic_cast<detail::CudaKernel*>(k.impl().get());
+  auto* cb = dynamic_cast<detail::CudaBuffer*>(x.impl().get());
+  if (!cd || !ck || !cb) return {};
+  cd->make_current();
+  const Driver& d = driver();
+  CUstream stream = nullptr;
+  check(d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  struct alignas(8) {
+    unsigned long long goff[3];
+    unsigned work_dim;
+    unsigned reserved;
+  } launch{{0, 0, 0}, 1, 0};
+  CUdeviceptr ptr = cb->ptr();
+  void* params[] = {&launch, &ptr};
+  std::vector<double> t;
+  for (int r = 0; r < warmup + repeat; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < launches; ++i) d.cuLaunchKernel(ck->function(), 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr);
+    d.cuStreamSynchronize(stream);
+    if (r >= warmup) {
+      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                  static_cast<double>(launches));
+    }
+  }
+  d.cuStreamDestroy(stream);
+  return t;
+}
+
+void run_launch(Context& ctx) {
+  const std::size_t launches = ctx.n_or(20000);
+  for (const Device& dev : ctx.devices()) {
+    ctx.progress("launch on " + dev.selector());
+    Buffer x(dev, 64);
+    Kernel k = Program::build(dev, weft::embedded::tiny_cl).kernel("tiny");
+    k.set_args(x);
+    auto add = [&](const char* method, std::vector<double> t) {
+      std::sort(t.begin(), t.end());
+      ctx.add({"launch", method, dev.selector(), launches, "float32", t[t.size() / 2], t.front(), 0, ""});
+    };
+    for (const bool profiling : {true, false}) {
+      Queue q(dev, QueueOptions{.out_of_order = false, .profiling = profiling});
+      const float zero = 0;
+      q.fill(x, &zero, 4, 0, 64);
+      std::vector<double> per_launch, per_enqueue;
+      for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < launches; ++i) q.launch(k, 1);
+        const auto t1 = std::chrono::steady_clock::now();
+        q.finish();
+        const auto t2 = std::chrono::steady_clock::now();
+        if (r < ctx.options().warmup) continue;
+        per_enqueue.push_back(std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(launches));
+        per_launch.push_back(std::chrono::duration<double>(t2 - t0).count() / static_cast<double>(launches));
+      }
+      float check = 0;
+      q.read(x, &check, 4);
+      const double expected =
+          static_cast<double>(launches) * static_cast<double>(ctx.options().warmup + ctx.options().repeat);
+      if (check != static_cast<float>(expected)) {
+        throw Error("launch suite on " + dev.selector() + ": counter is " + std::to_string(check) + ", expected " +
+                    std::to_string(expected));
+      }
+      add(profiling ? "weft C++: launch, back to back" : "weft C++: launch, queue without profiling", per_launch);
+      if (profiling) add("weft C++: enqueue only", per_enqueue);
+    }
+    if (auto floor = opencl_floor(dev, launches, ctx.options().warmup, ctx.options().repeat); !floor.empty()) {
+      add("bare clEnqueueNDRangeKernel loop", floor);
+    }
+    if (auto floor = cuda_floor(dev, k, x, launches, ctx.options().warmup, ctx.options().repeat); !floor.empty()) {
+      add("bare cuLaunchKernel loop", floor);
+    }
+  }
+  if (ctx.options().compare) {
+    std::string why;
+    const std::vector<std::string> args{"launch", std::to_string(launches), std::to_string(ctx.options().repeat)};
+    if (!run_peer(ctx, "launch", "pyopencl_peer.py", args, &why)) ctx.progress("PyOpenCL peer did not run: " + why);
+    if (!run_peer(ctx, "launch", "cupy_peer.py", args, &why)) ctx.progress("CuPy peer did not run: " + why);
+  }
+}
+
+const SuiteRegistration registration{
+    {"launch", "host time per tiny kernel launch", run_launch}};
+
+}  // namespace
+}  // namespace weft::bench

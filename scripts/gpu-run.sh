@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs weft's test suite, compute-sanitizer and the GPU benchmarks on a lent NVIDIA machine,
+# from a bundle built on the development machine (scripts/gpu-bundle.sh). Writes to $OUT.
+#   usage (on the GPU machine, from the repository root): scripts/gpu-run.sh [tests|bench|all]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+B=$PWD/.gpu-bundle
+OUT=${OUT:-/tmp/weft-gpu-out}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH=$B:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+source .gpu/opencl-on-nvidia.sh > "$OUT/clinfo.txt" 2>&1
+export WEFT_CACHE_DIR=/tmp/weft-cache WEFT_TEST_CLI=$B/weft WEFT_TEST_CACHE_WORKER=$B/weft_cache_worker
+export WEFT_PEERS_DIR=$PWD/bench/peers WEFT_REQUIRE_NVRTC=1 PYTHONUNBUFFERED=1
+nvidia-smi -L
+"$B/weft" devices | tee "$OUT/devices.txt"
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  echo "== tests"
+  "$B/weft_tests" --gtest_brief=1 > "$OUT/tests.txt" 2>&1
+  echo "tests exit $?"; grep -E "PASSED|FAILED|SKIPPED" "$OUT/tests.txt" | tail -25
+  echo "== compute-sanitizer memcheck on the CUDA device"
+  compute-sanitizer --tool memcheck --error-exitcode 3 "$B/weft_tests" --gtest_brief=1 \
+    --gtest_filter='*cuda*:*Nvrtc*' > "$OUT/memcheck.txt" 2>&1
+  echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.txt" | tail -8
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  echo "== bench"
+  "$B/weft" bench fma launch vadd program-cache --compare --repeat 20 --json "$OUT/bench.json" > "$OUT/bench.txt" 2> "$OUT/bench-progress.txt"
+  echo "bench exit $?"; cat "$OUT/bench.txt"; tail -5 "$OUT/bench-progress.txt"
+fi

@@ -1,0 +1,45 @@
+#include "backends/cuda/cuda_compiler.hpp"
+
+#include "backends/cuda/cuda_api.hpp"
+#include "kernels/dialect.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail {
+
+std::string nvrtc_version() { return cu::nvrtc().version; }
+
+std::string compile_cuda(const std::string& cu, const std::vector<std::string>& flags, const std::string& arch,
+                         std::string_view user_source) {
+  const cu::Nvrtc& nv = cu::nvrtc();
+  cu::nvrtcProgram prog = nullptr;
+  if (nv.nvrtcCreateProgram(&prog, cu.c_str(), "weft.cu", 0, nullptr, nullptr) != 0) {
+    throw Error("nvrtcCreateProgram failed");
+  }
+  struct Destroy {
+    const cu::Nvrtc& nv;
+    cu::nvrtcProgram& p;
+    ~Destroy() { nv.nvrtcDestroyProgram(&p); }
+  } destroy{nv, prog};
+  std::vector<std::string> opts{"-std=c++20", "-default-device", "--gpu-architecture=" + arch, "-w"};
+  opts.insert(opts.end(), flags.begin(), flags.end());
+  std::vector<const char*> argv;
+  for (const auto& o : opts) argv.push_back(o.c_str());
+  const cu::nvrtcResult r = nv.nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+  std::size_t log_size = 0;
+  nv.nvrtcGetProgramLogSize(prog, &log_size);
+  std::string log(log_size, '\0');
+  if (log_size) nv.nvrtcGetProgramLog(prog, log.data());
+  while (!log.empty() && log.back() == '\0') log.pop_back();
+  if (r != 0) {
+    throw BuildError("kernel build failed for CUDA " + arch + " (NVRTC " + nv.version + "):\n" +
+                         dialect::summarize_build_log(log, user_source, R"(kernel\.cl)"),
+                     log, std::string(user_source));
+  }
+  std::size_t size = 0;
+  nv.nvrtcGetCUBINSize(prog, &size);
+  std::string cubin(size, '\0');
+  nv.nvrtcGetCUBIN(prog, cubin.data());
+  return cubin;
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,296 @@
+// CUDA streams as queues, CUevents as events, kernel launches.
+#include <array>
+#include <vector>
+#include <cstring>
+
+#include "backends/cuda/cuda_backend.hpp"
+#include "runtime/completion_event.hpp"
+#include "runtime/launch_geometry.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail {
+
+using namespace cu;
+
+namespace {
+CUdeviceptr ptr_of(const BufferPtr& b) { return static_cast<CudaBuffer&>(*b).ptr(); }
+
+// A stream waiting for a foreign event (host work, a user event, another backend) runs this
+// host function, which blocks the stream until that event is done. It makes no CUDA call.
+void wait_foreign(void* user) {
+  std::unique_ptr<EventPtr> e(static_cast<EventPtr*>(user));
+  try {
+    (*e)->wait();
+  } catch (...) {
+    // The failure belongs to the foreign event's owner; this stream proceeds.
+  }
+}
+}  // namespace
+
+// ---- events ------------------------------------------------------------------------------
+
+CudaEvent::CudaEvent(std::shared_ptr<CudaDevice> device, CUevent start, CUevent end, std::uint64_t queued_ns)
+    : device_(std::move(device)), start_(start), end_(end), queued_ns_(queued_ns) {}
+
+CudaEvent::~CudaEvent() {
+  if (start_) device_->events().give(start_, true);
+  if (end_) device_->events().give(end_, start_ != nullptr);
+}
+
+void CudaEvent::check_foreign() const {
+  for (const auto& f : foreign_) {
+    try {
+      f->wait();
+    } catch (const std::exception& e) {
+      throw Error(std::string("a command this one waited for failed: ") + e.what());
+    }
+  }
+}
+
+EventStatus CudaEvent::status() const {
+  device_->make_current();
+  const CUresult r = driver().cuEventQuery(end_);
+  if (r == CUDA_SUCCESS) {
+    for (const auto& f : foreign_) {
+      if (f->status() == EventStatus::error) return EventStatus::error;
+    }
+    return EventStatus::complete;
+  }
+  if (r == CUDA_ERROR_NOT_READY) return EventStatus::submitted;
+  return EventStatus::error;
+}
+
+void CudaEvent::wait() {
+  device_->make_current();
+  check(driver().cuEventSynchronize(end_), "cuEventSynchronize");
+  check_foreign();
+}
+
+EventProfile CudaEvent::profile() {
+  wait();
+  EventProfile p;
+  p.queued = p.submitted = queued_ns_;
+  if (!start_) return p;  // a queue without profiling: no device times
+  p.start = device_->host_time_of(start_);
+  float ms = 0;
+  driver().cuEventElapsedTime(&ms, start_, end_);
+  p.end = p.start + static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
+  if (p.submitted > p.start) p.submitted = p.start;  // anchoring rounds; keep the order
+  if (p.queued > p.submitted) p.queued = p.submitted;
+  return p;
+}
+
+void CudaEvent::on_complete(std::function<void()> callback) {
+  // The callback thread holds the device; this event's CUevent stays valid because the
+  // callback's owner (Event::then) holds only a weak reference and checks it first.
+  device_->callbacks().add(end_, device_, std::move(callback));
+}
+
+// ---- queues ------------------------------------------------------------------------------
+
+CudaQueue::CudaQueue(std::shared_ptr<CudaDevice> device, const QueueOptions& options)
+    : device_(std::move(device)), profiling_(options.profiling) {
+  device_->make_current();
+  check(driver().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+}
+
+CudaQueue::~CudaQueue() {
+  device_->make_current();
+  driver().cuStreamSynchronize(stream_);  // nothing enqueued is dropped
+  driver().cuStreamDestroy(stream_);
+}
+
+std::vector<EventPtr> CudaQueue::wait_for(std::span<const EventPtr> wait) {
+  std::vector<EventPtr> foreign;
+  for (const auto& e : wait) {
+    if (auto* ce = dynamic_cast<CudaEvent*>(e.get())) {
+      check(driver().cuStreamWaitEvent(stream_, ce->end(), 0), "cuStreamWaitEvent");
+    } else if (const auto s = e->status(); s != EventStatus::complete) {
+      auto holder = std::make_unique<EventPtr>(e);
+      check(driver().cuLaunchHostFunc(stream_, &wait_foreign, holder.get()), "cuLaunchHostFunc");
+      holder.release();  // owned by wait_foreign now
+      foreign.push_back(e);
+    } else if (s == EventStatus::error) {
+      foreign.push_back(e);
+    }
+  }
+  return foreign;
+}
+
+CUevent CudaQueue::begin_command() {
+  if (!profiling_) return nullptr;
+  CUevent start = device_->events().take(true);
+  check(driver().cuEventRecord(start, stream_), "cuEventRecord");
+  return start;
+}
+
+std::shared_ptr<CudaEvent> CudaQueue::end_command(CUevent start, std::uint64_t queued_ns,
+                                                  std::vector<EventPtr> foreign) {
+  CUevent end = device_->events().take(profiling_);
+  const CUresult r = driver().cuEventRecord(end, stream_);
+  auto event = std::make_shared<CudaEvent>(device_, start, end, queued_ns);
+  if (!foreign.empty()) event->set_foreign(std::move(foreign));
+  check(r, "cuEventRecord");
+  return event;
+}
+
+EventPtr CudaQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t bytes, const void* src, bool blocking,
+                          std::span<const EventPtr> wait) {
+  const std::uint64_t t = now_ns();
+  device_->make_current();
+  auto foreign = wait_for(wait);
+  CUevent start = begin_command();
+  if (bytes) check(driver().cuMemcpyHtoDAsync(ptr_of(dst) + offset, src, bytes, stream_), "cuMemcpyHtoDAsync");
+  auto e = end_command(start, t, std::move(foreign));
+  if (blocking) e->wait();
+  return e;
+}
+
+EventPtr CudaQueue::read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst, bool blocking,
+                         std::span<const EventPtr> wait) {
+  const std::uint64_t t = now_ns();
+  device_->make_current();
+  auto foreign = wait_for(wait);
+  CUevent start = begin_command();
+  if (bytes) check(driver().cuMemcpyDtoHAsync(dst, ptr_of(src) + offset, bytes, stream_), "cuMemcpyDtoHAsync");
+  auto e = end_command(start, t, std::move(foreign));
+  if (blocking) e->wait();
+  return e;
+}
+
+EventPtr CudaQueue::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t src_offset, std::size_t dst_offset,
+                         std::size_t bytes, std::span<const EventPtr> wait) {
+  const std::uint64_t t = now_ns();
+  device_->make_current();
+  auto foreign = wait_for(wait);
+  CUevent start = begin_command();
+  if (bytes) {
+    check(driver().cuMemcpyDtoDAsync(ptr_of(dst) + dst_offset, ptr_of(src) + src_offset, bytes, stream_),
+          "cuMemcpyDtoDAsync");
+  }
+  return end_command(start, t, std::move(foreign));
+}
+
+EventPtr CudaQueue::fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size, std::size_t offset,
+                         std::size_t bytes, std::span<const EventPtr> wait) {
+  const std::uint64_t t = now_ns();
+  device_->make_current();
+  auto foreign = wait_for(wait);
+  CUevent start = begin_command();
+  const CUdeviceptr p = ptr_of(dst) + offset;
+  if (bytes) {
+    if (pattern_size == 1) {
+      unsigned char v;
+      std::memcpy(&v, pattern, 1);
+      check(driver().cuMemsetD8Async(p, v, bytes, stream_), "cuMemsetD8Async");
+    } else if (pattern_size == 2) {
+      unsigned short v;
+      std::memcpy(&v, pattern, 2);
+      check(driver().cuMemsetD16Async(p, v, bytes / 2, stream_), "cuMemsetD16Async");
+    } else if (pattern_size == 4) {
+      unsigned v;
+      std::memcpy(&v, pattern, 4);
+      check(driver().cuMemsetD32Async(p, v, bytes / 4, stream_), "cuMemsetD32Async");
+    } else {
+      // Wider patterns: expanded on the host and copied (pageable copies are staged by the
+      // driver before this call returns, so the temporary may go).
+      std::vector<unsigned char> expanded(bytes);
+      for (std::size_t i = 0; i < bytes; i += pattern_size) std::memcpy(expanded.data() + i, pattern, pattern_size);
+      check(driver().cuMemcpyHtoDAsync(p, expanded.data(), bytes, stream_), "cuMemcpyHtoDAsync");
+      check(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
+    }
+  }
+  return end_command(start, t, std::move(foreign));
+}
+
+EventPtr CudaQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+                           const LaunchConfig& c, std::span<const EventPtr> wait) {
+  const std::uint64_t t = now_ns();
+  auto& k = static_cast<CudaKernel&>(*kernel);
+  const auto& info = device_->info();
+  std::size_t local[3] = {1, 1, 1};
+  if (c.local.empty()) {
+    choose_local_sizes(c.global, k.max_threads(), 256, 32, local);
+  } else {
+    std::size_t group = 1;
+    for (unsigned d = 0; d < c.global.dims(); ++d) group *= (local[d] = c.local[d]);
+    if (group > k.max_threads()) {
+      throw InvalidArgument("launch of kernel '" + k.name() + "': a work-group of " + std::to_string(group) +
+                            " items exceeds this kernel's limit of " + std::to_string(k.max_threads()) + " on " +
+                            info.selector + " (it depends on the kernel's registers)");
+    }
+  }
+  unsigned grid[3];
+  for (unsigned d = 0; d < 3; ++d) {
+    const std::size_t g = c.global[d] / local[d];
+    const std::size_t limit = d == 0 ? 0x7fffffffu : 65535u;
+    if (g > limit) {
+      throw InvalidArgument("launch of kernel '" + k.name() + "': " + std::to_string(g) + " work-groups in dimension " +
+                            std::to_string(d) + " exceed CUDA's limit of " + std::to_string(limit) +
+                            "; use larger work-groups or another dimension");
+    }
+    grid[d] = static_cast<unsigned>(g);
+  }
+  // Kernel parameters: the hidden launch description first, then each argument (a buffer's
+  // device pointer, a value's bytes, or a __local argument's offset into shared memory).
+  constexpr std::size_t max_args = 64;
+  if (args.size() > max_args) throw InvalidArgument("kernel '" + k.name() + "' has more than 64 arguments");
+  struct alignas(8) Launch {
+    unsigned long long goff[3];
+    unsigned work_dim;
+    unsigned reserved;
+  } launch{};
+  for (unsigned d = 0; d < 3; ++d) launch.goff[d] = c.offset.empty() ? 0 : c.offset[d];
+  launch.work_dim = c.global.dims();
+  std::array<void*, max_args + 1> params{};
+  std::array<CUdeviceptr, max_args> pointers{};
+  std::array<unsigned, max_args> offsets{};
+  params[0] = &launch;
+  std::size_t shared = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    switch (args[i].kind) {
+      case ArgValue::Kind::buffer:
+        pointers[i] = ptr_of(args[i].buffer);
+        params[i + 1] = &pointers[i];
+        break;
+      case ArgValue::Kind::value: params[i + 1] = args[i].bytes.data(); break;
+      case ArgValue::Kind::local:
+        shared = (shared + 15) / 16 * 16;
+        offsets[i] = static_cast<unsigned>(shared);
+        shared += args[i].size;
+        params[i + 1] = &offsets[i];
+        break;
+      case ArgValue::Kind::unset: break;
+    }
+  }
+  if (shared > info.local_mem_bytes) {
+    throw InvalidArgument("launch of kernel '" + k.name() + "': " + std::to_string(shared) +
+                          " bytes of __local memory exceed the " + std::to_string(info.local_mem_bytes) +
+                          " bytes a work-group may use on " + info.selector);
+  }
+  device_->make_current();
+  if (shared > 48 * 1024) k.allow_shared(shared);
+  auto foreign = wait_for(wait);
+  CUevent start = begin_command();
+  const CUresult r =
+      driver().cuLaunchKernel(k.function(), grid[0], grid[1], grid[2], static_cast<unsigned>(local[0]),
+                              static_cast<unsigned>(local[1]), static_cast<unsigned>(local[2]),
+                              static_cast<unsigned>(shared), stream_, params.data(), nullptr);
+  auto e = end_command(start, t, std::move(foreign));
+  check(r, "cuLaunchKernel");
+  return e;
+}
+
+EventPtr CudaQueue::marker(std::span<const EventPtr> wait) {
+  const std::uint64_t t = now_ns();
+  device_->make_current();
+  auto foreign = wait_for(wait);
+  return end_command(begin_command(), t, std::move(foreign));
+}
+
+void CudaQueue::finish() {
+  device_->make_current();
+  check(driver().cuStreamSynchronize(stream_), "cuStreamSynchronize");
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,373 @@
+#include "backends/opencl/opencl_backend.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/log.hpp"
+#include "kernels/dialect.hpp"
+#include "weft/config.hpp"
+#include "weft/error.hpp"
+#include "weft/version.hpp"
+
+namespace weft::detail {
+
+using namespace cl;
+
+namespace {
+
+std::string device_string(cl_device_id d, cl_device_info what) {
+  std::size_t size = 0;
+  if (api().clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  std::string s(size, '\0');
+  api().clGetDeviceInfo(d, what, size, s.data(), nullptr);
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+template <class T>
+T device_value(cl_device_id d, cl_device_info what) {
+  T v{};
+  api().clGetDeviceInfo(d, what, sizeof v, &v, nullptr);
+  return v;
+}
+
+std::string platform_string(cl_platform_id p, cl_platform_info what) {
+  std::size_t size = 0;
+  if (api().clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  std::string s(size, '\0');
+  api().clGetPlatformInfo(p, what, size, s.data(), nullptr);
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+DeviceInfo describe(cl_device_id d, const std::string& selector, const OpenclContext& ctx) {
+  DeviceInfo info;
+  info.name = device_string(d, CL_DEVICE_NAME);
+  info.vendor = device_string(d, CL_DEVICE_VENDOR);
+  info.backend = "opencl";
+  info.selector = selector;
+  info.platform = ctx.platform_name + " (" + ctx.platform_version + ")";
+  info.driver_version = device_string(d, CL_DRIVER_VERSION) + " / " + device_string(d, CL_DEVICE_VERSION);
+  const auto type = device_value<cl_device_type>(d, CL_DEVICE_TYPE);
+  info.type = (type & CL_DEVICE_TYPE_GPU)           ? DeviceType::gpu
+              : (type & CL_DEVICE_TYPE_CPU)         ? DeviceType::cpu
+              : (type & CL_DEVICE_TYPE_ACCELERATOR) ? DeviceType::accelerator
+                                                    : DeviceType::other;
+  info.compute_units = device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS);
+  info.global_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
+  info.local_mem_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
+  info.max_alloc_bytes = device_value<cl_ulong>(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  info.max_work_group_size = device_value<std::size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  const std::string ext = device_string(d, CL_DEVICE_EXTENSIONS);
+  info.fp16 = ext.find("cl_khr_fp16") != std::string::npos;
+  info.fp64 = ext.find("cl_khr_fp64") != std::string::npos || device_value<cl_ulong>(d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+  return info;
+}
+
+std::shared_ptr<OpenclContext> make_context(cl_platform_id platform, const std::vector<cl_device_id>& devices,
+                                            std::string name, std::string version) {
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), 0};
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = api().clCreateContext(props, static_cast<cl_uint>(devices.size()), devices.data(), nullptr,
+                                         nullptr, &err);
+  check(err, "clCreateContext");
+  auto out = std::make_shared<OpenclContext>();
+  out->context = ClRef<cl_context>(ctx, api().clReleaseContext);
+  out->platform_name = std::move(name);
+  out->platform_version = std::move(version);
+  return out;
+}
+
+class OpenclBackend final : public BackendImpl {
+ public:
+  OpenclBackend() {
+    const Api& a = api();  // throws Unsupported when the loader is missing
+    cl_uint count = 0;
+    const cl_int err = a.clGetPlatformIDs(0, nullptr, &count);
+    if (err == CL_PLATFORM_NOT_FOUND_KHR || count == 0) {
+      throw Unsupported("the OpenCL loader found no platform (no ICD file in /etc/OpenCL/vendors?)");
+    }
+    check(err, "clGetPlatformIDs");
+    std::vector<cl_platform_id> platforms(count);
+    check(a.clGetPlatformIDs(count, platforms.data(), nullptr), "clGetPlatformIDs");
+    for (cl_uint p = 0; p < count; ++p) {
+      const std::string pname = platform_string(platforms[p], CL_PLATFORM_NAME);
+      cl_uint ndev = 0;
+      if (a.clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &ndev) != CL_SUCCESS || ndev == 0) {
+        WEFT_LOG_DEBUG("opencl platform " << p << " (" << pname << ") has no devices");
+        continue;
+      }
+      std::vector<cl_device_id> ids(ndev);
+      check(a.clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, ndev, ids.data(), nullptr), "clGetDeviceIDs");
+      std::shared_ptr<OpenclContext> ctx;
+      try {
+        ctx = make_context(platforms[p], ids, pname, platform_string(platforms[p], CL_PLATFORM_VERSION));
+      } catch (const Error& e) {
+        WEFT_LOG_WARNING("opencl platform " << p << " (" << pname << "): " << e.what());
+        continue;
+      }
+      for (cl_uint d = 0; d < ndev; ++d) {
+        const std::string sel = "opencl:" + std::to_string(p) + ":" + std::to_string(d);
+        const auto props = device_value<cl_command_queue_properties>(ids[d], CL_DEVICE_QUEUE_PROPERTIES);
+        devices_.push_back(std::make_shared<OpenclDevice>(describe(ids[d], sel, *ctx), ids[d], ctx,
+                                                          (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
+                                                          false));
+      }
+    }
+  }
+  std::vector<std::shared_ptr<DeviceImpl>> devices() override { return devices_; }
+
+ private:
+  std::vector<std::shared_ptr<DeviceImpl>> devices_;
+};
+
+const BackendRegistration registration("opencl", 10, [] { return std::make_unique<OpenclBackend>(); });
+
+std::string build_log(cl_program program, cl_device_id device) {
+  std::size_t size = 0;
+  api().clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  if (size) api().clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  while (!log.empty() && log.back() == '\0') log.pop_back();
+  return log;
+}
+
+std::string join_options(const std::vector<std::string>& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+
+}  // namespace
+
+OpenclDevice::OpenclDevice(DeviceInfo info, cl_device_id id, std::shared_ptr<OpenclContext> context,
+                           bool out_of_order, bool sub_device)
+    : DeviceImpl(std::move(info)), id_(id), context_(std::move(context)),
+      out_of_order_supported_(out_of_order), sub_device_(sub_device) {}
+
+OpenclDevice::~OpenclDevice() {
+  programs_.clear();
+  if (sub_device_) api().clReleaseDevice(id_);
+}
+
+std::shared_ptr<QueueImpl> OpenclDevice::create_queue(const QueueOptions& options) {
+  QueueOptions o = options;
+  if (o.out_of_order && !out_of_order_supported_) {
+    WEFT_LOG_DEBUG(info_.selector << " has no out-of-order queues; using an in-order one");
+    o.out_of_order = false;
+  }
+  return std::make_shared<OpenclQueue>(std::static_pointer_cast<OpenclDevice>(shared_from_this()), o);
+}
+
+BufferPtr OpenclDevice::allocate(std::size_t bytes) {
+  // OpenCL allocates lazily, so an impossible request is refused here, with the limits.
+  if (bytes > info_.max_alloc_bytes) {
+    throw OutOfMemory(info_.selector + " (" + info_.name + "): cannot allocate " + std::to_string(bytes) +
+                          " bytes; its largest allocation is " + std::to_string(info_.max_alloc_bytes) +
+                          " bytes of " + std::to_string(info_.global_mem_bytes) + " in all",
+                      bytes, "CL_INVALID_BUFFER_SIZE", "clCreateBuffer");
+  }
+  cl_int err = CL_SUCCESS;
+  // A zero-byte cl_mem is invalid; an empty weft buffer still gets a minimal one.
+  cl_mem mem = api().clCreateBuffer(context(), CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &err);
+  if (err != CL_SUCCESS) {
+    const std::string name = error_name(err);
+    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY) {
+      throw OutOfMemory(info_.selector + ": cannot allocate " + std::to_string(bytes) + " bytes: " + name, bytes,
+                        name, "clCreateBuffer");
+    }
+    check(err, "clCreateBuffer");
+  }
+  return std::make_shared<OpenclBuffer>(shared_from_this(), bytes, mem);
+}
+
+std::shared_ptr<ProgramImpl> OpenclDevice::build_program(std::string_view source, std::string_view options) {
+  const std::string opts = join_options(dialect::check_build_options(options));
+  Hasher h;
+  h.update("opencl").update(WEFT_VERSION_STRING).update(context_->platform_name).update(context_->platform_version);
+  h.update(info_.name).update(info_.driver_version).update(opts).update(source);
+  const Digest key = h.finish();
+  if (auto p = programs_.find(key)) {
+    WEFT_LOG_DEBUG("program cache hit (memory): opencl/" << key.hex());
+    return p;
+  }
+  const auto parsed = dialect::parse(source);
+  std::map<std::string, std::vector<KernelArgInfo>> kernels;
+  std::string description = "opencl program for " + info_.name + ":";
+  for (const auto* k : parsed.kernels()) {
+    kernels[k->name] = k->params;
+    description += " " + k->name;
+  }
+  const Api& a = api();
+  cl_device_id dev = id_;
+
+  auto build_from_source = [&]() -> ClRef<cl_program> {
+    WEFT_LOG_DEBUG("compiling opencl program " << key.hex() << " for " << info_.name);
+    const char* text = source.data();
+    const std::size_t len = source.size();
+    cl_int err = CL_SUCCESS;
+    ClRef<cl_program> prog(a.clCreateProgramWithSource(context(), 1, &text, &len, &err), a.clReleaseProgram);
+    check(err, "clCreateProgramWithSource");
+    err = a.clBuildProgram(prog.get(), 1, &dev, opts.c_str(), nullptr, nullptr);
+    if (err == CL_BUILD_PROGRAM_FAILURE) {
+      const std::string log = build_log(prog.get(), dev);
+      throw BuildError("kernel build failed on " + info_.selector + " (" + info_.name + "):\n" +
+                           dialect::summarize_build_log(log, source, "[^:\\s]*"),
+                       log, std::string(source));
+    }
+    if (err == CL_INVALID_BUILD_OPTIONS) {
+      throw InvalidArgument("the OpenCL driver of " + info_.selector + " refused the build options '" + opts + "'");
+    }
+    check(err, "clBuildProgram");
+    return prog;
+  };
+
+  ClRef<cl_program> built;
+  bool from_disk = false;
+  const std::string binary = ProgramCache::instance().load_or_build(
+      "opencl", key, description,
+      [&] {
+        built = build_from_source();
+        std::size_t size = 0;
+        check(a.clGetProgramInfo(built.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+              "clGetProgramInfo");
+        std::string bin(size, '\0');
+        unsigned char* ptr = reinterpret_cast<unsigned char*>(bin.data());
+        check(a.clGetProgramInfo(built.get(), CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), "clGetProgramInfo");
+        return bin;
+      },
+      &from_disk);
+  if (from_disk) {
+    const auto* ptr = reinterpret_cast<const unsigned char*>(binary.data());
+    const std::size_t size = binary.size();
+    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+    ClRef<cl_program> prog(a.clCreateProgramWithBinary(context(), 1, &dev, &size, &ptr, &status, &err),
+                           a.clReleaseProgram);
+    if (err == CL_SUCCESS && status == CL_SUCCESS) {
+      err = a.clBuildProgram(prog.get(), 1, &dev, opts.c_str(), nullptr, nullptr);
+    }
+    if (err == CL_SUCCESS && status == CL_SUCCESS) {
+      built = std::move(prog);
+    } else {
+      WEFT_LOG_WARNING("cached opencl binary " << key.hex() << " was refused by the driver ("
+                                               << error_name(err != CL_SUCCESS ? err : status) << "); rebuilding");
+      built = build_from_source();
+    }
+  }
+  auto program = std::make_shared<OpenclProgram>(std::static_pointer_cast<OpenclDevice>(shared_from_this()),
+                                                 std::move(built), std::move(kernels));
+  return programs_.insert(key, std::move(program));
+}
+
+namespace {
+// A CL_MEM_ALLOC_HOST_PTR buffer mapped for the life of the object: drivers back such
+// buffers with page-locked memory (NVIDIA's does), which makes its mapping a fast transfer source.
+class OpenclPinned final : public PinnedImpl {
+ public:
+  OpenclPinned(void* data, std::size_t size, ClRef<cl_mem> mem, cl_command_queue queue)
+      : PinnedImpl(data, size), mem_(std::move(mem)), queue_(queue) {}
+  ~OpenclPinned() override {
+    cl_event e = nullptr;
+    if (api().clEnqueueUnmapMemObject(queue_, mem_.get(), data(), 0, nullptr, &e) == CL_SUCCESS) {
+      api().clWaitForEvents(1, &e);
+      api().clReleaseEvent(e);
+    }
+  }
+
+ private:
+  ClRef<cl_mem> mem_;
+  cl_command_queue queue_;  // the device's map queue, which outlives this
+};
+}  // namespace
+
+std::shared_ptr<PinnedImpl> OpenclDevice::allocate_pinned(std::size_t bytes) {
+  const Api& a = api();
+  cl_command_queue q = nullptr;
+  {
+    std::lock_guard lock(map_mutex_);
+    if (!map_queue_) {
+      cl_int err = CL_SUCCESS;
+      map_queue_ = ClRef<cl_command_queue>(a.clCreateCommandQueue(context(), id_, 0, &err), a.clReleaseCommandQueue);
+      check(err, "clCreateCommandQueue");
+    }
+    q = map_queue_.get();
+  }
+  const std::size_t n = std::max<std::size_t>(bytes, 1);
+  cl_int err = CL_SUCCESS;
+  ClRef<cl_mem> mem(a.clCreateBuffer(context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, n, nullptr, &err),
+                    a.clReleaseMemObject);
+  if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES) {
+    throw OutOfMemory("cannot pin " + std::to_string(bytes) + " bytes of host memory for " + info_.selector, bytes,
+                      error_name(err), "clCreateBuffer");
+  }
+  check(err, "clCreateBuffer");
+  void* p = a.clEnqueueMapBuffer(q, mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, nullptr, nullptr, &err);
+  check(err, "clEnqueueMapBuffer");
+  return std::make_shared<OpenclPinned>(p, bytes, std::move(mem), q);
+}
+
+std::vector<std::shared_ptr<DeviceImpl>> OpenclDevice::partition_equally(unsigned compute_units) {
+  const Api& a = api();
+  const auto max_sub = device_value<cl_uint>(id_, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
+  if (max_sub < 2) return DeviceImpl::partition_equally(compute_units);
+  const cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY,
+                                                static_cast<cl_device_partition_property>(compute_units), 0};
+  cl_uint n = 0;
+  const cl_int err = a.clCreateSubDevices(id_, props, 0, nullptr, &n);
+  if (err != CL_SUCCESS || n == 0) {
+    throw InvalidArgument(info_.selector + " (" + info_.name + ", " + std::to_string(info_.compute_units) +
+                          " compute units) cannot be split into sub-devices of " + std::to_string(compute_units) +
+                          ": " + error_name(err));
+  }
+  std::vector<cl_device_id> ids(n);
+  check(a.clCreateSubDevices(id_, props, n, ids.data(), nullptr), "clCreateSubDevices");
+  // Sub-devices need a context of their own (the parent's holds the parent).
+  cl_int cerr = CL_SUCCESS;
+  cl_context ctx = a.clCreateContext(nullptr, n, ids.data(), nullptr, nullptr, &cerr);
+  if (cerr != CL_SUCCESS) {
+    for (auto id : ids) a.clReleaseDevice(id);
+    check(cerr, "clCreateContext");
+  }
+  auto shared = std::make_shared<OpenclContext>();
+  shared->context = ClRef<cl_context>(ctx, a.clReleaseContext);
+  shared->platform_name = context_->platform_name;
+  shared->platform_version = context_->platform_version;
+  std::vector<std::shared_ptr<DeviceImpl>> out;
+  for (cl_uint i = 0; i < n; ++i) {
+    DeviceInfo info = describe(ids[i], info_.selector + "/" + std::to_string(i), *shared);
+    out.push_back(std::make_shared<OpenclDevice>(std::move(info), ids[i], shared, out_of_order_supported_, true));
+  }
+  return out;
+}
+
+OpenclProgram::OpenclProgram(std::shared_ptr<OpenclDevice> device, ClRef<cl_program> program,
+                             std::map<std::string, std::vector<KernelArgInfo>> kernels)
+    : device_(device), device_id_(device->id()), program_(std::move(program)), kernels_(std::move(kernels)) {}
+
+std::vector<std::string> OpenclProgram::kernel_names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, params] : kernels_) out.push_back(name);
+  return out;
+}
+
+std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) {
+  const Api& a = api();
+  cl_int err = CL_SUCCESS;
+  const std::string n(name);
+  ClRef<cl_kernel> k(a.clCreateKernel(program_.get(), n.c_str(), &err), a.clReleaseKernel);
+  auto it = kernels_.find(n);
+  if (err == CL_INVALID_KERNEL_NAME || (err == CL_SUCCESS && it == kernels_.end())) {
+    std::string names;
+    for (const auto& s : kernel_names()) names += (names.empty() ? "" : ", ") + s;
+    throw InvalidArgument("the program has no kernel '" + n + "'; its kernels: " + (names.empty() ? "none" : names));
+  }
+  check(err, "clCreateKernel");
+  std::size_t max_group = 0, multiple = 1;
+  a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group, &max_group, nullptr);
+  a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
+                             &multiple, nullptr);
+  return std::make_shared<OpenclKernel>(n, it->second, std::move(k), max_group ? max_group : 1,
+                                        multiple ? multiple : 1);
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,275 @@
+// OpenCL queues, kernels launches and events.
+#include <algorithm>
+#include <cstring>
+
+#include "backends/opencl/opencl_backend.hpp"
+#include "core/log.hpp"
+#include "runtime/launch_geometry.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail {
+
+using namespace cl;
+
+namespace {
+
+cl_mem mem_of(const BufferPtr& b) { return static_cast<OpenclBuffer&>(*b).mem(); }
+
+void event_callback_trampoline(cl_event, cl_int, void* user) {
+  // Ownership of the callback passes to this function.
+  std::unique_ptr<std::function<void()>> cb(static_cast<std::function<void()>*>(user));
+  try {
+    (*cb)();
+  } catch (const std::exception& e) {
+    WEFT_LOG_WARNING("an event callback threw: " << e.what());
+  } catch (...) {
+    WEFT_LOG_WARNING("an event callback threw");
+  }
+}
+
+}  // namespace
+
+// ---- events ------------------------------------------------------------------------------
+
+EventStatus OpenclEvent::status() const {
+  cl_int s = CL_COMPLETE;
+  check(api().clGetEventInfo(event_.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr),
+        "clGetEventInfo");
+  if (s < 0) return EventStatus::error;
+  switch (s) {
+    case CL_COMPLETE: return EventStatus::complete;
+    case CL_RUNNING: return EventStatus::running;
+    case CL_SUBMITTED: return EventStatus::submitted;
+    default: return EventStatus::queued;
+  }
+}
+
+void OpenclEvent::wait() {
+  cl_event e = event_.get();
+  const cl_int err = api().clWaitForEvents(1, &e);
+  cl_int s = CL_COMPLETE;
+  api().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
+  if (s < 0) {
+    throw DeviceError("an OpenCL command failed: " + error_name(s) + " (" + std::to_string(s) + ")",
+                      error_name(s), "command execution");
+  }
+  check(err, "clWaitForEvents");
+}
+
+EventProfile OpenclEvent::profile() {
+  wait();
+  EventProfile p;
+  const Api& a = api();
+  cl_event e = event_.get();
+  cl_ulong v = 0;
+  if (a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof v, &v, nullptr) != CL_SUCCESS) {
+    return p;  // a queue without profiling, or a user event: no times
+  }
+  p.queued = v;
+  a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_SUBMIT, sizeof v, &v, nullptr);
+  p.submitted = v;
+  a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof v, &v, nullptr);
+  p.start = v;
+  a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof v, &v, nullptr);
+  p.end = v;
+  return p;
+}
+
+void OpenclEvent::on_complete(std::function<void()> callback) {
+  auto holder = std::make_unique<std::function<void()>>(std::move(callback));
+  // The event runs the callback (CL_COMPLETE also fires for failed commands).
+  const cl_int err = api().clSetEventCallback(event_.get(), CL_COMPLETE, &event_callback_trampoline, holder.get());
+  check(err, "clSetEventCallback");
+  holder.release();  // now owned by the trampoline
+}
+
+// ---- kernels -----------------------------------------------------------------------------
+
+OpenclKernel::OpenclKernel(std::string name, std::vector<KernelArgInfo> params, ClRef<cl_kernel> kernel,
+                           std::size_t max_group, std::size_t preferred_multiple)
+    : KernelImpl(std::move(name), std::move(params)), kernel_(std::move(kernel)), max_group_(max_group),
+      preferred_multiple_(preferred_multiple), bound_(this->params().size()) {}
+
+cl_event OpenclKernel::enqueue(cl_command_queue queue, const std::vector<ArgValue>& args, const LaunchConfig& c,
+                               const std::vector<cl_event>& wait) {
+  const Api& a = api();
+  std::size_t global[3], local[3], offset[3];
+  const cl_uint dims = std::min(c.global.dims(), 3u);
+  if (c.local.empty()) choose_local_sizes(c.global, max_group_, 256, preferred_multiple_, local);
+  std::size_t group = 1;
+  for (cl_uint d = 0; d < dims; ++d) {
+    global[d] = c.global[d];
+    offset[d] = c.offset.empty() ? 0 : c.offset[d];
+    if (!c.local.empty()) local[d] = c.local[d];
+    group *= local[d];
+  }
+  if (!c.local.empty() && group > max_group_) {
+    throw InvalidArgument("launch of kernel '" + name() + "': a work-group of " + std::to_string(group) +
+                          " items exceeds this kernel's limit of " + std::to_string(max_group_) +
+                          " on this device (it depends on the kernel's registers and local memory)");
+  }
+  std::lock_guard lock(mutex_);
+  for (cl_uint i = 0; i < args.size(); ++i) {
+    const ArgValue& v = args[i];
+    ArgValue& b = bound_[i];
+    cl_int err = CL_SUCCESS;
+    switch (v.kind) {
+      case ArgValue::Kind::buffer: {
+        if (b.kind == ArgValue::Kind::buffer && b.buffer == v.buffer) continue;
+        cl_mem m = mem_of(v.buffer);
+        err = a.clSetKernelArg(kernel_.get(), i, sizeof m, &m);
+        break;
+      }
+      case ArgValue::Kind::value:
+        if (b.kind == ArgValue::Kind::value && b.size == v.size && std::memcmp(b.bytes.data(), v.bytes.data(), v.size) == 0) {
+          continue;
+        }
+        err = a.clSetKernelArg(kernel_.get(), i, v.size, v.bytes.data());
+        break;
+      case ArgValue::Kind::local:
+        if (b.kind == ArgValue::Kind::local && b.size == v.size) continue;
+        err = a.clSetKernelArg(kernel_.get(), i, v.size, nullptr);
+        break;
+      case ArgValue::Kind::unset: break;
+    }
+    if (err != CL_SUCCESS) {
+      b = ArgValue{};
+      const auto& p = params()[i];
+      if (err == CL_INVALID_ARG_SIZE) {
+        throw InvalidArgument("kernel '" + name() + "' argument " + std::to_string(i) + " ('" + p.type_name + " " +
+                              p.name + "'): the driver refused a value of " + std::to_string(v.size) + " bytes");
+      }
+      check(err, "clSetKernelArg");
+    }
+    b = v;
+  }
+  cl_event ev = nullptr;
+  const cl_int err = a.clEnqueueNDRangeKernel(queue, kernel_.get(), dims, c.offset.empty() ? nullptr : offset, global,
+                                              local, static_cast<cl_uint>(wait.size()),
+                                              wait.empty() ? nullptr : wait.data(), &ev);
+  check(err, "clEnqueueNDRangeKernel");
+  return ev;
+}
+
+// ---- queues ------------------------------------------------------------------------------
+
+OpenclQueue::OpenclQueue(std::shared_ptr<OpenclDevice> device, const QueueOptions& options)
+    : device_(std::move(device)) {
+  cl_command_queue_properties props = 0;
+  if (options.profiling) props |= CL_QUEUE_PROFILING_ENABLE;
+  if (options.out_of_order) props |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  cl_int err = CL_SUCCESS;
+  cl_command_queue q = api().clCreateCommandQueue(device_->context(), device_->id(), props, &err);
+  check(err, "clCreateCommandQueue");
+  queue_ = ClRef<cl_command_queue>(q, api().clReleaseCommandQueue);
+}
+
+std::vector<cl_event> OpenclQueue::wait_list(std::span<const EventPtr> wait) {
+  std::vector<cl_event> out;
+  out.reserve(wait.size());
+  const Api& a = api();
+  for (const auto& e : wait) {
+    if (auto* ce = dynamic_cast<OpenclEvent*>(e.get())) {
+      out.push_back(ce->get());  // events of other contexts are refused by the driver
+      continue;
+    }
+    if (e->status() == EventStatus::complete) continue;
+    // A foreign event (host work, a user event, another backend): a user event of this
+    // context stands in for it and completes from its callback.
+    cl_int err = CL_SUCCESS;
+    auto bridge = std::make_shared<ClRef<cl_event>>(a.clCreateUserEvent(device_->context(), &err), a.clReleaseEvent);
+    check(err, "clCreateUserEvent");
+    out.push_back(bridge->get());
+    std::weak_ptr<EventImpl> weak = e;
+    e->on_complete([bridge, weak] {
+      cl_int status = CL_COMPLETE;
+      if (auto src = weak.lock(); src && src->status() == EventStatus::error) status = -1;
+      api().clSetUserEventStatus(bridge->get(), status);
+    });
+  }
+  return out;
+}
+
+EventPtr OpenclQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t bytes, const void* src,
+                            bool blocking, std::span<const EventPtr> wait) {
+  const auto w = wait_list(wait);
+  cl_event ev = nullptr;
+  check(api().clEnqueueWriteBuffer(queue_.get(), mem_of(dst), blocking ? CL_TRUE : CL_FALSE, offset, bytes, src,
+                                   static_cast<cl_uint>(w.size()), w.empty() ? nullptr : w.data(), &ev),
+        "clEnqueueWriteBuffer");
+  auto event = std::make_shared<OpenclEvent>(ev);
+  if (blocking) event->wait();
+  return event;
+}
+
+EventPtr OpenclQueue::read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst, bool blocking,
+                           std::span<const EventPtr> wait) {
+  const auto w = wait_list(wait);
+  cl_event ev = nullptr;
+  check(api().clEnqueueReadBuffer(queue_.get(), mem_of(src), blocking ? CL_TRUE : CL_FALSE, offset, bytes, dst,
+                                  static_cast<cl_uint>(w.size()), w.empty() ? nullptr : w.data(), &ev),
+        "clEnqueueReadBuffer");
+  auto event = std::make_shared<OpenclEvent>(ev);
+  if (blocking) event->wait();
+  return event;
+}
+
+EventPtr OpenclQueue::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t src_offset, std::size_t dst_offset,
+                           std::size_t bytes, std::span<const EventPtr> wait) {
+  const auto w = wait_list(wait);
+  cl_event ev = nullptr;
+  if (bytes == 0) {
+    check(api().clEnqueueMarkerWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()),
+                                            w.empty() ? nullptr : w.data(), &ev),
+          "clEnqueueMarkerWithWaitList");
+    return std::make_shared<OpenclEvent>(ev);
+  }
+  check(api().clEnqueueCopyBuffer(queue_.get(), mem_of(src), mem_of(dst), src_offset, dst_offset, bytes,
+                                  static_cast<cl_uint>(w.size()), w.empty() ? nullptr : w.data(), &ev),
+        "clEnqueueCopyBuffer");
+  return std::make_shared<OpenclEvent>(ev);
+}
+
+EventPtr OpenclQueue::fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size, std::size_t offset,
+                           std::size_t bytes, std::span<const EventPtr> wait) {
+  const auto w = wait_list(wait);
+  cl_event ev = nullptr;
+  if (bytes == 0) {
+    check(api().clEnqueueMarkerWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()),
+                                            w.empty() ? nullptr : w.data(), &ev),
+          "clEnqueueMarkerWithWaitList");
+    return std::make_shared<OpenclEvent>(ev);
+  }
+  check(api().clEnqueueFillBuffer(queue_.get(), mem_of(dst), pattern, pattern_size, offset, bytes,
+                                  static_cast<cl_uint>(w.size()), w.empty() ? nullptr : w.data(), &ev),
+        "clEnqueueFillBuffer");
+  return std::make_shared<OpenclEvent>(ev);
+}
+
+EventPtr OpenclQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+                             const LaunchConfig& config, std::span<const EventPtr> wait) {
+  const auto w = wait_list(wait);
+  if (config.global.total() == 0) {
+    cl_event ev = nullptr;
+    check(api().clEnqueueMarkerWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()),
+                                            w.empty() ? nullptr : w.data(), &ev),
+          "clEnqueueMarkerWithWaitList");
+    return std::make_shared<OpenclEvent>(ev);
+  }
+  return std::make_shared<OpenclEvent>(static_cast<OpenclKernel&>(*kernel).enqueue(queue_.get(), args, config, w));
+}
+
+EventPtr OpenclQueue::marker(std::span<const EventPtr> wait) {
+  const auto w = wait_list(wait);
+  cl_event ev = nullptr;
+  check(api().clEnqueueMarkerWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()),
+                                          w.empty() ? nullptr : w.data(), &ev),
+        "clEnqueueMarkerWithWaitList");
+  return std::make_shared<OpenclEvent>(ev);
+}
+
+void OpenclQueue::finish() { check(api().clFinish(queue_.get()), "clFinish"); }
+
+void OpenclQueue::flush() { check(api().clFlush(queue_.get()), "clFlush"); }
+
+}  // namespace weft::detail

@@ -1,0 +1,233 @@
+// weft CUDA prelude: the OpenCL C 1.2 dialect as CUDA C++20 for NVRTC (compiled with
+// -default-device, so unannotated functions are device functions). The translation unit is:
+// this file's head, the shared dialect core (src/kernels/common/dialect_core.hpp), this
+// file's tail (after the WEFT-CORE marker), the user's source inside namespace weft_kernel.
+// It includes nothing, so NVRTC needs no toolkit headers. See docs/DIALECT.md.
+#define WEFT_INLINE __forceinline__
+#define WEFT_F(name) ::name##f
+#define WEFT_D(name) ::name
+
+namespace weft_core {
+WEFT_INLINE int weft_clz64(unsigned long long x) noexcept { return __clzll(static_cast<long long>(x)); }
+WEFT_INLINE int weft_popcount64(unsigned long long x) noexcept { return __popcll(x); }
+WEFT_INLINE unsigned long long weft_mul_hi_u64(unsigned long long a, unsigned long long b) noexcept {
+  return __umul64hi(a, b);
+}
+WEFT_INLINE long long weft_mul_hi_s64(long long a, long long b) noexcept { return __mul64hi(a, b); }
+}  // namespace weft_core
+
+namespace weft_cuda {
+
+/// What a launch passes besides the user's arguments (the kernel's first parameter).
+struct Launch {
+  unsigned long long goff[3];
+  unsigned work_dim;
+  unsigned reserved;
+};
+
+WEFT_INLINE unsigned long long pick(const uint3& v, unsigned d) { return d == 0 ? v.x : d == 1 ? v.y : v.z; }
+WEFT_INLINE unsigned long long pick(const dim3& v, unsigned d) { return d == 0 ? v.x : d == 1 ? v.y : v.z; }
+
+/// Work-item functions over CUDA's indices. The global size is grid * block exactly: weft
+/// only launches global sizes that are multiples of the work-group size (OpenCL 1.2).
+struct WorkItem {
+  Launch l;
+  WEFT_INLINE unsigned long long global_id(unsigned d) const {
+    return d < 3 ? pick(blockIdx, d) * pick(blockDim, d) + pick(threadIdx, d) + l.goff[d] : 0;
+  }
+  WEFT_INLINE unsigned long long global_size(unsigned d) const { return d < 3 ? pick(gridDim, d) * pick(blockDim, d) : 1; }
+  WEFT_INLINE unsigned long long global_offset(unsigned d) const { return d < 3 ? l.goff[d] : 0; }
+  WEFT_INLINE unsigned long long local_id(unsigned d) const { return d < 3 ? pick(threadIdx, d) : 0; }
+  WEFT_INLINE unsigned long long local_size(unsigned d) const { return d < 3 ? pick(blockDim, d) : 1; }
+  WEFT_INLINE unsigned long long group_id(unsigned d) const { return d < 3 ? pick(blockIdx, d) : 0; }
+  WEFT_INLINE unsigned long long num_groups(unsigned d) const { return d < 3 ? pick(gridDim, d) : 1; }
+  WEFT_INLINE unsigned work_dim() const { return l.work_dim; }
+};
+
+}  // namespace weft_cuda
+//// WEFT-CORE ////
+namespace weft_kernel {
+
+// Dynamically sized __local memory: kernels' __local pointer parameters become offsets into it.
+extern __shared__ __align__(16) unsigned char weft_dynamic_shared[];
+
+// Helper functions (not kernels) that call work-item functions read the launch from shared
+// memory; a kernel of such a program stores it there first (kernels themselves use their own
+// parameter, which shadows this).
+__shared__ weft_cuda::Launch weft_launch_shared;
+struct SharedWorkItem {
+  WEFT_INLINE weft_cuda::WorkItem get() const { return weft_cuda::WorkItem{weft_launch_shared}; }
+  WEFT_INLINE unsigned long long global_id(unsigned d) const { return get().global_id(d); }
+  WEFT_INLINE unsigned long long global_size(unsigned d) const { return get().global_size(d); }
+  WEFT_INLINE unsigned long long global_offset(unsigned d) const { return get().global_offset(d); }
+  WEFT_INLINE unsigned long long local_id(unsigned d) const { return get().local_id(d); }
+  WEFT_INLINE unsigned long long local_size(unsigned d) const { return get().local_size(d); }
+  WEFT_INLINE unsigned long long group_id(unsigned d) const { return get().group_id(d); }
+  WEFT_INLINE unsigned long long num_groups(unsigned d) const { return get().num_groups(d); }
+  WEFT_INLINE unsigned work_dim() const { return weft_launch_shared.work_dim; }
+};
+__device__ const SharedWorkItem weft_wi{};
+
+// ---- atomics (OpenCL 1.2: on __global or __local 32-bit integers; atom_* for 64-bit) -------
+// CUDA's atomics take plain pointers of int, unsigned or unsigned long long: map by size.
+template <class T>
+WEFT_INLINE auto weft_atomic_ptr(volatile T* p) {
+  if constexpr (sizeof(T) == 8) return reinterpret_cast<unsigned long long*>(const_cast<T*>(p));
+  else if constexpr (weft_std::is_signed_v<T>) return reinterpret_cast<int*>(const_cast<T*>(p));
+  else return reinterpret_cast<unsigned*>(const_cast<T*>(p));
+}
+template <class T>
+using weft_atomic_t = weft_std::conditional_t<sizeof(T) == 8, unsigned long long,
+                                              weft_std::conditional_t<weft_std::is_signed_v<T>, int, unsigned>>;
+#define WEFT_ATOMIC_RMW(name, cuda)                                                          \
+  template <class T>                                                                         \
+    requires weft_std::is_integral_v<T>                                                      \
+  WEFT_INLINE T name(volatile T* p, weft_std::type_identity_t<T> v) noexcept {              \
+    return static_cast<T>(cuda(weft_atomic_ptr(p), static_cast<weft_atomic_t<T>>(v)));       \
+  }
+WEFT_ATOMIC_RMW(atomic_add, atomicAdd)
+WEFT_ATOMIC_RMW(atomic_and, atomicAnd)
+WEFT_ATOMIC_RMW(atomic_or, atomicOr)
+WEFT_ATOMIC_RMW(atomic_xor, atomicXor)
+WEFT_ATOMIC_RMW(atom_add, atomicAdd)
+WEFT_ATOMIC_RMW(atom_and, atomicAnd)
+WEFT_ATOMIC_RMW(atom_or, atomicOr)
+WEFT_ATOMIC_RMW(atom_xor, atomicXor)
+#undef WEFT_ATOMIC_RMW
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_sub(volatile T* p, weft_std::type_identity_t<T> v) noexcept {
+  return static_cast<T>(atomicAdd(weft_atomic_ptr(p), static_cast<weft_atomic_t<T>>(0) - static_cast<weft_atomic_t<T>>(v)));
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_sub(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_sub(p, v); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_inc(volatile T* p) noexcept { return atomic_add(p, T(1)); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_dec(volatile T* p) noexcept { return atomic_sub(p, T(1)); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_inc(volatile T* p) noexcept { return atomic_inc(p); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_dec(volatile T* p) noexcept { return atomic_dec(p); }
+template <class T>
+WEFT_INLINE T atomic_xchg(volatile T* p, weft_std::type_identity_t<T> v) noexcept {
+  if constexpr (weft_std::is_same_v<weft_std::remove_cv_t<T>, float>) {
+    return atomicExch(const_cast<float*>(p), v);
+  } else {
+    return static_cast<T>(atomicExch(weft_atomic_ptr(p), static_cast<weft_atomic_t<T>>(v)));
+  }
+}
+template <class T>
+WEFT_INLINE T atom_xchg(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_xchg(p, v); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_cmpxchg(volatile T* p, weft_std::type_identity_t<T> cmp, weft_std::type_identity_t<T> v) noexcept {
+  return static_cast<T>(atomicCAS(weft_atomic_ptr(p), static_cast<weft_atomic_t<T>>(cmp), static_cast<weft_atomic_t<T>>(v)));
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_cmpxchg(volatile T* p, weft_std::type_identity_t<T> cmp, weft_std::type_identity_t<T> v) noexcept {
+  return atomic_cmpxchg(p, cmp, v);
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_min(volatile T* p, weft_std::type_identity_t<T> v) noexcept {
+  if constexpr (sizeof(T) == 8 && weft_std::is_signed_v<T>) {
+    return static_cast<T>(atomicMin(reinterpret_cast<long long*>(const_cast<T*>(p)), static_cast<long long>(v)));
+  } else {
+    return static_cast<T>(atomicMin(weft_atomic_ptr(p), static_cast<weft_atomic_t<T>>(v)));
+  }
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_max(volatile T* p, weft_std::type_identity_t<T> v) noexcept {
+  if constexpr (sizeof(T) == 8 && weft_std::is_signed_v<T>) {
+    return static_cast<T>(atomicMax(reinterpret_cast<long long*>(const_cast<T*>(p)), static_cast<long long>(v)));
+  } else {
+    return static_cast<T>(atomicMax(weft_atomic_ptr(p), static_cast<weft_atomic_t<T>>(v)));
+  }
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_min(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_min(p, v); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_max(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_max(p, v); }
+
+// ---- synchronization ----------------------------------------------------------------------
+WEFT_INLINE void barrier(int) noexcept { __syncthreads(); }
+WEFT_INLINE void work_group_barrier(int) noexcept { __syncthreads(); }
+WEFT_INLINE void mem_fence(int flags) noexcept {
+  if (flags & 2) __threadfence();
+  else __threadfence_block();
+}
+WEFT_INLINE void read_mem_fence(int flags) noexcept { mem_fence(flags); }
+WEFT_INLINE void write_mem_fence(int flags) noexcept { mem_fence(flags); }
+
+}  // namespace weft_kernel
+
+// ---- the dialect's spellings --------------------------------------------------------------
+// __kernel, __local, __constant and the unprefixed global, local, constant and private are
+// rewritten token by token (cuda_translate.cpp): NVRTC's own __global__, __shared__ and
+// __constant__ are macros over those words, so they must not be macros here.
+#define __global
+#define __private
+#define __read_only
+#define read_only
+#define __write_only
+#define write_only
+#define __read_write
+#define read_write
+#define restrict __restrict__
+#define CLK_LOCAL_MEM_FENCE 1
+#define CLK_GLOBAL_MEM_FENCE 2
+#define get_work_dim() weft_wi.work_dim()
+#define get_global_id(d) weft_wi.global_id(d)
+#define get_global_size(d) weft_wi.global_size(d)
+#define get_global_offset(d) weft_wi.global_offset(d)
+#define get_local_id(d) weft_wi.local_id(d)
+#define get_local_size(d) weft_wi.local_size(d)
+#define get_group_id(d) weft_wi.group_id(d)
+#define get_num_groups(d) weft_wi.num_groups(d)
+#define get_enqueued_local_size(d) weft_wi.local_size(d)
+#define __OPENCL_VERSION__ 120
+#define __OPENCL_C_VERSION__ 120
+#define CL_VERSION_1_0 100
+#define CL_VERSION_1_1 110
+#define CL_VERSION_1_2 120
+#define __ENDIAN_LITTLE__ 1
+#define __WEFT__ 1
+#define WEFT_CUDA 1
+#define MAXFLOAT 3.402823466e+38f
+#define FLT_MAX 3.402823466e+38f
+#define FLT_MIN 1.175494351e-38f
+#define FLT_EPSILON 1.192092896e-07f
+#define DBL_MAX 1.7976931348623158e+308
+#define DBL_MIN 2.2250738585072014e-308
+#define DBL_EPSILON 2.2204460492503131e-016
+#define INFINITY __int_as_float(0x7f800000)
+#define NAN __int_as_float(0x7fffffff)
+#define HUGE_VALF INFINITY
+#define INT_MAX 2147483647
+#define INT_MIN (-2147483647 - 1)
+#define UINT_MAX 4294967295u
+#define CHAR_BIT 8
+#define M_PI 3.14159265358979323846
+#define M_E_F 2.71828182845904523536f
+#define M_LOG2E_F 1.44269504088896340736f
+#define M_LOG10E_F 0.434294481903251827651f
+#define M_LN2_F 0.693147180559945309417f
+#define M_LN10_F 2.30258509299404568402f
+#define M_PI_F 3.14159265358979323846f
+#define M_PI_2_F 1.57079632679489661923f
+#define M_PI_4_F 0.785398163397448309616f
+#define M_1_PI_F 0.318309886183790671538f
+#define M_2_PI_F 0.636619772367581343076f
+#define M_2_SQRTPI_F 1.12837916709551257390f
+#define M_SQRT2_F 1.41421356237309504880f
+#define M_SQRT1_2_F 0.707106781186547524401f

@@ -1,0 +1,119 @@
+#include "kernels/cuda_translate.hpp"
+
+#include <algorithm>
+
+#include "embedded/weft_embedded.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+std::string join_prelude() {
+  const std::string_view prelude = weft::embedded::prelude_cuh;
+  const std::string_view marker = "//// WEFT-CORE ////\n";
+  const auto cut = prelude.find(marker);
+  std::string s;
+  s += prelude.substr(0, cut);
+  s += weft::embedded::dialect_core_hpp;
+  s += prelude.substr(cut + marker.size());
+  return s;
+}
+
+bool is_local(std::string_view t) { return t == "__local" || t == "local"; }
+bool is_constant(std::string_view t) { return t == "__constant" || t == "constant"; }
+
+}  // namespace
+
+std::string_view cuda_prelude_text() {
+  static const std::string text = join_prelude();
+  return text;
+}
+
+CudaTranslation translate_for_cuda(const dialect::ParsedSource& parsed) {
+  using dialect::Edit;
+  CudaTranslation out;
+  std::vector<Edit> edits = dialect::vector_rewrites(parsed);
+  const auto& toks = parsed.tokens;
+  const auto text = [&](std::size_t i) { return toks[i].text(parsed.source); };
+
+  // Token ranges that are function parameter lists or bodies (everything else is program
+  // scope), and the parameter lists of kernels (rewritten whole below).
+  std::vector<std::pair<std::size_t, std::size_t>> inside, kernel_params;
+  for (const auto& f : parsed.functions) {
+    inside.emplace_back(f.params_open, f.body_close);
+    if (f.is_kernel) kernel_params.emplace_back(f.params_open, f.params_close);
+  }
+  auto within = [](const auto& ranges, std::size_t i) {
+    return std::any_of(ranges.begin(), ranges.end(), [&](const auto& r) { return i >= r.first && i <= r.second; });
+  };
+
+  const bool shared_launch = parsed.helpers_use_work_items();
+  for (const auto* k : parsed.kernels()) {
+    out.kernels.push_back(k->name);
+    edits.push_back({toks[k->qualifier_token].begin, toks[k->qualifier_token].end, "extern \"C\" __global__"});
+    std::string prologue = " const ::weft_cuda::WorkItem weft_wi{weft_launch};";
+    if (shared_launch) {
+      prologue += " if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) "
+                  "::weft_kernel::weft_launch_shared = weft_launch; __syncthreads();";
+    }
+    for (std::size_t i = 0; i < k->params.size(); ++i) {
+      const auto& p = k->params[i];
+      if (p.space != AddressSpace::local) continue;
+      const auto [first, last] = k->param_tokens[i];
+      edits.push_back({toks[first].begin, toks[last].end, "unsigned weft_local_" + p.name});
+      prologue += " " + p.type_name + " " + p.name + " = reinterpret_cast<" + p.type_name +
+                  ">(::weft_kernel::weft_dynamic_shared + weft_local_" + p.name + ");";
+    }
+    const auto& open = toks[k->params_open];
+    if (k->params.empty()) {
+      edits.push_back({open.end, toks[k->params_close].begin, "const ::weft_cuda::Launch weft_launch"});
+    } else {
+      edits.push_back({open.end, open.end, "const ::weft_cuda::Launch weft_launch, "});
+    }
+    edits.push_back({toks[k->body_open].end, toks[k->body_open].end, prologue});
+  }
+
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    const auto t = text(i);
+    if (toks[i].kind != dialect::TokenKind::identifier) continue;
+    if (is_local(t)) {
+      if (within(kernel_params, i)) continue;  // replaced with the parameter
+      // A pointer declaration loses the qualifier; a variable (an array) becomes __shared__.
+      bool pointer = false;
+      for (std::size_t j = i + 1; j < toks.size(); ++j) {
+        const auto u = text(j);
+        if (u == ";" || u == "=" || u == "," || u == ")" || u == "[" || u == "{") break;
+        if (u == "*") {
+          pointer = true;
+          break;
+        }
+      }
+      edits.push_back({toks[i].begin, toks[i].end, pointer ? "" : "__shared__"});
+    } else if (is_constant(t)) {
+      edits.push_back({toks[i].begin, toks[i].end, within(inside, i) ? "" : "__constant__"});
+    } else if (t == "global" || t == "private") {
+      edits.push_back({toks[i].begin, toks[i].end, ""});
+    }
+  }
+
+  std::string& cu = out.cu;
+  cu.reserve(cuda_prelude_text().size() + parsed.source.size() * 2 + 256);
+  cu += cuda_prelude_text();
+  cu += "\nnamespace weft_kernel {\n#line 1 \"kernel.cl\"\n";
+  cu += dialect::apply_edits(parsed.source, std::move(edits));
+  cu += "\n}  // namespace weft_kernel\n";
+  return out;
+}
+
+std::vector<std::string> cuda_build_flags(std::string_view options) {
+  std::vector<std::string> out;
+  for (const auto& w : dialect::check_build_options(options)) {
+    if (w.rfind("-D", 0) == 0 || w.rfind("-I", 0) == 0) out.push_back(w);
+    else if (w == "-cl-fast-relaxed-math" || w == "-cl-unsafe-math-optimizations") out.push_back("--use_fast_math");
+    else if (w == "-cl-mad-enable") out.push_back("--fmad=true");
+  }
+  return out;
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,99 @@
+// Every dialect kernel in the project, translated for CUDA and compiled by NVRTC. NVRTC needs
+// no GPU, so this runs in CI; a kernel that does not translate fails here. With
+// WEFT_REQUIRE_NVRTC=1 (set by .ci/run) a missing NVRTC is a failure, not a skip.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "backends/cuda/cuda_compiler.hpp"
+#include "embedded/weft_test_kernels.hpp"
+#include "kernels/cuda_translate.hpp"
+#include "kernels/dialect.hpp"
+#include "weft/error.hpp"
+
+#ifdef WEFT_HAVE_BENCH_KERNELS
+#include "embedded/weft_bench_kernels.hpp"
+#endif
+
+namespace weft::detail {
+namespace {
+
+struct Source {
+  const char* name;
+  std::string_view text;
+  const char* options;
+};
+
+std::vector<Source> every_dialect_source() {
+  std::vector<Source> s{
+      {"seed_vadd", test_kernels::seed_vadd_cl, ""},
+      {"vector_types", test_kernels::vector_types_cl, ""},
+      {"builtins", test_kernels::builtins_cl, ""},
+      {"work_items", test_kernels::work_items_cl, ""},
+      {"group_features", test_kernels::group_features_cl, ""},
+      {"misc", test_kernels::misc_cl, ""},
+      {"seed_external", test_kernels::seed_external_cl, "-D LOCAL_SIZE=256"},
+      {"busy", test_kernels::busy_cl, ""},
+  };
+#ifdef WEFT_HAVE_BENCH_KERNELS
+  s.push_back({"bench/vadd", embedded::vadd_cl, ""});
+  s.push_back({"bench/tiny", embedded::tiny_cl, ""});
+#endif
+  return s;
+}
+
+class Nvrtc : public ::testing::TestWithParam<Source> {
+ protected:
+  void SetUp() override {
+    try {
+      nvrtc_version();
+    } catch (const Unsupported& e) {
+      const char* require = std::getenv("WEFT_REQUIRE_NVRTC");
+      if (require && std::string(require) == "1") FAIL() << "NVRTC is required here: " << e.what();
+      GTEST_SKIP() << e.what();
+    }
+  }
+};
+
+TEST_P(Nvrtc, TranslatesAndCompiles) {
+  const Source& src = GetParam();
+  const auto parsed = dialect::parse(src.text);
+  const auto tr = translate_for_cuda(parsed);
+  EXPECT_FALSE(tr.kernels.empty());
+  try {
+    const std::string cubin = compile_cuda(tr.cu, cuda_build_flags(src.options), "sm_90", src.text);
+    // Each kernel is a function of the CUBIN (its ELF section is named .text.<kernel>).
+    for (const auto& k : tr.kernels) {
+      EXPECT_NE(cubin.find(".text." + k + '\0'), std::string::npos) << src.name << ": kernel " << k << " is not in the CUBIN";
+    }
+  } catch (const BuildError& e) {
+    FAIL() << src.name << ": " << e.what() << "\n--- full log ---\n" << e.log().substr(0, 4000);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryKernel, Nvrtc, ::testing::ValuesIn(every_dialect_source()),
+                         [](const auto& param_info) {
+                           std::string n = param_info.param.name;
+                           for (auto& c : n) if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(NvrtcErrors, BuildErrorShowsTheUserLine) {
+  try {
+    nvrtc_version();
+  } catch (const Unsupported& e) {
+    GTEST_SKIP() << e.what();
+  }
+  const std::string src = "__kernel void k(__global float* x)\n{\n    x[0] = nope;\n}\n";
+  const auto tr = translate_for_cuda(dialect::parse(src));
+  try {
+    compile_cuda(tr.cu, {}, "sm_90", src);
+    FAIL() << "expected BuildError";
+  } catch (const BuildError& e) {
+    EXPECT_NE(std::string(e.what()).find("nope"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("3 |"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace weft::detail
