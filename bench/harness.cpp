@@ -129,6 +129,8 @@ bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
       any = true;
     } else if (f.size() == 2 && f[0] == "skip") {
       ctx.progress("peer skipped: " + f[1]);
+    } else if (f.size() == 2 && f[0] == "info") {
+      ctx.progress(f[1]);
     }
   }
   if (r.exit_code != 0 && why) *why = "exit " + std::to_string(r.exit_code) + ": " + r.output.substr(0, 300);

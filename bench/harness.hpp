@@ -81,8 +81,8 @@ Stats time_wall(int warmup, int repeat, const std::function<void()>& fn);
 
 /// Runs a peer script from bench/peers (python3 SCRIPT ARGS...). Each line it prints of the
 /// form "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median<TAB>min<TAB>bytes" becomes
-/// a record of suite; "skip<TAB>reason" explains a missing peer. Returns false when the
-/// script could not run.
+/// a record of suite; "skip<TAB>reason" explains a missing peer and "info<TAB>text" is
+/// shown as progress. Returns false when the script could not run.
 bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
               const std::vector<std::string>& args, std::string* why);
 

@@ -1,13 +1,17 @@
-// The `weft` command: devices, the program cache, benchmarks.
+// The `weft` command: devices, the program cache, benchmarks, polygon masks.
 //
 //   weft version
 //   weft devices [--json]
 //   weft cache path | list | clear | prune [--older-than DAYS] [--max-size MB]
 //   weft bench [SUITE...] [--device SELECTOR] [--n N] [--repeat R] [--json FILE] [--compare]
+//   weft polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE) [--device D]
+//                [--out FILE.npy] [--png FILE]
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -16,7 +20,10 @@
 
 #include "bench/harness.hpp"
 #include "cache/program_cache.hpp"
+#include "core/files.hpp"
 #include "core/json.hpp"
+#include "core/npy.hpp"
+#include "core/png.hpp"
 #include "weft/weft.hpp"
 
 namespace {
@@ -31,6 +38,11 @@ const char* usage =
     "        prune [--older-than DAYS] [--max-size MB]\n"
     "  bench [SUITE...] [--device SELECTOR] [--n N] [--repeat R] [--json FILE] [--compare]\n"
     "                                run benchmark suites (all of them when none is named)\n"
+    "  polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE)\n"
+    "          [--device SELECTOR] [--out FILE.npy] [--png FILE]\n"
+    "                                the mask of a polygon (random integer vertices in\n"
+    "                                [0, W] x [0, H], or one \"x y\" per line of FILE):\n"
+    "                                --out saves it for numpy.load, --png draws it\n"
     "  help                          this text\n";
 
 std::string human_bytes(std::uint64_t n) {
@@ -187,6 +199,164 @@ int cmd_bench(const std::vector<std::string>& args) {
   return weft::bench::run_bench(o);
 }
 
+// --size WxH: two positive integers.
+std::pair<std::size_t, std::size_t> parse_size(const std::string& v) {
+  const auto bad = [&] {
+    return weft::InvalidArgument("weft polygon: --size needs WIDTHxHEIGHT with positive integers "
+                                 "(e.g. 1024x768), got '" + v + "'");
+  };
+  const auto x = v.find('x');
+  if (x == std::string::npos || x == 0 || x + 1 == v.size()) throw bad();
+  const std::string w = v.substr(0, x), h = v.substr(x + 1);
+  const auto digits = [](const std::string& t) {
+    return t.size() <= 10 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!digits(w) || !digits(h)) throw bad();
+  const std::size_t width = std::stoull(w), height = std::stoull(h);
+  if (width == 0 || height == 0) throw bad();
+  return {width, height};
+}
+
+// One "x y" pair a line (a comma may separate them); blank lines and text after '#' are
+// ignored. A line that is not two finite numbers is named in the error.
+std::vector<weft::Point> read_vertices_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw weft::InvalidArgument("weft polygon: cannot read the vertices file '" + path + "'");
+  std::vector<weft::Point> v;
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    std::string text = line.substr(0, line.find('#'));
+    std::replace(text.begin(), text.end(), ',', ' ');
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const char* p = text.c_str();
+    char* end = nullptr;
+    const double x = std::strtod(p, &end);
+    const bool got_x = end != p;
+    p = end;
+    const double y = got_x ? std::strtod(p, &end) : 0.0;
+    const bool got_y = got_x && end != p;
+    const bool rest_blank = got_y && std::string(end).find_first_not_of(" \t\r") == std::string::npos;
+    if (!rest_blank || !std::isfinite(x) || !std::isfinite(y)) {
+      throw weft::InvalidArgument("weft polygon: " + path + ":" + std::to_string(number) +
+                                  ": expected two finite numbers \"x y\", got '" + line + "'");
+    }
+    v.push_back({x, y});
+  }
+  if (v.empty()) throw weft::InvalidArgument("weft polygon: " + path + " holds no vertices");
+  return v;
+}
+
+// The mask as a palette PNG with the polygon's outline and vertices drawn over it. Edges are
+// clipped to the image first (Liang-Barsky), so far-away vertices cost nothing, then
+// stepped one pixel at a time.
+std::string mask_png(const weft::Mask& m, const std::vector<weft::Point>& vertices) {
+  enum : std::uint8_t { outside, inside, outline, corner };
+  const weft::detail::Rgb palette[] = {{24, 28, 38}, {96, 156, 222}, {236, 72, 56}, {255, 214, 0}};
+  std::vector<std::uint8_t> px(m.data.size());
+  for (std::size_t i = 0; i < px.size(); ++i) px[i] = m.data[i] ? inside : outside;
+  const double w = static_cast<double>(m.width), h = static_cast<double>(m.height);
+  const auto plot = [&](double x, double y, std::uint8_t colour) {
+    const double rx = std::round(x), ry = std::round(y);
+    if (rx >= 0 && ry >= 0 && rx < w && ry < h) {
+      px[static_cast<std::size_t>(ry) * m.width + static_cast<std::size_t>(rx)] = colour;
+    }
+  };
+  for (std::size_t i = 0; i < vertices.size(); ++i) {
+    const weft::Point a = vertices[i], b = vertices[(i + 1) % vertices.size()];
+    double t0 = 0, t1 = 1;
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    const double p[] = {-dx, dx, -dy, dy};
+    const double q[] = {a.x + 0.5, w - 0.5 - a.x, a.y + 0.5, h - 0.5 - a.y};
+    bool visible = true;
+    for (int k = 0; k < 4 && visible; ++k) {
+      if (p[k] == 0) {
+        visible = q[k] >= 0;
+      } else {
+        const double t = q[k] / p[k];
+        if (p[k] < 0) t0 = std::max(t0, t);
+        else t1 = std::min(t1, t);
+        visible = t0 <= t1;
+      }
+    }
+    if (!visible) continue;
+    const double x0 = a.x + t0 * dx, y0 = a.y + t0 * dy, x1 = a.x + t1 * dx, y1 = a.y + t1 * dy;
+    const double steps = std::ceil(std::max(std::abs(x1 - x0), std::abs(y1 - y0)));
+    for (double s = 0; s <= steps; ++s) {
+      const double f = steps > 0 ? s / steps : 0.0;
+      plot(x0 + f * (x1 - x0), y0 + f * (y1 - y0), outline);
+    }
+  }
+  // Vertices a little larger than a pixel on large images, so they can be seen.
+  const int r = std::min(m.width, m.height) >= 256 ? 1 : 0;
+  for (const auto& v : vertices) {
+    for (int dy = -r; dy <= r; ++dy) {
+      for (int dx = -r; dx <= r; ++dx) plot(v.x + dx, v.y + dy, corner);
+    }
+  }
+  return weft::detail::png_palette_bytes(m.width, m.height, px, palette);
+}
+
+int cmd_polygon(const std::vector<std::string>& args) {
+  std::optional<std::pair<std::size_t, std::size_t>> size;
+  std::optional<std::size_t> count;
+  std::uint64_t seed = 0;
+  std::string file, selector, out, png;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto next = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw weft::InvalidArgument("weft polygon: " + a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--size") size = parse_size(next());
+    else if (a == "--vertices") count = parse_count(a, next());
+    else if (a == "--seed") {
+      const std::string& v = next();
+      if (v.empty() || v.size() > 19 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        throw weft::InvalidArgument("weft polygon: --seed needs a non-negative integer, got '" + v + "'");
+      }
+      seed = std::stoull(v);
+    } else if (a == "--vertices-file") file = next();
+    else if (a == "--device") selector = next();
+    else if (a == "--out") out = next();
+    else if (a == "--png") png = next();
+    else throw weft::InvalidArgument("weft polygon: unknown option '" + a + "'");
+  }
+  if (!size) throw weft::InvalidArgument("weft polygon: --size WxH is required");
+  if (count.has_value() == !file.empty()) {
+    throw weft::InvalidArgument("weft polygon: give either --vertices N (random, with --seed S) or "
+                                "--vertices-file FILE");
+  }
+  const auto [width, height] = *size;
+  const std::vector<weft::Point> vertices =
+      count ? weft::random_polygon(*count, seed, width, height) : read_vertices_file(file);
+
+  const weft::Device dev = selector.empty() ? weft::default_device() : weft::device(selector);
+  weft::Queue q(dev);
+  weft::Buffer dmask(dev, width * height);
+  const weft::Event done = weft::enqueue_polygon_mask(q, vertices, height, width, dmask);
+  weft::Mask m{height, width, std::vector<std::uint8_t>(width * height)};
+  const weft::Event wait[] = {done};
+  q.read(dmask, m.data.data(), m.data.size(), 0, weft::Blocking::yes, wait);
+  std::size_t inside = 0;
+  for (const auto v : m.data) inside += v != 0;
+
+  if (!out.empty()) {
+    const auto shape = weft::Shape{static_cast<std::int64_t>(height), static_cast<std::int64_t>(width)};
+    if (!weft::detail::write_file_atomic(out, weft::detail::npy_bytes(weft::DType::uint8, shape, m.data.data()))) {
+      throw weft::InvalidArgument("weft polygon: cannot write " + out);
+    }
+  }
+  if (!png.empty() && !weft::detail::write_file_atomic(png, mask_png(m, vertices))) {
+    throw weft::InvalidArgument("weft polygon: cannot write " + png);
+  }
+  std::cout << "polygon: " << vertices.size() << " vertices, " << width << "x" << height << " on "
+            << dev.selector() << ": " << inside << " of " << m.data.size() << " pixels inside ("
+            << std::fixed << std::setprecision(1)
+            << 100.0 * static_cast<double>(inside) / static_cast<double>(m.data.size()) << "%), kernel "
+            << std::setprecision(3) << done.profile().seconds() * 1e3 << " ms\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -202,6 +372,7 @@ int main(int argc, char** argv) {
     if (cmd == "devices") return cmd_devices(args);
     if (cmd == "cache") return cmd_cache(args);
     if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "polygon") return cmd_polygon(args);
     if (cmd == "bench-child" && args.size() == 2 && args[0] == "first-launch") {
       return weft::bench::first_launch_child(args[1]);
     }

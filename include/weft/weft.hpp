@@ -13,6 +13,7 @@
 #include "weft/future.hpp"
 #include "weft/ndrange.hpp"
 #include "weft/pinned_memory.hpp"
+#include "weft/polygon.hpp"
 #include "weft/program.hpp"
 #include "weft/queue.hpp"
 #include "weft/reduction.hpp"

@@ -13,6 +13,11 @@ namespace weft::detail {
 namespace {
 // Work-items below this count run on the queue's worker alone: waking the pool costs more.
 constexpr std::size_t min_items_per_chunk = 4096;
+// A launch that names its local size makes each work-group the unit of work, as OpenCL CPU
+// runtimes do, so a kernel with few heavy work-items (a row of an image each) still spreads
+// over the threads. A few chunks per thread let the caller's thread take on the work of
+// workers that are slow to wake.
+constexpr std::size_t chunks_per_thread = 4;
 }  // namespace
 
 std::size_t host_default_local_size(std::size_t global, unsigned dim) {
@@ -132,8 +137,10 @@ EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vecto
     launch.lsize[d] = config.local.empty() ? host_default_local_size(config.global[d], d) : config.local[d];
     total *= launch.gsize[d];
   }
+  const bool explicit_local = !config.local.empty();
+  const std::size_t group = launch.lsize[0] * launch.lsize[1] * launch.lsize[2];
   HostDevice* dev = device_.get();
-  return submit([hk, args = std::move(args), launch, total, dev]() mutable {
+  return submit([hk, args = std::move(args), launch, total, explicit_local, group, dev]() mutable {
     if (total == 0) return;
     // Each argument's address: a buffer's is that of a pointer to its memory.
     std::vector<void*> pointers(args.size());
@@ -147,8 +154,10 @@ EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vecto
       }
     }
     const weft_host::RunFn run = hk->run();
+    const std::size_t threads = dev->pool().size();
     const std::size_t chunks =
-        std::clamp<std::size_t>(total / min_items_per_chunk, 1, dev->pool().size());
+        explicit_local ? std::clamp<std::size_t>(total / group, 1, threads * chunks_per_thread)
+                       : std::clamp<std::size_t>(total / min_items_per_chunk, 1, threads);
     auto body = [&](std::size_t c) {
       run(argv.data(), &launch, total * c / chunks, total * (c + 1) / chunks);
     };
