@@ -55,6 +55,21 @@ def main():
             emit("cupy a*b+c (two array ops)", n, med, mn, 16.0 * n)
             med, mn = timed(lambda: d.__setitem__(slice(None), a))
             emit("cupy copy (d[:] = a)", n, med, mn, 8.0 * n)
+    elif suite in ("elementwise", "reduce", "scan"):
+        a, b, c = (rng.uniform(-1, 1, n, dtype=cp.float32) for _ in range(3))
+        d = cp.empty_like(a)
+        if suite == "elementwise":
+            k = cp.ElementwiseKernel("float32 a, float32 b, float32 c", "float32 d", "d = a * b + c", "weft_fma")
+            med, mn = timed(lambda: k(a, b, c, d))
+            emit("cupy ElementwiseKernel a*b+c", n, med, mn, 16.0 * n)
+        elif suite == "reduce":
+            med, mn = timed(lambda: a.sum())
+            emit("cupy sum", n, med, mn, 4.0 * n)
+        else:
+            med, mn = timed(lambda: cp.cumsum(a, out=d))
+            emit("cupy cumsum", n, med, mn, 8.0 * n)
+        med, mn = timed(lambda: d.__setitem__(slice(None), a))
+        emit("cupy copy (d[:] = a)", n, med, mn, 8.0 * n)
     elif suite == "launch":
         k = cp.RawKernel(r'extern "C" __global__ void tiny(float* x) { x[threadIdx.x] += 1.0f; }', "tiny")
         x = cp.zeros(16, dtype=cp.float32)

@@ -40,6 +40,25 @@ def main():
         c = np.empty_like(a)
         med, mn = timed(lambda: np.add(a, b, out=c), repeat)
         emit("numpy np.add(a, b, out=c)", n, "float32", med, mn, 12.0 * n)
+    elif suite == "elementwise":
+        a, b, c = (rng.uniform(-1, 1, n).astype(np.float32) for _ in range(3))
+        d = np.empty_like(a)
+
+        def fma_out():
+            np.multiply(a, b, out=d)
+            np.add(d, c, out=d)
+
+        med, mn = timed(fma_out, repeat)
+        emit("numpy multiply+add with out=", n, "float32", med, mn, 16.0 * n)
+    elif suite == "reduce":
+        x = rng.uniform(-1, 1, n).astype(np.float32)
+        med, mn = timed(lambda: x.sum(), repeat)
+        emit("numpy sum", n, "float32", med, mn, 4.0 * n)
+    elif suite == "scan":
+        x = rng.uniform(-1, 1, n).astype(np.float32)
+        out = np.empty_like(x)
+        med, mn = timed(lambda: np.cumsum(x, out=out), repeat)
+        emit("numpy cumsum", n, "float32", med, mn, 8.0 * n)
     elif suite == "fma":
         a, b, c = (rng.uniform(-1, 1, n).astype(np.float32) for _ in range(3))
         d = np.empty_like(a)

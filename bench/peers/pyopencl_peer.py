@@ -18,6 +18,8 @@ def main():
     except ImportError as e:
         print(f"skip\tpyopencl is not installed ({e})")
         return 0
+    if suite in ("elementwise", "reduce", "scan"):
+        return generators(cl, np, suite, n, repeat)
     if suite != "launch":
         print(f"skip\tno PyOpenCL peer for suite {suite}")
         return 0
@@ -40,6 +42,44 @@ def main():
                     times.append((time.perf_counter() - t0) / n)
             print(f"record\tPyOpenCL: launch, back to back\topencl:{p}:{d} (pyopencl)\t{n}\tfloat32\t"
                   f"{statistics.median(times):.9g}\t{min(times):.9g}\t0", flush=True)
+    return 0
+
+
+def generators(cl, np, suite, n, repeat):
+    import pyopencl.array as cla
+    from pyopencl.elementwise import ElementwiseKernel
+    from pyopencl.reduction import ReductionKernel
+    from pyopencl.scan import InclusiveScanKernel
+
+    rng = np.random.default_rng(42)
+    for p, platform in enumerate(cl.get_platforms()):
+        for d, dev in enumerate(platform.get_devices()):
+            ctx = cl.Context([dev])
+            queue = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
+            a, b, c = (cla.to_device(queue, rng.uniform(-1, 1, n).astype(np.float32)) for _ in range(3))
+            out = cla.empty_like(a)
+            if suite == "elementwise":
+                k = ElementwiseKernel(ctx, "const float *a, const float *b, const float *c, float *d",
+                                      "d[i] = a[i] * b[i] + c[i]", "fma")
+                run, nbytes, name = (lambda: k(a, b, c, out)), 16.0 * n, "PyOpenCL ElementwiseKernel a*b+c"
+            elif suite == "reduce":
+                k = ReductionKernel(ctx, np.float32, neutral="0", reduce_expr="a+b", map_expr="x[i]",
+                                    arguments="const float *x")
+                run, nbytes, name = (lambda: k(a)), 4.0 * n, "PyOpenCL ReductionKernel sum"
+            else:
+                k = InclusiveScanKernel(ctx, np.float32, "a+b")
+                run, nbytes, name = (lambda: k(a, out)), 8.0 * n, "PyOpenCL InclusiveScanKernel"
+            for _ in range(2):
+                run()
+            queue.finish()
+            times = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                run()
+                queue.finish()
+                times.append(time.perf_counter() - t0)
+            print(f"record\t{name}\topencl:{p}:{d} (pyopencl)\t{n}\tfloat32\t"
+                  f"{statistics.median(times):.9g}\t{min(times):.9g}\t{nbytes:.9g}", flush=True)
     return 0
 
 

@@ -9,7 +9,8 @@
 namespace weft::detail {
 
 struct DeviceStyle {
-  bool host = false;              // no barriers, no __local: chunked loops
+  bool host = false;              // the host backend: exactly n work-items in elementwise kernels
+  bool chunked = false;           // reductions and scans as chunked loops (CPUs: no barriers needed)
   unsigned items = 1;             // elements per work-item in streaming kernels
   std::size_t group = 64;         // work-group size of generated kernels
   std::size_t groups_per_unit = 4;  // work-groups per compute unit in reductions and scans

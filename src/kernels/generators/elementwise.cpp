@@ -11,6 +11,7 @@ DeviceStyle device_style(const Device& d) {
   DeviceStyle s;
   if (d.backend() == "host") {
     s.host = true;
+    s.chunked = true;
     s.items = 1;
     s.group = 1;
     s.groups_per_unit = 4;
@@ -19,12 +20,14 @@ DeviceStyle device_style(const Device& d) {
     s.group = 256;
     s.groups_per_unit = 8;
   } else {
+    // OpenCL CPU devices (PoCL): work-groups exist, but barrier-heavy trees cost far more
+    // there than chunked loops, which keep a core each on a contiguous range.
+    s.chunked = true;
     s.items = 1;
     s.group = 64;
     s.groups_per_unit = 4;
   }
-  s.options = " -D WEFT_EXACT=" + std::string(s.host ? "1" : "0") + " -D WEFT_HOST_STYLE=" +
-              std::string(s.host ? "1" : "0") + " -D WEFT_ITEMS=" + std::to_string(s.items) +
+  s.options = " -D WEFT_EXACT=" + std::string(s.host ? "1" : "0") + " -D WEFT_ITEMS=" + std::to_string(s.items) +
               " -D WEFT_GROUP=" + std::to_string(s.group);
   return s;
 }

@@ -43,7 +43,7 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
     if (k->device == device.impl().get()) return *k;
   }
   const auto style = detail::device_style(device);
-  Program p = (style.host ? host_ : groups_)->program(device, options_ + style.options);
+  Program p = (style.chunked ? host_ : groups_)->program(device, options_ + style.options);
   kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
                                                        p.kernel("weft_reduce_finish"), {}}));
   return *kernels_.back();
@@ -56,7 +56,7 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
   // How many partials: enough work-groups (chunks on the host) to fill the device, never
   // more than there are elements to share.
   std::size_t groups = units * style.groups_per_unit;
-  const std::size_t per_group = style.host ? 4096 : style.group * style.items;
+  const std::size_t per_group = style.chunked ? 4096 : style.group * style.items;
   groups = std::max<std::size_t>(1, std::min(groups, (n + per_group - 1) / per_group));
 
   Buffer* partial = nullptr;
@@ -74,10 +74,11 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
   k.finish.set_arg(1, static_cast<std::int64_t>(groups));
   k.finish.set_arg(2, result);
   const std::size_t elem = size_of(out_);
-  if (style.host) {
+  if (style.chunked) {
     const std::size_t chunk = (n + groups - 1) / groups;
     k.partial.set_arg(nargs + 2, static_cast<std::int64_t>(chunk));
-    queue.launch(k.partial, groups);
+    // Local size 1: each chunk is a unit of work the host spreads over its threads.
+    queue.launch(k.partial, groups, 1);
     return queue.launch(k.finish, 1);
   }
   k.partial.set_arg(nargs + 2, LocalMemory{style.group * elem});
