@@ -60,14 +60,14 @@ def generators(cl, np, suite, n, repeat):
             out = cla.empty_like(a)
             if suite == "elementwise":
                 k = ElementwiseKernel(ctx, "const float *a, const float *b, const float *c, float *d",
-                                      "d[i] = a[i] * b[i] + c[i]", "fma")
+                                      "d[i] = a[i] * b[i] + c[i]", "peer_fma")
                 run, nbytes, name = (lambda: k(a, b, c, out)), 16.0 * n, "PyOpenCL ElementwiseKernel a*b+c"
             elif suite == "reduce":
                 k = ReductionKernel(ctx, np.float32, neutral="0", reduce_expr="a+b", map_expr="x[i]",
                                     arguments="const float *x")
                 run, nbytes, name = (lambda: k(a)), 4.0 * n, "PyOpenCL ReductionKernel sum"
             else:
-                k = InclusiveScanKernel(ctx, np.float32, "a+b")
+                k = InclusiveScanKernel(ctx, np.float32, "a+b", neutral="0")
                 run, nbytes, name = (lambda: k(a, out)), 8.0 * n, "PyOpenCL InclusiveScanKernel"
             for _ in range(2):
                 run()

@@ -91,9 +91,44 @@ void run_reduce(Context& ctx) {
   run_peers(ctx, "reduce");
 }
 
+void run_scan(Context& ctx) {
+  InclusiveScanKernel cumsum(DType::float32, "a + b", "0");
+  for (const Device& dev : ctx.devices()) {
+    const std::size_t n = ctx.n_or(default_n(dev));
+    ctx.progress("scan on " + dev.selector() + ", n = " + std::to_string(n));
+    const auto x = random_floats(n, 5);
+    Queue q(dev);
+    Buffer dx = Buffer::of<float>(dev, n), dy = Buffer::of<float>(dev, n), copy = Buffer::of<float>(dev, n);
+    q.write(dx, x.data(), n * 4);
+    std::vector<double> t;
+    for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
+      const Event before = q.marker();
+      const Event done = cumsum(q, n, dx, dy);
+      if (r >= ctx.options().warmup) t.push_back(static_cast<double>(done.profile().end - before.profile().end) * 1e-9);
+    }
+    std::sort(t.begin(), t.end());
+    std::vector<float> y(n);
+    q.read(dy, y.data(), n * 4);
+    double run = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      run += x[i];
+      if (i % (n / 97 + 1) == 0 && std::fabs(y[i] - run) > 1e-3 * std::sqrt(static_cast<double>(i + 1))) {
+        throw Error("scan on " + dev.selector() + ": wrong prefix at " + std::to_string(i));
+      }
+    }
+    const Stats cs = time_events(ctx.options().warmup, ctx.options().repeat, [&] { return q.copy(dx, copy, n * 4); });
+    ctx.add({"scan", "weft InclusiveScanKernel", dev.selector(), n, "float32", t[t.size() / 2], t.front(),
+             8.0 * static_cast<double>(n), ""});
+    ctx.add({"scan", "weft buffer copy (ceiling)", dev.selector(), n, "float32", cs.median, cs.min,
+             8.0 * static_cast<double>(n), ""});
+  }
+  run_peers(ctx, "scan");
+}
+
 const SuiteRegistration elementwise_registration{
     {"elementwise", "ElementwiseKernel d = a*b + c, float32", run_elementwise}};
 const SuiteRegistration reduce_registration{{"reduce", "ReductionKernel sum, float32", run_reduce}};
+const SuiteRegistration scan_registration{{"scan", "InclusiveScanKernel, float32", run_scan}};
 
 }  // namespace
 }  // namespace weft::bench

@@ -17,6 +17,7 @@
 #include "weft/program.hpp"
 #include "weft/queue.hpp"
 #include "weft/reduction.hpp"
+#include "weft/scan.hpp"
 #include "weft/selector.hpp"
 #include "weft/shape.hpp"
 #include "weft/version.hpp"

@@ -131,6 +131,80 @@ TEST_P(Generators, ReductionsWithMapsAndOtherOperators) {
   EXPECT_EQ(on_device, f.get());
 }
 
+template <class T>
+void check_scans(Generators& g, Device& dev, Queue& q) {
+  InclusiveScanKernel inclusive(dtype_of<T>, "a + b", "0");
+  ExclusiveScanKernel exclusive(dtype_of<T>, "a + b", "0");
+  for (std::size_t n : sizes) {
+    const auto x = test::random_vector<T>(n, 7, T(0), T(10));
+    Buffer dx = g.upload_typed(x), din = Buffer::of<T>(dev, std::max<std::size_t>(n, 1)),
+           dex = Buffer::of<T>(dev, std::max<std::size_t>(n, 1));
+    inclusive(q, n, dx, din);
+    exclusive(q, n, dx, dex);
+    const auto in = download<T>(q, din, n), ex = download<T>(q, dex, n);
+    // Against a reference in long double (floats) or exact arithmetic (integers).
+    long double run = 0, abs_run = 0;
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const long double before = run;
+      run += static_cast<long double>(x[i]);
+      abs_run += std::fabs(static_cast<long double>(x[i]));
+      if constexpr (std::is_floating_point_v<T>) {
+        const long double tol = std::numeric_limits<T>::epsilon() * abs_run * (4.0L + 2.0L * std::sqrt(static_cast<long double>(i + 1)));
+        bad += std::fabs(static_cast<long double>(in[i]) - run) > tol;
+        bad += std::fabs(static_cast<long double>(ex[i]) - before) > tol;
+      } else {
+        bad += in[i] != static_cast<T>(run);
+        bad += ex[i] != static_cast<T>(before);
+      }
+    }
+    EXPECT_EQ(bad, 0u) << name(dtype_of<T>) << " n = " << n << " on " << dev.selector();
+  }
+}
+
+TEST_P(Generators, InclusiveAndExclusiveScans) {
+  check_scans<float>(*this, dev, q);
+  check_scans<double>(*this, dev, q);
+  check_scans<std::int32_t>(*this, dev, q);
+  check_scans<std::int64_t>(*this, dev, q);
+  check_scans<std::uint32_t>(*this, dev, q);
+}
+
+TEST_P(Generators, SegmentedScanAndStreamCompaction) {
+  const std::size_t n = 70001;
+  const auto x = test::random_vector<float>(n, 8, -1.0f, 1.0f);
+  std::vector<std::int32_t> starts(n);
+  for (std::size_t i = 0; i < n; ++i) starts[i] = (i % 997 == 0 || i % 1301 == 5) ? 1 : 0;
+  Buffer dx = upload_typed(x), dstarts = upload_typed(starts);
+  {
+    std::vector<std::int32_t> ones(n, 1);
+    Buffer d1 = upload_typed(ones), out = Buffer::of<std::int32_t>(dev, n);
+    GenericScanKernel seg(DType::int32, "const int *v, const int *start, int *out", "v[i]", "a + b", "0",
+                          "out[i] = item", "start[i] != 0", {}, "segmented_count");
+    seg(q, n, d1, dstarts, out);
+    const auto o = download<std::int32_t>(q, out, n);
+    std::int32_t run = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      run = starts[i] ? 1 : run + 1;
+      ASSERT_EQ(o[i], run) << i;
+    }
+  }
+  {
+    Buffer kept = Buffer::of<float>(dev, n), count = Buffer::of<std::int32_t>(dev, 1);
+    GenericScanKernel compact(DType::int32, "const float *x, float *kept, int *count", "x[i] > 0 ? 1 : 0", "a + b",
+                              "0", "if (prev_item != item) kept[item - 1] = x[i]; if (i == n - 1) *count = item;", {},
+                              {}, "compact");
+    compact(q, n, dx, kept, count);
+    std::vector<float> ref;
+    for (float v : x) {
+      if (v > 0) ref.push_back(v);
+    }
+    const auto c = download<std::int32_t>(q, count, 1);
+    ASSERT_EQ(static_cast<std::size_t>(c[0]), ref.size());
+    EXPECT_EQ(download<float>(q, kept, ref.size()), ref);
+  }
+}
+
 TEST_P(Generators, BadInputNamesWhatIsWrong) {
   try {
     ElementwiseKernel k("float *x, floot y", "x[i] = y");

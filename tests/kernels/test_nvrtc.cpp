@@ -9,7 +9,11 @@
 #include "embedded/weft_test_kernels.hpp"
 #include "kernels/cuda_translate.hpp"
 #include "kernels/dialect.hpp"
+#include "weft/elementwise.hpp"
 #include "weft/error.hpp"
+#include "weft/reduction.hpp"
+#include "weft/scan.hpp"
+#include "embedded/weft_embedded.hpp"
 
 #ifdef WEFT_HAVE_BENCH_KERNELS
 #include "embedded/weft_bench_kernels.hpp"
@@ -35,9 +39,19 @@ std::vector<Source> every_dialect_source() {
       {"seed_external", test_kernels::seed_external_cl, "-D LOCAL_SIZE=256"},
       {"busy", test_kernels::busy_cl, ""},
   };
+  s.push_back({"builtin/polygon", embedded::polygon_cl, ""});
+  // The generators' sources, as they are built for a GPU (work-group variants).
+  static const ElementwiseKernel ew("float a, const float *x, float *y", "y[i] = a * x[i] + y[i]", "axpy");
+  static const ReductionKernel red(DType::float32, "0", "a + b", "x[i] * y[i]", "const float *x, const float *y");
+  static const GenericScanKernel scan(DType::int32, "const float *x, float *kept, int *count", "x[i] > 0 ? 1 : 0",
+                                      "a + b", "0", "if (prev_item != item) kept[item - 1] = x[i];", "x[i] == 0");
+  s.push_back({"generated/elementwise", ew.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"generated/reduction", red.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"generated/scan", scan.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
 #ifdef WEFT_HAVE_BENCH_KERNELS
   s.push_back({"bench/vadd", embedded::vadd_cl, ""});
   s.push_back({"bench/tiny", embedded::tiny_cl, ""});
+  s.push_back({"bench/fma", embedded::fma_cl, ""});
 #endif
   return s;
 }

@@ -1,0 +1,91 @@
+// Scans (prefix sums and their generalizations), as PyOpenCL's scan kernels:
+//
+//   weft::InclusiveScanKernel cumsum(weft::DType::float32, "a + b", "0");
+//   cumsum(queue, n, in, out);                      // out[i] = in[0] + ... + in[i]
+//
+//   // Stream compaction: keep the positive elements of x, in order.
+//   weft::GenericScanKernel compact(weft::DType::int32, "const float *x, float *kept, int *count",
+//       "x[i] > 0 ? 1 : 0", "a + b", "0",
+//       "if (prev_item != item) kept[item - 1] = x[i]; if (i == n - 1) *count = item;");
+//
+// The scan expression must be associative. An optional segment-start expression restarts
+// the scan (from neutral) at every i where it holds: segmented scans.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weft/arg_spec.hpp"
+#include "weft/detail/generated.hpp"
+#include "weft/queue.hpp"
+
+namespace weft {
+
+class GenericScanKernel {
+ public:
+  GenericScanKernel(DType dtype, std::string_view arguments, std::string_view input_expr, std::string_view scan_expr,
+                    std::string_view neutral, std::string_view output_statement,
+                    std::string_view is_segment_start_expr = {}, std::string_view preamble = {},
+                    std::string_view name = "scan", std::string_view options = {});
+
+  DType dtype() const noexcept { return dtype_; }
+  const std::vector<ArgSpec>& arguments() const noexcept { return specs_; }
+  const std::string& source() const noexcept { return generated_->source(); }
+
+  /// Scans over i in [0, n); returns the event of the last pass.
+  template <class... A>
+  Event operator()(Queue& queue, std::size_t n, const A&... args) {
+    Kernels& k = kernels_for(queue.device());
+    detail::bind_user_args(k.partial, specs_, who_, args...);
+    detail::bind_user_args(k.final_pass, specs_, who_, args...);
+    return launch(queue, k, n);
+  }
+
+ private:
+  struct Kernels {
+    const void* device;
+    Kernel partial;
+    Kernel carry;
+    Kernel final_pass;
+    std::vector<std::pair<const void*, std::pair<Buffer, Buffer>>> scratch;  // per queue
+  };
+  Kernels& kernels_for(const Device& device);
+  Event launch(Queue& queue, Kernels& k, std::size_t n);
+
+  DType dtype_;
+  std::vector<ArgSpec> specs_;
+  std::string who_;
+  std::string options_;
+  std::shared_ptr<detail::GeneratedSource> generated_;
+  std::vector<std::unique_ptr<Kernels>> kernels_;
+};
+
+/// out[i] = in[0] op in[1] op ... op in[i].
+class InclusiveScanKernel {
+ public:
+  InclusiveScanKernel(DType dtype, std::string_view scan_expr, std::string_view neutral,
+                      std::string_view preamble = {});
+  Event operator()(Queue& queue, std::size_t n, const Buffer& in, const Buffer& out) {
+    return scan_(queue, n, in, out);
+  }
+
+ private:
+  GenericScanKernel scan_;
+};
+
+/// out[i] = neutral op in[0] op ... op in[i-1] (out[0] = neutral).
+class ExclusiveScanKernel {
+ public:
+  ExclusiveScanKernel(DType dtype, std::string_view scan_expr, std::string_view neutral,
+                      std::string_view preamble = {});
+  Event operator()(Queue& queue, std::size_t n, const Buffer& in, const Buffer& out) {
+    return scan_(queue, n, in, out);
+  }
+
+ private:
+  GenericScanKernel scan_;
+};
+
+}  // namespace weft
