@@ -32,24 +32,33 @@ class GenericScanKernel {
 
   DType dtype() const noexcept { return dtype_; }
   const std::vector<ArgSpec>& arguments() const noexcept { return specs_; }
-  const std::string& source() const noexcept { return generated_->source(); }
+  /// The generated source of the GPU variant (single pass) when the scan has one, else the
+  /// chunked variant.
+  const std::string& source() const noexcept { return (lookback_ ? lookback_ : chunked_)->source(); }
 
   /// Scans over i in [0, n); returns the event of the last pass.
   template <class... A>
   Event operator()(Queue& queue, std::size_t n, const A&... args) {
     Kernels& k = kernels_for(queue.device());
     detail::bind_user_args(k.partial, specs_, who_, args...);
-    detail::bind_user_args(k.final_pass, specs_, who_, args...);
+    if (!k.single_pass) detail::bind_user_args(k.final_pass, specs_, who_, args...);
     return launch(queue, k, n);
   }
 
  private:
+  struct Scratch {
+    Buffer values;     // chunk totals/carries, or tile aggregates
+    Buffer flags;      // chunk segment flags, or tile status
+    Buffer prefixes;   // tile inclusive prefixes (single pass)
+    Buffer counter;    // the next tile (single pass)
+  };
   struct Kernels {
     const void* device;
-    Kernel partial;
+    bool single_pass;
+    Kernel partial;     // chunked: totals; single pass: the scan itself
     Kernel carry;
     Kernel final_pass;
-    std::vector<std::pair<const void*, std::pair<Buffer, Buffer>>> scratch;  // per queue
+    std::vector<std::pair<const void*, Scratch>> scratch;  // per queue: stream order keeps it safe
   };
   Kernels& kernels_for(const Device& device);
   Event launch(Queue& queue, Kernels& k, std::size_t n);
@@ -58,7 +67,8 @@ class GenericScanKernel {
   std::vector<ArgSpec> specs_;
   std::string who_;
   std::string options_;
-  std::shared_ptr<detail::GeneratedSource> generated_;
+  std::shared_ptr<detail::GeneratedSource> chunked_;
+  std::shared_ptr<detail::GeneratedSource> lookback_;  // null for segmented scans
   std::vector<std::unique_ptr<Kernels>> kernels_;
 };
 

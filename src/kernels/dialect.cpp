@@ -685,6 +685,16 @@ std::string summarize_build_log(const std::string& log, std::string_view source,
       }
     }
   }
+  if (count == 0) {
+    // No line says "error" (NVIDIA's OpenCL reports an unresolved function from its
+    // assembler as "ptxas fatal ..."): the log's first lines, then.
+    std::istringstream again(log);
+    while (std::getline(again, line) && count < 12) {
+      if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      os << line << "\n";
+      ++count;
+    }
+  }
   return os.str();
 }
 

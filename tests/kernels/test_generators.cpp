@@ -170,6 +170,33 @@ TEST_P(Generators, InclusiveAndExclusiveScans) {
   check_scans<std::uint32_t>(*this, dev, q);
 }
 
+TEST_P(Generators, SinglePassScanWhereWorkGroupsExist) {
+  // The GPU algorithm (decoupled look-back), forced on any device with work-groups.
+  if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";
+  ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
+  InclusiveScanKernel inclusive(DType::int32, "a + b", "0", "// single pass");
+  ExclusiveScanKernel exclusive(DType::float64, "a + b", "0", "// single pass");
+  ::unsetenv("WEFT_SCAN_ALGORITHM");
+  for (std::size_t n : {std::size_t{1}, std::size_t{2047}, std::size_t{2048}, std::size_t{100001}}) {
+    const auto x = test::random_vector<std::int32_t>(n, 9, -50, 50);
+    std::vector<double> xd(x.begin(), x.end());
+    Buffer dx = upload_typed(x), dxd = upload_typed(xd), out = Buffer::of<std::int32_t>(dev, n),
+           outd = Buffer::of<double>(dev, n);
+    ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
+    inclusive(q, n, dx, out);
+    exclusive(q, n, dxd, outd);
+    ::unsetenv("WEFT_SCAN_ALGORITHM");
+    const auto o = download<std::int32_t>(q, out, n);
+    const auto od = download<double>(q, outd, n);
+    std::int32_t run = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(od[i], static_cast<double>(run)) << "exclusive, n = " << n << " i = " << i;
+      run += x[i];
+      ASSERT_EQ(o[i], run) << "inclusive, n = " << n << " i = " << i;
+    }
+  }
+}
+
 TEST_P(Generators, SegmentedScanAndStreamCompaction) {
   const std::size_t n = 70001;
   const auto x = test::random_vector<float>(n, 8, -1.0f, 1.0f);

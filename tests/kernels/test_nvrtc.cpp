@@ -47,7 +47,11 @@ std::vector<Source> every_dialect_source() {
                                       "a + b", "0", "if (prev_item != item) kept[item - 1] = x[i];", "x[i] == 0");
   s.push_back({"generated/elementwise", ew.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   s.push_back({"generated/reduction", red.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  static const InclusiveScanKernel cumsum(DType::float32, "a + b", "0");
+  static const GenericScanKernel single(DType::float32, "const float *x, float *y", "x[i]", "a + b", "0",
+                                        "y[i] = item");
   s.push_back({"generated/scan", scan.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"generated/scan_single_pass", single.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
 #ifdef WEFT_HAVE_BENCH_KERNELS
   s.push_back({"bench/vadd", embedded::vadd_cl, ""});
   s.push_back({"bench/tiny", embedded::tiny_cl, ""});

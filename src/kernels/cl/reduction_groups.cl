@@ -1,6 +1,6 @@
 // The ReductionKernel's work-group variant (OpenCL devices, GPUs), pasted after reduction.cl.
-// A work-group's items stride through the input a grid apart (coalesced), four loads in
-// flight each, then combine in local memory as a tree.
+// A work-group's items stride through the input a grid apart (coalesced), then combine in
+// local memory as a tree.
 void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global weft_out_t *out)
 {
     const int lid = get_local_id(0);
@@ -16,18 +16,25 @@ void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global wef
 __kernel void weft_reduce_partial(${ARGS}long ${N}, __global weft_out_t *weft_partial,
                                   __local weft_out_t *weft_scratch)
 {
+    // Eight loads in flight per item: enough independent memory traffic to keep HBM busy.
     const long G = get_global_size(0);
     long i = get_global_id(0);
     weft_out_t a0 = ${NEUTRAL}, a1 = ${NEUTRAL}, a2 = ${NEUTRAL}, a3 = ${NEUTRAL};
-    for (; i + 3 * G < ${N}; i += 4 * G) {
+    weft_out_t a4 = ${NEUTRAL}, a5 = ${NEUTRAL}, a6 = ${NEUTRAL}, a7 = ${NEUTRAL};
+    for (; i + 7 * G < ${N}; i += 8 * G) {
         a0 = WEFT_REDUCE(a0, weft_map(i, ${NAMES}${N}));
         a1 = WEFT_REDUCE(a1, weft_map(i + G, ${NAMES}${N}));
         a2 = WEFT_REDUCE(a2, weft_map(i + 2 * G, ${NAMES}${N}));
         a3 = WEFT_REDUCE(a3, weft_map(i + 3 * G, ${NAMES}${N}));
+        a4 = WEFT_REDUCE(a4, weft_map(i + 4 * G, ${NAMES}${N}));
+        a5 = WEFT_REDUCE(a5, weft_map(i + 5 * G, ${NAMES}${N}));
+        a6 = WEFT_REDUCE(a6, weft_map(i + 6 * G, ${NAMES}${N}));
+        a7 = WEFT_REDUCE(a7, weft_map(i + 7 * G, ${NAMES}${N}));
     }
     for (; i < ${N}; i += G) a0 = WEFT_REDUCE(a0, weft_map(i, ${NAMES}${N}));
-    weft_group_reduce(WEFT_REDUCE(WEFT_REDUCE(a0, a1), WEFT_REDUCE(a2, a3)), weft_scratch,
-                      weft_partial + get_group_id(0));
+    a0 = WEFT_REDUCE(WEFT_REDUCE(a0, a1), WEFT_REDUCE(a2, a3));
+    a4 = WEFT_REDUCE(WEFT_REDUCE(a4, a5), WEFT_REDUCE(a6, a7));
+    weft_group_reduce(WEFT_REDUCE(a0, a4), weft_scratch, weft_partial + get_group_id(0));
 }
 
 __kernel void weft_reduce_finish(__global const weft_out_t *weft_partial, long weft_count,

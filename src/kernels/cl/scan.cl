@@ -1,11 +1,16 @@
-// The scan template (src/kernels/generators/scan.cpp substitutes the dollar-brace
-// placeholders). Three passes over contiguous chunks, one work-item each: chunk totals, the
-// carry into each chunk (one work-item), then each chunk scanned again from its carry with the
-// user's output statement, which sees i, item (inclusive) and prev_item (exclusive).
-// Segments: where the segment-start expression holds, the scan starts again from neutral.
+// The scan template's head (src/kernels/generators/scan.cpp substitutes the dollar-brace
+// placeholders), followed by one of two algorithms: scan_chunked.cl (CPUs, segmented scans)
+// or scan_lookback.cl (GPUs). The user's output statement sees i, item (the inclusive
+// prefix) and prev_item (the exclusive one). Segments: where the segment-start expression
+// holds, the scan starts again from neutral.
 ${PREAMBLE}
 typedef ${T} weft_scan_t;
-#define WEFT_SCAN(a, b) (${SCAN})
+// A function, not a macro: arguments that are expressions keep their meaning.
+weft_scan_t weft_scan_op(weft_scan_t a, weft_scan_t b)
+{
+    return (weft_scan_t)(${SCAN});
+}
+#define WEFT_SCAN(a, b) weft_scan_op((a), (b))
 
 weft_scan_t weft_input(long i, ${ARGS}long ${N})
 {
@@ -15,52 +20,4 @@ weft_scan_t weft_input(long i, ${ARGS}long ${N})
 int weft_segment_start(long i, ${ARGS}long ${N})
 {
     return (${SEGMENT}) ? 1 : 0;
-}
-
-__kernel void weft_scan_partial(${ARGS}long ${N}, __global weft_scan_t *weft_partial,
-                                __global int *weft_flags, long weft_chunk)
-{
-    const long g = get_global_id(0);
-    const long begin = g * weft_chunk;
-    const long end = min(begin + weft_chunk, (long)${N});
-    weft_scan_t acc = ${NEUTRAL};
-    int flag = 0;
-    for (long i = begin; i < end; ++i) {
-        if (WEFT_SEGMENTED && weft_segment_start(i, ${NAMES}${N})) {
-            acc = ${NEUTRAL};
-            flag = 1;
-        }
-        acc = WEFT_SCAN(acc, weft_input(i, ${NAMES}${N}));
-    }
-    weft_partial[g] = acc;
-    weft_flags[g] = flag;
-}
-
-// In place: chunk totals become the carry into each chunk.
-__kernel void weft_scan_carry(__global weft_scan_t *weft_partial, __global const int *weft_flags,
-                              long weft_count)
-{
-    weft_scan_t acc = ${NEUTRAL};
-    for (long g = 0; g < weft_count; ++g) {
-        const weft_scan_t total = weft_partial[g];
-        weft_partial[g] = acc;
-        acc = weft_flags[g] ? total : WEFT_SCAN(acc, total);
-    }
-}
-
-__kernel void weft_scan_final(${ARGS}long ${N}, __global const weft_scan_t *weft_carry, long weft_chunk)
-{
-    const long g = get_global_id(0);
-    const long begin = g * weft_chunk;
-    const long end = min(begin + weft_chunk, (long)${N});
-    weft_scan_t acc = weft_carry[g];
-    for (long i = begin; i < end; ++i) {
-        if (WEFT_SEGMENTED && weft_segment_start(i, ${NAMES}${N})) acc = ${NEUTRAL};
-        const weft_scan_t prev_item = acc;
-        acc = WEFT_SCAN(acc, weft_input(i, ${NAMES}${N}));
-        const weft_scan_t item = acc;
-        {
-${OUTPUT};
-        }
-    }
 }

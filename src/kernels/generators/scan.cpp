@@ -4,6 +4,8 @@
 #include "kernels/generators/device_style.hpp"
 #include "weft/error.hpp"
 
+#include <cstdlib>
+
 namespace weft {
 
 GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, std::string_view input_expr,
@@ -21,19 +23,24 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
   bool n_taken = false;
   for (const auto& s : specs_) n_taken |= s.name == "n";
   const bool segmented = !blank(is_segment_start_expr);
-  const std::string source =
-      "#define WEFT_SEGMENTED " + std::string(segmented ? "1" : "0") + "\n" +
-      detail::substitute(weft::embedded::scan_cl, {{"PREAMBLE", std::string(preamble)},
-                                                   {"T", std::string(c_name(dtype))},
-                                                   {"SCAN", std::string(scan_expr)},
-                                                   {"INPUT", std::string(input_expr)},
-                                                   {"SEGMENT", segmented ? std::string(is_segment_start_expr) : "0"},
-                                                   {"NEUTRAL", std::string(neutral)},
-                                                   {"OUTPUT", std::string(output_statement)},
-                                                   {"ARGS", detail::parameter_list(specs_)},
-                                                   {"NAMES", detail::name_list(specs_)},
-                                                   {"N", n_taken ? "weft_n" : "n"}});
-  generated_ = std::make_shared<detail::GeneratedSource>(source);
+  const std::vector<std::pair<std::string, std::string>> values{
+      {"PREAMBLE", std::string(preamble)},
+      {"T", std::string(c_name(dtype))},
+      {"SCAN", std::string(scan_expr)},
+      {"INPUT", std::string(input_expr)},
+      {"SEGMENT", segmented ? std::string(is_segment_start_expr) : "0"},
+      {"NEUTRAL", std::string(neutral)},
+      {"OUTPUT", std::string(output_statement)},
+      {"ARGS", detail::parameter_list(specs_)},
+      {"NAMES", detail::name_list(specs_)},
+      {"N", n_taken ? "weft_n" : "n"}};
+  const std::string head = "#define WEFT_SEGMENTED " + std::string(segmented ? "1" : "0") +
+                           "\n#define WEFT_SCAN_ITEMS 8\n" + detail::substitute(weft::embedded::scan_cl, values);
+  chunked_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_chunked_cl, values));
+  // The single pass is for GPUs; segmented scans stay chunked everywhere.
+  if (!segmented) {
+    lookback_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_lookback_cl, values));
+  }
 }
 
 GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device) {
@@ -41,9 +48,20 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
     if (k->device == device.impl().get()) return *k;
   }
   const auto style = detail::device_style(device);
-  Program p = generated_->program(device, options_ + style.options);
-  kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_scan_partial"),
-                                                       p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
+  // WEFT_SCAN_ALGORITHM=single-pass|chunked overrides the choice (tests and benchmarks use it
+  // to run the GPU algorithm on an OpenCL CPU device); the host backend has no barriers.
+  bool single = !style.chunked && lookback_;
+  if (const char* a = std::getenv("WEFT_SCAN_ALGORITHM"); a && lookback_ && !style.host) {
+    if (std::string_view(a) == "single-pass") single = true;
+    else if (std::string_view(a) == "chunked") single = false;
+  }
+  Program p = (single ? lookback_ : chunked_)->program(device, options_ + style.options);
+  if (single) {
+    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), true, p.kernel("weft_scan_lookback"), {}, {}, {}}));
+  } else {
+    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, p.kernel("weft_scan_partial"),
+                                                         p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
+  }
   return *kernels_.back();
 }
 
@@ -51,29 +69,39 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
   if (n == 0) return queue.marker();
   const Device dev = queue.device();
   const auto style = detail::device_style(dev);
-  const std::size_t units = std::max(1u, dev.info().compute_units);
-  // Chunks: a few per compute unit (each a contiguous range for one work-item), never
-  // smaller than 1024 elements.
-  const std::size_t max_chunks = units * style.groups_per_unit * (style.chunked ? 1 : style.group);
-  const std::size_t chunks = std::max<std::size_t>(1, std::min(max_chunks, (n + 1023) / 1024));
-  const std::size_t chunk = (n + chunks - 1) / chunks;
-
-  std::pair<Buffer, Buffer>* scratch = nullptr;
-  for (auto& [q, s] : k.scratch) {
-    if (q == queue.impl().get() && s.first.count() >= chunks) scratch = &s;
-  }
-  if (!scratch) {
-    k.scratch.emplace_back(queue.impl().get(),
-                           std::make_pair(Buffer(dev, max_chunks, dtype_), Buffer::of<std::int32_t>(dev, max_chunks)));
-    scratch = &k.scratch.back().second;
-  }
   const std::size_t nargs = specs_.size();
   const auto n64 = static_cast<std::int64_t>(n);
+  constexpr std::size_t scan_items = 8;  // WEFT_SCAN_ITEMS in the generated source
+  const std::size_t units = std::max(1u, dev.info().compute_units);
+  const std::size_t slots = k.single_pass ? (n + style.group * scan_items - 1) / (style.group * scan_items)
+                                          : units * style.groups_per_unit * (style.chunked ? 1 : style.group);
+  Scratch* scratch = nullptr;
+  for (auto& [q, s] : k.scratch) {
+    if (q == queue.impl().get() && s.values.count() >= slots) scratch = &s;
+  }
+  if (!scratch) {
+    Scratch s{Buffer(dev, slots, dtype_), Buffer::of<std::int32_t>(dev, slots),
+              Buffer(dev, k.single_pass ? slots : 1, dtype_), Buffer::of<std::int32_t>(dev, 1)};
+    k.scratch.emplace_back(queue.impl().get(), std::move(s));
+    scratch = &k.scratch.back().second;
+  }
+  if (k.single_pass) {
+    const std::int32_t zero = 0;
+    queue.fill(scratch->flags, &zero, 4, 0, slots * 4);
+    queue.fill(scratch->counter, &zero, 4, 0, 4);
+    k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
+    k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
+    return queue.launch(k.partial, slots * style.group, style.group);
+  }
+  // Chunks: a few per compute unit (each a contiguous range for one work-item), never
+  // smaller than 1024 elements.
+  const std::size_t chunks = std::max<std::size_t>(1, std::min(slots, (n + 1023) / 1024));
+  const std::size_t chunk = (n + chunks - 1) / chunks;
   const auto chunk64 = static_cast<std::int64_t>(chunk);
-  k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->first).set_arg(nargs + 2, scratch->second);
+  k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->values).set_arg(nargs + 2, scratch->flags);
   k.partial.set_arg(nargs + 3, chunk64);
-  k.carry.set_args(scratch->first, scratch->second, static_cast<std::int64_t>(chunks));
-  k.final_pass.set_arg(nargs, n64).set_arg(nargs + 1, scratch->first).set_arg(nargs + 2, chunk64);
+  k.carry.set_args(scratch->values, scratch->flags, static_cast<std::int64_t>(chunks));
+  k.final_pass.set_arg(nargs, n64).set_arg(nargs + 1, scratch->values).set_arg(nargs + 2, chunk64);
   // Local size 1 on CPUs: each chunk is a unit of work spread over the threads.
   const NDRange local = style.chunked ? NDRange(1) : NDRange();
   queue.launch(k.partial, chunks, local);
