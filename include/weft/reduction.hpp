@@ -40,18 +40,23 @@ class ReductionKernel {
   Future<T> reduce(Queue& queue, std::size_t n, const A&... args) {
     if (!has_dtype<T> || dtype_of<T> != out_) throw_type_mismatch(has_dtype<T> ? name(dtype_of<T>) : "a non-dtype");
     Kernels& k = kernels_for(queue.device());
-    detail::bind_user_args(k.partial, specs_, who_, args...);
+    detail::bind_user_args(k.fused ? k.fused : k.partial, specs_, who_, args...);
     Buffer result(queue.device(), 1, out_);
     Event done = launch(queue, k, n, result);
     return Future<T>(queue, std::move(result), std::move(done));
   }
 
  private:
+  struct Scratch {
+    Buffer partials;
+    Buffer ticket;  // the fused kernel's last-work-group counter, reset by the kernel itself
+  };
   struct Kernels {
     const void* device;
     Kernel partial;
     Kernel finish;
-    std::vector<std::pair<const void*, Buffer>> partials;  // per queue: stream order keeps it safe
+    Kernel fused;  // one launch, where device-scope fences exist (CUDA); else empty
+    std::vector<std::pair<const void*, Scratch>> scratch;  // per queue: stream order keeps it safe
   };
   Kernels& kernels_for(const Device& device);
   Event launch(Queue& queue, Kernels& k, std::size_t n, const Buffer& result);

@@ -197,6 +197,27 @@ TEST_P(Generators, SinglePassScanWhereWorkGroupsExist) {
   }
 }
 
+TEST_P(Generators, FusedReductionWhereWorkGroupsExist) {
+  // The one-launch reduction (last work-group combines), forced on any device with work-groups.
+  if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";
+  ::setenv("WEFT_REDUCE_ALGORITHM", "fused", 1);
+  ReductionKernel sum(DType::int64, "0", "a + b", "x[i]", "const long *x", "// fused");
+  ReductionKernel maxk(DType::float32, "-INFINITY", "fmax(a, b)", "x[i]", "const float *x", "// fused");
+  for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{100001}, std::size_t{1} << 20}) {
+    const auto x = test::random_vector<std::int64_t>(n, 10, -1000000, 1000000);
+    const auto xf = test::random_vector<float>(n, 11, -5.0f, 5.0f);
+    Buffer dx = upload_typed(x), dxf = upload_typed(xf);
+    // Twice in a row: the kernel must leave its ticket reset for the next launch.
+    for (int again = 0; again < 2; ++again) {
+      std::int64_t ref = 0;
+      for (auto v : x) ref += v;
+      EXPECT_EQ(sum.reduce<std::int64_t>(q, n, dx).get(), ref) << "n = " << n;
+      EXPECT_EQ(maxk.reduce<float>(q, n, dxf).get(), *std::max_element(xf.begin(), xf.end())) << "n = " << n;
+    }
+  }
+  ::unsetenv("WEFT_REDUCE_ALGORITHM");
+}
+
 TEST_P(Generators, SegmentedScanAndStreamCompaction) {
   const std::size_t n = 70001;
   const auto x = test::random_vector<float>(n, 8, -1.0f, 1.0f);

@@ -13,8 +13,8 @@ void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global wef
     if (lid == 0) *out = scratch[0];
 }
 
-__kernel void weft_reduce_partial(${ARGS}long ${N}, __global weft_out_t *weft_partial,
-                                  __local weft_out_t *weft_scratch)
+void weft_reduce_partial_body(${ARGS}long ${N}, __global weft_out_t *weft_partial,
+                              __local weft_out_t *weft_scratch)
 {
     // Eight loads in flight per item: enough independent memory traffic to keep HBM busy.
     const long G = get_global_size(0);
@@ -37,6 +37,12 @@ __kernel void weft_reduce_partial(${ARGS}long ${N}, __global weft_out_t *weft_pa
     weft_group_reduce(WEFT_REDUCE(a0, a4), weft_scratch, weft_partial + get_group_id(0));
 }
 
+__kernel void weft_reduce_partial(${ARGS}long ${N}, __global weft_out_t *weft_partial,
+                                  __local weft_out_t *weft_scratch)
+{
+    weft_reduce_partial_body(${NAMES}${N}, weft_partial, weft_scratch);
+}
+
 __kernel void weft_reduce_finish(__global const weft_out_t *weft_partial, long weft_count,
                                  __global weft_out_t *weft_result, __local weft_out_t *weft_scratch)
 {
@@ -45,4 +51,29 @@ __kernel void weft_reduce_finish(__global const weft_out_t *weft_partial, long w
         acc = WEFT_REDUCE(acc, weft_partial[i]);
     }
     weft_group_reduce(acc, weft_scratch, weft_result);
+}
+
+// One launch instead of two, where fences reach the whole device: each work-group leaves its
+// partial, and the last one to finish (an atomic ticket, after a device-scope fence) combines
+// them all and resets the ticket for the next launch.
+__kernel void weft_reduce_fused(${ARGS}long ${N}, __global weft_out_t *weft_partial,
+                                __global weft_out_t *weft_result, __global volatile int *weft_ticket,
+                                __local weft_out_t *weft_scratch)
+{
+    __local int weft_last;
+    weft_reduce_partial_body(${NAMES}${N}, weft_partial, weft_scratch);
+    if (get_local_id(0) == 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        weft_last = atomic_inc(weft_ticket) == (int)get_num_groups(0) - 1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!weft_last) return;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    weft_out_t acc = ${NEUTRAL};
+    const __global volatile weft_out_t *partial = weft_partial;
+    for (long i = get_local_id(0); i < (long)get_num_groups(0); i += get_local_size(0)) {
+        acc = WEFT_REDUCE(acc, partial[i]);
+    }
+    weft_group_reduce(acc, weft_scratch, weft_result);
+    if (get_local_id(0) == 0) *weft_ticket = 0;
 }

@@ -1,10 +1,11 @@
 // A single-pass scan for GPUs: decoupled look-back (Merrill and Garland, 2016). Each
 // work-group takes the next tile in scheduling order (an atomic counter, so every tile it
 // waits for is already running), scans it in local memory, publishes the tile's aggregate,
-// then walks back over its predecessors' aggregates until it meets a published inclusive
-// prefix. The input is read once and the output written once. Tile status: 0 nothing yet,
+// then looks back over its predecessors' aggregates, 32 at a time, until it meets a published
+// inclusive prefix. The input is read once and the output written once. Tile status: 0 nothing yet,
 // 1 aggregate ready, 2 inclusive prefix ready; values are published before their flags.
 #define WEFT_TILE (WEFT_GROUP * WEFT_SCAN_ITEMS)
+#define WEFT_WINDOW 32  // predecessors looked at per round (a warp's worth)
 
 __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_status,
                                  __global volatile weft_scan_t *weft_aggregate,
@@ -15,6 +16,9 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_s
     __local weft_scan_t weft_sums[WEFT_GROUP];
     __local int weft_tile_shared;
     __local weft_scan_t weft_carry_shared;
+    __local int weft_done;
+    __local int weft_window_status[WEFT_WINDOW];
+    __local weft_scan_t weft_window_value[WEFT_WINDOW];
     const int lid = get_local_id(0);
 
     if (lid == 0) weft_tile_shared = atomic_inc(weft_tile_counter);
@@ -43,9 +47,9 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_s
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+    // Publish this tile's aggregate (tile 0: its inclusive prefix, which ends every look-back).
+    const weft_scan_t total = weft_sums[WEFT_GROUP - 1];
     if (lid == 0) {
-        const weft_scan_t total = weft_sums[WEFT_GROUP - 1];
-        weft_scan_t look = ${NEUTRAL};
         if (tile == 0) {
             weft_prefix[0] = total;
             mem_fence(CLK_GLOBAL_MEM_FENCE);
@@ -54,22 +58,49 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_s
             weft_aggregate[tile] = total;
             mem_fence(CLK_GLOBAL_MEM_FENCE);
             weft_status[tile] = 1;
-            for (long p = tile - 1;; --p) {
-                int status;
+        }
+        weft_done = tile == 0;
+        weft_carry_shared = ${NEUTRAL};
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Look back WEFT_WINDOW predecessors at a time: each of the first items reads one of them
+    // (waiting until it has published something), then one item folds the window, nearest
+    // first, until it meets an inclusive prefix. Every item reads weft_done after a barrier,
+    // so all take the same number of rounds.
+    long window_end = tile;
+    while (!weft_done) {
+        if (lid < WEFT_WINDOW) {
+            const long p = window_end - 1 - lid;
+            int status = 2;
+            weft_scan_t value = ${NEUTRAL};
+            if (p >= 0) {
                 while ((status = weft_status[p]) == 0) {
                 }
                 mem_fence(CLK_GLOBAL_MEM_FENCE);
-                if (status == 2) {
-                    look = WEFT_SCAN(weft_prefix[p], look);
+                value = status == 2 ? weft_prefix[p] : weft_aggregate[p];
+            }
+            weft_window_status[lid] = status;
+            weft_window_value[lid] = value;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            weft_scan_t look = weft_carry_shared;
+            for (int w = 0; w < WEFT_WINDOW; ++w) {
+                look = WEFT_SCAN(weft_window_value[w], look);
+                if (weft_window_status[w] == 2) {
+                    weft_done = 1;
                     break;
                 }
-                look = WEFT_SCAN(weft_aggregate[p], look);
             }
-            weft_prefix[tile] = WEFT_SCAN(look, total);
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
-            weft_status[tile] = 2;
+            weft_carry_shared = look;
         }
-        weft_carry_shared = look;
+        window_end -= WEFT_WINDOW;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0 && tile > 0) {
+        weft_prefix[tile] = WEFT_SCAN(weft_carry_shared, total);
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        weft_status[tile] = 2;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const weft_scan_t tile_carry = weft_carry_shared;

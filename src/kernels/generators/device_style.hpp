@@ -11,11 +11,11 @@ namespace weft::detail {
 struct DeviceStyle {
   bool host = false;              // the host backend: exactly n work-items in elementwise kernels
   bool chunked = false;           // reductions and scans as chunked loops (CPUs: no barriers needed)
-  // The single-pass scan publishes values across work-groups, which needs a device-scope
-  // fence: CUDA's __threadfence(). OpenCL 1.2's mem_fence may order within a work-group only
-  // (NVIDIA's does: a published aggregate can arrive after its flag), so OpenCL GPUs scan in
-  // chunks.
-  bool single_pass_scan = false;
+  // Single-pass algorithms publish values from one work-group to others, which needs a
+  // device-scope fence: CUDA's __threadfence(). OpenCL 1.2's mem_fence may order within a
+  // work-group only (NVIDIA's does: a published aggregate can arrive after its flag), so on
+  // OpenCL GPUs scans go in chunks and reductions in two launches.
+  bool device_fences = false;
   unsigned items = 1;             // elements per work-item in streaming kernels
   std::size_t group = 64;         // work-group size of generated kernels
   std::size_t groups_per_unit = 4;  // work-groups per compute unit in reductions and scans

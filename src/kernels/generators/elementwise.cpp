@@ -16,7 +16,7 @@ DeviceStyle device_style(const Device& d) {
     s.group = 1;
     s.groups_per_unit = 4;
   } else if (d.type() == DeviceType::gpu) {
-    s.single_pass_scan = d.backend() == "cuda";
+    s.device_fences = d.backend() == "cuda";
     s.items = 4;
     s.group = 256;
     s.groups_per_unit = 8;

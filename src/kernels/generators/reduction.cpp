@@ -3,6 +3,9 @@
 #include "embedded/weft_embedded.hpp"
 #include "kernels/generators/device_style.hpp"
 
+#include <cstdlib>
+#include <string_view>
+
 namespace weft {
 
 ReductionKernel::ReductionKernel(DType out, std::string_view neutral, std::string_view reduce_expr,
@@ -43,9 +46,19 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
     if (k->device == device.impl().get()) return *k;
   }
   const auto style = detail::device_style(device);
-  Program p = (style.chunked ? host_ : groups_)->program(device, options_ + style.options);
+  // WEFT_REDUCE_ALGORITHM=fused runs the one-launch reduction on any device with work-groups
+  // (tests use it on OpenCL CPU devices, whose memory is coherent); two-pass forbids it.
+  bool fused = style.device_fences;
+  if (const char* a = std::getenv("WEFT_REDUCE_ALGORITHM"); a && !style.host) {
+    if (std::string_view(a) == "fused") fused = true;
+    else if (std::string_view(a) == "two-pass") fused = false;
+  }
+  const bool groups = !style.chunked || fused;
+  Program p = (groups ? groups_ : host_)->program(device, options_ + style.options);
   kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
-                                                       p.kernel("weft_reduce_finish"), {}}));
+                                                       p.kernel("weft_reduce_finish"),
+                                                       fused ? p.kernel("weft_reduce_fused") : Kernel(),
+                                                       {}}));
   return *kernels_.back();
 }
 
@@ -59,20 +72,27 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
   const std::size_t per_group = style.chunked ? 4096 : style.group * style.items;
   groups = std::max<std::size_t>(1, std::min(groups, (n + per_group - 1) / per_group));
 
-  Buffer* partial = nullptr;
-  for (auto& [q, b] : k.partials) {
-    if (q == queue.impl().get()) partial = &b;
+  Scratch* scratch = nullptr;
+  for (auto& [q, b] : k.scratch) {
+    if (q == queue.impl().get()) scratch = &b;
   }
-  if (!partial) {
-    k.partials.emplace_back(queue.impl().get(), Buffer(dev, units * style.groups_per_unit, out_));
-    partial = &k.partials.back().second;
+  if (!scratch) {
+    Scratch fresh{Buffer(dev, units * style.groups_per_unit, out_), Buffer::of<std::int32_t>(dev, 1)};
+    const std::int32_t zero = 0;
+    queue.fill(fresh.ticket, &zero, 4, 0, 4);
+    k.scratch.emplace_back(queue.impl().get(), std::move(fresh));
+    scratch = &k.scratch.back().second;
   }
+  Buffer* partial = &scratch->partials;
   const std::size_t nargs = specs_.size();
-  k.partial.set_arg(nargs, static_cast<std::int64_t>(n));
-  k.partial.set_arg(nargs + 1, *partial);
-  k.finish.set_arg(0, *partial);
-  k.finish.set_arg(1, static_cast<std::int64_t>(groups));
-  k.finish.set_arg(2, result);
+  if (k.fused) {
+    const std::size_t elem = size_of(out_);
+    k.fused.set_arg(nargs, static_cast<std::int64_t>(n)).set_arg(nargs + 1, *partial).set_arg(nargs + 2, result);
+    k.fused.set_arg(nargs + 3, scratch->ticket).set_arg(nargs + 4, LocalMemory{style.group * elem});
+    return queue.launch(k.fused, groups * style.group, style.group);
+  }
+  k.partial.set_arg(nargs, static_cast<std::int64_t>(n)).set_arg(nargs + 1, *partial);
+  k.finish.set_arg(0, *partial).set_arg(1, static_cast<std::int64_t>(groups)).set_arg(2, result);
   const std::size_t elem = size_of(out_);
   if (style.chunked) {
     const std::size_t chunk = (n + groups - 1) / groups;

@@ -50,7 +50,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   const auto style = detail::device_style(device);
   // WEFT_SCAN_ALGORITHM=single-pass|chunked overrides the choice (tests and benchmarks use it
   // to run the GPU algorithm on an OpenCL CPU device); the host backend has no barriers.
-  bool single = style.single_pass_scan && lookback_;
+  bool single = style.device_fences && lookback_;
   if (const char* a = std::getenv("WEFT_SCAN_ALGORITHM"); a && lookback_ && !style.host) {
     if (std::string_view(a) == "single-pass") single = true;
     else if (std::string_view(a) == "chunked") single = false;
