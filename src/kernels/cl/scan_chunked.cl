@@ -9,13 +9,26 @@ __kernel void weft_scan_partial(${ARGS}long ${N}, __global weft_scan_t *weft_par
     const long end = min(begin + weft_chunk, (long)${N});
     weft_scan_t acc = ${NEUTRAL};
     int flag = 0;
+#if WEFT_SEGMENTED
     for (long i = begin; i < end; ++i) {
-        if (WEFT_SEGMENTED && weft_segment_start(i, ${NAMES}${N})) {
+        if (weft_segment_start(i, ${NAMES}${N})) {
             acc = ${NEUTRAL};
             flag = 1;
         }
         acc = WEFT_SCAN(acc, weft_input(i, ${NAMES}${N}));
     }
+#else
+    // The chunk's total as 16 independent chains over contiguous sub-ranges, combined in
+    // order: no dependency between neighbours, and no commutativity assumed.
+    const long sub = (end - begin) / 16;
+    weft_scan_t part[16];
+    for (int k = 0; k < 16; ++k) part[k] = ${NEUTRAL};
+    for (long j = 0; j < sub; ++j) {
+        for (int k = 0; k < 16; ++k) part[k] = WEFT_SCAN(part[k], weft_input(begin + k * sub + j, ${NAMES}${N}));
+    }
+    for (int k = 0; k < 16; ++k) acc = WEFT_SCAN(acc, part[k]);
+    for (long i = begin + 16 * sub; i < end; ++i) acc = WEFT_SCAN(acc, weft_input(i, ${NAMES}${N}));
+#endif
     weft_partial[g] = acc;
     weft_flags[g] = flag;
 }
