@@ -16,6 +16,7 @@ std::string join_prelude() {
   s += prelude.substr(0, cut);
   s += weft::embedded::dialect_core_hpp;
   s += prelude.substr(cut + marker.size());
+  s += weft::embedded::spellings_h;
   return s;
 }
 }  // namespace

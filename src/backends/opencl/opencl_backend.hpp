@@ -159,6 +159,8 @@ class OpenclQueue final : public QueueImpl {
   /// cl_events for a wait list; events of other backends or contexts are bridged through
   /// user events completed by their callbacks.
   std::vector<cl::cl_event> wait_list(std::span<const EventPtr> wait);
+  /// A marker after w: the event of a command with nothing to do (zero bytes, zero items).
+  EventPtr enqueue_marker(const std::vector<cl::cl_event>& w);
 
   std::shared_ptr<OpenclDevice> device_;
   ClRef<cl::cl_command_queue> queue_;

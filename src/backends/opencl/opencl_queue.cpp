@@ -249,18 +249,13 @@ EventPtr OpenclQueue::fill(const BufferPtr& dst, const void* pattern, std::size_
 EventPtr OpenclQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
                              const LaunchConfig& config, std::span<const EventPtr> wait) {
   const auto w = wait_list(wait);
-  if (config.global.total() == 0) {
-    cl_event ev = nullptr;
-    check(api().clEnqueueMarkerWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()),
-                                            w.empty() ? nullptr : w.data(), &ev),
-          "clEnqueueMarkerWithWaitList");
-    return std::make_shared<OpenclEvent>(ev);
-  }
+  if (config.global.total() == 0) return enqueue_marker(w);
   return std::make_shared<OpenclEvent>(static_cast<OpenclKernel&>(*kernel).enqueue(queue_.get(), args, config, w));
 }
 
-EventPtr OpenclQueue::marker(std::span<const EventPtr> wait) {
-  const auto w = wait_list(wait);
+EventPtr OpenclQueue::marker(std::span<const EventPtr> wait) { return enqueue_marker(wait_list(wait)); }
+
+EventPtr OpenclQueue::enqueue_marker(const std::vector<cl_event>& w) {
   cl_event ev = nullptr;
   check(api().clEnqueueMarkerWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()),
                                           w.empty() ? nullptr : w.data(), &ev),
