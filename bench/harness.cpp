@@ -149,10 +149,12 @@ int run_bench(const Options& options) {
     return 1;
   }
   std::vector<const Suite*> chosen;
-  if (options.suites.empty()) {
+  std::vector<std::string> names = options.suites;
+  if (names.empty()) names.assign(std::begin(default_suites), std::end(default_suites));
+  if (names.size() == 1 && names[0] == "all") {
     for (const auto& s : suites()) chosen.push_back(&s);
   } else {
-    for (const auto& name : options.suites) {
+    for (const auto& name : names) {
       auto it = std::find_if(suites().begin(), suites().end(), [&](const Suite& s) { return s.name == name; });
       if (it == suites().end()) {
         std::string known;
@@ -164,8 +166,10 @@ int run_bench(const Options& options) {
     }
   }
   Context ctx(options, devs);
-  for (const Suite* s : chosen) {
-    std::cerr << "weft bench: " << s->name << " (" << s->description << ")" << std::endl;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const Suite* s = chosen[i];
+    std::cerr << "weft bench [" << i + 1 << "/" << chosen.size() << "]: " << s->name << " (" << s->description << ")"
+              << std::endl;
     s->run(ctx);
   }
 
@@ -198,7 +202,9 @@ int run_bench(const Options& options) {
     }
   }
 
-  if (!options.json_path.empty()) {
+  std::string json_path = options.json_path;
+  if (json_path.empty() && !options.plot_path.empty()) json_path = options.plot_path + ".json";
+  if (!json_path.empty()) {
     detail::JsonWriter w;
     w.begin_array();
     for (const auto& r : recs) {
@@ -217,10 +223,20 @@ int run_bench(const Options& options) {
       w.end_object();
     }
     w.end_array();
-    if (!detail::write_file_atomic(options.json_path, w.str() + "\n")) {
-      std::cerr << "weft bench: cannot write " << options.json_path << "\n";
+    if (!detail::write_file_atomic(json_path, w.str() + "\n")) {
+      std::cerr << "weft bench: cannot write " << json_path << "\n";
       return 1;
     }
+  }
+  if (!options.plot_path.empty()) {
+    const char* py = std::getenv("WEFT_PYTHON");
+    const auto r = detail::run_process({py && *py ? py : "python3", peers_dir() + "/plot.py", json_path, options.plot_path});
+    if (r.exit_code != 0) {
+      std::cerr << "weft bench: --plot failed: " << r.output;
+      return 1;
+    }
+    if (json_path != options.json_path) std::remove(json_path.c_str());
+    std::cerr << "weft bench: chart written to " << options.plot_path << "\n";
   }
   return 0;
 }

@@ -16,14 +16,18 @@
 namespace weft::bench {
 
 struct Options {
-  std::vector<std::string> suites;   // empty: the default set
+  std::vector<std::string> suites;   // empty: default_suites; "all": every suite
   std::string device;                // selector; empty: every device
   std::optional<std::size_t> n;      // problem size; each suite has its default
   int repeat = 10;
   int warmup = 2;
   std::string json_path;
+  std::string plot_path;             // a PNG bar chart of the results (through matplotlib)
   bool compare = false;              // also measure the peers found installed
 };
+
+/// What `weft bench` runs when no suite is named: the polygon exercise and the core kernels.
+inline constexpr const char* default_suites[] = {"polygon", "vadd", "elementwise", "reduce", "scan"};
 
 struct Record {
   std::string suite;

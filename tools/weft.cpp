@@ -36,8 +36,9 @@ const char* usage =
     "  devices [--json]              list every backend and device\n"
     "  cache path|list|clear|prune   the on-disk program cache\n"
     "        prune [--older-than DAYS] [--max-size MB]\n"
-    "  bench [SUITE...] [--device SELECTOR] [--n N] [--repeat R] [--json FILE] [--compare]\n"
-    "                                run benchmark suites (all of them when none is named)\n"
+    "  bench [SUITE...|all] [--device SELECTOR] [--n N] [--repeat R] [--json FILE] [--compare]\n"
+    "        [--plot FILE.png]       run benchmark suites; with none named, the polygon exercise\n"
+    "                                and the core kernels (polygon vadd elementwise reduce scan)\n"
     "  polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE)\n"
     "          [--device SELECTOR] [--out FILE.npy] [--png FILE]\n"
     "                                the mask of a polygon (random integer vertices in\n"
@@ -192,6 +193,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     else if (a == "--repeat") o.repeat = static_cast<int>(parse_count(a, next()));
     else if (a == "--warmup") o.warmup = static_cast<int>(std::stoi(next()));
     else if (a == "--json") o.json_path = next();
+    else if (a == "--plot") o.plot_path = next();
     else if (a == "--compare") o.compare = true;
     else if (!a.empty() && a[0] == '-') throw weft::InvalidArgument("weft bench: unknown option '" + a + "'");
     else o.suites.push_back(a);

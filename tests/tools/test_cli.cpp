@@ -153,6 +153,22 @@ TEST(Cli, PolygonErrorsNameWhatWasWrong) {
             std::string::npos);
 }
 
+TEST(Cli, BenchPlotDrawsAChartOrSaysWhatIsMissing) {
+  TempDir dir;
+  const std::string png = dir.path() + "/chart.png";
+  const auto r = weft_cmd({"bench", "vadd", "--device", "host", "--n", "4096", "--repeat", "2", "--plot", png});
+  const bool have_matplotlib = run_process({"python3", "-c", "import matplotlib"}).exit_code == 0;
+  if (have_matplotlib) {
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto bytes = read_file(png);
+    ASSERT_TRUE(bytes.has_value());
+    EXPECT_EQ(bytes->substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  } else {
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.output.find("matplotlib"), std::string::npos) << r.output;
+  }
+}
+
 }  // namespace
 }  // namespace weft::detail
 #endif
