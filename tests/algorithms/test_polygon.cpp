@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "algorithms/polygon_reference.hpp"
@@ -219,6 +220,96 @@ TEST_P(Polygon, RejectsWhatItCannotDo) {
     EXPECT_NE(std::string(e.what()).find("16"), std::string::npos) << e.what();
   }
   EXPECT_THROW(polygon_mask(q, v, std::size_t{1} << 31, 2), InvalidArgument);
+}
+
+// The work-group kernel (devices other than the host backend) gives a row to a team of
+// work-items, 32 pixels each, in segments of up to 8192 pixels: sizes around those bounds,
+// rows narrower than a team's word and wider than a segment, odd and 4-byte-multiple widths.
+TEST_P(Polygon, RowsNarrowerThanAWordAndWiderThanASegment) {
+  std::mt19937 rng(81);
+  const std::pair<std::size_t, std::size_t> sizes[] = {
+      {300, 1}, {131, 2}, {67, 4}, {70, 31}, {65, 32}, {66, 33}, {5, 1023}, {4, 1024}, {3, 1025},
+      {3, 8191}, {3, 8192}, {2, 8193}, {2, 16416}, {3, 20001}, {2, 20000}};
+  for (const auto& [h, w] : sizes) {
+    for (int n : {3, 24}) {
+      const int hi_x = static_cast<int>(w), hi_y = static_cast<int>(h);
+      expect_exact(random_vertices(rng, n, -5, hi_x + 5, -2, hi_y + 2), h, w);
+    }
+    // Vertices on pixels in every segment, with a border value of its own.
+    std::vector<Point> v;
+    for (std::size_t x = 0; x < w; x += 997) v.push_back({static_cast<double>(x), static_cast<double>(x % h)});
+    v.push_back({static_cast<double>(w - 1), static_cast<double>(h - 1)});
+    v.push_back({0, static_cast<double>(h - 1)});
+    expect_exact(v, h, w, 5);
+  }
+}
+
+// Hundreds of crossings on every row (a comb of thin teeth and dense random polygons): the
+// parity of many limits, equal limits among them, and rows whose crossings fill one word.
+TEST_P(Polygon, RowsWithHundredsOfCrossings) {
+  std::vector<Point> comb;
+  for (int tooth = 0; tooth < 300; ++tooth) {
+    comb.push_back({2.0 * tooth, 1});
+    comb.push_back({2.0 * tooth + 1, 62});
+  }
+  comb.push_back({600, 0});
+  expect_exact(comb, 64, 640);
+  expect_exact(comb, 64, 603);
+  std::vector<Point> dense;  // every tooth inside one 32-pixel word
+  for (int tooth = 0; tooth < 200; ++tooth) {
+    dense.push_back({40.0 + tooth % 30, 1});
+    dense.push_back({41.0 + tooth % 29, 30});
+  }
+  expect_exact(dense, 32, 100);
+  std::mt19937 rng(12);
+  for (const auto& [h, w] : {std::pair<std::size_t, std::size_t>{50, 300}, {40, 9000}, {300, 20}}) {
+    const int hi_x = static_cast<int>(w), hi_y = static_cast<int>(h);
+    expect_exact(random_vertices(rng, 700, 0, hi_x, 0, hi_y), h, w);
+  }
+}
+
+// Many vertices on pixels: more than the kernel scans item by item (it then searches for each
+// row's first), several rows of them, and rows with none between.
+TEST_P(Polygon, ManyVertexPixels) {
+  std::vector<Point> zigzag;
+  for (int x = 0; x < 400; ++x) zigzag.push_back({static_cast<double>(x), x % 2 ? 5.0 : 9.0});
+  zigzag.push_back({399, 30});
+  zigzag.push_back({0, 30});
+  expect_exact(zigzag, 40, 400, 3);
+  expect_exact(zigzag, 40, 401, 3);
+  std::mt19937 rng(77);
+  expect_exact(random_vertices(rng, 3000, 0, 59, 0, 49), 50, 60, 9);
+  expect_exact(random_vertices(rng, 3000, -10, 70, -10, 60), 50, 61, 0);
+}
+
+// polygon_mask keeps device memory between calls on devices with work-groups; a call after
+// a larger or smaller one must not see stale bytes or parameters.
+TEST_P(Polygon, RepeatedCallsOfChangingSizes) {
+  std::mt19937 rng(31);
+  const std::pair<std::size_t, std::size_t> sizes[] = {{300, 500}, {7, 9}, {64, 64}, {300, 500}, {1, 1}, {90, 77}};
+  int n = 3;
+  for (const auto& [h, w] : sizes) {
+    const int hi_x = static_cast<int>(w), hi_y = static_cast<int>(h);
+    expect_exact(random_vertices(rng, n, 0, hi_x, 0, hi_y), h, w, static_cast<std::uint8_t>(n));
+    n = n * 3 + 1;
+  }
+}
+
+// Calls from several threads at once, each with its own queue on the same device.
+TEST_P(Polygon, ConcurrentCallsOnOneDevice) {
+  std::vector<std::vector<Point>> polys;
+  std::mt19937 rng(4);
+  for (int i = 0; i < 4; ++i) polys.push_back(random_vertices(rng, 10 + 7 * i, 0, 200, 0, 150));
+  std::vector<std::vector<std::uint8_t>> got(polys.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < polys.size(); ++i) {
+    threads.emplace_back([&, i] {
+      Queue mine(dev);
+      for (int repeat = 0; repeat < 5; ++repeat) got[i] = polygon_mask(mine, polys[i], 150, 200).data;
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (std::size_t i = 0; i < polys.size(); ++i) EXPECT_EQ(got[i], polygon_mask_reference(polys[i], 150, 200)) << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevices, Polygon, ::testing::ValuesIn(test::test_devices()), test::device_name);
