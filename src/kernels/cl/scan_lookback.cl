@@ -5,20 +5,26 @@
 // inclusive prefix. The input is read once and the output written once. Tile status: 0 nothing yet,
 // 1 aggregate ready, 2 inclusive prefix ready; values are published before their flags.
 #define WEFT_TILE (WEFT_GROUP * WEFT_SCAN_ITEMS)
-#define WEFT_WINDOW 32  // predecessors looked at per round (a warp's worth)
+// Predecessors looked at per round. A tile publishes its prefix only once its look-back has
+// met one, so prefixes advance about one window per round: the window bounds the scan's speed.
+#define WEFT_WINDOW_MAX 128
+#define WEFT_WINDOW (WEFT_WINDOW_MAX < WEFT_GROUP ? WEFT_WINDOW_MAX : WEFT_GROUP)
+// Items scan their runs of WEFT_SCAN_ITEMS at a stride: one word of padding per 32 keeps the
+// banks of local memory apart.
+#define WEFT_PAD(j) ((j) + ((j) >> 5))
 
 __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_status,
                                  __global volatile weft_scan_t *weft_aggregate,
                                  __global volatile weft_scan_t *weft_prefix,
                                  __global volatile int *weft_tile_counter)
 {
-    __local weft_scan_t weft_items[WEFT_TILE];
+    __local weft_scan_t weft_items[WEFT_TILE + WEFT_TILE / 32];
     __local weft_scan_t weft_sums[WEFT_GROUP];
     __local int weft_tile_shared;
     __local weft_scan_t weft_carry_shared;
     __local int weft_done;
-    __local int weft_window_status[WEFT_WINDOW];
-    __local weft_scan_t weft_window_value[WEFT_WINDOW];
+    __local int weft_window_status[WEFT_WINDOW_MAX];
+    __local weft_scan_t weft_window_value[WEFT_WINDOW_MAX];
     const int lid = get_local_id(0);
 
     if (lid == 0) weft_tile_shared = atomic_inc(weft_tile_counter);
@@ -29,13 +35,13 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_s
     // Load the tile coalesced, then each item scans its own contiguous run in local memory.
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
         const long i = base + lid + k * WEFT_GROUP;
-        weft_items[lid + k * WEFT_GROUP] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
+        weft_items[WEFT_PAD(lid + k * WEFT_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     weft_scan_t run = ${NEUTRAL};
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        run = WEFT_SCAN(run, weft_items[lid * WEFT_SCAN_ITEMS + k]);
-        weft_items[lid * WEFT_SCAN_ITEMS + k] = run;
+        run = WEFT_SCAN(run, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
+        weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] = run;
     }
     weft_sums[lid] = run;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -106,7 +112,8 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_s
     const weft_scan_t tile_carry = weft_carry_shared;
     const weft_scan_t before_item = WEFT_SCAN(tile_carry, lid > 0 ? weft_sums[lid - 1] : (weft_scan_t)(${NEUTRAL}));
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        weft_items[lid * WEFT_SCAN_ITEMS + k] = WEFT_SCAN(before_item, weft_items[lid * WEFT_SCAN_ITEMS + k]);
+        weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] =
+            WEFT_SCAN(before_item, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     // Outputs in coalesced order: element j of the tile goes to item j % WEFT_GROUP.
@@ -114,8 +121,8 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_s
         const int j = lid + k * WEFT_GROUP;
         const long i = base + j;
         if (i < ${N}) {
-            const weft_scan_t item = weft_items[j];
-            const weft_scan_t prev_item = j > 0 ? weft_items[j - 1] : tile_carry;
+            const weft_scan_t item = weft_items[WEFT_PAD(j)];
+            const weft_scan_t prev_item = j > 0 ? weft_items[WEFT_PAD(j - 1)] : tile_carry;
             {
 ${OUTPUT};
             }

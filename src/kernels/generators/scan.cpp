@@ -35,7 +35,7 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
       {"NAMES", detail::name_list(specs_)},
       {"N", n_taken ? "weft_n" : "n"}};
   const std::string head = "#define WEFT_SEGMENTED " + std::string(segmented ? "1" : "0") +
-                           "\n#define WEFT_SCAN_ITEMS 8\n" + detail::substitute(weft::embedded::scan_cl, values);
+                           "\n#define WEFT_SCAN_ITEMS 16\n" + detail::substitute(weft::embedded::scan_cl, values);
   chunked_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_chunked_cl, values));
   // The single pass is for GPUs; segmented scans stay chunked everywhere.
   if (!segmented) {
@@ -71,7 +71,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
   const auto style = detail::device_style(dev);
   const std::size_t nargs = specs_.size();
   const auto n64 = static_cast<std::int64_t>(n);
-  constexpr std::size_t scan_items = 8;  // WEFT_SCAN_ITEMS in the generated source
+  constexpr std::size_t scan_items = 16;  // WEFT_SCAN_ITEMS in the generated source
   const std::size_t units = std::max(1u, dev.info().compute_units);
   const std::size_t slots = k.single_pass ? (n + style.group * scan_items - 1) / (style.group * scan_items)
                                           : units * style.groups_per_unit * (style.chunked ? 1 : style.group);
