@@ -59,6 +59,9 @@ Mask polygon_mask(std::span<const Point> vertices, std::size_t height, std::size
                   const Device& device = default_device(), std::uint8_t border_value = 1);
 
 /// The same on queue's device: the queue is reused, which saves starting one per call.
+/// On devices other than the host backend, the device and pinned host memory a call needs
+/// are kept for later calls on the same device (a few sets of at most 256 MiB each; see
+/// docs/POLYGON.md).
 Mask polygon_mask(Queue& queue, std::span<const Point> vertices, std::size_t height,
                   std::size_t width, std::uint8_t border_value = 1);
 

@@ -145,9 +145,13 @@ __kernel void polygon_mask_groups(__global const double *params, int n, int nhit
         __global uint *out4 = (__global uint *)out;
         for (int k = t; k < (len >> 2); k += team_size) {
           const int shift = (k & 7) << 2;
-          const uint inside = polygon_bytes_of_bits((team_bits[k >> 3] >> shift) & 15u);
-          const uint border = polygon_bytes_of_bits((team_vertex[k >> 3] >> shift) & 15u) * 0xffu;
-          out4[k] = (inside & ~border) | (border4 & border);
+          uint value = polygon_bytes_of_bits((team_bits[k >> 3] >> shift) & 15u);
+          const uint vertices4 = (team_vertex[k >> 3] >> shift) & 15u;
+          if (vertices4 != 0) {  // rare: most 4-pixel groups hold no vertex
+            const uint border = polygon_bytes_of_bits(vertices4) * 0xffu;
+            value = (value & ~border) | (border4 & border);
+          }
+          out4[k] = value;
         }
       } else {
         for (int x = t; x < len; x += team_size) {
