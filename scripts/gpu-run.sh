@@ -25,6 +25,6 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "== bench"
-  "$B/weft" bench ${WEFT_GPU_SUITES:-fma launch vadd program-cache transfer} --compare --repeat 20 --json "$OUT/bench.json" > "$OUT/bench.txt" 2> "$OUT/bench-progress.txt"
+  "$B/weft" bench ${WEFT_GPU_SUITES:-} --compare --repeat 20 --json "$OUT/bench.json" --plot "$OUT/bench.png" > "$OUT/bench.txt" 2> "$OUT/bench-progress.txt"
   echo "bench exit $?"; cat "$OUT/bench.txt"; tail -5 "$OUT/bench-progress.txt"
 fi

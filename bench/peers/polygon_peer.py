@@ -130,6 +130,67 @@ def pyopencl_pocl(np, vertices, size, repeat, reference):
     compare("PyOpenCL per-pixel kernel", mask, reference)
 
 
+# The same straightforward kernel in CUDA through CuPy (the issue's GPU reference: one thread
+# per pixel, every edge tested).
+CUPY_KERNEL = r'''
+extern "C" __global__ void inside_polygon(const float *v, int n, int width, unsigned char *mask)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= width) return;
+    float px = (float)x, py = (float)y;
+    int counter = 0;
+    for (int i = 0; i < n; ++i) {
+        float x1 = v[2 * i], y1 = v[2 * i + 1];
+        if (x1 == px && y1 == py) { mask[y * width + x] = 1; return; }
+        int j = (i + 1) % n;
+        float x2 = v[2 * j], y2 = v[2 * j + 1];
+        if (py > fminf(y1, y2) && py <= fmaxf(y1, y2) && px <= fmaxf(x1, x2) && y1 != y2) {
+            float xinters = (py - y1) * (x2 - x1) / (y2 - y1) + x1;
+            if (x1 == x2 || px <= xinters) counter++;
+        }
+    }
+    mask[y * width + x] = counter % 2;
+}
+'''
+
+
+def cupy_gpu(np, vertices, size, repeat, reference):
+    try:
+        import cupy as cp
+        cp.cuda.runtime.getDeviceCount()
+    except Exception as e:  # noqa: BLE001 - no CuPy or no GPU: nothing to compare
+        print(f"skip\tCuPy: not available here ({type(e).__name__})", flush=True)
+        return
+    kernel = cp.RawKernel(CUPY_KERNEL, "inside_polygon")
+    v = cp.asarray(np.asarray(vertices, dtype=np.float32).ravel())
+    mask = cp.empty((size, size), dtype=cp.uint8)
+    block = (32, 8)
+    grid = ((size + 31) // 32, (size + 7) // 8)
+
+    def run():
+        kernel(grid, block, (v, np.int32(len(vertices)), np.int32(size), mask))
+
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    for _ in range(2):
+        run()
+    cp.cuda.Device().synchronize()
+    times, host_times = [], []
+    for _ in range(repeat):
+        start.record()
+        run()
+        end.record()
+        end.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, end) * 1e-3)
+        t0 = time.perf_counter()
+        run()
+        cp.asnumpy(mask)
+        host_times.append(time.perf_counter() - t0)
+    emit("CuPy per-pixel kernel, float (event)", "cuda:0 (cupy)", size, statistics.median(times), min(times))
+    emit("CuPy per-pixel kernel + to host (wall)", "cuda:0 (cupy)", size, statistics.median(host_times),
+         min(host_times))
+    compare("CuPy per-pixel kernel", cp.asnumpy(mask), reference)
+
+
 def matplotlib_contains(np, vertices, size, repeat, reference):
     try:
         from matplotlib.path import Path
@@ -157,6 +218,7 @@ def main():
 
     matplotlib_contains(np, vertices, size, repeat, reference)
     pyopencl_pocl(np, vertices, size, repeat, reference)
+    cupy_gpu(np, vertices, size, repeat, reference)
     # The rule vectorized with NumPy: a few temporaries of the image's size per edge.
     med, mn = timed(lambda: numpy_rule(np, vertices, size), max(3, repeat // 4), warmup=1)
     emit("NumPy, the rule vectorized per edge", "numpy", size, med, mn)
