@@ -34,7 +34,7 @@ def main():
         labels = [f'{r["method"]} [{r["device"]}]' for r in rows]
         speedups = [slowest / r["seconds_median"] for r in rows]
         def color(method):
-            if method.startswith(("numpy", "PyOpenCL", "cupy", "matplotlib", "NumPy", "C++")):
+            if method.lower().startswith(("numpy", "pyopencl", "cupy", "matplotlib", "c++")):
                 return "#999999"  # a peer
             return "#9ecae1" if "ceiling" in method else "#1f77b4"
         colors = [color(r["method"]) for r in rows]
