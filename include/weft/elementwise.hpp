@@ -30,7 +30,14 @@ class ElementwiseKernel {
   /// The generated dialect source.
   const std::string& source() const noexcept { return generated_->source(); }
 
-  /// Runs the operation for i in [0, n) on queue's device, after wait.
+  /// The same with arguments known only at run time.
+  Event run(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
+    Kernel& k = kernel_for(queue.device());
+    detail::bind_runtime_args(k, specs_, who_, args);
+    return launch(queue, k, n);
+  }
+
+  /// Runs the operation for i in [0, n) on queue's device.
   template <class... A>
   Event operator()(Queue& queue, std::size_t n, const A&... args) {
     Kernel& k = kernel_for(queue.device());

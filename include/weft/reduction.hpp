@@ -35,6 +35,17 @@ class ReductionKernel {
   /// The generated dialect source of the work-group variant (the host gets a chunked one).
   const std::string& source() const noexcept { return groups_->source(); }
 
+  /// The same with arguments known only at run time.
+  template <class T>
+  Future<T> reduce_args(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
+    if (!has_dtype<T> || dtype_of<T> != out_) throw_type_mismatch(has_dtype<T> ? name(dtype_of<T>) : "a non-dtype");
+    Kernels& k = kernels_for(queue.device());
+    detail::bind_runtime_args(k.fused ? k.fused : k.partial, specs_, who_, args);
+    Buffer result(queue.device(), 1, out_);
+    Event done = launch(queue, k, n, result);
+    return Future<T>(queue, std::move(result), std::move(done));
+  }
+
   /// Reduces map_expr over i in [0, n). T must be the output dtype's C++ type.
   template <class T, class... A>
   Future<T> reduce(Queue& queue, std::size_t n, const A&... args) {

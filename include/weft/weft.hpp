@@ -3,6 +3,7 @@
 #pragma once
 
 #include "weft/arg_spec.hpp"
+#include "weft/array.hpp"
 #include "weft/buffer.hpp"
 #include "weft/config.hpp"
 #include "weft/device.hpp"

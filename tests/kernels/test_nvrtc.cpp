@@ -9,6 +9,7 @@
 #include "embedded/weft_test_kernels.hpp"
 #include "kernels/cuda_translate.hpp"
 #include "kernels/dialect.hpp"
+#include "array/array_queue.hpp"
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"
 #include "weft/reduction.hpp"
@@ -54,6 +55,26 @@ std::vector<Source> every_dialect_source() {
                                         "y[i] = item");
   s.push_back({"generated/scan", scan.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   s.push_back({"generated/scan_single_pass", single.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  // Array expressions: every operation, casts, bool, broadcast and strided leaves, the
+  // fused reduction. The arrays live on the host; only their kernels' sources are used.
+  {
+    const Device host = device("host");
+    const Array a = Array::zeros({4, 3}, DType::float32, host);
+    const Array b = Array::zeros({3}, DType::int16, host);
+    const Array c = Array::zeros({3, 4}, DType::int32, host).transpose();
+    const Array m = Array::zeros({4, 3}, DType::bool_, host);
+    const Expr e = where(m, sqrt(abs(a)) + exp(a) - log(a) * sin(a) / cos(a), -power(a, 2)) +
+                   floor_divide(b, c) + remainder(c, 3) + minimum(a, b) - maximum(b, 1.5) +
+                   astype(a > b, DType::uint8) + astype(c != 0, DType::float64);
+    const Array out = Array::empty(e.shape(), e.dtype(), host);
+    static const std::string eval = detail::eval_source(out, e);
+    static const std::string sum = detail::sum_source(e);
+    static const std::string ints = detail::eval_source(Array::empty({4, 3}, DType::int64, host),
+                                                        floor_divide(c, b) + remainder(b, c) + power(c, 2));
+    s.push_back({"array/eval", eval, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    s.push_back({"array/eval_integers", ints, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    s.push_back({"array/sum", sum, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  }
 #ifdef WEFT_HAVE_BENCH_KERNELS
   s.push_back({"bench/vadd", embedded::vadd_cl, ""});
   s.push_back({"bench/tiny", embedded::tiny_cl, ""});

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -50,6 +51,22 @@ void bind_one(Kernel& k, std::size_t index, const ArgSpec& spec, const A& a, std
                   "a generated kernel takes weft::Buffer for pointer arguments and numbers for values");
   }
 }
+
+/// An argument known only at run time: a buffer or a number.
+struct RuntimeArg {
+  Buffer buffer;     // used when is_buffer
+  ScalarArg scalar;  // otherwise
+  bool is_buffer = false;
+  static RuntimeArg of(Buffer b) { return {std::move(b), {}, true}; }
+  template <class A>
+  static RuntimeArg of_value(const A& a) {
+    return {{}, scalar_arg(a), false};
+  }
+};
+
+/// Binds arguments known only at run time (the array layer's expressions), in order.
+void bind_runtime_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string_view who,
+                       std::span<const RuntimeArg> args);
 
 /// Binds the user's arguments, in order, to the first specs.size() parameters of kernel.
 template <class... A>

@@ -22,7 +22,9 @@ void bind_buffer(Kernel& kernel, std::size_t index, const ArgSpec& spec, const B
                           "', a value; a Buffer was given");
   }
   if (!buffer) throw InvalidArgument(std::string(who) + ": argument '" + spec.name + "' is an empty Buffer");
-  if (auto dt = buffer.dtype(); dt && *dt != spec.dtype) {
+  // bool elements are bytes holding 0 or 1: kernels declare them uchar.
+  const auto compatible = [&](DType held) { return held == spec.dtype || (held == DType::bool_ && spec.dtype == DType::uint8); };
+  if (auto dt = buffer.dtype(); dt && !compatible(*dt)) {
     throw InvalidArgument(std::string(who) + ": argument '" + spec.name + "' is declared '" + spec.declaration() +
                           "' but the buffer holds " + std::string(name(*dt)));
   }
@@ -75,6 +77,15 @@ void bind_scalar(Kernel& kernel, std::size_t index, const ArgSpec& spec, const S
     case DType::float16: break;
   }
   throw Unsupported(std::string(who) + ": half-precision value arguments are not supported");
+}
+
+void bind_runtime_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string_view who,
+                       std::span<const RuntimeArg> args) {
+  check_arg_count(who, specs, args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i].is_buffer) bind_buffer(k, i, specs[i], args[i].buffer, who);
+    else bind_scalar(k, i, specs[i], args[i].scalar, who);
+  }
 }
 
 Program GeneratedSource::program(const Device& device, std::string_view device_options) {

@@ -1,0 +1,165 @@
+// n-dimensional arrays on a device, with NumPy's dtypes, broadcasting and type promotion, and
+// lazy arithmetic: an expression of arrays becomes ONE generated kernel when it is evaluated.
+//
+//   weft::Device dev = weft::default_device();
+//   weft::Array a = weft::Array::arange(0, 12, 1, weft::DType::float32, dev).reshape({3, 4});
+//   weft::Array b = weft::Array::full({4}, 2.0, weft::DType::float32, dev);
+//   weft::Array c = weft::eval(a * b + weft::sin(a));     // one kernel, b broadcast over rows
+//   std::vector<float> host = c.to_host<float>();
+//   double total = weft::sum(a * b).get();                 // the map fused into the reduction
+//
+// Views (reshape of contiguous data, transpose, slice with steps, broadcast_to) share their
+// array's memory. This first step keeps each array on one device; residence tracking across
+// devices, reductions along an axis and the rest of issue 6 come next.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "weft/buffer.hpp"
+#include "weft/device.hpp"
+#include "weft/dtype.hpp"
+#include "weft/future.hpp"
+#include "weft/queue.hpp"
+#include "weft/shape.hpp"
+
+namespace weft {
+
+class Expr;
+
+class Array {
+ public:
+  Array() = default;
+
+  static Array empty(const Shape& shape, DType dtype, const Device& device);
+  static Array full(const Shape& shape, double value, DType dtype, const Device& device);
+  static Array zeros(const Shape& shape, DType dtype, const Device& device) { return full(shape, 0, dtype, device); }
+  static Array ones(const Shape& shape, DType dtype, const Device& device) { return full(shape, 1, dtype, device); }
+  /// [start, stop) by step, as numpy.arange.
+  static Array arange(double start, double stop, double step, DType dtype, const Device& device);
+  /// A copy of host data (row-major) of the given shape.
+  template <class T>
+  static Array from_host(std::span<const T> data, const Shape& shape, const Device& device) {
+    return from_host_bytes(data.data(), data.size(), dtype_of<T>, shape, device);
+  }
+
+  DType dtype() const noexcept { return dtype_; }
+  const Shape& shape() const noexcept { return shape_; }
+  const Strides& strides() const noexcept { return strides_; }
+  std::int64_t offset() const noexcept { return offset_; }
+  std::size_t ndim() const noexcept { return shape_.ndim(); }
+  std::int64_t size() const noexcept { return shape_.size(); }
+  Device device() const { return buffer_.device(); }
+  const Buffer& buffer() const noexcept { return buffer_; }
+  bool is_contiguous() const { return weft::is_contiguous(shape_, strides_); }
+  explicit operator bool() const noexcept { return static_cast<bool>(buffer_); }
+
+  /// The elements in row-major order; T must be the array's dtype.
+  template <class T>
+  std::vector<T> to_host() const {
+    static_assert(!std::is_same_v<T, bool>, "read bool arrays as astype(DType::uint8) (std::vector<bool> packs bits)");
+    std::vector<T> out(static_cast<std::size_t>(size()));
+    to_host_bytes(out.data(), dtype_of<T>);
+    return out;
+  }
+
+  // Views: they share this array's memory.
+  /// A new shape for the same elements (one extent may be -1, as NumPy's): a view of a
+  /// contiguous array, a copy of any other (as NumPy does when it must).
+  Array reshape(std::vector<std::int64_t> dims) const;
+  /// Reverses the dimensions (NumPy's a.T).
+  Array transpose() const;
+  /// Python's None in a slice: to the end (or, stepping backwards, the beginning).
+  static constexpr std::int64_t none = INT64_MIN;
+  /// a[start:stop:step] along axis, with NumPy's rules: negative indices count from the end,
+  /// negative steps walk backwards (a.slice(0, Array::none, Array::none, -1) reverses).
+  Array slice(std::size_t axis, std::int64_t start, std::int64_t stop, std::int64_t step = 1) const;
+  /// NumPy's broadcast_to: extent-1 (or missing leading) dimensions repeated with stride 0.
+  Array broadcast_to(const Shape& shape) const;
+
+  /// A contiguous copy; astype converts as NumPy's astype does.
+  Array copy() const;
+  Array astype(DType dtype) const;
+  /// Writes the value of expr (broadcast to this array's shape) into this array, in one kernel.
+  void assign(const Expr& expr);
+
+  std::string describe() const;  // "float32 array of shape (3, 4) on host"
+
+ private:
+  static Array from_host_bytes(const void* data, std::size_t count, DType dtype, const Shape& shape,
+                               const Device& device);
+  void to_host_bytes(void* out, DType requested) const;
+  friend class ArrayFactory;
+
+  Buffer buffer_;
+  DType dtype_ = DType::float32;
+  Shape shape_;
+  Strides strides_;
+  std::int64_t offset_ = 0;
+};
+
+namespace detail {
+struct ExprNode;
+}
+
+/// A lazy expression of arrays and numbers. Building one launches nothing.
+class Expr {
+ public:
+  Expr(const Array& a);  // NOLINT: arrays take part in expressions as they are
+  Expr(double v);        // NOLINT: a number adopts the other operand's type (NumPy 2 rules)
+  Expr(int v);           // NOLINT
+  Expr(long long v);     // NOLINT
+  explicit Expr(std::shared_ptr<const detail::ExprNode> node) : node_(std::move(node)) {}
+
+  DType dtype() const;
+  const Shape& shape() const;
+  const std::shared_ptr<const detail::ExprNode>& node() const noexcept { return node_; }
+
+ private:
+  std::shared_ptr<const detail::ExprNode> node_;
+};
+
+Expr operator+(const Expr& a, const Expr& b);
+Expr operator-(const Expr& a, const Expr& b);
+Expr operator*(const Expr& a, const Expr& b);
+/// True division: integers divide as floats, as in NumPy.
+Expr operator/(const Expr& a, const Expr& b);
+Expr operator-(const Expr& a);
+Expr operator<(const Expr& a, const Expr& b);
+Expr operator>(const Expr& a, const Expr& b);
+Expr operator<=(const Expr& a, const Expr& b);
+Expr operator>=(const Expr& a, const Expr& b);
+Expr operator==(const Expr& a, const Expr& b);
+Expr operator!=(const Expr& a, const Expr& b);
+/// NumPy's floor_divide and remainder (the sign of the divisor), power.
+Expr floor_divide(const Expr& a, const Expr& b);
+Expr remainder(const Expr& a, const Expr& b);
+Expr power(const Expr& a, const Expr& b);
+Expr minimum(const Expr& a, const Expr& b);
+Expr maximum(const Expr& a, const Expr& b);
+Expr where(const Expr& condition, const Expr& a, const Expr& b);
+Expr astype(const Expr& a, DType dtype);
+Expr sqrt(const Expr& a);
+Expr exp(const Expr& a);
+Expr log(const Expr& a);
+Expr sin(const Expr& a);
+Expr cos(const Expr& a);
+Expr abs(const Expr& a);
+
+/// Evaluates an expression into a new contiguous array, in one generated kernel, on the
+/// device of its arrays (all must be on one device).
+Array eval(const Expr& expr);
+
+/// Reductions over every element, the expression fused into the one reading pass.
+Future<double> sum(const Expr& expr);
+Future<double> min(const Expr& expr);
+Future<double> max(const Expr& expr);
+
+/// NumPy's result type of a binary operation on arrays of dtypes a and b.
+DType result_type(DType a, DType b);
+
+}  // namespace weft

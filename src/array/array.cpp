@@ -1,0 +1,175 @@
+#include "weft/array.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "array/array_queue.hpp"
+#include "runtime/backend.hpp"
+#include "weft/error.hpp"
+
+namespace weft {
+
+namespace detail {
+Queue& array_queue(const Device& device) {
+  static std::mutex mutex;
+  static std::map<const void*, Queue> queues;
+  std::lock_guard lock(mutex);
+  auto it = queues.find(device.impl().get());
+  if (it == queues.end()) it = queues.emplace(device.impl().get(), Queue(device)).first;
+  return it->second;
+}
+
+std::string kernel_type(DType t) {
+  if (t == DType::bool_) return "uchar";
+  if (t == DType::float16) throw Unsupported("arrays of float16 are not supported yet");
+  return std::string(c_name(t));
+}
+}  // namespace detail
+
+class ArrayFactory {
+ public:
+  static Array make(Buffer b, DType t, Shape s, Strides st, std::int64_t off) {
+    Array a;
+    a.buffer_ = std::move(b);
+    a.dtype_ = t;
+    a.shape_ = std::move(s);
+    a.strides_ = std::move(st);
+    a.offset_ = off;
+    return a;
+  }
+};
+
+Array Array::empty(const Shape& shape, DType dtype, const Device& device) {
+  detail::kernel_type(dtype);  // refuses float16 up front
+  const auto n = static_cast<std::size_t>(shape.size());
+  return ArrayFactory::make(Buffer(device, std::max<std::size_t>(n, 1), dtype), dtype, shape, contiguous_strides(shape), 0);
+}
+
+Array Array::full(const Shape& shape, double value, DType dtype, const Device& device) {
+  Array a = empty(shape, dtype, device);
+  a.assign(Expr(value));
+  return a;
+}
+
+Array Array::arange(double start, double stop, double step, DType dtype, const Device& device) {
+  if (step == 0) throw InvalidArgument("arange: step must not be zero");
+  const double count = std::ceil((stop - start) / step);
+  const auto n = static_cast<std::int64_t>(std::max(0.0, count));
+  // start + i * step, computed in double and converted, as NumPy does for float ranges.
+  Array idx = empty(Shape{n}, DType::int64, device);
+  std::vector<std::int64_t> host(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = i;
+  if (n) detail::array_queue(device).write(idx.buffer_, host.data(), host.size() * 8);
+  return eval(weft::astype(Expr(start) + weft::astype(idx, DType::float64) * Expr(step), dtype));
+}
+
+Array Array::from_host_bytes(const void* data, std::size_t count, DType dtype, const Shape& shape,
+                             const Device& device) {
+  if (static_cast<std::int64_t>(count) != shape.size()) {
+    throw InvalidArgument("from_host: " + std::to_string(count) + " elements given for shape " + to_string(shape) +
+                          " (" + std::to_string(shape.size()) + " elements)");
+  }
+  Array a = empty(shape, dtype, device);
+  if (count) detail::array_queue(device).write(a.buffer_, data, count * size_of(dtype));
+  return a;
+}
+
+void Array::to_host_bytes(void* out, DType requested) const {
+  if (requested != dtype_) {
+    throw InvalidArgument("to_host<" + std::string(name(requested)) + "> of " + describe() +
+                          ": ask for the array's own dtype, or astype() first");
+  }
+  if (size() == 0) return;
+  const Array src = is_contiguous() ? *this : copy();
+  Queue& q = detail::array_queue(src.device());
+  q.read(src.buffer_, out, static_cast<std::size_t>(size()) * size_of(dtype_),
+         static_cast<std::size_t>(src.offset_) * size_of(dtype_));
+}
+
+Array Array::reshape(std::vector<std::int64_t> dims) const {
+  auto list = [&] {
+    std::string t;
+    for (auto d : dims) t += (t.empty() ? "" : ", ") + std::to_string(d);
+    return "(" + t + ")";
+  };
+  std::int64_t known = 1;
+  int unknown = -1;
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] < -1) throw InvalidArgument("reshape: negative extent in " + list());
+    if (dims[d] == -1) {
+      if (unknown >= 0) throw InvalidArgument("reshape: more than one -1 in the new shape");
+      unknown = static_cast<int>(d);
+    } else {
+      known *= dims[d];
+    }
+  }
+  if (unknown >= 0) {
+    if (known == 0 || size() % known != 0) {
+      throw InvalidArgument("reshape: cannot reshape " + describe() + " into shape " + list());
+    }
+    dims[static_cast<std::size_t>(unknown)] = size() / known;
+  }
+  Shape target(dims);
+  if (target.size() != size()) {
+    throw InvalidArgument("reshape: cannot reshape " + describe() + " into shape " + to_string(target));
+  }
+  const Array src = is_contiguous() ? *this : copy();
+  return ArrayFactory::make(src.buffer_, dtype_, target, contiguous_strides(target), src.offset_);
+}
+
+Array Array::transpose() const {
+  std::vector<std::int64_t> dims(shape_.dims().rbegin(), shape_.dims().rend());
+  Strides st(strides_.rbegin(), strides_.rend());
+  return ArrayFactory::make(buffer_, dtype_, Shape(dims), st, offset_);
+}
+
+Array Array::slice(std::size_t axis, std::int64_t start, std::int64_t stop, std::int64_t step) const {
+  if (axis >= ndim()) throw InvalidArgument("slice: axis " + std::to_string(axis) + " of " + describe());
+  if (step == 0) throw InvalidArgument("slice: step must not be zero");
+  const std::int64_t n = shape_[axis];
+  // NumPy's rules: a negative index counts from the end; out-of-range indices clamp; none
+  // (Python's None) runs to the end in the step's direction.
+  auto clamp_index = [&](std::int64_t v, bool is_stop) {
+    if (v == none) return step > 0 ? (is_stop ? n : 0) : (is_stop ? std::int64_t{-1} : n - 1);
+    if (v < 0) v += n;
+    if (step > 0) return std::clamp<std::int64_t>(v, 0, n);
+    return std::clamp<std::int64_t>(v, -1, n - 1);
+  };
+  start = clamp_index(start, false);
+  stop = clamp_index(stop, true);
+  std::int64_t count = step > 0 ? (stop - start + step - 1) / step : (start - stop - step - 1) / -step;
+  count = std::max<std::int64_t>(count, 0);
+  std::vector<std::int64_t> dims = shape_.dims();
+  dims[axis] = count;
+  Strides st = strides_;
+  st[axis] = strides_[axis] * step;
+  return ArrayFactory::make(buffer_, dtype_, Shape(dims), st, offset_ + (count ? start * strides_[axis] : 0));
+}
+
+Array Array::broadcast_to(const Shape& shape) const {
+  if (shape.ndim() < ndim()) {
+    throw InvalidArgument("broadcast_to: cannot broadcast " + describe() + " to fewer dimensions " + to_string(shape));
+  }
+  const std::size_t lead = shape.ndim() - ndim();
+  Strides st(shape.ndim(), 0);
+  for (std::size_t d = 0; d < ndim(); ++d) {
+    if (shape_[d] == shape[lead + d]) st[lead + d] = strides_[d];
+    else if (shape_[d] == 1) st[lead + d] = 0;
+    else throw InvalidArgument("broadcast_to: cannot broadcast " + describe() + " to shape " + to_string(shape));
+  }
+  return ArrayFactory::make(buffer_, dtype_, shape, st, offset_);
+}
+
+Array Array::copy() const { return eval(Expr(*this)); }
+
+Array Array::astype(DType dtype) const { return eval(weft::astype(Expr(*this), dtype)); }
+
+std::string Array::describe() const {
+  return std::string(name(dtype_)) + " array of shape " + to_string(shape_) +
+         (buffer_ ? " on " + buffer_.device().selector() : "");
+}
+
+}  // namespace weft

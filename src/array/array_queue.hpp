@@ -1,0 +1,21 @@
+// The queue arrays use on each device: one in-order queue per device, made on first use.
+#pragma once
+
+#include <string>
+
+#include "weft/array.hpp"
+#include "weft/queue.hpp"
+
+namespace weft::detail {
+
+Queue& array_queue(const Device& device);
+
+/// The dialect's name for a dtype in buffers and arithmetic (bool is stored as uchar: OpenCL C
+/// has no bool in memory).
+std::string kernel_type(DType t);
+
+/// The sources of the kernels an expression becomes (NVRTC compiles them in the tests).
+std::string eval_source(const Array& out, const Expr& expr);
+std::string sum_source(const Expr& expr);
+
+}  // namespace weft::detail

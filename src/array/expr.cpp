@@ -1,0 +1,548 @@
+// Lazy expressions of arrays and their evaluation: each expression becomes one generated
+// kernel (an ElementwiseKernel, or the map of a ReductionKernel), cached by the expression's
+// structure: the operators, the dtypes, the number of dimensions and which arrays need
+// strided indexing. Array offsets, shapes, strides and numbers are kernel arguments, so a
+// new value reuses the kernel.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "array/array_queue.hpp"
+#include "weft/array.hpp"
+#include "weft/elementwise.hpp"
+#include "weft/error.hpp"
+#include "weft/reduction.hpp"
+
+namespace weft {
+
+namespace detail {
+
+struct ExprNode {
+  enum class Kind { leaf, scalar, unary, binary, where, cast };
+  Kind kind = Kind::scalar;
+  std::string op;
+  DType dtype = DType::float64;
+  bool weak = false;  // a plain number: adopts the other operand's type (NumPy 2, NEP 50)
+  Shape shape;
+  std::vector<std::shared_ptr<const ExprNode>> kids;
+  Array array;
+  double value = 0;
+};
+
+namespace {
+
+using NodePtr = std::shared_ptr<const ExprNode>;
+
+DType float_for_int(DType t) {
+  // The float NumPy gives a function of an integer (sqrt, true division): 64-bit unless the
+  // integer is small (we use float32 where NumPy would use float16).
+  return size_of(t) <= 2 ? DType::float32 : DType::float64;
+}
+
+DType signed_of_size(std::size_t bytes) {
+  return bytes <= 1 ? DType::int8 : bytes == 2 ? DType::int16 : bytes == 4 ? DType::int32 : DType::int64;
+}
+
+DType promote_weak(const ExprNode& strong, const ExprNode& weak) {
+  const bool weak_float = is_floating(weak.dtype);
+  if (is_floating(strong.dtype)) return strong.dtype;
+  if (weak_float) return DType::float64;
+  if (strong.dtype == DType::bool_) return DType::int64;
+  return strong.dtype;
+}
+
+DType binary_type(const ExprNode& a, const ExprNode& b) {
+  if (a.weak && b.weak) return is_floating(a.dtype) || is_floating(b.dtype) ? DType::float64 : DType::int64;
+  if (a.weak) return promote_weak(b, a);
+  if (b.weak) return promote_weak(a, b);
+  return result_type(a.dtype, b.dtype);
+}
+
+Shape broadcast(const NodePtr& a, const NodePtr& b) {
+  try {
+    return broadcast_shapes(a->shape, b->shape);
+  } catch (const InvalidArgument&) {
+    throw InvalidArgument("operands of shapes " + to_string(a->shape) + " (" + std::string(name(a->dtype)) +
+                          ") and " + to_string(b->shape) + " (" + std::string(name(b->dtype)) +
+                          ") cannot be broadcast together");
+  }
+}
+
+NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y, bool comparison = false) {
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::binary;
+  n->op = op;
+  const auto& a = x.node();
+  const auto& b = y.node();
+  n->shape = broadcast(a, b);
+  n->kids = {a, b};
+  const DType promoted = binary_type(*a, *b);
+  n->weak = a->weak && b->weak;
+  if (comparison) n->dtype = DType::bool_;
+  else if (op == "/") n->dtype = is_floating(promoted) ? promoted : float_for_int(promoted);
+  else n->dtype = promoted;
+  return n;
+}
+
+NodePtr make_unary(const std::string& op, const Expr& x, bool to_float) {
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::unary;
+  n->op = op;
+  n->shape = x.node()->shape;
+  n->kids = {x.node()};
+  n->weak = x.node()->weak;
+  const DType t = x.node()->dtype;
+  n->dtype = to_float && !is_floating(t) ? float_for_int(t) : t;
+  return n;
+}
+
+// ---- code generation --------------------------------------------------------------------
+
+struct Leaf {
+  const ExprNode* node;
+  bool general;  // needs strided indexing (not contiguous in the output's shape)
+};
+
+class Generator {
+ public:
+  Generator(const Shape& out_shape) : shape_(out_shape) {}
+
+  std::string value(const ExprNode& n) {
+    using K = ExprNode::Kind;
+    switch (n.kind) {
+      case K::leaf: {
+        const std::size_t k = leaves_.size();
+        const bool general = !(n.array.is_contiguous() && n.array.shape() == shape_);
+        leaves_.push_back({&n, general});
+        key_ << "L" << k << ":" << name(n.dtype) << (general ? "g" : "c") << ";";
+        return "((" + kernel_type(n.dtype) + ")weft_a" + std::to_string(k) + "[weft_o" + std::to_string(k) + "])";
+      }
+      case K::scalar: {
+        const std::size_t k = scalars_.size();
+        scalars_.push_back(&n);
+        key_ << "S" << k << ":" << name(n.dtype) << ";";
+        return "weft_c" + std::to_string(k);
+      }
+      case K::cast: {
+        key_ << "cast:" << name(n.dtype) << "(";
+        const std::string in = value(*n.kids[0]);
+        key_ << ")";
+        if (n.dtype == DType::bool_) return "((uchar)((" + in + ") != 0))";
+        return "((" + kernel_type(n.dtype) + ")(" + in + "))";
+      }
+      case K::unary: {
+        key_ << n.op << ":" << name(n.dtype) << "(";
+        const std::string in = "((" + kernel_type(n.dtype) + ")(" + value(*n.kids[0]) + "))";
+        key_ << ")";
+        if (n.op == "neg") return "(-" + in + ")";
+        if (n.op == "abs") return is_floating(n.dtype) ? "fabs(" + in + ")" : "((" + in + ") < 0 ? -(" + in + ") : (" + in + "))";
+        return n.op + "(" + in + ")";
+      }
+      case K::where: {
+        key_ << "where:" << name(n.dtype) << "(";
+        const std::string c = value(*n.kids[0]);
+        const std::string t = kernel_type(n.dtype);
+        const std::string a = value(*n.kids[1]);
+        const std::string b = value(*n.kids[2]);
+        key_ << ")";
+        return "((" + c + ") ? (" + t + ")(" + a + ") : (" + t + ")(" + b + "))";
+      }
+      case K::binary: break;
+    }
+    const bool comparison = n.dtype == DType::bool_ && (n.op == "<" || n.op == ">" || n.op == "<=" ||
+                                                       n.op == ">=" || n.op == "==" || n.op == "!=");
+    // Operands are converted to the operation's type (for comparisons: the promoted type).
+    const DType work = comparison ? binary_type(*n.kids[0], *n.kids[1]) : n.dtype;
+    const std::string t = kernel_type(work);
+    key_ << n.op << ":" << name(n.dtype) << "(";
+    const std::string a = "((" + t + ")(" + value(*n.kids[0]) + "))";
+    const std::string b = "((" + t + ")(" + value(*n.kids[1]) + "))";
+    key_ << ")";
+    if (comparison) return "((uchar)(" + a + " " + n.op + " " + b + "))";
+    if (n.op == "+" || n.op == "-" || n.op == "*" || n.op == "/") return "((" + t + ")(" + a + " " + n.op + " " + b + "))";
+    return "weft_" + n.op + "_" + t + "(" + a + ", " + b + ")";
+  }
+
+  const std::vector<Leaf>& leaves() const { return leaves_; }
+  const std::vector<const ExprNode*>& scalars() const { return scalars_; }
+  std::string key() const { return key_.str(); }
+  bool any_general() const {
+    return std::any_of(leaves_.begin(), leaves_.end(), [](const Leaf& l) { return l.general; });
+  }
+
+ private:
+  Shape shape_;
+  std::vector<Leaf> leaves_;
+  std::vector<const ExprNode*> scalars_;
+  std::ostringstream key_;
+};
+
+// Floor division, remainder (Python's sign rules), power, minimum and maximum (NaN-propagating
+// for floats) for every arithmetic type; division by zero gives 0 for integers, as NumPy.
+std::string helpers() {
+  static const std::string text = [] {
+    std::string s;
+    for (const char* t : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"}) {
+      const std::string T = t;
+      s += "inline " + T + " weft_floordiv_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0; " + T +
+           " q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1; return q; }\n";
+      s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0; " + T +
+           " r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }\n";
+      s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { " + T +
+           " r = 1; while (b > 0) { if (b & 1) r *= a; a *= a; b >>= 1; } return r; }\n";
+      s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return b < a ? b : a; }\n";
+      s += "inline " + T + " weft_maximum_" + T + "(" + T + " a, " + T + " b) { return a < b ? b : a; }\n";
+    }
+    for (const char* t : {"float", "double"}) {
+      const std::string T = t;
+      s += "inline " + T + " weft_floordiv_" + T + "(" + T + " a, " + T + " b) { return floor(a / b); }\n";
+      s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { " + T +
+           " r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }\n";
+      s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { return pow(a, b); }\n";
+      s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return (a < b || a != a) ? a : b; }\n";
+      s += "inline " + T + " weft_maximum_" + T + "(" + T + " a, " + T + " b) { return (a > b || a != a) ? a : b; }\n";
+    }
+    return s;
+  }();
+  return text;
+}
+
+// The arguments of a generated kernel: leaves, numbers, then the index arithmetic's extents,
+// offsets and strides. Returns the argument list and fills the values.
+struct Signature {
+  std::string spec;
+  std::vector<RuntimeArg> args;
+  std::string offsets;  // statements computing weft_oK from i
+};
+
+void index_arguments(const Generator& g, const Shape& shape, Signature& sig) {
+  const std::size_t nd = shape.ndim();
+  const bool general = g.any_general();
+  if (general) {
+    for (std::size_t d = 0; d < nd; ++d) {
+      sig.spec += ", long weft_s" + std::to_string(d);
+      sig.args.push_back(RuntimeArg::of_value(static_cast<std::int64_t>(shape[d])));
+    }
+    // i as a multi-index, last dimension fastest.
+    sig.offsets += "long weft_r = i;";
+    for (std::size_t d = nd; d-- > 0;) {
+      sig.offsets += " const long weft_i" + std::to_string(d) + " = weft_r % weft_s" + std::to_string(d) +
+                     "; weft_r /= weft_s" + std::to_string(d) + ";";
+    }
+  }
+  for (std::size_t k = 0; k < g.leaves().size(); ++k) {
+    const Array& a = g.leaves()[k].node->array;
+    const std::string K = std::to_string(k);
+    sig.spec += ", long weft_off" + K;
+    sig.args.push_back(RuntimeArg::of_value(a.offset()));
+    if (!g.leaves()[k].general) {
+      sig.offsets += " const long weft_o" + K + " = weft_off" + K + " + i;";
+      continue;
+    }
+    // The leaf's strides in the output's dimensions (0 where it is broadcast).
+    const Array view = a.broadcast_to(shape);
+    std::string sum = "weft_off" + K;
+    for (std::size_t d = 0; d < nd; ++d) {
+      sig.spec += ", long weft_st" + K + "_" + std::to_string(d);
+      sig.args.push_back(RuntimeArg::of_value(view.strides()[d]));
+      sum += " + weft_i" + std::to_string(d) + " * weft_st" + K + "_" + std::to_string(d);
+    }
+    sig.offsets += " const long weft_o" + K + " = " + sum + ";";
+  }
+}
+
+Signature signature(const Generator& g, const Shape& shape) {
+  Signature sig;
+  for (std::size_t k = 0; k < g.leaves().size(); ++k) {
+    const ExprNode& n = *g.leaves()[k].node;
+    sig.spec += ", const " + kernel_type(n.dtype) + " *weft_a" + std::to_string(k);
+    sig.args.push_back(RuntimeArg::of(n.array.buffer()));
+  }
+  for (std::size_t k = 0; k < g.scalars().size(); ++k) {
+    const ExprNode& n = *g.scalars()[k];
+    sig.spec += ", " + kernel_type(n.dtype) + " weft_c" + std::to_string(k);
+    if (is_floating(n.dtype)) sig.args.push_back(RuntimeArg::of_value(n.value));
+    else sig.args.push_back(RuntimeArg::of_value(static_cast<std::int64_t>(n.value)));
+  }
+  index_arguments(g, shape, sig);
+  return sig;
+}
+
+Device device_of(const ExprNode& n) {
+  if (n.kind == ExprNode::Kind::leaf) return n.array.device();
+  for (const auto& k : n.kids) {
+    if (Device d = device_of(*k)) return d;
+  }
+  return Device();
+}
+
+void check_one_device(const ExprNode& n, const Device& d) {
+  if (n.kind == ExprNode::Kind::leaf && !(n.array.device() == d)) {
+    throw InvalidArgument("an expression mixes arrays on " + d.selector() + " and " + n.array.device().selector() +
+                          " (" + n.array.describe() + "); copy one to the other's device first");
+  }
+  for (const auto& k : n.kids) check_one_device(*k, d);
+}
+
+// Whether some array the expression reads shares memory with dest other than element for
+// element (the same offset and strides, which is safe: each work-item reads what it writes).
+bool reads_overlapping(const ExprNode& n, const Array& dest) {
+  if (n.kind == ExprNode::Kind::leaf) {
+    const Array& a = n.array;
+    if (a.buffer().impl() != dest.buffer().impl()) return false;
+    const bool same_view = a.offset() == dest.offset() && a.shape() == dest.shape() && a.strides() == dest.strides();
+    return !same_view;
+  }
+  return std::any_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return reads_overlapping(*k, dest); });
+}
+
+template <class K>
+std::shared_ptr<K> cached(std::map<std::string, std::shared_ptr<K>>& table, const std::string& key,
+                          const std::function<std::shared_ptr<K>()>& make) {
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  auto it = table.find(key);
+  if (it == table.end()) it = table.emplace(key, make()).first;
+  return it->second;
+}
+
+}  // namespace
+
+namespace {
+// The kernel that writes expr into out, from the table of those already made, and its arguments.
+std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode& root, Signature& sig) {
+  // The destination takes part as leaf 0, so its own strides (a view) are honoured too.
+  auto dest = std::make_shared<ExprNode>();
+  dest->kind = ExprNode::Kind::leaf;
+  dest->array = out;
+  dest->dtype = out.dtype();
+  dest->shape = out.shape();
+  Generator g(out.shape());
+  g.value(*dest);
+  const std::string value = g.value(root);
+  sig = signature(g, out.shape());
+  sig.spec.erase(sig.spec.find("const "), 6);  // the destination is written: not const
+  const std::string key = "eval|" + std::to_string(out.ndim()) + "|" + g.key();
+  static std::map<std::string, std::shared_ptr<ElementwiseKernel>> table;
+  return cached<ElementwiseKernel>(table, key, [&] {
+    return std::make_shared<ElementwiseKernel>(
+        sig.spec.substr(2), sig.offsets + " weft_a0[weft_o0] = (" + kernel_type(out.dtype()) + ")(" + value + ");",
+        "weft_expr", helpers());
+  });
+}
+
+}  // namespace
+
+std::string eval_source(const Array& out, const Expr& expr) {
+  Signature sig;
+  return eval_kernel(out, *expr.node(), sig)->source();
+}
+
+// Writes the value of expr into out (already of the broadcast shape), in one kernel.
+void assign_into(const Array& out, const Expr& expr) {
+  const ExprNode& root = *expr.node();
+  Device dev = device_of(root);
+  if (!dev) dev = out.device();
+  check_one_device(root, dev);
+  if (!(out.device() == dev)) {
+    throw InvalidArgument("the destination " + out.describe() + " is not on the expression's device " + dev.selector());
+  }
+  const auto n = static_cast<std::size_t>(out.size());
+  if (n == 0) return;
+  if (reads_overlapping(root, out)) {
+    // a.assign(a.transpose() + 1): element i may read what another work-item already wrote.
+    // As NumPy does, evaluate into a temporary first, then copy it over.
+    Array tmp = Array::empty(out.shape(), out.dtype(), dev);
+    assign_into(tmp, expr);
+    assign_into(out, Expr(tmp));
+    return;
+  }
+  Signature sig;
+  auto kernel = eval_kernel(out, root, sig);
+  kernel->run(array_queue(dev), n, sig.args);
+}
+
+}  // namespace detail
+
+using detail::ExprNode;
+
+DType result_type(DType a, DType b) {
+  if (a == b) return a;
+  if (a == DType::bool_) return b;
+  if (b == DType::bool_) return a;
+  const bool fa = is_floating(a), fb = is_floating(b);
+  if (fa && fb) return size_of(a) >= size_of(b) ? a : b;
+  if (fa || fb) {
+    const DType f = fa ? a : b, i = fa ? b : a;
+    // The smallest float that holds every value of the integer type, as NumPy.
+    const DType need = size_of(i) == 1 ? DType::float16 : size_of(i) == 2 ? DType::float32 : DType::float64;
+    return size_of(f) >= size_of(need) ? f : need;
+  }
+  const bool sa = is_signed_integer(a), sb = is_signed_integer(b);
+  if (sa == sb) return size_of(a) >= size_of(b) ? a : b;
+  const DType s = sa ? a : b, u = sa ? b : a;
+  if (size_of(s) > size_of(u)) return s;
+  if (size_of(u) == 8) return DType::float64;
+  return detail::signed_of_size(size_of(u) * 2);
+}
+
+Expr::Expr(const Array& a) {
+  if (!a) throw InvalidArgument("an empty Array in an expression");
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::leaf;
+  n->array = a;
+  n->dtype = a.dtype();
+  n->shape = a.shape();
+  node_ = std::move(n);
+}
+
+Expr::Expr(double v) {
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::scalar;
+  n->value = v;
+  n->dtype = DType::float64;
+  n->weak = true;
+  node_ = std::move(n);
+}
+
+Expr::Expr(long long v) {
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::scalar;
+  n->value = static_cast<double>(v);
+  n->dtype = DType::int64;
+  n->weak = true;
+  node_ = std::move(n);
+}
+
+Expr::Expr(int v) : Expr(static_cast<long long>(v)) {}
+
+DType Expr::dtype() const { return node_->dtype; }
+const Shape& Expr::shape() const { return node_->shape; }
+
+Expr operator+(const Expr& a, const Expr& b) { return Expr(detail::make_binary("+", a, b)); }
+Expr operator-(const Expr& a, const Expr& b) { return Expr(detail::make_binary("-", a, b)); }
+Expr operator*(const Expr& a, const Expr& b) { return Expr(detail::make_binary("*", a, b)); }
+Expr operator/(const Expr& a, const Expr& b) { return Expr(detail::make_binary("/", a, b)); }
+Expr operator<(const Expr& a, const Expr& b) { return Expr(detail::make_binary("<", a, b, true)); }
+Expr operator>(const Expr& a, const Expr& b) { return Expr(detail::make_binary(">", a, b, true)); }
+Expr operator<=(const Expr& a, const Expr& b) { return Expr(detail::make_binary("<=", a, b, true)); }
+Expr operator>=(const Expr& a, const Expr& b) { return Expr(detail::make_binary(">=", a, b, true)); }
+Expr operator==(const Expr& a, const Expr& b) { return Expr(detail::make_binary("==", a, b, true)); }
+Expr operator!=(const Expr& a, const Expr& b) { return Expr(detail::make_binary("!=", a, b, true)); }
+Expr floor_divide(const Expr& a, const Expr& b) { return Expr(detail::make_binary("floordiv", a, b)); }
+Expr remainder(const Expr& a, const Expr& b) { return Expr(detail::make_binary("remainder", a, b)); }
+Expr power(const Expr& a, const Expr& b) { return Expr(detail::make_binary("power", a, b)); }
+Expr minimum(const Expr& a, const Expr& b) { return Expr(detail::make_binary("minimum", a, b)); }
+Expr maximum(const Expr& a, const Expr& b) { return Expr(detail::make_binary("maximum", a, b)); }
+Expr operator-(const Expr& a) { return Expr(detail::make_unary("neg", a, false)); }
+Expr sqrt(const Expr& a) { return Expr(detail::make_unary("sqrt", a, true)); }
+Expr exp(const Expr& a) { return Expr(detail::make_unary("exp", a, true)); }
+Expr log(const Expr& a) { return Expr(detail::make_unary("log", a, true)); }
+Expr sin(const Expr& a) { return Expr(detail::make_unary("sin", a, true)); }
+Expr cos(const Expr& a) { return Expr(detail::make_unary("cos", a, true)); }
+Expr abs(const Expr& a) { return Expr(detail::make_unary("abs", a, false)); }
+
+Expr astype(const Expr& a, DType dtype) {
+  detail::kernel_type(dtype);
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::cast;
+  n->dtype = dtype;
+  n->shape = a.node()->shape;
+  n->kids = {a.node()};
+  return Expr(std::move(n));
+}
+
+Expr where(const Expr& condition, const Expr& a, const Expr& b) {
+  auto n = std::make_shared<ExprNode>();
+  n->kind = ExprNode::Kind::where;
+  n->kids = {condition.node(), a.node(), b.node()};
+  n->shape = broadcast_shapes(broadcast_shapes(condition.shape(), a.shape()), b.shape());
+  n->dtype = detail::binary_type(*a.node(), *b.node());
+  n->weak = a.node()->weak && b.node()->weak;
+  return Expr(std::move(n));
+}
+
+Array eval(const Expr& expr) {
+  const Device dev = detail::device_of(*expr.node());
+  if (!dev) throw InvalidArgument("eval: the expression holds no array, so it has no device");
+  Array out = Array::empty(expr.shape(), expr.dtype(), dev);
+  detail::assign_into(out, expr);
+  return out;
+}
+
+void Array::assign(const Expr& expr) {
+  if (expr.shape() != shape_) {
+    try {
+      if (broadcast_shapes(expr.shape(), shape_) != shape_) throw InvalidArgument("");
+    } catch (const InvalidArgument&) {
+      throw InvalidArgument("cannot assign an expression of shape " + to_string(expr.shape()) + " to " + describe());
+    }
+  }
+  detail::assign_into(*this, expr);
+}
+
+namespace {
+struct Reduction {
+  const char* what;
+  const char* neutral;
+  const char* op;
+};
+const Reduction sum_op{"sum", "0", "a + b"};
+const Reduction min_op{"min", "INFINITY", "(a < b || a != a) ? a : b"};
+const Reduction max_op{"max", "-INFINITY", "(a > b || a != a) ? a : b"};
+
+// The reduction of expr's elements (each converted to double), from the table of those made.
+std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r, detail::Signature& sig) {
+  detail::Generator g(expr.shape());
+  const std::string value = g.value(*expr.node());
+  sig = detail::signature(g, expr.shape());
+  const std::string key = std::string(r.what) + "|" + std::to_string(expr.shape().ndim()) + "|" + g.key();
+  static std::map<std::string, std::shared_ptr<ReductionKernel>> table;
+  return detail::cached<ReductionKernel>(table, key, [&] {
+    // The map is a function of i: the index arithmetic, then the element as a double.
+    std::string params = sig.spec.substr(2);
+    std::string names;
+    for (std::size_t start = 0; start < params.size();) {
+      std::size_t comma = params.find(", ", start);
+      if (comma == std::string::npos) comma = params.size();
+      const std::string decl = params.substr(start, comma - start);
+      names += ", " + decl.substr(decl.find_last_of(" *") + 1);
+      start = comma + 2;
+    }
+    std::string params_global = params;
+    for (std::size_t pos = 0; (pos = params_global.find("const ", pos)) != std::string::npos; pos += 15) {
+      params_global.replace(pos, 6, "__global const ");
+    }
+    const std::string preamble = detail::helpers() + "double weft_element(long i, " + params_global + ") { " +
+                                 sig.offsets + " return (double)(" + value + "); }\n";
+    return std::make_shared<ReductionKernel>(DType::float64, r.neutral, r.op, "weft_element(i" + names + ")", params,
+                                             preamble, "weft_array_reduce");
+  });
+}
+
+Future<double> reduce(const Expr& expr, const Reduction& r) {
+  const detail::ExprNode& root = *expr.node();
+  const Device dev = detail::device_of(root);
+  if (!dev) throw InvalidArgument(std::string(r.what) + ": the expression holds no array");
+  detail::check_one_device(root, dev);
+  const auto n = static_cast<std::size_t>(expr.shape().size());
+  if (n == 0 && std::string(r.what) != "sum") {
+    throw InvalidArgument(std::string(r.what) + " of an empty array: the operation has no identity");
+  }
+  detail::Signature sig;
+  auto kernel = reduce_kernel(expr, r, sig);
+  return kernel->reduce_args<double>(detail::array_queue(dev), n, sig.args);
+}
+}  // namespace
+
+Future<double> sum(const Expr& expr) { return reduce(expr, sum_op); }
+Future<double> min(const Expr& expr) { return reduce(expr, min_op); }
+Future<double> max(const Expr& expr) { return reduce(expr, max_op); }
+
+std::string detail::sum_source(const Expr& expr) {
+  detail::Signature sig;
+  return reduce_kernel(expr, sum_op, sig)->source();
+}
+
+}  // namespace weft
