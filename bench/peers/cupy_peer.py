@@ -58,6 +58,23 @@ def main():
             emit("cupy a*b+c (two array ops)", n, med, mn, 16.0 * n)
             med, mn = timed(lambda: d.__setitem__(slice(None), a))
             emit("cupy copy (d[:] = a)", n, med, mn, 8.0 * n)
+    elif suite == "array-expr":
+        a, b, c = (rng.uniform(-1, 1, n, dtype=cp.float32) for _ in range(3))
+        d = cp.empty_like(a)
+        med, mn = timed(lambda: a * b + c)
+        emit("cupy a*b + c (array form)", n, med, mn, 16.0 * n)
+        med, mn = timed(lambda: d.__setitem__(slice(None), a))
+        emit("cupy copy (d[:] = a)", n, med, mn, 8.0 * n)
+        s = cp.ones(16, dtype=cp.float32)
+        times = []
+        for _ in range(2 + repeat):
+            t0 = time.perf_counter()
+            for _ in range(100):
+                s * 2 + s
+            cp.cuda.Device().synchronize()
+            times.append((time.perf_counter() - t0) / 100)
+        times = times[2:]
+        emit("cupy s*2 + s, 16 elements (time per op)", 16, statistics.median(times), min(times), 0)
     elif suite in ("elementwise", "reduce", "scan"):
         a, b, c = (rng.uniform(-1, 1, n, dtype=cp.float32) for _ in range(3))
         d = cp.empty_like(a)

@@ -50,6 +50,13 @@ def main():
 
         med, mn = timed(fma_out, repeat)
         emit("numpy multiply+add with out=", n, "float32", med, mn, 16.0 * n)
+    elif suite == "array-expr":
+        a, b, c = (rng.uniform(-1, 1, n).astype(np.float32) for _ in range(3))
+        med, mn = timed(lambda: a * b + c, repeat)
+        emit("numpy a*b + c (temporaries)", n, "float32", med, mn, 16.0 * n)
+        s = np.ones(16, dtype=np.float32)
+        med, mn = timed(lambda: [s * 2 + s for _ in range(100)], repeat)
+        emit("numpy s*2 + s, 16 elements (time per op)", 16, "float32", med / 100, mn / 100, 0)
     elif suite == "reduce":
         x = rng.uniform(-1, 1, n).astype(np.float32)
         med, mn = timed(lambda: x.sum(), repeat)

@@ -159,6 +159,9 @@ Future<double> sum(const Expr& expr);
 Future<double> min(const Expr& expr);
 Future<double> max(const Expr& expr);
 
+/// Waits until the array work queued on device (evaluations, assignments) has finished.
+void synchronize(const Device& device);
+
 /// NumPy's result type of a binary operation on arrays of dtypes a and b.
 DType result_type(DType a, DType b);
 

@@ -29,6 +29,8 @@ std::string kernel_type(DType t) {
 }
 }  // namespace detail
 
+void synchronize(const Device& device) { detail::array_queue(device).finish(); }
+
 class ArrayFactory {
  public:
   static Array make(Buffer b, DType t, Shape s, Strides st, std::int64_t off) {
