@@ -8,9 +8,10 @@
 //   std::vector<float> host = c.to_host<float>();
 //   double total = weft::sum(a * b).get();                 // the map fused into the reduction
 //
-// Views (reshape of contiguous data, transpose, slice with steps, broadcast_to) share their
-// array's memory. This first step keeps each array on one device; residence tracking across
-// devices, reductions along an axis and the rest of issue 6 come next.
+// Views (reshape and ravel of contiguous data, transpose, slice with steps, broadcast_to)
+// share their array's memory. This first step keeps each array on one device; residence
+// tracking across devices, the memory pool, reductions along an axis and the rest of issue 6
+// come next.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,9 @@ class Array {
   static Array ones(const Shape& shape, DType dtype, const Device& device) { return full(shape, 1, dtype, device); }
   /// [start, stop) by step, as numpy.arange.
   static Array arange(double start, double stop, double step, DType dtype, const Device& device);
+  /// num values from start to stop (stop included unless endpoint is false), as numpy.linspace.
+  static Array linspace(double start, double stop, std::int64_t num, DType dtype, const Device& device,
+                        bool endpoint = true);
   /// A copy of host data (row-major) of the given shape.
   template <class T>
   static Array from_host(std::span<const T> data, const Shape& shape, const Device& device) {
@@ -71,6 +75,8 @@ class Array {
   /// A new shape for the same elements (one extent may be -1, as NumPy's): a view of a
   /// contiguous array, a copy of any other (as NumPy does when it must).
   Array reshape(std::vector<std::int64_t> dims) const;
+  /// The elements as one dimension: a view when contiguous, else a copy (numpy.ravel).
+  Array ravel() const;
   /// Reverses the dimensions (NumPy's a.T).
   Array transpose() const;
   /// Python's None in a slice: to the end (or, stepping backwards, the beginning).
@@ -135,20 +141,56 @@ Expr operator<=(const Expr& a, const Expr& b);
 Expr operator>=(const Expr& a, const Expr& b);
 Expr operator==(const Expr& a, const Expr& b);
 Expr operator!=(const Expr& a, const Expr& b);
-/// NumPy's floor_divide and remainder (the sign of the divisor), power.
+Expr operator&(const Expr& a, const Expr& b);  // bitwise, on integers and bools
+Expr operator|(const Expr& a, const Expr& b);
+Expr operator^(const Expr& a, const Expr& b);
+Expr operator~(const Expr& a);
+Expr logical_and(const Expr& a, const Expr& b);
+Expr logical_or(const Expr& a, const Expr& b);
+Expr logical_xor(const Expr& a, const Expr& b);
+Expr logical_not(const Expr& a);
+/// NumPy's floor_divide and remainder (the sign of the divisor; 0 for an integer divided by
+/// 0), power; minimum and maximum propagate NaN, fmin and fmax ignore it.
 Expr floor_divide(const Expr& a, const Expr& b);
 Expr remainder(const Expr& a, const Expr& b);
 Expr power(const Expr& a, const Expr& b);
 Expr minimum(const Expr& a, const Expr& b);
 Expr maximum(const Expr& a, const Expr& b);
+Expr fmin(const Expr& a, const Expr& b);
+Expr fmax(const Expr& a, const Expr& b);
+Expr clip(const Expr& a, const Expr& lo, const Expr& hi);
+Expr atan2(const Expr& a, const Expr& b);
+Expr hypot(const Expr& a, const Expr& b);
 Expr where(const Expr& condition, const Expr& a, const Expr& b);
 Expr astype(const Expr& a, DType dtype);
+/// isnan, isinf and isfinite give bool; floor, ceil, trunc and round (half to even) keep an
+/// integer's dtype as NumPy 2 does; the others give floats for integers.
+Expr isnan(const Expr& a);
+Expr isinf(const Expr& a);
+Expr isfinite(const Expr& a);
+Expr floor(const Expr& a);
+Expr ceil(const Expr& a);
+Expr trunc(const Expr& a);
+Expr round(const Expr& a);
+Expr abs(const Expr& a);
 Expr sqrt(const Expr& a);
+Expr cbrt(const Expr& a);
 Expr exp(const Expr& a);
+Expr exp2(const Expr& a);
+Expr expm1(const Expr& a);
 Expr log(const Expr& a);
+Expr log2(const Expr& a);
+Expr log10(const Expr& a);
+Expr log1p(const Expr& a);
 Expr sin(const Expr& a);
 Expr cos(const Expr& a);
-Expr abs(const Expr& a);
+Expr tan(const Expr& a);
+Expr asin(const Expr& a);
+Expr acos(const Expr& a);
+Expr atan(const Expr& a);
+Expr sinh(const Expr& a);
+Expr cosh(const Expr& a);
+Expr tanh(const Expr& a);
 
 /// Evaluates an expression into a new contiguous array, in one generated kernel, on the
 /// device of its arrays (all must be on one device).
@@ -161,6 +203,11 @@ Future<double> max(const Expr& expr);
 
 /// Waits until the array work queued on device (evaluations, assignments) has finished.
 void synchronize(const Device& device);
+
+/// How many elementwise kernels the arrays have launched on device: each eval or assignment
+/// is one, whatever the size of its expression (two when an assignment reads memory it
+/// overwrites through another view: it goes through a temporary).
+std::uint64_t elementwise_launches(const Device& device);
 
 /// NumPy's result type of a binary operation on arrays of dtypes a and b.
 DType result_type(DType a, DType b);

@@ -1,6 +1,7 @@
 #include "weft/array.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -13,14 +14,24 @@
 namespace weft {
 
 namespace detail {
-Queue& array_queue(const Device& device) {
+namespace {
+struct DeviceState {
+  explicit DeviceState(const Device& d) : queue(d) {}
+  Queue queue;
+  std::atomic<std::uint64_t> launches{0};
+};
+DeviceState& state(const Device& device) {
   static std::mutex mutex;
-  static std::map<const void*, Queue> queues;
+  static std::map<const void*, std::unique_ptr<DeviceState>> states;
   std::lock_guard lock(mutex);
-  auto it = queues.find(device.impl().get());
-  if (it == queues.end()) it = queues.emplace(device.impl().get(), Queue(device)).first;
-  return it->second;
+  auto& s = states[device.impl().get()];
+  if (!s) s = std::make_unique<DeviceState>(device);
+  return *s;
 }
+}  // namespace
+
+Queue& array_queue(const Device& device) { return state(device).queue; }
+void count_launch(const Device& device) { ++state(device).launches; }
 
 std::string kernel_type(DType t) {
   if (t == DType::bool_) return "uchar";
@@ -30,6 +41,8 @@ std::string kernel_type(DType t) {
 }  // namespace detail
 
 void synchronize(const Device& device) { detail::array_queue(device).finish(); }
+
+std::uint64_t elementwise_launches(const Device& device) { return detail::state(device).launches.load(); }
 
 class ArrayFactory {
  public:
@@ -67,6 +80,19 @@ Array Array::arange(double start, double stop, double step, DType dtype, const D
   if (n) detail::array_queue(device).write(idx.buffer_, host.data(), host.size() * 8);
   return eval(weft::astype(Expr(start) + weft::astype(idx, DType::float64) * Expr(step), dtype));
 }
+
+Array Array::linspace(double start, double stop, std::int64_t num, DType dtype, const Device& device, bool endpoint) {
+  if (num < 0) throw InvalidArgument("linspace: num must not be negative, got " + std::to_string(num));
+  const std::int64_t div = endpoint ? num - 1 : num;
+  const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
+  // start + i * step in double, the last one exactly stop, as NumPy's linspace.
+  const Array idx = arange(0, static_cast<double>(num), 1, DType::float64, device);
+  const Expr value = Expr(start) + Expr(idx) * step;
+  if (endpoint && num > 1) return eval(weft::astype(where(Expr(idx) == static_cast<double>(num - 1), stop, value), dtype));
+  return eval(weft::astype(value, dtype));
+}
+
+Array Array::ravel() const { return reshape({-1}); }
 
 Array Array::from_host_bytes(const void* data, std::size_t count, DType dtype, const Shape& shape,
                              const Device& device) {

@@ -9,6 +9,8 @@
 namespace weft::detail {
 
 Queue& array_queue(const Device& device);
+/// Counts a kernel the array layer launched on device (weft::elementwise_launches reads it).
+void count_launch(const Device& device);
 
 /// The dialect's name for a dtype in buffers and arithmetic (bool is stored as uchar: OpenCL C
 /// has no bool in memory).

@@ -69,7 +69,16 @@ Shape broadcast(const NodePtr& a, const NodePtr& b) {
   }
 }
 
-NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y, bool comparison = false) {
+// Binary operations whose result is bool (operands compared in their promoted type).
+bool is_predicate(const std::string& op) {
+  return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=" || op == "logical_and" ||
+         op == "logical_or" || op == "logical_xor";
+}
+bool is_bitwise(const std::string& op) { return op == "&" || op == "|" || op == "^"; }
+// Functions whose result is a float even for integers (NumPy's true division, atan2, hypot).
+bool gives_float(const std::string& op) { return op == "/" || op == "atan2" || op == "hypot"; }
+
+NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y) {
   auto n = std::make_shared<ExprNode>();
   n->kind = ExprNode::Kind::binary;
   n->op = op;
@@ -78,22 +87,34 @@ NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y, bool co
   n->shape = broadcast(a, b);
   n->kids = {a, b};
   const DType promoted = binary_type(*a, *b);
+  if (is_bitwise(op) && is_floating(promoted)) {
+    throw InvalidArgument("bitwise '" + op + "' needs integer or bool operands, not " + std::string(name(a->dtype)) +
+                          " and " + std::string(name(b->dtype)));
+  }
   n->weak = a->weak && b->weak;
-  if (comparison) n->dtype = DType::bool_;
-  else if (op == "/") n->dtype = is_floating(promoted) ? promoted : float_for_int(promoted);
+  if (is_predicate(op)) n->dtype = DType::bool_;
+  else if (gives_float(op)) n->dtype = is_floating(promoted) ? promoted : float_for_int(promoted);
   else n->dtype = promoted;
   return n;
 }
 
-NodePtr make_unary(const std::string& op, const Expr& x, bool to_float) {
+// How a unary function's result type follows its operand's.
+enum class UnaryResult { same, to_float, to_bool };
+
+NodePtr make_unary(const std::string& op, const Expr& x, UnaryResult result) {
   auto n = std::make_shared<ExprNode>();
   n->kind = ExprNode::Kind::unary;
   n->op = op;
   n->shape = x.node()->shape;
   n->kids = {x.node()};
-  n->weak = x.node()->weak;
+  n->weak = x.node()->weak && result != UnaryResult::to_bool;
   const DType t = x.node()->dtype;
-  n->dtype = to_float && !is_floating(t) ? float_for_int(t) : t;
+  if (op == "invert" && is_floating(t)) {
+    throw InvalidArgument("bitwise '~' needs an integer or bool operand, not " + std::string(name(t)));
+  }
+  if (result == UnaryResult::to_bool) n->dtype = DType::bool_;
+  else if (result == UnaryResult::to_float && !is_floating(t)) n->dtype = float_for_int(t);
+  else n->dtype = t;
   return n;
 }
 
@@ -133,10 +154,23 @@ class Generator {
       }
       case K::unary: {
         key_ << n.op << ":" << name(n.dtype) << "(";
-        const std::string in = "((" + kernel_type(n.dtype) + ")(" + value(*n.kids[0]) + "))";
+        // Predicates look at the operand in its own type; the rest work in the result's.
+        const DType in_type = n.dtype == DType::bool_ ? n.kids[0]->dtype : n.dtype;
+        const std::string in = "((" + kernel_type(in_type) + ")(" + value(*n.kids[0]) + "))";
         key_ << ")";
+        const bool fl = is_floating(in_type);
         if (n.op == "neg") return "(-" + in + ")";
-        if (n.op == "abs") return is_floating(n.dtype) ? "fabs(" + in + ")" : "((" + in + ") < 0 ? -(" + in + ") : (" + in + "))";
+        if (n.op == "abs") return fl ? "fabs(" + in + ")" : "((" + in + ") < 0 ? -(" + in + ") : (" + in + "))";
+        if (n.op == "logical_not") return "((uchar)((" + in + ") == 0))";
+        if (n.op == "invert") return in_type == DType::bool_ ? "((uchar)((" + in + ") == 0))" : "((" + kernel_type(in_type) + ")~" + in + ")";
+        if (n.op == "isnan" || n.op == "isinf" || n.op == "isfinite") {
+          if (!fl) return n.op == "isfinite" ? "((uchar)1)" : "((uchar)0)";
+          return "((uchar)(" + n.op + "(" + in + ") != 0))";
+        }
+        if (n.op == "floor" || n.op == "ceil" || n.op == "trunc" || n.op == "round") {
+          if (!fl) return in;  // integers are their own floor (NumPy 2 keeps the dtype)
+          return (n.op == "round" ? std::string("rint") : n.op) + "(" + in + ")";  // round half to even
+        }
         return n.op + "(" + in + ")";
       }
       case K::where: {
@@ -150,8 +184,7 @@ class Generator {
       }
       case K::binary: break;
     }
-    const bool comparison = n.dtype == DType::bool_ && (n.op == "<" || n.op == ">" || n.op == "<=" ||
-                                                       n.op == ">=" || n.op == "==" || n.op == "!=");
+    const bool comparison = is_predicate(n.op);
     // Operands are converted to the operation's type (for comparisons: the promoted type).
     const DType work = comparison ? binary_type(*n.kids[0], *n.kids[1]) : n.dtype;
     const std::string t = kernel_type(work);
@@ -159,8 +192,18 @@ class Generator {
     const std::string a = "((" + t + ")(" + value(*n.kids[0]) + "))";
     const std::string b = "((" + t + ")(" + value(*n.kids[1]) + "))";
     key_ << ")";
+    if (n.op == "logical_and") return "((uchar)((" + a + " != 0) && (" + b + " != 0)))";
+    if (n.op == "logical_or") return "((uchar)((" + a + " != 0) || (" + b + " != 0)))";
+    if (n.op == "logical_xor") return "((uchar)((" + a + " != 0) != (" + b + " != 0)))";
     if (comparison) return "((uchar)(" + a + " " + n.op + " " + b + "))";
-    if (n.op == "+" || n.op == "-" || n.op == "*" || n.op == "/") return "((" + t + ")(" + a + " " + n.op + " " + b + "))";
+    if (n.op == "+" || n.op == "-" || n.op == "*" || n.op == "/" || is_bitwise(n.op)) {
+      return "((" + t + ")(" + a + " " + n.op + " " + b + "))";
+    }
+    if (n.op == "atan2" || n.op == "hypot") return n.op + "(" + a + ", " + b + ")";
+    if (n.op == "fmin" || n.op == "fmax") {
+      if (is_floating(work)) return n.op + "(" + a + ", " + b + ")";  // NaN-ignoring
+      return std::string(n.op == "fmin" ? "weft_minimum_" : "weft_maximum_") + t + "(" + a + ", " + b + ")";
+    }
     return "weft_" + n.op + "_" + t + "(" + a + ", " + b + ")";
   }
 
@@ -185,10 +228,14 @@ std::string helpers() {
     std::string s;
     for (const char* t : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"}) {
       const std::string T = t;
-      s += "inline " + T + " weft_floordiv_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0; " + T +
-           " q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1; return q; }\n";
-      s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0; " + T +
-           " r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }\n";
+      const bool is_signed = T[0] != 'u';
+      // x / -1 is x negated (wrapping, as NumPy): the CPU's division traps on INT_MIN / -1.
+      const std::string minus_one = is_signed ? " if (b == -1) return (" + T + ")(0 - (u" + T + ")a);" : "";
+      const std::string minus_one_rem = is_signed ? " if (b == -1) return 0;" : "";
+      s += "inline " + T + " weft_floordiv_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0;" + minus_one +
+           " " + T + " q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1; return q; }\n";
+      s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0;" +
+           minus_one_rem + " " + T + " r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }\n";
       s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { " + T +
            " r = 1; while (b > 0) { if (b & 1) r *= a; a *= a; b >>= 1; } return r; }\n";
       s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return b < a ? b : a; }\n";
@@ -196,7 +243,11 @@ std::string helpers() {
     }
     for (const char* t : {"float", "double"}) {
       const std::string T = t;
-      s += "inline " + T + " weft_floordiv_" + T + "(" + T + " a, " + T + " b) { return floor(a / b); }\n";
+      // NumPy's divmod: (a - fmod(a, b)) / b is nearly an integer, so an inexact division
+      // (OpenCL allows 2.5 ulp in float) still floors to the right value.
+      s += "inline " + T + " weft_floordiv_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return a / b; " + T +
+           " m = fmod(a, b); " + T + " d = (a - m) / b; if (m != 0 && ((b < 0) != (m < 0))) d -= 1; if (d == 0) return copysign((" +
+           T + ")0, a / b); " + T + " f = floor(d); if (d - f > (" + T + ")0.5) f += 1; return f; }\n";
       s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { " + T +
            " r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }\n";
       s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { return pow(a, b); }\n";
@@ -361,6 +412,7 @@ void assign_into(const Array& out, const Expr& expr) {
   Signature sig;
   auto kernel = eval_kernel(out, root, sig);
   kernel->run(array_queue(dev), n, sig.args);
+  count_launch(dev);
 }
 
 }  // namespace detail
@@ -424,24 +476,63 @@ Expr operator+(const Expr& a, const Expr& b) { return Expr(detail::make_binary("
 Expr operator-(const Expr& a, const Expr& b) { return Expr(detail::make_binary("-", a, b)); }
 Expr operator*(const Expr& a, const Expr& b) { return Expr(detail::make_binary("*", a, b)); }
 Expr operator/(const Expr& a, const Expr& b) { return Expr(detail::make_binary("/", a, b)); }
-Expr operator<(const Expr& a, const Expr& b) { return Expr(detail::make_binary("<", a, b, true)); }
-Expr operator>(const Expr& a, const Expr& b) { return Expr(detail::make_binary(">", a, b, true)); }
-Expr operator<=(const Expr& a, const Expr& b) { return Expr(detail::make_binary("<=", a, b, true)); }
-Expr operator>=(const Expr& a, const Expr& b) { return Expr(detail::make_binary(">=", a, b, true)); }
-Expr operator==(const Expr& a, const Expr& b) { return Expr(detail::make_binary("==", a, b, true)); }
-Expr operator!=(const Expr& a, const Expr& b) { return Expr(detail::make_binary("!=", a, b, true)); }
+Expr operator<(const Expr& a, const Expr& b) { return Expr(detail::make_binary("<", a, b)); }
+Expr operator>(const Expr& a, const Expr& b) { return Expr(detail::make_binary(">", a, b)); }
+Expr operator<=(const Expr& a, const Expr& b) { return Expr(detail::make_binary("<=", a, b)); }
+Expr operator>=(const Expr& a, const Expr& b) { return Expr(detail::make_binary(">=", a, b)); }
+Expr operator==(const Expr& a, const Expr& b) { return Expr(detail::make_binary("==", a, b)); }
+Expr operator!=(const Expr& a, const Expr& b) { return Expr(detail::make_binary("!=", a, b)); }
+Expr operator&(const Expr& a, const Expr& b) { return Expr(detail::make_binary("&", a, b)); }
+Expr operator|(const Expr& a, const Expr& b) { return Expr(detail::make_binary("|", a, b)); }
+Expr operator^(const Expr& a, const Expr& b) { return Expr(detail::make_binary("^", a, b)); }
+Expr logical_and(const Expr& a, const Expr& b) { return Expr(detail::make_binary("logical_and", a, b)); }
+Expr logical_or(const Expr& a, const Expr& b) { return Expr(detail::make_binary("logical_or", a, b)); }
+Expr logical_xor(const Expr& a, const Expr& b) { return Expr(detail::make_binary("logical_xor", a, b)); }
 Expr floor_divide(const Expr& a, const Expr& b) { return Expr(detail::make_binary("floordiv", a, b)); }
 Expr remainder(const Expr& a, const Expr& b) { return Expr(detail::make_binary("remainder", a, b)); }
 Expr power(const Expr& a, const Expr& b) { return Expr(detail::make_binary("power", a, b)); }
 Expr minimum(const Expr& a, const Expr& b) { return Expr(detail::make_binary("minimum", a, b)); }
 Expr maximum(const Expr& a, const Expr& b) { return Expr(detail::make_binary("maximum", a, b)); }
-Expr operator-(const Expr& a) { return Expr(detail::make_unary("neg", a, false)); }
-Expr sqrt(const Expr& a) { return Expr(detail::make_unary("sqrt", a, true)); }
-Expr exp(const Expr& a) { return Expr(detail::make_unary("exp", a, true)); }
-Expr log(const Expr& a) { return Expr(detail::make_unary("log", a, true)); }
-Expr sin(const Expr& a) { return Expr(detail::make_unary("sin", a, true)); }
-Expr cos(const Expr& a) { return Expr(detail::make_unary("cos", a, true)); }
-Expr abs(const Expr& a) { return Expr(detail::make_unary("abs", a, false)); }
+Expr fmin(const Expr& a, const Expr& b) { return Expr(detail::make_binary("fmin", a, b)); }
+Expr fmax(const Expr& a, const Expr& b) { return Expr(detail::make_binary("fmax", a, b)); }
+Expr atan2(const Expr& a, const Expr& b) { return Expr(detail::make_binary("atan2", a, b)); }
+Expr hypot(const Expr& a, const Expr& b) { return Expr(detail::make_binary("hypot", a, b)); }
+Expr clip(const Expr& a, const Expr& lo, const Expr& hi) { return minimum(maximum(a, lo), hi); }
+
+namespace {
+using detail::UnaryResult;
+Expr unary(const char* op, const Expr& a, UnaryResult r) { return Expr(detail::make_unary(op, a, r)); }
+}  // namespace
+
+Expr operator-(const Expr& a) { return unary("neg", a, UnaryResult::same); }
+Expr operator~(const Expr& a) { return unary("invert", a, UnaryResult::same); }
+Expr logical_not(const Expr& a) { return unary("logical_not", a, UnaryResult::to_bool); }
+Expr isnan(const Expr& a) { return unary("isnan", a, UnaryResult::to_bool); }
+Expr isinf(const Expr& a) { return unary("isinf", a, UnaryResult::to_bool); }
+Expr isfinite(const Expr& a) { return unary("isfinite", a, UnaryResult::to_bool); }
+Expr floor(const Expr& a) { return unary("floor", a, UnaryResult::same); }
+Expr ceil(const Expr& a) { return unary("ceil", a, UnaryResult::same); }
+Expr trunc(const Expr& a) { return unary("trunc", a, UnaryResult::same); }
+Expr round(const Expr& a) { return unary("round", a, UnaryResult::same); }
+Expr sqrt(const Expr& a) { return unary("sqrt", a, UnaryResult::to_float); }
+Expr cbrt(const Expr& a) { return unary("cbrt", a, UnaryResult::to_float); }
+Expr exp(const Expr& a) { return unary("exp", a, UnaryResult::to_float); }
+Expr exp2(const Expr& a) { return unary("exp2", a, UnaryResult::to_float); }
+Expr expm1(const Expr& a) { return unary("expm1", a, UnaryResult::to_float); }
+Expr log(const Expr& a) { return unary("log", a, UnaryResult::to_float); }
+Expr log2(const Expr& a) { return unary("log2", a, UnaryResult::to_float); }
+Expr log10(const Expr& a) { return unary("log10", a, UnaryResult::to_float); }
+Expr log1p(const Expr& a) { return unary("log1p", a, UnaryResult::to_float); }
+Expr sin(const Expr& a) { return unary("sin", a, UnaryResult::to_float); }
+Expr cos(const Expr& a) { return unary("cos", a, UnaryResult::to_float); }
+Expr tan(const Expr& a) { return unary("tan", a, UnaryResult::to_float); }
+Expr asin(const Expr& a) { return unary("asin", a, UnaryResult::to_float); }
+Expr acos(const Expr& a) { return unary("acos", a, UnaryResult::to_float); }
+Expr atan(const Expr& a) { return unary("atan", a, UnaryResult::to_float); }
+Expr sinh(const Expr& a) { return unary("sinh", a, UnaryResult::to_float); }
+Expr cosh(const Expr& a) { return unary("cosh", a, UnaryResult::to_float); }
+Expr tanh(const Expr& a) { return unary("tanh", a, UnaryResult::to_float); }
+Expr abs(const Expr& a) { return unary("abs", a, UnaryResult::same); }
 
 Expr astype(const Expr& a, DType dtype) {
   detail::kernel_type(dtype);

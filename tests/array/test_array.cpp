@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "support.hpp"
 
@@ -236,6 +237,238 @@ TEST_P(Arrays, ErrorsNameWhatWasWrong) {
   const std::vector<float> five(5);
   EXPECT_THROW(Array::from_host<float>(std::span<const float>(five), Shape{2, 3}, dev), InvalidArgument);
   EXPECT_THROW(Array::empty({2}, DType::float16, dev), Unsupported);
+}
+
+TEST_P(Arrays, MathLogicalAndBitwiseFunctions) {
+  Array f = make(std::vector<double>{-2.5, -0.5, 0.5, 1.5, 2.5, NAN, INFINITY}, Shape{7});
+  const auto rnd = eval(round(f)).to_host<double>();  // half to even, as NumPy
+  EXPECT_EQ(rnd[0], -2.0);
+  EXPECT_EQ(rnd[1], -0.0);
+  EXPECT_EQ(rnd[2], 0.0);
+  EXPECT_EQ(rnd[3], 2.0);
+  EXPECT_EQ(rnd[4], 2.0);
+  EXPECT_EQ(eval(floor(f)).to_host<double>()[0], -3.0);
+  EXPECT_EQ(eval(ceil(f)).to_host<double>()[0], -2.0);
+  EXPECT_EQ(eval(trunc(f)).to_host<double>()[0], -2.0);
+  EXPECT_EQ(eval(isnan(f)).astype(DType::uint8).to_host<std::uint8_t>(), (std::vector<std::uint8_t>{0, 0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(eval(isinf(f)).astype(DType::uint8).to_host<std::uint8_t>(), (std::vector<std::uint8_t>{0, 0, 0, 0, 0, 0, 1}));
+  EXPECT_EQ(eval(isfinite(f)).astype(DType::uint8).to_host<std::uint8_t>(), (std::vector<std::uint8_t>{1, 1, 1, 1, 1, 0, 0}));
+  // fmin ignores NaN, minimum propagates it.
+  EXPECT_EQ(eval(fmin(f, 0.0)).to_host<double>()[5], 0.0);
+  EXPECT_TRUE(std::isnan(eval(minimum(f, 0.0)).to_host<double>()[5]));
+
+  Array i = make(std::vector<std::int32_t>{-3, 0, 5, 12}, Shape{4});
+  EXPECT_EQ(eval(floor(i)).dtype(), DType::int32);  // NumPy 2 keeps integers
+  EXPECT_EQ(eval(round(i)).to_host<std::int32_t>(), (std::vector<std::int32_t>{-3, 0, 5, 12}));
+  EXPECT_EQ(eval(sqrt(i)).dtype(), DType::float64);
+  EXPECT_EQ(eval(clip(i, 0, 6)).to_host<std::int32_t>(), (std::vector<std::int32_t>{0, 0, 5, 6}));
+  EXPECT_EQ(eval(i & 6).to_host<std::int32_t>(), (std::vector<std::int32_t>{4, 0, 4, 4}));
+  EXPECT_EQ(eval(i | 1).to_host<std::int32_t>(), (std::vector<std::int32_t>{-3, 1, 5, 13}));
+  EXPECT_EQ(eval(i ^ 5).to_host<std::int32_t>(), (std::vector<std::int32_t>{-8, 5, 0, 9}));
+  EXPECT_EQ(eval(~i).to_host<std::int32_t>(), (std::vector<std::int32_t>{2, -1, -6, -13}));
+  EXPECT_THROW(f & 1, InvalidArgument);
+  EXPECT_THROW(~f, InvalidArgument);
+  const auto as_bytes = [](const Expr& e) { return eval(e).astype(DType::uint8).to_host<std::uint8_t>(); };
+  EXPECT_EQ(as_bytes(logical_and(i, i > 0)), (std::vector<std::uint8_t>{0, 0, 1, 1}));
+  EXPECT_EQ(as_bytes(logical_or(i, i > 0)), (std::vector<std::uint8_t>{1, 0, 1, 1}));
+  EXPECT_EQ(as_bytes(logical_xor(i, i > 4)), (std::vector<std::uint8_t>{1, 0, 0, 0}));
+  EXPECT_EQ(as_bytes(logical_not(i)), (std::vector<std::uint8_t>{0, 1, 0, 0}));
+  EXPECT_EQ(as_bytes(~(i > 0)), (std::vector<std::uint8_t>{1, 1, 0, 0}));  // ~ on bool is not
+  const auto at = eval(atan2(make(std::vector<float>{1, -1}, Shape{2}), 1)).to_host<float>();
+  EXPECT_NEAR(at[0], 0.7853982f, 1e-6f);
+  EXPECT_NEAR(at[1], -0.7853982f, 1e-6f);
+  EXPECT_EQ(eval(hypot(make(std::vector<double>{3}, Shape{1}), 4)).to_host<double>()[0], 5.0);
+  // Edge cases of integer division NumPy defines: by zero gives 0, INT_MIN // -1 wraps.
+  Array m = make(std::vector<std::int32_t>{INT32_MIN, 7}, Shape{2});
+  EXPECT_EQ(eval(floor_divide(m, -1)).to_host<std::int32_t>(), (std::vector<std::int32_t>{INT32_MIN, -7}));
+  EXPECT_EQ(eval(remainder(m, -1)).to_host<std::int32_t>(), (std::vector<std::int32_t>{0, 0}));
+  // Float floor division stays right where the quotient is an exact integer.
+  Array g = make(std::vector<float>{6, 0.3f, -6, 1}, Shape{4});
+  Array h = make(std::vector<float>{3, 0.1f, 3, 0}, Shape{4});
+  const auto fd = eval(floor_divide(g, h)).to_host<float>();
+  EXPECT_EQ(fd[0], 2.0f);
+  EXPECT_EQ(fd[1], 3.0f);  // as numpy.floor_divide(float32(0.3), float32(0.1))
+  EXPECT_EQ(fd[2], -2.0f);
+  EXPECT_TRUE(std::isinf(fd[3]));
+}
+
+TEST_P(Arrays, LinspaceAndRavel) {
+  EXPECT_EQ(Array::linspace(0, 1, 5, DType::float32, dev).to_host<float>(), (std::vector<float>{0, 0.25f, 0.5f, 0.75f, 1}));
+  EXPECT_EQ(Array::linspace(0, 1, 4, DType::float64, dev, false).to_host<double>(), (std::vector<double>{0, 0.25, 0.5, 0.75}));
+  EXPECT_EQ(Array::linspace(2, 3, 1, DType::float64, dev).to_host<double>(), (std::vector<double>{2}));
+  EXPECT_EQ(Array::linspace(0, 1, 0, DType::float64, dev).size(), 0);
+  const auto last = Array::linspace(0.1, 0.7, 7, DType::float64, dev).to_host<double>();
+  EXPECT_EQ(last.back(), 0.7);  // exactly stop
+  Array a = make(iota_f(6), Shape{2, 3});
+  EXPECT_EQ(a.ravel().shape(), (Shape{6}));
+  EXPECT_EQ(a.transpose().ravel().to_host<float>(), (std::vector<float>{0, 3, 1, 4, 2, 5}));
+}
+
+TEST_P(Arrays, AnExpressionIsOneKernel) {
+  Array a = make(iota_f(1000), Shape{10, 100});
+  Array b = make(iota_f(100, 1), Shape{100});
+  Array c = Array::empty({10, 100}, DType::float32, dev);
+  c.assign(a * b + sin(a));  // warm: the kernel is built once
+  const auto before = elementwise_launches(dev);
+  c.assign(a * b + sin(a));
+  Array d = eval(where(a > 500, sqrt(a) * b - 1, exp(-a / 100)) + maximum(a, b) / 3);
+  synchronize(dev);
+  EXPECT_EQ(elementwise_launches(dev) - before, 2u);
+  EXPECT_EQ(d.shape(), (Shape{10, 100}));
+}
+
+// A random reference test: random dtypes, shapes, broadcasting, strided views and operations,
+// each checked against a NumPy-rules evaluation on the host (integers wrap to their width).
+namespace ref {
+
+struct Value {
+  DType dtype;
+  Shape shape;
+  std::vector<double> v;  // row-major; integers kept exact by small inputs
+};
+
+double wrap(double x, DType t) {
+  if (is_floating(t)) return t == DType::float32 ? double(float(x)) : x;
+  if (t == DType::bool_) return x != 0;
+  const int bits = static_cast<int>(size_of(t)) * 8;
+  const auto u = static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
+  const std::uint64_t mask = bits == 64 ? ~0ull : ((1ull << bits) - 1);
+  std::uint64_t w = u & mask;
+  if (is_signed_integer(t) && bits < 64 && (w >> (bits - 1))) w |= ~mask;
+  return is_signed_integer(t) ? double(static_cast<std::int64_t>(w)) : double(w);
+}
+
+double apply(const std::string& op, double a, double b, DType t) {
+  const bool fl = is_floating(t);
+  if (t == DType::float32) {
+    const float x = float(a), y = float(b);
+    if (op == "+") return x + y;
+    if (op == "-") return x - y;
+    if (op == "*") return x * y;
+  }
+  if (op == "+") return wrap(a + b, t);
+  if (op == "-") return wrap(a - b, t);
+  if (op == "*") return wrap(a * b, t);
+  if (op == "min") return std::min(a, b);
+  if (op == "max") return std::max(a, b);
+  if (op == "floordiv") {
+    if (b == 0) return fl ? a / b : 0;
+    return wrap(std::floor(a / b), t);
+  }
+  if (op == "remainder") {
+    if (b == 0) return fl ? NAN : 0;
+    double r = std::fmod(a, b);
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return wrap(r, t);
+  }
+  if (op == "<") return a < b;
+  return a == b;
+}
+
+std::vector<std::int64_t> index_of(std::int64_t flat, const Shape& s) {
+  std::vector<std::int64_t> idx(s.ndim());
+  for (std::size_t d = s.ndim(); d-- > 0;) {
+    idx[d] = flat % s[d];
+    flat /= s[d];
+  }
+  return idx;
+}
+
+double at(const Value& x, const std::vector<std::int64_t>& out_idx) {
+  // Broadcast: align trailing dimensions; extent-1 dimensions repeat.
+  const std::size_t lead = out_idx.size() - x.shape.ndim();
+  std::int64_t flat = 0;
+  for (std::size_t d = 0; d < x.shape.ndim(); ++d) flat = flat * x.shape[d] + (x.shape[d] == 1 ? 0 : out_idx[lead + d]);
+  return x.v[static_cast<std::size_t>(flat)];
+}
+
+}  // namespace ref
+
+TEST_P(Arrays, RandomExpressionsMatchNumPyRules) {
+  std::mt19937 rng(20261121);
+  const DType types[] = {DType::int8,   DType::int16,  DType::int32,   DType::int64,  DType::uint8,
+                         DType::uint16, DType::uint32, DType::float32, DType::float64};
+  const char* ops[] = {"+", "-", "*", "min", "max", "floordiv", "remainder", "<", "=="};
+  auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  int checked = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    // The output shape, and each operand's shape broadcast into it.
+    const std::size_t nd = 1 + pick(3);
+    std::vector<std::int64_t> out_dims(nd);
+    for (auto& e : out_dims) e = 1 + static_cast<std::int64_t>(pick(5));
+    auto operand_shape = [&] {
+      const std::size_t drop = pick(nd);
+      std::vector<std::int64_t> d(out_dims.begin() + static_cast<std::ptrdiff_t>(drop), out_dims.end());
+      for (auto& e : d) {
+        if (pick(4) == 0) e = 1;
+      }
+      return Shape(d);
+    };
+    // An operand: random values in its dtype, held in a strided view (every other element
+    // of a larger array along its last axis, or a transpose) a third of the time each.
+    auto operand = [&](DType t, ref::Value& r) {
+      r.dtype = t;
+      r.shape = operand_shape();
+      const auto n = static_cast<std::size_t>(r.shape.size());
+      r.v.resize(n);
+      for (auto& x : r.v) {
+        const double lo = is_signed_integer(t) || is_floating(t) ? -20 : 0;
+        x = lo + double(rng() % 41);
+        if (is_floating(t)) x += double(rng() % 8) / 8;  // exact in float32
+      }
+      Array base;
+      const int form = static_cast<int>(pick(3));
+      std::vector<double> host;
+      if (form == 1 && r.shape.ndim() >= 1) {
+        std::vector<std::int64_t> wide = r.shape.dims();
+        wide.back() *= 2;
+        host.assign(static_cast<std::size_t>(Shape(wide).size()), -99);
+        for (std::size_t k = 0; k < n; ++k) host[2 * k] = r.v[k];  // last axis interleaved
+        base = Array::from_host<double>(host, Shape(wide), dev).astype(t).slice(r.shape.ndim() - 1, 0, Array::none, 2);
+      } else if (form == 2 && r.shape.ndim() == 2) {
+        // Stored transposed, then viewed back.
+        host.resize(n);
+        for (std::int64_t i = 0; i < r.shape[0]; ++i) {
+          for (std::int64_t j = 0; j < r.shape[1]; ++j) {
+            host[static_cast<std::size_t>(j * r.shape[0] + i)] = r.v[static_cast<std::size_t>(i * r.shape[1] + j)];
+          }
+        }
+        base = Array::from_host<double>(host, Shape{r.shape[1], r.shape[0]}, dev).astype(t).transpose();
+      } else {
+        base = Array::from_host<double>(r.v, r.shape, dev).astype(t);
+      }
+      return base;
+    };
+    ref::Value ra, rb;
+    const Array a = operand(types[pick(std::size(types))], ra);
+    const Array b = operand(types[pick(std::size(types))], rb);
+    const std::string op = ops[pick(std::size(ops))];
+    Expr e = op == "+" ? a + b : op == "-" ? a - b : op == "*" ? a * b : op == "min" ? minimum(a, b)
+           : op == "max" ? maximum(a, b) : op == "floordiv" ? floor_divide(a, b)
+           : op == "remainder" ? remainder(a, b) : op == "<" ? Expr(a < b) : Expr(a == b);
+    const DType promoted = result_type(ra.dtype, rb.dtype);
+    const bool predicate = op == "<" || op == "==";
+    ASSERT_EQ(e.dtype(), predicate ? DType::bool_ : promoted) << op << " " << name(ra.dtype) << " " << name(rb.dtype);
+    const Shape out_shape(out_dims);
+    const Array got = eval(astype(e, DType::float64)).broadcast_to(out_shape).copy();
+    const auto g = got.to_host<double>();
+    ASSERT_EQ(g.size(), static_cast<std::size_t>(out_shape.size()));
+    for (std::int64_t k = 0; k < out_shape.size(); ++k) {
+      const auto idx = ref::index_of(k, out_shape);
+      const double x = ref::wrap(ref::at(ra, idx), promoted), y = ref::wrap(ref::at(rb, idx), promoted);
+      const double want = ref::apply(op, x, y, promoted);
+      const double have = g[static_cast<std::size_t>(k)];
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(have)) << op;
+        continue;
+      }
+      const double tol = promoted == DType::float32 && !predicate ? 1e-6 * (1 + std::fabs(want)) : 0;
+      EXPECT_NEAR(have, want, tol) << "trial " << trial << ": " << name(ra.dtype) << " " << to_string(ra.shape) << " "
+                                   << op << " " << name(rb.dtype) << " " << to_string(rb.shape) << " at " << k;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevices, Arrays, ::testing::ValuesIn(test::test_devices()), test::device_name);

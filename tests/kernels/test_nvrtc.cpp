@@ -65,7 +65,12 @@ std::vector<Source> every_dialect_source() {
     const Array m = Array::zeros({4, 3}, DType::bool_, host);
     const Expr e = where(m, sqrt(abs(a)) + exp(a) - log(a) * sin(a) / cos(a), -power(a, 2)) +
                    floor_divide(b, c) + remainder(c, 3) + minimum(a, b) - maximum(b, 1.5) +
-                   astype(a > b, DType::uint8) + astype(c != 0, DType::float64);
+                   astype(a > b, DType::uint8) + astype(c != 0, DType::float64) +
+                   where(logical_and(isnan(a), logical_or(isinf(a), logical_and(isfinite(a), logical_not(m)))),
+                         round(a) + floor(a) + ceil(a) + trunc(a), atan2(a, b) + hypot(a, 2) + fmin(a, b) + fmax(c, 1)) +
+                   tan(a) + asin(a) + acos(a) + atan(a) + sinh(a) + cosh(a) + tanh(a) + cbrt(a) + exp2(a) + expm1(a) +
+                   log2(a) + log10(a) + log1p(a) + clip(a, 0, 1) + astype((c & 3) | (~c ^ b), DType::float32) +
+                   astype(logical_xor(m, m), DType::float32) + astype(~m, DType::int8);
     const Array out = Array::empty(e.shape(), e.dtype(), host);
     static const std::string eval = detail::eval_source(out, e);
     static const std::string sum = detail::sum_source(e);
