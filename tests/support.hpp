@@ -63,7 +63,8 @@ template <class T>
 Buffer poisoned(Queue& q, std::size_t n) {
   Buffer b(q.device(), std::max<std::size_t>(n, 1) * sizeof(T));
   const unsigned char poison = 0xA5;
-  q.fill(b, &poison, 1, 0, b.size());
+  // Waited for: on an out-of-order queue the next command would not wait for the fill.
+  q.fill(b, &poison, 1, 0, b.size()).wait();
   return b;
 }
 
