@@ -201,6 +201,20 @@ Future<double> sum(const Expr& expr);
 Future<double> min(const Expr& expr);
 Future<double> max(const Expr& expr);
 
+/// Reductions along axes (negative axes count from the end; an empty list means every axis),
+/// with NumPy's result types: sum and prod of integers give int64 (uint64 for unsigned),
+/// mean of integers float64, any and all bool; keepdims leaves the reduced axes as extent 1.
+/// The expression is evaluated inside the reduction's one kernel; floats accumulate in
+/// double. (A first form: one work-item per output element, fine for reducing along short
+/// axes or many rows; a full reduction is faster with the Future forms above.)
+Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+Array max(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+
 /// Waits until the array work queued on device (evaluations, assignments) has finished.
 void synchronize(const Device& device);
 

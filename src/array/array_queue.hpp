@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "weft/array.hpp"
 #include "weft/queue.hpp"
@@ -19,5 +20,6 @@ std::string kernel_type(DType t);
 /// The sources of the kernels an expression becomes (NVRTC compiles them in the tests).
 std::string eval_source(const Array& out, const Expr& expr);
 std::string sum_source(const Expr& expr);
+std::string axis_reduce_source(const Expr& expr, const std::string& what, const std::vector<int>& axes);
 
 }  // namespace weft::detail

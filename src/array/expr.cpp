@@ -583,6 +583,33 @@ const Reduction sum_op{"sum", "0", "a + b"};
 const Reduction min_op{"min", "INFINITY", "(a < b || a != a) ? a : b"};
 const Reduction max_op{"max", "-INFINITY", "(a > b || a != a) ? a : b"};
 
+// The expression's element as a function of its flat index i in the expression's shape:
+// "T weft_element(long i, <params>)" in a preamble, and the argument names to call it with.
+struct ElementFunction {
+  std::string params;    // the kernel's parameter list
+  std::string names;     // ", a0, a1, ..." to follow i in a call
+  std::string preamble;  // the helpers and the function
+};
+
+ElementFunction element_function(const detail::Signature& sig, const std::string& value, const std::string& type) {
+  ElementFunction f;
+  f.params = sig.spec.substr(2);
+  for (std::size_t start = 0; start < f.params.size();) {
+    std::size_t comma = f.params.find(", ", start);
+    if (comma == std::string::npos) comma = f.params.size();
+    const std::string decl = f.params.substr(start, comma - start);
+    f.names += ", " + decl.substr(decl.find_last_of(" *") + 1);
+    start = comma + 2;
+  }
+  std::string params_global = f.params;
+  for (std::size_t pos = 0; (pos = params_global.find("const ", pos)) != std::string::npos; pos += 15) {
+    params_global.replace(pos, 6, "__global const ");
+  }
+  f.preamble = detail::helpers() + type + " weft_element(long i, " + params_global + ") { " + sig.offsets +
+               " return (" + type + ")(" + value + "); }\n";
+  return f;
+}
+
 // The reduction of expr's elements (each converted to double), from the table of those made.
 std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r, detail::Signature& sig) {
   detail::Generator g(expr.shape());
@@ -591,22 +618,10 @@ std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction
   const std::string key = std::string(r.what) + "|" + std::to_string(expr.shape().ndim()) + "|" + g.key();
   static std::map<std::string, std::shared_ptr<ReductionKernel>> table;
   return detail::cached<ReductionKernel>(table, key, [&] {
-    // The map is a function of i: the index arithmetic, then the element as a double.
-    std::string params = sig.spec.substr(2);
-    std::string names;
-    for (std::size_t start = 0; start < params.size();) {
-      std::size_t comma = params.find(", ", start);
-      if (comma == std::string::npos) comma = params.size();
-      const std::string decl = params.substr(start, comma - start);
-      names += ", " + decl.substr(decl.find_last_of(" *") + 1);
-      start = comma + 2;
-    }
-    std::string params_global = params;
-    for (std::size_t pos = 0; (pos = params_global.find("const ", pos)) != std::string::npos; pos += 15) {
-      params_global.replace(pos, 6, "__global const ");
-    }
-    const std::string preamble = detail::helpers() + "double weft_element(long i, " + params_global + ") { " +
-                                 sig.offsets + " return (double)(" + value + "); }\n";
+    const ElementFunction f = element_function(sig, value, "double");
+    const std::string& params = f.params;
+    const std::string& names = f.names;
+    const std::string& preamble = f.preamble;
     return std::make_shared<ReductionKernel>(DType::float64, r.neutral, r.op, "weft_element(i" + names + ")", params,
                                              preamble, "weft_array_reduce");
   });
@@ -625,11 +640,177 @@ Future<double> reduce(const Expr& expr, const Reduction& r) {
   auto kernel = reduce_kernel(expr, r, sig);
   return kernel->reduce_args<double>(detail::array_queue(dev), n, sig.args);
 }
+
+// ---- reductions along axes -----------------------------------------------------------------
+
+struct AxisReduction {
+  const char* what;
+  const char* neutral;  // in the accumulator's type
+  const char* op;       // combines acc and x
+};
+
+const AxisReduction axis_ops[] = {
+    {"sum", "0", "acc + x"},
+    {"prod", "1", "acc * x"},
+    {"min", "", "(x < acc || x != x) ? x : acc"},
+    {"max", "", "(x > acc || x != x) ? x : acc"},
+    {"mean", "0", "acc + x"},
+    {"any", "0", "(uchar)(acc || x != 0)"},
+    {"all", "1", "(uchar)(acc && x != 0)"},
+};
+
+const AxisReduction& axis_op(const std::string& what) {
+  for (const auto& r : axis_ops) {
+    if (what == r.what) return r;
+  }
+  throw InvalidArgument("unknown reduction " + what);
+}
+
+// NumPy's result type of each reduction, and the type it accumulates in.
+DType axis_result_type(const std::string& what, DType t) {
+  if (what == "any" || what == "all") return DType::bool_;
+  if (what == "min" || what == "max") return t;
+  if (what == "mean") return is_floating(t) ? t : DType::float64;
+  // sum and prod: small integers widen to the platform integer, as NumPy's.
+  if (t == DType::bool_ || is_signed_integer(t)) return DType::int64;
+  if (!is_floating(t)) return DType::uint64;
+  return t;
+}
+DType accumulator_type(const std::string& what, DType result, DType t) {
+  if (what == "min" || what == "max") return t == DType::bool_ ? DType::uint8 : t;
+  if (what == "any" || what == "all") return DType::uint8;
+  return is_floating(result) ? DType::float64 : result;  // float sums in double
+}
+
+std::vector<std::size_t> normalize_axes(const std::vector<int>& axes, std::size_t ndim, const char* what) {
+  std::vector<std::size_t> out;
+  for (int a : axes) {
+    const int n = static_cast<int>(ndim);
+    if (a < -n || a >= n) {
+      throw InvalidArgument(std::string(what) + ": axis " + std::to_string(a) + " is out of range for " +
+                            std::to_string(ndim) + " dimension(s)");
+    }
+    const auto u = static_cast<std::size_t>(a < 0 ? a + n : a);
+    if (std::find(out.begin(), out.end(), u) != out.end()) {
+      throw InvalidArgument(std::string(what) + ": axis " + std::to_string(a) + " is named twice");
+    }
+    out.push_back(u);
+  }
+  if (axes.empty()) {
+    for (std::size_t d = 0; d < ndim; ++d) out.push_back(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The output array, the kernel and its arguments of a reduction along axes (no kernel when
+// the output is empty).
+struct AxisPlan {
+  Array out;
+  std::shared_ptr<ElementwiseKernel> kernel;
+  std::vector<detail::RuntimeArg> args;
+};
+
+AxisPlan plan_axes(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
+  const detail::ExprNode& root = *expr.node();
+  const Device dev = detail::device_of(root);
+  if (!dev) throw InvalidArgument(what + ": the expression holds no array");
+  detail::check_one_device(root, dev);
+  const AxisReduction& r = axis_op(what);
+  const Shape& in = expr.shape();
+  const std::size_t nd = in.ndim();
+  const auto reduced = normalize_axes(axes, nd, what.c_str());
+  std::vector<bool> is_reduced(nd, false);
+  for (auto d : reduced) is_reduced[d] = true;
+  std::vector<std::int64_t> out_dims, kept_dims;
+  std::int64_t count = 1;
+  for (std::size_t d = 0; d < nd; ++d) {
+    if (is_reduced[d]) {
+      count *= in[d];
+      if (keepdims) out_dims.push_back(1);
+    } else {
+      out_dims.push_back(in[d]);
+    }
+  }
+  if (count == 0 && (what == "min" || what == "max")) {
+    throw InvalidArgument(what + " over an empty axis of " + to_string(in) + ": the operation has no identity");
+  }
+  const DType result = axis_result_type(what, expr.dtype());
+  const DType acc = accumulator_type(what, result, expr.dtype());
+  Array out = Array::empty(Shape(out_dims), result, dev);
+  if (out.size() == 0) return {out, nullptr, {}};
+
+  detail::Generator g(in);
+  const std::string value = g.value(root);
+  detail::Signature sig = detail::signature(g, in);
+  const std::string A = detail::kernel_type(acc);
+  // any and all look at whether each element is nonzero (0.5 must count, not truncate to 0).
+  const bool logical = what == "any" || what == "all";
+  const ElementFunction f = element_function(sig, logical ? "((" + value + ") != 0)" : value, A);
+  // Arguments: the output, the element function's, then each dimension's extent and
+  // its flat stride in the expression's (contiguous, row-major) index.
+  std::string params = detail::kernel_type(result) + " *weft_out, " + f.params;
+  std::vector<detail::RuntimeArg> args{detail::RuntimeArg::of(out.buffer())};
+  args.insert(args.end(), sig.args.begin(), sig.args.end());
+  const Strides flat = contiguous_strides(in);
+  std::string kept_index = "long weft_q = i; long weft_base = 0;";
+  std::string red_index = "long weft_t = weft_r; long weft_in = weft_base;";
+  for (std::size_t d = nd; d-- > 0;) {
+    const std::string D = std::to_string(d);
+    params += ", long weft_e" + D + ", long weft_f" + D;
+    args.push_back(detail::RuntimeArg::of_value(static_cast<std::int64_t>(in[d])));
+    args.push_back(detail::RuntimeArg::of_value(flat[d]));
+    if (is_reduced[d]) {
+      red_index += " weft_in += (weft_t % weft_e" + D + ") * weft_f" + D + "; weft_t /= weft_e" + D + ";";
+    } else {
+      kept_index += " weft_base += (weft_q % weft_e" + D + ") * weft_f" + D + "; weft_q /= weft_e" + D + ";";
+    }
+  }
+  params += ", long weft_count";
+  args.push_back(detail::RuntimeArg::of_value(count));
+  std::string body = kept_index + " " + A + " acc = ";
+  const bool seeded = std::string(r.neutral).empty();  // min/max start from the first element
+  if (seeded) body += "weft_element(weft_base" + f.names + "); long weft_r = 1;";
+  else body += "(" + A + ")" + r.neutral + "; long weft_r = 0;";
+  body += " for (; weft_r < weft_count; ++weft_r) { " + red_index + " const " + A + " x = weft_element(weft_in" +
+          f.names + "); acc = " + r.op + "; }";
+  if (what == "mean") body += " acc = acc / (" + A + ")weft_count;";
+  body += " weft_out[i] = (" + detail::kernel_type(result) + ")acc;";
+  const std::string key = what + "|" + std::to_string(nd) + "|" + std::string(name(result)) + "|";
+  std::string mask;
+  for (bool b : is_reduced) mask += b ? 'r' : 'k';
+  static std::map<std::string, std::shared_ptr<ElementwiseKernel>> table;
+  auto kernel = detail::cached<ElementwiseKernel>(table, key + mask + "|" + g.key(), [&] {
+    return std::make_shared<ElementwiseKernel>(params, body, "weft_axis_reduce", f.preamble);
+  });
+  return {out, kernel, std::move(args)};
+}
+
+Array reduce_axes(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
+  AxisPlan p = plan_axes(expr, what, axes, keepdims);
+  if (!p.kernel) return p.out;
+  const Device dev = p.out.device();
+  p.kernel->run(detail::array_queue(dev), static_cast<std::size_t>(p.out.size()), p.args);
+  detail::count_launch(dev);
+  return p.out;
+}
 }  // namespace
 
 Future<double> sum(const Expr& expr) { return reduce(expr, sum_op); }
 Future<double> min(const Expr& expr) { return reduce(expr, min_op); }
 Future<double> max(const Expr& expr) { return reduce(expr, max_op); }
+
+Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "sum", axes, keepdims); }
+Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "prod", axes, keepdims); }
+Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "min", axes, keepdims); }
+Array max(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "max", axes, keepdims); }
+Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "mean", axes, keepdims); }
+Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "any", axes, keepdims); }
+Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "all", axes, keepdims); }
+
+std::string detail::axis_reduce_source(const Expr& expr, const std::string& what, const std::vector<int>& axes) {
+  return plan_axes(expr, what, axes, false).kernel->source();
+}
 
 std::string detail::sum_source(const Expr& expr) {
   detail::Signature sig;

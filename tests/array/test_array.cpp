@@ -317,6 +317,52 @@ TEST_P(Arrays, AnExpressionIsOneKernel) {
   EXPECT_EQ(d.shape(), (Shape{10, 100}));
 }
 
+TEST_P(Arrays, ReductionsAlongAxes) {
+  // A (2, 3, 4) array 0..23, reduced along each axis and pairs of axes, against loops here.
+  const auto v = iota_f(24);
+  Array a = make(v, Shape{2, 3, 4});
+  Array s1 = sum(a, {1});
+  EXPECT_EQ(s1.shape(), (Shape{2, 4}));
+  EXPECT_EQ(s1.dtype(), DType::float32);
+  std::vector<float> want(8, 0);
+  for (int i = 0; i < 2; ++i) for (int j = 0; j < 3; ++j) for (int k = 0; k < 4; ++k) want[i * 4 + k] += v[i * 12 + j * 4 + k];
+  EXPECT_EQ(s1.to_host<float>(), want);
+  Array s02 = sum(a, {0, -1}, true);
+  EXPECT_EQ(s02.shape(), (Shape{1, 3, 1}));
+  std::vector<float> want02(3, 0);
+  for (int i = 0; i < 2; ++i) for (int j = 0; j < 3; ++j) for (int k = 0; k < 4; ++k) want02[j] += v[i * 12 + j * 4 + k];
+  EXPECT_EQ(s02.to_host<float>(), want02);
+  EXPECT_EQ(sum(a, {}).to_host<float>(), std::vector<float>{276});  // every axis
+  EXPECT_EQ(max(a, {2}).to_host<float>(), (std::vector<float>{3, 7, 11, 15, 19, 23}));
+  // a.T has shape (4, 3, 2); min over axis 0 leaves (3, 2): element [j][i] = a[i][j][0].
+  const auto mt = min(a.transpose(), {0}).to_host<float>();
+  ASSERT_EQ(mt.size(), 6u);
+  for (int j = 0; j < 3; ++j) for (int i = 0; i < 2; ++i) EXPECT_EQ(mt[j * 2 + i], v[i * 12 + j * 4]);
+  Array m = mean(a * 2, {0, 1, 2});
+  EXPECT_EQ(m.dtype(), DType::float32);
+  EXPECT_EQ(m.to_host<float>()[0], 23.0f);
+  // Integer sums widen to int64 (no int8 overflow), means of integers are float64.
+  Array i8 = make(std::vector<std::int8_t>{100, 100, 100, -1, -2, -3}, Shape{2, 3});
+  Array si = sum(i8, {1});
+  EXPECT_EQ(si.dtype(), DType::int64);
+  EXPECT_EQ(si.to_host<std::int64_t>(), (std::vector<std::int64_t>{300, -6}));
+  EXPECT_EQ(mean(i8, {0}).to_host<double>(), (std::vector<double>{49.5, 49, 48.5}));
+  EXPECT_EQ(prod(i8, {1}).to_host<std::int64_t>(), (std::vector<std::int64_t>{1000000, -6}));
+  Array f = make(std::vector<float>{0, 0.5f, 0, 0, 0, 0}, Shape{2, 3});
+  EXPECT_EQ(any(f, {1}).astype(DType::uint8).to_host<std::uint8_t>(), (std::vector<std::uint8_t>{1, 0}));
+  EXPECT_EQ(all(f + 1, {1}).astype(DType::uint8).to_host<std::uint8_t>(), (std::vector<std::uint8_t>{1, 1}));
+  EXPECT_EQ(all(f, {0}).astype(DType::uint8).to_host<std::uint8_t>(), (std::vector<std::uint8_t>{0, 0, 0}));
+  // NaN propagates through min and max, as NumPy's.
+  Array n = make(std::vector<double>{1, NAN, 3, 4}, Shape{2, 2});
+  const auto mx = max(n, {1}).to_host<double>();
+  EXPECT_TRUE(std::isnan(mx[0]));
+  EXPECT_EQ(mx[1], 4.0);
+  EXPECT_THROW(sum(a, {3}), InvalidArgument);
+  EXPECT_THROW(sum(a, {1, -2}), InvalidArgument);  // the same axis twice
+  EXPECT_THROW(max(Array::empty({0, 3}, DType::float32, dev), {0}), InvalidArgument);
+  EXPECT_EQ(sum(Array::empty({0, 3}, DType::float32, dev), {0}).to_host<float>(), std::vector<float>(3, 0));
+}
+
 // A random reference test: random dtypes, shapes, broadcasting, strided views and operations,
 // each checked against a NumPy-rules evaluation on the host (integers wrap to their width).
 namespace ref {

@@ -79,6 +79,18 @@ std::vector<Source> every_dialect_source() {
     s.push_back({"array/eval", eval, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval_integers", ints, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/sum", sum, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    static std::vector<std::string> axis;
+    for (const char* what : {"sum", "prod", "min", "max", "mean", "any", "all"}) {
+      axis.push_back(detail::axis_reduce_source(a * c + b, what, {0}));
+    }
+    axis.push_back(detail::axis_reduce_source(m, "any", {-1}));
+    axis.push_back(detail::axis_reduce_source(b, "sum", {0}));
+    static const char* names[] = {"array/axis_sum", "array/axis_prod", "array/axis_min", "array/axis_max",
+                                  "array/axis_mean", "array/axis_any", "array/axis_all", "array/axis_any_bool",
+                                  "array/axis_sum_int16"};
+    for (std::size_t k = 0; k < axis.size(); ++k) {
+      s.push_back({names[k], axis[k], "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    }
   }
 #ifdef WEFT_HAVE_BENCH_KERNELS
   s.push_back({"bench/vadd", embedded::vadd_cl, ""});
