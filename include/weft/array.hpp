@@ -10,8 +10,8 @@
 //
 // Views (reshape and ravel of contiguous data, transpose, slice with steps, broadcast_to)
 // share their array's memory. This first step keeps each array on one device; residence
-// tracking across devices, the memory pool, reductions along an axis and the rest of issue 6
-// come next.
+// tracking across devices, the memory pool, argmin/argmax/var/std/dot/cumsum and the rest
+// of issue 6 come next.
 #pragma once
 
 #include <cstdint>
