@@ -6,20 +6,9 @@ Prints one line per measurement:
   record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes
 or "skip<TAB>reason" when NumPy is missing.
 """
-import statistics
 import sys
-import time
 
-
-def timed(fn, repeat, warmup=2):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), min(times)
+from wall_timing import timed
 
 
 def emit(method, n, dtype, med, mn, nbytes):

@@ -15,16 +15,7 @@ import statistics
 import sys
 import time
 
-
-def timed(fn, repeat, warmup=2):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), min(times)
+from wall_timing import timed
 
 
 def emit(method, device, size, med, mn):

@@ -33,6 +33,8 @@ class CompletionEvent final : public EventImpl {
 
  private:
   void finish(EventStatus final_status, std::exception_ptr error) noexcept;
+  /// Blocks until the event is complete or failed; returns which.
+  EventStatus await_end();
 
   std::atomic<EventStatus> status_{EventStatus::queued};
   std::mutex mutex_;

@@ -116,7 +116,7 @@ void CompletionEvent::finish(EventStatus final_status, std::exception_ptr error)
   }
 }
 
-void CompletionEvent::wait() {
+EventStatus CompletionEvent::await_end() {
   auto s = status_.load(std::memory_order_acquire);
   if (s != EventStatus::complete && s != EventStatus::error) {
     std::unique_lock lock(mutex_);
@@ -125,7 +125,11 @@ void CompletionEvent::wait() {
       return s == EventStatus::complete || s == EventStatus::error;
     });
   }
-  if (s == EventStatus::error) {
+  return s;
+}
+
+void CompletionEvent::wait() {
+  if (await_end() == EventStatus::error) {
     std::exception_ptr e;
     {
       std::lock_guard lock(mutex_);
@@ -137,14 +141,7 @@ void CompletionEvent::wait() {
 }
 
 EventProfile CompletionEvent::profile() {
-  auto s = status_.load(std::memory_order_acquire);
-  if (s != EventStatus::complete && s != EventStatus::error) {
-    std::unique_lock lock(mutex_);
-    cv_.wait(lock, [&] {
-      s = status_.load(std::memory_order_acquire);
-      return s == EventStatus::complete || s == EventStatus::error;
-    });
-  }
+  await_end();
   std::lock_guard lock(mutex_);
   return times_;
 }
