@@ -97,8 +97,15 @@ TEST(ProgramCache, PruneRemovesInvalidAndOldEntries) {
   fs::resize_file(cache.list()[0].path, 3);
   EXPECT_EQ(cache.prune(std::nullopt, std::nullopt), 1u);
   EXPECT_EQ(cache.list().size(), 1u);
-  EXPECT_EQ(cache.prune(std::chrono::seconds(-1), std::nullopt), 1u);  // everything is older
-  EXPECT_TRUE(cache.list().empty());
+  // An entry last written two hours ago goes with a one-hour limit; a fresh one stays. (The
+  // times are set apart by hours: a file's mtime may run a second ahead of time().)
+  const std::string old_path = cache.list()[0].path;
+  fs::last_write_time(old_path, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  cache.store("host", key_of("c"), "c", "cccc");
+  EXPECT_EQ(cache.prune(std::chrono::hours(1), std::nullopt), 1u);
+  const auto left = cache.list();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_NE(left[0].path, old_path);
 }
 
 std::string unique_program(int bias_unused) {
