@@ -125,39 +125,36 @@ struct Leaf {
   bool general;  // needs strided indexing (not contiguous in the output's shape)
 };
 
+// Walks an expression in a fixed order, collecting its arrays (leaves) and numbers. In key
+// mode (text = false) it only writes the cache key: the structure, operations and dtypes,
+// which decide the kernel's source; that is all a call whose kernel is cached needs. In
+// text mode value() returns the expression's source.
 class Generator {
  public:
-  Generator(const Shape& out_shape) : shape_(out_shape) {}
+  explicit Generator(const Shape& out_shape, bool text = true) : shape_(out_shape), text_(text) {}
 
   std::string value(const ExprNode& n) {
     using K = ExprNode::Kind;
+    if (!text_) {
+      walk_key(n);
+      return {};
+    }
     switch (n.kind) {
       case K::leaf: {
-        const std::size_t k = leaves_.size();
-        const bool general = !(n.array.is_contiguous() && n.array.shape() == shape_);
-        leaves_.push_back({&n, general});
-        key_ << "L" << k << ":" << name(n.dtype) << (general ? "g" : "c") << ";";
-        return "((" + kernel_type(n.dtype) + ")weft_a" + std::to_string(k) + "[weft_o" + std::to_string(k) + "])";
+        const std::string k = std::to_string(add_leaf(n));
+        return "((" + kernel_type(n.dtype) + ")weft_a" + k + "[weft_o" + k + "])";
       }
-      case K::scalar: {
-        const std::size_t k = scalars_.size();
-        scalars_.push_back(&n);
-        key_ << "S" << k << ":" << name(n.dtype) << ";";
-        return "weft_c" + std::to_string(k);
-      }
+      case K::scalar:
+        return "weft_c" + std::to_string(add_scalar(n));
       case K::cast: {
-        key_ << "cast:" << name(n.dtype) << "(";
         const std::string in = value(*n.kids[0]);
-        key_ << ")";
         if (n.dtype == DType::bool_) return "((uchar)((" + in + ") != 0))";
         return "((" + kernel_type(n.dtype) + ")(" + in + "))";
       }
       case K::unary: {
-        key_ << n.op << ":" << name(n.dtype) << "(";
         // Predicates look at the operand in its own type; the rest work in the result's.
         const DType in_type = n.dtype == DType::bool_ ? n.kids[0]->dtype : n.dtype;
         const std::string in = "((" + kernel_type(in_type) + ")(" + value(*n.kids[0]) + "))";
-        key_ << ")";
         const bool fl = is_floating(in_type);
         if (n.op == "neg") return "(-" + in + ")";
         if (n.op == "abs") return fl ? "fabs(" + in + ")" : "((" + in + ") < 0 ? -(" + in + ") : (" + in + "))";
@@ -174,12 +171,10 @@ class Generator {
         return n.op + "(" + in + ")";
       }
       case K::where: {
-        key_ << "where:" << name(n.dtype) << "(";
         const std::string c = value(*n.kids[0]);
         const std::string t = kernel_type(n.dtype);
         const std::string a = value(*n.kids[1]);
         const std::string b = value(*n.kids[2]);
-        key_ << ")";
         return "((" + c + ") ? (" + t + ")(" + a + ") : (" + t + ")(" + b + "))";
       }
       case K::binary: break;
@@ -188,10 +183,8 @@ class Generator {
     // Operands are converted to the operation's type (for comparisons: the promoted type).
     const DType work = comparison ? binary_type(*n.kids[0], *n.kids[1]) : n.dtype;
     const std::string t = kernel_type(work);
-    key_ << n.op << ":" << name(n.dtype) << "(";
     const std::string a = "((" + t + ")(" + value(*n.kids[0]) + "))";
     const std::string b = "((" + t + ")(" + value(*n.kids[1]) + "))";
-    key_ << ")";
     if (n.op == "logical_and") return "((uchar)((" + a + " != 0) && (" + b + " != 0)))";
     if (n.op == "logical_or") return "((uchar)((" + a + " != 0) || (" + b + " != 0)))";
     if (n.op == "logical_xor") return "((uchar)((" + a + " != 0) != (" + b + " != 0)))";
@@ -215,7 +208,35 @@ class Generator {
   }
 
  private:
+  std::size_t add_leaf(const ExprNode& n) {
+    const std::size_t k = leaves_.size();
+    const bool general = !(n.array.is_contiguous() && n.array.shape() == shape_);
+    leaves_.push_back({&n, general});
+    key_ << 'L' << name(n.dtype) << (general ? 'g' : 'c') << ';';
+    return k;
+  }
+  std::size_t add_scalar(const ExprNode& n) {
+    scalars_.push_back(&n);
+    key_ << 'S' << name(n.dtype) << ';';
+    return scalars_.size() - 1;
+  }
+  // The same order as value(): kids first to last.
+  void walk_key(const ExprNode& n) {
+    if (n.kind == ExprNode::Kind::leaf) {
+      add_leaf(n);
+      return;
+    }
+    if (n.kind == ExprNode::Kind::scalar) {
+      add_scalar(n);
+      return;
+    }
+    key_ << static_cast<int>(n.kind) << n.op << ':' << name(n.dtype) << '(';
+    for (const auto& k : n.kids) walk_key(*k);
+    key_ << ')';
+  }
+
   Shape shape_;
+  bool text_;
   std::vector<Leaf> leaves_;
   std::vector<const ExprNode*> scalars_;
   std::ostringstream key_;
@@ -260,64 +281,95 @@ std::string helpers() {
 }
 
 // The arguments of a generated kernel: leaves, numbers, then the index arithmetic's extents,
-// offsets and strides. Returns the argument list and fills the values.
+// offsets and strides. The values are needed on every call; the parameter list and the
+// offset statements (text) only to build the kernel.
 struct Signature {
-  std::string spec;
+  std::string spec;     // ", const float *weft_a0, double weft_c0, long weft_off0, ..."
+  std::string names;    // ", weft_a0, weft_c0, weft_off0, ...": the same, to pass them on
   std::vector<RuntimeArg> args;
   std::string offsets;  // statements computing weft_oK from i
 };
 
-void index_arguments(const Generator& g, const Shape& shape, Signature& sig) {
+// Adds a parameter to the text of a signature.
+void add_param(Signature& sig, const std::string& type, const std::string& name) {
+  sig.spec += ", " + type + " " + name;
+  sig.names += ", " + name;
+}
+
+void index_arguments(const Generator& g, const Shape& shape, bool text, Signature& sig) {
   const std::size_t nd = shape.ndim();
-  const bool general = g.any_general();
-  if (general) {
+  if (g.any_general()) {
     for (std::size_t d = 0; d < nd; ++d) {
-      sig.spec += ", long weft_s" + std::to_string(d);
       sig.args.push_back(RuntimeArg::of_value(static_cast<std::int64_t>(shape[d])));
+      if (text) add_param(sig, "long", "weft_s" + std::to_string(d));
     }
     // i as a multi-index, last dimension fastest.
-    sig.offsets += "long weft_r = i;";
-    for (std::size_t d = nd; d-- > 0;) {
+    if (text) sig.offsets += "long weft_r = i;";
+    for (std::size_t d = nd; text && d-- > 0;) {
       sig.offsets += " const long weft_i" + std::to_string(d) + " = weft_r % weft_s" + std::to_string(d) +
                      "; weft_r /= weft_s" + std::to_string(d) + ";";
     }
   }
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {
     const Array& a = g.leaves()[k].node->array;
-    const std::string K = std::to_string(k);
-    sig.spec += ", long weft_off" + K;
+    const std::string K = text ? std::to_string(k) : std::string();
     sig.args.push_back(RuntimeArg::of_value(a.offset()));
+    if (text) add_param(sig, "long", "weft_off" + K);
     if (!g.leaves()[k].general) {
-      sig.offsets += " const long weft_o" + K + " = weft_off" + K + " + i;";
+      if (text) sig.offsets += " const long weft_o" + K + " = weft_off" + K + " + i;";
       continue;
     }
     // The leaf's strides in the output's dimensions (0 where it is broadcast).
     const Array view = a.broadcast_to(shape);
     std::string sum = "weft_off" + K;
     for (std::size_t d = 0; d < nd; ++d) {
-      sig.spec += ", long weft_st" + K + "_" + std::to_string(d);
       sig.args.push_back(RuntimeArg::of_value(view.strides()[d]));
+      if (!text) continue;
+      add_param(sig, "long", "weft_st" + K + "_" + std::to_string(d));
       sum += " + weft_i" + std::to_string(d) + " * weft_st" + K + "_" + std::to_string(d);
     }
-    sig.offsets += " const long weft_o" + K + " = " + sum + ";";
+    if (text) sig.offsets += " const long weft_o" + K + " = " + sum + ";";
   }
 }
 
-Signature signature(const Generator& g, const Shape& shape) {
+Signature signature(const Generator& g, const Shape& shape, bool text) {
   Signature sig;
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {
     const ExprNode& n = *g.leaves()[k].node;
-    sig.spec += ", const " + kernel_type(n.dtype) + " *weft_a" + std::to_string(k);
     sig.args.push_back(RuntimeArg::of(n.array.buffer()));
+    if (text) add_param(sig, "const " + kernel_type(n.dtype) + " *", "weft_a" + std::to_string(k));
   }
   for (std::size_t k = 0; k < g.scalars().size(); ++k) {
     const ExprNode& n = *g.scalars()[k];
-    sig.spec += ", " + kernel_type(n.dtype) + " weft_c" + std::to_string(k);
     if (is_floating(n.dtype)) sig.args.push_back(RuntimeArg::of_value(n.value));
     else sig.args.push_back(RuntimeArg::of_value(static_cast<std::int64_t>(n.value)));
+    if (text) add_param(sig, kernel_type(n.dtype), "weft_c" + std::to_string(k));
   }
-  index_arguments(g, shape, sig);
+  index_arguments(g, shape, text, sig);
   return sig;
+}
+
+// An expression (several roots, walked in order; the value is the last one's) in the
+// output's shape: the cache key and arguments, which every call needs ...
+struct Keyed {
+  std::string key;
+  std::vector<RuntimeArg> args;
+};
+Keyed key_and_args(const Shape& shape, std::initializer_list<const ExprNode*> roots) {
+  Generator g(shape, false);
+  for (const ExprNode* r : roots) g.value(*r);
+  return {std::to_string(shape.ndim()) + "|" + g.key(), signature(g, shape, false).args};
+}
+// ... and, to build its kernel, its source.
+struct Text {
+  std::string value;
+  Signature sig;
+};
+Text text_of(const Shape& shape, std::initializer_list<const ExprNode*> roots) {
+  Generator g(shape);
+  std::string value;
+  for (const ExprNode* r : roots) value = g.value(*r);
+  return {std::move(value), signature(g, shape, true)};
 }
 
 Device device_of(const ExprNode& n) {
@@ -362,32 +414,32 @@ std::shared_ptr<K> cached(std::map<std::string, std::shared_ptr<K>>& table, cons
 
 namespace {
 // The kernel that writes expr into out, from the table of those already made, and its arguments.
-std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode& root, Signature& sig) {
+std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode& root,
+                                               std::vector<RuntimeArg>& args) {
   // The destination takes part as leaf 0, so its own strides (a view) are honoured too.
-  auto dest = std::make_shared<ExprNode>();
-  dest->kind = ExprNode::Kind::leaf;
-  dest->array = out;
-  dest->dtype = out.dtype();
-  dest->shape = out.shape();
-  Generator g(out.shape());
-  g.value(*dest);
-  const std::string value = g.value(root);
-  sig = signature(g, out.shape());
-  sig.spec.erase(sig.spec.find("const "), 6);  // the destination is written: not const
-  const std::string key = "eval|" + std::to_string(out.ndim()) + "|" + g.key();
+  ExprNode dest;
+  dest.kind = ExprNode::Kind::leaf;
+  dest.array = out;
+  dest.dtype = out.dtype();
+  dest.shape = out.shape();
+  Keyed k = key_and_args(out.shape(), {&dest, &root});
+  args = std::move(k.args);
   static std::map<std::string, std::shared_ptr<ElementwiseKernel>> table;
-  return cached<ElementwiseKernel>(table, key, [&] {
+  return cached<ElementwiseKernel>(table, "eval|" + k.key, [&] {
+    Text t = text_of(out.shape(), {&dest, &root});
+    t.sig.spec.erase(t.sig.spec.find("const "), 6);  // the destination is written: not const
     return std::make_shared<ElementwiseKernel>(
-        sig.spec.substr(2), sig.offsets + " weft_a0[weft_o0] = (" + kernel_type(out.dtype()) + ")(" + value + ");",
-        "weft_expr", helpers());
+        t.sig.spec.substr(2),
+        t.sig.offsets + " weft_a0[weft_o0] = (" + kernel_type(out.dtype()) + ")(" + t.value + ");", "weft_expr",
+        helpers());
   });
 }
 
 }  // namespace
 
 std::string eval_source(const Array& out, const Expr& expr) {
-  Signature sig;
-  return eval_kernel(out, *expr.node(), sig)->source();
+  std::vector<RuntimeArg> args;
+  return eval_kernel(out, *expr.node(), args)->source();
 }
 
 // Writes the value of expr into out (already of the broadcast shape), in one kernel.
@@ -409,9 +461,9 @@ void assign_into(const Array& out, const Expr& expr) {
     assign_into(out, Expr(tmp));
     return;
   }
-  Signature sig;
-  auto kernel = eval_kernel(out, root, sig);
-  kernel->run(array_queue(dev), n, sig.args);
+  std::vector<RuntimeArg> args;
+  auto kernel = eval_kernel(out, root, args);
+  kernel->run(array_queue(dev), n, args);
   count_launch(dev);
 }
 
@@ -594,13 +646,7 @@ struct ElementFunction {
 ElementFunction element_function(const detail::Signature& sig, const std::string& value, const std::string& type) {
   ElementFunction f;
   f.params = sig.spec.substr(2);
-  for (std::size_t start = 0; start < f.params.size();) {
-    std::size_t comma = f.params.find(", ", start);
-    if (comma == std::string::npos) comma = f.params.size();
-    const std::string decl = f.params.substr(start, comma - start);
-    f.names += ", " + decl.substr(decl.find_last_of(" *") + 1);
-    start = comma + 2;
-  }
+  f.names = sig.names;
   std::string params_global = f.params;
   for (std::size_t pos = 0; (pos = params_global.find("const ", pos)) != std::string::npos; pos += 15) {
     params_global.replace(pos, 6, "__global const ");
@@ -611,19 +657,16 @@ ElementFunction element_function(const detail::Signature& sig, const std::string
 }
 
 // The reduction of expr's elements (each converted to double), from the table of those made.
-std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r, detail::Signature& sig) {
-  detail::Generator g(expr.shape());
-  const std::string value = g.value(*expr.node());
-  sig = detail::signature(g, expr.shape());
-  const std::string key = std::string(r.what) + "|" + std::to_string(expr.shape().ndim()) + "|" + g.key();
+std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r,
+                                               std::vector<detail::RuntimeArg>& args) {
+  detail::Keyed k = detail::key_and_args(expr.shape(), {expr.node().get()});
+  args = std::move(k.args);
   static std::map<std::string, std::shared_ptr<ReductionKernel>> table;
-  return detail::cached<ReductionKernel>(table, key, [&] {
-    const ElementFunction f = element_function(sig, value, "double");
-    const std::string& params = f.params;
-    const std::string& names = f.names;
-    const std::string& preamble = f.preamble;
-    return std::make_shared<ReductionKernel>(DType::float64, r.neutral, r.op, "weft_element(i" + names + ")", params,
-                                             preamble, "weft_array_reduce");
+  return detail::cached<ReductionKernel>(table, std::string(r.what) + "|" + k.key, [&] {
+    const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+    const ElementFunction f = element_function(t.sig, t.value, "double");
+    return std::make_shared<ReductionKernel>(DType::float64, r.neutral, r.op, "weft_element(i" + f.names + ")",
+                                             f.params, f.preamble, "weft_array_reduce");
   });
 }
 
@@ -636,9 +679,9 @@ Future<double> reduce(const Expr& expr, const Reduction& r) {
   if (n == 0 && std::string(r.what) != "sum") {
     throw InvalidArgument(std::string(r.what) + " of an empty array: the operation has no identity");
   }
-  detail::Signature sig;
-  auto kernel = reduce_kernel(expr, r, sig);
-  return kernel->reduce_args<double>(detail::array_queue(dev), n, sig.args);
+  std::vector<detail::RuntimeArg> args;
+  auto kernel = reduce_kernel(expr, r, args);
+  return kernel->reduce_args<double>(detail::array_queue(dev), n, args);
 }
 
 // ---- reductions along axes -----------------------------------------------------------------
@@ -722,7 +765,7 @@ AxisPlan plan_axes(const Expr& expr, const std::string& what, const std::vector<
   const auto reduced = normalize_axes(axes, nd, what.c_str());
   std::vector<bool> is_reduced(nd, false);
   for (auto d : reduced) is_reduced[d] = true;
-  std::vector<std::int64_t> out_dims, kept_dims;
+  std::vector<std::int64_t> out_dims;
   std::int64_t count = 1;
   for (std::size_t d = 0; d < nd; ++d) {
     if (is_reduced[d]) {
@@ -740,47 +783,48 @@ AxisPlan plan_axes(const Expr& expr, const std::string& what, const std::vector<
   Array out = Array::empty(Shape(out_dims), result, dev);
   if (out.size() == 0) return {out, nullptr, {}};
 
-  detail::Generator g(in);
-  const std::string value = g.value(root);
-  detail::Signature sig = detail::signature(g, in);
-  const std::string A = detail::kernel_type(acc);
-  // any and all look at whether each element is nonzero (0.5 must count, not truncate to 0).
-  const bool logical = what == "any" || what == "all";
-  const ElementFunction f = element_function(sig, logical ? "((" + value + ") != 0)" : value, A);
-  // Arguments: the output, the element function's, then each dimension's extent and
-  // its flat stride in the expression's (contiguous, row-major) index.
-  std::string params = detail::kernel_type(result) + " *weft_out, " + f.params;
+  // Arguments: the output, the expression's, then each dimension's extent and its flat
+  // stride in the expression's (contiguous, row-major) index, then the reduced count.
+  detail::Keyed k = detail::key_and_args(in, {&root});
   std::vector<detail::RuntimeArg> args{detail::RuntimeArg::of(out.buffer())};
-  args.insert(args.end(), sig.args.begin(), sig.args.end());
+  args.insert(args.end(), k.args.begin(), k.args.end());
   const Strides flat = contiguous_strides(in);
-  std::string kept_index = "long weft_q = i; long weft_base = 0;";
-  std::string red_index = "long weft_t = weft_r; long weft_in = weft_base;";
+  std::string mask;
   for (std::size_t d = nd; d-- > 0;) {
-    const std::string D = std::to_string(d);
-    params += ", long weft_e" + D + ", long weft_f" + D;
     args.push_back(detail::RuntimeArg::of_value(static_cast<std::int64_t>(in[d])));
     args.push_back(detail::RuntimeArg::of_value(flat[d]));
-    if (is_reduced[d]) {
-      red_index += " weft_in += (weft_t % weft_e" + D + ") * weft_f" + D + "; weft_t /= weft_e" + D + ";";
-    } else {
-      kept_index += " weft_base += (weft_q % weft_e" + D + ") * weft_f" + D + "; weft_q /= weft_e" + D + ";";
-    }
+    mask += is_reduced[d] ? 'r' : 'k';
   }
-  params += ", long weft_count";
   args.push_back(detail::RuntimeArg::of_value(count));
-  std::string body = kept_index + " " + A + " acc = ";
-  const bool seeded = std::string(r.neutral).empty();  // min/max start from the first element
-  if (seeded) body += "weft_element(weft_base" + f.names + "); long weft_r = 1;";
-  else body += "(" + A + ")" + r.neutral + "; long weft_r = 0;";
-  body += " for (; weft_r < weft_count; ++weft_r) { " + red_index + " const " + A + " x = weft_element(weft_in" +
-          f.names + "); acc = " + r.op + "; }";
-  if (what == "mean") body += " acc = acc / (" + A + ")weft_count;";
-  body += " weft_out[i] = (" + detail::kernel_type(result) + ")acc;";
-  const std::string key = what + "|" + std::to_string(nd) + "|" + std::string(name(result)) + "|";
-  std::string mask;
-  for (bool b : is_reduced) mask += b ? 'r' : 'k';
   static std::map<std::string, std::shared_ptr<ElementwiseKernel>> table;
-  auto kernel = detail::cached<ElementwiseKernel>(table, key + mask + "|" + g.key(), [&] {
+  const std::string key = what + "|" + std::string(name(result)) + "|" + mask + "|" + k.key;
+  auto kernel = detail::cached<ElementwiseKernel>(table, key, [&] {
+    const detail::Text t = detail::text_of(in, {&root});
+    const std::string A = detail::kernel_type(acc);
+    // any and all look at whether each element is nonzero (0.5 must count, not truncate to 0).
+    const bool logical = what == "any" || what == "all";
+    const ElementFunction f = element_function(t.sig, logical ? "((" + t.value + ") != 0)" : t.value, A);
+    std::string params = detail::kernel_type(result) + " *weft_out, " + f.params;
+    std::string kept_index = "long weft_q = i; long weft_base = 0;";
+    std::string red_index = "long weft_t = weft_r; long weft_in = weft_base;";
+    for (std::size_t d = nd; d-- > 0;) {
+      const std::string D = std::to_string(d);
+      params += ", long weft_e" + D + ", long weft_f" + D;
+      std::string& index = is_reduced[d] ? red_index : kept_index;
+      const char* var = is_reduced[d] ? "weft_t" : "weft_q";
+      const char* sum = is_reduced[d] ? "weft_in" : "weft_base";
+      index += std::string(" ") + sum + " += (" + var + " % weft_e" + D + ") * weft_f" + D + "; " + var +
+               " /= weft_e" + D + ";";
+    }
+    params += ", long weft_count";
+    std::string body = kept_index + " " + A + " acc = ";
+    const bool seeded = std::string(r.neutral).empty();  // min/max start from the first element
+    if (seeded) body += "weft_element(weft_base" + f.names + "); long weft_r = 1;";
+    else body += "(" + A + ")" + r.neutral + "; long weft_r = 0;";
+    body += " for (; weft_r < weft_count; ++weft_r) { " + red_index + " const " + A + " x = weft_element(weft_in" +
+            f.names + "); acc = " + r.op + "; }";
+    if (what == "mean") body += " acc = acc / (" + A + ")weft_count;";
+    body += " weft_out[i] = (" + detail::kernel_type(result) + ")acc;";
     return std::make_shared<ElementwiseKernel>(params, body, "weft_axis_reduce", f.preamble);
   });
   return {out, kernel, std::move(args)};
@@ -813,8 +857,8 @@ std::string detail::axis_reduce_source(const Expr& expr, const std::string& what
 }
 
 std::string detail::sum_source(const Expr& expr) {
-  detail::Signature sig;
-  return reduce_kernel(expr, sum_op, sig)->source();
+  std::vector<detail::RuntimeArg> args;
+  return reduce_kernel(expr, sum_op, args)->source();
 }
 
 }  // namespace weft
