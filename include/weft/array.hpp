@@ -51,6 +51,15 @@ class Array {
     return from_host_bytes(data.data(), data.size(), dtype_of<T>, shape, device);
   }
 
+  /// Copies count elements of dtype from host memory into a new contiguous array (blocking).
+  static Array from_host_bytes(const void* data, std::size_t count, DType dtype, const Shape& shape,
+                               const Device& device);
+  /// An array over an existing buffer (no copy): the element at index i is at
+  /// offset + sum(i[d] * strides[d]) elements into buffer. InvalidArgument when the view
+  /// reaches outside the buffer or the buffer's dtype, where it has one, differs. Empty
+  /// strides mean contiguous ones.
+  static Array wrap(Buffer buffer, DType dtype, const Shape& shape, Strides strides = {}, std::int64_t offset = 0);
+
   DType dtype() const noexcept { return dtype_; }
   const Shape& shape() const noexcept { return shape_; }
   const Strides& strides() const noexcept { return strides_; }
@@ -94,11 +103,14 @@ class Array {
   void assign(const Expr& expr);
 
   std::string describe() const;  // "float32 array of shape (3, 4) on host"
+  /// Copies the elements in C order into out (size() * size_of(requested) bytes), blocking;
+  /// requested must be the array's own dtype.
+  void to_host_bytes(void* out, DType requested) const;
+  /// The same, without waiting: the returned event completes when out holds the elements.
+  /// out and the array must stay alive until then.
+  Event to_host_bytes_async(void* out, DType requested) const;
 
  private:
-  static Array from_host_bytes(const void* data, std::size_t count, DType dtype, const Shape& shape,
-                               const Device& device);
-  void to_host_bytes(void* out, DType requested) const;
   friend class ArrayFactory;
 
   Buffer buffer_;
@@ -123,6 +135,12 @@ class Expr {
 
   DType dtype() const;
   const Shape& shape() const;
+  /// How many nodes the expression tree has (a leaf or a number counts one).
+  std::size_t node_count() const;
+  /// The arrays the expression reads, each once, in the order met.
+  std::vector<Array> arrays() const;
+  /// The array itself when the expression is one array and nothing else, else null.
+  const Array* as_array() const;
   const std::shared_ptr<const detail::ExprNode>& node() const noexcept { return node_; }
 
  private:
@@ -215,6 +233,9 @@ Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims = false
 Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 
+/// The in-order queue the array layer runs its work on, one per device (made on first use).
+/// Work on another queue that reads or writes arrays must be ordered with it (markers).
+Queue& array_queue(const Device& device);
 /// Waits until the array work queued on device (evaluations, assignments) has finished.
 void synchronize(const Device& device);
 

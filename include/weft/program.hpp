@@ -102,6 +102,12 @@ class Kernel {
     }
   }
   /// Binds every argument in order; the count must match the kernel's.
+  /// Binds size bytes at data to a by-value parameter. dtype, where given, must be the
+  /// parameter's scalar type; vector and struct parameters take their exact size in bytes.
+  /// (The typed set_arg above calls this; language bindings call it directly.)
+  Kernel& set_value(std::size_t index, std::optional<DType> dtype, const void* data,
+                    std::size_t size);
+
   template <class... A>
   Kernel& set_args(const A&... args) {
     check_arg_count(sizeof...(A));
@@ -114,8 +120,6 @@ class Kernel {
   const std::shared_ptr<detail::KernelImpl>& impl() const noexcept { return impl_; }
 
  private:
-  Kernel& set_value(std::size_t index, std::optional<DType> dtype, const void* data,
-                    std::size_t size);
   void check_arg_count(std::size_t count) const;
   std::shared_ptr<detail::KernelImpl> impl_;
 };

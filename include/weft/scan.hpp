@@ -44,6 +44,13 @@ class GenericScanKernel {
     if (!k.single_pass) detail::bind_user_args(k.final_pass, specs_, who_, args...);
     return launch(queue, k, n);
   }
+  /// The same with arguments known only at run time (the Python binding's calls).
+  Event run(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
+    Kernels& k = kernels_for(queue.device());
+    detail::bind_runtime_args(k.partial, specs_, who_, args);
+    if (!k.single_pass) detail::bind_runtime_args(k.final_pass, specs_, who_, args);
+    return launch(queue, k, n);
+  }
 
  private:
   struct Scratch {

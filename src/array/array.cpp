@@ -40,6 +40,7 @@ std::string kernel_type(DType t) {
 }
 }  // namespace detail
 
+Queue& array_queue(const Device& device) { return detail::array_queue(device); }
 void synchronize(const Device& device) { detail::array_queue(device).finish(); }
 
 std::uint64_t elementwise_launches(const Device& device) { return detail::state(device).launches.load(); }
@@ -103,6 +104,46 @@ Array Array::from_host_bytes(const void* data, std::size_t count, DType dtype, c
   Array a = empty(shape, dtype, device);
   if (count) detail::array_queue(device).write(a.buffer_, data, count * size_of(dtype));
   return a;
+}
+
+Array Array::wrap(Buffer buffer, DType dtype, const Shape& shape, Strides strides, std::int64_t offset) {
+  if (!buffer) throw InvalidArgument("Array::wrap: an empty Buffer");
+  detail::kernel_type(dtype);
+  if (buffer.dtype() && *buffer.dtype() != dtype && !(dtype == DType::bool_ && *buffer.dtype() == DType::uint8)) {
+    throw InvalidArgument("Array::wrap: a buffer of " + std::string(name(*buffer.dtype())) + " seen as " +
+                          std::string(name(dtype)));
+  }
+  if (strides.empty()) strides = contiguous_strides(shape);
+  if (strides.size() != shape.ndim()) {
+    throw InvalidArgument("Array::wrap: " + std::to_string(strides.size()) + " strides for shape " + to_string(shape));
+  }
+  if (offset < 0) throw InvalidArgument("Array::wrap: negative offset " + std::to_string(offset));
+  const auto elements = static_cast<std::int64_t>(buffer.size() / size_of(dtype));
+  if (shape.size() > 0) {
+    std::int64_t lo = offset, hi = offset;
+    for (std::size_t d = 0; d < shape.ndim(); ++d) {
+      const std::int64_t reach = (shape[d] - 1) * strides[d];
+      (reach < 0 ? lo : hi) += reach;
+    }
+    if (lo < 0 || hi >= elements) {
+      throw InvalidArgument("Array::wrap: shape " + to_string(shape) + " with these strides and offset " +
+                            std::to_string(offset) + " reaches elements " + std::to_string(lo) + ".." +
+                            std::to_string(hi) + " of a buffer of " + std::to_string(elements));
+    }
+  }
+  return ArrayFactory::make(std::move(buffer), dtype, shape, std::move(strides), offset);
+}
+
+Event Array::to_host_bytes_async(void* out, DType requested) const {
+  if (requested != dtype_) {
+    throw InvalidArgument("to_host<" + std::string(name(requested)) + "> of " + describe() +
+                          ": ask for the array's own dtype, or astype() first");
+  }
+  Queue& q = detail::array_queue(device());
+  if (size() == 0) return q.marker();
+  const Array src = is_contiguous() ? *this : copy();
+  return q.read(src.buffer_, out, static_cast<std::size_t>(size()) * size_of(dtype_),
+                static_cast<std::size_t>(src.offset_) * size_of(dtype_), Blocking::no);
 }
 
 void Array::to_host_bytes(void* out, DType requested) const {

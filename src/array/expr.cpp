@@ -463,7 +463,7 @@ void assign_into(const Array& out, const Expr& expr) {
   }
   std::vector<RuntimeArg> args;
   auto kernel = eval_kernel(out, root, args);
-  kernel->run(array_queue(dev), n, args);
+  kernel->run(detail::array_queue(dev), n, args);
   count_launch(dev);
 }
 
@@ -523,6 +523,38 @@ Expr::Expr(int v) : Expr(static_cast<long long>(v)) {}
 
 DType Expr::dtype() const { return node_->dtype; }
 const Shape& Expr::shape() const { return node_->shape; }
+
+std::size_t Expr::node_count() const {
+  std::size_t count = 0;
+  std::vector<const ExprNode*> stack{node_.get()};
+  while (!stack.empty()) {
+    const ExprNode* n = stack.back();
+    stack.pop_back();
+    ++count;
+    for (const auto& k : n->kids) stack.push_back(k.get());
+  }
+  return count;
+}
+
+std::vector<Array> Expr::arrays() const {
+  std::vector<Array> out;
+  std::vector<const ExprNode*> stack{node_.get()};
+  while (!stack.empty()) {
+    const ExprNode* n = stack.back();
+    stack.pop_back();
+    if (n->kind == ExprNode::Kind::leaf) {
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const Array& a) {
+        return a.buffer().impl() == n->array.buffer().impl() && a.offset() == n->array.offset() &&
+               a.strides() == n->array.strides() && a.shape() == n->array.shape() && a.dtype() == n->array.dtype();
+      });
+      if (!seen) out.push_back(n->array);
+    }
+    for (auto k = n->kids.rbegin(); k != n->kids.rend(); ++k) stack.push_back(k->get());
+  }
+  return out;
+}
+
+const Array* Expr::as_array() const { return node_->kind == ExprNode::Kind::leaf ? &node_->array : nullptr; }
 
 Expr operator+(const Expr& a, const Expr& b) { return Expr(detail::make_binary("+", a, b)); }
 Expr operator-(const Expr& a, const Expr& b) { return Expr(detail::make_binary("-", a, b)); }

@@ -1,0 +1,608 @@
+// weft.Array for Python: weft::Array with lazy, fused expressions, NumPy-style indexing,
+// reductions and copies to and from host memory.
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "common.hpp"
+
+namespace weftpy {
+
+namespace {
+
+/// Lazy arrays larger than this are evaluated when made: the kernel of a long chain of
+/// operations would take longer to compile than it saves.
+constexpr std::size_t max_lazy_nodes = 64;
+
+struct Readers {
+  std::unordered_map<const void*, std::vector<std::weak_ptr<Pending>>> by_buffer;
+  std::size_t added_since_sweep = 0;
+};
+
+Readers& readers() {
+  static Readers* r = new Readers();  // NOLINT: lives to interpreter exit, never destroyed
+  return *r;
+}
+
+bool dead(const std::weak_ptr<Pending>& w) {
+  auto p = w.lock();
+  return !p || p->result.has_value();
+}
+
+void sweep() {
+  auto& map = readers().by_buffer;
+  for (auto it = map.begin(); it != map.end();) {
+    auto& v = it->second;
+    v.erase(std::remove_if(v.begin(), v.end(), dead), v.end());
+    it = v.empty() ? map.erase(it) : std::next(it);
+  }
+  readers().added_since_sweep = 0;
+}
+
+void record(const std::shared_ptr<Pending>& p) {
+  Readers& r = readers();
+  for (const weft::Array& a : p->expr.arrays()) {
+    r.by_buffer[a.buffer().impl().get()].push_back(p);
+    ++r.added_since_sweep;
+  }
+  if (r.added_since_sweep > 4096) sweep();
+}
+
+}  // namespace
+
+void before_write(const weft::Buffer& buffer) {
+  auto& map = readers().by_buffer;
+  auto it = map.find(buffer.impl().get());
+  if (it == map.end()) return;
+  std::vector<std::weak_ptr<Pending>> list = std::move(it->second);
+  map.erase(it);
+  for (auto& w : list) {
+    if (auto p = w.lock(); p && !p->result) p->result = weft::eval(p->expr);
+  }
+}
+
+const weft::Array& PyArray::array() {
+  if (!value) {
+    if (!pending->result) pending->result = weft::eval(pending->expr);
+    value = pending->result;
+    pending.reset();
+  }
+  return *value;
+}
+
+weft::Expr PyArray::expr() const {
+  if (value) return weft::Expr(*value);
+  if (pending->result) return weft::Expr(*pending->result);
+  return pending->expr;
+}
+
+weft::Device PyArray::device() const {
+  if (value) return value->device();
+  if (pending->result) return pending->result->device();
+  return pending->expr.arrays().front().device();
+}
+
+nb::object make_array(weft::Array array) {
+  PyArray p;
+  p.value = std::move(array);
+  return nb::cast(std::move(p));
+}
+
+nb::object make_lazy(weft::Expr expr) {
+  if (const weft::Array* a = expr.as_array()) return make_array(*a);
+  if (expr.node_count() > max_lazy_nodes) return make_array(weft::eval(expr));
+  PyArray p;
+  p.pending = std::make_shared<Pending>(std::move(expr));
+  record(p.pending);
+  return nb::cast(std::move(p));
+}
+
+namespace {
+
+PyArray& as_py(nb::handle h) { return nb::cast<PyArray&>(h); }
+
+bool is_numpy_array(nb::handle h) {
+  return std::string_view(Py_TYPE(h.ptr())->tp_name) == "numpy.ndarray";
+}
+
+/// An operand of an arithmetic operation, or nothing when the type is not one weft takes.
+std::optional<weft::Expr> operand(nb::handle h) {
+  if (nb::isinstance<PyArray>(h)) return as_py(h).expr();
+  if (PyBool_Check(h.ptr())) return weft::Expr(h.ptr() == Py_True ? 1 : 0);
+  if (PyLong_Check(h.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (overflow) return weft::Expr(PyLong_AsDouble(h.ptr()));
+    return weft::Expr(v);
+  }
+  if (PyFloat_Check(h.ptr())) return weft::Expr(PyFloat_AS_DOUBLE(h.ptr()));
+  if (is_numpy_array(h)) {
+    throw nb::type_error("a NumPy array in an expression with a weft.Array: move it to the device with "
+                         "weft.asarray() first (weft makes no copy you did not ask for)");
+  }
+  // NumPy scalars: integers and bools by value, floating ones as Python floats.
+  nb::handle np_generic;
+  if (PyObject* np = PyImport_GetModule(nb::str("numpy").ptr())) {
+    nb::object numpy = nb::steal(np);
+    if (nb::isinstance(h, numpy.attr("bool_"))) return weft::Expr(nb::cast<bool>(h) ? 1 : 0);
+    if (nb::isinstance(h, numpy.attr("integer"))) return operand(nb::int_(h));
+    if (nb::isinstance(h, numpy.attr("floating"))) return weft::Expr(nb::cast<double>(nb::float_(h)));
+  }
+  return std::nullopt;
+}
+
+weft::Expr need_operand(nb::handle h, const char* who) {
+  auto e = operand(h);
+  if (!e) {
+    throw nb::type_error((std::string(who) + ": unsupported operand of type " +
+                          nb::cast<std::string>(nb::type_name(h.type())))
+                             .c_str());
+  }
+  return *e;
+}
+
+using Binary = weft::Expr (*)(const weft::Expr&, const weft::Expr&);
+using Unary = weft::Expr (*)(const weft::Expr&);
+
+nb::object binary(Binary f, nb::handle a, nb::handle b) {
+  auto x = operand(a), y = operand(b);
+  if (!x || !y) return nb::borrow(Py_NotImplemented);
+  return make_lazy(f(*x, *y));
+}
+
+weft::Expr add(const weft::Expr& a, const weft::Expr& b) { return a + b; }
+weft::Expr sub(const weft::Expr& a, const weft::Expr& b) { return a - b; }
+weft::Expr mul(const weft::Expr& a, const weft::Expr& b) { return a * b; }
+weft::Expr div(const weft::Expr& a, const weft::Expr& b) { return a / b; }
+weft::Expr lt(const weft::Expr& a, const weft::Expr& b) { return a < b; }
+weft::Expr le(const weft::Expr& a, const weft::Expr& b) { return a <= b; }
+weft::Expr gt(const weft::Expr& a, const weft::Expr& b) { return a > b; }
+weft::Expr ge(const weft::Expr& a, const weft::Expr& b) { return a >= b; }
+weft::Expr eq(const weft::Expr& a, const weft::Expr& b) { return a == b; }
+weft::Expr ne(const weft::Expr& a, const weft::Expr& b) { return a != b; }
+weft::Expr band(const weft::Expr& a, const weft::Expr& b) { return a & b; }
+weft::Expr bor(const weft::Expr& a, const weft::Expr& b) { return a | b; }
+weft::Expr bxor(const weft::Expr& a, const weft::Expr& b) { return a ^ b; }
+weft::Expr neg(const weft::Expr& a) { return -a; }
+weft::Expr inv(const weft::Expr& a) { return ~a; }
+
+template <Binary F>
+nb::object op(nb::handle a, nb::handle b) { return binary(F, a, b); }
+template <Binary F>
+nb::object rop(nb::handle a, nb::handle b) { return binary(F, b, a); }
+template <Binary F>
+nb::object iop(nb::handle self, nb::handle b) {
+  auto y = operand(b);
+  if (!y) return nb::borrow(Py_NotImplemented);
+  weft::Array a = as_py(self).array();
+  before_write(a.buffer());
+  a.assign(F(weft::Expr(a), *y));
+  return nb::borrow(self);
+}
+
+/// A view of a selected by a NumPy basic index: integers, slices, Ellipsis and None.
+weft::Array index_view(const weft::Array& a, nb::handle key) {
+  nb::tuple items = nb::isinstance<nb::tuple>(key) ? nb::borrow<nb::tuple>(key) : nb::make_tuple(key);
+  std::size_t consuming = 0;
+  bool ellipsis = false;
+  for (nb::handle k : items) {
+    if (k.ptr() == Py_Ellipsis) {
+      if (ellipsis) throw nb::index_error("an index can only have a single ellipsis ('...')");
+      ellipsis = true;
+    } else if (!k.is_none()) {
+      ++consuming;
+    }
+  }
+  if (consuming > a.ndim()) {
+    throw nb::index_error(("too many indices for array: array is " + std::to_string(a.ndim()) +
+                           "-dimensional, but " + std::to_string(consuming) + " were indexed")
+                              .c_str());
+  }
+  std::vector<std::int64_t> shape, strides;
+  std::int64_t offset = a.offset();
+  std::size_t axis = 0;
+  auto take_rest = [&](std::size_t upto) {
+    for (; axis < upto; ++axis) {
+      shape.push_back(a.shape()[axis]);
+      strides.push_back(a.strides()[axis]);
+    }
+  };
+  for (nb::handle k : items) {
+    if (k.ptr() == Py_Ellipsis) {
+      take_rest(axis + (a.ndim() - consuming));
+    } else if (k.is_none()) {
+      shape.push_back(1);
+      strides.push_back(0);
+    } else if (PySlice_Check(k.ptr())) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(k.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
+      const Py_ssize_t len = PySlice_AdjustIndices(static_cast<Py_ssize_t>(a.shape()[axis]), &start, &stop, step);
+      offset += static_cast<std::int64_t>(start) * a.strides()[axis];
+      shape.push_back(len);
+      strides.push_back(a.strides()[axis] * step);
+      ++axis;
+    } else if (PyIndex_Check(k.ptr()) && !PyBool_Check(k.ptr())) {
+      const Py_ssize_t i = PyNumber_AsSsize_t(k.ptr(), PyExc_IndexError);
+      if (i == -1 && PyErr_Occurred()) throw nb::python_error();
+      const std::int64_t n = a.shape()[axis];
+      const std::int64_t j = i < 0 ? i + n : i;
+      if (j < 0 || j >= n) {
+        throw nb::index_error(("index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(axis) +
+                               " with size " + std::to_string(n))
+                                  .c_str());
+      }
+      offset += j * a.strides()[axis];
+      ++axis;
+    } else {
+      throw nb::index_error(("only integers, slices, Ellipsis and None index a weft.Array (got " +
+                             nb::cast<std::string>(nb::type_name(k.type())) +
+                             "); integer and boolean array indexing are not supported yet")
+                                .c_str());
+    }
+  }
+  take_rest(a.ndim());
+  return weft::Array::wrap(a.buffer(), a.dtype(), weft::Shape(shape), strides, offset);
+}
+
+std::vector<std::int64_t> shape_arg(nb::handle h) {
+  std::vector<std::int64_t> out;
+  if (PyIndex_Check(h.ptr())) {
+    out.push_back(nb::cast<std::int64_t>(nb::int_(h)));
+    return out;
+  }
+  for (nb::handle d : h) out.push_back(nb::cast<std::int64_t>(nb::int_(d)));
+  return out;
+}
+
+/// Axes from None (all), an int or a sequence, normalized against ndim.
+std::vector<int> axes_arg(nb::handle h, std::size_t ndim) {
+  std::vector<int> out;
+  auto add_axis = [&](std::int64_t ax) {
+    const auto n = static_cast<std::int64_t>(ndim);
+    if (ax < -n || ax >= n) {
+      throw weft::InvalidArgument("axis " + std::to_string(ax) + " is out of bounds for array of dimension " +
+                                  std::to_string(ndim));
+    }
+    out.push_back(static_cast<int>(ax < 0 ? ax + n : ax));
+  };
+  if (h.is_none()) {
+    for (std::size_t d = 0; d < ndim; ++d) out.push_back(static_cast<int>(d));
+  } else if (PyIndex_Check(h.ptr())) {
+    add_axis(nb::cast<std::int64_t>(nb::int_(h)));
+  } else {
+    for (nb::handle d : h) add_axis(nb::cast<std::int64_t>(nb::int_(d)));
+  }
+  return out;
+}
+
+/// NumPy's dtype of sum and prod: small integers widen to 64 bits.
+weft::DType accumulate_dtype(weft::DType t) {
+  if (t == weft::DType::bool_ || weft::is_signed_integer(t)) return weft::DType::int64;
+  if (weft::is_unsigned_integer(t)) return weft::DType::uint64;
+  return t;
+}
+
+nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool keepdims) {
+  const weft::Expr e = need_operand(x, what.c_str());
+  if (!nb::isinstance<PyArray>(x)) throw nb::type_error((what + ": expected a weft.Array").c_str());
+  const std::size_t ndim = e.shape().ndim();
+  const std::vector<int> axes = axes_arg(axis, ndim);
+  const bool all_axes = axes.size() == ndim;
+  const bool fused = all_axes && (what == "sum" || what == "min" || what == "max" || what == "mean") && e.shape().size() > 0;
+  if (fused) {
+    // One fused reduction kernel; the result stays on the device as a 0-d array.
+    weft::Future<double> f = what == "min" ? weft::min(e) : what == "max" ? weft::max(e) : weft::sum(e);
+    weft::Array r = weft::Array::wrap(f.device_value(), weft::DType::float64, weft::Shape{});
+    if (keepdims) r = weft::Array::wrap(f.device_value(), weft::DType::float64, weft::Shape(std::vector<std::int64_t>(ndim, 1)));
+    weft::DType out = e.dtype();
+    if (what == "sum") out = accumulate_dtype(out);
+    if (what == "mean") {
+      out = weft::is_floating(out) ? out : weft::DType::float64;
+      return make_lazy(weft::astype(weft::Expr(r) / static_cast<double>(e.shape().size()), out));
+    }
+    return make_lazy(weft::astype(weft::Expr(r), out));
+  }
+  if (what == "sum") return make_array(weft::sum(e, axes, keepdims));
+  if (what == "prod") return make_array(weft::prod(e, axes, keepdims));
+  if (what == "min") return make_array(weft::min(e, axes, keepdims));
+  if (what == "max") return make_array(weft::max(e, axes, keepdims));
+  if (what == "mean") return make_array(weft::mean(e, axes, keepdims));
+  if (what == "any") return make_array(weft::any(e, axes, keepdims));
+  if (what == "all") return make_array(weft::all(e, axes, keepdims));
+  throw weft::InvalidArgument("unknown reduction " + what);
+}
+
+nb::tuple to_tuple(const std::vector<std::int64_t>& v) {
+  nb::list l;
+  for (auto d : v) l.append(d);
+  return nb::tuple(l);
+}
+
+weft::Array transposed(const weft::Array& a, nb::handle axes_obj) {
+  std::vector<std::int64_t> order;
+  if (axes_obj.is_none() || nb::len(axes_obj) == 0) {
+    for (std::size_t d = a.ndim(); d-- > 0;) order.push_back(static_cast<std::int64_t>(d));
+  } else {
+    nb::handle seq = axes_obj;
+    if (nb::len(axes_obj) == 1 && !PyIndex_Check(nb::borrow<nb::tuple>(axes_obj)[0].ptr())) {
+      seq = nb::borrow<nb::tuple>(axes_obj)[0];  // transpose((1, 0)) as well as transpose(1, 0)
+    }
+    for (int ax : axes_arg(seq, a.ndim())) order.push_back(ax);
+    std::vector<std::int64_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t d = 0; d < sorted.size(); ++d) {
+      if (sorted.size() != a.ndim() || sorted[d] != static_cast<std::int64_t>(d)) {
+        throw weft::InvalidArgument("transpose: axes don't match array");
+      }
+    }
+  }
+  std::vector<std::int64_t> shape, strides;
+  for (auto d : order) {
+    shape.push_back(a.shape()[static_cast<std::size_t>(d)]);
+    strides.push_back(a.strides()[static_cast<std::size_t>(d)]);
+  }
+  return weft::Array::wrap(a.buffer(), a.dtype(), weft::Shape(shape), strides, a.offset());
+}
+
+struct HostBuffer {
+  HostBuffer(nb::handle obj, bool writable) {
+    if (PyObject_GetBuffer(obj.ptr(), &view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) != 0) {
+      throw nb::python_error();
+    }
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  ~HostBuffer() { PyBuffer_Release(&view); }
+  Py_buffer view{};
+};
+
+}  // namespace
+
+void register_arrays(nb::module_& m) {
+  auto cls = nb::class_<PyArray>(m, "Array",
+                                 "An n-dimensional array on a device. Arithmetic is lazy: a chain of operations "
+                                 "runs as one generated kernel when its result is needed.");
+  cls.def_prop_ro("shape", [](const PyArray& p) { return to_tuple(p.shape().dims()); })
+      .def_prop_ro("ndim", [](const PyArray& p) { return p.shape().ndim(); })
+      .def_prop_ro("size", [](const PyArray& p) { return p.shape().size(); })
+      .def_prop_ro("_dtype", [](const PyArray& p) { return std::string(p.dtype() == weft::DType::bool_ ? "bool" : weft::name(p.dtype())); })
+      .def_prop_ro("itemsize", [](const PyArray& p) { return weft::size_of(p.dtype()); })
+      .def_prop_ro("nbytes", [](const PyArray& p) { return static_cast<std::size_t>(p.shape().size()) * weft::size_of(p.dtype()); })
+      .def_prop_ro("device", &PyArray::device)
+      .def_prop_ro("strides", [](nb::handle self) {
+        const weft::Array& a = as_py(self).array();
+        std::vector<std::int64_t> s;
+        for (auto st : a.strides()) s.push_back(st * static_cast<std::int64_t>(weft::size_of(a.dtype())));
+        return to_tuple(s);
+      }, "Strides in bytes, as NumPy's.")
+      .def_prop_ro("offset", [](nb::handle self) { return as_py(self).array().offset(); },
+                   "Where the first element lies in the buffer, in elements.")
+      .def_prop_ro("data", [](nb::handle self) { return as_py(self).array().buffer(); },
+                   "The buffer the array lies in (PyOpenCL's .data).")
+      .def_prop_ro("is_lazy", &PyArray::lazy, "Whether the array is an expression not evaluated yet.")
+      .def_prop_ro("flags_c_contiguous", [](nb::handle self) { return as_py(self).array().is_contiguous(); })
+      .def("evaluate", [](nb::handle self) {
+        as_py(self).array();
+        return nb::borrow(self);
+      }, "Evaluates a lazy array now (one kernel) and returns it.")
+      .def("__len__", [](const PyArray& p) {
+        if (p.shape().ndim() == 0) throw nb::type_error("len() of unsized object");
+        return p.shape()[0];
+      })
+      .def("reshape", [](nb::handle self, nb::args shape) {
+        nb::handle s = shape.size() == 1 ? shape[0] : nb::handle(shape);
+        return make_array(as_py(self).array().reshape(shape_arg(s)));
+      })
+      .def("ravel", [](nb::handle self) { return make_array(as_py(self).array().ravel()); })
+      .def("flatten", [](nb::handle self) { return make_array(as_py(self).array().copy().ravel()); })
+      .def("transpose", [](nb::handle self, nb::args axes) { return make_array(transposed(as_py(self).array(), axes)); })
+      .def_prop_ro("T", [](nb::handle self) { return make_array(transposed(as_py(self).array(), nb::none())); })
+      .def("copy", [](nb::handle self) {
+        PyArray& p = as_py(self);
+        return make_array(p.lazy() ? p.array() : p.array().copy());
+      })
+      .def("_astype", [](nb::handle self, const std::string& dtype, bool copy) {
+        PyArray& p = as_py(self);
+        const weft::DType t = dtype_arg(dtype);
+        if (t == p.dtype() && !copy) return nb::borrow(self);
+        if (t == p.dtype()) return make_array(p.lazy() ? p.array() : p.array().copy());
+        return make_lazy(weft::astype(p.expr(), t));
+      })
+      .def("broadcast_to", [](nb::handle self, nb::handle shape) {
+        return make_array(as_py(self).array().broadcast_to(weft::Shape(shape_arg(shape))));
+      })
+      .def("__getitem__", [](nb::handle self, nb::handle key) { return make_array(index_view(as_py(self).array(), key)); })
+      .def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
+        weft::Array view = index_view(as_py(self).array(), key);
+        const weft::Expr e = need_operand(value, "__setitem__");
+        before_write(view.buffer());
+        view.assign(e);
+      })
+      .def("fill", [](nb::handle self, nb::handle value) {
+        weft::Array a = as_py(self).array();
+        const weft::Expr e = need_operand(value, "fill");
+        before_write(a.buffer());
+        a.assign(e);
+        return nb::borrow(self);
+      })
+      .def("_set", [](nb::handle self, nb::handle host) {
+        weft::Array a = as_py(self).array();
+        HostBuffer h(host, false);
+        const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
+        if (static_cast<std::size_t>(h.view.len) != bytes) {
+          throw weft::InvalidArgument("set: " + std::to_string(h.view.len) + " bytes given for " + a.describe());
+        }
+        before_write(a.buffer());
+        if (a.is_contiguous()) {
+          weft::Queue& q = weft::array_queue(a.device());
+          nb::gil_scoped_release unlocked;
+          q.write(a.buffer(), h.view.buf, bytes, static_cast<std::size_t>(a.offset()) * weft::size_of(a.dtype()));
+        } else {
+          const weft::Array tmp = weft::Array::from_host_bytes(h.view.buf, static_cast<std::size_t>(a.size()), a.dtype(),
+                                                               a.shape(), a.device());
+          a.assign(tmp);
+        }
+      })
+      .def("_read_into", [](nb::handle self, nb::handle out) {
+        const weft::Array& a = as_py(self).array();
+        HostBuffer h(out, true);
+        const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
+        if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get: output has the wrong size");
+        PyEvent e{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
+        wait_interruptible(e);
+      })
+      .def("_read_async", [](nb::handle self, nb::handle out) {
+        const weft::Array a = as_py(self).array();
+        HostBuffer h(out, true);
+        const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
+        if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get_async: output has the wrong size");
+        // The caller keeps out alive until the event is done (the Python layer holds it).
+        return PyEvent{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
+      })
+      .def("__repr__", [](nb::handle self) {
+        PyArray& p = as_py(self);
+        return std::string("<weft.Array ") + (p.lazy() ? "(lazy) " : "") +
+               std::string(p.dtype() == weft::DType::bool_ ? "bool" : weft::name(p.dtype())) + " " +
+               weft::to_string(p.shape()) + " on " + p.device().selector() + ">";
+      })
+      .def("__add__", &op<add>).def("__radd__", &rop<add>).def("__iadd__", &iop<add>)
+      .def("__sub__", &op<sub>).def("__rsub__", &rop<sub>).def("__isub__", &iop<sub>)
+      .def("__mul__", &op<mul>).def("__rmul__", &rop<mul>).def("__imul__", &iop<mul>)
+      .def("__truediv__", &op<div>).def("__rtruediv__", &rop<div>).def("__itruediv__", &iop<div>)
+      .def("__floordiv__", &op<weft::floor_divide>).def("__rfloordiv__", &rop<weft::floor_divide>)
+      .def("__ifloordiv__", &iop<weft::floor_divide>)
+      .def("__mod__", &op<weft::remainder>).def("__rmod__", &rop<weft::remainder>).def("__imod__", &iop<weft::remainder>)
+      .def("__pow__", [](nb::handle a, nb::handle b, nb::handle) { return binary(weft::power, a, b); },
+           nb::arg("other"), nb::arg("mod").none() = nb::none())
+      .def("__rpow__", [](nb::handle a, nb::handle b, nb::handle) { return binary(weft::power, b, a); },
+           nb::arg("other"), nb::arg("mod").none() = nb::none())
+      .def("__ipow__", &iop<weft::power>)
+      .def("__and__", &op<band>).def("__rand__", &rop<band>).def("__iand__", &iop<band>)
+      .def("__or__", &op<bor>).def("__ror__", &rop<bor>).def("__ior__", &iop<bor>)
+      .def("__xor__", &op<bxor>).def("__rxor__", &rop<bxor>).def("__ixor__", &iop<bxor>)
+      .def("__lt__", &op<lt>).def("__le__", &op<le>).def("__gt__", &op<gt>).def("__ge__", &op<ge>)
+      .def("__eq__", &op<eq>).def("__ne__", &op<ne>)
+      .def("__neg__", [](const PyArray& p) { return make_lazy(-p.expr()); })
+      .def("__pos__", [](nb::handle self) { return nb::borrow(self); })
+      .def("__abs__", [](const PyArray& p) { return make_lazy(weft::abs(p.expr())); })
+      .def("__invert__", [](const PyArray& p) { return make_lazy(~p.expr()); });
+
+  // Functions of one operand, lazy.
+  const std::pair<const char*, Unary> unary[] = {
+      {"negative", &neg},          {"invert", &inv},
+      {"abs", &weft::abs},         {"sqrt", &weft::sqrt},        {"cbrt", &weft::cbrt},
+      {"exp", &weft::exp},         {"exp2", &weft::exp2},        {"expm1", &weft::expm1},
+      {"log", &weft::log},         {"log2", &weft::log2},        {"log10", &weft::log10},
+      {"log1p", &weft::log1p},     {"sin", &weft::sin},          {"cos", &weft::cos},
+      {"tan", &weft::tan},         {"arcsin", &weft::asin},      {"arccos", &weft::acos},
+      {"arctan", &weft::atan},     {"sinh", &weft::sinh},        {"cosh", &weft::cosh},
+      {"tanh", &weft::tanh},       {"floor", &weft::floor},      {"ceil", &weft::ceil},
+      {"trunc", &weft::trunc},     {"rint", &weft::round},       {"isnan", &weft::isnan},
+      {"isinf", &weft::isinf},     {"isfinite", &weft::isfinite}, {"logical_not", &weft::logical_not},
+  };
+  for (const auto& [name, f] : unary) {
+    m.def(name, [f](nb::handle x) {
+      if (!nb::isinstance<PyArray>(x)) throw nb::type_error("expected a weft.Array");
+      return make_lazy(f(as_py(x).expr()));
+    }, nb::arg("x"));
+  }
+  const std::pair<const char*, Binary> binaries[] = {
+      {"add", &add},
+      {"subtract", &sub},
+      {"multiply", &mul},
+      {"true_divide", &div},
+      {"floor_divide", &weft::floor_divide},
+      {"remainder", &weft::remainder},
+      {"power", &weft::power},
+      {"minimum", &weft::minimum},
+      {"maximum", &weft::maximum},
+      {"fmin", &weft::fmin},
+      {"fmax", &weft::fmax},
+      {"arctan2", &weft::atan2},
+      {"hypot", &weft::hypot},
+      {"less", &lt},
+      {"less_equal", &le},
+      {"greater", &gt},
+      {"greater_equal", &ge},
+      {"equal", &eq},
+      {"not_equal", &ne},
+      {"bitwise_and", &band},
+      {"bitwise_or", &bor},
+      {"bitwise_xor", &bxor},
+      {"logical_and", &weft::logical_and},
+      {"logical_or", &weft::logical_or},
+      {"logical_xor", &weft::logical_xor},
+  };
+  for (const auto& [name, f] : binaries) {
+    m.def(name, [f, name = std::string(name)](nb::handle a, nb::handle b) {
+      if (!nb::isinstance<PyArray>(a) && !nb::isinstance<PyArray>(b)) {
+        throw nb::type_error((name + ": expected a weft.Array operand").c_str());
+      }
+      return make_lazy(f(need_operand(a, name.c_str()), need_operand(b, name.c_str())));
+    }, nb::arg("x1"), nb::arg("x2"));
+  }
+  m.def("where", [](nb::handle c, nb::handle a, nb::handle b) {
+    return make_lazy(weft::where(need_operand(c, "where"), need_operand(a, "where"), need_operand(b, "where")));
+  }, nb::arg("condition"), nb::arg("x"), nb::arg("y"));
+  m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi) {
+    return make_lazy(weft::clip(need_operand(a, "clip"), need_operand(lo, "clip"), need_operand(hi, "clip")));
+  }, nb::arg("a"), nb::arg("a_min"), nb::arg("a_max"));
+  m.def("_reduce", &reduce, nb::arg("what"), nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false);
+  m.def("_result_type", [](const std::string& a, const std::string& b) {
+    const weft::DType t = weft::result_type(dtype_arg(a), dtype_arg(b));
+    return std::string(t == weft::DType::bool_ ? "bool" : weft::name(t));
+  });
+
+  m.def("_empty", [](nb::handle shape, const std::string& dtype, nb::handle device) {
+    return make_array(weft::Array::empty(weft::Shape(shape_arg(shape)), dtype_arg(dtype), device_arg(device)));
+  }, nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());
+  m.def("_full", [](nb::handle shape, double value, const std::string& dtype, nb::handle device) {
+    return make_array(weft::Array::full(weft::Shape(shape_arg(shape)), value, dtype_arg(dtype), device_arg(device)));
+  }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype"), nb::arg("device").none());
+  m.def("_arange", [](double start, double stop, double step, const std::string& dtype, nb::handle device) {
+    return make_array(weft::Array::arange(start, stop, step, dtype_arg(dtype), device_arg(device)));
+  }, nb::arg("start"), nb::arg("stop"), nb::arg("step"), nb::arg("dtype"), nb::arg("device").none());
+  m.def("_linspace", [](double start, double stop, std::int64_t num, bool endpoint, const std::string& dtype,
+                        nb::handle device) {
+    return make_array(weft::Array::linspace(start, stop, num, dtype_arg(dtype), device_arg(device), endpoint));
+  }, nb::arg("start"), nb::arg("stop"), nb::arg("num"), nb::arg("endpoint"), nb::arg("dtype"), nb::arg("device").none());
+  m.def("_from_host", [](nb::handle host, nb::handle shape, const std::string& dtype, nb::handle device) {
+    HostBuffer h(host, false);
+    const weft::DType t = dtype_arg(dtype);
+    const weft::Device dev = device_arg(device);
+    const weft::Shape s(shape_arg(shape));
+    const auto count = static_cast<std::size_t>(h.view.len) / weft::size_of(t);
+    weft::Array a;
+    {
+      nb::gil_scoped_release unlocked;
+      a = weft::Array::from_host_bytes(h.view.buf, count, t, s, dev);
+    }
+    return make_array(std::move(a));
+  }, nb::arg("host"), nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());
+  m.def("_to_device", [](nb::handle self, nb::handle device) {
+    // Another device's copy of an array, through host memory.
+    const weft::Array& a = as_py(self).array();
+    const weft::Device dev = device_arg(device);
+    if (dev == a.device()) return nb::borrow(self);
+    std::vector<std::uint8_t> host(static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype()));
+    {
+      nb::gil_scoped_release unlocked;
+      a.to_host_bytes(host.data(), a.dtype());
+    }
+    return make_array(weft::Array::from_host_bytes(host.data(), static_cast<std::size_t>(a.size()), a.dtype(),
+                                                   a.shape(), dev));
+  }, nb::arg("array"), nb::arg("device").none());
+  m.def("synchronize", [](nb::handle device) {
+    PyEvent e{weft::array_queue(device_arg(device)).marker(), weft::array_queue(device_arg(device))};
+    wait_interruptible(e);
+  }, nb::arg("device").none() = nb::none(), "Waits for the array work queued on device.");
+  m.def("array_queue", [](nb::handle device) { return weft::array_queue(device_arg(device)); },
+        nb::arg("device").none() = nb::none(), "The in-order queue arrays use on device.");
+  m.def("elementwise_launches", [](nb::handle device) { return weft::elementwise_launches(device_arg(device)); },
+        nb::arg("device").none() = nb::none(), "How many kernels the array layer has launched on device.");
+}
+
+}  // namespace weftpy

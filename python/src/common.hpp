@@ -1,0 +1,76 @@
+// Shared pieces of the Python extension: the Python-side array (lazy or materialized), the
+// record of lazy arrays that read each buffer, argument conversions and the interruptible wait.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "weft/weft.hpp"
+
+namespace weftpy {
+
+namespace nb = nanobind;
+
+/// An event as Python sees it: the queue it came from is kept so that a wait can flush it
+/// (an OpenCL command that was never flushed need not make progress).
+struct PyEvent {
+  weft::Event event;
+  mutable weft::Queue queue;  // flushing changes no state Python sees
+};
+
+/// A lazy array's expression and, once evaluated, its result. Lazy arrays are recorded
+/// against every buffer they read, so that a write to one of those buffers evaluates them
+/// first (NumPy's order of effects, with fusion where nothing observes the difference).
+struct Pending {
+  explicit Pending(weft::Expr e) : expr(std::move(e)) {}
+  weft::Expr expr;
+  std::optional<weft::Array> result;
+};
+
+/// weft.Array: a materialized weft::Array, or a lazy expression evaluated on first need.
+struct PyArray {
+  std::optional<weft::Array> value;
+  std::shared_ptr<Pending> pending;
+
+  /// The array, evaluating the expression first if it is lazy.
+  const weft::Array& array();
+  /// The expression this array stands for (the array itself when materialized).
+  weft::Expr expr() const;
+  bool lazy() const { return !value && pending && !pending->result; }
+  weft::DType dtype() const { return value ? value->dtype() : pending->expr.dtype(); }
+  const weft::Shape& shape() const { return value ? value->shape() : pending->expr.shape(); }
+  weft::Device device() const;
+};
+
+/// The Python object for an expression: lazy when small, evaluated at once when the tree has
+/// grown large (a loop of x = x + 1 must not build an unbounded kernel).
+nb::object make_lazy(weft::Expr expr);
+nb::object make_array(weft::Array array);
+
+/// Evaluates every lazy array that reads buffer, before something writes to it.
+void before_write(const weft::Buffer& buffer);
+
+/// A device from None (the default device), a Device, a Queue or a selector string.
+weft::Device device_arg(nb::handle h);
+/// A dtype from its NumPy name ("float32"), as the Python layer passes it.
+weft::DType dtype_arg(const std::string& name);
+
+/// Waits for event with the GIL released; a pending Ctrl-C (or other signal handler that
+/// raises) interrupts the wait with its exception.
+void wait_interruptible(const PyEvent& event);
+
+/// Orders work on queue after the array layer's queue of the same device, and the array
+/// layer's later work after done (no-op when queue is the array queue).
+weft::Event array_queue_marker(weft::Queue& queue);
+void array_queue_after(const weft::Queue& queue, const weft::Event& done);
+
+void register_errors(nb::module_& m);
+void register_runtime(nb::module_& m);
+void register_arrays(nb::module_& m);
+void register_kernels(nb::module_& m);
+
+}  // namespace weftpy

@@ -1,0 +1,464 @@
+// Programs and kernels called as in PyOpenCL, and the kernel generators (elementwise,
+// reduction, scan) with PyOpenCL's argument conventions.
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <unordered_map>
+
+#include "common.hpp"
+
+namespace weftpy {
+
+namespace {
+
+PyArray* as_array(nb::handle h) { return nb::isinstance<PyArray>(h) ? &nb::cast<PyArray&>(h) : nullptr; }
+
+std::string arg_name(std::size_t i, const std::string& name) {
+  return "argument " + std::to_string(i) + (name.empty() ? "" : " '" + name + "'");
+}
+
+/// The buffer of an array argument: a whole contiguous array from its first element.
+weft::Buffer array_buffer(PyArray& p, const std::string& who) {
+  const weft::Array& a = p.array();
+  if (a.offset() != 0 || !a.is_contiguous()) {
+    throw weft::InvalidArgument(who + ": " + a.describe() +
+                                " is a view that does not start at its buffer's first element or is not "
+                                "contiguous; pass a.copy()");
+  }
+  return a.buffer();
+}
+
+weft::NDRange ndrange(nb::handle h, const char* what) {
+  if (h.is_none()) return {};
+  if (PyIndex_Check(h.ptr())) return weft::NDRange(nb::cast<std::size_t>(nb::int_(h)));
+  std::vector<std::size_t> d;
+  for (nb::handle x : h) d.push_back(nb::cast<std::size_t>(nb::int_(x)));
+  switch (d.size()) {
+    case 1: return weft::NDRange(d[0]);
+    case 2: return weft::NDRange(d[0], d[1]);
+    case 3: return weft::NDRange(d[0], d[1], d[2]);
+    default: throw weft::InvalidArgument(std::string(what) + ": 1 to 3 dimensions, got " + std::to_string(d.size()));
+  }
+}
+
+std::vector<weft::Event> events_of(nb::handle wait_for) {
+  std::vector<weft::Event> out;
+  if (wait_for.is_none()) return out;
+  for (nb::handle h : wait_for) out.push_back(nb::cast<PyEvent&>(h).event);
+  return out;
+}
+
+/// Converts a Python number to dtype t into out (at most 8 bytes); TypeError naming who.
+void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who) {
+  PyObject* o = obj.ptr();
+  auto fail = [&](const char* want) {
+    throw nb::type_error((who + " expects " + want + " (" + std::string(weft::name(t)) + "), got " +
+                          nb::cast<std::string>(nb::type_name(obj.type())))
+                             .c_str());
+  };
+  if (weft::is_floating(t)) {
+    const double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      fail("a number");
+    }
+    if (t == weft::DType::float32) {
+      const auto f = static_cast<float>(v);
+      std::memcpy(out, &f, 4);
+    } else if (t == weft::DType::float64) {
+      std::memcpy(out, &v, 8);
+    } else {
+      fail("a float32 or float64");
+    }
+    return;
+  }
+  if (!PyIndex_Check(o)) fail("an integer");
+  nb::object idx = nb::steal(PyNumber_Index(o));
+  if (!idx.is_valid()) throw nb::python_error();
+  long long s = 0;
+  unsigned long long u = 0;
+  const bool is_unsigned = weft::is_unsigned_integer(t);
+  if (is_unsigned) {
+    u = PyLong_AsUnsignedLongLong(idx.ptr());
+    if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw nb::python_error();
+  } else {
+    s = PyLong_AsLongLong(idx.ptr());
+    if (s == -1 && PyErr_Occurred()) throw nb::python_error();
+  }
+  auto store = [&](auto v) { std::memcpy(out, &v, sizeof v); };
+  switch (t) {
+    case weft::DType::int8: store(static_cast<std::int8_t>(s)); break;
+    case weft::DType::int16: store(static_cast<std::int16_t>(s)); break;
+    case weft::DType::int32: store(static_cast<std::int32_t>(s)); break;
+    case weft::DType::int64: store(static_cast<std::int64_t>(s)); break;
+    case weft::DType::uint8: store(static_cast<std::uint8_t>(u)); break;
+    case weft::DType::uint16: store(static_cast<std::uint16_t>(u)); break;
+    case weft::DType::uint32: store(static_cast<std::uint32_t>(u)); break;
+    case weft::DType::uint64: store(static_cast<std::uint64_t>(u)); break;
+    default: fail("a scalar");
+  }
+}
+
+struct PyKernel {
+  weft::Kernel kernel;
+  std::vector<weft::KernelArgInfo> info;
+  std::vector<bool> writes;  // a non-const __global pointer
+
+  explicit PyKernel(weft::Kernel k) : kernel(std::move(k)) {
+    for (std::size_t i = 0; i < kernel.num_args(); ++i) {
+      info.push_back(kernel.arg_info(i));
+      const auto& a = info.back();
+      writes.push_back(a.is_pointer && a.space == weft::AddressSpace::global &&
+                       a.type_name.find("const") == std::string::npos);
+    }
+  }
+
+  /// Binds args[first..] to the parameters; returns whether any was a weft.Array.
+  bool bind(nb::handle args_obj, std::size_t first) {
+    nb::tuple args = nb::borrow<nb::tuple>(args_obj);
+    const std::size_t n = args.size() - first;
+    if (n != info.size()) {
+      throw weft::InvalidArgument("kernel " + kernel.name() + " takes " + std::to_string(info.size()) +
+                                  " arguments, " + std::to_string(n) + " were given");
+    }
+    bool arrays = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      nb::handle a = args[first + i];
+      const auto& p = info[i];
+      if (PyArray* arr = as_array(a)) {
+        const weft::Buffer b = array_buffer(*arr, "kernel " + kernel.name() + " " + arg_name(i, p.name));
+        if (writes[i]) before_write(b);
+        kernel.set_arg(i, b);
+        arrays = true;
+      } else if (nb::isinstance<weft::Buffer>(a)) {
+        const auto& b = nb::cast<const weft::Buffer&>(a);
+        if (writes[i]) before_write(b);
+        kernel.set_arg(i, b);
+      } else if (nb::isinstance<weft::LocalMemory>(a)) {
+        kernel.set_arg(i, nb::cast<weft::LocalMemory>(a));
+      } else if (p.is_pointer) {
+        throw nb::type_error(("kernel " + kernel.name() + " " + arg_name(i, p.name) + " is a pointer (" + p.type_name +
+                              "): pass a weft.Array, a weft.Buffer" +
+                              (p.space == weft::AddressSpace::local ? " or a weft.LocalMemory" : "") + ", not " +
+                              nb::cast<std::string>(nb::type_name(a.type())))
+                                 .c_str());
+      } else if (p.dtype && p.vector_width == 1) {
+        unsigned char bytes[8];
+        number_to(*p.dtype, a, bytes, "kernel " + kernel.name() + " " + arg_name(i, p.name));
+        kernel.set_value(i, p.dtype, bytes, weft::size_of(*p.dtype));
+      } else if (PyObject_CheckBuffer(a.ptr())) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(a.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) throw nb::python_error();
+        try {
+          kernel.set_value(i, std::nullopt, view.buf, static_cast<std::size_t>(view.len));
+        } catch (...) {
+          PyBuffer_Release(&view);
+          throw;
+        }
+        PyBuffer_Release(&view);
+      } else if (p.dtype && nb::isinstance<nb::sequence>(a)) {
+        // A vector value from a sequence of numbers: (1, 2, 3, 4) for a float4.
+        std::vector<unsigned char> bytes;
+        const std::size_t es = weft::size_of(*p.dtype);
+        for (nb::handle x : a) {
+          bytes.resize(bytes.size() + es);
+          number_to(*p.dtype, x, bytes.data() + bytes.size() - es, "kernel " + kernel.name() + " " + arg_name(i, p.name));
+        }
+        kernel.set_value(i, std::nullopt, bytes.data(), bytes.size());
+      } else {
+        throw nb::type_error(("kernel " + kernel.name() + " " + arg_name(i, p.name) + " (" + p.type_name +
+                              ") takes the value's bytes (a NumPy scalar or array, bytes)")
+                                 .c_str());
+      }
+    }
+    return arrays;
+  }
+};
+
+struct PyProgram {
+  weft::Device device;
+  std::string source;
+  weft::Program program;
+  std::unordered_map<std::string, nb::object> kernels;
+
+  weft::Program& built() {
+    if (!program) throw weft::InvalidArgument("program: call build() before asking for a kernel");
+    return program;
+  }
+};
+
+/// The PyOpenCL-style call: k(queue, global_size, local_size, *args, global_offset=, wait_for=).
+nb::object call_kernel(PyKernel& k, nb::args args, nb::kwargs kwargs) {
+  if (args.size() < 3) {
+    throw nb::type_error(("kernel " + k.kernel.name() + ": call as kernel(queue, global_size, local_size, *args)").c_str());
+  }
+  weft::Queue& q = nb::cast<weft::Queue&>(args[0]);
+  const weft::NDRange global = ndrange(args[1], "global_size");
+  const weft::NDRange local = ndrange(args[2], "local_size");
+  weft::NDRange offset;
+  std::vector<weft::Event> wait;
+  for (auto [key, value] : kwargs) {
+    const std::string name = nb::cast<std::string>(key);
+    if (name == "wait_for") wait = events_of(value);
+    else if (name == "global_offset") offset = ndrange(value, "global_offset");
+    else throw nb::type_error(("kernel call: unexpected keyword argument '" + name + "'").c_str());
+  }
+  const bool arrays = k.bind(args, 3);
+  if (arrays) {
+    if (weft::Event m = array_queue_marker(q)) wait.push_back(std::move(m));
+  }
+  weft::Event ev = q.launch(k.kernel, global, local, offset, wait);
+  if (arrays) array_queue_after(q, ev);
+  return nb::cast(PyEvent{std::move(ev), q});
+}
+
+/// Arguments of a generated kernel, the queue and the element count from the call.
+struct GeneratedCall {
+  std::vector<weft::detail::RuntimeArg> args;
+  weft::Queue queue;
+  std::size_t n = 0;
+  bool arrays = false;
+  std::vector<weft::Event> wait;
+};
+
+GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args args, nb::handle queue_obj,
+                             nb::handle size_obj, nb::handle wait_for, const std::string& who) {
+  GeneratedCall c;
+  if (args.size() != specs.size()) {
+    throw weft::InvalidArgument(who + " takes " + std::to_string(specs.size()) + " arguments, " +
+                                std::to_string(args.size()) + " were given");
+  }
+  std::optional<std::size_t> first_size;
+  weft::Device device;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    nb::handle a = args[i];
+    const auto& s = specs[i];
+    const std::string what = who + " " + arg_name(i, s.name);
+    if (PyArray* arr = as_array(a)) {
+      if (!s.pointer) throw nb::type_error((what + " is a value (" + s.type_name() + "), not an array").c_str());
+      const weft::Buffer b = array_buffer(*arr, what);
+      if (!first_size) first_size = static_cast<std::size_t>(arr->array().size());
+      if (!device) device = b.device();
+      if (!s.is_const) before_write(b);
+      c.args.push_back(weft::detail::RuntimeArg::of(b));
+      c.arrays = true;
+    } else if (nb::isinstance<weft::Buffer>(a)) {
+      const auto& b = nb::cast<const weft::Buffer&>(a);
+      if (!device) device = b.device();
+      if (s.pointer && !s.is_const) before_write(b);
+      c.args.push_back(weft::detail::RuntimeArg::of(b));
+    } else if (PyBool_Check(a.ptr())) {
+      c.args.push_back(weft::detail::RuntimeArg::of_value(a.ptr() == Py_True ? 1LL : 0LL));
+    } else if (PyFloat_Check(a.ptr()) || (!PyIndex_Check(a.ptr()) && PyNumber_Check(a.ptr()))) {
+      const double v = PyFloat_AsDouble(a.ptr());
+      if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+      c.args.push_back(weft::detail::RuntimeArg::of_value(v));
+    } else if (PyIndex_Check(a.ptr())) {
+      nb::object idx = nb::steal(PyNumber_Index(a.ptr()));
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
+      if (overflow > 0) {
+        c.args.push_back(weft::detail::RuntimeArg::of_value(PyLong_AsUnsignedLongLong(idx.ptr())));
+        if (PyErr_Occurred()) throw nb::python_error();
+      } else {
+        if (overflow < 0) throw nb::python_error();
+        c.args.push_back(weft::detail::RuntimeArg::of_value(v));
+      }
+    } else {
+      throw nb::type_error((what + ": expected a weft.Array, a weft.Buffer or a number, got " +
+                            nb::cast<std::string>(nb::type_name(a.type())))
+                               .c_str());
+    }
+  }
+  if (!size_obj.is_none()) c.n = nb::cast<std::size_t>(size_obj);
+  else if (first_size) c.n = *first_size;
+  else throw weft::InvalidArgument(who + ": no array argument gives the size; pass range= (or size=)");
+  if (!queue_obj.is_none()) c.queue = nb::cast<weft::Queue>(queue_obj);
+  else if (device) c.queue = weft::array_queue(device);
+  else c.queue = weft::array_queue(weft::default_device());
+  c.wait = events_of(wait_for);
+  if (c.arrays) {
+    if (weft::Event m = array_queue_marker(c.queue)) c.wait.push_back(std::move(m));
+  }
+  // The generated kernels take no wait list: a marker that waits keeps an in-order queue's order.
+  if (!c.wait.empty()) c.queue.marker(c.wait);
+  return c;
+}
+
+std::string opt_str(nb::handle h) { return h.is_none() ? std::string() : nb::cast<std::string>(h); }
+
+struct PyElementwise {
+  std::unique_ptr<weft::ElementwiseKernel> k;
+};
+struct PyReduction {
+  std::unique_ptr<weft::ReductionKernel> k;
+};
+struct PyScan {
+  std::unique_ptr<weft::GenericScanKernel> k;
+};
+
+template <class T>
+weft::Buffer reduce_typed(weft::ReductionKernel& k, weft::Queue& q, std::size_t n,
+                          std::span<const weft::detail::RuntimeArg> args, weft::Event& done) {
+  weft::Future<T> f = k.reduce_args<T>(q, n, args);
+  done = f.event();
+  return f.device_value();
+}
+
+weft::Buffer reduce_any(weft::ReductionKernel& k, weft::Queue& q, std::size_t n,
+                        std::span<const weft::detail::RuntimeArg> args, weft::Event& done) {
+  switch (k.out_dtype()) {
+    case weft::DType::int8: return reduce_typed<std::int8_t>(k, q, n, args, done);
+    case weft::DType::int16: return reduce_typed<std::int16_t>(k, q, n, args, done);
+    case weft::DType::int32: return reduce_typed<std::int32_t>(k, q, n, args, done);
+    case weft::DType::int64: return reduce_typed<std::int64_t>(k, q, n, args, done);
+    case weft::DType::uint8: return reduce_typed<std::uint8_t>(k, q, n, args, done);
+    case weft::DType::uint16: return reduce_typed<std::uint16_t>(k, q, n, args, done);
+    case weft::DType::uint32: return reduce_typed<std::uint32_t>(k, q, n, args, done);
+    case weft::DType::uint64: return reduce_typed<std::uint64_t>(k, q, n, args, done);
+    case weft::DType::float32: return reduce_typed<float>(k, q, n, args, done);
+    case weft::DType::float64: return reduce_typed<double>(k, q, n, args, done);
+    default: throw weft::Unsupported("ReductionKernel: no reduction to " + std::string(weft::name(k.out_dtype())));
+  }
+}
+
+}  // namespace
+
+void register_kernels(nb::module_& m) {
+  nb::class_<PyKernel>(m, "Kernel", "A kernel of a built Program, called as in PyOpenCL.")
+      .def_prop_ro("name", [](const PyKernel& k) { return k.kernel.name(); })
+      .def_prop_ro("num_args", [](const PyKernel& k) { return k.info.size(); })
+      .def_prop_ro("arg_names", [](const PyKernel& k) {
+        std::vector<std::string> out;
+        for (const auto& a : k.info) out.push_back(a.name);
+        return out;
+      })
+      .def("__call__", &call_kernel,
+           "kernel(queue, global_size, local_size, *args, global_offset=None, wait_for=None) -> Event. "
+           "Arrays and Buffers go to pointer parameters, numbers to values (converted to the declared "
+           "type), LocalMemory to __local ones.")
+      .def("__repr__", [](const PyKernel& k) { return "<weft.Kernel " + k.kernel.name() + ">"; });
+
+  nb::class_<PyProgram>(m, "Program", "Kernels from OpenCL C source, built for one device, as PyOpenCL's Program.")
+      .def("__init__", [](PyProgram* self, nb::handle device, std::string source) {
+        new (self) PyProgram{device_arg(device), std::move(source), {}, {}};
+      }, nb::arg("device").none(), nb::arg("source"))
+      .def("build", [](nb::handle self, const std::string& options) {
+        PyProgram& p = nb::cast<PyProgram&>(self);
+        weft::Program built;
+        {
+          nb::gil_scoped_release unlocked;
+          built = weft::Program::build(p.device, p.source, options);
+        }
+        p.program = built;
+        p.kernels.clear();
+        return nb::borrow(self);
+      }, nb::arg("options") = "", "Compiles (or finds in the disk cache) and returns the program.")
+      .def_prop_ro("kernel_names", [](PyProgram& p) { return p.built().kernel_names(); })
+      .def_prop_ro("device", [](const PyProgram& p) { return p.device; })
+      .def_prop_ro("source", [](const PyProgram& p) { return p.source; })
+      .def("kernel", [](PyProgram& p, const std::string& name) {
+        auto it = p.kernels.find(name);
+        if (it != p.kernels.end()) return it->second;
+        nb::object k = nb::cast(PyKernel(p.built().kernel(name)));
+        p.kernels.emplace(name, k);
+        return k;
+      }, nb::arg("name"))
+      .def("__getattr__", [](PyProgram& p, const std::string& name) {
+        auto it = p.kernels.find(name);
+        if (it != p.kernels.end()) return it->second;
+        if (!p.program) throw nb::attribute_error(("program is not built: no kernel '" + name + "' yet").c_str());
+        const auto names = p.program.kernel_names();
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+          throw nb::attribute_error(("program has no kernel '" + name + "'").c_str());
+        }
+        nb::object k = nb::cast(PyKernel(p.program.kernel(name)));
+        p.kernels.emplace(name, k);
+        return k;
+      });
+
+  nb::class_<PyElementwise>(m, "_ElementwiseKernel")
+      .def("__init__", [](PyElementwise* self, const std::string& arguments, const std::string& operation,
+                          const std::string& name, nb::handle preamble, nb::handle options) {
+        new (self) PyElementwise{std::make_unique<weft::ElementwiseKernel>(arguments, operation, name,
+                                                                          opt_str(preamble), opt_str(options))};
+      }, nb::arg("arguments"), nb::arg("operation"), nb::arg("name") = "elementwise", nb::arg("preamble") = "",
+         nb::arg("options").none() = nb::none())
+      .def_prop_ro("source", [](const PyElementwise& e) { return e.k->source(); })
+      .def_prop_ro("name", [](const PyElementwise& e) { return e.k->name(); })
+      .def("__call__", [](PyElementwise& e, nb::args args, nb::kwargs kwargs) {
+        nb::handle queue = nb::none(), range = nb::none(), wait_for = nb::none();
+        for (auto [key, value] : kwargs) {
+          const std::string k = nb::cast<std::string>(key);
+          if (k == "queue") queue = value;
+          else if (k == "range" || k == "size") range = value;
+          else if (k == "wait_for") wait_for = value;
+          else throw nb::type_error(("ElementwiseKernel call: unexpected keyword argument '" + k + "'").c_str());
+        }
+        GeneratedCall c = generated_call(e.k->arguments(), args, queue, range, wait_for, "ElementwiseKernel " + e.k->name());
+        weft::Event ev = e.k->run(c.queue, c.n, c.args);
+        if (c.arrays) array_queue_after(c.queue, ev);
+        return PyEvent{std::move(ev), c.queue};
+      });
+
+  nb::class_<PyReduction>(m, "_ReductionKernel")
+      .def("__init__", [](PyReduction* self, const std::string& dtype_out, const std::string& neutral,
+                          const std::string& reduce_expr, const std::string& map_expr, const std::string& arguments,
+                          const std::string& name, nb::handle options, nb::handle preamble) {
+        new (self) PyReduction{std::make_unique<weft::ReductionKernel>(dtype_arg(dtype_out), neutral, reduce_expr,
+                                                                      map_expr, arguments, opt_str(preamble), name,
+                                                                      opt_str(options))};
+      }, nb::arg("dtype_out"), nb::arg("neutral"), nb::arg("reduce_expr"), nb::arg("map_expr"),
+         nb::arg("arguments"), nb::arg("name") = "reduce", nb::arg("options").none() = nb::none(),
+         nb::arg("preamble").none() = nb::none())
+      .def_prop_ro("source", [](const PyReduction& r) { return r.k->source(); })
+      .def("__call__", [](PyReduction& r, nb::args args, nb::kwargs kwargs) {
+        nb::handle queue = nb::none(), range = nb::none(), wait_for = nb::none();
+        bool return_event = false;
+        for (auto [key, value] : kwargs) {
+          const std::string k = nb::cast<std::string>(key);
+          if (k == "queue") queue = value;
+          else if (k == "range" || k == "size") range = value;
+          else if (k == "wait_for") wait_for = value;
+          else if (k == "return_event") return_event = nb::cast<bool>(value);
+          else throw nb::type_error(("ReductionKernel call: unexpected keyword argument '" + k + "'").c_str());
+        }
+        GeneratedCall c = generated_call(r.k->arguments(), args, queue, range, wait_for, "ReductionKernel");
+        weft::Event done;
+        weft::Buffer result = reduce_any(*r.k, c.queue, c.n, c.args, done);
+        array_queue_after(c.queue, done);
+        nb::object out = make_array(weft::Array::wrap(result, r.k->out_dtype(), weft::Shape{}));
+        if (return_event) return nb::object(nb::make_tuple(out, PyEvent{done, c.queue}));
+        return out;
+      });
+
+  nb::class_<PyScan>(m, "_GenericScanKernel")
+      .def("__init__", [](PyScan* self, const std::string& dtype, const std::string& arguments,
+                          const std::string& input_expr, const std::string& scan_expr, const std::string& neutral,
+                          const std::string& output_statement, nb::handle is_segment_start_expr, nb::handle preamble,
+                          const std::string& name, nb::handle options) {
+        new (self) PyScan{std::make_unique<weft::GenericScanKernel>(
+            dtype_arg(dtype), arguments, input_expr, scan_expr, neutral, output_statement,
+            opt_str(is_segment_start_expr), opt_str(preamble), name, opt_str(options))};
+      }, nb::arg("dtype"), nb::arg("arguments"), nb::arg("input_expr"), nb::arg("scan_expr"), nb::arg("neutral"),
+         nb::arg("output_statement"), nb::arg("is_segment_start_expr").none() = nb::none(), nb::arg("preamble").none() = nb::none(),
+         nb::arg("name") = "scan", nb::arg("options").none() = nb::none())
+      .def_prop_ro("source", [](const PyScan& s) { return s.k->source(); })
+      .def("__call__", [](PyScan& s, nb::args args, nb::kwargs kwargs) {
+        nb::handle queue = nb::none(), size = nb::none(), wait_for = nb::none();
+        for (auto [key, value] : kwargs) {
+          const std::string k = nb::cast<std::string>(key);
+          if (k == "queue") queue = value;
+          else if (k == "size" || k == "range") size = value;
+          else if (k == "wait_for") wait_for = value;
+          else throw nb::type_error(("GenericScanKernel call: unexpected keyword argument '" + k + "'").c_str());
+        }
+        GeneratedCall c = generated_call(s.k->arguments(), args, queue, size, wait_for, "GenericScanKernel");
+        weft::Event ev = s.k->run(c.queue, c.n, c.args);
+        if (c.arrays) array_queue_after(c.queue, ev);
+        return PyEvent{std::move(ev), c.queue};
+      });
+}
+
+}  // namespace weftpy

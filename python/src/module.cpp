@@ -1,0 +1,11 @@
+// The extension module weft._weft: the C++ library for Python. The Python layer in
+// python/weft/__init__.py adds NumPy's protocols and PyOpenCL's conventions on top.
+#include "common.hpp"
+
+NB_MODULE(_weft, m) {
+  m.doc() = "weft's C++ core (use the weft package, not this module)";
+  weftpy::register_errors(m);
+  weftpy::register_runtime(m);
+  weftpy::register_arrays(m);
+  weftpy::register_kernels(m);
+}

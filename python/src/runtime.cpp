@@ -1,0 +1,383 @@
+// Devices, queues, events, buffers, errors and the polygon mask for Python.
+#include <nanobind/stl/function.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+#include <nanobind/ndarray.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "common.hpp"
+
+namespace weftpy {
+
+namespace {
+
+PyObject* error_type = nullptr;
+PyObject* build_error_type = nullptr;
+PyObject* device_error_type = nullptr;
+PyObject* out_of_memory_type = nullptr;
+PyObject* invalid_argument_type = nullptr;
+PyObject* config_error_type = nullptr;
+PyObject* unsupported_type = nullptr;
+
+PyObject* new_error(nb::module_& m, const char* name, PyObject* bases, const char* doc) {
+  const std::string full = std::string("weft.") + name;
+  PyObject* t = PyErr_NewExceptionWithDoc(full.c_str(), doc, bases, nullptr);
+  if (!t) throw nb::python_error();
+  Py_XDECREF(bases);
+  m.attr(name) = nb::handle(t);
+  return t;
+}
+
+PyObject* bases(std::initializer_list<PyObject*> types) {
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
+  Py_ssize_t i = 0;
+  for (PyObject* b : types) {
+    Py_INCREF(b);
+    PyTuple_SET_ITEM(t, i++, b);
+  }
+  return t;
+}
+
+/// Raises type(message) with extra attributes set on the exception object.
+void raise_with(PyObject* type, const char* message, std::initializer_list<std::pair<const char*, nb::object>> attrs) {
+  nb::object exc = nb::steal(PyObject_CallFunction(type, "s", message));
+  if (!exc.is_valid()) return;  // the call itself raised; that error stands
+  for (const auto& [k, v] : attrs) PyObject_SetAttrString(exc.ptr(), k, v.ptr());
+  PyErr_SetObject(type, exc.ptr());
+}
+
+/// Keeps a Python callable alive inside a C++ callback that may be destroyed on a backend
+/// thread: the reference is dropped with the GIL held (and leaked at interpreter exit).
+struct PyCallback {
+  explicit PyCallback(nb::object f) : fn(f.release().ptr()) {}
+  PyCallback(const PyCallback&) = delete;
+  PyCallback& operator=(const PyCallback&) = delete;
+  ~PyCallback() {
+    if (!fn || !Py_IsInitialized()) return;
+    PyGILState_STATE g = PyGILState_Ensure();
+    Py_DECREF(fn);
+    PyGILState_Release(g);
+  }
+  PyObject* fn;
+};
+
+}  // namespace
+
+void register_errors(nb::module_& m) {
+  error_type = new_error(m, "Error", bases({PyExc_RuntimeError}), "Every error weft raises.");
+  build_error_type = new_error(m, "BuildError", bases({error_type}),
+                               "A kernel failed to compile; .log is the compiler's log, .source the source.");
+  device_error_type = new_error(m, "DeviceError", bases({error_type}),
+                                "A device or driver call failed; .device names it, .call the call.");
+  out_of_memory_type = new_error(m, "OutOfMemory", bases({device_error_type, PyExc_MemoryError}),
+                                 "A device allocation failed; .requested is the size in bytes.");
+  invalid_argument_type = new_error(m, "InvalidArgument", bases({error_type, PyExc_ValueError}),
+                                    "An argument was wrong: a shape, a dtype, a size, a name.");
+  config_error_type = new_error(m, "ConfigError", bases({invalid_argument_type}),
+                                "An environment setting (WEFT_*) was wrong.");
+  unsupported_type = new_error(m, "Unsupported", bases({error_type, PyExc_NotImplementedError}),
+                               "The device or backend cannot do what was asked.");
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const weft::BuildError& e) {
+      raise_with(build_error_type, e.what(), {{"log", nb::str(e.log().c_str())}, {"source", nb::str(e.source().c_str())}});
+    } catch (const weft::OutOfMemory& e) {
+      raise_with(out_of_memory_type, e.what(),
+                 {{"requested", nb::int_(e.requested())}, {"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
+    } catch (const weft::DeviceError& e) {
+      raise_with(device_error_type, e.what(), {{"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
+    } catch (const weft::ConfigError& e) {
+      PyErr_SetString(config_error_type, e.what());
+    } catch (const weft::InvalidArgument& e) {
+      PyErr_SetString(invalid_argument_type, e.what());
+    } catch (const weft::Unsupported& e) {
+      PyErr_SetString(unsupported_type, e.what());
+    } catch (const weft::Error& e) {
+      PyErr_SetString(error_type, e.what());
+    }
+  });
+}
+
+weft::Device device_arg(nb::handle h) {
+  if (h.is_none()) return weft::default_device();
+  if (nb::isinstance<weft::Device>(h)) return nb::cast<weft::Device>(h);
+  if (nb::isinstance<weft::Queue>(h)) return nb::cast<weft::Queue&>(h).device();
+  if (nb::isinstance<nb::str>(h)) return weft::device(nb::cast<std::string>(h));
+  throw nb::type_error("device: expected None, a weft.Device, a weft.Queue or a selector string such as "
+                       "'host', 'opencl:cpu' or 'cuda:0'");
+}
+
+weft::DType dtype_arg(const std::string& name) {
+  if (name == "bool") return weft::DType::bool_;
+  auto t = weft::parse_dtype(name);
+  if (!t) throw weft::InvalidArgument("dtype " + name + " is not one weft knows");
+  return *t;
+}
+
+void wait_interruptible(const PyEvent& pe) {
+  const weft::Event& e = pe.event;
+  if (!e.done()) {
+    if (pe.queue) pe.queue.flush();
+    using clock = std::chrono::steady_clock;
+    {
+      nb::gil_scoped_release unlocked;
+      const auto spin_until = clock::now() + std::chrono::microseconds(30);
+      while (!e.done() && clock::now() < spin_until) std::this_thread::yield();
+    }
+    if (!e.done()) {
+      struct Signal {
+        std::mutex mutex;
+        std::condition_variable cv;
+        bool fired = false;
+      };
+      auto signal = std::make_shared<Signal>();
+      e.then([signal](const weft::Event&) {
+        std::lock_guard lock(signal->mutex);
+        signal->fired = true;
+        signal->cv.notify_all();
+      });
+      for (;;) {
+        bool fired;
+        {
+          nb::gil_scoped_release unlocked;
+          std::unique_lock lock(signal->mutex);
+          fired = signal->cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return signal->fired; });
+        }
+        if (fired) break;
+        if (PyErr_CheckSignals() != 0) throw nb::python_error();
+      }
+    }
+  }
+  e.wait();  // raises the event's error, if it failed
+}
+
+weft::Event array_queue_marker(weft::Queue& queue) {
+  weft::Queue& aq = weft::array_queue(queue.device());
+  if (aq.impl() == queue.impl()) return {};
+  return aq.marker();
+}
+
+void array_queue_after(const weft::Queue& queue, const weft::Event& done) {
+  weft::Queue& aq = weft::array_queue(queue.device());
+  if (aq.impl() == queue.impl() || !done) return;
+  aq.marker(std::span<const weft::Event>(&done, 1));
+}
+
+namespace {
+
+std::vector<weft::Event> wait_list(nb::handle wait_for) {
+  std::vector<weft::Event> out;
+  if (wait_for.is_none()) return out;
+  for (nb::handle h : wait_for) out.push_back(nb::cast<PyEvent&>(h).event);
+  return out;
+}
+
+/// A readable or writable contiguous host buffer (NumPy array, bytes, bytearray, memoryview).
+struct HostView {
+  explicit HostView(nb::handle obj, bool writable) {
+    if (PyObject_GetBuffer(obj.ptr(), &view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) != 0) {
+      throw nb::python_error();
+    }
+  }
+  HostView(const HostView&) = delete;
+  HostView& operator=(const HostView&) = delete;
+  ~HostView() { PyBuffer_Release(&view); }
+  std::size_t bytes() const { return static_cast<std::size_t>(view.len); }
+  Py_buffer view{};
+};
+
+}  // namespace
+
+void register_runtime(nb::module_& m) {
+  nb::class_<weft::Device>(m, "Device", "A device: the host's threads, an OpenCL device or a CUDA GPU.")
+      .def(nb::new_([](nb::handle selector) { return device_arg(selector); }), nb::arg("selector").none() = nb::none(),
+           "The device a selector names ('host', 'opencl:gpu', 'cuda:0', 'auto'); None is the default device "
+           "(WEFT_DEVICE).")
+      .def_prop_ro("name", [](const weft::Device& d) { return d.info().name; })
+      .def_prop_ro("vendor", [](const weft::Device& d) { return d.info().vendor; })
+      .def_prop_ro("backend", [](const weft::Device& d) { return d.info().backend; })
+      .def_prop_ro("selector", [](const weft::Device& d) { return d.info().selector; })
+      .def_prop_ro("platform", [](const weft::Device& d) { return d.info().platform; })
+      .def_prop_ro("driver_version", [](const weft::Device& d) { return d.info().driver_version; })
+      .def_prop_ro("type", [](const weft::Device& d) { return std::string(weft::to_string(d.info().type)); })
+      .def_prop_ro("compute_units", [](const weft::Device& d) { return d.info().compute_units; })
+      .def_prop_ro("global_mem_size", [](const weft::Device& d) { return d.info().global_mem_bytes; })
+      .def_prop_ro("local_mem_size", [](const weft::Device& d) { return d.info().local_mem_bytes; })
+      .def_prop_ro("max_mem_alloc_size", [](const weft::Device& d) { return d.info().max_alloc_bytes; })
+      .def_prop_ro("max_work_group_size", [](const weft::Device& d) { return d.info().max_work_group_size; })
+      .def_prop_ro("fp16", [](const weft::Device& d) { return d.info().fp16; })
+      .def_prop_ro("fp64", [](const weft::Device& d) { return d.info().fp64; })
+      .def("__eq__", [](const weft::Device& a, nb::handle b) {
+        return nb::isinstance<weft::Device>(b) && a == nb::cast<const weft::Device&>(b);
+      })
+      .def("__hash__", [](const weft::Device& d) { return reinterpret_cast<std::uintptr_t>(d.impl().get()); })
+      .def("__repr__", [](const weft::Device& d) {
+        return "<weft.Device " + d.selector() + ": " + d.name() + " (" + d.backend() + ", " +
+               std::string(weft::to_string(d.type())) + ")>";
+      });
+
+  m.def("devices", &weft::devices, "Every device the enabled backends offer (WEFT_BACKENDS narrows them).");
+  m.def("default_device", &weft::default_device, "The device WEFT_DEVICE names (host when unset).");
+  m.def("backends", [] {
+    nb::list out;
+    for (const auto& b : weft::backends()) {
+      nb::dict d;
+      d["name"] = b.name;
+      d["loaded"] = b.loaded;
+      d["reason"] = b.reason;
+      d["devices"] = b.devices;
+      out.append(d);
+    }
+    return out;
+  }, "Each backend: whether it loaded, why not, and its devices.");
+
+  nb::class_<weft::Queue>(m, "Queue", "A command queue (an OpenCL queue, a CUDA stream, a host worker).")
+      .def(nb::new_([](nb::handle device, bool out_of_order, bool profiling) {
+             return weft::Queue(device_arg(device), weft::QueueOptions{out_of_order, profiling});
+           }),
+           nb::arg("device").none() = nb::none(), nb::arg("out_of_order") = false, nb::arg("profiling") = true)
+      .def_prop_ro("device", &weft::Queue::device)
+      .def("finish", [](weft::Queue& q) {
+        PyEvent pe{q.marker(), q};
+        wait_interruptible(pe);
+      }, "Waits until everything enqueued so far has finished.")
+      .def("flush", &weft::Queue::flush)
+      .def("marker", [](weft::Queue& q, nb::handle wait_for) {
+        const auto w = wait_list(wait_for);
+        return PyEvent{q.marker(w), q};
+      }, nb::arg("wait_for").none() = nb::none(), "An event that completes when the work before it (or wait_for) has.")
+      .def("__eq__", [](const weft::Queue& a, nb::handle b) {
+        return nb::isinstance<weft::Queue>(b) && a.impl() == nb::cast<const weft::Queue&>(b).impl();
+      })
+      .def("__hash__", [](const weft::Queue& q) { return reinterpret_cast<std::uintptr_t>(q.impl().get()); })
+      .def("__repr__", [](const weft::Queue& q) { return "<weft.Queue on " + q.device().selector() + ">"; });
+
+  nb::class_<weft::EventProfile>(m, "EventProfile", "Profiling times of an event, in nanoseconds.")
+      .def_ro("queued", &weft::EventProfile::queued)
+      .def_ro("submitted", &weft::EventProfile::submitted)
+      .def_ro("start", &weft::EventProfile::start)
+      .def_ro("end", &weft::EventProfile::end)
+      .def_prop_ro("seconds", &weft::EventProfile::seconds)
+      .def("__repr__", [](const weft::EventProfile& p) {
+        return "<weft.EventProfile " + std::to_string(p.end - p.start) + " ns>";
+      });
+
+  nb::class_<PyEvent>(m, "Event", "A command's completion. Await it, wait() on it, or add a callback with then().")
+      .def("wait", [](const PyEvent& e) { wait_interruptible(e); }, "Waits (Ctrl-C interrupts) and raises if the command failed.")
+      .def_prop_ro("done", [](const PyEvent& e) { return e.event.done(); })
+      .def_prop_ro("status", [](const PyEvent& e) { return std::string(weft::to_string(e.event.status())); })
+      .def_prop_ro("profile", [](const PyEvent& e) {
+        wait_interruptible(e);
+        return e.event.profile();
+      }, "Profiling times (waits for the event first).")
+      .def("then", [](nb::handle self, nb::callable callback) {
+        const PyEvent& e = nb::cast<const PyEvent&>(self);
+        if (e.queue) e.queue.flush();
+        auto cb = std::make_shared<PyCallback>(nb::borrow(callback));
+        auto me = std::make_shared<PyCallback>(nb::borrow(self));
+        e.event.then([cb, me](const weft::Event&) {
+          if (!Py_IsInitialized()) return;
+          PyGILState_STATE g = PyGILState_Ensure();
+          PyObject* r = PyObject_CallOneArg(cb->fn, me->fn);
+          if (!r) PyErr_WriteUnraisable(cb->fn);
+          Py_XDECREF(r);
+          PyGILState_Release(g);
+        });
+        return nb::borrow(self);
+      }, nb::arg("callback"),
+      "Calls callback(event) once the event is done, on a backend thread with the GIL held (or at once if "
+      "it is done already). Returns the event.");
+
+  nb::class_<weft::Buffer>(m, "Buffer", "Raw device memory, as PyOpenCL's Buffer.")
+      .def(nb::new_([](nb::handle device, std::size_t size) { return weft::Buffer(device_arg(device), size); }),
+           nb::arg("device").none(), nb::arg("size"))
+      .def_prop_ro("size", &weft::Buffer::size)
+      .def_prop_ro("device", &weft::Buffer::device)
+      .def("__repr__", [](const weft::Buffer& b) {
+        return "<weft.Buffer of " + std::to_string(b.size()) + " bytes on " + b.device().selector() + ">";
+      });
+
+  nb::class_<weft::LocalMemory>(m, "LocalMemory", "A __local argument's size in bytes, as PyOpenCL's LocalMemory.")
+      .def(nb::init<>())
+      .def("__init__", [](weft::LocalMemory* self, std::size_t bytes) { new (self) weft::LocalMemory{bytes}; },
+           nb::arg("size"))
+      .def_ro("size", &weft::LocalMemory::bytes);
+
+  m.def("enqueue_copy", [](weft::Queue& q, nb::handle dest, nb::handle src, bool is_blocking, nb::handle wait_for,
+                           std::size_t dst_offset, std::size_t src_offset, std::optional<std::size_t> byte_count) {
+    const auto w = wait_list(wait_for);
+    const bool dst_dev = nb::isinstance<weft::Buffer>(dest), src_dev = nb::isinstance<weft::Buffer>(src);
+    weft::Event ev;
+    if (dst_dev && src_dev) {
+      const auto& d = nb::cast<const weft::Buffer&>(dest);
+      const auto& s = nb::cast<const weft::Buffer&>(src);
+      const std::size_t n = byte_count ? *byte_count : std::min(d.size() - dst_offset, s.size() - src_offset);
+      before_write(d);
+      ev = q.copy(s, d, n, src_offset, dst_offset, w);
+    } else if (dst_dev) {
+      const auto& d = nb::cast<const weft::Buffer&>(dest);
+      HostView h(src, false);
+      const std::size_t n = byte_count ? *byte_count : h.bytes();
+      before_write(d);
+      nb::gil_scoped_release unlocked;
+      ev = q.write(d, h.view.buf, n, dst_offset, weft::Blocking::yes, w);  // the host view lives only this call
+    } else if (src_dev) {
+      const auto& s = nb::cast<const weft::Buffer&>(src);
+      HostView h(dest, true);
+      const std::size_t n = byte_count ? *byte_count : h.bytes();
+      if (is_blocking) {
+        nb::gil_scoped_release unlocked;
+        ev = q.read(s, h.view.buf, n, src_offset, weft::Blocking::yes, w);
+      } else {
+        // The destination stays alive through the event's callback.
+        ev = q.read(s, h.view.buf, n, src_offset, weft::Blocking::no, w);
+        auto keep = std::make_shared<PyCallback>(nb::borrow(dest));
+        ev.then([keep](const weft::Event&) {});
+      }
+    } else {
+      throw nb::type_error("enqueue_copy: one of dest and src must be a weft.Buffer");
+    }
+    return PyEvent{ev, q};
+  }, nb::arg("queue"), nb::arg("dest"), nb::arg("src"), nb::kw_only(), nb::arg("is_blocking") = true,
+     nb::arg("wait_for").none() = nb::none(), nb::arg("dst_offset") = 0, nb::arg("src_offset") = 0,
+     nb::arg("byte_count").none() = nb::none(),
+     "Copies between a weft.Buffer and host memory (any contiguous buffer object) or another Buffer.");
+
+  m.def("wait_for_events", [](nb::handle events) {
+    for (nb::handle h : events) wait_interruptible(nb::cast<const PyEvent&>(h));
+  }, nb::arg("events"));
+
+  m.def("_polygon_mask", [](nb::ndarray<const double, nb::shape<-1, 2>, nb::c_contig, nb::device::cpu> vertices,
+                            std::size_t height, std::size_t width, nb::handle device, std::uint8_t border_value,
+                            nb::ndarray<std::uint8_t, nb::c_contig, nb::device::cpu> out) {
+    std::vector<weft::Point> pts(vertices.shape(0));
+    for (std::size_t i = 0; i < pts.size(); ++i) pts[i] = {vertices(i, 0), vertices(i, 1)};
+    if (out.size() != height * width) throw weft::InvalidArgument("polygon_mask: out has the wrong size");
+    const weft::Device dev = device_arg(device);
+    weft::Mask mask;
+    {
+      nb::gil_scoped_release unlocked;
+      mask = weft::polygon_mask(pts, height, width, dev, border_value);
+    }
+    std::memcpy(out.data(), mask.data.data(), mask.data.size());
+  }, nb::arg("vertices"), nb::arg("height"), nb::arg("width"), nb::arg("device").none(), nb::arg("border_value"),
+     nb::arg("out"));
+  m.def("_random_polygon", [](std::size_t n, std::uint64_t seed, std::size_t width, std::size_t height) {
+    std::vector<double> flat;
+    for (const auto& p : weft::random_polygon(n, seed, width, height)) {
+      flat.push_back(p.x);
+      flat.push_back(p.y);
+    }
+    return flat;
+  });
+}
+
+}  // namespace weftpy

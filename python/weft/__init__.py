@@ -1,0 +1,628 @@
+"""weft: one kernel source and one NumPy-like array API on CPUs, OpenCL devices and CUDA GPUs.
+
+A PyOpenCL or CuPy user should feel at home::
+
+    import numpy as np, weft
+    a = weft.asarray(np.arange(10, dtype=np.float32))      # on weft.default_device()
+    b = weft.sqrt(a) * 2 + 1                                 # lazy: one fused kernel ...
+    print(b.get())                                           # ... run here, copied back
+
+    prg = weft.Program(weft.default_device(), src).build()   # OpenCL C, cached on disk
+    ev = prg.vadd(queue, (n,), None, a, b, c)                # returns a weft.Event
+"""
+from __future__ import annotations
+
+import asyncio as _asyncio
+import builtins as _builtins
+import numbers as _numbers
+
+import numpy as _np
+
+from . import _weft
+from ._weft import (  # noqa: F401  (re-exported)
+    Array,
+    Buffer,
+    BuildError,
+    ConfigError,
+    Device,
+    DeviceError,
+    Error,
+    Event,
+    EventProfile,
+    InvalidArgument,
+    Kernel,
+    LocalMemory,
+    OutOfMemory,
+    Program,
+    Queue,
+    Unsupported,
+    abs,
+    arccos,
+    arcsin,
+    arctan,
+    arctan2,
+    array_queue,
+    backends,
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    cbrt,
+    ceil,
+    clip,
+    cos,
+    cosh,
+    default_device,
+    devices,
+    elementwise_launches,
+    enqueue_copy,
+    equal,
+    exp,
+    exp2,
+    expm1,
+    floor,
+    floor_divide,
+    fmax,
+    fmin,
+    greater,
+    greater_equal,
+    hypot,
+    invert,
+    isfinite,
+    isinf,
+    isnan,
+    less,
+    less_equal,
+    log,
+    log1p,
+    log2,
+    log10,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    maximum,
+    minimum,
+    multiply,
+    negative,
+    not_equal,
+    power,
+    remainder,
+    rint,
+    sin,
+    sinh,
+    sqrt,
+    subtract,
+    synchronize,
+    tan,
+    tanh,
+    true_divide,
+    trunc,
+    wait_for_events,
+    where,
+)
+from ._weft import add  # noqa: F401
+
+__version__ = "0.1.0"
+
+absolute = abs
+divide = true_divide
+mod = remainder
+round = rint  # noqa: A001  (NumPy's round to even, on whole numbers)
+around = rint
+
+bool_ = _np.bool_
+int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float32, float64 = _np.float32, _np.float64
+
+_DTYPES = {}
+
+
+def _dtype_name(dtype) -> str:
+    """The NumPy name of a dtype-like (np.float32, 'f4', float, np.dtype)."""
+    try:
+        return _DTYPES[dtype]
+    except (KeyError, TypeError):
+        pass
+    name = _np.dtype(dtype).name
+    try:
+        _DTYPES[dtype] = name
+    except TypeError:
+        pass
+    return name
+
+
+_NP_DTYPES = {}
+
+
+def _np_dtype(name: str):
+    t = _NP_DTYPES.get(name)
+    if t is None:
+        t = _NP_DTYPES[name] = _np.dtype(name)
+    return t
+
+
+# ---------------------------------------------------------------------------------------------
+# weft.Array: what the extension gives, plus NumPy's protocols and conveniences.
+
+def _array_dtype(self):
+    return _np_dtype(self._dtype)
+
+
+def _get(self, queue=None, ary=None):
+    """The array's elements in a new NumPy array (or in ary), waiting for them (Ctrl-C interrupts)."""
+    out = ary if ary is not None else _np.empty(self.shape, dtype=_np_dtype(self._dtype))
+    if out.shape != self.shape or out.dtype != _np_dtype(self._dtype) or not out.flags.c_contiguous:
+        raise InvalidArgument(f"get: ary must be a C-contiguous {self._dtype} array of shape {self.shape}")
+    self._read_into(out)
+    return out
+
+
+class HostFuture:
+    """A copy to the host under way: ``await`` it, or call ``result()``; both give the NumPy array."""
+
+    __slots__ = ("event", "_out")
+
+    def __init__(self, event, out):
+        self.event = event
+        self._out = out
+
+    def done(self) -> bool:
+        return self.event.done
+
+    def result(self):
+        self.event.wait()
+        return self._out
+
+    def __await__(self):
+        yield from self.event.__await__()
+        return self._out
+
+
+def _get_async(self):
+    """Starts the copy to the host and returns a HostFuture (awaitable) at once."""
+    out = _np.empty(self.shape, dtype=_np_dtype(self._dtype))
+    return HostFuture(self._read_async(out), out)
+
+
+def _array(self, dtype=None, copy=None):
+    if copy is False:
+        raise ValueError("a weft.Array cannot be seen as a NumPy array without a copy to the host")
+    host = _get(self)
+    return host if dtype is None else host.astype(dtype, copy=False)
+
+
+def _astype(self, dtype, copy=True):
+    return self._astype(_dtype_name(dtype), copy)
+
+
+def _set(self, ary, queue=None):
+    """Copies the host array ary (same shape) into this array."""
+    ary = _np.ascontiguousarray(ary, dtype=_np_dtype(self._dtype))
+    if ary.shape != self.shape:
+        raise InvalidArgument(f"set: shape {ary.shape} given for an array of shape {self.shape}")
+    self._set(ary)
+
+
+def _scalar(self):
+    if self.size != 1:
+        raise TypeError("only arrays of one element can be converted to Python scalars")
+    return _get(self).reshape(()).item()
+
+
+def _reduction(what):
+    def method(self, axis=None, dtype=None, out=None, keepdims=False):
+        r = _weft._reduce(what, self, axis, keepdims)
+        if dtype is not None:
+            r = r.astype(dtype, copy=False)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    method.__name__ = what
+    method.__doc__ = f"{what} over axis (None: all), as NumPy's; stays on the device."
+    return method
+
+
+def _iter(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    for i in range(self.shape[0]):
+        yield self[i]
+
+
+Array.dtype = property(_array_dtype, doc="The NumPy dtype of the elements.")
+Array.get = _get
+Array.get_async = _get_async
+Array.__array__ = _array
+Array.astype = _astype
+Array.set = _set
+Array.__float__ = lambda self: float(_scalar(self))
+Array.__int__ = lambda self: int(_scalar(self))
+Array.__bool__ = lambda self: bool(_scalar(self))
+Array.__complex__ = lambda self: complex(_scalar(self))
+Array.item = _scalar
+Array.tolist = lambda self: _get(self).tolist()
+Array.__iter__ = _iter
+Array.__hash__ = None
+Array.__array_priority__ = 100
+for _name in ("sum", "prod", "min", "max", "mean", "any", "all"):
+    setattr(Array, _name, _reduction(_name))
+
+
+def _format(self):
+    return f"weft.Array({_np.array2string(_get(self), separator=', ')}, dtype={self._dtype}, device={self.device.selector!r})"
+
+
+Array.__str__ = lambda self: str(_get(self))
+Array.__format__ = lambda self, spec: format(_get(self), spec) if spec else _format(self)
+
+
+def _await_event(self):
+    """``await event``: resumes when the command is done (the callback runs on a backend thread)."""
+    if self.done:
+        self.wait()
+        return
+    loop = _asyncio.get_running_loop()
+    fut = loop.create_future()
+
+    def _done(ev):
+        loop.call_soon_threadsafe(lambda: fut.done() or fut.set_result(None))
+
+    self.then(_done)
+    yield from fut
+    self.wait()  # raises if the command failed
+
+
+Event.__await__ = _await_event
+
+# ---------------------------------------------------------------------------------------------
+# NumPy's protocols: np.sin(a) stays on the device and returns a weft.Array.
+
+_UFUNCS = {
+    "add": add, "subtract": subtract, "multiply": multiply, "divide": true_divide,
+    "true_divide": true_divide, "floor_divide": floor_divide, "remainder": remainder, "mod": remainder,
+    "power": power, "negative": negative, "positive": lambda x: x, "absolute": abs, "fabs": abs,
+    "sqrt": sqrt, "cbrt": cbrt, "exp": exp, "exp2": exp2, "expm1": expm1, "log": log, "log2": log2,
+    "log10": log10, "log1p": log1p, "sin": sin, "cos": cos, "tan": tan, "arcsin": arcsin,
+    "arccos": arccos, "arctan": arctan, "sinh": sinh, "cosh": cosh, "tanh": tanh, "arctan2": arctan2,
+    "hypot": hypot, "minimum": minimum, "maximum": maximum, "fmin": fmin, "fmax": fmax,
+    "less": less, "less_equal": less_equal, "greater": greater, "greater_equal": greater_equal,
+    "equal": equal, "not_equal": not_equal, "logical_and": logical_and, "logical_or": logical_or,
+    "logical_xor": logical_xor, "logical_not": logical_not, "bitwise_and": bitwise_and,
+    "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "invert": invert, "isnan": isnan,
+    "isinf": isinf, "isfinite": isfinite, "floor": floor, "ceil": ceil, "trunc": trunc, "rint": rint,
+    "square": lambda x: x * x, "reciprocal": lambda x: 1 / x,
+}
+_UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": "max",
+                 "logical_and": "all", "logical_or": "any"}
+
+
+def _array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
+    if _builtins.any(isinstance(x, _np.ndarray) for x in inputs):
+        raise TypeError(f"np.{ufunc.__name__} with a NumPy array and a weft.Array: move the NumPy array with "
+                        "weft.asarray() first (weft makes no copy you did not ask for)")
+    if kwargs.get("dtype") is not None or kwargs.get("where", True) is not True:
+        return NotImplemented
+    if method == "__call__":
+        f = _UFUNCS.get(ufunc.__name__)
+        if f is None:
+            return NotImplemented
+        r = f(*inputs)
+    elif method == "reduce" and ufunc.__name__ in _UFUNC_REDUCE:
+        r = _weft._reduce(_UFUNC_REDUCE[ufunc.__name__], inputs[0], kwargs.get("axis", 0),
+                          kwargs.get("keepdims", False))
+    else:
+        return NotImplemented
+    if out is not None:
+        target = out[0] if isinstance(out, tuple) else out
+        target[...] = r
+        return target
+    return r
+
+
+def _like(f):
+    def like(a, *args, dtype=None, shape=None, **kwargs):
+        return f(a.shape if shape is None else shape, *args, dtype=a.dtype if dtype is None else dtype,
+                 device=a.device, **kwargs)
+    return like
+
+
+_FUNCTIONS = {}
+
+
+def _implements(np_func):
+    def register(f):
+        _FUNCTIONS[np_func] = f
+        return f
+    return register
+
+
+def _array_function(self, func, types, args, kwargs):
+    f = _FUNCTIONS.get(func)
+    if f is None:
+        return NotImplemented
+    if not _builtins.all(issubclass(t, (Array, _np.ndarray)) for t in types):
+        return NotImplemented
+    return f(*args, **kwargs)
+
+
+Array.__array_ufunc__ = _array_ufunc
+Array.__array_function__ = _array_function
+
+# ---------------------------------------------------------------------------------------------
+# Making arrays.
+
+
+def _device_of(device):
+    return device if device is None or isinstance(device, (Device, str)) else Device(device)
+
+
+def empty(shape, dtype=float64, device=None) -> Array:
+    """An array of shape with undefined contents."""
+    return _weft._empty(shape, _dtype_name(dtype), device)
+
+
+def full(shape, fill_value, dtype=None, device=None) -> Array:
+    if dtype is None:
+        dtype = _np.result_type(fill_value)
+    return _weft._full(shape, float(fill_value), _dtype_name(dtype), device)
+
+
+def zeros(shape, dtype=float64, device=None) -> Array:
+    return _weft._full(shape, 0.0, _dtype_name(dtype), device)
+
+
+def ones(shape, dtype=float64, device=None) -> Array:
+    return _weft._full(shape, 1.0, _dtype_name(dtype), device)
+
+
+def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
+    """Evenly spaced values in [start, stop), as NumPy's arange."""
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        dtype = _np.result_type(start, stop, step)
+    return _weft._arange(float(start), float(stop), float(step), _dtype_name(dtype), device)
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None) -> Array:
+    return _weft._linspace(float(start), float(stop), int(num), bool(endpoint), _dtype_name(dtype), device)
+
+
+def asarray(a, dtype=None, device=None) -> Array:
+    """a on device (the default device when None): a weft.Array already there is returned as it
+    is (or cast); anything else is converted by NumPy and copied over once."""
+    if isinstance(a, Array):
+        if device is not None and Device(device) != a.device:
+            a = _weft._to_device(a, device)
+        return a if dtype is None else a.astype(dtype, copy=False)
+    host = _np.asarray(a, dtype=dtype)
+    if host.dtype.kind not in "biuf" or host.dtype == _np.float16:
+        raise InvalidArgument(f"asarray: dtype {host.dtype} is not one weft arrays hold")
+    host = _np.ascontiguousarray(host)
+    return _weft._from_host(host, host.shape, host.dtype.name, device)
+
+
+def array(obj, dtype=None, copy=True, device=None) -> Array:
+    """As asarray, but a weft.Array is copied unless copy=False."""
+    a = asarray(obj, dtype=dtype, device=device)
+    if copy and a is obj:
+        a = a.copy()
+    return a
+
+
+def to_device(queue, ary) -> Array:
+    """PyOpenCL's pyopencl.array.to_device: a copy of the host array on the queue's device."""
+    return asarray(ary, device=queue.device if isinstance(queue, Queue) else queue)
+
+
+empty_like = _like(empty)
+zeros_like = _like(zeros)
+ones_like = _like(ones)
+
+
+def full_like(a, fill_value, dtype=None, device=None):
+    return full(a.shape, fill_value, dtype=a.dtype if dtype is None else dtype,
+                device=a.device if device is None else device)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001
+    return Array.sum(a, axis, dtype, out, keepdims)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+    return Array.prod(a, axis, dtype, out, keepdims)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+    return Array.mean(a, axis, dtype, out, keepdims)
+
+
+def amin(a, axis=None, out=None, keepdims=False):
+    return Array.min(a, axis, None, out, keepdims)
+
+
+def amax(a, axis=None, out=None, keepdims=False):
+    return Array.max(a, axis, None, out, keepdims)
+
+
+min = amin  # noqa: A001
+max = amax  # noqa: A001
+
+
+def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
+    return Array.any(a, axis, None, out, keepdims)
+
+
+def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
+    return Array.all(a, axis, None, out, keepdims)
+
+
+def reshape(a, newshape):
+    return a.reshape(newshape)
+
+
+def transpose(a, axes=None):
+    return a.transpose() if axes is None else a.transpose(axes)
+
+
+def ravel(a):
+    return a.ravel()
+
+
+def copy(a):
+    return a.copy()
+
+
+def broadcast_to(a, shape):
+    return a.broadcast_to(shape)
+
+
+def result_type(*arrays_and_dtypes):
+    """NumPy's result_type for weft arrays and dtypes (Python numbers adopt the others' type)."""
+    names = [x._dtype if isinstance(x, Array) else _dtype_name(x)
+             for x in arrays_and_dtypes if not isinstance(x, _numbers.Number)]
+    out = names[0]
+    for n in names[1:]:
+        out = _weft._result_type(out, n)
+    return _np_dtype(out)
+
+
+for _np_f, _f in [(_np.sum, sum), (_np.prod, prod), (_np.mean, mean), (_np.min, amin), (_np.max, amax),
+                  (_np.amin, amin), (_np.amax, amax), (_np.any, any), (_np.all, all), (_np.where, where),
+                  (_np.clip, clip), (_np.reshape, reshape), (_np.transpose, transpose), (_np.ravel, ravel),
+                  (_np.copy, copy), (_np.broadcast_to, broadcast_to), (_np.zeros_like, zeros_like),
+                  (_np.ones_like, ones_like), (_np.empty_like, empty_like), (_np.full_like, full_like),
+                  (_np.round, rint), (_np.result_type, result_type),
+                  (_np.shape, lambda a: a.shape), (_np.ndim, lambda a: a.ndim), (_np.size, lambda a: a.size)]:
+    _implements(_np_f)(_f)
+
+# ---------------------------------------------------------------------------------------------
+# Kernel generators with PyOpenCL's argument conventions (a leading context or device argument
+# is accepted and ignored: the call's arrays or queue=... choose the device).
+
+
+def _drop_context(args):
+    return args[1:] if args and not isinstance(args[0], str) and not _is_dtype_like(args[0]) else args
+
+
+def _is_dtype_like(x):
+    try:
+        _np.dtype(x)
+        return not isinstance(x, (Device, Queue))
+    except TypeError:
+        return False
+
+
+class ElementwiseKernel(_weft._ElementwiseKernel):
+    """ElementwiseKernel(arguments, operation, name="elementwise", preamble="", options=None):
+    operation runs for each i in range(n); call it as knl(*args, range=None, queue=None, wait_for=None)
+    (n: the first array argument's size) and get a weft.Event."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*_drop_context(args), **kwargs)
+
+
+class ReductionKernel(_weft._ReductionKernel):
+    """ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None, name="reduce",
+    options=None, preamble=""): call it as knl(*args, queue=None, wait_for=None, range=None) and get a
+    0-d weft.Array (``.get()`` it, or keep using it on the device)."""
+
+    def __init__(self, *args, **kwargs):
+        args = list(_drop_context(args))
+        names = ["dtype_out", "neutral", "reduce_expr", "map_expr", "arguments", "name", "options", "preamble"]
+        params = dict(zip(names, args))
+        params.update(kwargs)
+        params["dtype_out"] = _dtype_name(params["dtype_out"])
+        if params.get("map_expr") is None:
+            params["map_expr"] = "in[i]"
+        if params.get("arguments") is None:
+            raise InvalidArgument("ReductionKernel: give arguments (the C parameter list)")
+        super().__init__(**params)
+
+
+class GenericScanKernel(_weft._GenericScanKernel):
+    """GenericScanKernel(dtype, arguments, input_expr, scan_expr, neutral, output_statement,
+    is_segment_start_expr=None, preamble="", name="scan", options=None), as PyOpenCL's; call it as
+    knl(*args, size=None, queue=None, wait_for=None)."""
+
+    def __init__(self, *args, **kwargs):
+        args = list(_drop_context(args))
+        names = ["dtype", "arguments", "input_expr", "scan_expr", "neutral", "output_statement",
+                 "is_segment_start_expr"]
+        params = dict(zip(names, args))
+        params.update(kwargs)
+        params["dtype"] = _dtype_name(params["dtype"])
+        params.pop("input_fetch_exprs", None)
+        params.pop("index_dtype", None)
+        if "name_prefix" in params:
+            params["name"] = params.pop("name_prefix")
+        super().__init__(**params)
+
+
+class _ScanKernel:
+    _output = ""
+
+    def __init__(self, *args, **kwargs):
+        args = list(_drop_context(args))
+        names = ["dtype", "scan_expr", "neutral", "name_prefix", "options", "preamble"]
+        params = dict(zip(names, args))
+        params.update(kwargs)
+        ctype = _C_NAMES[_dtype_name(params["dtype"])]
+        neutral = params.get("neutral")
+        if neutral is None:
+            if params["scan_expr"].replace(" ", "") not in ("a+b", "b+a"):
+                raise InvalidArgument(f"{type(self).__name__}: give neutral for scan_expr {params['scan_expr']!r}")
+            neutral = "0"
+        self.dtype = _np_dtype(_dtype_name(params["dtype"]))
+        self._scan = GenericScanKernel(
+            params["dtype"], f"const {ctype} *input_ary, {ctype} *output_ary", "input_ary[i]",
+            params["scan_expr"], str(neutral), self._output, preamble=params.get("preamble") or "",
+            name=params.get("name_prefix") or "scan", options=params.get("options"))
+
+    def __call__(self, input_ary, output_ary=None, queue=None, wait_for=None, size=None):
+        """Scans input_ary into output_ary (in place when None, as PyOpenCL) and returns output_ary."""
+        if output_ary is None:
+            output_ary = input_ary
+        self._scan(input_ary, output_ary, queue=queue, wait_for=wait_for,
+                   size=input_ary.size if size is None else size)
+        return output_ary
+
+
+class InclusiveScanKernel(_ScanKernel):
+    """InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble=""): out[i] = in[0] op ... op in[i]."""
+    _output = "output_ary[i] = item;"
+
+
+class ExclusiveScanKernel(_ScanKernel):
+    """ExclusiveScanKernel(dtype, scan_expr, neutral, preamble=""): out[i] = in[0] op ... op in[i-1]."""
+    _output = "output_ary[i] = prev_item;"
+
+
+_C_NAMES = {"int8": "char", "int16": "short", "int32": "int", "int64": "long", "uint8": "uchar",
+            "uint16": "ushort", "uint32": "uint", "uint64": "ulong", "float32": "float", "float64": "double"}
+
+# ---------------------------------------------------------------------------------------------
+# Algorithms.
+
+
+def polygon_mask(vertices, height, width, device=None, border_value=1):
+    """The polygon exercise's mask: a (height, width) uint8 NumPy array, 1 inside the polygon
+    (even-odd rule, pixel centres), border_value on its edges. vertices: (N, 2) of (x, y)."""
+    v = _np.ascontiguousarray(vertices, dtype=_np.float64)
+    if v.ndim != 2 or v.shape[1] != 2:
+        raise InvalidArgument(f"polygon_mask: vertices must have shape (N, 2), got {v.shape}")
+    out = _np.empty((int(height), int(width)), dtype=_np.uint8)
+    _weft._polygon_mask(v, int(height), int(width), device, int(border_value), out)
+    return out
+
+
+def random_polygon(n, seed, width, height):
+    """The exercise's random polygon of n vertices inside width x height, as an (n, 2) array."""
+    return _np.asarray(_weft._random_polygon(int(n), int(seed), int(width), int(height)),
+                       dtype=_np.float64).reshape(-1, 2)
+
+
+__all__ = [n for n in dir() if not n.startswith("_")]
