@@ -60,13 +60,19 @@ void before_write(const weft::Buffer& buffer) {
   std::vector<std::weak_ptr<Pending>> list = std::move(it->second);
   map.erase(it);
   for (auto& w : list) {
-    if (auto p = w.lock(); p && !p->result) p->result = weft::eval(p->expr);
+    if (auto p = w.lock(); p && !p->result) {
+      before_array_work(buffer.device());
+      p->result = weft::eval(p->expr);
+    }
   }
 }
 
 const weft::Array& PyArray::array() {
   if (!value) {
-    if (!pending->result) pending->result = weft::eval(pending->expr);
+    if (!pending->result) {
+      before_array_work(device());
+      pending->result = weft::eval(pending->expr);
+    }
     value = pending->result;
     pending.reset();
   }
@@ -93,7 +99,10 @@ nb::object make_array(weft::Array array) {
 
 nb::object make_lazy(weft::Expr expr) {
   if (const weft::Array* a = expr.as_array()) return make_array(*a);
-  if (expr.node_count() > max_lazy_nodes) return make_array(weft::eval(expr));
+  if (expr.node_count() > max_lazy_nodes) {
+    before_array_work(expr.arrays().front().device());
+    return make_array(weft::eval(expr));
+  }
   PyArray p;
   p.pending = std::make_shared<Pending>(std::move(expr));
   record(p.pending);
@@ -179,6 +188,7 @@ nb::object iop(nb::handle self, nb::handle b) {
   if (!y) return nb::borrow(Py_NotImplemented);
   weft::Array a = as_py(self).array();
   before_write(a.buffer());
+  before_array_work(a.device());
   a.assign(F(weft::Expr(a), *y));
   return nb::borrow(self);
 }
@@ -291,6 +301,7 @@ nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool k
   const std::size_t ndim = e.shape().ndim();
   const std::vector<int> axes = axes_arg(axis, ndim);
   const bool all_axes = axes.size() == ndim;
+  before_array_work(as_py(x).device());
   const bool fused = all_axes && (what == "sum" || what == "min" || what == "max" || what == "mean") && e.shape().size() > 0;
   if (fused) {
     // One fused reduction kernel; the result stays on the device as a 0-d array.
@@ -394,21 +405,39 @@ void register_arrays(nb::module_& m) {
       })
       .def("reshape", [](nb::handle self, nb::args shape) {
         nb::handle s = shape.size() == 1 ? shape[0] : nb::handle(shape);
-        return make_array(as_py(self).array().reshape(shape_arg(s)));
+        const weft::Array& a = as_py(self).array();
+        before_array_work(a.device());  // a copy when a is not contiguous
+        return make_array(a.reshape(shape_arg(s)));
       })
-      .def("ravel", [](nb::handle self) { return make_array(as_py(self).array().ravel()); })
-      .def("flatten", [](nb::handle self) { return make_array(as_py(self).array().copy().ravel()); })
+      .def("ravel", [](nb::handle self) {
+        const weft::Array& a = as_py(self).array();
+        before_array_work(a.device());
+        return make_array(a.ravel());
+      })
+      .def("flatten", [](nb::handle self) {
+        const weft::Array& a = as_py(self).array();
+        before_array_work(a.device());
+        return make_array(a.copy().ravel());
+      })
       .def("transpose", [](nb::handle self, nb::args axes) { return make_array(transposed(as_py(self).array(), axes)); })
       .def_prop_ro("T", [](nb::handle self) { return make_array(transposed(as_py(self).array(), nb::none())); })
       .def("copy", [](nb::handle self) {
         PyArray& p = as_py(self);
-        return make_array(p.lazy() ? p.array() : p.array().copy());
+        const bool was_lazy = p.lazy();
+        const weft::Array& a = p.array();
+        before_array_work(a.device());
+        return make_array(was_lazy ? a : a.copy());
       })
       .def("_astype", [](nb::handle self, const std::string& dtype, bool copy) {
         PyArray& p = as_py(self);
         const weft::DType t = dtype_arg(dtype);
         if (t == p.dtype() && !copy) return nb::borrow(self);
-        if (t == p.dtype()) return make_array(p.lazy() ? p.array() : p.array().copy());
+        if (t == p.dtype()) {
+          const bool was_lazy = p.lazy();
+          const weft::Array& a = p.array();
+          before_array_work(a.device());
+          return make_array(was_lazy ? a : a.copy());
+        }
         return make_lazy(weft::astype(p.expr(), t));
       })
       .def("broadcast_to", [](nb::handle self, nb::handle shape) {
@@ -419,12 +448,14 @@ void register_arrays(nb::module_& m) {
         weft::Array view = index_view(as_py(self).array(), key);
         const weft::Expr e = need_operand(value, "__setitem__");
         before_write(view.buffer());
+        before_array_work(view.device());
         view.assign(e);
       })
       .def("fill", [](nb::handle self, nb::handle value) {
         weft::Array a = as_py(self).array();
         const weft::Expr e = need_operand(value, "fill");
         before_write(a.buffer());
+        before_array_work(a.device());
         a.assign(e);
         return nb::borrow(self);
       })
@@ -436,6 +467,7 @@ void register_arrays(nb::module_& m) {
           throw weft::InvalidArgument("set: " + std::to_string(h.view.len) + " bytes given for " + a.describe());
         }
         before_write(a.buffer());
+        before_array_work(a.device());
         if (a.is_contiguous()) {
           weft::Queue& q = weft::array_queue(a.device());
           nb::gil_scoped_release unlocked;
@@ -451,6 +483,7 @@ void register_arrays(nb::module_& m) {
         HostBuffer h(out, true);
         const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
         if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get: output has the wrong size");
+        before_array_work(a.device());
         PyEvent e{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
         wait_interruptible(e);
       })
@@ -459,6 +492,7 @@ void register_arrays(nb::module_& m) {
         HostBuffer h(out, true);
         const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
         if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get_async: output has the wrong size");
+        before_array_work(a.device());
         // The caller keeps out alive until the event is done (the Python layer holds it).
         return PyEvent{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
       })
@@ -560,14 +594,20 @@ void register_arrays(nb::module_& m) {
     return make_array(weft::Array::empty(weft::Shape(shape_arg(shape)), dtype_arg(dtype), device_arg(device)));
   }, nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_full", [](nb::handle shape, double value, const std::string& dtype, nb::handle device) {
-    return make_array(weft::Array::full(weft::Shape(shape_arg(shape)), value, dtype_arg(dtype), device_arg(device)));
+    const weft::Device dev = device_arg(device);
+    before_array_work(dev);
+    return make_array(weft::Array::full(weft::Shape(shape_arg(shape)), value, dtype_arg(dtype), dev));
   }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_arange", [](double start, double stop, double step, const std::string& dtype, nb::handle device) {
-    return make_array(weft::Array::arange(start, stop, step, dtype_arg(dtype), device_arg(device)));
+    const weft::Device dev = device_arg(device);
+    before_array_work(dev);
+    return make_array(weft::Array::arange(start, stop, step, dtype_arg(dtype), dev));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("step"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_linspace", [](double start, double stop, std::int64_t num, bool endpoint, const std::string& dtype,
                         nb::handle device) {
-    return make_array(weft::Array::linspace(start, stop, num, dtype_arg(dtype), device_arg(device), endpoint));
+    const weft::Device dev = device_arg(device);
+    before_array_work(dev);
+    return make_array(weft::Array::linspace(start, stop, num, dtype_arg(dtype), dev, endpoint));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("num"), nb::arg("endpoint"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_from_host", [](nb::handle host, nb::handle shape, const std::string& dtype, nb::handle device) {
     HostBuffer h(host, false);
@@ -575,6 +615,7 @@ void register_arrays(nb::module_& m) {
     const weft::Device dev = device_arg(device);
     const weft::Shape s(shape_arg(shape));
     const auto count = static_cast<std::size_t>(h.view.len) / weft::size_of(t);
+    before_array_work(dev);
     weft::Array a;
     {
       nb::gil_scoped_release unlocked;
@@ -587,6 +628,8 @@ void register_arrays(nb::module_& m) {
     const weft::Array& a = as_py(self).array();
     const weft::Device dev = device_arg(device);
     if (dev == a.device()) return nb::borrow(self);
+    before_array_work(a.device());
+    before_array_work(dev);
     std::vector<std::uint8_t> host(static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype()));
     {
       nb::gil_scoped_release unlocked;
@@ -596,7 +639,9 @@ void register_arrays(nb::module_& m) {
                                                    a.shape(), dev));
   }, nb::arg("array"), nb::arg("device").none());
   m.def("synchronize", [](nb::handle device) {
-    PyEvent e{weft::array_queue(device_arg(device)).marker(), weft::array_queue(device_arg(device))};
+    const weft::Device dev = device_arg(device);
+    before_array_work(dev);
+    PyEvent e{weft::array_queue(dev).marker(), weft::array_queue(dev)};
     wait_interruptible(e);
   }, nb::arg("device").none() = nb::none(), "Waits for the array work queued on device.");
   m.def("array_queue", [](nb::handle device) { return weft::array_queue(device_arg(device)); },

@@ -63,10 +63,14 @@ weft::DType dtype_arg(const std::string& name);
 /// raises) interrupts the wait with its exception.
 void wait_interruptible(const PyEvent& event);
 
-/// Orders work on queue after the array layer's queue of the same device, and the array
-/// layer's later work after done (no-op when queue is the array queue).
-weft::Event array_queue_marker(weft::Queue& queue);
-void array_queue_after(const weft::Queue& queue, const weft::Event& done);
+/// Ordering between the array layer's in-order queue and the user's queues of a device.
+/// Call before_array_work before enqueuing array work (it makes the array queue wait for
+/// launches on other queues); a launch on queue that touches buffers adds the event
+/// foreign_launch_wait returns (the array work before it; empty when there is none new) to its
+/// wait list, and passes its event to after_foreign_launch.
+void before_array_work(const weft::Device& device);
+weft::Event foreign_launch_wait(weft::Queue& queue);
+void after_foreign_launch(const weft::Queue& queue, const weft::Event& done);
 
 void register_errors(nb::module_& m);
 void register_runtime(nb::module_& m);

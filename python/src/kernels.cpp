@@ -114,7 +114,7 @@ struct PyKernel {
     }
   }
 
-  /// Binds args[first..] to the parameters; returns whether any was a weft.Array.
+  /// Binds args[first..] to the parameters; returns whether any was a weft.Array or Buffer.
   bool bind(nb::handle args_obj, std::size_t first) {
     nb::tuple args = nb::borrow<nb::tuple>(args_obj);
     const std::size_t n = args.size() - first;
@@ -135,6 +135,7 @@ struct PyKernel {
         const auto& b = nb::cast<const weft::Buffer&>(a);
         if (writes[i]) before_write(b);
         kernel.set_arg(i, b);
+        arrays = true;
       } else if (nb::isinstance<weft::LocalMemory>(a)) {
         kernel.set_arg(i, nb::cast<weft::LocalMemory>(a));
       } else if (p.is_pointer) {
@@ -204,12 +205,12 @@ nb::object call_kernel(PyKernel& k, nb::args args, nb::kwargs kwargs) {
     else if (name == "global_offset") offset = ndrange(value, "global_offset");
     else throw nb::type_error(("kernel call: unexpected keyword argument '" + name + "'").c_str());
   }
-  const bool arrays = k.bind(args, 3);
-  if (arrays) {
-    if (weft::Event m = array_queue_marker(q)) wait.push_back(std::move(m));
+  const bool buffers = k.bind(args, 3);
+  if (buffers) {
+    if (weft::Event m = foreign_launch_wait(q)) wait.push_back(std::move(m));
   }
   weft::Event ev = q.launch(k.kernel, global, local, offset, wait);
-  if (arrays) array_queue_after(q, ev);
+  if (buffers) after_foreign_launch(q, ev);
   return nb::cast(PyEvent{std::move(ev), q});
 }
 
@@ -230,6 +231,7 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
                                 std::to_string(args.size()) + " were given");
   }
   std::optional<std::size_t> first_size;
+  std::size_t largest = 0;  // elements of the largest array or buffer argument
   weft::Device device;
   for (std::size_t i = 0; i < args.size(); ++i) {
     nb::handle a = args[i];
@@ -239,6 +241,7 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
       if (!s.pointer) throw nb::type_error((what + " is a value (" + s.type_name() + "), not an array").c_str());
       const weft::Buffer b = array_buffer(*arr, what);
       if (!first_size) first_size = static_cast<std::size_t>(arr->array().size());
+      largest = std::max(largest, static_cast<std::size_t>(arr->array().size()));
       if (!device) device = b.device();
       if (!s.is_const) before_write(b);
       c.args.push_back(weft::detail::RuntimeArg::of(b));
@@ -247,7 +250,13 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
       const auto& b = nb::cast<const weft::Buffer&>(a);
       if (!device) device = b.device();
       if (s.pointer && !s.is_const) before_write(b);
+      largest = std::max(largest, b.size() / (weft::size_of(s.dtype) * s.vector_width));
       c.args.push_back(weft::detail::RuntimeArg::of(b));
+      c.arrays = true;
+    } else if (s.pointer) {
+      throw nb::type_error((what + " is a pointer (" + s.type_name() + "): pass a weft.Array or a weft.Buffer, not " +
+                            nb::cast<std::string>(nb::type_name(a.type())))
+                               .c_str());
     } else if (PyBool_Check(a.ptr())) {
       c.args.push_back(weft::detail::RuntimeArg::of_value(a.ptr() == Py_True ? 1LL : 0LL));
     } else if (PyFloat_Check(a.ptr()) || (!PyIndex_Check(a.ptr()) && PyNumber_Check(a.ptr()))) {
@@ -274,12 +283,16 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
   if (!size_obj.is_none()) c.n = nb::cast<std::size_t>(size_obj);
   else if (first_size) c.n = *first_size;
   else throw weft::InvalidArgument(who + ": no array argument gives the size; pass range= (or size=)");
+  if (c.arrays && c.n > largest) {
+    throw weft::InvalidArgument(who + ": range " + std::to_string(c.n) + " is larger than every array argument (the " +
+                                "largest has " + std::to_string(largest) + " elements)");
+  }
   if (!queue_obj.is_none()) c.queue = nb::cast<weft::Queue>(queue_obj);
   else if (device) c.queue = weft::array_queue(device);
   else c.queue = weft::array_queue(weft::default_device());
   c.wait = events_of(wait_for);
   if (c.arrays) {
-    if (weft::Event m = array_queue_marker(c.queue)) c.wait.push_back(std::move(m));
+    if (weft::Event m = foreign_launch_wait(c.queue)) c.wait.push_back(std::move(m));
   }
   // The generated kernels take no wait list: a marker that waits keeps an in-order queue's order.
   if (!c.wait.empty()) c.queue.marker(c.wait);
@@ -344,8 +357,14 @@ void register_kernels(nb::module_& m) {
       .def("__init__", [](PyProgram* self, nb::handle device, std::string source) {
         new (self) PyProgram{device_arg(device), std::move(source), {}, {}};
       }, nb::arg("device").none(), nb::arg("source"))
-      .def("build", [](nb::handle self, const std::string& options) {
+      .def("build", [](nb::handle self, nb::handle options_obj) {
         PyProgram& p = nb::cast<PyProgram&>(self);
+        std::string options;
+        if (nb::isinstance<nb::str>(options_obj)) {
+          options = nb::cast<std::string>(options_obj);
+        } else if (!options_obj.is_none()) {
+          for (nb::handle o : options_obj) options += (options.empty() ? "" : " ") + nb::cast<std::string>(nb::str(o));
+        }
         weft::Program built;
         {
           nb::gil_scoped_release unlocked;
@@ -354,7 +373,8 @@ void register_kernels(nb::module_& m) {
         p.program = built;
         p.kernels.clear();
         return nb::borrow(self);
-      }, nb::arg("options") = "", "Compiles (or finds in the disk cache) and returns the program.")
+      }, nb::arg("options").none() = "", "Compiles (or finds in the disk cache) and returns the program. options: "
+         "a string or a list of strings, as PyOpenCL's.")
       .def_prop_ro("kernel_names", [](PyProgram& p) { return p.built().kernel_names(); })
       .def_prop_ro("device", [](const PyProgram& p) { return p.device; })
       .def_prop_ro("source", [](const PyProgram& p) { return p.source; })
@@ -398,7 +418,7 @@ void register_kernels(nb::module_& m) {
         }
         GeneratedCall c = generated_call(e.k->arguments(), args, queue, range, wait_for, "ElementwiseKernel " + e.k->name());
         weft::Event ev = e.k->run(c.queue, c.n, c.args);
-        if (c.arrays) array_queue_after(c.queue, ev);
+        if (c.arrays) after_foreign_launch(c.queue, ev);
         return PyEvent{std::move(ev), c.queue};
       });
 
@@ -414,7 +434,7 @@ void register_kernels(nb::module_& m) {
          nb::arg("preamble").none() = nb::none())
       .def_prop_ro("source", [](const PyReduction& r) { return r.k->source(); })
       .def("__call__", [](PyReduction& r, nb::args args, nb::kwargs kwargs) {
-        nb::handle queue = nb::none(), range = nb::none(), wait_for = nb::none();
+        nb::handle queue = nb::none(), range = nb::none(), wait_for = nb::none(), out_obj = nb::none();
         bool return_event = false;
         for (auto [key, value] : kwargs) {
           const std::string k = nb::cast<std::string>(key);
@@ -422,13 +442,19 @@ void register_kernels(nb::module_& m) {
           else if (k == "range" || k == "size") range = value;
           else if (k == "wait_for") wait_for = value;
           else if (k == "return_event") return_event = nb::cast<bool>(value);
+          else if (k == "out") out_obj = value;
+          else if (k == "allocator") continue;  // PyOpenCL's memory pools: weft allocates itself
           else throw nb::type_error(("ReductionKernel call: unexpected keyword argument '" + k + "'").c_str());
         }
         GeneratedCall c = generated_call(r.k->arguments(), args, queue, range, wait_for, "ReductionKernel");
         weft::Event done;
         weft::Buffer result = reduce_any(*r.k, c.queue, c.n, c.args, done);
-        array_queue_after(c.queue, done);
+        after_foreign_launch(c.queue, done);
         nb::object out = make_array(weft::Array::wrap(result, r.k->out_dtype(), weft::Shape{}));
+        if (!out_obj.is_none()) {
+          out_obj.attr("__setitem__")(nb::ellipsis(), out);
+          out = nb::borrow(out_obj);
+        }
         if (return_event) return nb::object(nb::make_tuple(out, PyEvent{done, c.queue}));
         return out;
       });
@@ -456,7 +482,7 @@ void register_kernels(nb::module_& m) {
         }
         GeneratedCall c = generated_call(s.k->arguments(), args, queue, size, wait_for, "GenericScanKernel");
         weft::Event ev = s.k->run(c.queue, c.n, c.args);
-        if (c.arrays) array_queue_after(c.queue, ev);
+        if (c.arrays) after_foreign_launch(c.queue, ev);
         return PyEvent{std::move(ev), c.queue};
       });
 }

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <unordered_map>
 #include <mutex>
 #include <thread>
 
@@ -53,19 +55,72 @@ void raise_with(PyObject* type, const char* message, std::initializer_list<std::
   PyErr_SetObject(type, exc.ptr());
 }
 
-/// Keeps a Python callable alive inside a C++ callback that may be destroyed on a backend
-/// thread: the reference is dropped with the GIL held (and leaked at interpreter exit).
-struct PyCallback {
-  explicit PyCallback(nb::object f) : fn(f.release().ptr()) {}
-  PyCallback(const PyCallback&) = delete;
-  PyCallback& operator=(const PyCallback&) = delete;
-  ~PyCallback() {
-    if (!fn || !Py_IsInitialized()) return;
-    PyGILState_STATE g = PyGILState_Ensure();
-    Py_DECREF(fn);
-    PyGILState_Release(g);
+/// Runs Python work that backend threads ask for on a thread of its own: a backend's
+/// callback thread never waits for the GIL (it may hold locks that a thread holding the GIL
+/// needs, e.g. PoCL's event lock while the main thread asks an event's status).
+class Dispatcher {
+ public:
+  static Dispatcher& get() {
+    static Dispatcher* d = new Dispatcher();  // NOLINT: lives to process exit
+    return *d;
   }
-  PyObject* fn;
+  /// Queues job (run later with the GIL held); callable from any thread, GIL or not.
+  void post(std::function<void()> job) {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;  // after interpreter shutdown began: the job (and its references) is dropped
+    if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
+    jobs_.push_back(std::move(job));
+    cv_.notify_one();
+  }
+  /// Finishes queued jobs and stops the thread (atexit, with the GIL held by the caller).
+  void shutdown() {
+    std::thread t;
+    {
+      std::lock_guard lock(mutex_);
+      stopped_ = true;
+      cv_.notify_one();
+      t = std::move(worker_);
+    }
+    if (t.joinable()) {
+      nb::gil_scoped_release unlocked;
+      t.join();
+    }
+  }
+
+ private:
+  void run() {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] { return stopped_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      PyGILState_STATE g = PyGILState_Ensure();
+      job();
+      PyGILState_Release(g);
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  std::thread worker_;
+  bool stopped_ = false;
+};
+
+/// A strong reference to a Python object that any thread may drop: the decrement is posted
+/// to the dispatcher instead of taking the GIL on a backend thread.
+struct PyRef {
+  explicit PyRef(nb::handle h) : obj(h.inc_ref().ptr()) {}
+  PyRef(const PyRef&) = delete;
+  PyRef& operator=(const PyRef&) = delete;
+  ~PyRef() {
+    PyObject* o = obj;
+    Dispatcher::get().post([o] { Py_DECREF(o); });
+  }
+  PyObject* obj;
 };
 
 }  // namespace
@@ -159,16 +214,55 @@ void wait_interruptible(const PyEvent& pe) {
   e.wait();  // raises the event's error, if it failed
 }
 
-weft::Event array_queue_marker(weft::Queue& queue) {
-  weft::Queue& aq = weft::array_queue(queue.device());
-  if (aq.impl() == queue.impl()) return {};
+namespace {
+
+/// What orders the array layer's queue with the other queues of one device.
+struct DeviceOrder {
+  std::uint64_t array_work = 0;  // bumped before each piece of array work
+  std::vector<weft::Event> foreign;  // launches on other queues the array queue has not waited for
+  std::unordered_map<const void*, std::pair<std::weak_ptr<weft::detail::QueueImpl>, std::uint64_t>> seen;
+};
+
+DeviceOrder& order(const weft::Device& d) {
+  static auto* all = new std::unordered_map<const void*, DeviceOrder>();  // NOLINT: lives to exit
+  return (*all)[d.impl().get()];
+}
+
+void absorb(const weft::Device& d, DeviceOrder& o) {
+  if (o.foreign.empty()) return;
+  weft::array_queue(d).marker(o.foreign);
+  o.foreign.clear();
+}
+
+}  // namespace
+
+void before_array_work(const weft::Device& device) {
+  DeviceOrder& o = order(device);
+  ++o.array_work;
+  absorb(device, o);
+}
+
+weft::Event foreign_launch_wait(weft::Queue& queue) {
+  const weft::Device d = queue.device();
+  weft::Queue& aq = weft::array_queue(d);
+  if (aq.impl() == queue.impl()) {
+    before_array_work(d);
+    return {};
+  }
+  DeviceOrder& o = order(d);
+  auto& [weak, gen] = o.seen[queue.impl().get()];
+  if (weak.lock() == queue.impl() && gen == o.array_work) return {};
+  weak = queue.impl();
+  gen = o.array_work;
   return aq.marker();
 }
 
-void array_queue_after(const weft::Queue& queue, const weft::Event& done) {
-  weft::Queue& aq = weft::array_queue(queue.device());
-  if (aq.impl() == queue.impl() || !done) return;
-  aq.marker(std::span<const weft::Event>(&done, 1));
+void after_foreign_launch(const weft::Queue& queue, const weft::Event& done) {
+  const weft::Device d = queue.device();
+  if (!done || weft::array_queue(d).impl() == queue.impl()) return;
+  DeviceOrder& o = order(d);
+  o.foreign.push_back(done);
+  if (o.foreign.size() >= 32) absorb(d, o);
 }
 
 namespace {
@@ -281,20 +375,21 @@ void register_runtime(nb::module_& m) {
       .def("then", [](nb::handle self, nb::callable callback) {
         const PyEvent& e = nb::cast<const PyEvent&>(self);
         if (e.queue) e.queue.flush();
-        auto cb = std::make_shared<PyCallback>(nb::borrow(callback));
-        auto me = std::make_shared<PyCallback>(nb::borrow(self));
+        auto cb = std::make_shared<PyRef>(callback);
+        auto me = std::make_shared<PyRef>(self);
         e.event.then([cb, me](const weft::Event&) {
-          if (!Py_IsInitialized()) return;
-          PyGILState_STATE g = PyGILState_Ensure();
-          PyObject* r = PyObject_CallOneArg(cb->fn, me->fn);
-          if (!r) PyErr_WriteUnraisable(cb->fn);
-          Py_XDECREF(r);
-          PyGILState_Release(g);
+          Dispatcher::get().post([cb, me] {
+            PyObject* r = PyObject_CallOneArg(cb->obj, me->obj);
+            if (!r) PyErr_WriteUnraisable(cb->obj);
+            Py_XDECREF(r);
+          });
         });
         return nb::borrow(self);
       }, nb::arg("callback"),
-      "Calls callback(event) once the event is done, on a backend thread with the GIL held (or at once if "
-      "it is done already). Returns the event.");
+      "Calls callback(event) once the event is done, on weft's callback thread with the GIL held. "
+      "Returns the event.");
+
+  m.def("_shutdown", [] { Dispatcher::get().shutdown(); }, "Stops the callback thread (atexit).");
 
   nb::class_<weft::Buffer>(m, "Buffer", "Raw device memory, as PyOpenCL's Buffer.")
       .def(nb::new_([](nb::handle device, std::size_t size) { return weft::Buffer(device_arg(device), size); }),
@@ -313,7 +408,8 @@ void register_runtime(nb::module_& m) {
 
   m.def("enqueue_copy", [](weft::Queue& q, nb::handle dest, nb::handle src, bool is_blocking, nb::handle wait_for,
                            std::size_t dst_offset, std::size_t src_offset, std::optional<std::size_t> byte_count) {
-    const auto w = wait_list(wait_for);
+    auto w = wait_list(wait_for);
+    if (weft::Event mk = foreign_launch_wait(q)) w.push_back(std::move(mk));
     const bool dst_dev = nb::isinstance<weft::Buffer>(dest), src_dev = nb::isinstance<weft::Buffer>(src);
     weft::Event ev;
     if (dst_dev && src_dev) {
@@ -339,12 +435,13 @@ void register_runtime(nb::module_& m) {
       } else {
         // The destination stays alive through the event's callback.
         ev = q.read(s, h.view.buf, n, src_offset, weft::Blocking::no, w);
-        auto keep = std::make_shared<PyCallback>(nb::borrow(dest));
+        auto keep = std::make_shared<PyRef>(dest);
         ev.then([keep](const weft::Event&) {});
       }
     } else {
       throw nb::type_error("enqueue_copy: one of dest and src must be a weft.Buffer");
     }
+    after_foreign_launch(q, ev);
     return PyEvent{ev, q};
   }, nb::arg("queue"), nb::arg("dest"), nb::arg("src"), nb::kw_only(), nb::arg("is_blocking") = true,
      nb::arg("wait_for").none() = nb::none(), nb::arg("dst_offset") = 0, nb::arg("src_offset") = 0,

@@ -13,6 +13,7 @@ A PyOpenCL or CuPy user should feel at home::
 from __future__ import annotations
 
 import asyncio as _asyncio
+import atexit as _atexit
 import builtins as _builtins
 import numbers as _numbers
 
@@ -103,6 +104,8 @@ from ._weft import (  # noqa: F401  (re-exported)
 from ._weft import add  # noqa: F401
 
 __version__ = "0.1.0"
+
+_atexit.register(_weft._shutdown)
 
 absolute = abs
 divide = true_divide
@@ -505,7 +508,19 @@ for _np_f, _f in [(_np.sum, sum), (_np.prod, prod), (_np.mean, mean), (_np.min, 
 
 
 def _drop_context(args):
-    return args[1:] if args and not isinstance(args[0], str) and not _is_dtype_like(args[0]) else args
+    """PyOpenCL's generators take a context first: weft takes (and ignores) None, a Device, a
+    Queue or any other object that is neither a string nor a dtype there."""
+    if args and (args[0] is None or isinstance(args[0], (Device, Queue))
+                 or (not isinstance(args[0], str) and not _is_dtype_like(args[0]))):
+        return args[1:]
+    return args
+
+
+def _options(options):
+    """Build options as a string; PyOpenCL also takes a list of them."""
+    if options is None or isinstance(options, str):
+        return options
+    return " ".join(str(o) for o in options)
 
 
 def _is_dtype_like(x):
@@ -522,7 +537,12 @@ class ElementwiseKernel(_weft._ElementwiseKernel):
     (n: the first array argument's size) and get a weft.Event."""
 
     def __init__(self, *args, **kwargs):
-        super().__init__(*_drop_context(args), **kwargs)
+        args = list(_drop_context(args))
+        names = ["arguments", "operation", "name", "preamble", "options"]
+        params = dict(zip(names, args))
+        params.update(kwargs)
+        params["options"] = _options(params.get("options"))
+        super().__init__(**params)
 
 
 class ReductionKernel(_weft._ReductionKernel):
@@ -540,6 +560,7 @@ class ReductionKernel(_weft._ReductionKernel):
             params["map_expr"] = "in[i]"
         if params.get("arguments") is None:
             raise InvalidArgument("ReductionKernel: give arguments (the C parameter list)")
+        params["options"] = _options(params.get("options"))
         super().__init__(**params)
 
 
@@ -559,6 +580,12 @@ class GenericScanKernel(_weft._GenericScanKernel):
         params.pop("index_dtype", None)
         if "name_prefix" in params:
             params["name"] = params.pop("name_prefix")
+        params["options"] = _options(params.get("options"))
+        params.pop("devices", None)
+        if params.get("is_segment_start_expr"):
+            # PyOpenCL's scan_expr may test across_seg_boundary; weft restarts each segment from
+            # neutral itself and never combines across a boundary, so it is always false here.
+            params["preamble"] = "#define across_seg_boundary 0\n" + (params.get("preamble") or "")
         super().__init__(**params)
 
 
@@ -573,14 +600,15 @@ class _ScanKernel:
         ctype = _C_NAMES[_dtype_name(params["dtype"])]
         neutral = params.get("neutral")
         if neutral is None:
-            if params["scan_expr"].replace(" ", "") not in ("a+b", "b+a"):
-                raise InvalidArgument(f"{type(self).__name__}: give neutral for scan_expr {params['scan_expr']!r}")
-            neutral = "0"
+            neutral = _infer_neutral(params["scan_expr"], _np_dtype(_dtype_name(params["dtype"])))
+            if neutral is None:
+                raise InvalidArgument(f"{type(self).__name__}: give neutral for scan_expr {params['scan_expr']!r} "
+                                      "(weft infers it only for sums, products, min, max and bitwise operators)")
         self.dtype = _np_dtype(_dtype_name(params["dtype"]))
         self._scan = GenericScanKernel(
             params["dtype"], f"const {ctype} *input_ary, {ctype} *output_ary", "input_ary[i]",
             params["scan_expr"], str(neutral), self._output, preamble=params.get("preamble") or "",
-            name=params.get("name_prefix") or "scan", options=params.get("options"))
+            name=params.get("name_prefix") or "scan", options=_options(params.get("options")))
 
     def __call__(self, input_ary, output_ary=None, queue=None, wait_for=None, size=None):
         """Scans input_ary into output_ary (in place when None, as PyOpenCL) and returns output_ary."""
@@ -591,8 +619,29 @@ class _ScanKernel:
         return output_ary
 
 
+def _infer_neutral(scan_expr, dtype):
+    """The neutral element of the common scan operators, as C source, or None."""
+    e = scan_expr.replace(" ", "")
+    lowest = (f"-INFINITY" if dtype.kind == "f" else str(_np.iinfo(dtype).min))
+    highest = (f"INFINITY" if dtype.kind == "f" else str(_np.iinfo(dtype).max))
+    if dtype.kind == "i" and _np.iinfo(dtype).min == _np.iinfo(_np.int64).min:
+        lowest = "(-9223372036854775807L-1)"
+    if dtype.kind == "u":
+        highest = f"{highest}UL" if dtype.itemsize == 8 else highest
+    table = {("a+b", "b+a"): "0", ("a*b", "b*a"): "1", ("a|b", "b|a", "a^b", "b^a"): "0",
+             ("max(a,b)", "max(b,a)", "fmax(a,b)", "fmax(b,a)"): lowest,
+             ("min(a,b)", "min(b,a)", "fmin(a,b)", "fmin(b,a)"): highest,
+             ("a&b", "b&a"): "(~0)" if dtype.kind in "iu" else None}
+    for forms, value in table.items():
+        if e in forms:
+            return value
+    return None
+
+
 class InclusiveScanKernel(_ScanKernel):
-    """InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble=""): out[i] = in[0] op ... op in[i]."""
+    """InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble=""): out[i] = in[0] op ... op in[i].
+    neutral may be left out for sums, products, min, max and bitwise operators (weft infers it);
+    other operators need it (PyOpenCL's inclusive scans do not)."""
     _output = "output_ary[i] = item;"
 
 
@@ -624,5 +673,8 @@ def random_polygon(n, seed, width, height):
     return _np.asarray(_weft._random_polygon(int(n), int(seed), int(width), int(height)),
                        dtype=_np.float64).reshape(-1, 2)
 
+
+for _cls in (Array, Buffer, Device, Event, EventProfile, Kernel, LocalMemory, Program, Queue):
+    _cls.__module__ = "weft"
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,242 @@
+"""weft.Array against NumPy: creation, copies, operators and promotion, fusion, views,
+reductions, NumPy's protocols, and the order of effects of lazy arrays."""
+import asyncio
+
+import numpy as np
+import pytest
+
+import weft
+
+rng = np.random.default_rng(7)
+
+
+def host(x):
+    return x.get() if isinstance(x, weft.Array) else np.asarray(x)
+
+
+def check(got, want, rtol=1e-6):
+    assert isinstance(got, weft.Array)
+    g = got.get()
+    assert g.dtype == np.asarray(want).dtype, (g.dtype, np.asarray(want).dtype)
+    assert g.shape == np.shape(want)
+    np.testing.assert_allclose(g, want, rtol=rtol, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                   "uint64", "float32", "float64"])
+def test_round_trip_every_dtype(device, dtype):
+    h = (rng.integers(0, 100, size=(3, 5)) % (2 if dtype == "bool" else 100)).astype(dtype)
+    a = weft.asarray(h, device=device)
+    assert a.dtype == np.dtype(dtype) and a.shape == (3, 5) and a.device == device
+    np.testing.assert_array_equal(a.get(), h)
+    np.testing.assert_array_equal(np.asarray(a), h)
+
+
+def test_creation(device):
+    check(weft.zeros((2, 3), np.float32, device=device), np.zeros((2, 3), np.float32))
+    check(weft.ones(4, "int32", device=device), np.ones(4, np.int32))
+    check(weft.full((2, 2), 7.5, device=device), np.full((2, 2), 7.5))
+    check(weft.arange(10, device=device), np.arange(10))
+    check(weft.arange(1.0, 2.0, 0.25, device=device), np.arange(1.0, 2.0, 0.25))
+    check(weft.linspace(0, 1, 11, device=device), np.linspace(0, 1, 11))
+    assert weft.empty((4, 0), device=device).size == 0
+    z = weft.zeros_like(weft.ones((2, 2), np.int16, device=device))
+    assert z.dtype == np.int16 and z.device == device
+
+
+def test_float16_is_refused(device):
+    with pytest.raises(weft.InvalidArgument, match="float16"):
+        weft.asarray(np.zeros(3, np.float16), device=device)
+
+
+def test_operators_follow_numpy(device):
+    x = rng.standard_normal((4, 5)).astype(np.float32)
+    y = rng.standard_normal((4, 5)).astype(np.float32)
+    i = rng.integers(-50, 50, (4, 5)).astype(np.int32)
+    j = rng.integers(1, 9, (4, 5)).astype(np.int32)
+    a, b, ia, ja = (weft.asarray(v, device=device) for v in (x, y, i, j))
+    check(a + b, x + y)
+    check(a - b * 2, x - y * 2)
+    check(a / b, x / y, rtol=1e-5)
+    check(2.5 * a - 1, 2.5 * x - 1)
+    check(-a, -x)
+    check(abs(a), abs(x))
+    check(a ** 2, x ** 2, rtol=1e-5)
+    check(ia // ja, i // j)
+    check(ia % ja, i % j)
+    check(-ia // 3, -i // 3)
+    check(ia / ja, i / j)  # int / int is float64
+    check(ia + a, i + x)  # int32 + float32 is float64
+    check(ia + 1.5, i + 1.5)
+    check(ia * 2, i * 2)  # a Python int keeps int32 (NEP 50)
+    check(a < b, x < y)
+    check((a > 0) & (b > 0), (x > 0) & (y > 0))
+    check(ia ^ ja, i ^ j)
+    check(~ia, ~i)
+    check(a == a, x == x)
+
+
+def test_math_functions_and_ufuncs(device):
+    x = rng.uniform(0.1, 2.0, 64).astype(np.float64)
+    a = weft.asarray(x, device=device)
+    for name in ["sqrt", "exp", "log", "log1p", "sin", "cos", "tanh", "arctan", "floor", "ceil", "cbrt"]:
+        check(getattr(weft, name)(a), getattr(np, name)(x), rtol=1e-12)
+        got = getattr(np, name)(a)  # __array_ufunc__: stays on the device
+        assert isinstance(got, weft.Array)
+        check(got, getattr(np, name)(x), rtol=1e-12)
+    check(np.maximum(a, 1.0), np.maximum(x, 1.0))
+    check(np.arctan2(a, a + 1), np.arctan2(x, x + 1), rtol=1e-12)
+    check(weft.where(a > 1, a, -a), np.where(x > 1, x, -x))
+    check(np.where(a > 1, a, 0.0), np.where(x > 1, x, 0.0))
+    check(np.clip(a, 0.5, 1.5), np.clip(x, 0.5, 1.5))
+    check(weft.isnan(a / 0.0 * 0.0), np.isnan(x / 0.0 * 0.0))
+
+
+def test_numpy_array_operand_is_refused(device):
+    a = weft.ones(3, device=device)
+    with pytest.raises(TypeError, match="weft.asarray"):
+        a + np.ones(3)
+    with pytest.raises(TypeError, match="weft.asarray"):
+        np.add(np.ones(3), a)
+
+
+def test_expressions_fuse_into_one_kernel(device):
+    a = weft.arange(1000, dtype=np.float32, device=device)
+    b = weft.ones(1000, np.float32, device=device)
+    weft.synchronize(device)
+    before = weft.elementwise_launches(device)
+    c = weft.sqrt(a) * b + np.sin(a) - 2 * b
+    assert c.is_lazy
+    assert weft.elementwise_launches(device) == before
+    x = np.arange(1000, dtype=np.float32)
+    check(c, np.sqrt(x) * 1 + np.sin(x) - 2, rtol=1e-5)
+    assert weft.elementwise_launches(device) == before + 1
+
+
+def test_lazy_result_sees_values_before_a_later_write(device):
+    a = weft.asarray(np.arange(5.0), device=device)
+    b = a * 2  # lazy, reads a
+    a[:] = 100  # the write evaluates b first
+    np.testing.assert_array_equal(b.get(), np.arange(5.0) * 2)
+    c = a + 1
+    a += 1
+    np.testing.assert_array_equal(c.get(), np.full(5, 101.0))
+    np.testing.assert_array_equal(a.get(), np.full(5, 101.0))
+
+
+def test_lazy_result_sees_values_before_a_kernel_writes(device, queue):
+    prg = weft.Program(device, "__kernel void zero(__global float *x) { x[get_global_id(0)] = 0; }").build()
+    a = weft.asarray(np.arange(4, dtype=np.float32), device=device)
+    b = a + 1
+    prg.zero(queue, (4,), None, a).wait()
+    np.testing.assert_array_equal(b.get(), np.arange(4, dtype=np.float32) + 1)
+    np.testing.assert_array_equal(a.get(), np.zeros(4, np.float32))
+
+
+def test_long_chains_are_cut(device):
+    x = weft.zeros(16, device=device)
+    for _ in range(300):
+        x = x + 1
+    np.testing.assert_array_equal(x.get(), np.full(16, 300.0))
+
+
+def test_indexing_views_share_memory(device):
+    h = np.arange(24, dtype=np.int32).reshape(4, 6)
+    a = weft.asarray(h, device=device)
+    for key in [1, -1, (1, 2), (slice(1, 3),), (slice(None), slice(None, None, 2)), (Ellipsis, 0),
+                (slice(None, None, -1), slice(4, 1, -1)), (None, 2), (1, None, slice(2, 5)), ()]:
+        got = a[key]
+        np.testing.assert_array_equal(got.get(), h[key], err_msg=str(key))
+    v = a[1:3, ::2]
+    v[:] = -1
+    h[1:3, ::2] = -1
+    np.testing.assert_array_equal(a.get(), h)
+    a[0] = a[3] * 10
+    h[0] = h[3] * 10
+    np.testing.assert_array_equal(a.get(), h)
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[4]
+    with pytest.raises(IndexError, match="too many indices"):
+        a[1, 2, 3]
+    with pytest.raises(IndexError, match="not supported"):
+        a[weft.asarray(np.array([0, 1]), device=device)]
+
+
+def test_reshape_transpose_copy(device):
+    h = np.arange(12.0).reshape(3, 4)
+    a = weft.asarray(h, device=device)
+    np.testing.assert_array_equal(a.T.get(), h.T)
+    np.testing.assert_array_equal(a.transpose(1, 0).get(), h.T)
+    np.testing.assert_array_equal(a.reshape(4, 3).get(), h.reshape(4, 3))
+    np.testing.assert_array_equal(a.T.reshape(-1).get(), h.T.reshape(-1))
+    np.testing.assert_array_equal(np.transpose(a).ravel().get(), h.T.ravel())
+    c = a.copy()
+    c[0, 0] = 99
+    assert a[0, 0].item() == 0 and c[0, 0].item() == 99
+    assert a.strides == h.strides
+    assert a.T.strides == h.T.strides
+
+
+def test_reductions(device):
+    h = rng.standard_normal((5, 7))
+    a = weft.asarray(h, device=device)
+    for name in ["sum", "min", "max", "mean", "prod"]:
+        np.testing.assert_allclose(getattr(a, name)().get(), getattr(h, name)(), rtol=1e-10)
+        for axis in [0, 1, (0, 1), -1]:
+            np.testing.assert_allclose(getattr(a, name)(axis=axis).get(), getattr(h, name)(axis=axis), rtol=1e-10)
+        np.testing.assert_allclose(getattr(a, name)(axis=1, keepdims=True).get(),
+                                   getattr(h, name)(axis=1, keepdims=True), rtol=1e-10)
+    np.testing.assert_allclose(np.sum(a * a).get(), np.sum(h * h), rtol=1e-10)  # fused into the reduction
+    np.testing.assert_allclose(float(np.mean(a, axis=0)[2]), h.mean(axis=0)[2], rtol=1e-10)
+    assert bool((a > 10).any()) is False and bool((a < 10).all()) is True
+    i = weft.asarray(np.arange(10, dtype=np.int32), device=device)
+    assert i.sum().dtype == np.int64 and i.sum().item() == 45
+    assert i.max().dtype == np.int32 and int(i.max()) == 9
+    assert np.add.reduce(i).item() == 45
+
+
+def test_astype_and_scalars(device):
+    a = weft.asarray(np.array([1.7, -2.5, 3.5]), device=device)
+    np.testing.assert_array_equal(a.astype(np.int32).get(), np.array([1.7, -2.5, 3.5]).astype(np.int32))
+    np.testing.assert_array_equal(np.round(a).get(), np.round(np.array([1.7, -2.5, 3.5])))
+    assert float(a[0]) == 1.7 and int(a[2]) == 3 and a.tolist() == [1.7, -2.5, 3.5]
+    assert len(a) == 3 and [x.item() for x in a] == [1.7, -2.5, 3.5]
+    with pytest.raises(TypeError):
+        float(a)
+
+
+def test_get_async_is_awaitable(device):
+    a = weft.arange(1000, dtype=np.int64, device=device) * 3
+
+    async def main():
+        return await a.get_async()
+
+    np.testing.assert_array_equal(asyncio.run(main()), np.arange(1000) * 3)
+    np.testing.assert_array_equal(a.get_async().result(), np.arange(1000) * 3)
+
+
+def test_set_and_asarray_across_devices(device):
+    a = weft.zeros(6, np.float32, device=device)
+    a.set(np.arange(6, dtype=np.float32))
+    np.testing.assert_array_equal(a.get(), np.arange(6, dtype=np.float32))
+    a[::2].set(np.full(3, -1, np.float32))
+    np.testing.assert_array_equal(a.get(), [-1, 1, -1, 3, -1, 5])
+    with pytest.raises(weft.InvalidArgument, match="shape"):
+        a.set(np.zeros(5, np.float32))
+    other = weft.devices()[-1]
+    b = weft.asarray(a, device=other)
+    assert b.device == other
+    np.testing.assert_array_equal(b.get(), a.get())
+    assert weft.asarray(a) is a or device != weft.default_device()
+
+
+def test_errors_name_what_was_wrong(device):
+    a = weft.ones((2, 3), device=device)
+    with pytest.raises(weft.InvalidArgument, match="reshape"):
+        a.reshape(4, 2)
+    with pytest.raises(weft.InvalidArgument):
+        a + weft.ones((4,), device=device)
+    with pytest.raises(ValueError):  # InvalidArgument is a ValueError too
+        a.sum(axis=2)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        weft.where(a > 0, "x", a)
