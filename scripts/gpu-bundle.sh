@@ -8,4 +8,17 @@ rm -rf .gpu-bundle && mkdir -p .gpu-bundle .gpu
 cp -a build/libweft.so* build/tests/weft_tests build/tests/weft_cache_worker build/tools/weft .gpu-bundle/
 cp -L "$(g++ -print-file-name=libstdc++.so.6)" .gpu-bundle/
 cp -a ../shared/gpu/. .gpu/
+# The Python package for the GPU machine's Python (3.12 there; GPU_PYTHON names a local
+# interpreter of that version), built without tests or tools, and pytest for it.
+GPU_PYTHON=${GPU_PYTHON:-/root/.pyenv/versions/3.12.1/bin/python3}
+if [ -x "$GPU_PYTHON" ]; then
+  cmake -S . -B build-gpu-python -G Ninja -DCMAKE_BUILD_TYPE=Release -DWEFT_BUILD_TESTS=OFF -DWEFT_BUILD_TOOLS=OFF \
+    -DWEFT_BUILD_PYTHON=ON -DWEFT_PYTHON_STUBS=OFF -DPython_EXECUTABLE="$GPU_PYTHON" \
+    -Dnanobind_DIR="$(python3 -m nanobind --cmake_dir)" > /dev/null
+  cmake --build build-gpu-python --parallel "$(nproc)" > /dev/null
+  mkdir -p .gpu-bundle/python
+  cp -a build-gpu-python/python/weft .gpu-bundle/python/
+  cp -L build-gpu-python/libweft.so* .gpu-bundle/python/weft/
+  "$GPU_PYTHON" -m pip install -q --target .gpu-bundle/pylib pytest 2>/dev/null || true
+fi
 du -sh .gpu-bundle .gpu

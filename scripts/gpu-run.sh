@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs weft's test suite, compute-sanitizer and the GPU benchmarks on a lent NVIDIA machine,
 # from a bundle built on the development machine (scripts/gpu-bundle.sh). Writes to $OUT.
-#   usage (on the GPU machine, from the repository root): scripts/gpu-run.sh [tests|bench|all]
+#   usage (on the GPU machine, from the repository root): scripts/gpu-run.sh [tests|python|bench|all]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -22,6 +22,16 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   compute-sanitizer --tool memcheck --error-exitcode 3 "$B/weft_tests" --gtest_brief=1 \
     --gtest_filter='*cuda*:*Nvrtc*' > "$OUT/memcheck.txt" 2>&1
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.txt" | tail -8
+fi
+if [ "$what" = python ] || [ "$what" = all ]; then
+  echo "== Python tests on every device"
+  export PYTHONPATH=$B/python:$B/pylib
+  python3 -m pytest tests/python -q -p no:cacheprovider > "$OUT/pytest.txt" 2>&1
+  echo "pytest exit $?"; tail -15 "$OUT/pytest.txt"
+  python3 bench/peers/weft_python.py launch 20000 10 > "$OUT/python-launch.txt" 2>&1
+  python3 bench/peers/cupy_peer.py launch 20000 10 >> "$OUT/python-launch.txt" 2>&1
+  python3 bench/peers/pyopencl_peer.py launch 20000 10 >> "$OUT/python-launch.txt" 2>&1
+  cat "$OUT/python-launch.txt"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "== bench"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test on a fresh machine: install what is missing, build with warnings as errors, run
 # the C++ suite on every backend this machine has, then build and run examples/ against the
-# installed package (find_package(weft)).
+# installed package (find_package(weft)), then install the Python package with pip (its
+# extension built by scikit-build-core) and run the pytest suite and the Python examples.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -11,3 +12,8 @@ rm -rf build/examples
 cmake -S examples -B build/examples -G Ninja -DCMAKE_PREFIX_PATH="$PWD/build/install" -DCMAKE_BUILD_TYPE=Release
 cmake --build build/examples
 WEFT_CACHE_DIR="$PWD/build/test-cache" ./build/examples/vadd/vadd_example
+
+echo "== Python: pip install . and pytest"
+python3 -c "import numpy, pytest" 2>/dev/null || scripts/pip-install.sh numpy pytest
+scripts/pip-install.sh .
+WEFT_CACHE_DIR="$PWD/build/test-cache" python3 -m pytest tests/python -q -p no:cacheprovider

@@ -103,9 +103,33 @@ def main():
                 times.append((time.perf_counter() - t0) / n)
         print(f"record\tCuPy RawKernel: launch, back to back\tcuda:0 (cupy)\t{n}\tfloat32\t"
               f"{statistics.median(times):.9g}\t{min(times):.9g}\t0", flush=True)
+        torch_launch(n, repeat)
     else:
         print(f"skip\tno CuPy peer for suite {suite}")
     return 0
+
+
+def torch_launch(n, repeat):
+    """PyTorch's tiny op from Python (an in-place add on a 16-element CUDA tensor), back to back."""
+    try:
+        import torch
+    except ImportError as e:
+        print(f"skip\tPyTorch is not installed ({e})")
+        return
+    if not torch.cuda.is_available():
+        print("skip\tPyTorch sees no CUDA device")
+        return
+    x = torch.zeros(16, dtype=torch.float32, device="cuda")
+    times = []
+    for r in range(2 + repeat):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            x.add_(1.0)
+        torch.cuda.synchronize()
+        if r >= 2:
+            times.append((time.perf_counter() - t0) / n)
+    print(f"record\tPyTorch x.add_(1): launch, back to back\tcuda:0 (torch)\t{n}\tfloat32\t"
+          f"{statistics.median(times):.9g}\t{min(times):.9g}\t0", flush=True)
 
 
 if __name__ == "__main__":

@@ -128,9 +128,11 @@ void run_launch(Context& ctx) {
       add("bare cuLaunchKernel loop", floor);
     }
   }
+  std::string why;
+  const std::vector<std::string> args{"launch", std::to_string(launches), std::to_string(ctx.options().repeat)};
+  // weft's own Python binding (pip install .): the same tiny launch from Python.
+  if (!run_peer(ctx, "launch", "weft_python.py", args, &why)) ctx.progress("weft Python did not run: " + why);
   if (ctx.options().compare) {
-    std::string why;
-    const std::vector<std::string> args{"launch", std::to_string(launches), std::to_string(ctx.options().repeat)};
     if (!run_peer(ctx, "launch", "pyopencl_peer.py", args, &why)) ctx.progress("PyOpenCL peer did not run: " + why);
     if (!run_peer(ctx, "launch", "cupy_peer.py", args, &why)) ctx.progress("CuPy peer did not run: " + why);
   }
