@@ -28,10 +28,9 @@ if [ "$what" = python ] || [ "$what" = all ]; then
   export PYTHONPATH=$B/python:$B/pylib
   python3 -m pytest tests/python -q -p no:cacheprovider > "$OUT/pytest.txt" 2>&1
   echo "pytest exit $?"; tail -15 "$OUT/pytest.txt"
-  python3 bench/peers/weft_python.py launch 20000 10 > "$OUT/python-launch.txt" 2>&1
-  python3 bench/peers/cupy_peer.py launch 20000 10 >> "$OUT/python-launch.txt" 2>&1
-  python3 bench/peers/pyopencl_peer.py launch 20000 10 >> "$OUT/python-launch.txt" 2>&1
-  cat "$OUT/python-launch.txt"
+  echo "== launch from C++ and Python beside CuPy and PyTorch"
+  "$B/weft" bench launch --compare --repeat 10 --json "$OUT/launch.json" > "$OUT/launch.txt" 2> "$OUT/launch-progress.txt"
+  echo "bench exit $?"; cat "$OUT/launch.txt"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "== bench"

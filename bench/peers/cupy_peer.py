@@ -5,6 +5,8 @@ Usage: cupy_peer.py SUITE N REPEAT
 Prints "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes" lines,
 or "skip<TAB>reason". Device times come from CUDA events around each call.
 """
+import os
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no BLAS here; its idle threads would take a core
 import statistics
 import sys
 import time

@@ -8,6 +8,8 @@ weft.Array argument; and the time from `import weft` to the first launch of a ca
 done, in a fresh interpreter. Prints the harness's record/skip/info lines.
 """
 import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no BLAS here; its idle threads would take a core
 import statistics
 import subprocess
 import sys
@@ -34,10 +36,12 @@ def record(method, device, n, times):
 def launch(weft, np, n, repeat):
     for dev in weft.devices():
         prg = weft.Program(dev, SRC).build()
-        q = weft.Queue(dev)
         knl = prg.tiny
-        for label, x in (("Buffer", weft.Buffer(dev, 64)), ("Array", weft.zeros(16, np.float32, device=dev))):
-            weft.enqueue_copy(q, x if label == "Buffer" else x.data, np.zeros(16, np.float32))
+        for label, x, q in (("Buffer", weft.Buffer(dev, 64), weft.Queue(dev)),
+                            ("Array", weft.zeros(16, np.float32, device=dev), weft.Queue(dev)),
+                            ("Buffer, queue without profiling", weft.Buffer(dev, 64), weft.Queue(dev, profiling=False))):
+            buf = x.data if isinstance(x, weft.Array) else x
+            weft.enqueue_copy(q, buf, np.zeros(16, np.float32))
             times = []
             for r in range(2 + repeat):
                 t0 = time.perf_counter()
@@ -47,7 +51,7 @@ def launch(weft, np, n, repeat):
                 if r >= 2:
                     times.append((time.perf_counter() - t0) / n)
             out = np.empty(16, np.float32)
-            weft.enqueue_copy(q, out, x if label == "Buffer" else x.data)
+            weft.enqueue_copy(q, out, buf)
             if out[0] != n * (2 + repeat):
                 raise SystemExit(f"weft Python launch on {dev.selector}: counter {out[0]}, expected {n * (2 + repeat)}")
             record(f"weft Python: launch, back to back ({label})", dev.selector, n, times)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -38,6 +39,13 @@ class Buffer {
   Device device() const;
   /// Host-addressable memory of the buffer, or nullptr where the device's memory is not.
   void* host_ptr() const;
+  /// The address kernels see: a CUDA device pointer, the host backend's host pointer; 0 on
+  /// OpenCL (a cl_mem has none). For zero-copy exchange (DLPack, __cuda_array_interface__).
+  std::uint64_t address() const;
+  /// A buffer over bytes at address that someone else allocated on device (a CUDA device
+  /// pointer, or host memory for the host backend), without a copy: owner is kept alive as
+  /// long as the buffer and nothing is freed. Unsupported on OpenCL devices.
+  static Buffer wrap(const Device& device, std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner);
   /// The element type it was created with, if any.
   std::optional<DType> dtype() const;
   /// Elements of dtype() it holds (size() when it has none).

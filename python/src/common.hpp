@@ -4,6 +4,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,9 +73,14 @@ void before_array_work(const weft::Device& device);
 weft::Event foreign_launch_wait(weft::Queue& queue);
 void after_foreign_launch(const weft::Queue& queue, const weft::Event& done);
 
+/// Runs job later on weft's callback thread with the GIL held; callable from any thread, GIL
+/// or not (a backend thread must never wait for the GIL).
+void post_to_python(std::function<void()> job);
+
 void register_errors(nb::module_& m);
 void register_runtime(nb::module_& m);
 void register_arrays(nb::module_& m);
 void register_kernels(nb::module_& m);
+void register_interop(nb::module_& m);
 
 }  // namespace weftpy

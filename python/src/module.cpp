@@ -4,8 +4,12 @@
 
 NB_MODULE(_weft, m) {
   m.doc() = "weft's C++ core (use the weft package, not this module)";
+  // Objects still referenced at interpreter exit (devices in module globals, callbacks whose
+  // release was posted after the callback thread stopped) are left to the OS by design.
+  nanobind::set_leak_warnings(false);
   weftpy::register_errors(m);
   weftpy::register_runtime(m);
   weftpy::register_arrays(m);
   weftpy::register_kernels(m);
+  weftpy::register_interop(m);
 }

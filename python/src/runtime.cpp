@@ -125,6 +125,8 @@ struct PyRef {
 
 }  // namespace
 
+void post_to_python(std::function<void()> job) { Dispatcher::get().post(std::move(job)); }
+
 void register_errors(nb::module_& m) {
   error_type = new_error(m, "Error", bases({PyExc_RuntimeError}), "Every error weft raises.");
   build_error_type = new_error(m, "BuildError", bases({error_type}),

@@ -12,7 +12,6 @@ A PyOpenCL or CuPy user should feel at home::
 """
 from __future__ import annotations
 
-import asyncio as _asyncio
 import atexit as _atexit
 import builtins as _builtins
 import numbers as _numbers
@@ -58,6 +57,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     enqueue_copy,
     equal,
     exp,
+    from_dlpack,
     exp2,
     expm1,
     floor,
@@ -249,6 +249,9 @@ Array.item = _scalar
 Array.tolist = lambda self: _get(self).tolist()
 Array.__iter__ = _iter
 Array.__hash__ = None
+Array.__cuda_array_interface__ = property(
+    lambda self: self._cuda_array_interface(),
+    doc="CUDA's array interface (CUDA devices only), for CuPy, PyTorch and Numba: no copy.")
 Array.__array_priority__ = 100
 for _name in ("sum", "prod", "min", "max", "mean", "any", "all"):
     setattr(Array, _name, _reduction(_name))
@@ -267,7 +270,9 @@ def _await_event(self):
     if self.done:
         self.wait()
         return
-    loop = _asyncio.get_running_loop()
+    import asyncio  # here, not at import: it costs ~10 ms of every `import weft`
+
+    loop = asyncio.get_running_loop()
     fut = loop.create_future()
 
     def _done(ev):
@@ -401,6 +406,10 @@ def asarray(a, dtype=None, device=None) -> Array:
         if device is not None and Device(device) != a.device:
             a = _weft._to_device(a, device)
         return a if dtype is None else a.astype(dtype, copy=False)
+    if not isinstance(a, _np.ndarray) and hasattr(a, "__cuda_array_interface__"):
+        # A CuPy array, PyTorch CUDA tensor, Numba device array: used in place.
+        w = _weft._from_cuda_array_interface(a)
+        return asarray(w, dtype=dtype, device=device)
     host = _np.asarray(a, dtype=dtype)
     if host.dtype.kind not in "biuf" or host.dtype == _np.float16:
         raise InvalidArgument(f"asarray: dtype {host.dtype} is not one weft arrays hold")

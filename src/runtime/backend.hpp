@@ -6,6 +6,8 @@
 // Backends register themselves with BackendRegistration; the registry never names one.
 #pragma once
 
+#include <cstdint>
+
 #include <array>
 #include <cstddef>
 #include <functional>
@@ -51,6 +53,8 @@ class BufferImpl {
   const std::shared_ptr<DeviceImpl>& device() const noexcept { return device_; }
   /// Host-addressable memory, or nullptr.
   virtual void* host_ptr() noexcept { return nullptr; }
+  /// The address kernels see (a CUDA device pointer, a host pointer), or 0 (OpenCL).
+  virtual std::uint64_t address() noexcept { return reinterpret_cast<std::uintptr_t>(host_ptr()); }
   std::optional<DType> dtype;  // the element type it was created with, if any
 
  private:
@@ -153,6 +157,9 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   virtual std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) = 0;
   /// Throws OutOfMemory naming the request.
   virtual BufferPtr allocate(std::size_t bytes) = 0;
+  /// A buffer over memory allocated by someone else (DLPack, __cuda_array_interface__): owner
+  /// is kept alive with it and nothing is freed. Unsupported where memory has no address.
+  virtual BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner);
   /// Throws BuildError with the log and offending lines.
   virtual std::shared_ptr<ProgramImpl> build_program(std::string_view source,
                                                      std::string_view options) = 0;

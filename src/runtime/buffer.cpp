@@ -37,6 +37,14 @@ Device Buffer::device() const { return impl_ ? Device(impl_->device()) : Device(
 
 void* Buffer::host_ptr() const { return impl_ ? impl_->host_ptr() : nullptr; }
 
+std::uint64_t Buffer::address() const { return impl_ ? impl_->address() : 0; }
+
+Buffer Buffer::wrap(const Device& device, std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) {
+  if (!device) throw InvalidArgument("Buffer::wrap: no device given");
+  if (address == 0 && bytes != 0) throw InvalidArgument("Buffer::wrap: a null address");
+  return Buffer(device.impl()->wrap_memory(address, bytes, std::move(owner)));
+}
+
 PinnedMemory::PinnedMemory(const Device& device, std::size_t bytes) {
   if (!device) throw InvalidArgument("PinnedMemory: no device given");
   impl_ = device.impl()->allocate_pinned(bytes);
@@ -54,6 +62,11 @@ class AlignedHostMemory final : public PinnedImpl {
   ~AlignedHostMemory() override { std::free(data()); }
 };
 }  // namespace
+
+BufferPtr DeviceImpl::wrap_memory(std::uint64_t, std::size_t, std::shared_ptr<void>) {
+  throw Unsupported(info().selector + " (" + info().name + "): memory allocated elsewhere cannot be used in place on " +
+                    info().backend + " devices (its buffers have no address); copy it instead");
+}
 
 std::shared_ptr<PinnedImpl> DeviceImpl::allocate_pinned(std::size_t bytes) {
   const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + 4095) / 4096 * 4096;

@@ -240,3 +240,36 @@ def test_errors_name_what_was_wrong(device):
         a.sum(axis=2)
     with pytest.raises(TypeError, match="unsupported operand"):
         weft.where(a > 0, "x", a)
+
+
+def test_dlpack_exchange_without_copies(device):
+    if device.backend == "opencl":
+        a = weft.ones(3, device=device)
+        with pytest.raises(weft.Unsupported, match="no address"):
+            a.__dlpack__()
+        with pytest.raises(AttributeError):
+            a.__cuda_array_interface__
+        return
+    h = np.arange(12, dtype=np.float32).reshape(3, 4)
+    a = weft.asarray(h, device=device) * 2  # lazy: evaluated and settled before export
+    if device.backend == "host":
+        # NumPy reads weft's memory in place, and weft NumPy's.
+        v = np.from_dlpack(a)
+        np.testing.assert_array_equal(v, h * 2)
+        a[0, 0] = 42
+        weft.synchronize(device)  # weft's later writes are asynchronous: NumPy has no stream to order with
+        assert v[0, 0] == 42
+        t = np.from_dlpack(a.T[1:])
+        np.testing.assert_array_equal(t, a.get().T[1:])
+        src = np.arange(6, dtype=np.int64)
+        w = weft.from_dlpack(src)
+        assert w.device.backend == "host"
+        src[2] = -5
+        np.testing.assert_array_equal(w.get(), src)
+        w[0] = 9  # writes land in NumPy's memory (once done)
+        weft.synchronize(device)
+        assert src[0] == 9
+    assert a.__dlpack_device__()[0] in (1, 2)
+    b = weft.from_dlpack(a)  # a round trip through a capsule shares memory
+    a[1, 1] = -1
+    assert b[1, 1].item() == -1

@@ -187,6 +187,12 @@ std::shared_ptr<QueueImpl> CudaDevice::create_queue(const QueueOptions& options)
   return std::make_shared<CudaQueue>(std::static_pointer_cast<CudaDevice>(shared_from_this()), options);
 }
 
+BufferPtr CudaDevice::wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) {
+  if (!owner) owner = std::make_shared<int>(0);  // marks the memory as not ours to free
+  return std::make_shared<CudaBuffer>(std::static_pointer_cast<CudaDevice>(shared_from_this()), bytes,
+                                      static_cast<CUdeviceptr>(address), std::move(owner));
+}
+
 BufferPtr CudaDevice::allocate(std::size_t bytes) {
   make_current();
   CUdeviceptr ptr = 0;
@@ -234,7 +240,7 @@ std::shared_ptr<PinnedImpl> CudaDevice::allocate_pinned(std::size_t bytes) {
 }
 
 CudaBuffer::~CudaBuffer() {
-  if (!ptr_) return;
+  if (!ptr_ || owner_) return;
   static_cast<CudaDevice&>(*device()).make_current();
   driver().cuMemFree(ptr_);
 }

@@ -71,6 +71,7 @@ class CudaDevice final : public DeviceImpl {
 
   std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
   BufferPtr allocate(std::size_t bytes) override;
+  BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) override;
   std::shared_ptr<ProgramImpl> build_program(std::string_view source, std::string_view options) override;
   std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
 
@@ -95,13 +96,16 @@ class CudaDevice final : public DeviceImpl {
 
 class CudaBuffer final : public BufferImpl {
  public:
-  CudaBuffer(std::shared_ptr<CudaDevice> device, std::size_t bytes, cu::CUdeviceptr ptr)
-      : BufferImpl(device, bytes), ptr_(ptr) {}
+  CudaBuffer(std::shared_ptr<CudaDevice> device, std::size_t bytes, cu::CUdeviceptr ptr,
+             std::shared_ptr<void> owner = {})
+      : BufferImpl(device, bytes), ptr_(ptr), owner_(std::move(owner)) {}
   ~CudaBuffer() override;
   cu::CUdeviceptr ptr() const noexcept { return ptr_; }
+  std::uint64_t address() noexcept override { return ptr_; }
 
  private:
   cu::CUdeviceptr ptr_;
+  std::shared_ptr<void> owner_;  // memory allocated by someone else: kept alive, never freed
 };
 
 class CudaModule {

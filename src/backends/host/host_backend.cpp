@@ -150,6 +150,11 @@ std::shared_ptr<QueueImpl> HostDevice::create_queue(const QueueOptions&) {
   return std::make_shared<HostQueue>(std::static_pointer_cast<HostDevice>(shared_from_this()));
 }
 
+BufferPtr HostDevice::wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) {
+  return std::make_shared<HostBuffer>(shared_from_this(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)),
+                                      bytes, std::move(owner));
+}
+
 BufferPtr HostDevice::allocate(std::size_t bytes) {
   return std::make_shared<HostBuffer>(shared_from_this(), bytes);
 }

@@ -26,9 +26,14 @@ class HostDevice;
 class HostBuffer final : public BufferImpl {
  public:
   HostBuffer(std::shared_ptr<DeviceImpl> device, std::size_t bytes);
-  void* host_ptr() noexcept override { return data_.get(); }
+  /// Over memory allocated by someone else, kept alive by owner and never freed.
+  HostBuffer(std::shared_ptr<DeviceImpl> device, void* external, std::size_t bytes, std::shared_ptr<void> owner)
+      : BufferImpl(std::move(device), bytes), external_(external), owner_(std::move(owner)) {}
+  void* host_ptr() noexcept override { return external_ ? external_ : data_.get(); }
 
  private:
+  void* external_ = nullptr;
+  std::shared_ptr<void> owner_;
   struct Free {
     void operator()(void* p) const noexcept;
   };
@@ -105,6 +110,7 @@ class HostDevice final : public DeviceImpl {
   explicit HostDevice(DeviceInfo info);
   std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
   BufferPtr allocate(std::size_t bytes) override;
+  BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) override;
   std::shared_ptr<ProgramImpl> build_program(std::string_view source,
                                              std::string_view options) override;
   ThreadPool& pool() { return pool_; }
