@@ -29,16 +29,36 @@ weft::Buffer array_buffer(PyArray& p, const std::string& who) {
   return a.buffer();
 }
 
+std::size_t size_of_index(PyObject* o, const char* what) {
+  const std::size_t v = PyLong_Check(o) ? PyLong_AsSize_t(o) : nb::cast<std::size_t>(nb::int_(nb::handle(o)));
+  if (v == static_cast<std::size_t>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw nb::type_error((std::string(what) + ": sizes must be non-negative integers").c_str());
+  }
+  return v;
+}
+
 weft::NDRange ndrange(nb::handle h, const char* what) {
   if (h.is_none()) return {};
-  if (PyIndex_Check(h.ptr())) return weft::NDRange(nb::cast<std::size_t>(nb::int_(h)));
-  std::vector<std::size_t> d;
-  for (nb::handle x : h) d.push_back(nb::cast<std::size_t>(nb::int_(x)));
-  switch (d.size()) {
+  PyObject* o = h.ptr();
+  if (PyLong_Check(o) || PyIndex_Check(o)) return weft::NDRange(size_of_index(o, what));
+  std::size_t d[3];
+  std::size_t n = 0;
+  if (PyTuple_Check(o)) {
+    n = static_cast<std::size_t>(PyTuple_GET_SIZE(o));
+    if (n < 1 || n > 3) throw weft::InvalidArgument(std::string(what) + ": 1 to 3 dimensions, got " + std::to_string(n));
+    for (std::size_t i = 0; i < n; ++i) d[i] = size_of_index(PyTuple_GET_ITEM(o, static_cast<Py_ssize_t>(i)), what);
+  } else {
+    for (nb::handle x : h) {
+      if (n == 3) throw weft::InvalidArgument(std::string(what) + ": 1 to 3 dimensions, got more");
+      d[n++] = size_of_index(x.ptr(), what);
+    }
+  }
+  switch (n) {
     case 1: return weft::NDRange(d[0]);
     case 2: return weft::NDRange(d[0], d[1]);
     case 3: return weft::NDRange(d[0], d[1], d[2]);
-    default: throw weft::InvalidArgument(std::string(what) + ": 1 to 3 dimensions, got " + std::to_string(d.size()));
+    default: throw weft::InvalidArgument(std::string(what) + ": 1 to 3 dimensions, got 0");
   }
 }
 

@@ -227,3 +227,18 @@ def test_polygon_mask_matches_the_rule(device):
                                   reference_mask(square, 10, 12, 0))
     with pytest.raises(weft.InvalidArgument, match="shape"):
         weft.polygon_mask(np.zeros(6), 4, 4, device=device)
+
+
+def test_user_queues_and_array_work_are_ordered(device):
+    prg = weft.Program(device, "__kernel void add(__global float *x, float v) { x[get_global_id(0)] += v; }").build()
+    q1, q2 = weft.Queue(device), weft.Queue(device, out_of_order=True)
+    a = weft.zeros(4096, np.float32, device=device)
+    for _ in range(100):  # the array work waits for the last launch of the in-order queue
+        prg.add(q1, (4096,), None, a, 1.0)
+    b = a * 2
+    np.testing.assert_array_equal(b.get(), np.full(4096, 200, np.float32))
+    a += 1  # array work: a launch on another queue after it sees it
+    for _ in range(3):
+        prg.add(q2, (4096,), None, a.data, 1.0).wait()
+    prg.add(q1, (4096,), None, a, 1.0)
+    np.testing.assert_array_equal(a.get(), np.full(4096, 105, np.float32))
