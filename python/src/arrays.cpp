@@ -358,18 +358,6 @@ weft::Array transposed(const weft::Array& a, nb::handle axes_obj) {
   return weft::Array::wrap(a.buffer(), a.dtype(), weft::Shape(shape), strides, a.offset());
 }
 
-struct HostBuffer {
-  HostBuffer(nb::handle obj, bool writable) {
-    if (PyObject_GetBuffer(obj.ptr(), &view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) != 0) {
-      throw nb::python_error();
-    }
-  }
-  HostBuffer(const HostBuffer&) = delete;
-  HostBuffer& operator=(const HostBuffer&) = delete;
-  ~HostBuffer() { PyBuffer_Release(&view); }
-  Py_buffer view{};
-};
-
 }  // namespace
 
 void register_arrays(nb::module_& m) {

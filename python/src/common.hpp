@@ -55,6 +55,21 @@ nb::object make_array(weft::Array array);
 /// Evaluates every lazy array that reads buffer, before something writes to it.
 void before_write(const weft::Buffer& buffer);
 
+/// A contiguous host buffer (NumPy array, bytes, bytearray, memoryview) seen through the
+/// buffer protocol, writable when asked, released at scope exit.
+struct HostBuffer {
+  HostBuffer(nb::handle obj, bool writable) {
+    if (PyObject_GetBuffer(obj.ptr(), &view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) != 0) {
+      throw nb::python_error();
+    }
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  ~HostBuffer() { PyBuffer_Release(&view); }
+  std::size_t bytes() const { return static_cast<std::size_t>(view.len); }
+  Py_buffer view{};
+};
+
 /// A device from None (the default device), a Device, a Queue or a selector string.
 weft::Device device_arg(nb::handle h);
 /// A dtype from its NumPy name ("float32"), as the Python layer passes it.

@@ -338,20 +338,6 @@ std::vector<weft::Event> wait_list(nb::handle wait_for) {
   return out;
 }
 
-/// A readable or writable contiguous host buffer (NumPy array, bytes, bytearray, memoryview).
-struct HostView {
-  explicit HostView(nb::handle obj, bool writable) {
-    if (PyObject_GetBuffer(obj.ptr(), &view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) != 0) {
-      throw nb::python_error();
-    }
-  }
-  HostView(const HostView&) = delete;
-  HostView& operator=(const HostView&) = delete;
-  ~HostView() { PyBuffer_Release(&view); }
-  std::size_t bytes() const { return static_cast<std::size_t>(view.len); }
-  Py_buffer view{};
-};
-
 }  // namespace
 
 void register_runtime(nb::module_& m) {
@@ -486,14 +472,14 @@ void register_runtime(nb::module_& m) {
       ev = q.copy(s, d, n, src_offset, dst_offset, w);
     } else if (dst_dev) {
       const auto& d = nb::cast<const weft::Buffer&>(dest);
-      HostView h(src, false);
+      HostBuffer h(src, false);
       const std::size_t n = byte_count ? *byte_count : h.bytes();
       before_write(d);
       nb::gil_scoped_release unlocked;
       ev = q.write(d, h.view.buf, n, dst_offset, weft::Blocking::yes, w);  // the host view lives only this call
     } else if (src_dev) {
       const auto& s = nb::cast<const weft::Buffer&>(src);
-      HostView h(dest, true);
+      HostBuffer h(dest, true);
       const std::size_t n = byte_count ? *byte_count : h.bytes();
       if (is_blocking) {
         nb::gil_scoped_release unlocked;
