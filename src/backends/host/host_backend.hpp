@@ -3,6 +3,8 @@
 // thread pool, one contiguous chunk of work-items per thread.
 #pragma once
 
+#include <atomic>
+
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -45,8 +47,12 @@ class HostKernel final : public KernelImpl {
   HostKernel(std::string name, std::vector<KernelArgInfo> params,
              std::shared_ptr<HostModule> module, weft_host::RunFn entry);
   weft_host::RunFn run() const noexcept { return run_; }
+  /// How long its last run took on the thread that ran it (ns); max before the first run.
+  std::uint64_t last_run_ns() const noexcept { return last_run_ns_.load(std::memory_order_relaxed); }
+  void note_run_ns(std::uint64_t ns) noexcept { last_run_ns_.store(ns, std::memory_order_relaxed); }
 
  private:
+  std::atomic<std::uint64_t> last_run_ns_{~std::uint64_t{0}};
   std::shared_ptr<HostModule> module_;  // keeps the code loaded
   weft_host::RunFn run_;
 };
@@ -93,7 +99,11 @@ class HostQueue final : public QueueImpl {
     std::shared_ptr<CompletionEvent> event;
     std::vector<EventPtr> wait;
   };
-  EventPtr submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking);
+  /// Queues work; when may_inline and the queue is idle (nothing queued or running, every
+  /// event waited for done), runs it at once on the calling thread instead: a hand-off to the
+  /// worker (a futex wake) costs more than a tiny command itself.
+  EventPtr submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline = false);
+  void execute(Command& cmd);
   void worker_loop();
 
   std::shared_ptr<HostDevice> device_;
@@ -102,6 +112,7 @@ class HostQueue final : public QueueImpl {
   std::deque<Command> commands_;
   std::exception_ptr first_error_;
   bool stop_ = false;
+  bool running_ = false;  // a command is executing (on the worker or inline)
   std::thread worker_;
 };
 

@@ -2,6 +2,7 @@
 // order, so host code overlaps host kernels. A kernel launch splits its work-items over the
 // device's thread pool, the worker taking a share.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <utility>
 
@@ -18,6 +19,10 @@ constexpr std::size_t min_items_per_chunk = 4096;
 // over the threads. A few chunks per thread let the caller's thread take on the work of
 // workers that are slow to wake.
 constexpr std::size_t chunks_per_thread = 4;
+// Commands the caller's thread runs itself when the queue is idle: copies up to this size,
+// and one-chunk kernels whose last run took at most this long.
+constexpr std::size_t inline_copy_bytes = 64 * 1024;
+constexpr std::uint64_t inline_kernel_ns = 20'000;
 }  // namespace
 
 std::size_t host_default_local_size(std::size_t global, unsigned dim) {
@@ -48,11 +53,22 @@ void HostQueue::worker_loop() {
     Command cmd;
     {
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [&] { return stop_ || !commands_.empty(); });
+      cv_.wait(lock, [&] { return (stop_ && !running_) || (!commands_.empty() && !running_); });
       if (commands_.empty()) return;  // stop_ and drained
       cmd = std::move(commands_.front());
       commands_.pop_front();
+      running_ = true;
     }
+    execute(cmd);
+    {
+      std::lock_guard lock(mutex_);
+      running_ = false;
+    }
+  }
+}
+
+void HostQueue::execute(Command& cmd) {
+  {
     cmd.event->mark_submitted();
     try {
       for (const auto& w : cmd.wait) {
@@ -76,8 +92,27 @@ void HostQueue::worker_loop() {
   }
 }
 
-EventPtr HostQueue::submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking) {
+EventPtr HostQueue::submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
   auto event = std::make_shared<CompletionEvent>();
+  if (may_inline && std::all_of(wait.begin(), wait.end(), [](const EventPtr& w) {
+        const auto s = w->status();
+        return s == EventStatus::complete || s == EventStatus::error;
+      })) {
+    std::unique_lock lock(mutex_);
+    if (commands_.empty() && !running_ && !stop_) {
+      running_ = true;
+      lock.unlock();
+      Command cmd{std::move(work), event, std::vector<EventPtr>(wait.begin(), wait.end())};
+      execute(cmd);
+      lock.lock();
+      running_ = false;
+      const bool more = !commands_.empty();
+      lock.unlock();
+      if (more) cv_.notify_one();  // another thread queued work while this ran
+      if (blocking) event->wait();  // raises what the command raised, as a queued one would
+      return event;
+    }
+  }
   {
     std::lock_guard lock(mutex_);
     commands_.push_back(Command{std::move(work), event, std::vector<EventPtr>(wait.begin(), wait.end())});
@@ -91,14 +126,14 @@ EventPtr HostQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t 
                           bool blocking, std::span<const EventPtr> wait) {
   return submit([dst, offset, bytes, src] {
     if (bytes) std::memcpy(static_cast<char*>(dst->host_ptr()) + offset, src, bytes);
-  }, wait, blocking);
+  }, wait, blocking, bytes <= inline_copy_bytes);
 }
 
 EventPtr HostQueue::read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst,
                          bool blocking, std::span<const EventPtr> wait) {
   return submit([src, offset, bytes, dst] {
     if (bytes) std::memcpy(dst, static_cast<const char*>(src->host_ptr()) + offset, bytes);
-  }, wait, blocking);
+  }, wait, blocking, bytes <= inline_copy_bytes);
 }
 
 EventPtr HostQueue::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t src_offset,
@@ -140,8 +175,13 @@ EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vecto
   const bool explicit_local = !config.local.empty();
   const std::size_t group = launch.lsize[0] * launch.lsize[1] * launch.lsize[2];
   HostDevice* dev = device_.get();
+  // A one-chunk launch of a kernel whose last run was short runs on the caller's thread
+  // when the queue is idle (it would run on one thread anyway).
+  const bool one_chunk = explicit_local ? total <= group : total <= min_items_per_chunk;
+  const bool may_inline = one_chunk && hk->last_run_ns() <= inline_kernel_ns;
   return submit([hk, args = std::move(args), launch, total, explicit_local, group, dev]() mutable {
     if (total == 0) return;
+    const auto t0 = std::chrono::steady_clock::now();
     // Each argument's address: a buffer's is that of a pointer to its memory.
     std::vector<void*> pointers(args.size());
     std::vector<void*> argv(args.size());
@@ -162,13 +202,15 @@ EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vecto
       run(argv.data(), &launch, total * c / chunks, total * (c + 1) / chunks);
     };
     dev->pool().run(chunks, body);
-  }, wait, false);
+    hk->note_run_ns(static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
+  }, wait, false, may_inline);
 }
 
-EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return submit({}, wait, false); }
+EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return submit({}, wait, false, true); }
 
 void HostQueue::finish() {
-  submit({}, {}, true);
+  submit({}, {}, true, true);
   std::exception_ptr err;
   {
     std::lock_guard lock(mutex_);

@@ -358,5 +358,36 @@ TEST(HostBackend, BuffersAreHostAddressable) {
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.host_ptr()) % 64, 0u);
 }
 
+TEST(HostBackend, TinyLaunchesOnAnIdleQueueRunOnTheCallersThreadLongOnesDoNot) {
+  const Device dev = device("host");
+  Kernel k = Program::build(dev, R"(
+      __kernel void spin(__global double *x, long n) {
+          double s = x[get_global_id(0)];
+          for (long i = 0; i < n; ++i) s = s * 0.999999 + 1e-9;
+          x[get_global_id(0)] = s;
+      })").kernel("spin");
+  Queue q(dev);
+  Buffer x = Buffer::of<double>(dev, 16);
+  const double zero = 0;
+  q.fill(x, &zero, sizeof zero, 0, x.size());
+  // A short kernel: once its first run is measured, a launch on the idle queue is done on return.
+  k.set_args(x, static_cast<long long>(10));
+  q.launch(k, 16).wait();
+  const Event tiny = q.launch(k, 16);
+  EXPECT_TRUE(tiny.done());
+  EXPECT_GE(tiny.profile().end, tiny.profile().start);
+  // A long run (tens of ms) makes the next launch of that kernel asynchronous again.
+  k.set_args(x, static_cast<long long>(20'000'000));
+  q.launch(k, 1).wait();
+  const Event slow = q.launch(k, 1);
+  EXPECT_FALSE(slow.done());
+  slow.wait();
+  // Commands queued behind a running one keep their order.
+  k.set_args(x, static_cast<long long>(10));
+  const Event after = q.launch(k, 16);
+  after.wait();
+  EXPECT_TRUE(slow.done());
+}
+
 }  // namespace
 }  // namespace weft
