@@ -103,7 +103,10 @@ class HostQueue final : public QueueImpl {
   /// event waited for done), runs it at once on the calling thread instead: a hand-off to the
   /// worker (a futex wake) costs more than a tiny command itself.
   EventPtr submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline = false);
-  void execute(Command& cmd);
+  /// Runs cmd (its waits, then its work); returns what it raised. settle() then completes
+  /// or fails its event, after the queue is marked idle.
+  std::exception_ptr execute(Command& cmd);
+  static void settle(Command& cmd, const std::exception_ptr& err);
   void worker_loop();
 
   std::shared_ptr<HostDevice> device_;

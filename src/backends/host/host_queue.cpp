@@ -59,37 +59,41 @@ void HostQueue::worker_loop() {
       commands_.pop_front();
       running_ = true;
     }
-    execute(cmd);
+    std::exception_ptr err = execute(cmd);
     {
       std::lock_guard lock(mutex_);
-      running_ = false;
+      running_ = false;  // before the event completes: whoever waited on it finds the queue idle
     }
+    settle(cmd, err);
   }
 }
 
-void HostQueue::execute(Command& cmd) {
-  {
-    cmd.event->mark_submitted();
-    try {
-      for (const auto& w : cmd.wait) {
-        try {
-          w->wait();
-        } catch (const std::exception& e) {
-          throw Error(std::string("a command this one waited for failed: ") + e.what());
-        }
+std::exception_ptr HostQueue::execute(Command& cmd) {
+  cmd.event->mark_submitted();
+  try {
+    for (const auto& w : cmd.wait) {
+      try {
+        w->wait();
+      } catch (const std::exception& e) {
+        throw Error(std::string("a command this one waited for failed: ") + e.what());
       }
-      cmd.event->mark_running();
-      if (cmd.work) cmd.work();
-      cmd.event->complete();
-    } catch (...) {
-      auto err = std::current_exception();
-      {
-        std::lock_guard lock(mutex_);
-        if (!first_error_) first_error_ = err;
-      }
-      cmd.event->fail(err);
     }
+    cmd.event->mark_running();
+    if (cmd.work) cmd.work();
+    return nullptr;
+  } catch (...) {
+    auto err = std::current_exception();
+    {
+      std::lock_guard lock(mutex_);
+      if (!first_error_) first_error_ = err;
+    }
+    return err;
   }
+}
+
+void HostQueue::settle(Command& cmd, const std::exception_ptr& err) {
+  if (err) cmd.event->fail(err);
+  else cmd.event->complete();
 }
 
 EventPtr HostQueue::submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
@@ -103,11 +107,12 @@ EventPtr HostQueue::submit(std::function<void()> work, std::span<const EventPtr>
       running_ = true;
       lock.unlock();
       Command cmd{std::move(work), event, std::vector<EventPtr>(wait.begin(), wait.end())};
-      execute(cmd);
+      const std::exception_ptr err = execute(cmd);
       lock.lock();
       running_ = false;
       const bool more = !commands_.empty();
       lock.unlock();
+      settle(cmd, err);
       if (more) cv_.notify_one();  // another thread queued work while this ran
       if (blocking) event->wait();  // raises what the command raised, as a queued one would
       return event;

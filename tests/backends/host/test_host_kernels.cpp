@@ -370,12 +370,17 @@ TEST(HostBackend, TinyLaunchesOnAnIdleQueueRunOnTheCallersThreadLongOnesDoNot) {
   Buffer x = Buffer::of<double>(dev, 16);
   const double zero = 0;
   q.fill(x, &zero, sizeof zero, 0, x.size());
-  // A short kernel: once its first run is measured, a launch on the idle queue is done on return.
+  // A short kernel: once a run of it has been measured short, a launch on the idle queue is
+  // done on return. (A run can be measured long when the machine is busy: try a few times.)
   k.set_args(x, static_cast<long long>(10));
-  q.launch(k, 16).wait();
-  const Event tiny = q.launch(k, 16);
-  EXPECT_TRUE(tiny.done());
-  EXPECT_GE(tiny.profile().end, tiny.profile().start);
+  bool done_on_return = false;
+  for (int attempt = 0; attempt < 50 && !done_on_return; ++attempt) {
+    const Event tiny = q.launch(k, 16);
+    done_on_return = tiny.done();
+    tiny.wait();
+    EXPECT_GE(tiny.profile().end, tiny.profile().start);
+  }
+  EXPECT_TRUE(done_on_return);
   // A long run (tens of ms) makes the next launch of that kernel asynchronous again.
   k.set_args(x, static_cast<long long>(20'000'000));
   q.launch(k, 1).wait();
