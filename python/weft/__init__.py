@@ -235,6 +235,86 @@ def _iter(self):
         yield self[i]
 
 
+_GENERATED = {}
+
+
+def _contiguous(a):
+    return a if a.flags_c_contiguous and a.offset == 0 else a.copy()
+
+
+def _gather(a, key):
+    """a[idx] for an integer index array (NumPy's advanced indexing on the first axis)."""
+    if isinstance(key, list):
+        key = _np.asarray(key)
+        if key.size == 0:
+            key = key.astype(_np.int64)  # a[[]], as NumPy
+    idx = asarray(key, device=a.device)
+    if idx.dtype.kind not in "iu":
+        raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {idx.dtype}")
+    if a.ndim == 0:
+        raise IndexError("too many indices for array: array is 0-dimensional")
+    n = a.shape[0]
+    idx = idx.astype(int64, copy=False)
+    if idx.size:
+        lo, hi = int(idx.min()), int(idx.max())
+        if lo < -n or hi >= n:
+            bad = lo if lo < -n else hi
+            raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+        if lo < 0:
+            idx = where(idx < 0, idx + n, idx)
+    idx = _contiguous(idx.evaluate())
+    src = _contiguous(a)
+    inner = int(_np.prod(a.shape[1:], dtype=_np.int64))
+    out = empty(idx.shape + a.shape[1:], dtype=a.dtype, device=a.device)
+    if out.size == 0:
+        return out
+    ctype = "uchar" if a._dtype == "bool" else _C_NAMES[a._dtype]
+    key_ = ("gather", ctype)
+    k = _GENERATED.get(key_)
+    if k is None:
+        k = _GENERATED[key_] = ElementwiseKernel(
+            f"{ctype} *out, const {ctype} *src, const long *idx, long inner",
+            "out[i] = src[idx[i / inner] * inner + i % inner]", name="weft_gather")
+    k(out, src, idx, inner, range=out.size)
+    return out
+
+
+def _compress(a, mask):
+    """a[mask] for a boolean mask of a's shape: the selected elements in C order, 1-d."""
+    m = asarray(mask, device=a.device)
+    if m.shape != a.shape:
+        raise IndexError(f"boolean index of shape {m.shape} does not match the array's shape {a.shape} "
+                         "(only whole-array masks are supported)")
+    count = int(m.sum())
+    out = empty((count,), dtype=a.dtype, device=a.device)
+    if count == 0:
+        return out
+    src = _contiguous(a).ravel()
+    m = _contiguous(m.evaluate()).ravel()
+    ctype = "uchar" if a._dtype == "bool" else _C_NAMES[a._dtype]
+    key_ = ("compress", ctype)
+    k = _GENERATED.get(key_)
+    if k is None:
+        k = _GENERATED[key_] = GenericScanKernel(
+            int64, f"const uchar *mask, const {ctype} *src, {ctype} *out", "mask[i] ? 1 : 0", "a+b", "0",
+            "if (prev_item != item) out[item - 1] = src[i];", name="weft_compress")
+    k(m, src, out, size=src.size)
+    return out
+
+
+_basic_getitem = Array.__getitem__
+
+
+def _getitem(self, key):
+    """NumPy indexing: basic indices give views (no copy); an integer array (or list) gathers
+    along the first axis and a boolean mask of the whole shape selects, both into new arrays."""
+    if isinstance(key, (Array, list, _np.ndarray)):
+        kind = key.dtype.kind if isinstance(key, (Array, _np.ndarray)) else _np.asarray(key).dtype.kind
+        return _compress(self, key) if kind == "b" else _gather(self, key)
+    return _basic_getitem(self, key)
+
+
+Array.__getitem__ = _getitem
 Array.dtype = property(_array_dtype, doc="The NumPy dtype of the elements.")
 Array.get = _get
 Array.get_async = _get_async

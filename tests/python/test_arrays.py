@@ -159,7 +159,7 @@ def test_indexing_views_share_memory(device):
     with pytest.raises(IndexError, match="too many indices"):
         a[1, 2, 3]
     with pytest.raises(IndexError, match="not supported"):
-        a[weft.asarray(np.array([0, 1]), device=device)]
+        a[1, weft.asarray(np.array([0, 1]), device=device)]
 
 
 def test_reshape_transpose_copy(device):
@@ -273,3 +273,25 @@ def test_dlpack_exchange_without_copies(device):
     b = weft.from_dlpack(a)  # a round trip through a capsule shares memory
     a[1, 1] = -1
     assert b[1, 1].item() == -1
+
+
+def test_integer_and_boolean_array_indexing(device):
+    h = np.arange(24, dtype=np.float32).reshape(6, 4)
+    a = weft.asarray(h, device=device)
+    for key in [[0, 5, 2, 2], np.array([-1, 0]), np.array([[1, 2], [3, -6]])]:
+        np.testing.assert_array_equal(a[key].get(), h[key])
+    np.testing.assert_array_equal(a[weft.asarray(np.array([3, 1], np.int32), device=device)].get(), h[[3, 1]])
+    np.testing.assert_array_equal(a[::2][[1, 2]].get(), h[::2][[1, 2]])  # of a strided view
+    assert a[[]].shape == (0, 4)
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[[0, 6]]
+    with pytest.raises(IndexError, match="integer"):
+        a[np.array([0.5])]
+    np.testing.assert_array_equal(a[a > 10].get(), h[h > 10])
+    np.testing.assert_array_equal(a.T[a.T < 3].get(), h.T[h.T < 3])
+    np.testing.assert_array_equal(a[h % 3 == 0].get(), h[h % 3 == 0])  # a NumPy mask
+    assert a[a > 100].shape == (0,)
+    b = weft.asarray(np.array([True, False, True]), device=device)
+    np.testing.assert_array_equal(b[b].get(), np.array([True, True]))
+    with pytest.raises(IndexError, match="does not match"):
+        a[weft.asarray(np.array([True, False]), device=device)]
