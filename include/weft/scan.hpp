@@ -39,20 +39,23 @@ class GenericScanKernel {
   /// Scans over i in [0, n); returns the event of the last pass.
   template <class... A>
   Event operator()(Queue& queue, std::size_t n, const A&... args) {
-    Kernels& k = kernels_for(queue.device());
-    detail::bind_user_args(k.partial, specs_, who_, args...);
-    if (!k.single_pass) detail::bind_user_args(k.final_pass, specs_, who_, args...);
-    return launch(queue, k, n);
+    return bind_and_launch(queue, n, [&](Kernel& kernel) { detail::bind_user_args(kernel, specs_, who_, args...); });
   }
   /// The same with arguments known only at run time (the Python binding's calls).
   Event run(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
-    Kernels& k = kernels_for(queue.device());
-    detail::bind_runtime_args(k.partial, specs_, who_, args);
-    if (!k.single_pass) detail::bind_runtime_args(k.final_pass, specs_, who_, args);
-    return launch(queue, k, n);
+    return bind_and_launch(queue, n, [&](Kernel& kernel) { detail::bind_runtime_args(kernel, specs_, who_, args); });
   }
 
  private:
+  /// Binds the call's arguments (bind(kernel)) to the kernels that take them, then launches.
+  template <class Bind>
+  Event bind_and_launch(Queue& queue, std::size_t n, const Bind& bind) {
+    Kernels& k = kernels_for(queue.device());
+    bind(k.partial);
+    if (!k.single_pass) bind(k.final_pass);
+    return launch(queue, k, n);
+  }
+
   struct Scratch {
     Buffer values;     // chunk totals/carries, or tile aggregates
     Buffer flags;      // chunk segment flags, or tile status

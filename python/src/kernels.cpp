@@ -18,11 +18,13 @@ std::string arg_name(std::size_t i, const std::string& name) {
   return "argument " + std::to_string(i) + (name.empty() ? "" : " '" + name + "'");
 }
 
-/// The buffer of an array argument: a whole contiguous array from its first element.
-weft::Buffer array_buffer(PyArray& p, const std::string& who) {
+/// The buffer of an array argument: a whole contiguous array from its first element. who()
+/// names the argument; it is called only to word an error (nothing is built per call).
+template <class Who>
+weft::Buffer array_buffer(PyArray& p, const Who& who) {
   const weft::Array& a = p.array();
   if (a.offset() != 0 || !a.is_contiguous()) {
-    throw weft::InvalidArgument(who + ": " + a.describe() +
+    throw weft::InvalidArgument(who() + ": " + a.describe() +
                                 " is a view that does not start at its buffer's first element or is not "
                                 "contiguous; pass a.copy()");
   }
@@ -147,7 +149,7 @@ struct PyKernel {
       nb::handle a = args[first + i];
       const auto& p = info[i];
       if (PyArray* arr = as_array(a)) {
-        const weft::Buffer b = array_buffer(*arr, "kernel " + kernel.name() + " " + arg_name(i, p.name));
+        const weft::Buffer b = array_buffer(*arr, [&] { return "kernel " + kernel.name() + " " + arg_name(i, p.name); });
         if (writes[i]) before_write(b);
         kernel.set_arg(i, b);
         arrays = true;
@@ -241,13 +243,31 @@ struct GeneratedCall {
   std::size_t n = 0;
   bool arrays = false;
   std::vector<weft::Event> wait;
+  nb::handle out;             // ReductionKernel: out=
+  bool return_event = false;  // ReductionKernel: return_event=
 };
 
-GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args args, nb::handle queue_obj,
-                             nb::handle size_obj, nb::handle wait_for, const std::string& who) {
+/// Binds a generated kernel's call: its arguments (arrays, buffers, numbers, checked against
+/// the specs) and its keywords queue=, range= (or size=), wait_for=, and for reductions out=,
+/// return_event= and allocator= (ignored: weft allocates itself). kind and name word errors.
+GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args args, nb::kwargs kwargs,
+                             const char* kind, const std::string& name, bool reduction) {
   GeneratedCall c;
+  const auto who = [&] { return std::string(kind) + (name.empty() ? "" : " " + name); };
+  nb::handle queue_obj = nb::none(), size_obj = nb::none(), wait_for = nb::none();
+  c.out = nb::none();
+  for (auto [key, value] : kwargs) {
+    const std::string k = nb::cast<std::string>(key);
+    if (k == "queue") queue_obj = value;
+    else if (k == "range" || k == "size") size_obj = value;
+    else if (k == "wait_for") wait_for = value;
+    else if (reduction && k == "out") c.out = value;
+    else if (reduction && k == "return_event") c.return_event = nb::cast<bool>(value);
+    else if (reduction && k == "allocator") continue;
+    else throw nb::type_error((who() + " call: unexpected keyword argument '" + k + "'").c_str());
+  }
   if (args.size() != specs.size()) {
-    throw weft::InvalidArgument(who + " takes " + std::to_string(specs.size()) + " arguments, " +
+    throw weft::InvalidArgument(who() + " takes " + std::to_string(specs.size()) + " arguments, " +
                                 std::to_string(args.size()) + " were given");
   }
   std::optional<std::size_t> first_size;
@@ -256,9 +276,9 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
   for (std::size_t i = 0; i < args.size(); ++i) {
     nb::handle a = args[i];
     const auto& s = specs[i];
-    const std::string what = who + " " + arg_name(i, s.name);
+    const auto what = [&] { return who() + " " + arg_name(i, s.name); };
     if (PyArray* arr = as_array(a)) {
-      if (!s.pointer) throw nb::type_error((what + " is a value (" + s.type_name() + "), not an array").c_str());
+      if (!s.pointer) throw nb::type_error((what() + " is a value (" + s.type_name() + "), not an array").c_str());
       const weft::Buffer b = array_buffer(*arr, what);
       if (!first_size) first_size = static_cast<std::size_t>(arr->array().size());
       largest = std::max(largest, static_cast<std::size_t>(arr->array().size()));
@@ -274,7 +294,7 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
       c.args.push_back(weft::detail::RuntimeArg::of(b));
       c.arrays = true;
     } else if (s.pointer) {
-      throw nb::type_error((what + " is a pointer (" + s.type_name() + "): pass a weft.Array or a weft.Buffer, not " +
+      throw nb::type_error((what() + " is a pointer (" + s.type_name() + "): pass a weft.Array or a weft.Buffer, not " +
                             nb::cast<std::string>(nb::type_name(a.type())))
                                .c_str());
     } else if (PyBool_Check(a.ptr())) {
@@ -295,16 +315,16 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
         c.args.push_back(weft::detail::RuntimeArg::of_value(v));
       }
     } else {
-      throw nb::type_error((what + ": expected a weft.Array, a weft.Buffer or a number, got " +
+      throw nb::type_error((what() + ": expected a weft.Array, a weft.Buffer or a number, got " +
                             nb::cast<std::string>(nb::type_name(a.type())))
                                .c_str());
     }
   }
   if (!size_obj.is_none()) c.n = nb::cast<std::size_t>(size_obj);
   else if (first_size) c.n = *first_size;
-  else throw weft::InvalidArgument(who + ": no array argument gives the size; pass range= (or size=)");
+  else throw weft::InvalidArgument(who() + ": no array argument gives the size; pass range= (or size=)");
   if (c.arrays && c.n > largest) {
-    throw weft::InvalidArgument(who + ": range " + std::to_string(c.n) + " is larger than every array argument (the " +
+    throw weft::InvalidArgument(who() + ": range " + std::to_string(c.n) + " is larger than every array argument (the " +
                                 "largest has " + std::to_string(largest) + " elements)");
   }
   if (!queue_obj.is_none()) c.queue = nb::cast<weft::Queue>(queue_obj);
@@ -428,15 +448,7 @@ void register_kernels(nb::module_& m) {
       .def_prop_ro("source", [](const PyElementwise& e) { return e.k->source(); })
       .def_prop_ro("name", [](const PyElementwise& e) { return e.k->name(); })
       .def("__call__", [](PyElementwise& e, nb::args args, nb::kwargs kwargs) {
-        nb::handle queue = nb::none(), range = nb::none(), wait_for = nb::none();
-        for (auto [key, value] : kwargs) {
-          const std::string k = nb::cast<std::string>(key);
-          if (k == "queue") queue = value;
-          else if (k == "range" || k == "size") range = value;
-          else if (k == "wait_for") wait_for = value;
-          else throw nb::type_error(("ElementwiseKernel call: unexpected keyword argument '" + k + "'").c_str());
-        }
-        GeneratedCall c = generated_call(e.k->arguments(), args, queue, range, wait_for, "ElementwiseKernel " + e.k->name());
+        GeneratedCall c = generated_call(e.k->arguments(), args, kwargs, "ElementwiseKernel", e.k->name(), false);
         weft::Event ev = e.k->run(c.queue, c.n, c.args);
         if (c.arrays) after_foreign_launch(c.queue, ev);
         return PyEvent{std::move(ev), c.queue};
@@ -454,28 +466,17 @@ void register_kernels(nb::module_& m) {
          nb::arg("preamble").none() = nb::none())
       .def_prop_ro("source", [](const PyReduction& r) { return r.k->source(); })
       .def("__call__", [](PyReduction& r, nb::args args, nb::kwargs kwargs) {
-        nb::handle queue = nb::none(), range = nb::none(), wait_for = nb::none(), out_obj = nb::none();
-        bool return_event = false;
-        for (auto [key, value] : kwargs) {
-          const std::string k = nb::cast<std::string>(key);
-          if (k == "queue") queue = value;
-          else if (k == "range" || k == "size") range = value;
-          else if (k == "wait_for") wait_for = value;
-          else if (k == "return_event") return_event = nb::cast<bool>(value);
-          else if (k == "out") out_obj = value;
-          else if (k == "allocator") continue;  // PyOpenCL's memory pools: weft allocates itself
-          else throw nb::type_error(("ReductionKernel call: unexpected keyword argument '" + k + "'").c_str());
-        }
-        GeneratedCall c = generated_call(r.k->arguments(), args, queue, range, wait_for, "ReductionKernel");
+        static const std::string no_name;
+        GeneratedCall c = generated_call(r.k->arguments(), args, kwargs, "ReductionKernel", no_name, true);
         weft::Event done;
         weft::Buffer result = reduce_any(*r.k, c.queue, c.n, c.args, done);
         after_foreign_launch(c.queue, done);
         nb::object out = make_array(weft::Array::wrap(result, r.k->out_dtype(), weft::Shape{}));
-        if (!out_obj.is_none()) {
-          out_obj.attr("__setitem__")(nb::ellipsis(), out);
-          out = nb::borrow(out_obj);
+        if (!c.out.is_none()) {
+          c.out.attr("__setitem__")(nb::ellipsis(), out);
+          out = nb::borrow(c.out);
         }
-        if (return_event) return nb::object(nb::make_tuple(out, PyEvent{done, c.queue}));
+        if (c.return_event) return nb::object(nb::make_tuple(out, PyEvent{done, c.queue}));
         return out;
       });
 
@@ -492,15 +493,8 @@ void register_kernels(nb::module_& m) {
          nb::arg("name") = "scan", nb::arg("options").none() = nb::none())
       .def_prop_ro("source", [](const PyScan& s) { return s.k->source(); })
       .def("__call__", [](PyScan& s, nb::args args, nb::kwargs kwargs) {
-        nb::handle queue = nb::none(), size = nb::none(), wait_for = nb::none();
-        for (auto [key, value] : kwargs) {
-          const std::string k = nb::cast<std::string>(key);
-          if (k == "queue") queue = value;
-          else if (k == "size" || k == "range") size = value;
-          else if (k == "wait_for") wait_for = value;
-          else throw nb::type_error(("GenericScanKernel call: unexpected keyword argument '" + k + "'").c_str());
-        }
-        GeneratedCall c = generated_call(s.k->arguments(), args, queue, size, wait_for, "GenericScanKernel");
+        static const std::string no_name;
+        GeneratedCall c = generated_call(s.k->arguments(), args, kwargs, "GenericScanKernel", no_name, false);
         weft::Event ev = s.k->run(c.queue, c.n, c.args);
         if (c.arrays) after_foreign_launch(c.queue, ev);
         return PyEvent{std::move(ev), c.queue};
