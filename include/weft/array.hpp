@@ -8,10 +8,22 @@
 //   std::vector<float> host = c.to_host<float>();
 //   double total = weft::sum(a * b).get();                 // the map fused into the reduction
 //
-// Views (reshape and ravel of contiguous data, transpose, slice with steps, broadcast_to)
-// share their array's memory. This first step keeps each array on one device; residence
-// tracking across devices, the memory pool, argmin/argmax/var/std/dot/cumsum and the rest
-// of issue 6 come next.
+// Views (reshape and ravel of contiguous data, transpose, slice with steps, broadcast_to,
+// as_strided) share their array's memory.
+//
+// Residence: an allocation records which devices hold a valid copy of it. a.to(other) is
+// the same allocation seen from another device: nothing moves until a kernel there reads it,
+// then the whole allocation is copied once; a write on one device makes the other copies
+// stale, and the next read elsewhere copies again. Views share their allocation's record,
+// so no view sees stale data. weft::transfer_stats() (memory.hpp) counts the copies.
+//
+//   weft::Array g = a.to(gpu);          // no copy yet
+//   weft::Array s = weft::eval(g * 2);  // copies a to the GPU once, then runs there
+//   g.assign(g + 1);                    // the host copy of a is now stale
+//   a.to_host<float>();                 // copies back (once), then reads
+//
+// Memory comes from a pool per device (memory.hpp); WEFT_MEMORY_LIMIT caps it, and a request
+// beyond it throws OutOfMemory naming the request.
 #pragma once
 
 #include <cstdint>
@@ -25,12 +37,16 @@
 #include "weft/device.hpp"
 #include "weft/dtype.hpp"
 #include "weft/future.hpp"
+#include "weft/memory.hpp"
 #include "weft/queue.hpp"
 #include "weft/shape.hpp"
 
 namespace weft {
 
 class Expr;
+namespace detail {
+struct Residence;
+}
 
 class Array {
  public:
@@ -67,7 +83,23 @@ class Array {
   std::size_t ndim() const noexcept { return shape_.ndim(); }
   std::int64_t size() const noexcept { return shape_.size(); }
   Device device() const { return buffer_.device(); }
-  const Buffer& buffer() const noexcept { return buffer_; }
+  /// The memory of the array on its device, made current first (copied from another
+  /// device's copy if this one is stale). A raw kernel that writes it must call
+  /// mark_written() afterwards.
+  const Buffer& buffer() const;
+  /// Records that the array's memory on its device was written outside the array layer (a
+  /// raw kernel, another library through DLPack): copies on other devices become stale.
+  void mark_written() const;
+  /// The buffer of this device's copy as it is (not made current): for identity only.
+  const Buffer& buffer_handle() const noexcept { return buffer_; }
+  /// The same allocation seen from device (a view of the same shape, strides and offset):
+  /// no copy is made now; the first kernel that reads it there copies the allocation once.
+  /// The array itself when it is already on device.
+  Array to(const Device& device) const;
+  /// True when both arrays are views of one allocation.
+  bool shares_allocation(const Array& other) const noexcept { return res_ && res_ == other.res_; }
+  /// An opaque identity of the allocation (the same for all its views on every device).
+  const void* allocation_id() const noexcept { return res_.get(); }
   bool is_contiguous() const { return weft::is_contiguous(shape_, strides_); }
   explicit operator bool() const noexcept { return static_cast<bool>(buffer_); }
 
@@ -95,6 +127,9 @@ class Array {
   Array slice(std::size_t axis, std::int64_t start, std::int64_t stop, std::int64_t step = 1) const;
   /// NumPy's broadcast_to: extent-1 (or missing leading) dimensions repeated with stride 0.
   Array broadcast_to(const Shape& shape) const;
+  /// Another view of the same allocation: element i at offset + sum(i[d] * strides[d])
+  /// elements into it. InvalidArgument when the view reaches outside the allocation.
+  Array as_strided(const Shape& shape, Strides strides, std::int64_t offset) const;
 
   /// A contiguous copy; astype converts as NumPy's astype does.
   Array copy() const;
@@ -112,8 +147,10 @@ class Array {
 
  private:
   friend class ArrayFactory;
+  Array readable_on_host() const;
 
-  Buffer buffer_;
+  Buffer buffer_;  // the allocation's copy on this array's device
+  std::shared_ptr<detail::Residence> res_;
   DType dtype_ = DType::float32;
   Shape shape_;
   Strides strides_;

@@ -7,10 +7,14 @@
 //   WEFT_NUM_THREADS host backend threads; default: every core
 //   WEFT_CXX         the C++ compiler the host backend runs (default: c++)
 //   WEFT_LOG         off | error | warning (default) | info | debug
+//   WEFT_MEMORY_LIMIT  the most memory arrays may hold on each device (their memory pool,
+//                    cached blocks included): bytes, or a number with K, M, G or T
+//                    (powers of 1024, an optional "B" or "iB": 512M, 1.5GiB); default none
 //
 //   const weft::Config& cfg = weft::config();   // throws ConfigError on a malformed value
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,6 +32,7 @@ struct Config {
   unsigned num_threads = 1;              // WEFT_NUM_THREADS, resolved
   std::string cxx;                       // WEFT_CXX, default "c++"
   LogLevel log_level = LogLevel::warning;
+  std::uint64_t memory_limit = 0;        // WEFT_MEMORY_LIMIT in bytes; 0: no limit
 
   /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.
   bool backend_allowed(std::string_view backend) const;

@@ -34,7 +34,7 @@ class ElementwiseKernel {
   Event run(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
     Kernel& k = kernel_for(queue.device());
     detail::bind_runtime_args(k, specs_, who_, args);
-    return launch(queue, k, n);
+    return launch_and_release(queue, k, n);
   }
 
   /// Runs the operation for i in [0, n) on queue's device.
@@ -42,12 +42,20 @@ class ElementwiseKernel {
   Event operator()(Queue& queue, std::size_t n, const A&... args) {
     Kernel& k = kernel_for(queue.device());
     detail::bind_user_args(k, specs_, who_, args...);
-    return launch(queue, k, n);
+    return launch_and_release(queue, k, n);
   }
 
  private:
   Kernel& kernel_for(const Device& device);
   Event launch(Queue& queue, Kernel& kernel, std::size_t n);
+  Event launch_and_release(Queue& queue, Kernel& kernel, std::size_t n) {
+    struct Release {
+      Kernel& k;
+      std::size_t count;
+      ~Release() { detail::release_user_buffers(k, count); }
+    } release{kernel, specs_.size()};
+    return launch(queue, kernel, n);
+  }
 
   std::vector<ArgSpec> specs_;
   std::string name_;

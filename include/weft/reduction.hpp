@@ -40,9 +40,11 @@ class ReductionKernel {
   Future<T> reduce_args(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
     if (!has_dtype<T> || dtype_of<T> != out_) throw_type_mismatch(has_dtype<T> ? name(dtype_of<T>) : "a non-dtype");
     Kernels& k = kernels_for(queue.device());
-    detail::bind_runtime_args(k.fused ? k.fused : k.partial, specs_, who_, args);
+    Kernel& bound = k.fused ? k.fused : k.partial;
+    detail::bind_runtime_args(bound, specs_, who_, args);
     Buffer result(queue.device(), 1, out_);
     Event done = launch(queue, k, n, result);
+    detail::release_user_buffers(bound, specs_.size());
     return Future<T>(queue, std::move(result), std::move(done));
   }
 
@@ -51,9 +53,11 @@ class ReductionKernel {
   Future<T> reduce(Queue& queue, std::size_t n, const A&... args) {
     if (!has_dtype<T> || dtype_of<T> != out_) throw_type_mismatch(has_dtype<T> ? name(dtype_of<T>) : "a non-dtype");
     Kernels& k = kernels_for(queue.device());
-    detail::bind_user_args(k.fused ? k.fused : k.partial, specs_, who_, args...);
+    Kernel& bound = k.fused ? k.fused : k.partial;
+    detail::bind_user_args(bound, specs_, who_, args...);
     Buffer result(queue.device(), 1, out_);
     Event done = launch(queue, k, n, result);
+    detail::release_user_buffers(bound, specs_.size());
     return Future<T>(queue, std::move(result), std::move(done));
   }
 

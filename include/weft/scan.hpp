@@ -53,6 +53,14 @@ class GenericScanKernel {
     Kernels& k = kernels_for(queue.device());
     bind(k.partial);
     if (!k.single_pass) bind(k.final_pass);
+    struct Release {
+      Kernels& k;
+      std::size_t count;
+      ~Release() {
+        detail::release_user_buffers(k.partial, count);
+        detail::release_user_buffers(k.final_pass, count);
+      }
+    } release{k, specs_.size()};
     return launch(queue, k, n);
   }
 

@@ -45,26 +45,39 @@ void sweep() {
 void record(const std::shared_ptr<Pending>& p) {
   Readers& r = readers();
   for (const weft::Array& a : p->expr.arrays()) {
-    r.by_buffer[a.buffer().impl().get()].push_back(p);
-    ++r.added_since_sweep;
+    // Under the allocation (a write through any view, on any device) and the buffer (a
+    // write through a raw weft.Buffer).
+    r.by_buffer[a.allocation_id()].push_back(p);
+    r.by_buffer[a.buffer_handle().impl().get()].push_back(p);
+    r.added_since_sweep += 2;
   }
   if (r.added_since_sweep > 4096) sweep();
 }
 
 }  // namespace
 
-void before_write(const weft::Buffer& buffer) {
+namespace {
+void evaluate_readers(const void* key) {
   auto& map = readers().by_buffer;
-  auto it = map.find(buffer.impl().get());
+  auto it = map.find(key);
   if (it == map.end()) return;
   std::vector<std::weak_ptr<Pending>> list = std::move(it->second);
   map.erase(it);
   for (auto& w : list) {
     if (auto p = w.lock(); p && !p->result) {
-      before_array_work(buffer.device());
+      before_array_work(p->expr.arrays().front().device());
       p->result = weft::eval(p->expr);
     }
   }
+}
+}  // namespace
+
+void before_write(const weft::Buffer& buffer) { evaluate_readers(buffer.impl().get()); }
+
+void before_write(const weft::Array& a) {
+  evaluate_readers(a.allocation_id());
+  evaluate_readers(a.buffer_handle().impl().get());
+  a.mark_written();
 }
 
 const weft::Array& PyArray::array() {
@@ -187,7 +200,7 @@ nb::object iop(nb::handle self, nb::handle b) {
   auto y = operand(b);
   if (!y) return nb::borrow(Py_NotImplemented);
   weft::Array a = as_py(self).array();
-  before_write(a.buffer());
+  before_write(a);
   before_array_work(a.device());
   a.assign(F(weft::Expr(a), *y));
   return nb::borrow(self);
@@ -254,7 +267,7 @@ weft::Array index_view(const weft::Array& a, nb::handle key) {
     }
   }
   take_rest(a.ndim());
-  return weft::Array::wrap(a.buffer(), a.dtype(), weft::Shape(shape), strides, offset);
+  return a.as_strided(weft::Shape(shape), strides, offset);
 }
 
 std::vector<std::int64_t> shape_arg(nb::handle h) {
@@ -355,7 +368,7 @@ weft::Array transposed(const weft::Array& a, nb::handle axes_obj) {
     shape.push_back(a.shape()[static_cast<std::size_t>(d)]);
     strides.push_back(a.strides()[static_cast<std::size_t>(d)]);
   }
-  return weft::Array::wrap(a.buffer(), a.dtype(), weft::Shape(shape), strides, a.offset());
+  return a.as_strided(weft::Shape(shape), strides, a.offset());
 }
 
 }  // namespace
@@ -435,14 +448,14 @@ void register_arrays(nb::module_& m) {
       .def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
         weft::Array view = index_view(as_py(self).array(), key);
         const weft::Expr e = need_operand(value, "__setitem__");
-        before_write(view.buffer());
+        before_write(view);
         before_array_work(view.device());
         view.assign(e);
       })
       .def("fill", [](nb::handle self, nb::handle value) {
         weft::Array a = as_py(self).array();
         const weft::Expr e = need_operand(value, "fill");
-        before_write(a.buffer());
+        before_write(a);
         before_array_work(a.device());
         a.assign(e);
         return nb::borrow(self);
@@ -454,7 +467,7 @@ void register_arrays(nb::module_& m) {
         if (static_cast<std::size_t>(h.view.len) != bytes) {
           throw weft::InvalidArgument("set: " + std::to_string(h.view.len) + " bytes given for " + a.describe());
         }
-        before_write(a.buffer());
+        before_write(a);
         before_array_work(a.device());
         if (a.is_contiguous()) {
           weft::Queue& q = weft::array_queue(a.device());
@@ -626,6 +639,37 @@ void register_arrays(nb::module_& m) {
     return make_array(weft::Array::from_host_bytes(host.data(), static_cast<std::size_t>(a.size()), a.dtype(),
                                                    a.shape(), dev));
   }, nb::arg("array"), nb::arg("device").none());
+  m.def("_to", [](nb::handle self, nb::handle device) {
+    return make_array(as_py(self).array().to(device_arg(device)));
+  }, nb::arg("array"), nb::arg("device").none());
+  m.def("memory_stats", [](nb::handle device) {
+    const weft::MemoryStats st = weft::memory_stats(device_arg(device));
+    nb::dict d;
+    d["in_use"] = st.in_use;
+    d["cached"] = st.cached;
+    d["peak"] = st.peak;
+    d["limit"] = st.limit;
+    d["allocations"] = st.allocations;
+    d["reuses"] = st.reuses;
+    return d;
+  }, nb::arg("device").none() = nb::none(),
+        "The array memory pool on device: bytes in arrays (in_use), kept for reuse (cached), the peak, "
+        "WEFT_MEMORY_LIMIT (0: none), blocks asked of the driver and requests served from the cache.");
+  m.def("free_cached_memory", [](nb::handle device) {
+    const weft::Device dev = device_arg(device);
+    nb::gil_scoped_release unlocked;
+    weft::free_cached_memory(dev);
+  }, nb::arg("device").none() = nb::none(), "Gives the pool's cached blocks on device back to the driver.");
+  m.def("transfer_stats", [] {
+    const weft::TransferStats t = weft::transfer_stats();
+    nb::dict d;
+    d["to_device"] = t.to_device;
+    d["to_host"] = t.to_host;
+    d["between_devices"] = t.between_devices;
+    d["bytes"] = t.bytes;
+    return d;
+  }, "Copies the array layer has made since the process began: host to device, device to host, between "
+     "devices, and their bytes.");
   m.def("synchronize", [](nb::handle device) {
     const weft::Device dev = device_arg(device);
     before_array_work(dev);

@@ -54,6 +54,9 @@ nb::object make_array(weft::Array array);
 
 /// Evaluates every lazy array that reads buffer, before something writes to it.
 void before_write(const weft::Buffer& buffer);
+/// The same for an array's allocation (every view, every device); its copies on other
+/// devices become stale.
+void before_write(const weft::Array& a);
 
 /// A contiguous host buffer (NumPy array, bytes, bytearray, memoryview) seen through the
 /// buffer protocol, writable when asked, released at scope exit.

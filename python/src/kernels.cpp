@@ -150,7 +150,7 @@ struct PyKernel {
       const auto& p = info[i];
       if (PyArray* arr = as_array(a)) {
         const weft::Buffer b = array_buffer(*arr, [&] { return "kernel " + kernel.name() + " " + arg_name(i, p.name); });
-        if (writes[i]) before_write(b);
+        if (writes[i]) before_write(arr->array());
         kernel.set_arg(i, b);
         arrays = true;
       } else if (nb::isinstance<weft::Buffer>(a)) {
@@ -283,7 +283,7 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
       if (!first_size) first_size = static_cast<std::size_t>(arr->array().size());
       largest = std::max(largest, static_cast<std::size_t>(arr->array().size()));
       if (!device) device = b.device();
-      if (!s.is_const) before_write(b);
+      if (!s.is_const) before_write(arr->array());
       c.args.push_back(weft::detail::RuntimeArg::of(b));
       c.arrays = true;
     } else if (nb::isinstance<weft::Buffer>(a)) {

@@ -57,7 +57,10 @@ from ._weft import (  # noqa: F401  (re-exported)
     enqueue_copy,
     equal,
     exp,
+    free_cached_memory,
     from_dlpack,
+    memory_stats,
+    transfer_stats,
     exp2,
     expm1,
     floor,
@@ -314,7 +317,16 @@ def _getitem(self, key):
     return _basic_getitem(self, key)
 
 
+def _to(self, device) -> "Array":
+    """The same memory seen from device (weft's residence): nothing is copied now; the first
+    kernel that reads it there copies the allocation once, and a write on either side makes the
+    other's copy stale (the next read there copies again). Unlike asarray(a, device=...), which
+    makes an independent copy, writes through either array are seen by the other."""
+    return _weft._to(self, device)
+
+
 Array.__getitem__ = _getitem
+Array.to = _to
 Array.dtype = property(_array_dtype, doc="The NumPy dtype of the elements.")
 Array.get = _get
 Array.get_async = _get_async

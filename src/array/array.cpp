@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "array/array_queue.hpp"
+#include "array/memory_pool.hpp"
 #include "runtime/backend.hpp"
 #include "weft/error.hpp"
 
@@ -47,9 +48,10 @@ std::uint64_t elementwise_launches(const Device& device) { return detail::state(
 
 class ArrayFactory {
  public:
-  static Array make(Buffer b, DType t, Shape s, Strides st, std::int64_t off) {
+  static Array make(Buffer b, std::shared_ptr<detail::Residence> r, DType t, Shape s, Strides st, std::int64_t off) {
     Array a;
     a.buffer_ = std::move(b);
+    a.res_ = std::move(r);
     a.dtype_ = t;
     a.shape_ = std::move(s);
     a.strides_ = std::move(st);
@@ -61,7 +63,57 @@ class ArrayFactory {
 Array Array::empty(const Shape& shape, DType dtype, const Device& device) {
   detail::kernel_type(dtype);  // refuses float16 up front
   const auto n = static_cast<std::size_t>(shape.size());
-  return ArrayFactory::make(Buffer(device, std::max<std::size_t>(n, 1), dtype), dtype, shape, contiguous_strides(shape), 0);
+  Buffer b = detail::memory_pool(device).allocate(std::max<std::size_t>(n, 1) * size_of(dtype), dtype, [&] {
+    return "a " + std::string(name(dtype)) + " array of shape " + to_string(shape);
+  });
+  auto r = std::make_shared<detail::Residence>(b);
+  return ArrayFactory::make(std::move(b), std::move(r), dtype, shape, contiguous_strides(shape), 0);
+}
+
+namespace {
+// Throws unless every element of the view lies within elements of memory.
+void check_reach(const char* what, const Shape& shape, const Strides& strides, std::int64_t offset,
+                 std::int64_t elements) {
+  if (strides.size() != shape.ndim()) {
+    throw InvalidArgument(std::string(what) + ": " + std::to_string(strides.size()) + " strides for shape " +
+                          to_string(shape));
+  }
+  if (offset < 0) throw InvalidArgument(std::string(what) + ": negative offset " + std::to_string(offset));
+  if (shape.size() == 0) return;
+  std::int64_t lo = offset, hi = offset;
+  for (std::size_t d = 0; d < shape.ndim(); ++d) {
+    const std::int64_t reach = (shape[d] - 1) * strides[d];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  if (lo < 0 || hi >= elements) {
+    throw InvalidArgument(std::string(what) + ": shape " + to_string(shape) + " with these strides and offset " +
+                          std::to_string(offset) + " reaches elements " + std::to_string(lo) + ".." +
+                          std::to_string(hi) + " of memory holding " + std::to_string(elements));
+  }
+}
+}  // namespace
+
+const Buffer& Array::buffer() const {
+  if (res_ && res_->spread.load(std::memory_order_acquire)) detail::make_current(*res_, buffer_);
+  return buffer_;
+}
+
+void Array::mark_written() const {
+  if (res_ && res_->spread.load(std::memory_order_acquire)) detail::note_written(*res_, buffer_);
+}
+
+Array Array::to(const Device& device) const {
+  if (!buffer_) throw InvalidArgument("to: an empty array");
+  if (device == buffer_.device()) return *this;
+  Buffer b = detail::copy_on(*res_, device, dtype_);
+  return ArrayFactory::make(std::move(b), res_, dtype_, shape_, strides_, offset_);
+}
+
+Array Array::as_strided(const Shape& shape, Strides strides, std::int64_t offset) const {
+  if (!buffer_) throw InvalidArgument("as_strided: an empty array");
+  if (strides.empty() && shape.ndim() > 0) strides = contiguous_strides(shape);
+  check_reach("as_strided", shape, strides, offset, static_cast<std::int64_t>(buffer_.size() / size_of(dtype_)));
+  return ArrayFactory::make(buffer_, res_, dtype_, shape, std::move(strides), offset);
 }
 
 Array Array::full(const Shape& shape, double value, DType dtype, const Device& device) {
@@ -102,7 +154,10 @@ Array Array::from_host_bytes(const void* data, std::size_t count, DType dtype, c
                           " (" + std::to_string(shape.size()) + " elements)");
   }
   Array a = empty(shape, dtype, device);
-  if (count) detail::array_queue(device).write(a.buffer_, data, count * size_of(dtype));
+  if (count) {
+    detail::array_queue(device).write(a.buffer_, data, count * size_of(dtype));
+    detail::count_transfer(detail::Transfer::to_device, count * size_of(dtype));
+  }
   return a;
 }
 
@@ -114,24 +169,21 @@ Array Array::wrap(Buffer buffer, DType dtype, const Shape& shape, Strides stride
                           std::string(name(dtype)));
   }
   if (strides.empty()) strides = contiguous_strides(shape);
-  if (strides.size() != shape.ndim()) {
-    throw InvalidArgument("Array::wrap: " + std::to_string(strides.size()) + " strides for shape " + to_string(shape));
-  }
-  if (offset < 0) throw InvalidArgument("Array::wrap: negative offset " + std::to_string(offset));
-  const auto elements = static_cast<std::int64_t>(buffer.size() / size_of(dtype));
-  if (shape.size() > 0) {
-    std::int64_t lo = offset, hi = offset;
-    for (std::size_t d = 0; d < shape.ndim(); ++d) {
-      const std::int64_t reach = (shape[d] - 1) * strides[d];
-      (reach < 0 ? lo : hi) += reach;
-    }
-    if (lo < 0 || hi >= elements) {
-      throw InvalidArgument("Array::wrap: shape " + to_string(shape) + " with these strides and offset " +
-                            std::to_string(offset) + " reaches elements " + std::to_string(lo) + ".." +
-                            std::to_string(hi) + " of a buffer of " + std::to_string(elements));
+  check_reach("Array::wrap", shape, strides, offset, static_cast<std::int64_t>(buffer.size() / size_of(dtype)));
+  auto r = std::make_shared<detail::Residence>(buffer);
+  return ArrayFactory::make(std::move(buffer), std::move(r), dtype, shape, std::move(strides), offset);
+}
+
+Array Array::readable_on_host() const {
+  // A valid copy in host-addressable memory (the host backend's) is read without a device
+  // transfer; strided views are made contiguous on the device first.
+  if (res_ && res_->spread.load(std::memory_order_acquire) && !buffer_.host_ptr()) {
+    if (Buffer h = detail::host_copy(*res_)) {
+      const Array there = ArrayFactory::make(h, res_, dtype_, shape_, strides_, offset_);
+      return there.is_contiguous() ? there : there.copy();
     }
   }
-  return ArrayFactory::make(std::move(buffer), dtype, shape, std::move(strides), offset);
+  return is_contiguous() ? *this : copy();
 }
 
 Event Array::to_host_bytes_async(void* out, DType requested) const {
@@ -139,11 +191,11 @@ Event Array::to_host_bytes_async(void* out, DType requested) const {
     throw InvalidArgument("to_host<" + std::string(name(requested)) + "> of " + describe() +
                           ": ask for the array's own dtype, or astype() first");
   }
-  Queue& q = detail::array_queue(device());
-  if (size() == 0) return q.marker();
-  const Array src = is_contiguous() ? *this : copy();
-  return q.read(src.buffer_, out, static_cast<std::size_t>(size()) * size_of(dtype_),
-                static_cast<std::size_t>(src.offset_) * size_of(dtype_), Blocking::no);
+  if (size() == 0) return detail::array_queue(device()).marker();
+  const Array src = readable_on_host();
+  detail::count_transfer(detail::Transfer::to_host, static_cast<std::size_t>(size()) * size_of(dtype_));
+  return detail::array_queue(src.device()).read(src.buffer(), out, static_cast<std::size_t>(size()) * size_of(dtype_),
+                                                static_cast<std::size_t>(src.offset_) * size_of(dtype_), Blocking::no);
 }
 
 void Array::to_host_bytes(void* out, DType requested) const {
@@ -152,10 +204,10 @@ void Array::to_host_bytes(void* out, DType requested) const {
                           ": ask for the array's own dtype, or astype() first");
   }
   if (size() == 0) return;
-  const Array src = is_contiguous() ? *this : copy();
-  Queue& q = detail::array_queue(src.device());
-  q.read(src.buffer_, out, static_cast<std::size_t>(size()) * size_of(dtype_),
-         static_cast<std::size_t>(src.offset_) * size_of(dtype_));
+  const Array src = readable_on_host();
+  detail::count_transfer(detail::Transfer::to_host, static_cast<std::size_t>(size()) * size_of(dtype_));
+  detail::array_queue(src.device()).read(src.buffer(), out, static_cast<std::size_t>(size()) * size_of(dtype_),
+                                         static_cast<std::size_t>(src.offset_) * size_of(dtype_));
 }
 
 Array Array::reshape(std::vector<std::int64_t> dims) const {
@@ -186,13 +238,13 @@ Array Array::reshape(std::vector<std::int64_t> dims) const {
     throw InvalidArgument("reshape: cannot reshape " + describe() + " into shape " + to_string(target));
   }
   const Array src = is_contiguous() ? *this : copy();
-  return ArrayFactory::make(src.buffer_, dtype_, target, contiguous_strides(target), src.offset_);
+  return ArrayFactory::make(src.buffer_, src.res_, dtype_, target, contiguous_strides(target), src.offset_);
 }
 
 Array Array::transpose() const {
   std::vector<std::int64_t> dims(shape_.dims().rbegin(), shape_.dims().rend());
   Strides st(strides_.rbegin(), strides_.rend());
-  return ArrayFactory::make(buffer_, dtype_, Shape(dims), st, offset_);
+  return ArrayFactory::make(buffer_, res_, dtype_, Shape(dims), st, offset_);
 }
 
 Array Array::slice(std::size_t axis, std::int64_t start, std::int64_t stop, std::int64_t step) const {
@@ -215,7 +267,7 @@ Array Array::slice(std::size_t axis, std::int64_t start, std::int64_t stop, std:
   dims[axis] = count;
   Strides st = strides_;
   st[axis] = strides_[axis] * step;
-  return ArrayFactory::make(buffer_, dtype_, Shape(dims), st, offset_ + (count ? start * strides_[axis] : 0));
+  return ArrayFactory::make(buffer_, res_, dtype_, Shape(dims), st, offset_ + (count ? start * strides_[axis] : 0));
 }
 
 Array Array::broadcast_to(const Shape& shape) const {
@@ -229,7 +281,7 @@ Array Array::broadcast_to(const Shape& shape) const {
     else if (shape_[d] == 1) st[lead + d] = 0;
     else throw InvalidArgument("broadcast_to: cannot broadcast " + describe() + " to shape " + to_string(shape));
   }
-  return ArrayFactory::make(buffer_, dtype_, shape, st, offset_);
+  return ArrayFactory::make(buffer_, res_, dtype_, shape, st, offset_);
 }
 
 Array Array::copy() const { return eval(Expr(*this)); }

@@ -465,6 +465,7 @@ void assign_into(const Array& out, const Expr& expr) {
   auto kernel = eval_kernel(out, root, args);
   kernel->run(detail::array_queue(dev), n, args);
   count_launch(dev);
+  out.mark_written();
 }
 
 }  // namespace detail

@@ -1,6 +1,9 @@
 #include "weft/config.hpp"
 
+#include <cctype>
 #include <charconv>
+#include <stdexcept>
+#include <string>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
@@ -149,6 +152,43 @@ bool Config::device_allowed(std::string_view backend, DeviceType type) const {
   return false;
 }
 
+namespace {
+// "512M", "1.5GiB", "1000000": a byte count, K/M/G/T as powers of 1024.
+std::uint64_t parse_bytes(std::string_view text) {
+  const std::string_view t = trim(text);
+  auto bad = [&] {
+    return ConfigError("WEFT_MEMORY_LIMIT='" + std::string(text) +
+                       "' is not a memory size: expected bytes, or a number with K, M, G or T "
+                       "(powers of 1024, as in 512M or 1.5GiB), more than 0");
+  };
+  std::size_t end = 0;
+  while (end < t.size() && (std::isdigit(static_cast<unsigned char>(t[end])) || t[end] == '.')) ++end;
+  if (end == 0) throw bad();
+  double number = 0;
+  try {
+    std::size_t used = 0;
+    number = std::stod(std::string(t.substr(0, end)), &used);
+    if (used != end) throw bad();
+  } catch (const std::logic_error&) {
+    throw bad();
+  }
+  std::string unit(trim(t.substr(end)));
+  for (auto& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (unit.ends_with("IB")) unit.erase(unit.size() - 2);
+  else if (unit.size() > 1 && unit.ends_with("B")) unit.pop_back();
+  else if (unit == "B") unit.clear();
+  double scale = 1;
+  if (unit == "K") scale = 1024.0;
+  else if (unit == "M") scale = 1024.0 * 1024;
+  else if (unit == "G") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
+  else if (!unit.empty()) throw bad();
+  const double bytes = number * scale;
+  if (!(bytes >= 1) || bytes > 1.8e19) throw bad();
+  return static_cast<std::uint64_t>(bytes);
+}
+}  // namespace
+
 Config Config::parse(const std::function<const char*(const char*)>& getenv) {
   Config c;
   auto get = [&](const char* name) -> std::optional<std::string_view> {
@@ -219,6 +259,10 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv) {
       throw ConfigError("WEFT_LOG='" + std::string(*v) +
                         "' is not a log level: expected off, error, warning, info or debug");
     }
+  }
+
+  if (auto v = get("WEFT_MEMORY_LIMIT"); v && !trim(*v).empty()) {
+    c.memory_limit = parse_bytes(*v);
   }
   return c;
 }

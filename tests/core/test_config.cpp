@@ -70,6 +70,21 @@ TEST(Config, MalformedValuesNameTheVariable) {
   EXPECT_FALSE(error_of({{"WEFT_DEVICE", "host:3"}}).empty());
 }
 
+TEST(Config, MemoryLimitTakesSizesWithUnits) {
+  EXPECT_EQ(parse({}).memory_limit, 0u);
+  EXPECT_EQ(parse({{"WEFT_MEMORY_LIMIT", "100"}}).memory_limit, 100u);
+  EXPECT_EQ(parse({{"WEFT_MEMORY_LIMIT", "512M"}}).memory_limit, 512u << 20);
+  EXPECT_EQ(parse({{"WEFT_MEMORY_LIMIT", "512MB"}}).memory_limit, 512u << 20);
+  EXPECT_EQ(parse({{"WEFT_MEMORY_LIMIT", " 1.5GiB "}}).memory_limit, 3ull << 29);
+  EXPECT_EQ(parse({{"WEFT_MEMORY_LIMIT", "64k"}}).memory_limit, 64u << 10);
+  EXPECT_EQ(parse({{"WEFT_MEMORY_LIMIT", "2T"}}).memory_limit, 2ull << 40);
+  EXPECT_EQ(parse({{"WEFT_MEMORY_LIMIT", "4096B"}}).memory_limit, 4096u);
+  for (const char* bad : {"lots", "0", "-5", "12X", "1.2.3G", "G", "0.1"}) {
+    const std::string e = error_of({{"WEFT_MEMORY_LIMIT", bad}});
+    EXPECT_NE(e.find("WEFT_MEMORY_LIMIT='" + std::string(bad) + "'"), std::string::npos) << bad << ": " << e;
+  }
+}
+
 TEST(Selector, EveryForm) {
   using K = DeviceSelector::Kind;
   EXPECT_EQ(DeviceSelector::parse("host").kind(), K::host);

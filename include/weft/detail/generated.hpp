@@ -65,6 +65,11 @@ struct RuntimeArg {
 };
 
 /// Binds arguments known only at run time (the array layer's expressions), in order.
+/// Drops the kernel's hold on the buffers bound to its first count arguments (the user's),
+/// once launched: a launch keeps what it needs until it completes, and a cached generator
+/// must not keep an array's memory alive (or out of the memory pool) until its next call.
+void release_user_buffers(Kernel& k, std::size_t count) noexcept;
+
 void bind_runtime_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string_view who,
                        std::span<const RuntimeArg> args);
 

@@ -69,6 +69,15 @@ void HostQueue::worker_loop() {
 }
 
 std::exception_ptr HostQueue::execute(Command& cmd) {
+  // The command's closure (and the buffers its kernel arguments hold) goes before its event
+  // completes: a waiter then finds the memory released (back in the array pool).
+  struct Drop {
+    Command& c;
+    ~Drop() {
+      c.work = nullptr;
+      c.wait.clear();
+    }
+  } drop{cmd};
   cmd.event->mark_submitted();
   try {
     for (const auto& w : cmd.wait) {

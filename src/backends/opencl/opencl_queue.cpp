@@ -115,9 +115,17 @@ cl_event OpenclKernel::enqueue(cl_command_queue queue, const std::vector<ArgValu
     cl_int err = CL_SUCCESS;
     switch (v.kind) {
       case ArgValue::Kind::buffer: {
-        if (b.kind == ArgValue::Kind::buffer && b.buffer == v.buffer) continue;
+        // What is bound is remembered by its cl_mem, not held: a kernel must not keep a
+        // buffer alive (or out of the array memory pool) after its launches.
         cl_mem m = mem_of(v.buffer);
+        if (b.kind == ArgValue::Kind::buffer && std::memcmp(b.bytes.data(), &m, sizeof m) == 0) continue;
         err = a.clSetKernelArg(kernel_.get(), i, sizeof m, &m);
+        if (err == CL_SUCCESS) {
+          b = ArgValue{};
+          b.kind = ArgValue::Kind::buffer;
+          std::memcpy(b.bytes.data(), &m, sizeof m);
+          continue;
+        }
         break;
       }
       case ArgValue::Kind::value:

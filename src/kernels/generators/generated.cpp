@@ -79,6 +79,17 @@ void bind_scalar(Kernel& kernel, std::size_t index, const ArgSpec& spec, const S
   throw Unsupported(std::string(who) + ": half-precision value arguments are not supported");
 }
 
+void release_user_buffers(Kernel& k, std::size_t count) noexcept {
+  if (!k.impl()) return;
+  auto& args = k.impl()->args();
+  for (std::size_t i = 0; i < count && i < args.size(); ++i) {
+    if (args[i].kind == ArgValue::Kind::buffer) {
+      args[i].buffer.reset();
+      args[i].kind = ArgValue::Kind::unset;
+    }
+  }
+}
+
 void bind_runtime_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string_view who,
                        std::span<const RuntimeArg> args) {
   check_arg_count(who, specs, args.size());

@@ -1,0 +1,250 @@
+#include "array/memory_pool.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "array/array_queue.hpp"
+#include "runtime/backend.hpp"
+#include "weft/config.hpp"
+#include "weft/error.hpp"
+
+namespace weft {
+
+namespace detail {
+
+namespace {
+std::string bytes_text(std::uint64_t b) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(b);
+  int u = 0;
+  while (v >= 1024 && u < 4) {
+    v /= 1024;
+    ++u;
+  }
+  if (u == 0) return std::to_string(b) + " bytes";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f %s", v, units[u]);
+  return text;
+}
+
+struct Counters {
+  std::atomic<std::uint64_t> to_device{0}, to_host{0}, between{0}, bytes{0};
+};
+Counters& counters() {
+  static Counters c;
+  return c;
+}
+}  // namespace
+
+std::size_t MemoryPool::size_class(std::size_t bytes) {
+  if (bytes <= 4096) return std::max<std::size_t>(512, (bytes + 511) / 512 * 512);
+  const std::size_t step = std::bit_floor(bytes - 1) / 8;
+  return (bytes + step - 1) / step * step;
+}
+
+std::vector<std::shared_ptr<BufferImpl>> MemoryPool::take_cached_locked(std::size_t at_least) {
+  // Largest blocks first, until at_least bytes are freed (everything for SIZE_MAX).
+  std::vector<std::shared_ptr<BufferImpl>> out;
+  std::size_t freed = 0;
+  while (freed < at_least && !cache_.empty()) {
+    auto it = std::prev(cache_.end());
+    while (!it->second.empty() && freed < at_least) {
+      out.push_back(std::move(it->second.back()));
+      it->second.pop_back();
+      freed += it->first;
+      stats_.cached -= it->first;
+    }
+    if (it->second.empty()) cache_.erase(it);
+  }
+  return out;
+}
+
+void MemoryPool::take_back(std::shared_ptr<BufferImpl> block) {
+  std::lock_guard lock(mutex_);
+  const std::size_t cls = block->size();
+  stats_.in_use -= cls;
+  stats_.cached += cls;
+  cache_[cls].push_back(std::move(block));
+}
+
+Buffer MemoryPool::allocate(std::size_t bytes, DType dtype, const std::function<std::string()>& what) {
+  const std::size_t cls = size_class(bytes);
+  auto hand_out = [&](std::shared_ptr<BufferImpl> block) {
+    block->dtype = dtype;
+    BufferImpl* raw = block.get();
+    // The handle arrays hold: when the last one goes, the block returns to the pool (or is
+    // freed, when the pool is gone). Kernels still queued on it hold the handle too.
+    return Buffer(std::shared_ptr<BufferImpl>(
+        raw, [pool = weak_from_this(), owned = std::move(block)](BufferImpl*) mutable {
+          if (auto p = pool.lock()) p->take_back(std::move(owned));
+          else owned.reset();
+        }));
+  };
+  std::vector<std::shared_ptr<BufferImpl>> to_free;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = cache_.find(cls); it != cache_.end() && !it->second.empty()) {
+      auto block = std::move(it->second.back());
+      it->second.pop_back();
+      stats_.cached -= cls;
+      stats_.in_use += cls;
+      ++stats_.reuses;
+      return hand_out(std::move(block));
+    }
+    if (limit_ && stats_.in_use + cls > limit_) {
+      throw OutOfMemory(what() + " needs " + bytes_text(cls) + " on " + device_.selector() +
+                            ", more than WEFT_MEMORY_LIMIT (" + bytes_text(limit_) + ") allows: arrays there hold " +
+                            bytes_text(stats_.in_use) + " already",
+                        bytes);
+    }
+    if (limit_ && stats_.in_use + stats_.cached + cls > limit_) {
+      to_free = take_cached_locked(stats_.in_use + stats_.cached + cls - limit_);
+    }
+    stats_.in_use += cls;  // reserved now, so concurrent requests see it against the limit
+  }
+  to_free.clear();
+  auto unreserve = [&] {
+    std::lock_guard lock(mutex_);
+    stats_.in_use -= cls;
+  };
+  std::shared_ptr<BufferImpl> block;
+  try {
+    block = Buffer(device_, cls).impl();
+  } catch (const OutOfMemory&) {
+    // The driver refused: give the cached blocks back and try once more.
+    release_cached();
+    try {
+      block = Buffer(device_, cls).impl();
+    } catch (const OutOfMemory& e) {
+      unreserve();
+      throw OutOfMemory(what() + ": " + bytes_text(cls) + " could not be allocated on " + device_.selector() +
+                            " (arrays there hold " + bytes_text(stats().in_use) + "): " + e.what(),
+                        bytes, e.name(), e.call());
+    }
+  } catch (...) {
+    unreserve();
+    throw;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    ++stats_.allocations;
+    stats_.peak = std::max(stats_.peak, stats_.in_use + stats_.cached);
+  }
+  return hand_out(std::move(block));
+}
+
+MemoryStats MemoryPool::stats() const {
+  std::lock_guard lock(mutex_);
+  MemoryStats s = stats_;
+  s.limit = limit_;
+  return s;
+}
+
+void MemoryPool::release_cached() {
+  std::vector<std::shared_ptr<BufferImpl>> blocks;
+  {
+    std::lock_guard lock(mutex_);
+    blocks = take_cached_locked(SIZE_MAX);
+  }
+  if (blocks.empty()) return;
+  detail::array_queue(device_).finish();  // nothing queued may still use them
+  blocks.clear();
+}
+
+MemoryPool& memory_pool(const Device& device) {
+  static std::mutex mutex;
+  static std::map<const void*, std::shared_ptr<MemoryPool>> pools;
+  std::lock_guard lock(mutex);
+  auto& p = pools[device.impl().get()];
+  if (!p) p = std::make_shared<MemoryPool>(device, config().memory_limit);
+  return *p;
+}
+
+void count_transfer(Transfer kind, std::size_t bytes) {
+  Counters& c = counters();
+  (kind == Transfer::to_device ? c.to_device : kind == Transfer::to_host ? c.to_host : c.between)
+      .fetch_add(1, std::memory_order_relaxed);
+  c.bytes.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+// ---- residence ----
+
+namespace {
+Residence::Copy* find(Residence& r, const Buffer& b) {
+  for (auto& c : r.copies) {
+    if (c.buffer.impl() == b.impl()) return &c;
+  }
+  return nullptr;
+}
+
+// Copies the whole allocation from src to dst (both on their array queues, in order after
+// what is queued there), blocking.
+void transfer(const Residence::Copy& src, const Residence::Copy& dst, std::size_t bytes) {
+  Queue& sq = detail::array_queue(src.device);
+  Queue& dq = detail::array_queue(dst.device);
+  if (void* d = dst.buffer.host_ptr()) {
+    dq.finish();  // kernels queued before the copy went stale may still read it
+    sq.read(src.buffer, d, bytes);
+  } else if (void* s = src.buffer.host_ptr()) {
+    sq.finish();  // the writes queued on the source
+    dq.write(dst.buffer, s, bytes);
+  } else {
+    std::vector<std::byte> staging(bytes);
+    sq.read(src.buffer, staging.data(), bytes);
+    dq.write(dst.buffer, staging.data(), bytes);
+  }
+  count_transfer(Transfer::between_devices, bytes);
+}
+}  // namespace
+
+void make_current(Residence& r, const Buffer& buffer) {
+  std::lock_guard lock(r.mutex);
+  Residence::Copy* mine = find(r, buffer);
+  if (!mine || mine->valid) return;
+  // The source: a copy the host addresses first (one copy, no staging), else any valid one.
+  const Residence::Copy* src = nullptr;
+  for (const auto& c : r.copies) {
+    if (c.valid && (!src || (c.buffer.host_ptr() && !src->buffer.host_ptr()))) src = &c;
+  }
+  if (!src) throw Error("internal: an allocation with no valid copy");
+  transfer(*src, *mine, r.bytes);
+  mine->valid = true;
+}
+
+void note_written(Residence& r, const Buffer& buffer) {
+  std::lock_guard lock(r.mutex);
+  for (auto& c : r.copies) c.valid = c.buffer.impl() == buffer.impl();
+}
+
+Buffer copy_on(Residence& r, const Device& device, DType dtype) {
+  std::lock_guard lock(r.mutex);
+  for (const auto& c : r.copies) {
+    if (c.device == device) return c.buffer;
+  }
+  Buffer b = memory_pool(device).allocate(r.bytes, dtype, [&] {
+    return "a copy of " + std::to_string(r.bytes) + " bytes of array memory on " + device.selector();
+  });
+  r.copies.push_back({device, b, false});
+  r.spread.store(true, std::memory_order_release);
+  return b;
+}
+
+Buffer host_copy(Residence& r) {
+  std::lock_guard lock(r.mutex);
+  for (const auto& c : r.copies) {
+    if (c.valid && c.buffer.host_ptr()) return c.buffer;
+  }
+  return Buffer();
+}
+
+}  // namespace detail
+
+MemoryStats memory_stats(const Device& device) { return detail::memory_pool(device).stats(); }
+void free_cached_memory(const Device& device) { detail::memory_pool(device).release_cached(); }
+
+TransferStats transfer_stats() {
+  const auto& c = detail::counters();
+  return {c.to_device.load(), c.to_host.load(), c.between.load(), c.bytes.load()};
+}
+
+}  // namespace weft

@@ -1,0 +1,82 @@
+// The array layer's memory: a pool of blocks per device (WEFT_MEMORY_LIMIT caps it), the
+// record of where an allocation's valid copies are, and the transfer counters.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "weft/buffer.hpp"
+#include "weft/memory.hpp"
+#include "weft/queue.hpp"
+
+namespace weft::detail {
+
+class BufferImpl;
+
+class MemoryPool : public std::enable_shared_from_this<MemoryPool> {
+ public:
+  MemoryPool(Device device, std::uint64_t limit) : device_(std::move(device)), limit_(limit) {}
+  MemoryPool(const MemoryPool&) = delete;
+  MemoryPool& operator=(const MemoryPool&) = delete;
+
+  /// A block of at least bytes for count elements of dtype; what() describes the request
+  /// for an OutOfMemory message (called only when one is thrown).
+  Buffer allocate(std::size_t bytes, DType dtype, const std::function<std::string()>& what);
+  MemoryStats stats() const;
+  /// Frees every cached block (after the device's array queue has drained).
+  void release_cached();
+
+  /// The size the pool rounds a request to: 512-byte steps up to 4 KiB, then eight steps per
+  /// power of two (at most 12.5% more than asked).
+  static std::size_t size_class(std::size_t bytes);
+
+ private:
+  void take_back(std::shared_ptr<BufferImpl> block);
+  std::vector<std::shared_ptr<BufferImpl>> take_cached_locked(std::size_t at_least);
+
+  Device device_;
+  std::uint64_t limit_;
+  mutable std::mutex mutex_;
+  std::map<std::size_t, std::vector<std::shared_ptr<BufferImpl>>> cache_;
+  MemoryStats stats_;
+};
+
+/// The pool of device (made on first use, with the configured limit).
+MemoryPool& memory_pool(const Device& device);
+
+enum class Transfer { to_device, to_host, between_devices };
+void count_transfer(Transfer kind, std::size_t bytes);
+
+/// Where the valid copies of one allocation are. Views of the allocation share it; an array
+/// moved to another device with Array::to gets a copy there, filled when first read.
+struct Residence {
+  struct Copy {
+    Device device;
+    Buffer buffer;
+    bool valid = true;
+  };
+  explicit Residence(Buffer first) : bytes(first.size()) { copies.push_back({first.device(), std::move(first), true}); }
+
+  std::size_t bytes;
+  std::atomic<bool> spread{false};  // a copy exists on more than one device
+  std::mutex mutex;
+  std::vector<Copy> copies;
+};
+
+/// Makes the copy held in buffer current (copies the allocation from a valid copy if it is
+/// stale). Cheap when the allocation lives on one device.
+void make_current(Residence& r, const Buffer& buffer);
+/// Records that buffer's copy was written: every other copy is stale.
+void note_written(Residence& r, const Buffer& buffer);
+/// The buffer of the allocation on device, made on first use (not yet filled).
+Buffer copy_on(Residence& r, const Device& device, DType dtype);
+/// A valid copy of the allocation whose memory the host addresses directly, if there is one.
+Buffer host_copy(Residence& r);
+
+}  // namespace weft::detail
