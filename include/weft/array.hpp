@@ -260,8 +260,9 @@ Future<double> max(const Expr& expr);
 /// with NumPy's result types: sum and prod of integers give int64 (uint64 for unsigned),
 /// mean of integers float64, any and all bool; keepdims leaves the reduced axes as extent 1.
 /// The expression is evaluated inside the reduction's one kernel; floats accumulate in
-/// double. (A first form: one work-item per output element, fine for reducing along short
-/// axes or many rows; a full reduction is faster with the Future forms above.)
+/// double. Reducing every axis runs the parallel reduction (integers accumulate exactly in 64
+/// bits); reducing some axes runs one work-item per output element (fine for short axes
+/// or many rows; a long axis with few outputs is not yet split across work-groups).
 Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
@@ -269,6 +270,29 @@ Array max(const Expr& expr, const std::vector<int>& axes, bool keepdims = false)
 Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+
+/// The index of the first minimum / maximum (a NaN counts as the extreme, as in NumPy):
+/// over every element (the flat index in C order, a 0-d int64 array; two parallel passes),
+/// or along one axis.
+Array argmin(const Expr& expr);
+Array argmax(const Expr& expr);
+Array argmin(const Expr& expr, int axis, bool keepdims = false);
+Array argmax(const Expr& expr, int axis, bool keepdims = false);
+/// Variance and standard deviation along axes (empty: every axis), dividing by N - ddof, in
+/// two passes as NumPy's (the mean, then the squared deviations); floats keep their type,
+/// integers give float64.
+Array var(const Expr& expr, const std::vector<int>& axes = {}, bool keepdims = false, int ddof = 0);
+Array std(const Expr& expr, const std::vector<int>& axes = {}, bool keepdims = false, int ddof = 0);
+/// Cumulative sums and products with NumPy's result types (small integers widen to 64
+/// bits): of the flattened elements, or along axis (a segmented scan over its lines), in
+/// one generated scan kernel reading the expression.
+Array cumsum(const Expr& expr);
+Array cumprod(const Expr& expr);
+Array cumsum(const Expr& expr, int axis);
+Array cumprod(const Expr& expr, int axis);
+/// numpy.dot: the inner product of 1-D operands; else the sum over a's last axis and b's
+/// second-to-last (matrix product for 2-D), in one kernel without a temporary.
+Array dot(const Expr& a, const Expr& b);
 
 /// The in-order queue the array layer runs its work on, one per device (made on first use).
 /// Work on another queue that reads or writes arrays must be ordered with it (markers).

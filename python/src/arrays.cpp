@@ -301,34 +301,12 @@ std::vector<int> axes_arg(nb::handle h, std::size_t ndim) {
   return out;
 }
 
-/// NumPy's dtype of sum and prod: small integers widen to 64 bits.
-weft::DType accumulate_dtype(weft::DType t) {
-  if (t == weft::DType::bool_ || weft::is_signed_integer(t)) return weft::DType::int64;
-  if (weft::is_unsigned_integer(t)) return weft::DType::uint64;
-  return t;
-}
-
 nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool keepdims) {
   const weft::Expr e = need_operand(x, what.c_str());
   if (!nb::isinstance<PyArray>(x)) throw nb::type_error((what + ": expected a weft.Array").c_str());
   const std::size_t ndim = e.shape().ndim();
   const std::vector<int> axes = axes_arg(axis, ndim);
-  const bool all_axes = axes.size() == ndim;
   before_array_work(as_py(x).device());
-  const bool fused = all_axes && (what == "sum" || what == "min" || what == "max" || what == "mean") && e.shape().size() > 0;
-  if (fused) {
-    // One fused reduction kernel; the result stays on the device as a 0-d array.
-    weft::Future<double> f = what == "min" ? weft::min(e) : what == "max" ? weft::max(e) : weft::sum(e);
-    weft::Array r = weft::Array::wrap(f.device_value(), weft::DType::float64, weft::Shape{});
-    if (keepdims) r = weft::Array::wrap(f.device_value(), weft::DType::float64, weft::Shape(std::vector<std::int64_t>(ndim, 1)));
-    weft::DType out = e.dtype();
-    if (what == "sum") out = accumulate_dtype(out);
-    if (what == "mean") {
-      out = weft::is_floating(out) ? out : weft::DType::float64;
-      return make_lazy(weft::astype(weft::Expr(r) / static_cast<double>(e.shape().size()), out));
-    }
-    return make_lazy(weft::astype(weft::Expr(r), out));
-  }
   if (what == "sum") return make_array(weft::sum(e, axes, keepdims));
   if (what == "prod") return make_array(weft::prod(e, axes, keepdims));
   if (what == "min") return make_array(weft::min(e, axes, keepdims));
@@ -337,6 +315,21 @@ nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool k
   if (what == "any") return make_array(weft::any(e, axes, keepdims));
   if (what == "all") return make_array(weft::all(e, axes, keepdims));
   throw weft::InvalidArgument("unknown reduction " + what);
+}
+
+/// argmin/argmax: over every element (None) or one axis.
+nb::object arg_extreme(const std::string& what, nb::handle x, nb::handle axis, bool keepdims) {
+  const weft::Expr e = need_operand(x, what.c_str());
+  if (!nb::isinstance<PyArray>(x)) throw nb::type_error((what + ": expected a weft.Array").c_str());
+  before_array_work(as_py(x).device());
+  const bool mx = what == "argmax";
+  if (axis.is_none()) {
+    weft::Array r = mx ? weft::argmax(e) : weft::argmin(e);
+    if (keepdims) r = r.reshape(std::vector<std::int64_t>(e.shape().ndim(), 1));
+    return make_array(std::move(r));
+  }
+  const int ax = nb::cast<int>(axis);
+  return make_array(mx ? weft::argmax(e, ax, keepdims) : weft::argmin(e, ax, keepdims));
 }
 
 nb::tuple to_tuple(const std::vector<std::int64_t>& v) {
@@ -586,6 +579,30 @@ void register_arrays(nb::module_& m) {
     return make_lazy(weft::clip(need_operand(a, "clip"), need_operand(lo, "clip"), need_operand(hi, "clip")));
   }, nb::arg("a"), nb::arg("a_min"), nb::arg("a_max"));
   m.def("_reduce", &reduce, nb::arg("what"), nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false);
+  m.def("_arg_extreme", &arg_extreme, nb::arg("what"), nb::arg("x"), nb::arg("axis").none() = nb::none(),
+        nb::arg("keepdims") = false);
+  m.def("_var", [](const std::string& what, nb::handle x, nb::handle axis, bool keepdims, int ddof) {
+    const weft::Expr e = need_operand(x, what.c_str());
+    const std::vector<int> axes = axes_arg(axis, e.shape().ndim());
+    before_array_work(as_py(x).device());
+    return make_array(what == "std" ? weft::std(e, axes, keepdims, ddof) : weft::var(e, axes, keepdims, ddof));
+  }, nb::arg("what"), nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false,
+        nb::arg("ddof") = 0);
+  m.def("_scan", [](const std::string& what, nb::handle x, nb::handle axis) {
+    const weft::Expr e = need_operand(x, what.c_str());
+    before_array_work(as_py(x).device());
+    const bool sum = what == "cumsum";
+    if (axis.is_none()) return make_array(sum ? weft::cumsum(e) : weft::cumprod(e));
+    const int ax = nb::cast<int>(axis);
+    return make_array(sum ? weft::cumsum(e, ax) : weft::cumprod(e, ax));
+  }, nb::arg("what"), nb::arg("x"), nb::arg("axis").none() = nb::none());
+  m.def("_dot", [](nb::handle a, nb::handle b) {
+    const weft::Expr x = need_operand(a, "dot");
+    const weft::Expr y = need_operand(b, "dot");
+    if (!nb::isinstance<PyArray>(a) && !nb::isinstance<PyArray>(b)) throw nb::type_error("dot: expected a weft.Array");
+    before_array_work(nb::isinstance<PyArray>(a) ? as_py(a).device() : as_py(b).device());
+    return make_array(weft::dot(x, y));
+  });
   m.def("_result_type", [](const std::string& a, const std::string& b) {
     const weft::DType t = weft::result_type(dtype_arg(a), dtype_arg(b));
     return std::string(t == weft::DType::bool_ ? "bool" : weft::name(t));

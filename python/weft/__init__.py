@@ -231,6 +231,66 @@ def _reduction(what):
     return method
 
 
+def _arg_extreme(what):
+    def method(self, axis=None, out=None, *, keepdims=False):
+        r = _weft._arg_extreme(what, self, axis, keepdims)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    method.__name__ = what
+    method.__doc__ = (f"The index of the first {what[3:]}imum (a NaN counts as the extreme), over every element "
+                      "(a flat index) or along axis, as NumPy's; stays on the device.")
+    return method
+
+
+def _spread(what):
+    def method(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        r = _weft._var(what, self, axis, keepdims, int(ddof))
+        if dtype is not None:
+            r = r.astype(dtype, copy=False)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    method.__name__ = what
+    method.__doc__ = f"{what} over axis (None: all) dividing by N - ddof, as NumPy's (two passes)."
+    return method
+
+
+def _cumulative(what):
+    def method(self, axis=None, dtype=None, out=None):
+        r = _weft._scan(what, self, axis)
+        if dtype is not None:
+            r = r.astype(dtype, copy=False)
+        if out is not None:
+            out[...] = r
+            return out
+        return r
+
+    method.__name__ = what
+    method.__doc__ = f"{what} of the flattened elements (axis None) or along axis, as NumPy's; one scan kernel."
+    return method
+
+
+def _dot(self, other, out=None):
+    r = _weft._dot(self, other)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def _matmul(a, b):
+    if a.ndim > 2 or b.ndim > 2:
+        raise NotImplementedError("weft's @ handles 1-D and 2-D operands (stacks of matrices are not supported yet)")
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: an operand is 0-d (use * for scalars)")
+    return _weft._dot(a, b)
+
+
 def _iter(self):
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
@@ -326,6 +386,15 @@ def _to(self, device) -> "Array":
 
 
 Array.__getitem__ = _getitem
+Array.argmin = _arg_extreme("argmin")
+Array.argmax = _arg_extreme("argmax")
+Array.var = _spread("var")
+Array.std = _spread("std")
+Array.cumsum = _cumulative("cumsum")
+Array.cumprod = _cumulative("cumprod")
+Array.dot = _dot
+Array.__matmul__ = lambda self, other: _matmul(self, other) if isinstance(other, Array) else NotImplemented
+Array.__rmatmul__ = lambda self, other: _matmul(other, self) if isinstance(other, Array) else NotImplemented
 Array.to = _to
 Array.dtype = property(_array_dtype, doc="The NumPy dtype of the elements.")
 Array.get = _get
@@ -405,7 +474,9 @@ def _array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
                         "weft.asarray() first (weft makes no copy you did not ask for)")
     if kwargs.get("dtype") is not None or kwargs.get("where", True) is not True:
         return NotImplemented
-    if method == "__call__":
+    if method == "__call__" and ufunc.__name__ == "matmul":
+        r = _matmul(*inputs)
+    elif method == "__call__":
         f = _UFUNCS.get(ufunc.__name__)
         if f is None:
             return NotImplemented
@@ -564,6 +635,38 @@ def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
     return Array.all(a, axis, None, out, keepdims)
 
 
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    return Array.argmin(a, axis, out, keepdims=keepdims)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    return Array.argmax(a, axis, out, keepdims=keepdims)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return Array.var(a, axis, dtype, out, ddof, keepdims)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return Array.std(a, axis, dtype, out, ddof, keepdims)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    return Array.cumsum(a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    return Array.cumprod(a, axis, dtype, out)
+
+
+def dot(a, b, out=None):
+    return _dot(a, b, out)
+
+
+def matmul(a, b):
+    return _matmul(a, b)
+
+
 def reshape(a, newshape):
     return a.reshape(newshape)
 
@@ -594,7 +697,9 @@ def result_type(*arrays_and_dtypes):
     return _np_dtype(out)
 
 
-for _np_f, _f in [(_np.sum, sum), (_np.prod, prod), (_np.mean, mean), (_np.min, amin), (_np.max, amax),
+for _np_f, _f in [(_np.argmin, argmin), (_np.argmax, argmax), (_np.var, var), (_np.std, std),
+                  (_np.cumsum, cumsum), (_np.cumprod, cumprod), (_np.dot, dot),
+                  (_np.sum, sum), (_np.prod, prod), (_np.mean, mean), (_np.min, amin), (_np.max, amax),
                   (_np.amin, amin), (_np.amax, amax), (_np.any, any), (_np.all, all), (_np.where, where),
                   (_np.clip, clip), (_np.reshape, reshape), (_np.transpose, transpose), (_np.ravel, ravel),
                   (_np.copy, copy), (_np.broadcast_to, broadcast_to), (_np.zeros_like, zeros_like),

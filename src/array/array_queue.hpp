@@ -21,5 +21,10 @@ std::string kernel_type(DType t);
 std::string eval_source(const Array& out, const Expr& expr);
 std::string sum_source(const Expr& expr);
 std::string axis_reduce_source(const Expr& expr, const std::string& what, const std::vector<int>& axes);
+/// The parallel reduction over every element (what: sum, prod, min, max, any, all), the
+/// first-index pass of argmin/argmax, and the cumsum/cumprod scan (lines: segmented).
+std::string full_reduce_source(const Expr& expr, const std::string& what);
+std::string first_index_source(const Expr& expr);
+std::string scan_source(const Expr& expr, const std::string& what, bool lines);
 
 }  // namespace weft::detail

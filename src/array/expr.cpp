@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "array/array_queue.hpp"
@@ -13,6 +14,7 @@
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"
 #include "weft/reduction.hpp"
+#include "weft/scan.hpp"
 
 namespace weft {
 
@@ -733,7 +735,12 @@ const AxisReduction axis_ops[] = {
     {"mean", "0", "acc + x"},
     {"any", "0", "(uchar)(acc || x != 0)"},
     {"all", "1", "(uchar)(acc && x != 0)"},
+    // The first extreme along the axis; a NaN is the first extreme once met, as NumPy's.
+    {"argmin", "", "(acc == acc && (x != x || x < acc))"},
+    {"argmax", "", "(acc == acc && (x != x || x > acc))"},
 };
+
+bool is_arg(const std::string& what) { return what == "argmin" || what == "argmax"; }
 
 const AxisReduction& axis_op(const std::string& what) {
   for (const auto& r : axis_ops) {
@@ -745,6 +752,7 @@ const AxisReduction& axis_op(const std::string& what) {
 // NumPy's result type of each reduction, and the type it accumulates in.
 DType axis_result_type(const std::string& what, DType t) {
   if (what == "any" || what == "all") return DType::bool_;
+  if (is_arg(what)) return DType::int64;
   if (what == "min" || what == "max") return t;
   if (what == "mean") return is_floating(t) ? t : DType::float64;
   // sum and prod: small integers widen to the platform integer, as NumPy's.
@@ -753,7 +761,7 @@ DType axis_result_type(const std::string& what, DType t) {
   return t;
 }
 DType accumulator_type(const std::string& what, DType result, DType t) {
-  if (what == "min" || what == "max") return t == DType::bool_ ? DType::uint8 : t;
+  if (what == "min" || what == "max" || is_arg(what)) return t == DType::bool_ ? DType::uint8 : t;
   if (what == "any" || what == "all") return DType::uint8;
   return is_floating(result) ? DType::float64 : result;  // float sums in double
 }
@@ -808,7 +816,7 @@ AxisPlan plan_axes(const Expr& expr, const std::string& what, const std::vector<
       out_dims.push_back(in[d]);
     }
   }
-  if (count == 0 && (what == "min" || what == "max")) {
+  if (count == 0 && (what == "min" || what == "max" || is_arg(what))) {
     throw InvalidArgument(what + " over an empty axis of " + to_string(in) + ": the operation has no identity");
   }
   const DType result = axis_result_type(what, expr.dtype());
@@ -854,16 +862,130 @@ AxisPlan plan_axes(const Expr& expr, const std::string& what, const std::vector<
     const bool seeded = std::string(r.neutral).empty();  // min/max start from the first element
     if (seeded) body += "weft_element(weft_base" + f.names + "); long weft_r = 1;";
     else body += "(" + A + ")" + r.neutral + "; long weft_r = 0;";
+    if (is_arg(what)) body += " long weft_best = 0;";
     body += " for (; weft_r < weft_count; ++weft_r) { " + red_index + " const " + A + " x = weft_element(weft_in" +
-            f.names + "); acc = " + r.op + "; }";
+            f.names + "); ";
+    if (is_arg(what)) body += std::string("if ") + r.op + " { acc = x; weft_best = weft_r; } }";
+    else body += std::string("acc = ") + r.op + "; }";
     if (what == "mean") body += " acc = acc / (" + A + ")weft_count;";
-    body += " weft_out[i] = (" + detail::kernel_type(result) + ")acc;";
+    body += " weft_out[i] = (" + detail::kernel_type(result) + ")" + (is_arg(what) ? "weft_best" : "acc") + ";";
     return std::make_shared<ElementwiseKernel>(params, body, "weft_axis_reduce", f.preamble);
   });
   return {out, kernel, std::move(args)};
 }
 
+// ---- reductions over every element, in parallel ------------------------------------------
+
+// The type a full reduction accumulates in: double for floats, 64-bit integers for the rest
+// (exact, and wrapping as NumPy's 64-bit sums do).
+DType full_accumulator(DType t) {
+  if (is_floating(t)) return DType::float64;
+  return is_unsigned_integer(t) ? DType::uint64 : DType::int64;
+}
+
+std::string extreme_literal(DType acc, bool largest) {
+  if (acc == DType::float64) return largest ? "INFINITY" : "-INFINITY";
+  if (acc == DType::uint64) return largest ? "18446744073709551615UL" : "0UL";
+  return largest ? "9223372036854775807L" : "(-9223372036854775807L - 1L)";
+}
+
+struct FullOp {
+  std::string neutral, reduce;
+};
+FullOp full_op(const std::string& what, DType acc) {
+  if (what == "sum" || what == "mean") return {"0", "a + b"};
+  if (what == "prod") return {"1", "a * b"};
+  if (what == "min" || what == "argmin") return {extreme_literal(acc, true), "(a < b || a != a) ? a : b"};
+  if (what == "max" || what == "argmax") return {extreme_literal(acc, false), "(a > b || a != a) ? a : b"};
+  if (what == "any") return {"0", "(a || b)"};
+  if (what == "all") return {"1", "(a && b)"};
+  throw InvalidArgument("unknown reduction " + what);
+}
+
+template <class F>
+decltype(auto) with_accumulator(DType acc, F&& f) {
+  if (acc == DType::float64) return f(double{});
+  if (acc == DType::uint64) return f(std::uint64_t{});
+  return f(std::int64_t{});
+}
+
+// One parallel reduction of the expression's elements (map: the element, or whether it is
+// nonzero for any/all) into a one-element buffer of the accumulator's type.
+std::shared_ptr<ReductionKernel> full_kernel(const Expr& expr, const std::string& what, DType acc, detail::Keyed& k) {
+  k = detail::key_and_args(expr.shape(), {expr.node().get()});
+  const FullOp op = full_op(what, acc);
+  static std::map<std::string, std::shared_ptr<ReductionKernel>> table;
+  return detail::cached<ReductionKernel>(
+      table, "all|" + what + "|" + std::string(name(acc)) + "|" + k.key, [&] {
+        const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+        const bool logical = what == "any" || what == "all";
+        const ElementFunction f = element_function(t.sig, logical ? "((" + t.value + ") != 0)" : t.value,
+                                                   detail::kernel_type(acc));
+        return std::make_shared<ReductionKernel>(acc, op.neutral, op.reduce, "weft_element(i" + f.names + ")",
+                                                 f.params, f.preamble, "weft_reduce_all");
+      });
+}
+
+Buffer reduce_all_elements(const Expr& expr, const std::string& what, DType acc, const Device& dev) {
+  detail::Keyed k;
+  auto kernel = full_kernel(expr, what, acc, k);
+  const auto n = static_cast<std::size_t>(expr.shape().size());
+  return with_accumulator(acc, [&](auto type) {
+    return kernel->template reduce_args<decltype(type)>(detail::array_queue(dev), n, k.args).device_value();
+  });
+}
+
+// The flat index of the first element equal to the extreme held in extreme (a NaN matches
+// a NaN), by a second parallel reduction: argmin and argmax over every element.
+std::shared_ptr<ReductionKernel> index_kernel(const Expr& expr, DType acc, detail::Keyed& k) {
+  k = detail::key_and_args(expr.shape(), {expr.node().get()});
+  static std::map<std::string, std::shared_ptr<ReductionKernel>> table;
+  return detail::cached<ReductionKernel>(table, "index|" + std::string(name(acc)) + "|" + k.key, [&] {
+    const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+    const std::string A = detail::kernel_type(acc);
+    const ElementFunction f = element_function(t.sig, t.value, A);
+    const std::string preamble = f.preamble + "long weft_pick(" + A + " v, " + A +
+                                 " m, long i) { return (v == m || (m != m && v != v)) ? i : 9223372036854775807L; }\n";
+    return std::make_shared<ReductionKernel>(DType::int64, "9223372036854775807L", "a < b ? a : b",
+                                             "weft_pick(weft_element(i" + f.names + "), weft_extreme[0], i)",
+                                             f.params + ", const " + A + " *weft_extreme", preamble,
+                                             "weft_first_index");
+  });
+}
+
+Buffer first_index_of(const Expr& expr, DType acc, const Buffer& extreme, const Device& dev) {
+  detail::Keyed k;
+  auto kernel = index_kernel(expr, acc, k);
+  k.args.push_back(detail::RuntimeArg::of(extreme));
+  const auto n = static_cast<std::size_t>(expr.shape().size());
+  return kernel->reduce_args<std::int64_t>(detail::array_queue(dev), n, k.args).device_value();
+}
+
+Array reduce_every_element(const Expr& expr, const std::string& what, bool keepdims) {
+  const detail::ExprNode& root = *expr.node();
+  const Device dev = detail::device_of(root);
+  if (!dev) throw InvalidArgument(what + ": the expression holds no array");
+  detail::check_one_device(root, dev);
+  const std::int64_t count = expr.shape().size();
+  if (count == 0 && (what == "min" || what == "max" || is_arg(what))) {
+    throw InvalidArgument(what + " of an empty array of shape " + to_string(expr.shape()) +
+                          ": the operation has no identity");
+  }
+  const DType result = axis_result_type(what, expr.dtype());
+  const DType acc = full_accumulator(expr.dtype());
+  const Shape shape(std::vector<std::int64_t>(keepdims ? expr.shape().ndim() : 0, 1));
+  Buffer value = reduce_all_elements(expr, is_arg(what) ? (what == "argmin" ? "min" : "max") : what, acc, dev);
+  if (is_arg(what)) return Array::wrap(first_index_of(expr, acc, value, dev), DType::int64, shape);
+  const Array r = Array::wrap(std::move(value), acc, shape);
+  if (what == "mean") return eval(astype(Expr(r) / static_cast<double>(count), result));
+  if (result == acc) return r;
+  return eval(astype(Expr(r), result));
+}
+
 Array reduce_axes(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
+  if (normalize_axes(axes, expr.shape().ndim(), what.c_str()).size() == expr.shape().ndim()) {
+    return reduce_every_element(expr, what, keepdims);
+  }
   AxisPlan p = plan_axes(expr, what, axes, keepdims);
   if (!p.kernel) return p.out;
   const Device dev = p.out.device();
@@ -885,8 +1007,152 @@ Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims) { retu
 Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "any", axes, keepdims); }
 Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "all", axes, keepdims); }
 
+Array argmin(const Expr& expr) { return reduce_every_element(expr, "argmin", false); }
+Array argmax(const Expr& expr) { return reduce_every_element(expr, "argmax", false); }
+Array argmin(const Expr& expr, int axis, bool keepdims) { return reduce_axes(expr, "argmin", {axis}, keepdims); }
+Array argmax(const Expr& expr, int axis, bool keepdims) { return reduce_axes(expr, "argmax", {axis}, keepdims); }
+
+Array var(const Expr& expr, const std::vector<int>& axes, bool keepdims, int ddof) {
+  // Two passes, as NumPy's: the mean, then the mean square deviation from it.
+  const auto reduced = normalize_axes(axes, expr.shape().ndim(), "var");
+  std::int64_t count = 1;
+  for (auto d : reduced) count *= expr.shape()[d];
+  const Array m = mean(expr, axes, true);
+  const Expr centered = astype(expr, m.dtype()) - Expr(m);
+  const Array squares = sum(centered * centered, axes, keepdims);
+  const double divisor = static_cast<double>(std::max<std::int64_t>(count - ddof, 0));
+  return eval(astype(Expr(squares) / divisor, m.dtype()));
+}
+
+Array std(const Expr& expr, const std::vector<int>& axes, bool keepdims, int ddof) {
+  return eval(sqrt(var(expr, axes, keepdims, ddof)));
+}
+
+namespace {
+std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::string& what, DType result, bool lines,
+                                               std::vector<detail::RuntimeArg>& args);
+
+// cumsum and cumprod: NumPy's result type (sum's), the expression scanned in one generated
+// scan kernel, along one axis as a segmented scan over its lines.
+Array scan_along(const Expr& expr, const std::string& what, std::optional<int> axis) {
+  const detail::ExprNode& root = *expr.node();
+  const Device dev = detail::device_of(root);
+  if (!dev) throw InvalidArgument(what + ": the expression holds no array");
+  detail::check_one_device(root, dev);
+  if (!axis) {
+    // NumPy flattens first: the expression's elements in C order.
+    if (const Array* a = expr.as_array()) return scan_along(Expr(a->ravel()), what, 0);
+    return scan_along(Expr(eval(expr).reshape({-1})), what, 0);
+  }
+  const Shape& in = expr.shape();
+  const std::size_t d = normalize_axes({*axis}, in.ndim(), what.c_str()).front();
+  const DType result = axis_result_type("sum", expr.dtype());
+  Array out = Array::empty(in, result, dev);
+  if (out.size() == 0) return out;
+  std::int64_t inner = 1;
+  for (std::size_t k = d + 1; k < in.ndim(); ++k) inner *= in[k];
+  const std::int64_t length = in[d];
+  const bool lines = out.size() != length;  // more than one line: a segmented scan
+
+  std::vector<detail::RuntimeArg> args{detail::RuntimeArg::of(out.buffer())};
+  auto kernel = scan_kernel(expr, what, result, lines, args);
+  args.push_back(detail::RuntimeArg::of_value(length));
+  args.push_back(detail::RuntimeArg::of_value(inner));
+  kernel->run(detail::array_queue(dev), static_cast<std::size_t>(out.size()), args);
+  detail::count_launch(dev);
+  out.mark_written();
+  return out;
+}
+
+// The scan kernel of cumsum/cumprod (lines: segmented, one scan per line along the axis);
+// appends the expression's arguments to args.
+std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::string& what, DType result, bool lines,
+                                               std::vector<detail::RuntimeArg>& args) {
+  const Shape& in = expr.shape();
+  const detail::ExprNode& root = *expr.node();
+  detail::Keyed k = detail::key_and_args(in, {&root});
+  args.insert(args.end(), k.args.begin(), k.args.end());
+  static std::map<std::string, std::shared_ptr<GenericScanKernel>> table;
+  const std::string key = what + "|" + std::string(name(result)) + (lines ? "|lines|" : "|one|") + k.key;
+  return detail::cached<GenericScanKernel>(table, key, [&] {
+    const detail::Text t = detail::text_of(in, {&root});
+    const std::string R = detail::kernel_type(result);
+    const ElementFunction f = element_function(t.sig, t.value, R);
+    // Scan position j runs along the lines one after another; weft_flat gives the element's
+    // place in C order (line = (outer, inner) pair, pos along the axis).
+    const std::string preamble =
+        f.preamble +
+        "long weft_flat(long j, long len, long inner) { const long line = j / len; const long pos = j - line * len; "
+        "const long o = line / inner; const long r = line - o * inner; return (o * len + pos) * inner + r; }\n";
+    const std::string at = lines ? "weft_flat(i, weft_len, weft_inner)" : "i";
+    return std::make_shared<GenericScanKernel>(
+        result, R + " *weft_out, " + f.params + ", long weft_len, long weft_inner",
+        "weft_element(" + at + f.names + ")", what == "cumsum" ? "a + b" : "a * b", what == "cumsum" ? "0" : "1",
+        "weft_out[" + at + "] = item;", lines ? "i % weft_len == 0" : "", preamble, "weft_" + what);
+  });
+}
+}  // namespace
+
+Array cumsum(const Expr& expr) { return scan_along(expr, "cumsum", std::nullopt); }
+Array cumprod(const Expr& expr) { return scan_along(expr, "cumprod", std::nullopt); }
+Array cumsum(const Expr& expr, int axis) { return scan_along(expr, "cumsum", axis); }
+Array cumprod(const Expr& expr, int axis) { return scan_along(expr, "cumprod", axis); }
+
+Array dot(const Expr& a_expr, const Expr& b_expr) {
+  // NumPy's dot: 1-D . 1-D is the inner product; otherwise the sum over a's last axis and
+  // b's second-to-last (its only one when 1-D). Both operands become broadcast views of one
+  // product expression, reduced in one kernel without a temporary.
+  const Array a = a_expr.as_array() ? *a_expr.as_array() : eval(a_expr);
+  const Array b = b_expr.as_array() ? *b_expr.as_array() : eval(b_expr);
+  if (a.ndim() == 0 || b.ndim() == 0) return eval(Expr(a) * Expr(b));
+  const std::int64_t k = a.shape()[a.ndim() - 1];
+  const std::size_t bk_axis = b.ndim() == 1 ? 0 : b.ndim() - 2;
+  if (b.shape()[bk_axis] != k) {
+    throw InvalidArgument("dot: shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) +
+                          " are not aligned: " + std::to_string(k) + " (a's last axis) != " +
+                          std::to_string(b.shape()[bk_axis]) + " (b's " +
+                          (b.ndim() == 1 ? "only axis)" : "second-to-last axis)"));
+  }
+  if (b.ndim() == 1) return sum(Expr(a) * Expr(b), {-1}, false);
+  // a: (..., k) -> (..., 1 x (b.ndim - 2), k, 1); b: (..., k, m) -> (1 x (a.ndim - 1), ..., k, m).
+  std::vector<std::int64_t> ad(a.shape().dims().begin(), a.shape().dims().end() - 1);
+  Strides as(a.strides().begin(), a.strides().end() - 1);
+  for (std::size_t i = 0; i + 2 < b.ndim(); ++i) {
+    ad.push_back(1);
+    as.push_back(0);
+  }
+  ad.push_back(k);
+  as.push_back(a.strides().back());
+  ad.push_back(1);
+  as.push_back(0);
+  std::vector<std::int64_t> bd(a.ndim() - 1, 1);
+  Strides bs(a.ndim() - 1, 0);
+  bd.insert(bd.end(), b.shape().dims().begin(), b.shape().dims().end());
+  bs.insert(bs.end(), b.strides().begin(), b.strides().end());
+  const Array av = a.as_strided(Shape(ad), as, a.offset());
+  const Array bv = b.as_strided(Shape(bd), bs, b.offset());
+  const DType t = result_type(a.dtype(), b.dtype());
+  const Array s = sum(Expr(av) * Expr(bv), {-2}, false);
+  return s.dtype() == t ? s : eval(astype(Expr(s), t));
+}
+
 std::string detail::axis_reduce_source(const Expr& expr, const std::string& what, const std::vector<int>& axes) {
   return plan_axes(expr, what, axes, false).kernel->source();
+}
+
+std::string detail::full_reduce_source(const Expr& expr, const std::string& what) {
+  detail::Keyed k;
+  return full_kernel(expr, what, full_accumulator(expr.dtype()), k)->source();
+}
+
+std::string detail::first_index_source(const Expr& expr) {
+  detail::Keyed k;
+  return index_kernel(expr, full_accumulator(expr.dtype()), k)->source();
+}
+
+std::string detail::scan_source(const Expr& expr, const std::string& what, bool lines) {
+  std::vector<detail::RuntimeArg> args;
+  return scan_kernel(expr, what, axis_result_type("sum", expr.dtype()), lines, args)->source();
 }
 
 std::string detail::sum_source(const Expr& expr) {

@@ -430,6 +430,99 @@ double at(const Value& x, const std::vector<std::int64_t>& out_idx) {
 
 }  // namespace ref
 
+TEST_P(Arrays, ArgExtremesVarianceScansAndDot) {
+  const std::vector<float> v = {3, 9, 1, 9, -4, 0, 7, 7, 2, 5, -4, 8};
+  Array a = make(v, Shape{3, 4});
+  // Every element: the flat index of the first extreme.
+  EXPECT_EQ(argmax(a).to_host<std::int64_t>(), std::vector<std::int64_t>{1});
+  EXPECT_EQ(argmin(a).to_host<std::int64_t>(), std::vector<std::int64_t>{4});
+  EXPECT_EQ(argmax(a * -1.0f).to_host<std::int64_t>(), std::vector<std::int64_t>{4});
+  EXPECT_EQ(argmax(a, 1).to_host<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 3}));
+  EXPECT_EQ(argmin(a, 0).to_host<std::int64_t>(), (std::vector<std::int64_t>{1, 1, 2, 1}));
+  EXPECT_EQ(argmin(a, -1, true).shape(), (Shape{3, 1}));
+  // A NaN is the extreme of both, its first occurrence.
+  const float nan = std::nanf("");
+  Array withnan = make(std::vector<float>{1, nan, 5, nan}, Shape{4});
+  EXPECT_EQ(argmax(withnan).to_host<std::int64_t>()[0], 1);
+  EXPECT_EQ(argmin(withnan, 0).to_host<std::int64_t>()[0], 1);
+  EXPECT_THROW(argmax(Array::empty({0}, DType::float32, dev)), InvalidArgument);
+  // Integer extremes beyond 2^53 stay exact.
+  const std::int64_t big = (std::int64_t{1} << 60) + 1;
+  Array ints = make(std::vector<std::int64_t>{big - 1, big, big - 2}, Shape{3});
+  EXPECT_EQ(argmax(ints).to_host<std::int64_t>()[0], 1);
+  EXPECT_EQ(max(ints, {}).to_host<std::int64_t>()[0], big);
+  EXPECT_EQ(sum(ints, {}).to_host<std::int64_t>()[0], 3 * big - 3);
+
+  // var and std: NumPy's two-pass values, ddof, dtypes.
+  Array vr = var(a, {1});
+  EXPECT_EQ(vr.dtype(), DType::float32);
+  for (int r = 0; r < 3; ++r) {
+    double m = 0, q = 0;
+    for (int c = 0; c < 4; ++c) m += v[r * 4 + c] / 4.0;
+    for (int c = 0; c < 4; ++c) q += (v[r * 4 + c] - m) * (v[r * 4 + c] - m);
+    EXPECT_NEAR(vr.to_host<float>()[r], q / 4, 1e-4);
+    EXPECT_NEAR(std(a, {1}, false, 1).to_host<float>()[r], std::sqrt(q / 3), 1e-4);
+  }
+  Array iv = var(make(std::vector<std::int32_t>{1, 2, 3, 4}, Shape{4}));
+  EXPECT_EQ(iv.dtype(), DType::float64);
+  EXPECT_DOUBLE_EQ(iv.to_host<double>()[0], 1.25);
+
+  // cumsum and cumprod: flattened, along each axis, of an expression, of a transposed view.
+  std::vector<float> flat(12);
+  std::partial_sum(v.begin(), v.end(), flat.begin());
+  EXPECT_EQ(cumsum(a).to_host<float>(), flat);
+  EXPECT_EQ(cumsum(a).shape(), (Shape{12}));
+  const auto c0 = cumsum(a, 0).to_host<float>();
+  const auto c1 = cumsum(a * 2.0f, 1).to_host<float>();
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      float down = 0, across = 0;
+      for (int k = 0; k <= r; ++k) down += v[k * 4 + c];
+      for (int k = 0; k <= c; ++k) across += 2 * v[r * 4 + k];
+      EXPECT_EQ(c0[r * 4 + c], down);
+      EXPECT_EQ(c1[r * 4 + c], across);
+    }
+  }
+  const auto ct = cumsum(a.transpose(), 1).to_host<float>();  // (4, 3): along a's rows
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 3; ++r) EXPECT_EQ(ct[c * 3 + r], c0[r * 4 + c]);
+  }
+  Array small = make(std::vector<std::int8_t>{100, 100, 100, -2}, Shape{4});
+  Array cs = cumsum(small);
+  EXPECT_EQ(cs.dtype(), DType::int64);  // no int8 overflow, as NumPy's
+  EXPECT_EQ(cs.to_host<std::int64_t>(), (std::vector<std::int64_t>{100, 200, 300, 298}));
+  EXPECT_EQ(cumprod(make(std::vector<std::int32_t>{1, 2, 3, 4, 5}, Shape{5})).to_host<std::int64_t>(),
+            (std::vector<std::int64_t>{1, 2, 6, 24, 120}));
+  EXPECT_EQ(cumsum(Array::empty({0, 3}, DType::float32, dev), 1).shape(), (Shape{0, 3}));
+
+  // dot: inner product, matrix-vector, matrix-matrix, a transposed operand, a mismatch.
+  Array x = make(std::vector<float>{1, 2, 3, 4}, Shape{4});
+  EXPECT_EQ(dot(x, x).to_host<float>(), std::vector<float>{30});
+  EXPECT_EQ(dot(x, x).ndim(), 0u);
+  EXPECT_EQ(dot(a, x).to_host<float>(), (std::vector<float>{3 + 18 + 3 + 36, -4 + 0 + 21 + 28, 2 + 10 - 12 + 32}));
+  Array m = dot(a, a.transpose());
+  ASSERT_EQ(m.shape(), (Shape{3, 3}));
+  const auto mv = m.to_host<float>();
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) {
+      float want = 0;
+      for (int k = 0; k < 4; ++k) want += v[r * 4 + k] * v[c * 4 + k];
+      EXPECT_EQ(mv[r * 3 + c], want);
+    }
+  }
+  Array ai = make(std::vector<std::int32_t>{1, 2, 3, 4, 5, 6}, Shape{2, 3});
+  Array bi = make(std::vector<std::int32_t>{1, 0, 0, 1, 1, 1}, Shape{3, 2});
+  Array mi = dot(ai, bi);
+  EXPECT_EQ(mi.dtype(), DType::int32);
+  EXPECT_EQ(mi.to_host<std::int32_t>(), (std::vector<std::int32_t>{4, 5, 10, 11}));
+  try {
+    dot(a, a);
+    FAIL() << "dot of (3, 4) and (3, 4) ran";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("not aligned"), std::string::npos) << e.what();
+  }
+}
+
 TEST_P(Arrays, RandomExpressionsMatchNumPyRules) {
   std::mt19937 rng(20261121);
   const DType types[] = {DType::int8,   DType::int16,  DType::int32,   DType::int64,  DType::uint8,

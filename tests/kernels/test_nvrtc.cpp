@@ -85,9 +85,23 @@ std::vector<Source> every_dialect_source() {
     }
     axis.push_back(detail::axis_reduce_source(m, "any", {-1}));
     axis.push_back(detail::axis_reduce_source(b, "sum", {0}));
+    axis.push_back(detail::axis_reduce_source(a * c + b, "argmin", {1}));
+    axis.push_back(detail::axis_reduce_source(m, "argmax", {0}));
+    axis.push_back(detail::full_reduce_source(a * c + b, "min"));
+    axis.push_back(detail::full_reduce_source(c, "max"));
+    axis.push_back(detail::full_reduce_source(b, "sum"));
+    axis.push_back(detail::full_reduce_source(m, "all"));
+    axis.push_back(detail::first_index_source(a * c + b));
+    axis.push_back(detail::first_index_source(c));
+    axis.push_back(detail::scan_source(a * c + b, "cumsum", true));
+    axis.push_back(detail::scan_source(c, "cumprod", false));
+    axis.push_back(detail::scan_source(b, "cumsum", false));
     static const char* names[] = {"array/axis_sum", "array/axis_prod", "array/axis_min", "array/axis_max",
                                   "array/axis_mean", "array/axis_any", "array/axis_all", "array/axis_any_bool",
-                                  "array/axis_sum_int16"};
+                                  "array/axis_sum_int16", "array/axis_argmin", "array/axis_argmax_bool",
+                                  "array/all_min", "array/all_max_int", "array/all_sum_int16", "array/all_all_bool",
+                                  "array/first_index", "array/first_index_int", "array/cumsum_lines",
+                                  "array/cumprod_int", "array/cumsum_int16"};
     for (std::size_t k = 0; k < axis.size(); ++k) {
       s.push_back({names[k], axis[k], "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     }
