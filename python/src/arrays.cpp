@@ -243,7 +243,7 @@ weft::Array index_view(const weft::Array& a, nb::handle key) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(k.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
       const Py_ssize_t len = PySlice_AdjustIndices(static_cast<Py_ssize_t>(a.shape()[axis]), &start, &stop, step);
-      offset += static_cast<std::int64_t>(start) * a.strides()[axis];
+      if (len > 0) offset += static_cast<std::int64_t>(start) * a.strides()[axis];  // start may be -1 when empty
       shape.push_back(len);
       strides.push_back(a.strides()[axis] * step);
       ++axis;
@@ -306,6 +306,16 @@ nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool k
   if (!nb::isinstance<PyArray>(x)) throw nb::type_error((what + ": expected a weft.Array").c_str());
   const std::size_t ndim = e.shape().ndim();
   const std::vector<int> axes = axes_arg(axis, ndim);
+  if (!axis.is_none() && axes.empty() && ndim > 0) {
+    // axis=(): NumPy reduces nothing, but still gives the reduction's dtype.
+    const weft::DType t = e.dtype();
+    if (what == "any" || what == "all") return make_lazy(e != 0);
+    if (what == "min" || what == "max") return make_lazy(weft::astype(e, t));
+    if (what == "mean") return make_lazy(weft::astype(e, weft::is_floating(t) ? t : weft::DType::float64));
+    const weft::DType wide = weft::is_floating(t) ? t
+                             : weft::is_unsigned_integer(t) ? weft::DType::uint64 : weft::DType::int64;
+    return make_lazy(weft::astype(e, wide));
+  }
   before_array_work(as_py(x).device());
   if (what == "sum") return make_array(weft::sum(e, axes, keepdims));
   if (what == "prod") return make_array(weft::prod(e, axes, keepdims));
@@ -437,14 +447,15 @@ void register_arrays(nb::module_& m) {
       .def("broadcast_to", [](nb::handle self, nb::handle shape) {
         return make_array(as_py(self).array().broadcast_to(weft::Shape(shape_arg(shape))));
       })
-      .def("__getitem__", [](nb::handle self, nb::handle key) { return make_array(index_view(as_py(self).array(), key)); })
+      .def("__getitem__", [](nb::handle self, nb::handle key) { return make_array(index_view(as_py(self).array(), key)); },
+           nb::arg("key").none())
       .def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
         weft::Array view = index_view(as_py(self).array(), key);
         const weft::Expr e = need_operand(value, "__setitem__");
         before_write(view);
         before_array_work(view.device());
         view.assign(e);
-      })
+      }, nb::arg("key").none(), nb::arg("value").none())
       .def("fill", [](nb::handle self, nb::handle value) {
         weft::Array a = as_py(self).array();
         const weft::Expr e = need_operand(value, "fill");

@@ -576,7 +576,8 @@ def asarray(a, dtype=None, device=None) -> Array:
     host = _np.asarray(a, dtype=dtype)
     if host.dtype.kind not in "biuf" or host.dtype == _np.float16:
         raise InvalidArgument(f"asarray: dtype {host.dtype} is not one weft arrays hold")
-    host = _np.ascontiguousarray(host)
+    if not host.flags.c_contiguous:
+        host = host.copy(order="C")  # (ascontiguousarray would make a 0-d array 1-d)
     return _weft._from_host(host, host.shape, host.dtype.name, device)
 
 

@@ -95,6 +95,7 @@ NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y) {
   }
   n->weak = a->weak && b->weak;
   if (is_predicate(op)) n->dtype = DType::bool_;
+  else if (op == "/") n->dtype = is_floating(promoted) ? promoted : DType::float64;  // true_divide: 'dd'
   else if (gives_float(op)) n->dtype = is_floating(promoted) ? promoted : float_for_int(promoted);
   else n->dtype = promoted;
   return n;
@@ -272,7 +273,8 @@ std::string helpers() {
            " m = fmod(a, b); " + T + " d = (a - m) / b; if (m != 0 && ((b < 0) != (m < 0))) d -= 1; if (d == 0) return copysign((" +
            T + ")0, a / b); " + T + " f = floor(d); if (d - f > (" + T + ")0.5) f += 1; return f; }\n";
       s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { " + T +
-           " r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }\n";
+           " r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; else if (r == 0) r = copysign((" + T +
+           ")0, b); return r; }\n";
       s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { return pow(a, b); }\n";
       s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return (a < b || a != a) ? a : b; }\n";
       s += "inline " + T + " weft_maximum_" + T + "(" + T + " a, " + T + " b) { return (a > b || a != a) ? a : b; }\n";
@@ -972,7 +974,8 @@ Array reduce_every_element(const Expr& expr, const std::string& what, bool keepd
                           ": the operation has no identity");
   }
   const DType result = axis_result_type(what, expr.dtype());
-  const DType acc = full_accumulator(expr.dtype());
+  // A mean accumulates in double, as NumPy's (a 64-bit integer sum could wrap).
+  const DType acc = what == "mean" ? DType::float64 : full_accumulator(expr.dtype());
   const Shape shape(std::vector<std::int64_t>(keepdims ? expr.shape().ndim() : 0, 1));
   Buffer value = reduce_all_elements(expr, is_arg(what) ? (what == "argmin" ? "min" : "max") : what, acc, dev);
   if (is_arg(what)) return Array::wrap(first_index_of(expr, acc, value, dev), DType::int64, shape);
