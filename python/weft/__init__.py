@@ -216,15 +216,19 @@ def _scalar(self):
     return _get(self).reshape(()).item()
 
 
+def _deliver(r, dtype=None, out=None):
+    """NumPy's dtype= and out= of a reduction or scan: cast, then write into out if given."""
+    if dtype is not None:
+        r = r.astype(dtype, copy=False)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
 def _reduction(what):
     def method(self, axis=None, dtype=None, out=None, keepdims=False):
-        r = _weft._reduce(what, self, axis, keepdims)
-        if dtype is not None:
-            r = r.astype(dtype, copy=False)
-        if out is not None:
-            out[...] = r
-            return out
-        return r
+        return _deliver(_weft._reduce(what, self, axis, keepdims), dtype, out)
 
     method.__name__ = what
     method.__doc__ = f"{what} over axis (None: all), as NumPy's; stays on the device."
@@ -233,11 +237,7 @@ def _reduction(what):
 
 def _arg_extreme(what):
     def method(self, axis=None, out=None, *, keepdims=False):
-        r = _weft._arg_extreme(what, self, axis, keepdims)
-        if out is not None:
-            out[...] = r
-            return out
-        return r
+        return _deliver(_weft._arg_extreme(what, self, axis, keepdims), None, out)
 
     method.__name__ = what
     method.__doc__ = (f"The index of the first {what[3:]}imum (a NaN counts as the extreme), over every element "
@@ -247,13 +247,7 @@ def _arg_extreme(what):
 
 def _spread(what):
     def method(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        r = _weft._var(what, self, axis, keepdims, int(ddof))
-        if dtype is not None:
-            r = r.astype(dtype, copy=False)
-        if out is not None:
-            out[...] = r
-            return out
-        return r
+        return _deliver(_weft._var(what, self, axis, keepdims, int(ddof)), dtype, out)
 
     method.__name__ = what
     method.__doc__ = f"{what} over axis (None: all) dividing by N - ddof, as NumPy's (two passes)."
@@ -262,13 +256,7 @@ def _spread(what):
 
 def _cumulative(what):
     def method(self, axis=None, dtype=None, out=None):
-        r = _weft._scan(what, self, axis)
-        if dtype is not None:
-            r = r.astype(dtype, copy=False)
-        if out is not None:
-            out[...] = r
-            return out
-        return r
+        return _deliver(_weft._scan(what, self, axis), dtype, out)
 
     method.__name__ = what
     method.__doc__ = f"{what} of the flattened elements (axis None) or along axis, as NumPy's; one scan kernel."
@@ -276,11 +264,7 @@ def _cumulative(what):
 
 
 def _dot(self, other, out=None):
-    r = _weft._dot(self, other)
-    if out is not None:
-        out[...] = r
-        return out
-    return r
+    return _deliver(_weft._dot(self, other), None, out)
 
 
 def _matmul(a, b):
