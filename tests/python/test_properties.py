@@ -18,7 +18,9 @@ group of each test); WEFT_PROPERTY_SCALE=4 runs four times as many cases, and
 WEFT_PROPERTY_SEED_BASE=n other ones.
 
 Known differences from NumPy are not drawn by the random tests (see `_known_bug`); each has
-an isolated strict xfail test at the end of this file.
+an isolated strict xfail test below (strict on the devices where it was seen), so that a fix
+shows and its exclusion can be lifted. Differences weft has since fixed are plain regression
+tests at the end.
 """
 import math
 import os
@@ -161,6 +163,8 @@ def _key_src(key):
             parts.append(f"{'' if k.start is None else k.start}:{'' if k.stop is None else k.stop}:{k.step}")
         else:
             parts.append(str(k))
+    if not parts:
+        return "()"
     return ", ".join(parts) + ("," if len(parts) == 1 else "")
 
 
@@ -312,6 +316,8 @@ def _known_bug(op, kids, case):
     for k in kids:
         if k.scalar and isinstance(k.n, bool) and arrays and all(_is_boolish(a) for a in kids if a is not k):
             return "test_known_python_bool_scalar"
+        if k.scalar and isinstance(k.n, bool) and op.cls == "clip" and _is_boolish(kids[0]):
+            return "test_known_python_bool_scalar"  # clip(b, True, x) is maximum(b, True) first
     if op.cls in ("cmp", "logic") and len(kids) == 2:
         for k, other in ((kids[0], kids[1]), (kids[1], kids[0])):
             if k.scalar and type(k.n) is int and not other.scalar and other.kind in "iu":
@@ -399,9 +405,13 @@ def _build(op, kids, case):
     if r is None:
         return None
     src = op.fmt.format(*[k.src for k in kids])
-    w = op.f(*[k.w for k in kids])
+    try:
+        w = op.f(*[k.w for k in kids])
+    except Exception as e:  # noqa: BLE001  (NumPy computes it: weft must too)
+        pytest.fail(f"seed={case.seed} device={case.device.selector}: {src} raised {e!r}; NumPy gives {r.dtype} "
+                    f"{r.shape}\narrays:\n{case.describe()}", pytrace=False)
     if not isinstance(w, weft.Array):
-        raise AssertionError(f"{src}: weft gave {type(w).__name__}, not a weft.Array")
+        pytest.fail(f"seed={case.seed}: {src} gave {type(w).__name__}, not a weft.Array", pytrace=False)
 
     exact = all(k.exact for k in kids)
     zs = all(k.zs for k in kids if k.kind == "f")
@@ -618,7 +628,11 @@ def _smallest_failing(node):
 
 
 def _check(case, node, what="expression"):
-    got = node.w.get()
+    try:
+        got = node.w.get()
+    except Exception as e:  # noqa: BLE001
+        pytest.fail(f"seed={case.seed} device={case.device.selector} {what}: {node.src} raised {e!r}\n"
+                    f"arrays:\n{case.describe()}", pytrace=False)
     problem = _mismatch(got, node)
     if problem is None:
         return
@@ -638,7 +652,7 @@ def _check(case, node, what="expression"):
 
 @pytest.mark.parametrize("group", range(6))
 def test_random_expressions(device, group):
-    for seed in _seeds(group, 8, 1000):
+    for seed in _seeds(group, 5, 1000):
         case = Case(seed, device)
         root = None
         while root is None:
@@ -655,7 +669,7 @@ def _eps_of(dt):
 
 @pytest.mark.parametrize("group", range(4))
 def test_random_reductions(device, group):
-    for seed in _seeds(group, 5, 1000):
+    for seed in _seeds(group, 3, 1000):
         case = Case(seed + 500, device, max_leaves=2, tame=True)
         rng = case.rng
         what = REDUCTIONS[int(rng.integers(len(REDUCTIONS)))]
@@ -688,11 +702,19 @@ def test_random_reductions(device, group):
             try:
                 want = np.asarray(fn(xn))
             except ValueError:  # min/max of nothing: weft must refuse it too
-                with pytest.raises(ValueError):
+                try:
                     fn(x.w).get()
-                continue
-        got = fn(x.w)
-        assert isinstance(got, weft.Array), f"seed={seed}: {src} gave {type(got).__name__}"
+                except ValueError:
+                    continue
+                pytest.fail(f"seed={case.seed} device={device.selector}: {src} gave a value; NumPy raises "
+                            f"ValueError\narrays:\n{case.describe()}", pytrace=False)
+        try:
+            got = fn(x.w)
+        except Exception as e:  # noqa: BLE001
+            pytest.fail(f"seed={case.seed} device={device.selector} reduction: {src} raised {e!r}\n"
+                        f"arrays:\n{case.describe()}", pytrace=False)
+        if not isinstance(got, weft.Array):
+            pytest.fail(f"seed={case.seed}: {src} gave {type(got).__name__}, not a weft.Array", pytrace=False)
         # The error bound: the operand's, gathered along the reduced axes, plus the
         # accumulation's rounding, which grows with the number of elements reduced.
         count = xn.size // max(want.size, 1) if xn.size else 0
@@ -723,13 +745,16 @@ def test_random_reductions(device, group):
 INT_OPS = ("//", "%", "+", "-", "*", "min", "max", "**")
 
 
-def _stacked(ops, a, b, sel):
-    """where(sel == 0, op0(a, b), where(sel == 1, op1(a, b), ...)): works on NumPy and weft."""
+def _stacked(ops, a, b, sel, b_pow=None):
+    """where(sel == 0, op0(a, b), where(sel == 1, op1(a, b), ...)): works on NumPy and weft
+    (b_pow: the exponents of **, if not b)."""
     def one(o):
         if o == "min":
             return np.minimum(a, b)
         if o == "max":
             return np.maximum(a, b)
+        if o == "**":
+            return a ** (b if b_pow is None else b_pow)
         return eval(f"a {o} b")  # noqa: S307  (a fixed operator)
     out = one(ops[-1])
     for i in range(len(ops) - 2, -1, -1):
@@ -744,23 +769,20 @@ def test_integer_edges(device, dt):
     dt = np.dtype(dt)
     ii = np.iinfo(dt)
     vals = sorted({ii.min, ii.min + 1, ii.max, ii.max - 1, 0, 1, 2, 3, 7} | ({-1, -2, -3, -7} if ii.min else set()))
-    m, k = len(vals), len(INT_OPS) - 1
+    m, k = len(vals), len(INT_OPS)
     # Whole contiguous operands (few kernel parameters: test_known_host_many_leaves).
     a = np.broadcast_to(np.array(vals, dtype=dt)[None, :, None], (k, m, m)).copy()
     b = np.broadcast_to(np.array(vals, dtype=dt)[None, None, :], (k, m, m)).copy()
+    b_pow = np.where(b < 0, ~b, b)  # -b - 1 for negative b: NumPy refuses negative powers
     sel = np.broadcast_to(np.arange(k)[:, None, None], (k, m, m)).copy()
-    b_pow = np.array([v for v in vals if v >= 0], dtype=dt)[None, :]  # no negative powers
     with np.errstate(all="ignore"):
-        want = _stacked(INT_OPS[:-1], a, b, sel)
-        want_pow = a[0][:, :1] ** b_pow
-    wa, wb, wsel = (weft.asarray(v, device=device) for v in (a, b, sel))
-    got = _stacked(INT_OPS[:-1], wa, wb, wsel)
-    got_pow = weft.asarray(a[0][:, :1], device=device) ** weft.asarray(b_pow, device=device)
-    g = got.get()
-    for i, o in enumerate(INT_OPS[:-1]):
+        want = _stacked(INT_OPS, a, b, sel, b_pow)
+    wa, wb, wp, wsel = (weft.asarray(v, device=device) for v in (a, b, b_pow, sel))
+    g = _stacked(INT_OPS, wa, wb, wsel, wp).get()
+    for i, o in enumerate(INT_OPS):
         np.testing.assert_array_equal(g[i], want[i], strict=True,
-                                      err_msg=f"{dt} a {o} b, a = {vals} (rows), b = columns")
-    np.testing.assert_array_equal(got_pow.get(), want_pow, strict=True, err_msg=f"{dt} a ** b")
+                                      err_msg=f"{dt} a {o} b, a = {vals} (rows), b = columns"
+                                      + (" (b < 0 as -b - 1)" if o == "**" else ""))
 
 
 FLOAT_OPS = ("//", "%", "+", "-", "*", "/", "min", "max", "**")
@@ -769,7 +791,7 @@ FLOAT_OPS = ("//", "%", "+", "-", "*", "/", "min", "max", "**")
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 def test_float_edges(device, dt):
     """NaN and infinity propagation through arithmetic, floor division, remainder, power and
-    minimum/maximum (NaN wins); the sign of zero of floor division."""
+    minimum/maximum (NaN wins); the sign of zeros from floor division and remainder."""
     dt = np.dtype(dt)
     vals = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 3.0, -0.75, 7.0, 1e30]
     m, k = len(vals), len(FLOAT_OPS)
@@ -786,10 +808,11 @@ def test_float_edges(device, dt):
         rtol = {"/": 4 * EPS[dt], "**": POW_REL[dt]}.get(o, 0)
         np.testing.assert_allclose(g[i], want[i], rtol=rtol, atol=0, equal_nan=True,
                                    err_msg=f"{dt} a {o} b, a = {vals} (rows), b = columns")
-    fd = FLOAT_OPS.index("//")
-    numbers = ~np.isnan(want[fd])
-    np.testing.assert_array_equal(np.signbit(g[fd])[numbers], np.signbit(want[fd])[numbers],
-                                  err_msg=f"{dt} the sign of a // b (zeros), a = {vals} (rows), b = columns")
+    for o in ("//", "%"):
+        i = FLOAT_OPS.index(o)
+        numbers = ~np.isnan(want[i])
+        np.testing.assert_array_equal(np.signbit(g[i])[numbers], np.signbit(want[i])[numbers],
+                                      err_msg=f"{dt} the sign of a {o} b (zeros), a = {vals} (rows), b = columns")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -806,15 +829,14 @@ def _w(device, *arrays):
     return [weft.asarray(np.asarray(a), device=device) for a in arrays]
 
 
-
 @pytest.mark.xfail(strict=True, reason="bool + bool stores 2 in a bool array, and bool // % ** bool are bool (NumPy: "
                                        "logical or; int8)")
 def test_known_bool_arithmetic(device):
-    h = np.array([True, False, True])
+    h = np.array([True, True])
     (w,) = _w(device, h)
     assert (w // w).dtype == (h // h).dtype == np.int8
     assert (w % w).dtype == (w ** w).dtype == np.int8
-    np.testing.assert_array_equal(((w + w) == w).get(), (h + h) == h)  # [True, True, True]
+    np.testing.assert_array_equal(((w + w) == w).get(), (h + h) == h)  # [True, True]
 
 
 @pytest.mark.xfail(strict=True, reason="a Python bool with a bool array is taken as an int (int64 result); NumPy: bool")
@@ -895,11 +917,6 @@ def test_known_ufunc_dtypes(device):
     assert np.rint(w).dtype == np.rint(h).dtype == np.float64
     assert np.reciprocal(w).dtype == np.reciprocal(h).dtype == np.int32
     assert np.square(wb).dtype == np.square(b).dtype == np.int8
-
-
-
-
-
 
 
 def test_known_where_float_condition(device, request):
@@ -1009,7 +1026,8 @@ def test_fixed_float_remainder_zero_sign(device):
     (2.0 % -1.0 is -0.0)."""
     a, b = np.array([2.0, -2.0]), np.array([-1.0, 1.0])
     wa, wb = _w(device, a, b)
-    np.testing.assert_array_equal((1 / (wa % wb)).get(), 1 / (a % b))  # [-inf, inf]
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal((1 / (wa % wb)).get(), 1 / (a % b))  # [-inf, inf]
 
 
 def test_fixed_full_mean_int64(device):
