@@ -148,6 +148,7 @@ class Array {
  private:
   friend class ArrayFactory;
   Array readable_on_host() const;
+  Event read_to_host(void* out, DType requested, Blocking blocking) const;
 
   Buffer buffer_;  // the allocation's copy on this array's device
   std::shared_ptr<detail::Residence> res_;

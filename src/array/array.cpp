@@ -186,29 +186,22 @@ Array Array::readable_on_host() const {
   return is_contiguous() ? *this : copy();
 }
 
-Event Array::to_host_bytes_async(void* out, DType requested) const {
+Event Array::read_to_host(void* out, DType requested, Blocking blocking) const {
   if (requested != dtype_) {
     throw InvalidArgument("to_host<" + std::string(name(requested)) + "> of " + describe() +
                           ": ask for the array's own dtype, or astype() first");
   }
   if (size() == 0) return detail::array_queue(device()).marker();
   const Array src = readable_on_host();
-  detail::count_transfer(detail::Transfer::to_host, static_cast<std::size_t>(size()) * size_of(dtype_));
-  return detail::array_queue(src.device()).read(src.buffer(), out, static_cast<std::size_t>(size()) * size_of(dtype_),
-                                                static_cast<std::size_t>(src.offset_) * size_of(dtype_), Blocking::no);
+  const std::size_t bytes = static_cast<std::size_t>(size()) * size_of(dtype_);
+  detail::count_transfer(detail::Transfer::to_host, bytes);
+  return detail::array_queue(src.device()).read(src.buffer(), out, bytes,
+                                                static_cast<std::size_t>(src.offset_) * size_of(dtype_), blocking);
 }
 
-void Array::to_host_bytes(void* out, DType requested) const {
-  if (requested != dtype_) {
-    throw InvalidArgument("to_host<" + std::string(name(requested)) + "> of " + describe() +
-                          ": ask for the array's own dtype, or astype() first");
-  }
-  if (size() == 0) return;
-  const Array src = readable_on_host();
-  detail::count_transfer(detail::Transfer::to_host, static_cast<std::size_t>(size()) * size_of(dtype_));
-  detail::array_queue(src.device()).read(src.buffer(), out, static_cast<std::size_t>(size()) * size_of(dtype_),
-                                         static_cast<std::size_t>(src.offset_) * size_of(dtype_));
-}
+Event Array::to_host_bytes_async(void* out, DType requested) const { return read_to_host(out, requested, Blocking::no); }
+
+void Array::to_host_bytes(void* out, DType requested) const { read_to_host(out, requested, Blocking::yes); }
 
 Array Array::reshape(std::vector<std::int64_t> dims) const {
   auto list = [&] {

@@ -1042,19 +1042,19 @@ Array scan_along(const Expr& expr, const std::string& what, std::optional<int> a
   const Device dev = detail::device_of(root);
   if (!dev) throw InvalidArgument(what + ": the expression holds no array");
   detail::check_one_device(root, dev);
-  if (!axis) {
-    // NumPy flattens first: the expression's elements in C order.
-    if (const Array* a = expr.as_array()) return scan_along(Expr(a->ravel()), what, 0);
-    return scan_along(Expr(eval(expr).reshape({-1})), what, 0);
-  }
+  // Without an axis NumPy scans the elements in C order: the expression's own flat index,
+  // one line (no copy of a strided operand, no evaluation of the expression first).
   const Shape& in = expr.shape();
-  const std::size_t d = normalize_axes({*axis}, in.ndim(), what.c_str()).front();
-  const DType result = axis_result_type("sum", expr.dtype());
-  Array out = Array::empty(in, result, dev);
-  if (out.size() == 0) return out;
   std::int64_t inner = 1;
-  for (std::size_t k = d + 1; k < in.ndim(); ++k) inner *= in[k];
-  const std::int64_t length = in[d];
+  std::int64_t length = in.size();
+  if (axis) {
+    const std::size_t d = normalize_axes({*axis}, in.ndim(), what.c_str()).front();
+    for (std::size_t k = d + 1; k < in.ndim(); ++k) inner *= in[k];
+    length = in[d];
+  }
+  const DType result = axis_result_type("sum", expr.dtype());
+  Array out = Array::empty(axis ? in : Shape{in.size()}, result, dev);
+  if (out.size() == 0) return out;
   const bool lines = out.size() != length;  // more than one line: a segmented scan
 
   std::vector<detail::RuntimeArg> args{detail::RuntimeArg::of(out.buffer())};
