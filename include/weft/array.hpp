@@ -169,6 +169,13 @@ class Expr {
   Expr(double v);        // NOLINT: a number adopts the other operand's type (NumPy 2 rules)
   Expr(int v);           // NOLINT
   Expr(long long v);     // NOLINT
+  Expr(unsigned long long v);  // NOLINT: above 2**63-1 a uint64 number
+  Expr(bool v);          // NOLINT: a bool adapts to the other operand's type, even bool
+  /// A number of a given dtype that does not adapt (a NumPy scalar: int8 + np.int64(3) is
+  /// int64). Throws ValueOutOfRange when v is not one of the dtype's values.
+  static Expr typed(double v, DType dtype);
+  static Expr typed(long long v, DType dtype);
+  static Expr typed(unsigned long long v, DType dtype);
   explicit Expr(std::shared_ptr<const detail::ExprNode> node) : node_(std::move(node)) {}
 
   DType dtype() const;
@@ -229,6 +236,13 @@ Expr ceil(const Expr& a);
 Expr trunc(const Expr& a);
 Expr round(const Expr& a);
 Expr abs(const Expr& a);
+/// NumPy's fabs and rint give floats for integers; square and reciprocal keep the dtype
+/// (square and reciprocal of bools are int8; an integer's reciprocal is 1 / x truncated, and
+/// for 0 NumPy's value: the smallest int32/int64, 0 for the other integer types).
+Expr fabs(const Expr& a);
+Expr rint(const Expr& a);
+Expr square(const Expr& a);
+Expr reciprocal(const Expr& a);
 Expr sqrt(const Expr& a);
 Expr cbrt(const Expr& a);
 Expr exp(const Expr& a);

@@ -5,7 +5,8 @@
 //
 // BuildError carries the compiler's log and the offending source lines; DeviceError the
 // backend's own error name and the call that failed; OutOfMemory the request; InvalidArgument
-// a shape, dtype, device or argument mismatch caught before anything is launched; ConfigError
+// a shape, dtype, device or argument mismatch caught before anything is launched (DTypeError
+// an operation the dtypes do not support, ValueOutOfRange a number its dtype cannot hold); ConfigError
 // a malformed environment variable; Unsupported something this device or build cannot do.
 #pragma once
 
@@ -66,6 +67,20 @@ class OutOfMemory : public DeviceError {
 class InvalidArgument : public Error {
  public:
   using Error::Error;
+};
+
+/// An operation the operands' dtypes do not support, as NumPy refuses it: bitwise operators
+/// on floats, subtraction or negation of bools.
+class DTypeError : public InvalidArgument {
+ public:
+  using InvalidArgument::InvalidArgument;
+};
+
+/// A number that does not fit the dtype it must take (NumPy 2's rule for Python integers:
+/// an int8 array plus 300 is refused, not wrapped).
+class ValueOutOfRange : public InvalidArgument {
+ public:
+  using InvalidArgument::InvalidArgument;
 };
 
 /// An environment variable (WEFT_DEVICE, WEFT_NUM_THREADS, ...) holds a malformed value.

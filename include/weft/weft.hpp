@@ -17,6 +17,7 @@
 #include "weft/pinned_memory.hpp"
 #include "weft/polygon.hpp"
 #include "weft/program.hpp"
+#include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
 #include "weft/reduction.hpp"
 #include "weft/scan.hpp"

@@ -130,28 +130,54 @@ bool is_numpy_array(nb::handle h) {
   return std::string_view(Py_TYPE(h.ptr())->tp_name) == "numpy.ndarray";
 }
 
+/// A NumPy scalar as a number of its own dtype (NEP 50: int8 array + np.int64(3) is int64;
+/// np.float64 is a Python float too, but a strong one).
+std::optional<weft::Expr> numpy_scalar(nb::handle h) {
+  PyObject* np = PyImport_GetModule(nb::str("numpy").ptr());
+  if (!np) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  nb::object numpy = nb::steal(np);
+  if (!nb::isinstance(h, numpy.attr("generic")) || !nb::hasattr(h, "dtype")) return std::nullopt;
+  const std::string dt = nb::cast<std::string>(h.attr("dtype").attr("name"));
+  weft::DType t{};
+  try {
+    t = dtype_arg(dt);
+  } catch (const weft::InvalidArgument&) {
+    return std::nullopt;  // complex, strings: not one weft computes with
+  }
+  nb::object v = h.attr("item")();  // the value as a Python bool, int or float
+  if (t == weft::DType::float16) return weft::Expr(PyFloat_AsDouble(v.ptr()));  // no float16 arithmetic yet
+  if (weft::is_floating(t)) return weft::Expr::typed(PyFloat_AsDouble(v.ptr()), t);
+  if (t == weft::DType::uint64) return weft::Expr::typed(PyLong_AsUnsignedLongLong(v.ptr()), t);
+  return weft::Expr::typed(static_cast<long long>(PyLong_AsLongLong(v.ptr())), t);
+}
+
 /// An operand of an arithmetic operation, or nothing when the type is not one weft takes.
 std::optional<weft::Expr> operand(nb::handle h) {
   if (nb::isinstance<PyArray>(h)) return as_py(h).expr();
-  if (PyBool_Check(h.ptr())) return weft::Expr(h.ptr() == Py_True ? 1 : 0);
+  // Python's own numbers first (cheap); np.float64 is a float subclass but a strong number.
+  if (!PyBool_Check(h.ptr()) && !PyLong_CheckExact(h.ptr()) && !PyFloat_CheckExact(h.ptr())) {
+    if (auto e = numpy_scalar(h)) return e;
+  }
+  if (PyBool_Check(h.ptr())) return weft::Expr(h.ptr() == Py_True);
   if (PyLong_Check(h.ptr())) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
-    if (overflow) return weft::Expr(PyLong_AsDouble(h.ptr()));
-    return weft::Expr(v);
+    if (!overflow) return weft::Expr(v);
+    if (overflow > 0) {  // up to 2**64-1: a uint64 number
+      const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+      if (!PyErr_Occurred()) return weft::Expr(u);
+      PyErr_Clear();
+    }
+    // Beyond 64 bits: only a float can take it (an integer array refuses it, as NumPy's).
+    return weft::Expr(PyLong_AsDouble(h.ptr()));
   }
   if (PyFloat_Check(h.ptr())) return weft::Expr(PyFloat_AS_DOUBLE(h.ptr()));
   if (is_numpy_array(h)) {
     throw nb::type_error("a NumPy array in an expression with a weft.Array: move it to the device with "
                          "weft.asarray() first (weft makes no copy you did not ask for)");
-  }
-  // NumPy scalars: integers and bools by value, floating ones as Python floats.
-  nb::handle np_generic;
-  if (PyObject* np = PyImport_GetModule(nb::str("numpy").ptr())) {
-    nb::object numpy = nb::steal(np);
-    if (nb::isinstance(h, numpy.attr("bool_"))) return weft::Expr(nb::cast<bool>(h) ? 1 : 0);
-    if (nb::isinstance(h, numpy.attr("integer"))) return operand(nb::int_(h));
-    if (nb::isinstance(h, numpy.attr("floating"))) return weft::Expr(nb::cast<double>(nb::float_(h)));
   }
   return std::nullopt;
 }
@@ -539,7 +565,8 @@ void register_arrays(nb::module_& m) {
       {"tan", &weft::tan},         {"arcsin", &weft::asin},      {"arccos", &weft::acos},
       {"arctan", &weft::atan},     {"sinh", &weft::sinh},        {"cosh", &weft::cosh},
       {"tanh", &weft::tanh},       {"floor", &weft::floor},      {"ceil", &weft::ceil},
-      {"trunc", &weft::trunc},     {"rint", &weft::round},       {"isnan", &weft::isnan},
+      {"trunc", &weft::trunc},     {"rint", &weft::rint}, {"round", &weft::round}, {"fabs", &weft::fabs}, {"square", &weft::square},
+      {"reciprocal", &weft::reciprocal},       {"isnan", &weft::isnan},
       {"isinf", &weft::isinf},     {"isfinite", &weft::isfinite}, {"logical_not", &weft::logical_not},
   };
   for (const auto& [name, f] : unary) {
@@ -587,7 +614,13 @@ void register_arrays(nb::module_& m) {
     return make_lazy(weft::where(need_operand(c, "where"), need_operand(a, "where"), need_operand(b, "where")));
   }, nb::arg("condition"), nb::arg("x"), nb::arg("y"));
   m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi) {
-    return make_lazy(weft::clip(need_operand(a, "clip"), need_operand(lo, "clip"), need_operand(hi, "clip")));
+    // A Python number clipped is an array to NumPy (np.clip(-100, lo, hi) is int64), not a
+    // number that adapts.
+    weft::Expr x = need_operand(a, "clip");
+    if (PyBool_Check(a.ptr())) x = weft::Expr::typed(static_cast<long long>(a.ptr() == Py_True), weft::DType::bool_);
+    else if (PyFloat_Check(a.ptr())) x = weft::Expr::typed(PyFloat_AS_DOUBLE(a.ptr()), weft::DType::float64);
+    else if (PyLong_Check(a.ptr())) x = weft::Expr::typed(nb::cast<long long>(a), weft::DType::int64);
+    return make_lazy(weft::clip(x, need_operand(lo, "clip"), need_operand(hi, "clip")));
   }, nb::arg("a"), nb::arg("a_min"), nb::arg("a_max"));
   m.def("_reduce", &reduce, nb::arg("what"), nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false);
   m.def("_arg_extreme", &arg_extreme, nb::arg("what"), nb::arg("x"), nb::arg("axis").none() = nb::none(),

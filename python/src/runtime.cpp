@@ -26,6 +26,8 @@ PyObject* device_error_type = nullptr;
 PyObject* out_of_memory_type = nullptr;
 PyObject* invalid_argument_type = nullptr;
 PyObject* config_error_type = nullptr;
+PyObject* dtype_error_type = nullptr;
+PyObject* value_out_of_range_type = nullptr;
 PyObject* unsupported_type = nullptr;
 
 PyObject* new_error(nb::module_& m, const char* name, PyObject* bases, const char* doc) {
@@ -137,6 +139,10 @@ void register_errors(nb::module_& m) {
                                  "A device allocation failed; .requested is the size in bytes.");
   invalid_argument_type = new_error(m, "InvalidArgument", bases({error_type, PyExc_ValueError}),
                                     "An argument was wrong: a shape, a dtype, a size, a name.");
+  dtype_error_type = new_error(m, "DTypeError", bases({invalid_argument_type, PyExc_TypeError}),
+                               "An operation the operands' dtypes do not support (NumPy's TypeError).");
+  value_out_of_range_type = new_error(m, "ValueOutOfRange", bases({invalid_argument_type, PyExc_OverflowError}),
+                                      "A number that does not fit the dtype it must take (NumPy's OverflowError).");
   config_error_type = new_error(m, "ConfigError", bases({invalid_argument_type}),
                                 "An environment setting (WEFT_*) was wrong.");
   unsupported_type = new_error(m, "Unsupported", bases({error_type, PyExc_NotImplementedError}),
@@ -153,6 +159,10 @@ void register_errors(nb::module_& m) {
       raise_with(device_error_type, e.what(), {{"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
     } catch (const weft::ConfigError& e) {
       PyErr_SetString(config_error_type, e.what());
+    } catch (const weft::DTypeError& e) {
+      PyErr_SetString(dtype_error_type, e.what());
+    } catch (const weft::ValueOutOfRange& e) {
+      PyErr_SetString(value_out_of_range_type, e.what());
     } catch (const weft::InvalidArgument& e) {
       PyErr_SetString(invalid_argument_type, e.what());
     } catch (const weft::Unsupported& e) {

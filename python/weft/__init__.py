@@ -25,6 +25,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     BuildError,
     ConfigError,
     Device,
+    DTypeError,
     DeviceError,
     Error,
     Event,
@@ -36,6 +37,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     Program,
     Queue,
     Unsupported,
+    ValueOutOfRange,
     abs,
     arccos,
     arcsin,
@@ -63,6 +65,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     transfer_stats,
     exp2,
     expm1,
+    fabs,
     floor,
     floor_divide,
     fmax,
@@ -90,11 +93,14 @@ from ._weft import (  # noqa: F401  (re-exported)
     negative,
     not_equal,
     power,
+    reciprocal,
     remainder,
     rint,
+    round,  # noqa: A004  (NumPy's round: half to even, integers keep their dtype)
     sin,
     sinh,
     sqrt,
+    square,
     subtract,
     synchronize,
     tan,
@@ -113,8 +119,7 @@ _atexit.register(_weft._shutdown)
 absolute = abs
 divide = true_divide
 mod = remainder
-round = rint  # noqa: A001  (NumPy's round to even, on whole numbers)
-around = rint
+around = round  # NumPy's round to even, keeping an integer's dtype
 
 bool_ = _np.bool_
 int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
@@ -436,7 +441,7 @@ Event.__await__ = _await_event
 _UFUNCS = {
     "add": add, "subtract": subtract, "multiply": multiply, "divide": true_divide,
     "true_divide": true_divide, "floor_divide": floor_divide, "remainder": remainder, "mod": remainder,
-    "power": power, "negative": negative, "positive": lambda x: x, "absolute": abs, "fabs": abs,
+    "power": power, "negative": negative, "positive": lambda x: x, "absolute": abs, "fabs": fabs,
     "sqrt": sqrt, "cbrt": cbrt, "exp": exp, "exp2": exp2, "expm1": expm1, "log": log, "log2": log2,
     "log10": log10, "log1p": log1p, "sin": sin, "cos": cos, "tan": tan, "arcsin": arcsin,
     "arccos": arccos, "arctan": arctan, "sinh": sinh, "cosh": cosh, "tanh": tanh, "arctan2": arctan2,
@@ -446,7 +451,7 @@ _UFUNCS = {
     "logical_xor": logical_xor, "logical_not": logical_not, "bitwise_and": bitwise_and,
     "bitwise_or": bitwise_or, "bitwise_xor": bitwise_xor, "invert": invert, "isnan": isnan,
     "isinf": isinf, "isfinite": isfinite, "floor": floor, "ceil": ceil, "trunc": trunc, "rint": rint,
-    "square": lambda x: x * x, "reciprocal": lambda x: 1 / x,
+    "square": square, "reciprocal": reciprocal,
 }
 _UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": "max",
                  "logical_and": "all", "logical_or": "any"}
@@ -689,7 +694,7 @@ for _np_f, _f in [(_np.argmin, argmin), (_np.argmax, argmax), (_np.var, var), (_
                   (_np.clip, clip), (_np.reshape, reshape), (_np.transpose, transpose), (_np.ravel, ravel),
                   (_np.copy, copy), (_np.broadcast_to, broadcast_to), (_np.zeros_like, zeros_like),
                   (_np.ones_like, ones_like), (_np.empty_like, empty_like), (_np.full_like, full_like),
-                  (_np.round, rint), (_np.result_type, result_type),
+                  (_np.round, round), (_np.result_type, result_type),
                   (_np.shape, lambda a: a.shape), (_np.ndim, lambda a: a.ndim), (_np.size, lambda a: a.size)]:
     _implements(_np_f)(_f)
 

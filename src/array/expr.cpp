@@ -29,7 +29,8 @@ struct ExprNode {
   Shape shape;
   std::vector<std::shared_ptr<const ExprNode>> kids;
   Array array;
-  double value = 0;
+  double value = 0;         // a floating-point number
+  std::int64_t ivalue = 0;  // an integer or bool (a uint64 above 2**63-1 as its bits)
 };
 
 namespace {
@@ -50,12 +51,16 @@ DType promote_weak(const ExprNode& strong, const ExprNode& weak) {
   const bool weak_float = is_floating(weak.dtype);
   if (is_floating(strong.dtype)) return strong.dtype;
   if (weak_float) return DType::float64;
+  if (weak.dtype == DType::bool_) return strong.dtype;  // a Python bool takes any type
   if (strong.dtype == DType::bool_) return DType::int64;
   return strong.dtype;
 }
 
 DType binary_type(const ExprNode& a, const ExprNode& b) {
-  if (a.weak && b.weak) return is_floating(a.dtype) || is_floating(b.dtype) ? DType::float64 : DType::int64;
+  if (a.weak && b.weak) {
+    if (is_floating(a.dtype) || is_floating(b.dtype)) return DType::float64;
+    return a.dtype == DType::bool_ && b.dtype == DType::bool_ ? DType::bool_ : DType::int64;
+  }
   if (a.weak) return promote_weak(b, a);
   if (b.weak) return promote_weak(a, b);
   return result_type(a.dtype, b.dtype);
@@ -71,12 +76,80 @@ Shape broadcast(const NodePtr& a, const NodePtr& b) {
   }
 }
 
+bool is_int_scalar(const ExprNode& n) {
+  return n.kind == ExprNode::Kind::scalar && !is_floating(n.dtype) && n.dtype != DType::bool_;
+}
+
+// Whether an integer scalar's value is one of dtype t's (every value is one of a float's).
+bool fits(const ExprNode& s, DType t) {
+  if (is_floating(t)) return true;
+  if (s.dtype == DType::uint64 && s.ivalue < 0) return t == DType::uint64;  // above 2**63-1
+  const std::int64_t v = s.ivalue;
+  switch (t) {
+    case DType::bool_: return v == 0 || v == 1;
+    case DType::int8: return v >= -128 && v <= 127;
+    case DType::uint8: return v >= 0 && v <= 255;
+    case DType::int16: return v >= -32768 && v <= 32767;
+    case DType::uint16: return v >= 0 && v <= 65535;
+    case DType::int32: return v >= INT32_MIN && v <= INT32_MAX;
+    case DType::uint32: return v >= 0 && v <= static_cast<std::int64_t>(UINT32_MAX);
+    case DType::int64: return true;
+    case DType::uint64: return v >= 0;
+    default: return true;
+  }
+}
+
+std::string int_text(const ExprNode& s) {
+  if (s.dtype == DType::uint64) return std::to_string(static_cast<std::uint64_t>(s.ivalue));
+  return std::to_string(s.ivalue);
+}
+
+// NumPy 2 (NEP 50): a Python integer takes the other operand's integer type only if its value
+// is one of that type's; else the operation is refused, not wrapped.
+void check_fits(const ExprNode& s, DType t, const std::string& op) {
+  if (s.weak && is_int_scalar(s) && !fits(s, t)) {
+    throw ValueOutOfRange("Python integer " + int_text(s) + " out of bounds for " + std::string(name(t)) +
+                          " (in '" + op + "'; give the array a wider dtype first)");
+  }
+}
+
 // Binary operations whose result is bool (operands compared in their promoted type).
 bool is_predicate(const std::string& op) {
   return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=" || op == "logical_and" ||
          op == "logical_or" || op == "logical_xor";
 }
 bool is_bitwise(const std::string& op) { return op == "&" || op == "|" || op == "^"; }
+bool is_logical(const std::string& op) { return op == "logical_and" || op == "logical_or" || op == "logical_xor"; }
+
+// The types a comparison converts its operands to: both the promoted type, except where that
+// would change a value, as NumPy 2 avoids: a signed integer against a uint64 (compared
+// exactly, not through float64), and a Python integer outside the other operand's integer
+// type (compared by value).
+std::pair<DType, DType> comparison_types(const ExprNode& a, const ExprNode& b) {
+  const DType p = binary_type(a, b);
+  const auto out_of_range = [](const ExprNode& s, const ExprNode& arr) {
+    return s.weak && !arr.weak && is_int_scalar(s) && !is_floating(arr.dtype) && arr.dtype != DType::bool_ &&
+           !fits(s, arr.dtype);
+  };
+  const auto by_value = [](const ExprNode& s, const ExprNode& arr) -> std::pair<DType, DType> {
+    const bool big = s.dtype == DType::uint64;  // above 2**63-1
+    if (arr.dtype == DType::uint64) return {big ? DType::uint64 : DType::int64, DType::uint64};
+    if (big) return {DType::uint64, is_signed_integer(arr.dtype) ? DType::int64 : DType::uint64};
+    return {DType::int64, DType::int64};
+  };
+  if (out_of_range(a, b)) return by_value(a, b);
+  if (out_of_range(b, a)) {
+    auto t = by_value(b, a);
+    return {t.second, t.first};
+  }
+  const auto integer = [](const ExprNode& n) { return !n.weak && !is_floating(n.dtype) && n.dtype != DType::bool_; };
+  if (integer(a) && integer(b) && is_signed_integer(a.dtype) != is_signed_integer(b.dtype) &&
+      (a.dtype == DType::uint64 || b.dtype == DType::uint64)) {
+    return {is_signed_integer(a.dtype) ? DType::int64 : DType::uint64,
+            is_signed_integer(b.dtype) ? DType::int64 : DType::uint64};
+  }
+  return {p, p};
+}
 // Functions whose result is a float even for integers (NumPy's true division, atan2, hypot).
 bool gives_float(const std::string& op) { return op == "/" || op == "atan2" || op == "hypot"; }
 
@@ -90,11 +163,23 @@ NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y) {
   n->kids = {a, b};
   const DType promoted = binary_type(*a, *b);
   if (is_bitwise(op) && is_floating(promoted)) {
-    throw InvalidArgument("bitwise '" + op + "' needs integer or bool operands, not " + std::string(name(a->dtype)) +
-                          " and " + std::string(name(b->dtype)));
+    throw DTypeError("bitwise '" + op + "' needs integer or bool operands, not " + std::string(name(a->dtype)) +
+                     " and " + std::string(name(b->dtype)));
+  }
+  if (op == "-" && promoted == DType::bool_) {
+    throw DTypeError("subtracting bools is not supported (as in NumPy): use '^' (bitwise xor) or logical_xor");
+  }
+  // The type the numbers are converted to: true division, atan2 and hypot of integers work in
+  // floats (int16 / 40000 is fine in NumPy).
+  const DType work = op == "/" || gives_float(op) ? (is_floating(promoted) ? promoted : DType::float64) : promoted;
+  if (!is_predicate(op)) {
+    check_fits(*a, work, op);
+    check_fits(*b, work, op);
   }
   n->weak = a->weak && b->weak;
   if (is_predicate(op)) n->dtype = DType::bool_;
+  // bool // bool, bool % bool and bool ** bool are int8 in NumPy (+ and * stay bool: or, and).
+  else if (promoted == DType::bool_ && (op == "floordiv" || op == "remainder" || op == "power")) n->dtype = DType::int8;
   else if (op == "/") n->dtype = is_floating(promoted) ? promoted : DType::float64;  // true_divide: 'dd'
   else if (gives_float(op)) n->dtype = is_floating(promoted) ? promoted : float_for_int(promoted);
   else n->dtype = promoted;
@@ -113,9 +198,13 @@ NodePtr make_unary(const std::string& op, const Expr& x, UnaryResult result) {
   n->weak = x.node()->weak && result != UnaryResult::to_bool;
   const DType t = x.node()->dtype;
   if (op == "invert" && is_floating(t)) {
-    throw InvalidArgument("bitwise '~' needs an integer or bool operand, not " + std::string(name(t)));
+    throw DTypeError("bitwise '~' needs an integer or bool operand, not " + std::string(name(t)));
+  }
+  if (op == "neg" && t == DType::bool_) {
+    throw DTypeError("negating bools is not supported (as in NumPy): use '~' or logical_not");
   }
   if (result == UnaryResult::to_bool) n->dtype = DType::bool_;
+  else if ((op == "square" || op == "reciprocal") && t == DType::bool_) n->dtype = DType::int8;  // as NumPy's
   else if (result == UnaryResult::to_float && !is_floating(t)) n->dtype = float_for_int(t);
   else n->dtype = t;
   return n;
@@ -127,6 +216,28 @@ struct Leaf {
   const ExprNode* node;
   bool general;  // needs strided indexing (not contiguous in the output's shape)
 };
+
+// Whether two leaves read the same elements the same way (one kernel parameter serves both).
+bool same_view(const Array& a, const Array& b) {
+  return a.buffer().impl() == b.buffer().impl() && a.dtype() == b.dtype() && a.offset() == b.offset() &&
+         a.shape() == b.shape() && a.strides() == b.strides();
+}
+
+// The kernel type a number is passed as (numbers of every dtype travel as 64 bits).
+std::string scalar_param_type(DType t) {
+  if (is_floating(t)) return "double";
+  return t == DType::uint64 ? "ulong" : "long";
+}
+
+// The unsigned type integer arithmetic on t wraps in: C's signed overflow is undefined (and
+// compilers exploit it), and narrow types are promoted to int first.
+std::string wrap_type(DType t) { return size_of(t) == 8 ? "ulong" : "uint"; }
+
+// a op b in integer type t, wrapping as NumPy's (two's complement) arithmetic does.
+std::string wrapped(DType t, const std::string& a, const char* op, const std::string& b) {
+  const std::string W = wrap_type(t);
+  return "((" + kernel_type(t) + ")((" + W + ")(" + a + ") " + op + " (" + W + ")(" + b + ")))";
+}
 
 // Walks an expression in a fixed order, collecting its arrays (leaves) and numbers. In key
 // mode (text = false) it only writes the cache key: the structure, operations and dtypes,
@@ -147,8 +258,14 @@ class Generator {
         const std::string k = std::to_string(add_leaf(n));
         return "((" + kernel_type(n.dtype) + ")weft_a" + k + "[weft_o" + k + "])";
       }
-      case K::scalar:
-        return "weft_c" + std::to_string(add_scalar(n));
+      case K::scalar: {
+        const std::string c = "weft_c" + std::to_string(add_scalar(n));
+        // A typed number (a NumPy scalar) is of its own dtype; a Python number of the
+        // parameter's until an operation converts it.
+        if (n.weak || kernel_type(n.dtype) == scalar_param_type(n.dtype)) return c;
+        if (n.dtype == DType::bool_) return "((uchar)(" + c + " != 0))";
+        return "((" + kernel_type(n.dtype) + ")" + c + ")";
+      }
       case K::cast: {
         const std::string in = value(*n.kids[0]);
         if (n.dtype == DType::bool_) return "((uchar)((" + in + ") != 0))";
@@ -159,8 +276,24 @@ class Generator {
         const DType in_type = n.dtype == DType::bool_ ? n.kids[0]->dtype : n.dtype;
         const std::string in = "((" + kernel_type(in_type) + ")(" + value(*n.kids[0]) + "))";
         const bool fl = is_floating(in_type);
-        if (n.op == "neg") return "(-" + in + ")";
-        if (n.op == "abs") return fl ? "fabs(" + in + ")" : "((" + in + ") < 0 ? -(" + in + ") : (" + in + "))";
+        const std::string T = kernel_type(in_type);
+        const std::string W = fl ? T : wrap_type(in_type);
+        // Integers negate in their unsigned type and are cast back: -(-128) is -128 in int8,
+        // abs(INT_MIN) is INT_MIN, as in NumPy (and nothing undefined for the compiler).
+        if (n.op == "neg") return fl ? "(-" + in + ")" : "((" + T + ")(0 - (" + W + ")" + in + "))";
+        if (n.op == "abs") {
+          if (fl) return "fabs(" + in + ")";
+          if (!is_signed_integer(in_type)) return in;
+          return "((" + T + ")(" + in + " < 0 ? 0 - (" + W + ")" + in + " : (" + W + ")" + in + "))";
+        }
+        if (n.op == "square") return fl ? "(" + in + " * " + in + ")" : wrapped(in_type, in, "*", in);
+        if (n.op == "reciprocal") {
+          if (fl) return "((" + T + ")1 / " + in + ")";
+          // 1 / x truncated; for 0, NumPy's values: the smallest int32/int64, else 0.
+          const bool wide_signed = is_signed_integer(in_type) && size_of(in_type) >= 4;
+          const std::string at_zero = wide_signed ? "(" + T + ")((" + W + ")1 << (" + std::to_string(8 * size_of(in_type) - 1) + "))" : "0";
+          return "((" + T + ")(" + in + " == 0 ? " + at_zero + " : 1 / " + in + "))";
+        }
         if (n.op == "logical_not") return "((uchar)((" + in + ") == 0))";
         if (n.op == "invert") return in_type == DType::bool_ ? "((uchar)((" + in + ") == 0))" : "((" + kernel_type(in_type) + ")~" + in + ")";
         if (n.op == "isnan" || n.op == "isinf" || n.op == "isfinite") {
@@ -178,20 +311,36 @@ class Generator {
         const std::string t = kernel_type(n.dtype);
         const std::string a = value(*n.kids[1]);
         const std::string b = value(*n.kids[2]);
-        return "((" + c + ") ? (" + t + ")(" + a + ") : (" + t + ")(" + b + "))";
+        // != 0: OpenCL C takes no floating-point condition in ?: (NaN counts as true).
+        return "((" + c + ") != 0 ? (" + t + ")(" + a + ") : (" + t + ")(" + b + "))";
       }
       case K::binary: break;
     }
-    const bool comparison = is_predicate(n.op);
-    // Operands are converted to the operation's type (for comparisons: the promoted type).
-    const DType work = comparison ? binary_type(*n.kids[0], *n.kids[1]) : n.dtype;
+    if (is_logical(n.op)) {
+      // Each operand is true when nonzero in its own type (logical_and(uint8, 256) is true).
+      const std::string a = "((" + value(*n.kids[0]) + ") != 0)";
+      const std::string b = "((" + value(*n.kids[1]) + ") != 0)";
+      const char* op = n.op == "logical_and" ? " && " : n.op == "logical_or" ? " || " : " != ";
+      return "((uchar)(" + a + op + b + "))";
+    }
+    if (is_predicate(n.op)) {
+      const auto [ta, tb] = comparison_types(*n.kids[0], *n.kids[1]);
+      const std::string a = "((" + kernel_type(ta) + ")(" + value(*n.kids[0]) + "))";
+      const std::string b = "((" + kernel_type(tb) + ")(" + value(*n.kids[1]) + "))";
+      if (ta == tb) return "((uchar)(" + a + " " + n.op + " " + b + "))";
+      // A signed and an unsigned 64-bit operand, compared by value.
+      if (ta == DType::int64) return "((uchar)(weft_cmp_lu(" + a + ", " + b + ") " + n.op + " 0))";
+      return "((uchar)(0 " + n.op + " weft_cmp_lu(" + b + ", " + a + ")))";
+    }
+    // Operands are converted to the operation's type.
+    const DType work = n.dtype;
     const std::string t = kernel_type(work);
     const std::string a = "((" + t + ")(" + value(*n.kids[0]) + "))";
     const std::string b = "((" + t + ")(" + value(*n.kids[1]) + "))";
-    if (n.op == "logical_and") return "((uchar)((" + a + " != 0) && (" + b + " != 0)))";
-    if (n.op == "logical_or") return "((uchar)((" + a + " != 0) || (" + b + " != 0)))";
-    if (n.op == "logical_xor") return "((uchar)((" + a + " != 0) != (" + b + " != 0)))";
-    if (comparison) return "((uchar)(" + a + " " + n.op + " " + b + "))";
+    if (work == DType::bool_ && (n.op == "+" || n.op == "*")) {  // NumPy: or, and
+      return "((uchar)((" + a + " != 0) " + (n.op == "+" ? "||" : "&&") + " (" + b + " != 0)))";
+    }
+    if ((n.op == "+" || n.op == "-" || n.op == "*") && !is_floating(work)) return wrapped(work, a, n.op.c_str(), b);
     if (n.op == "+" || n.op == "-" || n.op == "*" || n.op == "/" || is_bitwise(n.op)) {
       return "((" + t + ")(" + a + " " + n.op + " " + b + "))";
     }
@@ -212,6 +361,12 @@ class Generator {
 
  private:
   std::size_t add_leaf(const ExprNode& n) {
+    for (std::size_t k = 0; k < leaves_.size(); ++k) {
+      if (same_view(leaves_[k].node->array, n.array)) {  // a + a reads a through one parameter
+        key_ << 'R' << k << ';';
+        return k;
+      }
+    }
     const std::size_t k = leaves_.size();
     const bool general = !(n.array.is_contiguous() && n.array.shape() == shape_);
     leaves_.push_back({&n, general});
@@ -260,11 +415,14 @@ std::string helpers() {
            " " + T + " q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1; return q; }\n";
       s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0;" +
            minus_one_rem + " " + T + " r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }\n";
-      s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { " + T +
-           " r = 1; while (b > 0) { if (b & 1) r *= a; a *= a; b >>= 1; } return r; }\n";
+      // In the unsigned type: the product wraps as NumPy's does, without undefined overflow.
+      const std::string W = T == "long" || T == "ulong" ? "ulong" : "uint";
+      s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { " + W + " r = 1, x = (" + W +
+           ")a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (" + T + ")r; }\n";
       s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return b < a ? b : a; }\n";
       s += "inline " + T + " weft_maximum_" + T + "(" + T + " a, " + T + " b) { return a < b ? b : a; }\n";
     }
+    s += "inline int weft_cmp_lu(long a, ulong b) { return a < 0 ? -1 : ((ulong)a < b ? -1 : ((ulong)a > b ? 1 : 0)); }\n";
     for (const char* t : {"float", "double"}) {
       const std::string T = t;
       // NumPy's divmod: (a - fmod(a, b)) / b is nearly an integer, so an inexact division
@@ -346,8 +504,9 @@ Signature signature(const Generator& g, const Shape& shape, bool text) {
   for (std::size_t k = 0; k < g.scalars().size(); ++k) {
     const ExprNode& n = *g.scalars()[k];
     if (is_floating(n.dtype)) sig.args.push_back(RuntimeArg::of_value(n.value));
-    else sig.args.push_back(RuntimeArg::of_value(static_cast<std::int64_t>(n.value)));
-    if (text) add_param(sig, kernel_type(n.dtype), "weft_c" + std::to_string(k));
+    else if (n.dtype == DType::uint64) sig.args.push_back(RuntimeArg::of_value(static_cast<std::uint64_t>(n.ivalue)));
+    else sig.args.push_back(RuntimeArg::of_value(n.ivalue));
+    if (text) add_param(sig, scalar_param_type(n.dtype), "weft_c" + std::to_string(k));
   }
   index_arguments(g, shape, text, sig);
   return sig;
@@ -416,6 +575,111 @@ std::shared_ptr<K> cached(std::map<std::string, std::shared_ptr<K>>& table, cons
 
 }  // namespace
 
+void assign_into(const Array& out, const Expr& expr);
+
+// ---- cutting very large trees ------------------------------------------------------------
+//
+// One kernel per expression, up to a size: every distinct array read is a few kernel
+// parameters (the host backend takes 64 at most, OpenCL devices may take as little as 1 KiB),
+// and a deeply nested expression is a deeply nested C expression (clang refuses brackets
+// nested more than 256 deep). Past these limits the costliest subtrees are evaluated into
+// temporaries first, bottom-up, so that each kernel stays within them.
+
+namespace {
+
+struct Cost {
+  std::vector<const ExprNode*> leaves;  // distinct views (one parameter set each)
+  std::size_t numbers = 0;
+  std::size_t nodes = 0;
+  std::size_t depth = 0;
+  std::size_t params(const Shape& out) const {
+    std::size_t p = numbers;
+    for (const ExprNode* l : leaves) {
+      const bool general = !(l->array.is_contiguous() && l->array.shape() == out);
+      p += general ? 2 + out.ndim() : 2;  // buffer, offset, strides
+    }
+    return p;
+  }
+  void add(const Cost& kid) {
+    for (const ExprNode* l : kid.leaves) {
+      const bool seen = std::any_of(leaves.begin(), leaves.end(), [&](const ExprNode* m) { return same_view(m->array, l->array); });
+      if (!seen) leaves.push_back(l);
+    }
+    numbers += kid.numbers;
+    nodes += kid.nodes;
+    depth = std::max(depth, kid.depth);
+  }
+};
+
+constexpr std::size_t max_params = 40;  // leaves room for a reduction's own parameters
+constexpr std::size_t max_nodes = 256;
+constexpr std::size_t max_depth = 32;
+
+bool within(const Cost& c, const Shape& out) {
+  return c.params(out) + out.ndim() <= max_params && c.nodes <= max_nodes && c.depth <= max_depth;
+}
+
+NodePtr evaluated(const NodePtr& n, const Device& dev) {
+  Array tmp = Array::empty(n->shape, n->dtype, dev);
+  assign_into(tmp, Expr(n));
+  auto leaf = std::make_shared<ExprNode>();
+  leaf->kind = ExprNode::Kind::leaf;
+  leaf->array = tmp;
+  leaf->dtype = n->dtype;
+  leaf->shape = n->shape;
+  leaf->weak = n->weak;  // a subtree of numbers keeps adapting as numbers do
+  return leaf;
+}
+
+NodePtr bound(const NodePtr& n, const Shape& out, const Device& dev, Cost& cost) {
+  const auto leaf_cost = [](const ExprNode* leaf) { return Cost{{leaf}, 0, 1, 1}; };
+  if (n->kind == ExprNode::Kind::leaf) {
+    cost = leaf_cost(n.get());
+    return n;
+  }
+  if (n->kind == ExprNode::Kind::scalar) {
+    cost = {{}, 1, 1, 1};
+    return n;
+  }
+  std::vector<NodePtr> kids;
+  std::vector<Cost> costs(n->kids.size());
+  for (std::size_t i = 0; i < n->kids.size(); ++i) kids.push_back(bound(n->kids[i], out, dev, costs[i]));
+  const auto total = [&] {
+    Cost t{{}, 0, 1, 0};
+    for (const Cost& c : costs) t.add(c);
+    ++t.depth;
+    return t;
+  };
+  for (cost = total(); !within(cost, out); cost = total()) {
+    std::optional<std::size_t> costliest;
+    for (std::size_t i = 0; i < kids.size(); ++i) {
+      const auto k = kids[i]->kind;
+      if (k == ExprNode::Kind::leaf || k == ExprNode::Kind::scalar || !device_of(*kids[i])) continue;
+      const auto rank = [&](std::size_t j) { return std::make_tuple(costs[j].params(out), costs[j].nodes, costs[j].depth); };
+      if (!costliest || rank(i) > rank(*costliest)) costliest = i;
+    }
+    if (!costliest) break;  // nothing left to evaluate: the kernel is as small as it gets
+    kids[*costliest] = evaluated(kids[*costliest], dev);
+    costs[*costliest] = leaf_cost(kids[*costliest].get());
+  }
+  if (std::equal(kids.begin(), kids.end(), n->kids.begin())) return n;
+  auto copy = std::make_shared<ExprNode>(*n);
+  copy->kids = std::move(kids);
+  return copy;
+}
+
+}  // namespace
+
+// The expression, with its costliest subtrees evaluated into temporaries where it is too large
+// for one kernel writing an output of shape out.
+Expr bounded(const Expr& expr, const Shape& out) {
+  const Device dev = device_of(*expr.node());
+  if (!dev) return expr;
+  Cost cost;
+  NodePtr root = bound(expr.node(), out, dev, cost);
+  return root == expr.node() ? expr : Expr(std::move(root));
+}
+
 namespace {
 // The kernel that writes expr into out, from the table of those already made, and its arguments.
 std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode& root,
@@ -446,8 +710,10 @@ std::string eval_source(const Array& out, const Expr& expr) {
   return eval_kernel(out, *expr.node(), args)->source();
 }
 
-// Writes the value of expr into out (already of the broadcast shape), in one kernel.
-void assign_into(const Array& out, const Expr& expr) {
+// Writes the value of expr into out (already of the broadcast shape), in one kernel (more when
+// the expression is too large for one: see bounded()).
+void assign_into(const Array& out, const Expr& whole) {
+  const Expr expr = bounded(whole, out.shape());
   const ExprNode& root = *expr.node();
   Device dev = device_of(root);
   if (!dev) dev = out.device();
@@ -510,21 +776,80 @@ Expr::Expr(double v) {
   auto n = std::make_shared<ExprNode>();
   n->kind = ExprNode::Kind::scalar;
   n->value = v;
+  n->ivalue = static_cast<std::int64_t>(v);
   n->dtype = DType::float64;
   n->weak = true;
   node_ = std::move(n);
 }
 
-Expr::Expr(long long v) {
+namespace {
+std::shared_ptr<detail::ExprNode> number_node(DType dtype, bool weak) {
   auto n = std::make_shared<ExprNode>();
   n->kind = ExprNode::Kind::scalar;
+  n->dtype = dtype;
+  n->weak = weak;
+  return n;
+}
+}  // namespace
+
+Expr::Expr(long long v) {
+  auto n = number_node(DType::int64, true);
+  n->ivalue = v;
   n->value = static_cast<double>(v);
-  n->dtype = DType::int64;
-  n->weak = true;
+  node_ = std::move(n);
+}
+
+Expr::Expr(unsigned long long v) {
+  auto n = number_node(v > static_cast<unsigned long long>(INT64_MAX) ? DType::uint64 : DType::int64, true);
+  n->ivalue = static_cast<std::int64_t>(v);
+  n->value = static_cast<double>(v);
   node_ = std::move(n);
 }
 
 Expr::Expr(int v) : Expr(static_cast<long long>(v)) {}
+
+Expr::Expr(bool v) {
+  auto n = number_node(DType::bool_, true);
+  n->ivalue = v ? 1 : 0;
+  n->value = v ? 1 : 0;
+  node_ = std::move(n);
+}
+
+Expr Expr::typed(double v, DType dtype) {
+  if (!is_floating(dtype)) {
+    throw InvalidArgument("Expr::typed: " + std::to_string(v) + " given as " + std::string(name(dtype)) +
+                          "; give integers as integers");
+  }
+  detail::kernel_type(dtype);
+  auto n = number_node(dtype, false);
+  n->value = dtype == DType::float32 ? static_cast<double>(static_cast<float>(v)) : v;
+  return Expr(std::shared_ptr<const ExprNode>(std::move(n)));
+}
+
+Expr Expr::typed(long long v, DType dtype) {
+  if (is_floating(dtype)) return typed(static_cast<double>(v), dtype);
+  auto n = number_node(dtype, false);
+  n->ivalue = v;
+  n->value = static_cast<double>(v);
+  ExprNode probe = *n;
+  probe.dtype = DType::int64;
+  if (!detail::fits(probe, dtype)) {
+    throw ValueOutOfRange(std::to_string(v) + " is out of bounds for " + std::string(name(dtype)));
+  }
+  return Expr(std::shared_ptr<const ExprNode>(std::move(n)));
+}
+
+Expr Expr::typed(unsigned long long v, DType dtype) {
+  if (v <= static_cast<unsigned long long>(INT64_MAX)) return typed(static_cast<long long>(v), dtype);
+  if (is_floating(dtype)) return typed(static_cast<double>(v), dtype);
+  if (dtype != DType::uint64) {
+    throw ValueOutOfRange(std::to_string(v) + " is out of bounds for " + std::string(name(dtype)));
+  }
+  auto n = number_node(dtype, false);
+  n->ivalue = static_cast<std::int64_t>(v);
+  n->value = static_cast<double>(v);
+  return Expr(std::shared_ptr<const ExprNode>(std::move(n)));
+}
 
 DType Expr::dtype() const { return node_->dtype; }
 const Shape& Expr::shape() const { return node_->shape; }
@@ -586,7 +911,26 @@ Expr fmin(const Expr& a, const Expr& b) { return Expr(detail::make_binary("fmin"
 Expr fmax(const Expr& a, const Expr& b) { return Expr(detail::make_binary("fmax", a, b)); }
 Expr atan2(const Expr& a, const Expr& b) { return Expr(detail::make_binary("atan2", a, b)); }
 Expr hypot(const Expr& a, const Expr& b) { return Expr(detail::make_binary("hypot", a, b)); }
-Expr clip(const Expr& a, const Expr& lo, const Expr& hi) { return minimum(maximum(a, lo), hi); }
+Expr clip(const Expr& a, const Expr& lo, const Expr& hi) {
+  // NumPy clips in the common type of all three (np.clip(int8, -2**63, 0.0) is float64), so
+  // a bound is not first converted to a's type.
+  ExprNode with_lo = *a.node();
+  with_lo.dtype = detail::binary_type(*a.node(), *lo.node());
+  with_lo.weak = a.node()->weak && lo.node()->weak;
+  const DType t = detail::binary_type(with_lo, *hi.node());
+  const Expr x = a.node()->weak || a.dtype() == t ? a : astype(a, t);
+  // A Python integer bound beyond the type's range on its own side clips nothing (NumPy
+  // drops it); on the other side it is refused (make_binary's range check).
+  const auto beyond = [&](const Expr& bound, bool lower) {
+    const ExprNode& b = *bound.node();
+    if (!b.weak || !detail::is_int_scalar(b) || detail::fits(b, t) || is_floating(t)) return false;
+    const bool big = b.dtype == DType::uint64;  // above 2**63-1
+    const bool below = !big && b.ivalue < 0;  // else above: it fits nowhere in between
+    return lower == below;
+  };
+  const Expr low = beyond(lo, true) ? x : maximum(x, lo);
+  return beyond(hi, false) ? low : minimum(low, hi);
+}
 
 namespace {
 using detail::UnaryResult;
@@ -622,6 +966,10 @@ Expr sinh(const Expr& a) { return unary("sinh", a, UnaryResult::to_float); }
 Expr cosh(const Expr& a) { return unary("cosh", a, UnaryResult::to_float); }
 Expr tanh(const Expr& a) { return unary("tanh", a, UnaryResult::to_float); }
 Expr abs(const Expr& a) { return unary("abs", a, UnaryResult::same); }
+Expr fabs(const Expr& a) { return unary("fabs", a, UnaryResult::to_float); }
+Expr rint(const Expr& a) { return unary("rint", a, UnaryResult::to_float); }
+Expr square(const Expr& a) { return unary("square", a, UnaryResult::same); }
+Expr reciprocal(const Expr& a) { return unary("reciprocal", a, UnaryResult::same); }
 
 Expr astype(const Expr& a, DType dtype) {
   detail::kernel_type(dtype);
@@ -639,7 +987,9 @@ Expr where(const Expr& condition, const Expr& a, const Expr& b) {
   n->kids = {condition.node(), a.node(), b.node()};
   n->shape = broadcast_shapes(broadcast_shapes(condition.shape(), a.shape()), b.shape());
   n->dtype = detail::binary_type(*a.node(), *b.node());
-  n->weak = a.node()->weak && b.node()->weak;
+  // (NumPy's where converts a Python integer to the result type, wrapping: no range check.)
+  // where(c, 3, 4) is an int64 array in NumPy, not a number: it no longer adapts.
+  n->weak = false;
   return Expr(std::move(n));
 }
 
@@ -707,7 +1057,8 @@ std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction
   });
 }
 
-Future<double> reduce(const Expr& expr, const Reduction& r) {
+Future<double> reduce(const Expr& whole, const Reduction& r) {
+  const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
   if (!dev) throw InvalidArgument(std::string(r.what) + ": the expression holds no array");
@@ -797,7 +1148,8 @@ struct AxisPlan {
   std::vector<detail::RuntimeArg> args;
 };
 
-AxisPlan plan_axes(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
+AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector<int>& axes, bool keepdims) {
+  const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
   if (!dev) throw InvalidArgument(what + ": the expression holds no array");
@@ -895,6 +1247,9 @@ struct FullOp {
   std::string neutral, reduce;
 };
 FullOp full_op(const std::string& what, DType acc) {
+  // 64-bit accumulators add and multiply as signed integers: wrapping them through ulong, as
+  // the elementwise operators do, makes GCC 12's vectorizer (-O3 -march=native) miscompile
+  // the host backend's sum of sign-extended int8/int16 elements.
   if (what == "sum" || what == "mean") return {"0", "a + b"};
   if (what == "prod") return {"1", "a * b"};
   if (what == "min" || what == "argmin") return {extreme_literal(acc, true), "(a < b || a != a) ? a : b"};
@@ -963,7 +1318,8 @@ Buffer first_index_of(const Expr& expr, DType acc, const Buffer& extreme, const 
   return kernel->reduce_args<std::int64_t>(detail::array_queue(dev), n, k.args).device_value();
 }
 
-Array reduce_every_element(const Expr& expr, const std::string& what, bool keepdims) {
+Array reduce_every_element(const Expr& whole, const std::string& what, bool keepdims) {
+  const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
   if (!dev) throw InvalidArgument(what + ": the expression holds no array");
@@ -1037,7 +1393,8 @@ std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::stri
 
 // cumsum and cumprod: NumPy's result type (sum's), the expression scanned in one generated
 // scan kernel, along one axis as a segmented scan over its lines.
-Array scan_along(const Expr& expr, const std::string& what, std::optional<int> axis) {
+Array scan_along(const Expr& whole, const std::string& what, std::optional<int> axis) {
+  const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
   if (!dev) throw InvalidArgument(what + ": the expression holds no array");

@@ -9,6 +9,8 @@
 #include <cstdint>
 
 #include <array>
+#include <atomic>
+#include <mutex>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -22,6 +24,7 @@
 #include "weft/event.hpp"
 #include "weft/ndrange.hpp"
 #include "weft/program.hpp"
+#include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
 
 namespace weft::detail {
@@ -129,6 +132,12 @@ class QueueImpl {
   virtual EventPtr marker(std::span<const EventPtr> wait) = 0;
   virtual void finish() = 0;
   virtual void flush() {}
+
+  // The LaunchLogs listening to this queue's launches; the count keeps a launch that none
+  // listens to at one relaxed load.
+  std::atomic<int> log_count{0};
+  std::mutex log_mutex;
+  std::vector<LaunchLog*> logs;
 };
 
 /// Pinned host memory; each backend frees it its own way.

@@ -1,5 +1,6 @@
 #include "runtime/backend.hpp"
 #include "weft/error.hpp"
+#include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
 
 namespace weft {
@@ -81,8 +82,34 @@ Event Queue::launch(const Kernel& kernel, const NDRange& global, const NDRange& 
   if (!kernel) throw InvalidArgument("launch: an empty Kernel handle was given");
   const detail::LaunchConfig config{global, local, offset};
   detail::check_launch(*kernel.impl(), impl_->device()->info(), config);
-  return Event(impl_->launch(kernel.impl(), kernel.impl()->args(), config,
-                             detail::to_event_ptrs(wait)));
+  Event event(impl_->launch(kernel.impl(), kernel.impl()->args(), config, detail::to_event_ptrs(wait)));
+  if (impl_->log_count.load(std::memory_order_relaxed) != 0) {
+    std::lock_guard lock(impl_->log_mutex);
+    for (LaunchLog* log : impl_->logs) log->add(kernel.name(), event);
+  }
+  return event;
+}
+
+LaunchLog::LaunchLog(const Queue& queue) : queue_(checked(queue.impl())) {
+  std::lock_guard lock(queue_->log_mutex);
+  queue_->logs.push_back(this);
+  queue_->log_count.fetch_add(1);
+}
+
+LaunchLog::~LaunchLog() {
+  std::lock_guard lock(queue_->log_mutex);
+  std::erase(queue_->logs, this);
+  queue_->log_count.fetch_sub(1);
+}
+
+void LaunchLog::add(const std::string& kernel, const Event& event) {
+  std::lock_guard lock(mutex_);
+  entries_.push_back({kernel, event});
+}
+
+std::vector<LaunchLog::Entry> LaunchLog::entries() const {
+  std::lock_guard lock(mutex_);
+  return entries_;
 }
 
 Event Queue::marker(std::span<const Event> wait) {

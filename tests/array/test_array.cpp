@@ -317,6 +317,111 @@ TEST_P(Arrays, AnExpressionIsOneKernel) {
   EXPECT_EQ(d.shape(), (Shape{10, 100}));
 }
 
+TEST_P(Arrays, OneKernelCountedFromTheQueuesEvents) {
+  Array a = make(iota_f(1000), Shape{10, 100});
+  Array b = make(iota_f(100, 1), Shape{100});
+  Array c = Array::empty({10, 100}, DType::float32, dev);
+  c.assign(a * b + sin(a));  // warm: the build is not a launch, but keep the count clean
+  synchronize(dev);
+  LaunchLog log(array_queue(dev));
+  c.assign(a * b + sin(a));
+  synchronize(dev);
+  const auto entries = log.entries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].kernel, "weft_expr");
+  const EventProfile p = entries[0].event.profile();
+  EXPECT_GT(p.end, 0u);
+  EXPECT_GE(p.end, p.start);
+}
+
+TEST_P(Arrays, TheSameViewIsOneParameterAndLargeTreesAreCut) {
+  // Twelve uses of one strided 3-d view: one kernel parameter set, one kernel.
+  std::vector<double> ones(24, 1.0);
+  Array v = make(ones, Shape{4, 2, 3}).transpose();
+  Expr x = v;
+  for (int k = 0; k < 11; ++k) x = x + v;
+  auto before = elementwise_launches(dev);
+  EXPECT_EQ(eval(x).to_host<double>(), std::vector<double>(24, 12.0));
+  EXPECT_EQ(elementwise_launches(dev) - before, 1u);
+
+  // Twenty distinct strided views (more parameters than the host backend's 64) and a chain
+  // 100 deep (deeper than compilers nest brackets): cut into several kernels, still exact.
+  std::vector<double> base(24 * 3 * 5);
+  std::iota(base.begin(), base.end(), 0.0);
+  Array w = make(base, Shape{24, 3, 5});
+  Expr total = w.slice(0, 0, 4).transpose();
+  for (int k = 1; k < 20; ++k) total = total + w.slice(0, k, k + 4).transpose() * static_cast<double>(k + 1);
+  before = elementwise_launches(dev);
+  const auto got = eval(total).to_host<double>();
+  EXPECT_GT(elementwise_launches(dev) - before, 1u);
+  ASSERT_EQ(got.size(), 5u * 3 * 4);
+  for (std::int64_t i = 0; i < 5; ++i) {
+    for (std::int64_t j = 0; j < 3; ++j) {
+      for (std::int64_t m = 0; m < 4; ++m) {
+        double want = 0;
+        for (int k = 0; k < 20; ++k) want += base[static_cast<std::size_t>(((m + k) * 3 + j) * 5 + i)] * (k + 1);
+        EXPECT_EQ(got[static_cast<std::size_t>((i * 3 + j) * 4 + m)], want) << i << "," << j << "," << m;
+      }
+    }
+  }
+  Array one = make(std::vector<std::int32_t>{1, 2, 3}, Shape{3});
+  Expr chain = one;
+  for (int k = 0; k < 100; ++k) chain = (chain + 1) * 1;
+  EXPECT_EQ(eval(chain).to_host<std::int32_t>(), (std::vector<std::int32_t>{101, 102, 103}));
+  EXPECT_EQ(sum(chain, {}, false).to_host<std::int64_t>(), (std::vector<std::int64_t>{306}));
+}
+
+TEST_P(Arrays, IntegersWrapAndNumbersKeepNumPysRules) {
+  const auto bools = [](const Expr& e) { return eval(astype(e, DType::uint8)).to_host<std::uint8_t>(); };
+  // Signed overflow wraps (computed in the unsigned type: nothing undefined in the kernel).
+  Array i32 = make(std::vector<std::int32_t>{INT32_MIN, -3, 2147483647}, Shape{3});
+  EXPECT_EQ(eval(i32 + i32).to_host<std::int32_t>(), (std::vector<std::int32_t>{0, -6, -2}));
+  EXPECT_EQ(eval(abs(i32)).to_host<std::int32_t>(), (std::vector<std::int32_t>{INT32_MIN, 3, 2147483647}));
+  EXPECT_EQ(eval(floor_divide(Expr(5) + i32 * 0, abs(i32))).to_host<std::int32_t>(),
+            (std::vector<std::int32_t>{-1, 1, 0}));
+  EXPECT_EQ(sum(i32 + i32, {}, false).to_host<std::int64_t>(), (std::vector<std::int64_t>{-8}));
+  // -x of a narrow type is of that type before a wider operation uses it.
+  Array u8 = make(std::vector<std::uint8_t>{1, 0}, Shape{2});
+  Array i16 = make(std::vector<std::int16_t>{-3, 4}, Shape{2});
+  EXPECT_EQ(eval(-u8 * i16).to_host<std::int16_t>(), (std::vector<std::int16_t>{-765, 0}));
+  // A Python-style number out of the array's range is refused for arithmetic, compared by value.
+  Array i8 = make(std::vector<std::int8_t>{-128, 127}, Shape{2});
+  EXPECT_THROW(eval(i8 + 300), ValueOutOfRange);
+  EXPECT_EQ(bools(i8 < 300), (std::vector<std::uint8_t>{1, 1}));
+  EXPECT_EQ(bools(u8 == -1), (std::vector<std::uint8_t>{0, 0}));
+  EXPECT_EQ(eval(i8 / 40000).dtype(), DType::float64);  // true division works in floats
+  // int64 against uint64 compares exactly; a number above 2**63-1 is a uint64.
+  Array s64 = make(std::vector<std::int64_t>{-1, INT64_MAX}, Shape{2});
+  Array u64 = make(std::vector<std::uint64_t>{18446744073709551615ULL, 9223372036854775808ULL}, Shape{2});
+  EXPECT_EQ(bools(s64 < u64), (std::vector<std::uint8_t>{1, 1}));
+  EXPECT_EQ(bools(s64 == u64), (std::vector<std::uint8_t>{0, 0}));
+  EXPECT_EQ(eval(u64 - 18446744073709551615ULL).to_host<std::uint64_t>(),
+            (std::vector<std::uint64_t>{0, 9223372036854775809ULL}));
+  EXPECT_THROW(eval(s64 + 18446744073709551615ULL), ValueOutOfRange);
+  // Typed numbers do not adapt; bools add as logical or and refuse subtraction.
+  EXPECT_EQ((i8 + Expr::typed(3LL, DType::int64)).dtype(), DType::int64);
+  EXPECT_EQ((i8 + true).dtype(), DType::int8);
+  Array b = make(std::vector<std::uint8_t>{1, 1}, Shape{2});
+  Array bb = eval(astype(b, DType::bool_));
+  EXPECT_EQ(bools(bb + bb), (std::vector<std::uint8_t>{1, 1}));
+  EXPECT_EQ((bb + true).dtype(), DType::bool_);
+  EXPECT_THROW(bb - bb, DTypeError);
+  EXPECT_THROW(-bb, DTypeError);
+  EXPECT_EQ(floor_divide(bb, bb).dtype(), DType::int8);
+  // where(c, 3, 4) is an int64 array, not a number; clip works in the common type.
+  EXPECT_EQ((where(bb, 3, 4) + i8).dtype(), DType::int64);
+  EXPECT_EQ(eval(clip(i8, -300, 5)).to_host<std::int8_t>(), (std::vector<std::int8_t>{-128, 5}));
+  EXPECT_THROW(clip(i8, 200, 300), ValueOutOfRange);
+  EXPECT_EQ(eval(clip(i8, Expr(-9223372036854775807LL - 1), 0.0)).to_host<double>(), (std::vector<double>{-128, 0}));
+  // A float condition, and NumPy's dtypes of fabs, rint, square and reciprocal.
+  Array f = make(std::vector<double>{0.0, 1.5}, Shape{2});
+  EXPECT_EQ(eval(where(f, i8, 0)).to_host<std::int8_t>(), (std::vector<std::int8_t>{0, 127}));
+  EXPECT_EQ(fabs(i32).dtype(), DType::float64);
+  EXPECT_EQ(rint(i32).dtype(), DType::float64);
+  EXPECT_EQ(square(bb).dtype(), DType::int8);
+  EXPECT_EQ(eval(reciprocal(i16)).to_host<std::int16_t>(), (std::vector<std::int16_t>{0, 0}));
+}
+
 TEST_P(Arrays, ReductionsAlongAxes) {
   // A (2, 3, 4) array 0..23, reduced along each axis and pairs of axes, against loops here.
   const auto v = iota_f(24);

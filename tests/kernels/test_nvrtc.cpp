@@ -63,6 +63,7 @@ std::vector<Source> every_dialect_source() {
     const Array b = Array::zeros({3}, DType::int16, host);
     const Array c = Array::zeros({3, 4}, DType::int32, host).transpose();
     const Array m = Array::zeros({4, 3}, DType::bool_, host);
+    const Array u64 = Array::zeros({4, 3}, DType::uint64, host);
     const Expr e = where(m, sqrt(abs(a)) + exp(a) - log(a) * sin(a) / cos(a), -power(a, 2)) +
                    floor_divide(b, c) + remainder(c, 3) + minimum(a, b) - maximum(b, 1.5) +
                    astype(a > b, DType::uint8) + astype(c != 0, DType::float64) +
@@ -75,7 +76,11 @@ std::vector<Source> every_dialect_source() {
     static const std::string eval = detail::eval_source(out, e);
     static const std::string sum = detail::sum_source(e);
     static const std::string ints = detail::eval_source(Array::empty({4, 3}, DType::int64, host),
-                                                        floor_divide(c, b) + remainder(b, c) + power(c, 2));
+                                                        floor_divide(c, b) + remainder(b, c) + power(c, 2) - c * b +
+                                                            abs(c) + square(c) + reciprocal(b) + -b + where(a, c, 0) +
+                                                            astype(b < 300, DType::int64) + astype(fabs(c) + rint(c), DType::int64) +
+                                                            astype(Array::zeros({4, 3}, DType::uint64, host) < astype(c, DType::int64), DType::int64) +
+                                                            astype(u64 + 18446744073709551615ULL, DType::int64));
     s.push_back({"array/eval", eval, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval_integers", ints, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/sum", sum, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});

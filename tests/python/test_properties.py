@@ -18,9 +18,8 @@ group of each test); WEFT_PROPERTY_SCALE=4 runs four times as many cases, and
 WEFT_PROPERTY_SEED_BASE=n other ones.
 
 Known differences from NumPy are not drawn by the random tests (see `_known_bug`); each has
-an isolated strict xfail test below (strict on the devices where it was seen), so that a fix
-shows and its exclusion can be lifted. Differences weft has since fixed are plain regression
-tests at the end.
+an isolated strict xfail test below, so that a fix shows and its exclusion can be lifted.
+Differences weft has since fixed are plain regression tests at the end (test_fixed_*).
 """
 import math
 import os
@@ -177,15 +176,11 @@ class Node:
     expression; exact: weft must give the same bits (up to the sign of zero); zs: the sign of
     a zero is the same in both; err: elementwise bound of |weft - NumPy| (float results)."""
 
-    __slots__ = ("n", "w", "src", "exact", "zs", "err", "kids", "scalar", "weak", "leaves", "numbers", "overflow",
-                 "op")
+    __slots__ = ("n", "w", "src", "exact", "zs", "err", "kids", "scalar", "weak", "op")
 
     def __init__(self, n, w, src, exact=True, zs=True, err=None, kids=(), scalar=False, weak=False):
         self.n, self.w, self.src, self.exact, self.zs = n, w, src, exact, zs
         self.err, self.kids, self.scalar, self.weak = err, tuple(kids), scalar, weak
-        self.leaves = sum(k.leaves for k in kids) if kids else (0 if scalar else 1)
-        self.numbers = sum(k.numbers for k in kids) if kids else (1 if scalar else 0)
-        self.overflow = any(k.overflow for k in kids)  # signed 32/64-bit arithmetic wrapped somewhere
         self.op = None  # the name of the operation that made it
 
     @property
@@ -268,65 +263,11 @@ NEEDS_EXACT = {"fdiv", "pow", "cmp", "logic", "func", "round", "pred"}
 NEEDS_ZS = {"fdiv", "pow", "func"}
 
 
-def _is_boolish(k):
-    return k.kind == "b"
-
-
-def _unwrapped(node):
-    """-x and abs(x) of int8/uint8/int16/uint16: weft's value is not wrapped to the type before
-    an operation in a wider type uses it (test_known_narrow_neg_abs_unwrapped)."""
-    return node.op in ("neg", "abs") and node.kind in "iu" and node.dtype.itemsize <= 2
-
-
-def _overflowing_abs(node):
-    """-x or abs(x) of an int32/int64 holding the smallest value: signed overflow in the
-    generated C, which PoCL's compiler assumes cannot happen (test_known_abs_int_min_opencl)."""
-    if node.op not in ("neg", "abs") or node.kind != "i":
-        return False
-    kid = node.kids[0]
-    return not kid.scalar and kid.kind == "i" and bool(np.any(np.asarray(kid.n) == np.iinfo(kid.dtype).min))
-
-
 def _known_bug(op, kids, case):
-    """A reason when op on kids would hit a known difference from NumPy, each isolated in a
-    strict xfail test below (named in the reason); None otherwise."""
-    arrays = [k for k in kids if not k.scalar]
-    if any(k.weak for k in arrays) and not all(k.weak for k in arrays):
-        return "test_known_where_scalars_weak"
-    if any(_unwrapped(k) for k in kids):
-        return "test_known_narrow_neg_abs_unwrapped"
-    if case.device.backend == "opencl" and any(_overflowing_abs(k) for k in kids):
-        return "test_known_abs_int_min_opencl"
-    if op.cls == "clip" and kids[0].scalar:
-        return "test_known_clip_scalar_first"
-    if op.cls == "clip" and kids[0].kind in "iu":
-        ii = np.iinfo(kids[0].dtype)
-        if any(k.scalar and type(k.n) is int and not ii.min <= k.n <= ii.max for k in kids[1:]):
-            return "test_known_clip_out_of_range_bound"
-    if op.cls == "where" and kids[0].kind == "f" and case.device.backend == "opencl":
-        return "test_known_where_float_condition"
-    if op.name in ("+", "//", "%", "**") and len(kids) == 2 and all(_is_boolish(k) for k in kids):
-        return "test_known_bool_arithmetic"
-    if op.name in ("fabs", "reciprocal", "rint") and kids[0].kind in "biu":
-        return "test_known_ufunc_dtypes"
-    if op.name == "square" and kids[0].kind == "b":
-        return "test_known_ufunc_dtypes"
-    if case.device.backend == "host" and _parameters(kids, case.nd, 2 if op.name == "square" else 1) > 64:
-        return "test_known_host_many_leaves"
-    for k in kids:
-        if k.scalar and isinstance(k.n, bool) and arrays and all(_is_boolish(a) for a in kids if a is not k):
-            return "test_known_python_bool_scalar"
-        if k.scalar and isinstance(k.n, bool) and op.cls == "clip" and _is_boolish(kids[0]):
-            return "test_known_python_bool_scalar"  # clip(b, True, x) is maximum(b, True) first
-    if op.cls in ("cmp", "logic") and len(kids) == 2:
-        for k, other in ((kids[0], kids[1]), (kids[1], kids[0])):
-            if k.scalar and type(k.n) is int and not other.scalar and other.kind in "iu":
-                ii = np.iinfo(other.dtype)
-                if not ii.min <= k.n <= ii.max:
-                    return "test_known_python_int_out_of_range_compare"
-        dts = {k.dtype for k in arrays}
-        if np.dtype("int64") in dts and np.dtype("uint64") in dts:
-            return "test_known_int64_uint64_comparison"
+    """A reason when op on kids would hit a known difference from NumPy (each isolated in a
+    strict xfail test below, named in the reason); None otherwise. Every difference this test
+    found so far is fixed (test_fixed_*), so nothing is excluded; NumPy's refusals (integer **
+    negative integer among them) are skipped by _np_eval."""
     return None
 
 
@@ -366,19 +307,6 @@ def _parameters(kids, nd, uses=1):
     leaves = uses * sum(k.leaves for k in kids if not k.scalar)
     numbers = uses * sum(k.numbers for k in kids)
     return 2 + 2 * nd + 2 + leaves * (2 + nd) + numbers
-
-
-def _signed_overflow(op, kids, r):
-    """Whether op wrapped around in int32 or int64 arithmetic (undefined in the generated C)."""
-    if r.dtype.kind != "i" or r.dtype.itemsize < 4 or op.name not in ("+", "-", "*", "square", "neg", "abs", "**"):
-        return False
-    if op.name == "**":
-        with np.errstate(all="ignore"):
-            big = np.power(_abs64(kids[0].n), np.asarray(kids[1].n, dtype=np.float64))
-        return bool(np.any(big >= 2.0 ** (8 * r.dtype.itemsize - 1)))
-    args = [k.n if k.scalar else np.asarray(k.n).astype(object) for k in kids]
-    true = np.asarray(op.f(*args), dtype=object)
-    return not np.array_equal(np.broadcast_to(true, r.shape), r.astype(object))
 
 
 def _build(op, kids, case):
@@ -473,14 +401,12 @@ def _build(op, kids, case):
         weak = all(k.scalar or k.weak for k in kids[1:])
     elif op.arity == 1:
         weak = kids[0].weak and op.cls != "pred" and op.name != "logical_not"
-    else:
+    elif op.arity == 2:
         weak = all(k.scalar or k.weak for k in kids)
+    else:
+        weak = False  # where and clip give arrays, even of numbers (NumPy's where(c, 3, 4) is int64)
     node = Node(r, w, src, exact=exact, zs=zs, err=err, kids=kids, weak=weak)
-    node.overflow = node.overflow or _signed_overflow(op, kids, r)
     node.op = op.name
-    if op.name == "square":  # weft's np.square(x) is x * x: the operand's arrays are used twice
-        node.leaves *= 2
-        node.numbers *= 2
     return node
 
 
@@ -677,10 +603,8 @@ def test_random_reductions(device, group):
             x = case.leaf()
         else:
             x = case.expr(int(rng.integers(1, 3)), root=True) or case.leaf()
-            if (not x.exact and what in ("prod", "any", "all")) or _unwrapped(x) or _overflowing_abs(x):
+            if not x.exact and what in ("prod", "any", "all"):
                 x = case.leaf()
-            elif x.overflow and device.backend == "opencl":
-                x = case.leaf()  # test_known_signed_overflow_reduction_opencl
         xn = np.asarray(x.n)
         nd = xn.ndim
         r = rng.random()
@@ -820,18 +744,26 @@ def test_float_edges(device, dt):
 # _known_bug). strict: a fix makes these fail, so the exclusion can be lifted.
 
 
-def _is_pocl(device):
-    """Strict where the difference was seen (PoCL); elsewhere OpenCL compilers may differ."""
-    return "Portable Computing Language" in device.platform or "PoCL" in device.platform
-
-
 def _w(device, *arrays):
     return [weft.asarray(np.asarray(a), device=device) for a in arrays]
 
 
-@pytest.mark.xfail(strict=True, reason="bool + bool stores 2 in a bool array, and bool // % ** bool are bool (NumPy: "
-                                       "logical or; int8)")
-def test_known_bool_arithmetic(device):
+@pytest.mark.xfail(strict=True, reason="integer ** negative integer computes (1 // a**|b|, truncated); NumPy "
+                                       "raises ValueError: it checks the exponents' values, which a fused kernel "
+                                       "would have to report back")
+def test_known_int_negative_power_raises(device):
+    (w,) = _w(device, np.array([2, 3], np.int32))
+    with pytest.raises(ValueError):
+        (w ** -w).get()
+
+
+# ---------------------------------------------------------------------------------------------
+# Differences this file found that weft has since fixed: kept as plain regression tests.
+
+
+def test_fixed_bool_arithmetic(device):
+    """Was: bool + bool stores 2 in a bool array, and bool // % ** bool are bool (NumPy: logical
+    or; int8)."""
     h = np.array([True, True])
     (w,) = _w(device, h)
     assert (w // w).dtype == (h // h).dtype == np.int8
@@ -839,26 +771,26 @@ def test_known_bool_arithmetic(device):
     np.testing.assert_array_equal(((w + w) == w).get(), (h + h) == h)  # [True, True]
 
 
-@pytest.mark.xfail(strict=True, reason="a Python bool with a bool array is taken as an int (int64 result); NumPy: bool")
-def test_known_python_bool_scalar(device):
+def test_fixed_python_bool_scalar(device):
+    """Was: a Python bool with a bool array is taken as an int (int64 result); NumPy: bool."""
     h = np.array([True, False])
     (w,) = _w(device, h)
     assert (w & True).dtype == (h & True).dtype == np.bool_
     assert (w + False).dtype == np.bool_
 
 
-@pytest.mark.xfail(strict=True, reason="NumPy scalars are weak in weft; NEP 50 makes them strong: int8 + np.int64 "
-                                       "is int64, float32 + np.float64 float64, int16 + np.float32 float32")
-def test_known_numpy_scalars_are_strong(device):
+def test_fixed_numpy_scalars_are_strong(device):
+    """Was: NumPy scalars are weak in weft; NEP 50 makes them strong: int8 + np.int64 is int64,
+    float32 + np.float64 float64, int16 + np.float32 float32."""
     i8, f32, i16 = _w(device, np.array([1], np.int8), np.array([1], np.float32), np.array([1], np.int16))
     assert (i8 + np.int64(3)).dtype == np.int64
     assert (f32 + np.float64(3)).dtype == np.float64
     assert (i16 + np.float32(3)).dtype == np.float32
 
 
-@pytest.mark.xfail(strict=True, reason="comparisons and logical_and/or/xor with a Python int outside the array's "
-                                       "dtype wrap the int; NumPy 2 uses its value")
-def test_known_python_int_out_of_range_compare(device):
+def test_fixed_python_int_out_of_range_compare(device):
+    """Was: comparisons and logical_and/or/xor with a Python int outside the array's dtype wrap the
+    int; NumPy 2 uses its value."""
     h = np.array([0, 200, 255], np.uint8)
     (w,) = _w(device, h)
     np.testing.assert_array_equal((w == -1).get(), h == -1)  # all False
@@ -866,8 +798,8 @@ def test_known_python_int_out_of_range_compare(device):
     np.testing.assert_array_equal(np.logical_and(w, 256).get(), np.logical_and(h, 256))  # [False, True, True]
 
 
-@pytest.mark.xfail(strict=True, reason="a Python int above 2**63-1 becomes a float64; NumPy: uint64 arithmetic")
-def test_known_python_int_beyond_int64(device):
+def test_fixed_python_int_beyond_int64(device):
+    """Was: a Python int above 2**63-1 becomes a float64; NumPy: uint64 arithmetic."""
     h = np.array([2, 3], np.uint64)
     (w,) = _w(device, h)
     r = w + (2**64 - 1)
@@ -875,16 +807,15 @@ def test_known_python_int_beyond_int64(device):
     np.testing.assert_array_equal(r.get(), h + (2**64 - 1))
 
 
-@pytest.mark.xfail(strict=True, reason="an out-of-range Python int does not raise OverflowError (NEP 50): "
-                                       "int8 + 300 wraps")
-def test_known_python_int_out_of_range_raises(device):
+def test_fixed_python_int_out_of_range_raises(device):
+    """Was: an out-of-range Python int does not raise OverflowError (NEP 50): int8 + 300 wraps."""
     (w,) = _w(device, np.array([1], np.int8))
     with pytest.raises(OverflowError):
         w + 300
 
 
-@pytest.mark.xfail(strict=True, reason="bool - bool and -bool compute; NumPy raises TypeError")
-def test_known_bool_subtract_raises(device):
+def test_fixed_bool_subtract_raises(device):
+    """Was: bool - bool and -bool compute; NumPy raises TypeError."""
     (w,) = _w(device, np.array([True, False]))
     with pytest.raises(TypeError):
         w - w
@@ -892,25 +823,17 @@ def test_known_bool_subtract_raises(device):
         -w
 
 
-@pytest.mark.xfail(strict=True, reason="integer ** negative integer computes; NumPy raises ValueError")
-def test_known_int_negative_power_raises(device):
-    (w,) = _w(device, np.array([2, 3], np.int32))
-    with pytest.raises(ValueError):
-        (w ** -w).get()
-
-
-@pytest.mark.xfail(strict=True, reason="int64 vs uint64 comparisons go through float64; NumPy 2 compares exactly")
-def test_known_int64_uint64_comparison(device):
+def test_fixed_int64_uint64_comparison(device):
+    """Was: int64 vs uint64 comparisons go through float64; NumPy 2 compares exactly."""
     a, b = np.array([2**53 + 1, 2**63 - 1], np.int64), np.array([2**53, 2**63], np.uint64)
     wa, wb = _w(device, a, b)
     np.testing.assert_array_equal((wa > wb).get(), a > b)  # [True, False]
     np.testing.assert_array_equal((wa == wb).get(), a == b)  # [False, False]
 
 
-@pytest.mark.xfail(strict=True, reason="np.fabs, np.rint, np.reciprocal of integers and np.square of bools: dtypes "
-                                       "unlike NumPy's (fabs, rint: float64; reciprocal: the integer type; square: "
-                                       "int8)")
-def test_known_ufunc_dtypes(device):
+def test_fixed_ufunc_dtypes(device):
+    """Was: np.fabs, np.rint, np.reciprocal of integers and np.square of bools: dtypes unlike
+    NumPy's (fabs, rint: float64; reciprocal: the integer type; square: int8)."""
     h, b = np.array([1, -2], np.int32), np.array([True, False])
     w, wb = _w(device, h, b)
     assert np.fabs(w).dtype == np.fabs(h).dtype == np.float64
@@ -919,46 +842,18 @@ def test_known_ufunc_dtypes(device):
     assert np.square(wb).dtype == np.square(b).dtype == np.int8
 
 
-def test_known_where_float_condition(device, request):
-    """OpenCL C refuses a floating-point condition in ?: (the generated where)."""
-    if device.backend == "opencl":
-        request.applymarker(pytest.mark.xfail(
-            strict=_is_pocl(device), reason="where with a float condition (array or Python float) fails to build on "
-                                            "OpenCL: 'used type double where floating point type is not allowed'"))
-    h = np.array([0.0, 1.5, np.nan])
-    a, b = _w(device, h, np.array([1, 2, 3], np.int32))
-    np.testing.assert_array_equal(weft.where(a, b, 0).get(), np.where(h, [1, 2, 3], 0))  # [0, 2, 3]
-    np.testing.assert_array_equal(weft.where(1.5, b, 0).get(), [1, 2, 3])
-
-
-def test_known_host_many_leaves(device, request):
-    """Every use of an array in a fused expression is a kernel parameter of its own (buffer,
-    offset, strides): on the host backend (at most 64 parameters) a + a + ... of 12 uses of one
-    3-d view, 23 nodes (under the 64 that weft fuses), fails to build."""
-    if device.backend == "host":
-        request.applymarker(pytest.mark.xfail(strict=True, reason="BuildError: 'a kernel may have at most 64 "
-                                              "parameters' for a fused expression of 12 uses of one 3-d view"))
-    h = np.ones((4, 2, 3))
-    (a,) = _w(device, h)
-    a = a.transpose(1, 2, 0)
-    x = a
-    for _ in range(11):
-        x = x + a
-    np.testing.assert_array_equal(x.get(), np.full((2, 3, 4), 12.0))
-
-
-@pytest.mark.xfail(strict=True, reason="where(c, 3, 4) (two Python numbers) stays weak: + an int8 array gives int8 "
-                                       "(NumPy: int64), + float32 gives float32 (NumPy: float64)")
-def test_known_where_scalars_weak(device):
+def test_fixed_where_scalars_weak(device):
+    """Was: where(c, 3, 4) (two Python numbers) stays weak: + an int8 array gives int8 (NumPy:
+    int64), + float32 gives float32 (NumPy: float64)."""
     c, x, f = _w(device, np.array([True, False]), np.array([1, 2], np.int8), np.array([1, 2], np.float32))
     assert np.where(c, 3, 4).dtype == np.int64
     assert (np.where(c, 3, 4) + x).dtype == np.int64
     assert (np.where(c, 1.5, 2.5) + f).dtype == np.float64
 
 
-@pytest.mark.xfail(strict=True, reason="-x and abs(x) of int8/uint8/int16/uint16 are not wrapped to their type "
-                                       "when a wider operation or a reduction uses them (C's integer promotion)")
-def test_known_narrow_neg_abs_unwrapped(device):
+def test_fixed_narrow_neg_abs_unwrapped(device):
+    """Was: -x and abs(x) of int8/uint8/int16/uint16 are not wrapped to their type when a wider
+    operation or a reduction uses them (C's integer promotion)."""
     u8, i16, i8 = np.array([1], np.uint8), np.array([-3], np.int16), np.array([-128], np.int8)
     wu8, wi16, wi8 = _w(device, u8, i16, i8)
     np.testing.assert_array_equal(((-wu8) * wi16).get(), (-u8) * i16)  # uint8 255 * -3 = -765; weft 3
@@ -966,34 +861,9 @@ def test_known_narrow_neg_abs_unwrapped(device):
     assert (-wu8).sum().item() == (-u8).sum() == 255  # weft 2**64 - 1
 
 
-def test_known_abs_int_min_opencl(device, request):
-    """abs(INT_MIN) is computed as -x in C, undefined there: PoCL's compiler takes abs(x) >= 0
-    and floors 5 // abs(INT_MIN) (NumPy: 5 // INT_MIN = -1) to 0."""
-    if device.backend == "opencl":
-        request.applymarker(pytest.mark.xfail(
-            strict=_is_pocl(device), reason="b // abs(a) with a = INT_MIN gives 0 (NumPy -1)"))
-    for dt in ("int32", "int64"):
-        a, b = np.array([np.iinfo(dt).min, -3], dt), np.array([5, 5], dt)
-        wa, wb = _w(device, a, b)
-        np.testing.assert_array_equal((wb // abs(wa)).get(), b // abs(a), err_msg=dt)  # [-1, 1]
-
-
-def test_known_signed_overflow_reduction_opencl(device, request):
-    """int32 a + a that wraps, summed: the generated C's signed overflow is undefined and PoCL's
-    compiler widens the addition to 64 bits instead of wrapping it."""
-    if device.backend == "opencl":
-        request.applymarker(pytest.mark.xfail(
-            strict=_is_pocl(device), reason="(a + a).sum() of int32 a = [-1460157392] gives -2920314784 (NumPy "
-                                            "1374652512, wrapped)"))
-    h = np.array([-1460157392], np.int32)
-    (w,) = _w(device, h)
-    assert (w + w).sum().item() == (h + h).sum() == 1374652512
-    np.testing.assert_array_equal((w + w).sum(axis=0).get(), (h + h).sum(axis=0))
-
-
-@pytest.mark.xfail(strict=True, reason="np.clip(python_number, lo, hi) takes the number as weak; NumPy converts "
-                                       "it to an int64/float64 array first")
-def test_known_clip_scalar_first(device):
+def test_fixed_clip_scalar_first(device):
+    """Was: np.clip(python_number, lo, hi) takes the number as weak; NumPy converts it to an
+    int64/float64 array first."""
     lo, hi = np.array([1, 7], np.uint32), np.array([2, 2], np.int16)
     wlo, whi = _w(device, lo, hi)
     r = np.clip(-100, wlo, whi)
@@ -1001,16 +871,12 @@ def test_known_clip_scalar_first(device):
     np.testing.assert_array_equal(r.get(), np.clip(-100, lo, hi))  # [1, 2]
 
 
-@pytest.mark.xfail(strict=True, reason="np.clip(int8, -2**63, 0.0): weft converts the int bound to int8 first "
-                                       "(wrapping it to 0); NumPy clips in the common type, float64")
-def test_known_clip_out_of_range_bound(device):
+def test_fixed_clip_out_of_range_bound(device):
+    """Was: np.clip(int8, -2**63, 0.0): weft converts the int bound to int8 first (wrapping it to
+    0); NumPy clips in the common type, float64."""
     h = np.array([-127], np.int8)
     (w,) = _w(device, h)
     np.testing.assert_array_equal(np.clip(w, -(2**63), 0.0).get(), np.clip(h, -(2**63), 0.0))  # [-127.0]; weft 0
-
-
-# ---------------------------------------------------------------------------------------------
-# Differences this file found that weft has since fixed: kept as plain regression tests.
 
 
 def test_fixed_small_int_true_divide(device):
@@ -1066,3 +932,56 @@ def test_fixed_index_bare_none(device):
     """Was: a[None] raised TypeError (a[None, ...] and a[(None,)] worked)."""
     (w,) = _w(device, np.arange(3.0))
     assert w[None].shape == (1, 3)
+
+
+def test_fixed_where_float_condition(device):
+    """Was: OpenCL C refuses a floating-point condition in ?: (the generated where): 'used type
+    double where floating point type is not allowed'."""
+    h = np.array([0.0, 1.5, np.nan])
+    a, b = _w(device, h, np.array([1, 2, 3], np.int32))
+    np.testing.assert_array_equal(weft.where(a, b, 0).get(), np.where(h, [1, 2, 3], 0))  # [0, 2, 3]
+    np.testing.assert_array_equal(weft.where(1.5, b, 0).get(), [1, 2, 3])
+
+
+def test_fixed_many_uses_of_one_view(device):
+    """Was: every use of an array in a fused expression was a kernel parameter of its own: on the
+    host backend (at most 64 parameters) 12 uses of one 3-d view failed to build. The same view
+    is now one parameter, and a tree too large for one kernel is cut (tests/array)."""
+    h = np.ones((4, 2, 3))
+    (a,) = _w(device, h)
+    a = a.transpose(1, 2, 0)
+    x = a
+    for _ in range(11):
+        x = x + a
+    np.testing.assert_array_equal(x.get(), np.full((2, 3, 4), 12.0))
+
+
+def test_fixed_many_distinct_views(device):
+    """Twenty distinct strided views in one expression: more parameters than one kernel takes on
+    the host backend, so weft evaluates part of the tree first; the result is NumPy's."""
+    base = np.arange(24 * 3 * 5, dtype=np.float64).reshape(24, 3, 5)
+    (w,) = _w(device, base)
+    got, want = w[0:4].transpose(2, 1, 0), base[0:4].transpose(2, 1, 0)
+    for k in range(1, 20):
+        got = got + w[k:k + 4].transpose(2, 1, 0) * (k + 1)
+        want = want + base[k:k + 4].transpose(2, 1, 0) * (k + 1)
+    np.testing.assert_array_equal(got.get(), want)
+
+
+def test_fixed_abs_int_min(device):
+    """Was: abs(INT_MIN) computed as -x in C, undefined there: PoCL's compiler took abs(x) >= 0
+    and floored 5 // abs(INT_MIN) (NumPy: 5 // INT_MIN = -1) to 0. Integers now negate in
+    their unsigned type."""
+    for dt in ("int32", "int64"):
+        a, b = np.array([np.iinfo(dt).min, -3], dt), np.array([5, 5], dt)
+        wa, wb = _w(device, a, b)
+        np.testing.assert_array_equal((wb // abs(wa)).get(), b // abs(a), err_msg=dt)  # [-1, 1]
+
+
+def test_fixed_signed_overflow_in_reduction(device):
+    """Was: int32 a + a that wraps, summed: the generated C's signed overflow was undefined and
+    PoCL's compiler widened the addition to 64 bits instead of wrapping it (-2920314784)."""
+    h = np.array([-1460157392], np.int32)
+    (w,) = _w(device, h)
+    assert (w + w).sum().item() == (h + h).sum() == 1374652512
+    np.testing.assert_array_equal((w + w).sum(axis=0).get(), (h + h).sum(axis=0))
