@@ -263,7 +263,9 @@ Expr cosh(const Expr& a);
 Expr tanh(const Expr& a);
 
 /// Evaluates an expression into a new contiguous array, in one generated kernel, on the
-/// device of its arrays (all must be on one device).
+/// device of its arrays (all must be on one device). A tree too large for one kernel (more
+/// than about 40 kernel parameters, 256 nodes or 32 levels) has its costliest subtrees
+/// evaluated into temporaries first; the same view read several times counts once.
 Array eval(const Expr& expr);
 
 /// Reductions over every element, the expression fused into the one reading pass.

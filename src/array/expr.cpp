@@ -176,6 +176,12 @@ NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y) {
     check_fits(*a, work, op);
     check_fits(*b, work, op);
   }
+  if (op == "power" && !is_floating(work) && b->kind == ExprNode::Kind::scalar && !is_floating(b->dtype) &&
+      b->ivalue < 0 && b->dtype != DType::uint64) {
+    // As NumPy (which also checks array exponents' values; weft does not, see docs/PYTHON.md).
+    throw InvalidArgument("integers to negative integer powers are not allowed (" + std::to_string(b->ivalue) +
+                          "); use a float base or exponent");
+  }
   n->weak = a->weak && b->weak;
   if (is_predicate(op)) n->dtype = DType::bool_;
   // bool // bool, bool % bool and bool ** bool are int8 in NumPy (+ and * stay bool: or, and).

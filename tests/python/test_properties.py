@@ -748,13 +748,20 @@ def _w(device, *arrays):
     return [weft.asarray(np.asarray(a), device=device) for a in arrays]
 
 
-@pytest.mark.xfail(strict=True, reason="integer ** negative integer computes (1 // a**|b|, truncated); NumPy "
-                                       "raises ValueError: it checks the exponents' values, which a fused kernel "
-                                       "would have to report back")
+@pytest.mark.xfail(strict=True, reason="integer ** negative integer array computes; NumPy raises ValueError: it "
+                                       "checks the exponents' values, which a fused kernel would have to report back")
 def test_known_int_negative_power_raises(device):
     (w,) = _w(device, np.array([2, 3], np.int32))
     with pytest.raises(ValueError):
         (w ** -w).get()
+
+
+def test_int_negative_number_power_raises(device):
+    """A negative integer exponent given as a number is refused at once, as NumPy does."""
+    (w,) = _w(device, np.array([2, 3], np.int32))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        w ** -1
+    assert (w ** -1.0).dtype == np.float64
 
 
 # ---------------------------------------------------------------------------------------------
