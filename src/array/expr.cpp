@@ -1122,7 +1122,11 @@ DType axis_result_type(const std::string& what, DType t) {
 DType accumulator_type(const std::string& what, DType result, DType t) {
   if (what == "min" || what == "max" || is_arg(what)) return t == DType::bool_ ? DType::uint8 : t;
   if (what == "any" || what == "all") return DType::uint8;
-  return is_floating(result) ? DType::float64 : result;  // float sums in double
+  // Float sums in double (more exact than NumPy's pairwise float32 sums, within its error);
+  // float products in their own type, as NumPy's: a float32 product overflows to inf (and
+  // inf * 0 to NaN) where NumPy's does.
+  if (what == "prod") return result;
+  return is_floating(result) ? DType::float64 : result;
 }
 
 std::vector<std::size_t> normalize_axes(const std::vector<int>& axes, std::size_t ndim, const char* what) {
@@ -1268,6 +1272,7 @@ FullOp full_op(const std::string& what, DType acc) {
 template <class F>
 decltype(auto) with_accumulator(DType acc, F&& f) {
   if (acc == DType::float64) return f(double{});
+  if (acc == DType::float32) return f(float{});
   if (acc == DType::uint64) return f(std::uint64_t{});
   return f(std::int64_t{});
 }
@@ -1337,7 +1342,9 @@ Array reduce_every_element(const Expr& whole, const std::string& what, bool keep
   }
   const DType result = axis_result_type(what, expr.dtype());
   // A mean accumulates in double, as NumPy's (a 64-bit integer sum could wrap).
-  const DType acc = what == "mean" ? DType::float64 : full_accumulator(expr.dtype());
+  const DType acc = what == "mean"                              ? DType::float64
+                    : what == "prod" && expr.dtype() == DType::float32 ? DType::float32
+                                                                       : full_accumulator(expr.dtype());
   const Shape shape(std::vector<std::int64_t>(keepdims ? expr.shape().ndim() : 0, 1));
   Buffer value = reduce_all_elements(expr, is_arg(what) ? (what == "argmin" ? "min" : "max") : what, acc, dev);
   if (is_arg(what)) return Array::wrap(first_index_of(expr, acc, value, dev), DType::int64, shape);
