@@ -632,6 +632,14 @@ def test_random_reductions(device, group):
                     continue
                 pytest.fail(f"seed={case.seed} device={device.selector}: {src} gave a value; NumPy raises "
                             f"ValueError\narrays:\n{case.describe()}", pytrace=False)
+        if what == "prod" and want.dtype.kind == "f":
+            # Whether a float product overflows on the way (and then inf * 0 gives NaN) depends
+            # on the order of the multiplications, which NumPy leaves to its loop and weft to
+            # its grid: such products are not compared.
+            with np.errstate(all="ignore"):
+                nonzero = np.where(xn == 0, 1, np.abs(xn)).astype(np.longdouble)
+                if np.any(np.prod(nonzero, axis=axis, keepdims=keepdims) > np.finfo(want.dtype).max):
+                    continue
         try:
             got = fn(x.w)
         except Exception as e:  # noqa: BLE001
