@@ -505,7 +505,10 @@ Signature signature(const Generator& g, const Shape& shape, bool text) {
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {
     const ExprNode& n = *g.leaves()[k].node;
     sig.args.push_back(RuntimeArg::of(n.array.buffer()));
-    if (text) add_param(sig, "const " + kernel_type(n.dtype) + " *", "weft_a" + std::to_string(k));
+    // restrict: no two parameters alias memory that the kernel writes (the same view read
+    // twice is one parameter, and an assignment reading what it overwrites through another
+    // view goes through a temporary), so a work-item's loads may run ahead of its stores.
+    if (text) add_param(sig, "const " + kernel_type(n.dtype) + " * restrict", "weft_a" + std::to_string(k));
   }
   for (std::size_t k = 0; k < g.scalars().size(); ++k) {
     const ExprNode& n = *g.scalars()[k];
