@@ -294,8 +294,8 @@ def _contiguous(a):
     return a if a.flags_c_contiguous and a.offset == 0 else a.copy()
 
 
-def _gather(a, key):
-    """a[idx] for an integer index array (NumPy's advanced indexing on the first axis)."""
+def _index_array(a, key):
+    """key as an int64 device array of valid, non-negative indices into a's first axis."""
     if isinstance(key, list):
         key = _np.asarray(key)
         if key.size == 0:
@@ -314,56 +314,159 @@ def _gather(a, key):
             raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
         if lo < 0:
             idx = where(idx < 0, idx + n, idx)
-    idx = _contiguous(idx.evaluate())
+    return _contiguous(idx.evaluate())
+
+
+def _ctype(a):
+    return "uchar" if a._dtype == "bool" else _C_NAMES[a._dtype]
+
+
+def _kernel(key, make):
+    k = _GENERATED.get(key)
+    if k is None:
+        k = _GENERATED[key] = make()
+    return k
+
+
+def _gather(a, key):
+    """a[idx] for an integer index array (NumPy's advanced indexing on the first axis)."""
+    idx = _index_array(a, key)
     src = _contiguous(a)
     inner = int(_np.prod(a.shape[1:], dtype=_np.int64))
     out = empty(idx.shape + a.shape[1:], dtype=a.dtype, device=a.device)
     if out.size == 0:
         return out
-    ctype = "uchar" if a._dtype == "bool" else _C_NAMES[a._dtype]
-    key_ = ("gather", ctype)
-    k = _GENERATED.get(key_)
-    if k is None:
-        k = _GENERATED[key_] = ElementwiseKernel(
-            f"{ctype} *out, const {ctype} *src, const long *idx, long inner",
-            "out[i] = src[idx[i / inner] * inner + i % inner]", name="weft_gather")
+    ctype = _ctype(a)
+    k = _kernel(("gather", ctype), lambda: ElementwiseKernel(
+        f"{ctype} *out, const {ctype} *src, const long *idx, long inner",
+        "out[i] = src[idx[i / inner] * inner + i % inner]", name="weft_gather"))
     k(out, src, idx, inner, range=out.size)
     return out
 
 
-def _compress(a, mask):
-    """a[mask] for a boolean mask of a's shape: the selected elements in C order, 1-d."""
+def _mask_array(a, mask):
+    """mask as a weft bool array over a's leading axes (NumPy: a[mask] with mask.shape ==
+    a.shape[:mask.ndim]), and how many elements each selected position stands for."""
     m = asarray(mask, device=a.device)
-    if m.shape != a.shape:
+    if m.dtype != bool_:
+        raise IndexError(f"a boolean index must be of dtype bool, not {m.dtype}")
+    if m.ndim > a.ndim or m.shape != a.shape[:m.ndim]:
         raise IndexError(f"boolean index of shape {m.shape} does not match the array's shape {a.shape} "
-                         "(only whole-array masks are supported)")
+                         f"(it must match the leading dimensions {a.shape[:m.ndim]})")
+    return m, int(_np.prod(a.shape[m.ndim:], dtype=_np.int64))
+
+
+def _compress(a, mask):
+    """a[mask] for a boolean mask of a's leading dimensions: the selected positions in C order,
+    each with the dimensions after the mask's."""
+    m, inner = _mask_array(a, mask)
     count = int(m.sum())
-    out = empty((count,), dtype=a.dtype, device=a.device)
-    if count == 0:
+    out = empty((count,) + a.shape[m.ndim:], dtype=a.dtype, device=a.device)
+    if out.size == 0:
         return out
-    src = _contiguous(a).ravel()
+    src = _contiguous(a)
     m = _contiguous(m.evaluate()).ravel()
-    ctype = "uchar" if a._dtype == "bool" else _C_NAMES[a._dtype]
-    key_ = ("compress", ctype)
-    k = _GENERATED.get(key_)
-    if k is None:
-        k = _GENERATED[key_] = GenericScanKernel(
-            int64, f"const uchar *mask, const {ctype} *src, {ctype} *out", "mask[i] ? 1 : 0", "a+b", "0",
-            "if (prev_item != item) out[item - 1] = src[i];", name="weft_compress")
-    k(m, src, out, size=src.size)
+    ctype = _ctype(a)
+    k = _kernel(("compress", ctype), lambda: GenericScanKernel(
+        int64, f"const uchar *mask, const {ctype} *src, {ctype} *out, long inner", "mask[i] ? 1 : 0", "a+b", "0",
+        "if (prev_item != item) for (long q = 0; q < inner; ++q) out[(item - 1) * inner + q] = src[i * inner + q];",
+        name="weft_compress"))
+    k(m, src, out, inner, size=m.size)
     return out
 
 
+def _values_for(a, value, shape):
+    """value as a contiguous device array of a's dtype and the given shape (broadcast)."""
+    v = value if isinstance(value, Array) else asarray(_np.asarray(value), device=a.device)
+    if v.device != a.device:
+        raise InvalidArgument(f"the values are on {v.device.selector}, the array on {a.device.selector}")
+    try:
+        v = v.astype(a.dtype, copy=False).broadcast_to(shape)
+    except InvalidArgument:
+        raise ValueError(f"shape mismatch: value array of shape {v.shape} could not be broadcast to indexing "
+                         f"result of shape {shape}") from None
+    return _contiguous(v.evaluate())
+
+
+def _write_through(a, fill):
+    """Runs fill(target) on a contiguous target holding a's elements, then makes a hold them
+    (a itself when it is contiguous)."""
+    if a.flags_c_contiguous and a.offset == 0:
+        fill(a)
+        return
+    t = a.copy()
+    fill(t)
+    _basic_setitem(a, Ellipsis, t)
+
+
+def _scatter(a, key, value):
+    """a[idx] = value for an integer index array: row idx[j] of a gets row j of value (with
+    repeated indices, which of their values lands is unspecified, as in CuPy)."""
+    idx = _index_array(a, key)
+    inner = int(_np.prod(a.shape[1:], dtype=_np.int64))
+    v = _values_for(a, value, idx.shape + a.shape[1:])
+    if v.size == 0:
+        return
+    ctype = _ctype(a)
+    k = _kernel(("scatter", ctype), lambda: ElementwiseKernel(
+        f"{ctype} *dst, const {ctype} *src, const long *idx, long inner",
+        "dst[idx[i / inner] * inner + i % inner] = src[i]", name="weft_scatter"))
+    _write_through(a, lambda t: k(t, v, idx, inner, range=v.size))
+
+
+def _masked_assign(a, mask, value):
+    """a[mask] = value: a number is written where the mask is true in one fused where(); an
+    array of the selected shape (or one that broadcasts to it) goes to the selected positions
+    in order, through a scan of the mask."""
+    m, inner = _mask_array(a, mask)
+    if not isinstance(value, Array) and _np.ndim(value) == 0:
+        cond = m.reshape(m.shape + (1,) * (a.ndim - m.ndim))
+        _basic_setitem(a, Ellipsis, where(cond, value, a))
+        return
+    count = int(m.sum())
+    v = _values_for(a, value, (count,) + a.shape[m.ndim:])
+    if v.size == 0:
+        return
+    m = _contiguous(m.evaluate()).ravel()
+    ctype = _ctype(a)
+    k = _kernel(("expand", ctype), lambda: GenericScanKernel(
+        int64, f"const uchar *mask, const {ctype} *src, {ctype} *dst, long inner", "mask[i] ? 1 : 0", "a+b", "0",
+        "if (prev_item != item) for (long q = 0; q < inner; ++q) dst[i * inner + q] = src[(item - 1) * inner + q];",
+        name="weft_expand"))
+    _write_through(a, lambda t: k(m, v, t, inner, size=m.size))
+
+
 _basic_getitem = Array.__getitem__
+_basic_setitem = Array.__setitem__
+
+
+def _is_advanced(key):
+    return isinstance(key, (Array, list, _np.ndarray))
+
+
+def _key_kind(key):
+    return key.dtype.kind if isinstance(key, (Array, _np.ndarray)) else _np.asarray(key).dtype.kind
 
 
 def _getitem(self, key):
     """NumPy indexing: basic indices give views (no copy); an integer array (or list) gathers
-    along the first axis and a boolean mask of the whole shape selects, both into new arrays."""
-    if isinstance(key, (Array, list, _np.ndarray)):
-        kind = key.dtype.kind if isinstance(key, (Array, _np.ndarray)) else _np.asarray(key).dtype.kind
-        return _compress(self, key) if kind == "b" else _gather(self, key)
+    along the first axis and a boolean mask of the leading dimensions selects, both into new
+    arrays."""
+    if _is_advanced(key):
+        return _compress(self, key) if _key_kind(key) == "b" else _gather(self, key)
     return _basic_getitem(self, key)
+
+
+def _setitem(self, key, value):
+    """NumPy assignment: through a basic index (a view), an integer array on the first axis, or
+    a boolean mask of the leading dimensions."""
+    if _is_advanced(key):
+        if _key_kind(key) == "b":
+            _masked_assign(self, key, value)
+        else:
+            _scatter(self, key, value)
+        return
+    _basic_setitem(self, key, value)
 
 
 def _to(self, device) -> "Array":
@@ -375,6 +478,7 @@ def _to(self, device) -> "Array":
 
 
 Array.__getitem__ = _getitem
+Array.__setitem__ = _setitem
 Array.argmin = _arg_extreme("argmin")
 Array.argmax = _arg_extreme("argmax")
 Array.var = _spread("var")

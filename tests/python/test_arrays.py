@@ -295,3 +295,59 @@ def test_integer_and_boolean_array_indexing(device):
     np.testing.assert_array_equal(b[b].get(), np.array([True, True]))
     with pytest.raises(IndexError, match="does not match"):
         a[weft.asarray(np.array([True, False]), device=device)]
+
+
+def test_masks_of_leading_dimensions(device):
+    h = np.arange(24, dtype=np.int32).reshape(3, 4, 2)
+    a = weft.asarray(h, device=device)
+    rows = np.array([True, False, True])
+    np.testing.assert_array_equal(a[rows].get(), h[rows])  # shape (2, 4, 2)
+    m2 = h[:, :, 0] % 4 == 0
+    np.testing.assert_array_equal(a[weft.asarray(m2, device=device)].get(), h[m2])  # shape (k, 2)
+    np.testing.assert_array_equal(a.transpose(1, 0, 2)[m2.T].get(), h.transpose(1, 0, 2)[m2.T])
+    with pytest.raises(IndexError, match="leading dimensions"):
+        a[np.array([True, False])]
+
+
+def test_assignment_through_index_arrays_and_masks(device):
+    h = np.arange(24, dtype=np.float32).reshape(6, 4)
+    a = weft.asarray(h, device=device)
+    # An integer index array: rows get a number, one row each, or a broadcast row.
+    for key, value in [([0, 5], -1.0), (np.array([-1, 2]), np.array([[1, 2, 3, 4], [5, 6, 7, 8]])),
+                       ([3], np.array([9, 9, 9, 9])), (np.array([1, 4]), weft.arange(4.0, device=device))]:
+        h[key] = value.get() if isinstance(value, weft.Array) else value
+        a[key] = value
+        np.testing.assert_array_equal(a.get(), h)
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[[6]] = 0
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        a[[0, 1]] = np.ones(3)
+    # A mask with a number: one fused where(); with values: the selected positions in order.
+    a[a > 20] = 0
+    h[h > 20] = 0
+    np.testing.assert_array_equal(a.get(), h)
+    sel = h % 3 == 1
+    a[sel] = np.arange(sel.sum(), dtype=np.float32) * 10
+    h[sel] = np.arange(sel.sum(), dtype=np.float32) * 10
+    np.testing.assert_array_equal(a.get(), h)
+    rows = np.array([False, True, False, True, False, False])
+    a[rows] = np.array([[1, 2, 3, 4], [5, 6, 7, 8]])
+    h[rows] = np.array([[1, 2, 3, 4], [5, 6, 7, 8]])
+    np.testing.assert_array_equal(a.get(), h)
+    a[rows] = 7  # a number over masked rows
+    h[rows] = 7
+    np.testing.assert_array_equal(a.get(), h)
+    # Through a strided view: the base array sees the writes.
+    t = a.T
+    t[[0, 2]] = -5
+    h.T[[0, 2]] = -5
+    np.testing.assert_array_equal(a.get(), h)
+    t[t < 0] = np.arange(int((h.T < 0).sum()), dtype=np.float32)
+    ht = h.T
+    ht[ht < 0] = np.arange(int((ht < 0).sum()), dtype=np.float32)
+    np.testing.assert_array_equal(a.get(), h)
+    # A lazy reader of a made before the write still sees the old values (NumPy's order).
+    lazy = a * 2
+    before = h * 2
+    a[[0]] = 100
+    np.testing.assert_array_equal(lazy.get(), before)
