@@ -356,6 +356,18 @@ def _mask_array(a, mask):
     return m, int(_np.prod(a.shape[m.ndim:], dtype=_np.int64))
 
 
+def _mask_scan(ctype, compress):
+    """The scan over a flat mask that moves rows of inner elements: compress takes the selected
+    rows of src to consecutive rows of dst; expand (its inverse) puts consecutive rows of src
+    at the selected rows of dst."""
+    dst, src = ("(item - 1) * inner", "i * inner") if compress else ("i * inner", "(item - 1) * inner")
+    name = "compress" if compress else "expand"
+    return _kernel((name, ctype), lambda: GenericScanKernel(
+        int64, f"const uchar *mask, const {ctype} *src, {ctype} *dst, long inner", "mask[i] ? 1 : 0", "a+b", "0",
+        f"if (prev_item != item) for (long q = 0; q < inner; ++q) dst[{dst} + q] = src[{src} + q];",
+        name=f"weft_{name}"))
+
+
 def _compress(a, mask):
     """a[mask] for a boolean mask of a's leading dimensions: the selected positions in C order,
     each with the dimensions after the mask's."""
@@ -364,14 +376,8 @@ def _compress(a, mask):
     out = empty((count,) + a.shape[m.ndim:], dtype=a.dtype, device=a.device)
     if out.size == 0:
         return out
-    src = _contiguous(a)
     m = _contiguous(m.evaluate()).ravel()
-    ctype = _ctype(a)
-    k = _kernel(("compress", ctype), lambda: GenericScanKernel(
-        int64, f"const uchar *mask, const {ctype} *src, {ctype} *out, long inner", "mask[i] ? 1 : 0", "a+b", "0",
-        "if (prev_item != item) for (long q = 0; q < inner; ++q) out[(item - 1) * inner + q] = src[i * inner + q];",
-        name="weft_compress"))
-    k(m, src, out, inner, size=m.size)
+    _mask_scan(_ctype(a), compress=True)(m, _contiguous(a), out, inner, size=m.size)
     return out
 
 
@@ -428,11 +434,7 @@ def _masked_assign(a, mask, value):
     if v.size == 0:
         return
     m = _contiguous(m.evaluate()).ravel()
-    ctype = _ctype(a)
-    k = _kernel(("expand", ctype), lambda: GenericScanKernel(
-        int64, f"const uchar *mask, const {ctype} *src, {ctype} *dst, long inner", "mask[i] ? 1 : 0", "a+b", "0",
-        "if (prev_item != item) for (long q = 0; q < inner; ++q) dst[i * inner + q] = src[(item - 1) * inner + q];",
-        name="weft_expand"))
+    k = _mask_scan(_ctype(a), compress=False)
     _write_through(a, lambda t: k(m, v, t, inner, size=m.size))
 
 
