@@ -195,9 +195,28 @@ weft::Expr need_operand(nb::handle h, const char* who) {
 using Binary = weft::Expr (*)(const weft::Expr&, const weft::Expr&);
 using Unary = weft::Expr (*)(const weft::Expr&);
 
+/// A Python int beyond 64 bits with an integer or bool operand: NumPy refuses it (it takes part
+/// as a float only beside floats).
+void refuse_huge_int(nb::handle number, const weft::Expr& other) {
+  if (!PyLong_Check(number.ptr()) || PyBool_Check(number.ptr()) || weft::is_floating(other.dtype())) return;
+  int overflow = 0;
+  PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  if (overflow < 0 || (overflow > 0 && (PyLong_AsUnsignedLongLong(number.ptr()), PyErr_Occurred()))) {
+    PyErr_Clear();
+    throw weft::ValueOutOfRange("Python integer " + nb::cast<std::string>(nb::str(number)) + " out of bounds for " +
+                                std::string(weft::name(other.dtype())));
+  }
+}
+
+bool is_comparison(Binary f);
+
 nb::object binary(Binary f, nb::handle a, nb::handle b) {
   auto x = operand(a), y = operand(b);
   if (!x || !y) return nb::borrow(Py_NotImplemented);
+  if (!is_comparison(f)) {  // comparisons go by value
+    refuse_huge_int(a, *y);
+    refuse_huge_int(b, *x);
+  }
   return make_lazy(f(*x, *y));
 }
 
@@ -214,6 +233,7 @@ weft::Expr ne(const weft::Expr& a, const weft::Expr& b) { return a != b; }
 weft::Expr band(const weft::Expr& a, const weft::Expr& b) { return a & b; }
 weft::Expr bor(const weft::Expr& a, const weft::Expr& b) { return a | b; }
 weft::Expr bxor(const weft::Expr& a, const weft::Expr& b) { return a ^ b; }
+bool is_comparison(Binary f) { return f == &lt || f == &le || f == &gt || f == &ge || f == &eq || f == &ne; }
 weft::Expr neg(const weft::Expr& a) { return -a; }
 weft::Expr inv(const weft::Expr& a) { return ~a; }
 
@@ -607,7 +627,12 @@ void register_arrays(nb::module_& m) {
       if (!nb::isinstance<PyArray>(a) && !nb::isinstance<PyArray>(b)) {
         throw nb::type_error((name + ": expected a weft.Array operand").c_str());
       }
-      return make_lazy(f(need_operand(a, name.c_str()), need_operand(b, name.c_str())));
+      const weft::Expr x = need_operand(a, name.c_str()), y = need_operand(b, name.c_str());
+      if (!is_comparison(f)) {  // comparisons go by value
+        refuse_huge_int(a, y);
+        refuse_huge_int(b, x);
+      }
+      return make_lazy(f(x, y));
     }, nb::arg("x1"), nb::arg("x2"));
   }
   m.def("where", [](nb::handle c, nb::handle a, nb::handle b) {

@@ -1000,3 +1000,15 @@ def test_fixed_signed_overflow_in_reduction(device):
     (w,) = _w(device, h)
     assert (w + w).sum().item() == (h + h).sum() == 1374652512
     np.testing.assert_array_equal((w + w).sum(axis=0).get(), (h + h).sum(axis=0))
+
+
+def test_fixed_python_int_beyond_64_bits(device):
+    """Was: a Python int beyond 64 bits became a float64 with any array; NumPy refuses it with an
+    integer array (OverflowError), uses it as a float beside floats and compares by value."""
+    i, f = _w(device, np.array([1, 2], np.int64), np.array([1.0]))
+    with pytest.raises(OverflowError):
+        i + 2**70
+    with pytest.raises(OverflowError):
+        np.multiply(i, -(2**65))
+    np.testing.assert_array_equal((i < 2**70).get(), [True, True])
+    np.testing.assert_array_equal((f + 2**70).get(), np.array([1.0]) + 2**70)
