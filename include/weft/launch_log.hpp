@@ -25,9 +25,11 @@ class LaunchLog {
     Event event;         // its launch event (with profiling times when the queue profiles)
   };
 
-  /// Records every kernel launched on queue from now until the log is destroyed.
+  /// Records every kernel launched on queue from now until stop() or the log's end.
   explicit LaunchLog(const Queue& queue);
   ~LaunchLog();
+  /// Stops recording (the entries stay). Idempotent.
+  void stop();
   LaunchLog(const LaunchLog&) = delete;
   LaunchLog& operator=(const LaunchLog&) = delete;
 
@@ -38,6 +40,7 @@ class LaunchLog {
 
  private:
   std::shared_ptr<detail::QueueImpl> queue_;
+  bool listening_ = true;
   mutable std::mutex mutex_;
   std::vector<Entry> entries_;
 };

@@ -189,6 +189,12 @@ weft::DType dtype_arg(const std::string& name) {
   return *t;
 }
 
+/// weft.LaunchLog: the log and the queue it listens to (its events flush that queue).
+struct PyLaunchLog {
+  weft::Queue queue;
+  std::shared_ptr<weft::LaunchLog> log;
+};
+
 void wait_interruptible(const PyEvent& pe) {
   const weft::Event& e = pe.event;
   if (!e.done()) {
@@ -415,6 +421,25 @@ void register_runtime(nb::module_& m) {
       })
       .def("__hash__", [](const weft::Queue& q) { return reinterpret_cast<std::uintptr_t>(q.impl().get()); })
       .def("__repr__", [](const weft::Queue& q) { return "<weft.Queue on " + q.device().selector() + ">"; });
+
+  nb::class_<PyLaunchLog>(m, "LaunchLog",
+                          "The kernels launched on a queue while it records, with their events: how many "
+                          "kernels an operation ran (with weft.LaunchLog(weft.array_queue(dev)) as log: ...).")
+      .def(nb::new_([](const weft::Queue& q) { return PyLaunchLog{q, std::make_shared<weft::LaunchLog>(q)}; }),
+           nb::arg("queue"))
+      .def("__enter__", [](nb::handle self) { return nb::borrow(self); })
+      .def("__exit__", [](PyLaunchLog& l, nb::args) { l.log->stop(); })
+      .def("stop", [](PyLaunchLog& l) { l.log->stop(); }, "Stops recording; the entries stay.")
+      .def_prop_ro("entries", [](const PyLaunchLog& l) {
+        nb::list out;
+        for (const auto& e : l.log->entries()) out.append(nb::make_tuple(e.kernel, PyEvent{e.event, l.queue}));
+        return out;
+      }, "A list of (kernel name, weft.Event) in launch order.")
+      .def_prop_ro("kernels", [](const PyLaunchLog& l) {
+        std::vector<std::string> names;
+        for (const auto& e : l.log->entries()) names.push_back(e.kernel);
+        return names;
+      }, "The names of the kernels launched, in order.");
 
   nb::class_<weft::EventProfile>(m, "EventProfile", "Profiling times of an event, in nanoseconds.")
       .def_ro("queued", &weft::EventProfile::queued)

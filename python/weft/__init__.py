@@ -32,6 +32,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     EventProfile,
     InvalidArgument,
     Kernel,
+    LaunchLog,
     LocalMemory,
     OutOfMemory,
     Program,

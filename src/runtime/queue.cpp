@@ -96,8 +96,12 @@ LaunchLog::LaunchLog(const Queue& queue) : queue_(checked(queue.impl())) {
   queue_->log_count.fetch_add(1);
 }
 
-LaunchLog::~LaunchLog() {
+LaunchLog::~LaunchLog() { stop(); }
+
+void LaunchLog::stop() {
   std::lock_guard lock(queue_->log_mutex);
+  if (!listening_) return;
+  listening_ = false;
   std::erase(queue_->logs, this);
   queue_->log_count.fetch_sub(1);
 }
