@@ -447,16 +447,57 @@ def _is_advanced(key):
     return isinstance(key, (Array, list, _np.ndarray))
 
 
+def _one_advanced_axis(a, key):
+    """For a tuple key of slices (and at most one Ellipsis) with one index array at axis k:
+    (the basic view with that axis whole, k, the index array), else None (NumPy's other mixed
+    forms are not supported)."""
+    if not isinstance(key, tuple):
+        return None
+    adv = [i for i, x in enumerate(key) if _is_advanced(x)]
+    if len(adv) != 1 or not _builtins.all(x is Ellipsis or isinstance(x, slice) for i, x in enumerate(key)
+                                           if i != adv[0]):
+        return None
+    dots = [i for i, x in enumerate(key) if x is Ellipsis]
+    if len(dots) > 1:
+        return None
+    if dots:
+        e = dots[0]
+        fill = (slice(None),) * (a.ndim - (len(key) - 1))
+        key = key[:e] + fill + key[e + 1:]
+    k = next(i for i, x in enumerate(key) if _is_advanced(x))
+    if k >= a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional")
+    index = key[k]
+    if _key_kind(index) == "b":  # a 1-d mask on axis k: the positions it selects
+        m = asarray(index, device=a.device)
+        if m.ndim != 1 or m.shape[0] != a.shape[k]:
+            raise IndexError(f"boolean index of shape {m.shape} does not match axis {k} of extent {a.shape[k]}")
+        index = arange(a.shape[k], dtype=int64, device=a.device)[m]
+    view = _basic_getitem(a, key[:k] + (slice(None),) + key[k + 1:])
+    return view, k, index
+
+
+def _front(a, k):
+    """A view of a with axis k first (the others in order)."""
+    return a.transpose(*([k] + [d for d in range(a.ndim) if d != k]))
+
+
 def _key_kind(key):
     return key.dtype.kind if isinstance(key, (Array, _np.ndarray)) else _np.asarray(key).dtype.kind
 
 
 def _getitem(self, key):
     """NumPy indexing: basic indices give views (no copy); an integer array (or list) gathers
-    along the first axis and a boolean mask of the leading dimensions selects, both into new
-    arrays."""
+    along the first axis, or along another one among slices (a[:, idx], a[..., mask1d]), and a
+    boolean mask of the leading dimensions selects, all into new arrays."""
     if _is_advanced(key):
         return _compress(self, key) if _key_kind(key) == "b" else _gather(self, key)
+    one = _one_advanced_axis(self, key)
+    if one is not None:
+        view, k, index = one
+        g = _gather(_front(view, k), index)  # idx dims first, then view's others
+        m = g.ndim - (view.ndim - 1)
+        return g.transpose(*(list(range(m, m + k)) + list(range(m)) + list(range(m + k, g.ndim))))
     return _basic_getitem(self, key)
 
 
@@ -468,6 +509,16 @@ def _setitem(self, key, value):
             _masked_assign(self, key, value)
         else:
             _scatter(self, key, value)
+        return
+    one = _one_advanced_axis(self, key)
+    if one is not None:
+        view, k, index = one
+        idx = _index_array(_front(view, k), index)
+        shape = view.shape[:k] + idx.shape + view.shape[k + 1:]
+        v = _values_for(view, value, shape)  # in the result's layout; to the gather layout:
+        m = idx.ndim
+        v = v.transpose(*(list(range(k, k + m)) + list(range(k)) + list(range(k + m, v.ndim))))
+        _scatter(_front(view, k), idx, v)
         return
     _basic_setitem(self, key, value)
 

@@ -368,3 +368,25 @@ def test_one_kernel_counted_from_the_queues_events(device):
                                rtol=1e-5)
     (a + 1).evaluate()  # after the block: not recorded
     assert len(log.entries) == 1
+
+
+def test_one_index_array_on_another_axis(device):
+    """a[:, idx], a[..., mask] and their assignments: one index array (or 1-d mask) among
+    slices, NumPy's shapes (the index's dimensions stay where the indexed axis was)."""
+    h = np.arange(2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)
+    a = weft.asarray(h, device=device)
+    keys = [(slice(None), [4, 0, 0]), (Ellipsis, np.array([2, -1])),
+            (slice(None), np.array([[1, 2], [3, 4]]), slice(0, 2)), (slice(1, 2), [0]),
+            (slice(None), np.array([True, False, True, False, True])), (Ellipsis, np.array([True, False, True]))]
+    for key in keys:
+        np.testing.assert_array_equal(a[key].get(), h[key], err_msg=repr(key))
+    for key, value in [((slice(None), [4, 0]), -1.0), ((Ellipsis, np.array([2])), np.arange(10).reshape(2, 5, 1)),
+                       ((slice(None), np.array([[1, 2], [3, 4]]), slice(0, 2)), 7.5),
+                       ((slice(None), np.array([True, False, False, False, True])), np.arange(6).reshape(2, 1, 3))]:
+        h[key] = value
+        a[key] = value
+        np.testing.assert_array_equal(a.get(), h, err_msg=repr(key))
+    with pytest.raises(IndexError, match="out of bounds"):
+        a[:, [5]]
+    with pytest.raises(IndexError, match="does not match axis"):
+        a[:, np.array([True, False])]
