@@ -638,6 +638,14 @@ void register_arrays(nb::module_& m) {
   m.def("where", [](nb::handle c, nb::handle a, nb::handle b) {
     return make_lazy(weft::where(need_operand(c, "where"), need_operand(a, "where"), need_operand(b, "where")));
   }, nb::arg("condition"), nb::arg("x"), nb::arg("y"));
+  m.def("_assign_where", [](nb::handle target, nb::handle condition, nb::handle value) {
+    // target[...] = where(condition, value, target) in one kernel: the where is never a lazy
+    // array of its own (which the write would first evaluate into a temporary).
+    weft::Array a = as_py(target).array();
+    before_write(a);
+    before_array_work(a.device());
+    a.assign(weft::where(need_operand(condition, "where"), need_operand(value, "where"), weft::Expr(a)));
+  }, nb::arg("target"), nb::arg("condition"), nb::arg("value"));
   m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi) {
     // A Python number clipped is an array to NumPy (np.clip(-100, lo, hi) is int64), not a
     // number that adapts.

@@ -410,8 +410,12 @@ def _scatter(a, key, value):
     """a[idx] = value for an integer index array: row idx[j] of a gets row j of value (with
     repeated indices, which of their values lands is unspecified, as in CuPy)."""
     idx = _index_array(a, key)
+    _scatter_rows(a, idx, _values_for(a, value, idx.shape + a.shape[1:]))
+
+
+def _scatter_rows(a, idx, v):
+    """Row idx[j] of a (first axis) gets row j of v (contiguous, idx.shape + a.shape[1:])."""
     inner = int(_np.prod(a.shape[1:], dtype=_np.int64))
-    v = _values_for(a, value, idx.shape + a.shape[1:])
     if v.size == 0:
         return
     ctype = _ctype(a)
@@ -427,8 +431,7 @@ def _masked_assign(a, mask, value):
     in order, through a scan of the mask."""
     m, inner = _mask_array(a, mask)
     if not isinstance(value, Array) and _np.ndim(value) == 0:
-        cond = m.reshape(m.shape + (1,) * (a.ndim - m.ndim))
-        _basic_setitem(a, Ellipsis, where(cond, value, a))
+        _weft._assign_where(a, m.reshape(m.shape + (1,) * (a.ndim - m.ndim)), value)
         return
     count = int(m.sum())
     v = _values_for(a, value, (count,) + a.shape[m.ndim:])
@@ -518,7 +521,7 @@ def _setitem(self, key, value):
         v = _values_for(view, value, shape)  # in the result's layout; to the gather layout:
         m = idx.ndim
         v = v.transpose(*(list(range(k, k + m)) + list(range(k)) + list(range(k + m, v.ndim))))
-        _scatter(_front(view, k), idx, v)
+        _scatter_rows(_front(view, k), idx, _contiguous(v))
         return
     _basic_setitem(self, key, value)
 

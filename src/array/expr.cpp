@@ -682,6 +682,18 @@ NodePtr bound(const NodePtr& n, const Shape& out, const Device& dev, Cost& cost)
 // The expression, with its costliest subtrees evaluated into temporaries where it is too large
 // for one kernel writing an output of shape out.
 Expr bounded(const Expr& expr, const Shape& out) {
+  // The common case first, without allocating: an upper bound of the parameters (every use
+  // of an array counted, as if general) and the size and depth, within the limits.
+  std::size_t params = out.ndim(), nodes = 0, depth = 0;
+  const auto measure = [&](const auto& self, const ExprNode& n, std::size_t level) -> void {
+    ++nodes;
+    depth = std::max(depth, level);
+    if (n.kind == ExprNode::Kind::leaf) params += 2 + out.ndim();
+    else if (n.kind == ExprNode::Kind::scalar) params += 1;
+    for (const auto& k : n.kids) self(self, *k, level + 1);
+  };
+  measure(measure, *expr.node(), 1);
+  if (params <= max_params && nodes <= max_nodes && depth <= max_depth) return expr;
   const Device dev = device_of(*expr.node());
   if (!dev) return expr;
   Cost cost;

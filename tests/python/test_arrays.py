@@ -323,8 +323,14 @@ def test_assignment_through_index_arrays_and_masks(device):
     with pytest.raises(ValueError, match="could not be broadcast"):
         a[[0, 1]] = np.ones(3)
     # A mask with a number: one fused where(); with values: the selected positions in order.
-    a[a > 20] = 0
+    big = (a > 20).evaluate()
+    with weft.LaunchLog(weft.array_queue(device)) as log:
+        a[big] = 0
+    assert log.kernels == ["weft_expr"]
     h[h > 20] = 0
+    np.testing.assert_array_equal(a.get(), h)
+    a[a < 1] = 0.5  # a lazy mask that reads the array being written
+    h[h < 1] = 0.5
     np.testing.assert_array_equal(a.get(), h)
     sel = h % 3 == 1
     a[sel] = np.arange(sel.sum(), dtype=np.float32) * 10
