@@ -797,7 +797,6 @@ Expr::Expr(double v) {
   auto n = std::make_shared<ExprNode>();
   n->kind = ExprNode::Kind::scalar;
   n->value = v;
-  n->ivalue = static_cast<std::int64_t>(v);
   n->dtype = DType::float64;
   n->weak = true;
   node_ = std::move(n);
