@@ -12,6 +12,7 @@
 // the scan (from neutral) at every i where it holds: segmented scans.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -69,10 +70,13 @@ class GenericScanKernel {
     Buffer flags;      // chunk segment flags, or tile status
     Buffer prefixes;   // tile inclusive prefixes (single pass)
     Buffer counter;    // the next tile (single pass)
+    std::uint32_t epoch = 0;          // single pass: the last call's number, in its status words
+    std::uint32_t tiles_started = 0;  // single pass: the counter's value (mod 2^32) after the last call
   };
   struct Kernels {
     const void* device;
     bool single_pass;
+    std::size_t items;  // single pass: elements per work-item of a tile
     Kernel partial;     // chunked: totals; single pass: the scan itself
     Kernel carry;
     Kernel final_pass;

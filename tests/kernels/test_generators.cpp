@@ -197,6 +197,48 @@ TEST_P(Generators, SinglePassScanWhereWorkGroupsExist) {
   }
 }
 
+TEST_P(Generators, ScansKeepTheOrderAcrossTilesAndCalls) {
+  // Composition of affine maps x -> m*x + c (mod 2^32), packed as m << 32 | c: associative,
+  // not commutative, so a tile's carry folded in the wrong order shows. Three calls of
+  // different sizes in a row on one queue (the single pass numbers its calls and tiles
+  // instead of clearing its status words), on the device's own algorithm and, where
+  // work-groups exist, on the single pass.
+  const char* compose =
+      "((((a >> 32) * (b >> 32)) & 0xffffffffUL) << 32) | (((b >> 32) * (a & 0xffffffffUL) + (b & 0xffffffffUL)) & 0xffffffffUL)";
+  const char* args = "const ulong *x, ulong *y, ulong *z";
+  std::vector<std::unique_ptr<GenericScanKernel>> scans;
+  scans.push_back(std::make_unique<GenericScanKernel>(DType::uint64, args, "x[i]", compose, "0x100000000UL",
+                                                      "y[i] = item; z[i] = prev_item", "", "", "affine"));
+  if (dev.backend() != "host") {
+    ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
+    scans.push_back(std::make_unique<GenericScanKernel>(DType::uint64, args, "x[i]", compose, "0x100000000UL",
+                                                        "y[i] = item; z[i] = prev_item", "", "// single", "affine"));
+  }
+  for (auto& scan : scans) {
+    for (std::size_t n : {std::size_t{200001}, std::size_t{1}, std::size_t{4097}, std::size_t{65536}}) {
+      const auto m = test::random_vector<std::uint32_t>(n, static_cast<unsigned>(n), 0u, 0xffffffffu);
+      const auto c = test::random_vector<std::uint32_t>(n, static_cast<unsigned>(n + 1), 0u, 0xffffffffu);
+      std::vector<std::uint64_t> x(n);
+      for (std::size_t i = 0; i < n; ++i) x[i] = (std::uint64_t{m[i] | 1u} << 32) | c[i];
+      Buffer dx = upload_typed(x), dy = Buffer::of<std::uint64_t>(dev, n), dz = Buffer::of<std::uint64_t>(dev, n);
+      (*scan)(q, n, dx, dy, dz);
+      const auto y = download<std::uint64_t>(q, dy, n);
+      const auto z = download<std::uint64_t>(q, dz, n);
+      std::uint32_t rm = 1, rc = 0;  // the composition so far
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        bad += z[i] != ((std::uint64_t{rm} << 32) | rc);
+        const std::uint32_t xm = static_cast<std::uint32_t>(x[i] >> 32), xc = static_cast<std::uint32_t>(x[i]);
+        rc = xm * rc + xc;
+        rm = rm * xm;
+        bad += y[i] != ((std::uint64_t{rm} << 32) | rc);
+      }
+      EXPECT_EQ(bad, 0u) << "n = " << n << " on " << dev.selector();
+    }
+  }
+  ::unsetenv("WEFT_SCAN_ALGORITHM");
+}
+
 TEST_P(Generators, FusedReductionWhereWorkGroupsExist) {
   // The one-launch reduction (last work-group combines), forced on any device with work-groups.
   if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";

@@ -55,6 +55,15 @@ std::vector<Source> every_dialect_source() {
                                         "y[i] = item");
   s.push_back({"generated/scan", scan.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   s.push_back({"generated/scan_single_pass", single.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  // The single pass's warp shuffles move every scalar type (narrow integers widen).
+  static const GenericScanKernel single_i8(DType::int8, "const char *x, char *y", "x[i]", "a + b", "0", "y[i] = item");
+  static const GenericScanKernel single_u64(DType::uint64, "const ulong *x, ulong *y", "x[i]", "max(a, b)", "0",
+                                            "y[i] = item");
+  static const GenericScanKernel single_f64(DType::float64, "const double *x, double *y", "x[i]", "a * b", "1",
+                                            "y[i] = prev_item");
+  s.push_back({"generated/scan_single_pass_int8", single_i8.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"generated/scan_single_pass_uint64", single_u64.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=128 -D WEFT_SCAN_ITEMS=8"});
+  s.push_back({"generated/scan_single_pass_float64", single_f64.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   // Array expressions: every operation, casts, bool, broadcast and strided leaves, the
   // fused reduction. The arrays live on the host; only their kernels' sources are used.
   {

@@ -4,6 +4,25 @@
 void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global weft_out_t *out)
 {
     const int lid = get_local_id(0);
+#if WEFT_CUDA
+    // Warps fold by shuffles, then the first warp folds the warps' results: two barriers'
+    // worth of waiting instead of a tree's eight (this is every work-group's tail).
+    if (get_local_size(0) % 32 == 0) {
+        for (int offset = 16; offset > 0; offset >>= 1) acc = WEFT_REDUCE(acc, weft_warp_shuffle_down(acc, offset));
+        const int warps = get_local_size(0) / 32;
+        if ((lid & 31) == 0) scratch[lid >> 5] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < 32) {
+            acc = lid < warps ? scratch[lid] : scratch[0];
+            for (int offset = 16; offset > 0; offset >>= 1) {
+                const weft_out_t other = weft_warp_shuffle_down(acc, offset);
+                if (lid + offset < warps) acc = WEFT_REDUCE(acc, other);
+            }
+            if (lid == 0) *out = acc;
+        }
+        return;
+    }
+#endif
     scratch[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {

@@ -1,128 +1,201 @@
 // A single-pass scan for GPUs: decoupled look-back (Merrill and Garland, 2016). Each
 // work-group takes the next tile in scheduling order (an atomic counter, so every tile it
-// waits for is already running), scans it in local memory, publishes the tile's aggregate,
-// then looks back over its predecessors' aggregates, 32 at a time, until it meets a published
-// inclusive prefix. The input is read once and the output written once. Tile status: 0 nothing yet,
-// 1 aggregate ready, 2 inclusive prefix ready; values are published before their flags.
+// waits for is already running), scans it, publishes the tile's aggregate, then looks back
+// over its predecessors, a whole work-group's width at a time, until it meets a published
+// inclusive prefix. The input is read once and the output written once.
+//
+// Tile status words carry the call's epoch (weft_epoch, bits 2 and up) beside the state
+// (1: aggregate ready, 2: inclusive prefix ready); a word of another epoch means nothing
+// yet, so no call has to clear the words first. Tiles are numbered from weft_tile_base, the
+// counter's value before this call. Values are published before their status words.
+//
+// Why a whole work-group looks back: a tile publishes its prefix only once its look-back has
+// met one, so prefixes advance about one window per round of global-memory latency, and the
+// window bounds the scan's speed. On CUDA the window and the tile's own scan use warp
+// shuffles (few barriers); elsewhere local-memory trees.
 #define WEFT_TILE (WEFT_GROUP * WEFT_SCAN_ITEMS)
-// Predecessors looked at per round. A tile publishes its prefix only once its look-back has
-// met one, so prefixes advance about one window per round: the window bounds the scan's speed.
-#define WEFT_WINDOW_MAX 128
-#define WEFT_WINDOW (WEFT_WINDOW_MAX < WEFT_GROUP ? WEFT_WINDOW_MAX : WEFT_GROUP)
-// Items scan their runs of WEFT_SCAN_ITEMS at a stride: one word of padding per 32 keeps the
-// banks of local memory apart.
+// Items move between the coalesced and the blocked order through local memory: one word of
+// padding per 32 keeps the banks apart when each item reads its own run.
 #define WEFT_PAD(j) ((j) + ((j) >> 5))
+#if WEFT_CUDA
+#define WEFT_WARPS (WEFT_GROUP / 32)
+#define WEFT_UNROLL _Pragma("unroll")
+#else
+#define WEFT_UNROLL
+#endif
 
-__kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile int *weft_status,
+__kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile uint *weft_status,
                                  __global volatile weft_scan_t *weft_aggregate,
                                  __global volatile weft_scan_t *weft_prefix,
-                                 __global volatile int *weft_tile_counter)
+                                 __global volatile int *weft_tile_counter, uint weft_tile_base, uint weft_epoch)
 {
     __local weft_scan_t weft_items[WEFT_TILE + WEFT_TILE / 32];
-    __local weft_scan_t weft_sums[WEFT_GROUP];
     __local int weft_tile_shared;
-    __local weft_scan_t weft_carry_shared;
-    __local int weft_done;
-    __local int weft_window_status[WEFT_WINDOW_MAX];
-    __local weft_scan_t weft_window_value[WEFT_WINDOW_MAX];
+#if WEFT_CUDA
+    __local weft_scan_t weft_part[WEFT_WARPS];
+    __local int weft_part_stop[WEFT_WARPS];
+#else
+    __local weft_scan_t weft_part[WEFT_GROUP];
+    __local int weft_part_stop[WEFT_GROUP];
+#endif
     const int lid = get_local_id(0);
+#if WEFT_CUDA
+    const int lane = lid & 31, warp = lid >> 5;
+#endif
 
-    if (lid == 0) weft_tile_shared = atomic_inc(weft_tile_counter);
+    if (lid == 0) weft_tile_shared = (int)((uint)atomic_inc(weft_tile_counter) - weft_tile_base);
     barrier(CLK_LOCAL_MEM_FENCE);
     const long tile = weft_tile_shared;
     const long base = tile * WEFT_TILE;
 
-    // Load the tile coalesced, then each item scans its own contiguous run in local memory.
+    // Load the tile coalesced, then each item scans its own contiguous run in registers.
+    WEFT_UNROLL
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
         const long i = base + lid + k * WEFT_GROUP;
         weft_items[WEFT_PAD(lid + k * WEFT_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    weft_scan_t run = ${NEUTRAL};
-    for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        run = WEFT_SCAN(run, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
-        weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] = run;
-    }
-    weft_sums[lid] = run;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // The items' totals, scanned across the work-group (Hillis and Steele).
-    for (int offset = 1; offset < WEFT_GROUP; offset <<= 1) {
-        const weft_scan_t earlier = lid >= offset ? weft_sums[lid - offset] : (weft_scan_t)(${NEUTRAL});
+    weft_scan_t run[WEFT_SCAN_ITEMS];
+    run[0] = weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS)];
+    WEFT_UNROLL
+    for (int k = 1; k < WEFT_SCAN_ITEMS; ++k) run[k] = WEFT_SCAN(run[k - 1], weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
+
+    // The items' totals scanned across the work-group: before_item is what precedes this
+    // item's run within the tile, total the tile's aggregate.
+    weft_scan_t before_item, total;
+    {
+        const weft_scan_t mine = run[WEFT_SCAN_ITEMS - 1];
+#if WEFT_CUDA
+        weft_scan_t incl = mine;
+        WEFT_UNROLL
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            const weft_scan_t earlier = weft_warp_shuffle_up(incl, offset);
+            if (lane >= offset) incl = WEFT_SCAN(earlier, incl);
+        }
+        if (lane == 31) weft_part[warp] = incl;
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid >= offset) weft_sums[lid] = WEFT_SCAN(earlier, weft_sums[lid]);
+        weft_scan_t warp_before = ${NEUTRAL};
+        total = ${NEUTRAL};
+        WEFT_UNROLL
+        for (int w = 0; w < WEFT_WARPS; ++w) {
+            if (w == warp) warp_before = total;
+            total = WEFT_SCAN(total, weft_part[w]);
+        }
+        const weft_scan_t excl = weft_warp_shuffle_up(incl, 1);
+        before_item = lane > 0 ? WEFT_SCAN(warp_before, excl) : warp_before;
+#else
+        // Hillis and Steele in local memory.
+        weft_part[lid] = mine;
         barrier(CLK_LOCAL_MEM_FENCE);
+        for (int offset = 1; offset < WEFT_GROUP; offset <<= 1) {
+            const weft_scan_t earlier = lid >= offset ? weft_part[lid - offset] : (weft_scan_t)(${NEUTRAL});
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid >= offset) weft_part[lid] = WEFT_SCAN(earlier, weft_part[lid]);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        total = weft_part[WEFT_GROUP - 1];
+        before_item = lid > 0 ? weft_part[lid - 1] : (weft_scan_t)(${NEUTRAL});
+#endif
     }
 
     // Publish this tile's aggregate (tile 0: its inclusive prefix, which ends every look-back).
-    const weft_scan_t total = weft_sums[WEFT_GROUP - 1];
     if (lid == 0) {
         if (tile == 0) {
             weft_prefix[0] = total;
             mem_fence(CLK_GLOBAL_MEM_FENCE);
-            weft_status[0] = 2;
+            weft_status[0] = (weft_epoch << 2) | 2u;
         } else {
             weft_aggregate[tile] = total;
             mem_fence(CLK_GLOBAL_MEM_FENCE);
-            weft_status[tile] = 1;
+            weft_status[tile] = (weft_epoch << 2) | 1u;
         }
-        weft_done = tile == 0;
-        weft_carry_shared = ${NEUTRAL};
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // Look back WEFT_WINDOW predecessors at a time: each of the first items reads one of them
-    // (waiting until it has published something), then one item folds the window, nearest
-    // first, until it meets an inclusive prefix. Every item reads weft_done after a barrier,
-    // so all take the same number of rounds.
+
+    // Look back WEFT_GROUP predecessors per round: item j reads tile window_end - 1 - j
+    // (waiting until it has published something this call), the window is folded from the
+    // farthest contributing tile to the nearest, stopping at the nearest inclusive prefix.
+    // Every item computes the same carry and the same decision, so all take the same rounds.
+    weft_scan_t carry = ${NEUTRAL};
     long window_end = tile;
-    while (!weft_done) {
-        if (lid < WEFT_WINDOW) {
-            const long p = window_end - 1 - lid;
-            int status = 2;
-            weft_scan_t value = ${NEUTRAL};
-            if (p >= 0) {
-                while ((status = weft_status[p]) == 0) {
-                }
-                mem_fence(CLK_GLOBAL_MEM_FENCE);
-                value = status == 2 ? weft_prefix[p] : weft_aggregate[p];
+    int done = tile == 0;
+    while (!done) {
+        const long p = window_end - 1 - lid;
+        uint state = 2;
+        weft_scan_t value = ${NEUTRAL};
+        if (p >= 0) {
+            uint word;
+            while (((word = weft_status[p]) >> 2) != weft_epoch) {
             }
-            weft_window_status[lid] = status;
-            weft_window_value[lid] = value;
+            state = word & 3u;
+            mem_fence(CLK_GLOBAL_MEM_FENCE);
+            value = state == 2 ? weft_prefix[p] : weft_aggregate[p];
+        }
+#if WEFT_CUDA
+        // Per warp: the nearest prefix among its lanes (lane 0 is the nearest tile); lanes past
+        // it contribute nothing; a tree over shuffles folds the rest with farther lanes first.
+        const uint prefixes = weft_warp_ballot(state == 2);
+        const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
+        if (lane > stop) value = ${NEUTRAL};
+        WEFT_UNROLL
+        for (int offset = 1; offset < 32; offset <<= 1) {
+            const weft_scan_t farther = weft_warp_shuffle_down(value, offset);
+            if (lane + offset < 32) value = WEFT_SCAN(farther, value);
+        }
+        if (lane == 0) {
+            weft_part[warp] = value;
+            weft_part_stop[warp] = prefixes != 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid == 0) {
-            weft_scan_t look = weft_carry_shared;
-            for (int w = 0; w < WEFT_WINDOW; ++w) {
-                look = WEFT_SCAN(weft_window_value[w], look);
-                if (weft_window_status[w] == 2) {
-                    weft_done = 1;
-                    break;
-                }
-            }
-            weft_carry_shared = look;
+        int nearest = WEFT_WARPS - 1;
+        for (int w = WEFT_WARPS - 1; w >= 0; --w) {
+            if (weft_part_stop[w]) nearest = w;
         }
-        window_end -= WEFT_WINDOW;
+        weft_scan_t window = ${NEUTRAL};
+        for (int w = nearest; w >= 0; --w) window = WEFT_SCAN(window, weft_part[w]);
+        done = weft_part_stop[nearest];
+#else
+        // The nearest prefix of the window by a min-reduction of positions, then the fold as
+        // a tree in local memory (farther half first).
+        weft_part_stop[lid] = state == 2 ? lid : WEFT_GROUP;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int width = WEFT_GROUP / 2; width > 0; width >>= 1) {
+            if (lid < width) weft_part_stop[lid] = min(weft_part_stop[lid], weft_part_stop[lid + width]);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        const int stop = weft_part_stop[0];
+        weft_part[lid] = lid > stop ? (weft_scan_t)(${NEUTRAL}) : value;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int width = WEFT_GROUP / 2; width > 0; width >>= 1) {
+            if (lid < width) weft_part[lid] = WEFT_SCAN(weft_part[lid + width], weft_part[lid]);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        const weft_scan_t window = weft_part[0];
+        done = stop < WEFT_GROUP;
+#endif
+        carry = WEFT_SCAN(window, carry);
+        window_end -= WEFT_GROUP;
+        // Nobody overwrites the window's parts before everyone has read them.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0 && tile > 0) {
-        weft_prefix[tile] = WEFT_SCAN(weft_carry_shared, total);
+        weft_prefix[tile] = WEFT_SCAN(carry, total);
         mem_fence(CLK_GLOBAL_MEM_FENCE);
-        weft_status[tile] = 2;
+        weft_status[tile] = (weft_epoch << 2) | 2u;
     }
+
+    // The run's final values back into local memory (each item its own run), then the
+    // outputs in coalesced order: element j of the tile goes to item j % WEFT_GROUP.
+    const weft_scan_t before = tile > 0 ? WEFT_SCAN(carry, before_item) : before_item;
+    WEFT_UNROLL
+    for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] = WEFT_SCAN(before, run[k]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const weft_scan_t tile_carry = weft_carry_shared;
-    const weft_scan_t before_item = WEFT_SCAN(tile_carry, lid > 0 ? weft_sums[lid - 1] : (weft_scan_t)(${NEUTRAL}));
-    for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] =
-            WEFT_SCAN(before_item, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // Outputs in coalesced order: element j of the tile goes to item j % WEFT_GROUP.
+    WEFT_UNROLL
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
         const int j = lid + k * WEFT_GROUP;
         const long i = base + j;
         if (i < ${N}) {
             const weft_scan_t item = weft_items[WEFT_PAD(j)];
-            const weft_scan_t prev_item = j > 0 ? weft_items[WEFT_PAD(j - 1)] : tile_carry;
+            const weft_scan_t prev_item = j > 0 ? weft_items[WEFT_PAD(j - 1)] : carry;
             {
 ${OUTPUT};
             }

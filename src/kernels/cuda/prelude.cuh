@@ -169,6 +169,23 @@ WEFT_INLINE void mem_fence(int flags) noexcept {
 WEFT_INLINE void read_mem_fence(int flags) noexcept { mem_fence(flags); }
 WEFT_INLINE void write_mem_fence(int flags) noexcept { mem_fence(flags); }
 
+// ---- warps (CUDA only, for weft's generated kernels under #if WEFT_CUDA) --------------------
+// All 32 lanes of the warp must call these together. Values of any scalar type move as
+// float, double, int or long long (narrower integers widen and come back unchanged).
+#define WEFT_WARP_SHUFFLE(name, cuda)                                                               \
+  WEFT_INLINE float name(float v, int d) noexcept { return cuda(0xffffffffu, v, d); }               \
+  WEFT_INLINE double name(double v, int d) noexcept { return cuda(0xffffffffu, v, d); }             \
+  template <class T>                                                                                \
+  WEFT_INLINE T name(T v, int d) noexcept {                                                         \
+    if constexpr (sizeof(T) == 8) return static_cast<T>(cuda(0xffffffffu, static_cast<long long>(v), d)); \
+    else return static_cast<T>(cuda(0xffffffffu, static_cast<int>(v), d));                          \
+  }
+WEFT_WARP_SHUFFLE(weft_warp_shuffle_up, __shfl_up_sync)
+WEFT_WARP_SHUFFLE(weft_warp_shuffle_down, __shfl_down_sync)
+WEFT_WARP_SHUFFLE(weft_warp_shuffle, __shfl_sync)
+#undef WEFT_WARP_SHUFFLE
+WEFT_INLINE unsigned weft_warp_ballot(int predicate) noexcept { return __ballot_sync(0xffffffffu, predicate); }
+
 }  // namespace weft_kernel
 
 // ---- the dialect's spellings --------------------------------------------------------------

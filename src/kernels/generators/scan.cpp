@@ -7,6 +7,10 @@
 #include <cstdlib>
 
 namespace weft {
+namespace {
+// Elements per work-item in a single-pass tile (the tile is the work-group size times this).
+constexpr std::size_t default_scan_items = 16;
+}  // namespace
 
 GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, std::string_view input_expr,
                                      std::string_view scan_expr, std::string_view neutral,
@@ -34,12 +38,14 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
       {"ARGS", detail::parameter_list(specs_)},
       {"NAMES", detail::name_list(specs_)},
       {"N", n_taken ? "weft_n" : "n"}};
-  const std::string head = "#define WEFT_SEGMENTED " + std::string(segmented ? "1" : "0") +
-                           "\n#define WEFT_SCAN_ITEMS 16\n" + detail::substitute(weft::embedded::scan_cl, values);
+  const std::string head = "#define WEFT_SEGMENTED " + std::string(segmented ? "1" : "0") + "\n" +
+                           detail::substitute(weft::embedded::scan_cl, values);
   chunked_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_chunked_cl, values));
   // The single pass is for GPUs; segmented scans stay chunked everywhere.
   if (!segmented) {
-    lookback_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_lookback_cl, values));
+    lookback_ = std::make_shared<detail::GeneratedSource>(head + "#ifndef WEFT_SCAN_ITEMS\n#define WEFT_SCAN_ITEMS " +
+                                                          std::to_string(default_scan_items) + "\n#endif\n" +
+                                                          detail::substitute(weft::embedded::scan_lookback_cl, values));
   }
 }
 
@@ -55,13 +61,22 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
     if (std::string_view(a) == "single-pass") single = true;
     else if (std::string_view(a) == "chunked") single = false;
   }
-  Program p = (single ? lookback_ : chunked_)->program(device, options_ + style.options);
-  if (single) {
-    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), true, p.kernel("weft_scan_lookback"), {}, {}, {}}));
-  } else {
-    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, p.kernel("weft_scan_partial"),
+  if (!single) {
+    Program p = chunked_->program(device, options_ + style.options);
+    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, 0, p.kernel("weft_scan_partial"),
                                                          p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
+    return *kernels_.back();
   }
+  // Elements per work-item of a tile; WEFT_SCAN_ITEMS=k (1 to 64) overrides it for tuning.
+  std::size_t items = default_scan_items;
+  if (const char* e = std::getenv("WEFT_SCAN_ITEMS"); e && *e) {
+    char* end = nullptr;
+    const unsigned long v = std::strtoul(e, &end, 10);
+    if (*end || v < 1 || v > 64) throw InvalidArgument("WEFT_SCAN_ITEMS='" + std::string(e) + "': expected a whole number from 1 to 64");
+    items = v;
+  }
+  Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items));
+  kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), true, items, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
 }
 
@@ -71,9 +86,9 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
   const auto style = detail::device_style(dev);
   const std::size_t nargs = specs_.size();
   const auto n64 = static_cast<std::int64_t>(n);
-  constexpr std::size_t scan_items = 16;  // WEFT_SCAN_ITEMS in the generated source
   const std::size_t units = std::max(1u, dev.info().compute_units);
-  const std::size_t slots = k.single_pass ? (n + style.group * scan_items - 1) / (style.group * scan_items)
+  const std::size_t tile = style.group * k.items;
+  const std::size_t slots = k.single_pass ? (n + tile - 1) / tile
                                           : units * style.groups_per_unit * (style.chunked ? 1 : style.group);
   Scratch* scratch = nullptr;
   for (auto& [q, s] : k.scratch) {
@@ -84,13 +99,26 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
               Buffer(dev, k.single_pass ? slots : 1, dtype_), Buffer::of<std::int32_t>(dev, 1)};
     k.scratch.emplace_back(queue.impl().get(), std::move(s));
     scratch = &k.scratch.back().second;
+    if (k.single_pass) {
+      const std::int32_t zero = 0;
+      queue.fill(scratch->flags, &zero, 4, 0, slots * 4);
+      queue.fill(scratch->counter, &zero, 4, 0, 4);
+    }
   }
   if (k.single_pass) {
-    const std::int32_t zero = 0;
-    queue.fill(scratch->flags, &zero, 4, 0, slots * 4);
-    queue.fill(scratch->counter, &zero, 4, 0, 4);
+    // No clearing between calls: status words name their call (the epoch), and tiles are
+    // counted from the counter's value before the call. The words are cleared once per 2^30
+    // calls, when the epoch (30 bits in the word) starts again.
+    if (++scratch->epoch == (1u << 30)) {
+      const std::int32_t zero = 0;
+      queue.fill(scratch->flags, &zero, 4, 0, scratch->flags.count() * 4);
+      scratch->epoch = 1;
+    }
+    const std::uint32_t tile_base = scratch->tiles_started;
+    scratch->tiles_started += static_cast<std::uint32_t>(slots);  // wraps as the device's counter does
     k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
     k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
+    k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
     return queue.launch(k.partial, slots * style.group, style.group);
   }
   // Chunks: a few per compute unit (each a contiguous range for one work-item), never
