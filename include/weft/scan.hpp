@@ -67,7 +67,7 @@ class GenericScanKernel {
 
   struct Scratch {
     Buffer values;     // chunk totals/carries, or tile aggregates
-    Buffer flags;      // chunk segment flags, or tile status
+    Buffer flags;      // chunk segment flags (int32 each), or tile status words (64 bits each)
     Buffer prefixes;   // tile inclusive prefixes (single pass)
     Buffer counter;    // the next tile (single pass)
     std::uint32_t epoch = 0;          // single pass: the last call's number, in its status words

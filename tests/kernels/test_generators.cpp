@@ -197,46 +197,58 @@ TEST_P(Generators, SinglePassScanWhereWorkGroupsExist) {
   }
 }
 
-TEST_P(Generators, ScansKeepTheOrderAcrossTilesAndCalls) {
-  // Composition of affine maps x -> m*x + c (mod 2^32), packed as m << 32 | c: associative,
-  // not commutative, so a tile's carry folded in the wrong order shows. Three calls of
-  // different sizes in a row on one queue (the single pass numbers its calls and tiles
-  // instead of clearing its status words), on the device's own algorithm and, where
-  // work-groups exist, on the single pass.
-  const char* compose =
-      "((((a >> 32) * (b >> 32)) & 0xffffffffUL) << 32) | (((b >> 32) * (a & 0xffffffffUL) + (b & 0xffffffffUL)) & 0xffffffffUL)";
-  const char* args = "const ulong *x, ulong *y, ulong *z";
+namespace {
+// Composition of affine maps x -> m*x + c (mod 2^h, h = half the bits of U), packed as
+// m << h | c: associative, not commutative, so a tile's carry folded in the wrong order
+// shows. Three calls of different sizes in a row on one queue (the single pass numbers its
+// calls and tiles instead of clearing its status words), on the device's own algorithm and,
+// where work-groups exist, on the single pass. 64-bit values travel beside the single pass's
+// status words, 32-bit ones inside them.
+template <class U>
+void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
+  constexpr int h = sizeof(U) * 4;
+  const std::string t = sizeof(U) == 8 ? "ulong" : "uint", sfx = sizeof(U) == 8 ? "UL" : "u";
+  const std::string lo = "((1" + sfx + " << " + std::to_string(h) + ") - 1)", hb = std::to_string(h);
+  const std::string compose = "((((a >> " + hb + ") * (b >> " + hb + ")) & " + lo + ") << " + hb + ") | (((b >> " + hb +
+                              ") * (a & " + lo + ") + (b & " + lo + ")) & " + lo + ")";
+  const std::string args = "const " + t + " *x, " + t + " *y, " + t + " *z", neutral = "(1" + sfx + " << " + hb + ")";
+  const DType dtype = dtype_of<U>;
   std::vector<std::unique_ptr<GenericScanKernel>> scans;
-  scans.push_back(std::make_unique<GenericScanKernel>(DType::uint64, args, "x[i]", compose, "0x100000000UL",
+  scans.push_back(std::make_unique<GenericScanKernel>(dtype, args, "x[i]", compose, neutral,
                                                       "y[i] = item; z[i] = prev_item", "", "", "affine"));
   if (dev.backend() != "host") {
     ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
-    scans.push_back(std::make_unique<GenericScanKernel>(DType::uint64, args, "x[i]", compose, "0x100000000UL",
+    scans.push_back(std::make_unique<GenericScanKernel>(dtype, args, "x[i]", compose, neutral,
                                                         "y[i] = item; z[i] = prev_item", "", "// single", "affine"));
+    ::unsetenv("WEFT_SCAN_ALGORITHM");
   }
+  const U mask = static_cast<U>((U{1} << h) - 1);
   for (auto& scan : scans) {
     for (std::size_t n : {std::size_t{200001}, std::size_t{1}, std::size_t{4097}, std::size_t{65536}}) {
-      const auto m = test::random_vector<std::uint32_t>(n, static_cast<unsigned>(n), 0u, 0xffffffffu);
-      const auto c = test::random_vector<std::uint32_t>(n, static_cast<unsigned>(n + 1), 0u, 0xffffffffu);
-      std::vector<std::uint64_t> x(n);
-      for (std::size_t i = 0; i < n; ++i) x[i] = (std::uint64_t{m[i] | 1u} << 32) | c[i];
-      Buffer dx = upload_typed(x), dy = Buffer::of<std::uint64_t>(dev, n), dz = Buffer::of<std::uint64_t>(dev, n);
+      auto x = test::random_vector<U>(n, static_cast<unsigned>(n), 0, sizeof(U) == 8 ? 0x7fffffffffffffffULL : 0xffffffffULL);
+      for (auto& v : x) v |= U{1} << h;  // odd multipliers: the composition never collapses to 0
+      Buffer dx = g.upload_typed(x), dy = Buffer::of<U>(dev, n), dz = Buffer::of<U>(dev, n);
       (*scan)(q, n, dx, dy, dz);
-      const auto y = download<std::uint64_t>(q, dy, n);
-      const auto z = download<std::uint64_t>(q, dz, n);
-      std::uint32_t rm = 1, rc = 0;  // the composition so far
+      const auto y = download<U>(q, dy, n);
+      const auto z = download<U>(q, dz, n);
+      U rm = 1, rc = 0;  // the composition so far
       std::size_t bad = 0;
       for (std::size_t i = 0; i < n; ++i) {
-        bad += z[i] != ((std::uint64_t{rm} << 32) | rc);
-        const std::uint32_t xm = static_cast<std::uint32_t>(x[i] >> 32), xc = static_cast<std::uint32_t>(x[i]);
-        rc = xm * rc + xc;
-        rm = rm * xm;
-        bad += y[i] != ((std::uint64_t{rm} << 32) | rc);
+        bad += z[i] != static_cast<U>((rm << h) | rc);
+        const U xm = static_cast<U>(x[i] >> h), xc = static_cast<U>(x[i] & mask);
+        rc = static_cast<U>((xm * rc + xc) & mask);
+        rm = static_cast<U>((rm * xm) & mask);
+        bad += y[i] != static_cast<U>((rm << h) | rc);
       }
-      EXPECT_EQ(bad, 0u) << "n = " << n << " on " << dev.selector();
+      EXPECT_EQ(bad, 0u) << name(dtype) << " n = " << n << " on " << dev.selector();
     }
   }
-  ::unsetenv("WEFT_SCAN_ALGORITHM");
+}
+}  // namespace
+
+TEST_P(Generators, ScansKeepTheOrderAcrossTilesAndCalls) {
+  check_affine_scans<std::uint64_t>(*this, dev, q);
+  check_affine_scans<std::uint32_t>(*this, dev, q);
 }
 
 TEST_P(Generators, FusedReductionWhereWorkGroupsExist) {

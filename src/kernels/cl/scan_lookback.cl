@@ -4,10 +4,12 @@
 // over its predecessors, a whole work-group's width at a time, until it meets a published
 // inclusive prefix. The input is read once and the output written once.
 //
-// Tile status words carry the call's epoch (weft_epoch, bits 2 and up) beside the state
-// (1: aggregate ready, 2: inclusive prefix ready); a word of another epoch means nothing
-// yet, so no call has to clear the words first. Tiles are numbered from weft_tile_base, the
-// counter's value before this call. Values are published before their status words.
+// A tile's status word (64 bits) carries the call's epoch (weft_epoch, bits 2 to 31) beside
+// the state (1: aggregate ready, 2: inclusive prefix ready); a word of another epoch means
+// nothing yet, so no call has to clear the words first. Tiles are numbered from
+// weft_tile_base, the counter's value before this call. Values of 4 bytes or less travel in
+// the word's high half, so one load reads state and value together and neither side needs
+// a fence (as CUB's look-back); wider values are published before their status words.
 //
 // Why a whole work-group looks back: a tile publishes its prefix only once its look-back has
 // met one, so prefixes advance about one window per round of global-memory latency, and the
@@ -17,6 +19,18 @@
 // Items move between the coalesced and the blocked order through local memory: one word of
 // padding per 32 keeps the banks apart when each item reads its own run.
 #define WEFT_PAD(j) ((j) + ((j) >> 5))
+#define WEFT_PACKED ${PACKED}
+#if WEFT_PACKED
+ulong weft_status_word(uint tag, weft_scan_t v)
+{
+    return ((ulong)(${TO_BITS}) << 32) | tag;
+}
+weft_scan_t weft_status_value(ulong word)
+{
+    const uint b = (uint)(word >> 32);
+    return ${FROM_BITS};
+}
+#endif
 #if WEFT_CUDA
 #define WEFT_WARPS (WEFT_GROUP / 32)
 #define WEFT_UNROLL _Pragma("unroll")
@@ -24,7 +38,21 @@
 #define WEFT_UNROLL
 #endif
 
-__kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile uint *weft_status,
+// Publishes a tile's aggregate (state 1) or inclusive prefix (state 2).
+void weft_publish(__global volatile ulong *status, __global volatile weft_scan_t *aggregate,
+                  __global volatile weft_scan_t *prefix, long tile, uint tag, weft_scan_t value)
+{
+#if WEFT_PACKED
+    status[tile] = weft_status_word(tag, value);
+#else
+    if ((tag & 3u) == 2u) prefix[tile] = value;
+    else aggregate[tile] = value;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    status[tile] = tag;
+#endif
+}
+
+__kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft_status,
                                  __global volatile weft_scan_t *weft_aggregate,
                                  __global volatile weft_scan_t *weft_prefix,
                                  __global volatile int *weft_tile_counter, uint weft_tile_base, uint weft_epoch)
@@ -33,6 +61,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile uint *weft_
     __local int weft_tile_shared;
 #if WEFT_CUDA
     __local weft_scan_t weft_part[WEFT_WARPS];
+    __local weft_scan_t weft_window_part[WEFT_WARPS];
     __local int weft_part_stop[WEFT_WARPS];
 #else
     __local weft_scan_t weft_part[WEFT_GROUP];
@@ -99,17 +128,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile uint *weft_
     }
 
     // Publish this tile's aggregate (tile 0: its inclusive prefix, which ends every look-back).
-    if (lid == 0) {
-        if (tile == 0) {
-            weft_prefix[0] = total;
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
-            weft_status[0] = (weft_epoch << 2) | 2u;
-        } else {
-            weft_aggregate[tile] = total;
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
-            weft_status[tile] = (weft_epoch << 2) | 1u;
-        }
-    }
+    if (lid == 0) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | (tile == 0 ? 2u : 1u), total);
 
     // Look back WEFT_GROUP predecessors per round: item j reads tile window_end - 1 - j
     // (waiting until it has published something this call), the window is folded from the
@@ -123,12 +142,16 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile uint *weft_
         uint state = 2;
         weft_scan_t value = ${NEUTRAL};
         if (p >= 0) {
-            uint word;
-            while (((word = weft_status[p]) >> 2) != weft_epoch) {
+            ulong word;
+            while (((uint)(word = weft_status[p]) >> 2) != weft_epoch) {
             }
-            state = word & 3u;
+            state = (uint)word & 3u;
+#if WEFT_PACKED
+            value = weft_status_value(word);
+#else
             mem_fence(CLK_GLOBAL_MEM_FENCE);
             value = state == 2 ? weft_prefix[p] : weft_aggregate[p];
+#endif
         }
 #if WEFT_CUDA
         // Per warp: the nearest prefix among its lanes (lane 0 is the nearest tile); lanes past
@@ -142,7 +165,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile uint *weft_
             if (lane + offset < 32) value = WEFT_SCAN(farther, value);
         }
         if (lane == 0) {
-            weft_part[warp] = value;
+            weft_window_part[warp] = value;
             weft_part_stop[warp] = prefixes != 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -151,7 +174,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile uint *weft_
             if (weft_part_stop[w]) nearest = w;
         }
         weft_scan_t window = ${NEUTRAL};
-        for (int w = nearest; w >= 0; --w) window = WEFT_SCAN(window, weft_part[w]);
+        for (int w = nearest; w >= 0; --w) window = WEFT_SCAN(window, weft_window_part[w]);
         done = weft_part_stop[nearest];
 #else
         // The nearest prefix of the window by a min-reduction of positions, then the fold as
@@ -177,11 +200,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile uint *weft_
         // Nobody overwrites the window's parts before everyone has read them.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (lid == 0 && tile > 0) {
-        weft_prefix[tile] = WEFT_SCAN(carry, total);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        weft_status[tile] = (weft_epoch << 2) | 2u;
-    }
+    if (lid == 0 && tile > 0) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
 
     // The run's final values back into local memory (each item its own run), then the
     // outputs in coalesced order: element j of the tile goes to item j % WEFT_GROUP.

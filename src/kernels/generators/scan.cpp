@@ -37,7 +37,11 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
       {"OUTPUT", std::string(output_statement)},
       {"ARGS", detail::parameter_list(specs_)},
       {"NAMES", detail::name_list(specs_)},
-      {"N", n_taken ? "weft_n" : "n"}};
+      {"N", n_taken ? "weft_n" : "n"},
+      // The single pass packs values of 4 bytes or less into the tiles' status words.
+      {"PACKED", size_of(dtype) <= 4 ? "1" : "0"},
+      {"TO_BITS", dtype == DType::float32 ? "as_uint(v)" : "(uint)(v)"},
+      {"FROM_BITS", dtype == DType::float32 ? "as_float(b)" : "(weft_scan_t)(b)"}};
   const std::string head = "#define WEFT_SEGMENTED " + std::string(segmented ? "1" : "0") + "\n" +
                            detail::substitute(weft::embedded::scan_cl, values);
   chunked_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_chunked_cl, values));
@@ -95,13 +99,13 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     if (q == queue.impl().get() && s.values.count() >= slots) scratch = &s;
   }
   if (!scratch) {
-    Scratch s{Buffer(dev, slots, dtype_), Buffer::of<std::int32_t>(dev, slots),
+    Scratch s{Buffer(dev, slots, dtype_), Buffer::of<std::int64_t>(dev, slots),
               Buffer(dev, k.single_pass ? slots : 1, dtype_), Buffer::of<std::int32_t>(dev, 1)};
     k.scratch.emplace_back(queue.impl().get(), std::move(s));
     scratch = &k.scratch.back().second;
     if (k.single_pass) {
       const std::int32_t zero = 0;
-      queue.fill(scratch->flags, &zero, 4, 0, slots * 4);
+      queue.fill(scratch->flags, &zero, 4, 0, slots * 8);
       queue.fill(scratch->counter, &zero, 4, 0, 4);
     }
   }
@@ -111,7 +115,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     // calls, when the epoch (30 bits in the word) starts again.
     if (++scratch->epoch == (1u << 30)) {
       const std::int32_t zero = 0;
-      queue.fill(scratch->flags, &zero, 4, 0, scratch->flags.count() * 4);
+      queue.fill(scratch->flags, &zero, 4, 0, scratch->flags.count() * 8);
       scratch->epoch = 1;
     }
     const std::uint32_t tile_base = scratch->tiles_started;
