@@ -77,23 +77,23 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     const long tile = weft_tile_shared;
     const long base = tile * WEFT_TILE;
 
-    // Load the tile coalesced, then each item scans its own contiguous run in registers.
+    // Load the tile coalesced; each item then folds its own contiguous run (the run stays in
+    // local memory, not in registers: fewer registers, more work-groups per multiprocessor
+    // to overlap one tile's look-back with others' loads).
     WEFT_UNROLL
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
         const long i = base + lid + k * WEFT_GROUP;
         weft_items[WEFT_PAD(lid + k * WEFT_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    weft_scan_t run[WEFT_SCAN_ITEMS];
-    run[0] = weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS)];
+    weft_scan_t mine = weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS)];
     WEFT_UNROLL
-    for (int k = 1; k < WEFT_SCAN_ITEMS; ++k) run[k] = WEFT_SCAN(run[k - 1], weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
+    for (int k = 1; k < WEFT_SCAN_ITEMS; ++k) mine = WEFT_SCAN(mine, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
 
     // The items' totals scanned across the work-group: before_item is what precedes this
     // item's run within the tile, total the tile's aggregate.
     weft_scan_t before_item, total;
     {
-        const weft_scan_t mine = run[WEFT_SCAN_ITEMS - 1];
 #if WEFT_CUDA
         weft_scan_t incl = mine;
         WEFT_UNROLL
@@ -205,8 +205,12 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     // The run's final values back into local memory (each item its own run), then the
     // outputs in coalesced order: element j of the tile goes to item j % WEFT_GROUP.
     const weft_scan_t before = tile > 0 ? WEFT_SCAN(carry, before_item) : before_item;
+    weft_scan_t acc = before;
     WEFT_UNROLL
-    for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] = WEFT_SCAN(before, run[k]);
+    for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
+        acc = WEFT_SCAN(acc, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
+        weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] = acc;
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
     WEFT_UNROLL
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
