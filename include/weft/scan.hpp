@@ -77,6 +77,7 @@ class GenericScanKernel {
     const void* device;
     bool single_pass;
     std::size_t items;  // single pass: elements per work-item of a tile
+    std::size_t group;  // single pass: work-items per tile
     Kernel partial;     // chunked: totals; single pass: the scan itself
     Kernel carry;
     Kernel final_pass;

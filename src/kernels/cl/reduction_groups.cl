@@ -1,6 +1,14 @@
 // The ReductionKernel's work-group variant (OpenCL devices, GPUs), pasted after reduction.cl.
 // A work-group's items stride through the input a grid apart (coalesced), then combine in
 // local memory as a tree.
+#ifndef WEFT_REDUCE_LOADS
+#define WEFT_REDUCE_LOADS 8
+#endif
+#if WEFT_CUDA
+#define WEFT_REDUCE_UNROLL _Pragma("unroll")
+#else
+#define WEFT_REDUCE_UNROLL
+#endif
 void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global weft_out_t *out)
 {
     const int lid = get_local_id(0);
@@ -35,25 +43,25 @@ void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global wef
 void weft_reduce_partial_body(${ARGS}long ${N}, __global weft_out_t *weft_partial,
                               __local weft_out_t *weft_scratch)
 {
-    // Eight loads in flight per item: enough independent memory traffic to keep HBM busy.
+    // WEFT_REDUCE_LOADS loads in flight per item (independent accumulators): enough memory
+    // traffic to keep HBM busy.
     const long G = get_global_size(0);
     long i = get_global_id(0);
-    weft_out_t a0 = ${NEUTRAL}, a1 = ${NEUTRAL}, a2 = ${NEUTRAL}, a3 = ${NEUTRAL};
-    weft_out_t a4 = ${NEUTRAL}, a5 = ${NEUTRAL}, a6 = ${NEUTRAL}, a7 = ${NEUTRAL};
-    for (; i + 7 * G < ${N}; i += 8 * G) {
-        a0 = WEFT_REDUCE(a0, weft_map(i, ${NAMES}${N}));
-        a1 = WEFT_REDUCE(a1, weft_map(i + G, ${NAMES}${N}));
-        a2 = WEFT_REDUCE(a2, weft_map(i + 2 * G, ${NAMES}${N}));
-        a3 = WEFT_REDUCE(a3, weft_map(i + 3 * G, ${NAMES}${N}));
-        a4 = WEFT_REDUCE(a4, weft_map(i + 4 * G, ${NAMES}${N}));
-        a5 = WEFT_REDUCE(a5, weft_map(i + 5 * G, ${NAMES}${N}));
-        a6 = WEFT_REDUCE(a6, weft_map(i + 6 * G, ${NAMES}${N}));
-        a7 = WEFT_REDUCE(a7, weft_map(i + 7 * G, ${NAMES}${N}));
+    weft_out_t acc[WEFT_REDUCE_LOADS];
+    WEFT_REDUCE_UNROLL
+    for (int k = 0; k < WEFT_REDUCE_LOADS; ++k) acc[k] = ${NEUTRAL};
+    for (; i + (WEFT_REDUCE_LOADS - 1) * G < ${N}; i += WEFT_REDUCE_LOADS * G) {
+        WEFT_REDUCE_UNROLL
+        for (int k = 0; k < WEFT_REDUCE_LOADS; ++k) acc[k] = WEFT_REDUCE(acc[k], weft_map(i + k * G, ${NAMES}${N}));
     }
-    for (; i < ${N}; i += G) a0 = WEFT_REDUCE(a0, weft_map(i, ${NAMES}${N}));
-    a0 = WEFT_REDUCE(WEFT_REDUCE(a0, a1), WEFT_REDUCE(a2, a3));
-    a4 = WEFT_REDUCE(WEFT_REDUCE(a4, a5), WEFT_REDUCE(a6, a7));
-    weft_group_reduce(WEFT_REDUCE(a0, a4), weft_scratch, weft_partial + get_group_id(0));
+    for (; i < ${N}; i += G) acc[0] = WEFT_REDUCE(acc[0], weft_map(i, ${NAMES}${N}));
+    // Pairwise, as a tree.
+    WEFT_REDUCE_UNROLL
+    for (int width = 1; width < WEFT_REDUCE_LOADS; width <<= 1) {
+        WEFT_REDUCE_UNROLL
+        for (int k = 0; k + width < WEFT_REDUCE_LOADS; k += 2 * width) acc[k] = WEFT_REDUCE(acc[k], acc[k + width]);
+    }
+    weft_group_reduce(acc[0], weft_scratch, weft_partial + get_group_id(0));
 }
 
 __kernel void weft_reduce_partial(${ARGS}long ${N}, __global weft_out_t *weft_partial,

@@ -15,7 +15,10 @@
 // met one, so prefixes advance about one window per round of global-memory latency, and the
 // window bounds the scan's speed. On CUDA the window and the tile's own scan use warp
 // shuffles (few barriers); elsewhere local-memory trees.
-#define WEFT_TILE (WEFT_GROUP * WEFT_SCAN_ITEMS)
+#ifndef WEFT_SCAN_GROUP
+#define WEFT_SCAN_GROUP WEFT_GROUP
+#endif
+#define WEFT_TILE (WEFT_SCAN_GROUP * WEFT_SCAN_ITEMS)
 // Items move between the coalesced and the blocked order through local memory: one word of
 // padding per 32 keeps the banks apart when each item reads its own run.
 #define WEFT_PAD(j) ((j) + ((j) >> 5))
@@ -32,7 +35,7 @@ weft_scan_t weft_status_value(ulong word)
 }
 #endif
 #if WEFT_CUDA
-#define WEFT_WARPS (WEFT_GROUP / 32)
+#define WEFT_WARPS (WEFT_SCAN_GROUP / 32)
 #define WEFT_UNROLL _Pragma("unroll")
 #else
 #define WEFT_UNROLL
@@ -64,8 +67,8 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     __local weft_scan_t weft_window_part[WEFT_WARPS];
     __local int weft_part_stop[WEFT_WARPS];
 #else
-    __local weft_scan_t weft_part[WEFT_GROUP];
-    __local int weft_part_stop[WEFT_GROUP];
+    __local weft_scan_t weft_part[WEFT_SCAN_GROUP];
+    __local int weft_part_stop[WEFT_SCAN_GROUP];
 #endif
     const int lid = get_local_id(0);
 #if WEFT_CUDA
@@ -82,8 +85,8 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     // to overlap one tile's look-back with others' loads).
     WEFT_UNROLL
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        const long i = base + lid + k * WEFT_GROUP;
-        weft_items[WEFT_PAD(lid + k * WEFT_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
+        const long i = base + lid + k * WEFT_SCAN_GROUP;
+        weft_items[WEFT_PAD(lid + k * WEFT_SCAN_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     weft_scan_t mine = weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS)];
@@ -116,13 +119,13 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         // Hillis and Steele in local memory.
         weft_part[lid] = mine;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int offset = 1; offset < WEFT_GROUP; offset <<= 1) {
+        for (int offset = 1; offset < WEFT_SCAN_GROUP; offset <<= 1) {
             const weft_scan_t earlier = lid >= offset ? weft_part[lid - offset] : (weft_scan_t)(${NEUTRAL});
             barrier(CLK_LOCAL_MEM_FENCE);
             if (lid >= offset) weft_part[lid] = WEFT_SCAN(earlier, weft_part[lid]);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        total = weft_part[WEFT_GROUP - 1];
+        total = weft_part[WEFT_SCAN_GROUP - 1];
         before_item = lid > 0 ? weft_part[lid - 1] : (weft_scan_t)(${NEUTRAL});
 #endif
     }
@@ -130,7 +133,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     // Publish this tile's aggregate (tile 0: its inclusive prefix, which ends every look-back).
     if (lid == 0) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | (tile == 0 ? 2u : 1u), total);
 
-    // Look back WEFT_GROUP predecessors per round: item j reads tile window_end - 1 - j
+    // Look back WEFT_SCAN_GROUP predecessors per round: item j reads tile window_end - 1 - j
     // (waiting until it has published something this call), the window is folded from the
     // farthest contributing tile to the nearest, stopping at the nearest inclusive prefix.
     // Every item computes the same carry and the same decision, so all take the same rounds.
@@ -179,31 +182,31 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
 #else
         // The nearest prefix of the window by a min-reduction of positions, then the fold as
         // a tree in local memory (farther half first).
-        weft_part_stop[lid] = state == 2 ? lid : WEFT_GROUP;
+        weft_part_stop[lid] = state == 2 ? lid : WEFT_SCAN_GROUP;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int width = WEFT_GROUP / 2; width > 0; width >>= 1) {
+        for (int width = WEFT_SCAN_GROUP / 2; width > 0; width >>= 1) {
             if (lid < width) weft_part_stop[lid] = min(weft_part_stop[lid], weft_part_stop[lid + width]);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         const int stop = weft_part_stop[0];
         weft_part[lid] = lid > stop ? (weft_scan_t)(${NEUTRAL}) : value;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int width = WEFT_GROUP / 2; width > 0; width >>= 1) {
+        for (int width = WEFT_SCAN_GROUP / 2; width > 0; width >>= 1) {
             if (lid < width) weft_part[lid] = WEFT_SCAN(weft_part[lid + width], weft_part[lid]);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         const weft_scan_t window = weft_part[0];
-        done = stop < WEFT_GROUP;
+        done = stop < WEFT_SCAN_GROUP;
 #endif
         carry = WEFT_SCAN(window, carry);
-        window_end -= WEFT_GROUP;
+        window_end -= WEFT_SCAN_GROUP;
         // Nobody overwrites the window's parts before everyone has read them.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0 && tile > 0) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
 
     // The run's final values back into local memory (each item its own run), then the
-    // outputs in coalesced order: element j of the tile goes to item j % WEFT_GROUP.
+    // outputs in coalesced order: element j of the tile goes to item j % WEFT_SCAN_GROUP.
     const weft_scan_t before = tile > 0 ? WEFT_SCAN(carry, before_item) : before_item;
     weft_scan_t acc = before;
     WEFT_UNROLL
@@ -214,7 +217,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     barrier(CLK_LOCAL_MEM_FENCE);
     WEFT_UNROLL
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        const int j = lid + k * WEFT_GROUP;
+        const int j = lid + k * WEFT_SCAN_GROUP;
         const long i = base + j;
         if (i < ${N}) {
             const weft_scan_t item = weft_items[WEFT_PAD(j)];

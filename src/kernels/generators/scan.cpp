@@ -67,20 +67,29 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   }
   if (!single) {
     Program p = chunked_->program(device, options_ + style.options);
-    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, 0, p.kernel("weft_scan_partial"),
+    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, 0, 0, p.kernel("weft_scan_partial"),
                                                          p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
     return *kernels_.back();
   }
-  // Elements per work-item of a tile; WEFT_SCAN_ITEMS=k (1 to 64) overrides it for tuning.
-  std::size_t items = default_scan_items;
-  if (const char* e = std::getenv("WEFT_SCAN_ITEMS"); e && *e) {
+  // A tile is `group` work-items of `items` elements each. For tuning, WEFT_SCAN_ITEMS (1 to
+  // 64) and WEFT_SCAN_GROUP (a power of two from 32 to 1024) override them.
+  const auto tuning = [](const char* name, std::size_t fallback, std::size_t lo, std::size_t hi, bool pow2) {
+    const char* e = std::getenv(name);
+    if (!e || !*e) return fallback;
     char* end = nullptr;
     const unsigned long v = std::strtoul(e, &end, 10);
-    if (*end || v < 1 || v > 64) throw InvalidArgument("WEFT_SCAN_ITEMS='" + std::string(e) + "': expected a whole number from 1 to 64");
-    items = v;
-  }
-  Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items));
-  kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), true, items, p.kernel("weft_scan_lookback"), {}, {}, {}}));
+    if (*end || v < lo || v > hi || (pow2 && (v & (v - 1)))) {
+      throw InvalidArgument(std::string(name) + "='" + e + "': expected " + (pow2 ? "a power of two" : "a whole number") +
+                            " from " + std::to_string(lo) + " to " + std::to_string(hi));
+    }
+    return static_cast<std::size_t>(v);
+  };
+  const std::size_t items = tuning("WEFT_SCAN_ITEMS", default_scan_items, 1, 64, false);
+  const std::size_t group = tuning("WEFT_SCAN_GROUP", style.group, 32, 1024, true);
+  Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
+                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group));
+  kernels_.push_back(std::make_unique<Kernels>(
+      Kernels{device.impl().get(), true, items, group, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
 }
 
@@ -91,7 +100,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
   const std::size_t nargs = specs_.size();
   const auto n64 = static_cast<std::int64_t>(n);
   const std::size_t units = std::max(1u, dev.info().compute_units);
-  const std::size_t tile = style.group * k.items;
+  const std::size_t tile = k.group * k.items;
   const std::size_t slots = k.single_pass ? (n + tile - 1) / tile
                                           : units * style.groups_per_unit * (style.chunked ? 1 : style.group);
   Scratch* scratch = nullptr;
@@ -123,7 +132,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
     k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
     k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
-    return queue.launch(k.partial, slots * style.group, style.group);
+    return queue.launch(k.partial, slots * k.group, k.group);
   }
   // Chunks: a few per compute unit (each a contiguous range for one work-item), never
   // smaller than 1024 elements.
