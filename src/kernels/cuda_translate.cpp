@@ -113,6 +113,8 @@ std::vector<std::string> cuda_build_flags(std::string_view options) {
     if (w.rfind("-D", 0) == 0 || w.rfind("-I", 0) == 0) out.push_back(w);
     else if (w == "-cl-fast-relaxed-math" || w == "-cl-unsafe-math-optimizations") out.push_back("--use_fast_math");
     else if (w == "-cl-mad-enable") out.push_back("--fmad=true");
+    // NVIDIA's OpenCL option for a register cap per work-item, the same meaning here.
+    else if (w.rfind("-cl-nv-maxrregcount=", 0) == 0) out.push_back("--maxrregcount=" + w.substr(20));
   }
   return out;
 }

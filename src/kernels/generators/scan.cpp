@@ -10,6 +10,8 @@ namespace weft {
 namespace {
 // Elements per work-item in a single-pass tile (the tile is the work-group size times this).
 constexpr std::size_t default_scan_items = 16;
+// No register cap by default (0).
+constexpr std::size_t default_scan_registers = 0;
 }  // namespace
 
 GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, std::string_view input_expr,
@@ -86,8 +88,13 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   };
   const std::size_t items = tuning("WEFT_SCAN_ITEMS", default_scan_items, 1, 64, false);
   const std::size_t group = tuning("WEFT_SCAN_GROUP", style.group, 32, 1024, true);
+  // WEFT_SCAN_REGISTERS caps the registers per work-item on NVIDIA devices (more work-groups
+  // per multiprocessor, to overlap one tile's look-back with others' loads), for tuning.
+  const std::size_t registers = tuning("WEFT_SCAN_REGISTERS", default_scan_registers, 0, 255, false);
+  const bool nvidia = device.backend() == "cuda" || device.info().vendor.find("NVIDIA") != std::string::npos;
+  const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
   Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
-                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group));
+                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group) + cap);
   kernels_.push_back(std::make_unique<Kernels>(
       Kernels{device.impl().get(), true, items, group, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
