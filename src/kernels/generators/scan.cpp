@@ -8,10 +8,13 @@
 
 namespace weft {
 namespace {
-// Elements per work-item in a single-pass tile (the tile is the work-group size times this).
-constexpr std::size_t default_scan_items = 16;
-// No register cap by default (0).
-constexpr std::size_t default_scan_registers = 0;
+// Elements per work-item in a single-pass tile (the tile is the work-group size times this),
+// and the register cap on NVIDIA devices (0: none). Tuned on an H200 with float32 2^26
+// (docs/PERFORMANCE.md): 24 items under a cap of 40 registers (6 work-groups of 256 per SM)
+// took 205 us, 16 items uncapped 231 us. 8-byte values: half the items (the tile's local
+// memory stays under 48 KiB), no cap.
+std::size_t default_scan_items(DType t) { return size_of(t) <= 4 ? 24 : 12; }
+std::size_t default_scan_registers(DType t) { return size_of(t) <= 4 ? 40 : 0; }
 }  // namespace
 
 GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, std::string_view input_expr,
@@ -50,7 +53,7 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
   // The single pass is for GPUs; segmented scans stay chunked everywhere.
   if (!segmented) {
     lookback_ = std::make_shared<detail::GeneratedSource>(head + "#ifndef WEFT_SCAN_ITEMS\n#define WEFT_SCAN_ITEMS " +
-                                                          std::to_string(default_scan_items) + "\n#endif\n" +
+                                                          std::to_string(default_scan_items(dtype)) + "\n#endif\n" +
                                                           detail::substitute(weft::embedded::scan_lookback_cl, values));
   }
 }
@@ -86,11 +89,11 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
     }
     return static_cast<std::size_t>(v);
   };
-  const std::size_t items = tuning("WEFT_SCAN_ITEMS", default_scan_items, 1, 64, false);
+  const std::size_t items = tuning("WEFT_SCAN_ITEMS", default_scan_items(dtype_), 1, 64, false);
   const std::size_t group = tuning("WEFT_SCAN_GROUP", style.group, 32, 1024, true);
   // WEFT_SCAN_REGISTERS caps the registers per work-item on NVIDIA devices (more work-groups
   // per multiprocessor, to overlap one tile's look-back with others' loads), for tuning.
-  const std::size_t registers = tuning("WEFT_SCAN_REGISTERS", default_scan_registers, 0, 255, false);
+  const std::size_t registers = tuning("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_), 0, 255, false);
   const bool nvidia = device.backend() == "cuda" || device.info().vendor.find("NVIDIA") != std::string::npos;
   const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
   Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
