@@ -65,7 +65,11 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   const auto style = detail::device_style(device);
   // WEFT_SCAN_ALGORITHM=single-pass|chunked overrides the choice (tests and benchmarks use it
   // to run the GPU algorithm on an OpenCL CPU device); the host backend has no barriers.
-  bool single = style.device_fences && lookback_;
+  // On GPUs without a device-scope fence (OpenCL) the single pass still works for values of
+  // 4 bytes or less: they travel inside the tiles' 64-bit status words, so nothing has to be
+  // ordered between two words.
+  const bool gpu = !style.chunked && !style.host;
+  bool single = lookback_ && (style.device_fences || (gpu && size_of(dtype_) <= 4));
   if (const char* a = std::getenv("WEFT_SCAN_ALGORITHM"); a && lookback_ && !style.host) {
     if (std::string_view(a) == "single-pass") single = true;
     else if (std::string_view(a) == "chunked") single = false;
