@@ -213,17 +213,23 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
                               ") * (a & " + lo + ") + (b & " + lo + ")) & " + lo + ")";
   const std::string args = "const " + t + " *x, " + t + " *y, " + t + " *z", neutral = "(1" + sfx + " << " + hb + ")";
   const DType dtype = dtype_of<U>;
+  // The algorithm is chosen at a kernel's first launch on a device: the second kernel's first
+  // launch happens under WEFT_SCAN_ALGORITHM=single-pass.
   std::vector<std::unique_ptr<GenericScanKernel>> scans;
   scans.push_back(std::make_unique<GenericScanKernel>(dtype, args, "x[i]", compose, neutral,
                                                       "y[i] = item; z[i] = prev_item", "", "", "affine"));
+  // A third kernel runs the single pass with aggregates only (every look-back folds back to
+  // the first tile through long windows).
   if (dev.backend() != "host") {
-    ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
-    scans.push_back(std::make_unique<GenericScanKernel>(dtype, args, "x[i]", compose, neutral,
-                                                        "y[i] = item; z[i] = prev_item", "", "// single", "affine"));
-    ::unsetenv("WEFT_SCAN_ALGORITHM");
+    for (const char* mode : {"// single", "// aggregates only"}) {
+      scans.push_back(std::make_unique<GenericScanKernel>(dtype, args, "x[i]", compose, neutral,
+                                                          "y[i] = item; z[i] = prev_item", "", mode, "affine"));
+    }
   }
   const U mask = static_cast<U>((U{1} << h) - 1);
   for (auto& scan : scans) {
+    if (scan != scans.front()) ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
+    if (scan == scans.back() && scans.size() == 3) ::setenv("WEFT_SCAN_LOOKBACK", "aggregates", 1);
     for (std::size_t n : {std::size_t{200001}, std::size_t{1}, std::size_t{4097}, std::size_t{65536}}) {
       auto x = test::random_vector<U>(n, static_cast<unsigned>(n), 0, sizeof(U) == 8 ? 0x7fffffffffffffffULL : 0xffffffffULL);
       for (auto& v : x) v |= U{1} << h;  // odd multipliers: the composition never collapses to 0
@@ -240,8 +246,11 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
         rm = static_cast<U>((rm * xm) & mask);
         bad += y[i] != static_cast<U>((rm << h) | rc);
       }
-      EXPECT_EQ(bad, 0u) << name(dtype) << " n = " << n << " on " << dev.selector();
+      EXPECT_EQ(bad, 0u) << name(dtype) << " n = " << n << " on " << dev.selector()
+                         << (scan == scans.front() ? "" : scan == scans.back() ? " (single pass, aggregates only)" : " (single pass)");
     }
+    ::unsetenv("WEFT_SCAN_ALGORITHM");
+    ::unsetenv("WEFT_SCAN_LOOKBACK");
   }
 }
 }  // namespace

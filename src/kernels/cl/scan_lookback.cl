@@ -181,7 +181,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         done = weft_part_stop[nearest];
 #else
         // The nearest prefix of the window by a min-reduction of positions, then the fold as
-        // a tree in local memory (farther half first).
+        // a tree in local memory.
         weft_part_stop[lid] = state == 2 ? lid : WEFT_SCAN_GROUP;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int width = WEFT_SCAN_GROUP / 2; width > 0; width >>= 1) {
@@ -191,8 +191,10 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         const int stop = weft_part_stop[0];
         weft_part[lid] = lid > stop ? (weft_scan_t)(${NEUTRAL}) : value;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int width = WEFT_SCAN_GROUP / 2; width > 0; width >>= 1) {
-            if (lid < width) weft_part[lid] = WEFT_SCAN(weft_part[lid + width], weft_part[lid]);
+        // Neighbours pair up (entry lid covers lid .. lid + 2*width - 1, the farther on the
+        // left): the order holds for operators that do not commute.
+        for (int width = 1; width < WEFT_SCAN_GROUP; width <<= 1) {
+            if ((lid & (2 * width - 1)) == 0) weft_part[lid] = WEFT_SCAN(weft_part[lid + width], weft_part[lid]);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
         const weft_scan_t window = weft_part[0];
@@ -203,7 +205,12 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         // Nobody overwrites the window's parts before everyone has read them.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (lid == 0 && tile > 0) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
+    // WEFT_SCAN_AGGREGATES_ONLY (a test mode): no tile but the first publishes its prefix, so
+    // every look-back folds all the way back, over many windows and rounds.
+#ifndef WEFT_SCAN_AGGREGATES_ONLY
+#define WEFT_SCAN_AGGREGATES_ONLY 0
+#endif
+    if (lid == 0 && tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
 
     // The run's final values back into local memory (each item its own run), then the
     // outputs in coalesced order: element j of the tile goes to item j % WEFT_SCAN_GROUP.

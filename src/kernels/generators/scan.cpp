@@ -100,8 +100,12 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   const std::size_t registers = tuning("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_), 0, 255, false);
   const bool nvidia = device.backend() == "cuda" || device.info().vendor.find("NVIDIA") != std::string::npos;
   const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
+  // WEFT_SCAN_LOOKBACK=aggregates: tiles publish only their aggregates (tests: every
+  // look-back then folds back to the first tile, over several windows).
+  const char* lb = std::getenv("WEFT_SCAN_LOOKBACK");
+  const std::string test_mode = lb && std::string_view(lb) == "aggregates" ? " -D WEFT_SCAN_AGGREGATES_ONLY=1" : "";
   Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
-                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group) + cap);
+                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group) + cap + test_mode);
   kernels_.push_back(std::make_unique<Kernels>(
       Kernels{device.impl().get(), true, items, group, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
