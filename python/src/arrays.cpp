@@ -308,7 +308,7 @@ weft::Array index_view(const weft::Array& a, nb::handle key) {
     } else {
       throw nb::index_error(("only integers, slices, Ellipsis and None index a weft.Array (got " +
                              nb::cast<std::string>(nb::type_name(k.type())) +
-                             "); integer and boolean array indexing are not supported yet")
+                             "); arrays index it through weft.Array.__getitem__")
                                 .c_str());
     }
   }
@@ -638,6 +638,11 @@ void register_arrays(nb::module_& m) {
   m.def("where", [](nb::handle c, nb::handle a, nb::handle b) {
     return make_lazy(weft::where(need_operand(c, "where"), need_operand(a, "where"), need_operand(b, "where")));
   }, nb::arg("condition"), nb::arg("x"), nb::arg("y"));
+  m.def("_as_strided", [](nb::handle a, nb::handle shape, nb::handle strides, std::int64_t offset) {
+    // Another view of a's allocation (strides and offset in elements); the indexing code uses
+    // it to read and write whole allocations through index arithmetic.
+    return make_array(as_py(a).array().as_strided(weft::Shape(shape_arg(shape)), shape_arg(strides), offset));
+  }, nb::arg("a"), nb::arg("shape"), nb::arg("strides"), nb::arg("offset"));
   m.def("_assign_where", [](nb::handle target, nb::handle condition, nb::handle value) {
     // target[...] = where(condition, value, target) in one kernel: the where is never a lazy
     // array of its own (which the write would first evaluate into a temporary).

@@ -295,29 +295,6 @@ def _contiguous(a):
     return a if a.flags_c_contiguous and a.offset == 0 else a.copy()
 
 
-def _index_array(a, key):
-    """key as an int64 device array of valid, non-negative indices into a's first axis."""
-    if isinstance(key, list):
-        key = _np.asarray(key)
-        if key.size == 0:
-            key = key.astype(_np.int64)  # a[[]], as NumPy
-    idx = asarray(key, device=a.device)
-    if idx.dtype.kind not in "iu":
-        raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {idx.dtype}")
-    if a.ndim == 0:
-        raise IndexError("too many indices for array: array is 0-dimensional")
-    n = a.shape[0]
-    idx = idx.astype(int64, copy=False)
-    if idx.size:
-        lo, hi = int(idx.min()), int(idx.max())
-        if lo < -n or hi >= n:
-            bad = lo if lo < -n else hi
-            raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
-        if lo < 0:
-            idx = where(idx < 0, idx + n, idx)
-    return _contiguous(idx.evaluate())
-
-
 def _ctype(a):
     return "uchar" if a._dtype == "bool" else _C_NAMES[a._dtype]
 
@@ -327,22 +304,6 @@ def _kernel(key, make):
     if k is None:
         k = _GENERATED[key] = make()
     return k
-
-
-def _gather(a, key):
-    """a[idx] for an integer index array (NumPy's advanced indexing on the first axis)."""
-    idx = _index_array(a, key)
-    src = _contiguous(a)
-    inner = int(_np.prod(a.shape[1:], dtype=_np.int64))
-    out = empty(idx.shape + a.shape[1:], dtype=a.dtype, device=a.device)
-    if out.size == 0:
-        return out
-    ctype = _ctype(a)
-    k = _kernel(("gather", ctype), lambda: ElementwiseKernel(
-        f"{ctype} *out, const {ctype} *src, const long *idx, long inner",
-        "out[i] = src[idx[i / inner] * inner + i % inner]", name="weft_gather"))
-    k(out, src, idx, inner, range=out.size)
-    return out
 
 
 def _mask_array(a, mask):
@@ -406,25 +367,6 @@ def _write_through(a, fill):
     _basic_setitem(a, Ellipsis, t)
 
 
-def _scatter(a, key, value):
-    """a[idx] = value for an integer index array: row idx[j] of a gets row j of value (with
-    repeated indices, which of their values lands is unspecified, as in CuPy)."""
-    idx = _index_array(a, key)
-    _scatter_rows(a, idx, _values_for(a, value, idx.shape + a.shape[1:]))
-
-
-def _scatter_rows(a, idx, v):
-    """Row idx[j] of a (first axis) gets row j of v (contiguous, idx.shape + a.shape[1:])."""
-    inner = int(_np.prod(a.shape[1:], dtype=_np.int64))
-    if v.size == 0:
-        return
-    ctype = _ctype(a)
-    k = _kernel(("scatter", ctype), lambda: ElementwiseKernel(
-        f"{ctype} *dst, const {ctype} *src, const long *idx, long inner",
-        "dst[idx[i / inner] * inner + i % inner] = src[i]", name="weft_scatter"))
-    _write_through(a, lambda t: k(t, v, idx, inner, range=v.size))
-
-
 def _masked_assign(a, mask, value):
     """a[mask] = value: a number is written where the mask is true in one fused where(); an
     array of the selected shape (or one that broadcasts to it) goes to the selected positions
@@ -450,80 +392,174 @@ def _is_advanced(key):
     return isinstance(key, (Array, list, _np.ndarray))
 
 
-def _one_advanced_axis(a, key):
-    """For a tuple key of slices (and at most one Ellipsis) with one index array at axis k:
-    (the basic view with that axis whole, k, the index array), else None (NumPy's other mixed
-    forms are not supported)."""
-    if not isinstance(key, tuple):
-        return None
-    adv = [i for i, x in enumerate(key) if _is_advanced(x)]
-    if len(adv) != 1 or not _builtins.all(x is Ellipsis or isinstance(x, slice) for i, x in enumerate(key)
-                                           if i != adv[0]):
-        return None
-    dots = [i for i, x in enumerate(key) if x is Ellipsis]
-    if len(dots) > 1:
-        return None
-    if dots:
-        e = dots[0]
-        fill = (slice(None),) * (a.ndim - (len(key) - 1))
-        key = key[:e] + fill + key[e + 1:]
-    k = next(i for i, x in enumerate(key) if _is_advanced(x))
-    if k >= a.ndim:
-        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional")
-    index = key[k]
-    if _key_kind(index) == "b":  # a 1-d mask on axis k: the positions it selects
-        m = asarray(index, device=a.device)
-        if m.ndim != 1 or m.shape[0] != a.shape[k]:
-            raise IndexError(f"boolean index of shape {m.shape} does not match axis {k} of extent {a.shape[k]}")
-        index = arange(a.shape[k], dtype=int64, device=a.device)[m]
-    view = _basic_getitem(a, key[:k] + (slice(None),) + key[k + 1:])
-    return view, k, index
-
-
-def _front(a, k):
-    """A view of a with axis k first (the others in order)."""
-    return a.transpose(*([k] + [d for d in range(a.ndim) if d != k]))
-
-
 def _key_kind(key):
     return key.dtype.kind if isinstance(key, (Array, _np.ndarray)) else _np.asarray(key).dtype.kind
 
 
+def _as_index(a, key, axis):
+    """key (an integer, an integer array or list) as an int64 device array of valid,
+    non-negative indices into axis `axis` of a."""
+    n = a.shape[axis]
+    if isinstance(key, _numbers.Integral):
+        if key < -n or key >= n:
+            raise IndexError(f"index {key} is out of bounds for axis {axis} with size {n}")
+        return asarray(_np.int64(key % n if n else key), device=a.device)
+    if isinstance(key, list):
+        key = _np.asarray(key)
+        if key.size == 0:
+            key = key.astype(_np.int64)  # a[[]], as NumPy
+    idx = asarray(key, device=a.device)
+    if idx.dtype.kind not in "iu":
+        raise IndexError(f"arrays used as indices must be of integer (or boolean) type, not {idx.dtype}")
+    idx = idx.astype(int64, copy=False)
+    if idx.size:
+        lo, hi = int(idx.min()), int(idx.max())
+        if lo < -n or hi >= n:
+            bad = lo if lo < -n else hi
+            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
+        if lo < 0:
+            idx = where(idx < 0, idx + n, idx)
+    return idx
+
+
+def _mask_indices(a, mask, axis):
+    """The positions a boolean mask over axes axis, axis+1, ... of a selects, as one int64
+    index array per axis it covers (NumPy: mask.nonzero())."""
+    m = asarray(mask, device=a.device)
+    covered = a.shape[axis:axis + m.ndim]
+    if m.ndim == 0 or m.shape != covered:
+        raise IndexError(f"boolean index of shape {m.shape} does not match the array's dimensions {covered} "
+                         f"from axis {axis}")
+    flat = arange(m.size, dtype=int64, device=a.device)[m.ravel()]
+    out, step = [], m.size
+    for n in m.shape:
+        step //= n
+        out.append(flat // step % n if step > 1 else flat % n)
+    return out
+
+
+def _advanced_plan(a, key):
+    """NumPy's advanced indexing, planned: returns None when key is basic, else (flat view of
+    a's allocation, offsets of the indexed elements (int64, one per broadcast index position),
+    offsets of the remaining dimensions (int64), the result's shape, and (nb, post): result
+    element i reads flat[off[i // post % nb] + roff[i // (post * nb) * post + i % post]]).
+    Index arrays broadcast together; integers beside them count as 0-d index arrays; boolean
+    masks stand for their nonzero() positions; the broadcast dimensions replace the indexed
+    ones in place when those were next to each other in the key, else they come first."""
+    key = key if isinstance(key, tuple) else (key,)
+    if not _builtins.any(_is_advanced(x) for x in key):
+        return None
+    consumed = [0 if x is None or x is Ellipsis else
+                (asarray(x).ndim if _is_advanced(x) and _key_kind(x) == "b" else 1) for x in key]
+    dots = [i for i, x in enumerate(key) if x is Ellipsis]
+    if len(dots) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if _builtins.sum(consumed) > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {_builtins.sum(consumed)} "
+                         f"were indexed")
+    if dots:
+        e = dots[0]
+        fill = a.ndim - _builtins.sum(consumed)
+        key = key[:e] + (slice(None),) * fill + key[e + 1:]
+        consumed = consumed[:e] + [1] * fill + consumed[e + 1:]
+    basic, positions, indices, entries = [], [], [], []
+    a_axis = v_axis = 0
+    for j, (x, c) in enumerate(zip(key, consumed)):
+        if x is None:
+            basic.append(None)
+            v_axis += 1
+        elif isinstance(x, slice):
+            basic.append(x)
+            a_axis += 1
+            v_axis += 1
+        else:  # an index array, a mask or an integer: indexed dimensions
+            if (isinstance(x, _numbers.Integral) and not isinstance(x, bool)) or \
+                    (_is_advanced(x) and _key_kind(x) != "b"):
+                indices.append(_as_index(a, x, a_axis))
+            elif _is_advanced(x):
+                indices.extend(_mask_indices(a, x, a_axis))
+            else:
+                raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+                                 f"or boolean arrays are valid indices (got {type(x).__name__})")
+            basic.extend([slice(None)] * c)
+            positions.extend(range(v_axis, v_axis + c))
+            entries.append(j)
+            a_axis += c
+            v_axis += c
+    view = _basic_getitem(a, tuple(basic))
+    try:
+        bshape = _np.broadcast_shapes(*[i.shape for i in indices])
+    except ValueError:
+        shapes = " ".join(str(i.shape) for i in indices)
+        raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") \
+            from None
+    item = view.itemsize
+    strides = [st // item for st in view.strides]
+    off = view.offset
+    for p, i in zip(positions, indices):
+        off = off + i * strides[p]
+    off = _contiguous(asarray(off, device=a.device).astype(int64, copy=False).broadcast_to(bshape).evaluate())
+    rest = [d for d in range(view.ndim) if d not in positions]
+    rshape = tuple(view.shape[d] for d in rest)
+    roff = asarray(_np.int64(0), device=a.device)
+    for k, d in enumerate(rest):
+        shape = [1] * len(rest)
+        shape[k] = view.shape[d]
+        roff = roff + arange(view.shape[d], dtype=int64, device=a.device).reshape(shape) * strides[d]
+    roff = _contiguous(roff.astype(int64, copy=False).broadcast_to(rshape).evaluate())
+    adjacent = entries == list(range(entries[0], entries[-1] + 1))
+    first = _builtins.sum(1 for d in rest if d < positions[0]) if adjacent else 0
+    out_shape = rshape[:first] + tuple(bshape) + rshape[first:]
+    post = int(_np.prod(rshape[first:], dtype=_np.int64))
+    nb = int(_np.prod(bshape, dtype=_np.int64))
+    flat = _weft._as_strided(view, (view.data.size // item,), (1,), 0)
+    return flat, off, roff, out_shape, nb, post
+
+
+_INDEX_READ = "src[off[i / post % nb] + roff[i / (post * nb) * post + i % post]]"
+
+
 def _getitem(self, key):
-    """NumPy indexing: basic indices give views (no copy); an integer array (or list) gathers
-    along the first axis, or along another one among slices (a[:, idx], a[..., mask1d]), and a
-    boolean mask of the leading dimensions selects, all into new arrays."""
-    if _is_advanced(key):
-        return _compress(self, key) if _key_kind(key) == "b" else _gather(self, key)
-    one = _one_advanced_axis(self, key)
-    if one is not None:
-        view, k, index = one
-        g = _gather(_front(view, k), index)  # idx dims first, then view's others
-        m = g.ndim - (view.ndim - 1)
-        return g.transpose(*(list(range(m, m + k)) + list(range(m)) + list(range(m + k, g.ndim))))
-    return _basic_getitem(self, key)
+    """NumPy indexing: basic indices give views (no copy); integer arrays, lists, boolean masks
+    and integers beside them index as NumPy's advanced indexing, into a new array (one gather
+    kernel, reading the array where it lies: no copy of a strided source)."""
+    if _is_advanced(key) and _key_kind(key) == "b":
+        return _compress(self, key)
+    plan = _advanced_plan(self, key)
+    if plan is None:
+        return _basic_getitem(self, key)
+    flat, off, roff, shape, nb, post = plan
+    out = empty(shape, dtype=self.dtype, device=self.device)
+    if out.size == 0:
+        return out
+    ctype = _ctype(self)
+    k = _kernel(("gather", ctype), lambda: ElementwiseKernel(
+        f"{ctype} *out, const {ctype} *src, const long *off, const long *roff, long nb, long post",
+        f"out[i] = {_INDEX_READ}", name="weft_gather"))
+    k(out, flat, off, roff, nb, post, range=out.size)
+    return out
 
 
 def _setitem(self, key, value):
-    """NumPy assignment: through a basic index (a view), an integer array on the first axis, or
-    a boolean mask of the leading dimensions."""
-    if _is_advanced(key):
-        if _key_kind(key) == "b":
-            _masked_assign(self, key, value)
-        else:
-            _scatter(self, key, value)
+    """NumPy assignment: through a basic index (a view), a boolean mask of the leading
+    dimensions, or any advanced index (value broadcast to the indexed shape; where an element
+    is indexed more than once, which of its values lands is unspecified, as in CuPy)."""
+    if _is_advanced(key) and _key_kind(key) == "b":
+        _masked_assign(self, key, value)
         return
-    one = _one_advanced_axis(self, key)
-    if one is not None:
-        view, k, index = one
-        idx = _index_array(_front(view, k), index)
-        shape = view.shape[:k] + idx.shape + view.shape[k + 1:]
-        v = _values_for(view, value, shape)  # in the result's layout; to the gather layout:
-        m = idx.ndim
-        v = v.transpose(*(list(range(k, k + m)) + list(range(k)) + list(range(k + m, v.ndim))))
-        _scatter_rows(_front(view, k), idx, _contiguous(v))
+    plan = _advanced_plan(self, key)
+    if plan is None:
+        _basic_setitem(self, key, value)
         return
-    _basic_setitem(self, key, value)
+    flat, off, roff, shape, nb, post = plan
+    v = _values_for(self, value, shape)
+    if v.size == 0:
+        return
+    ctype = _ctype(self)
+    k = _kernel(("scatter", ctype), lambda: ElementwiseKernel(
+        f"{ctype} *src, const {ctype} *v, const long *off, const long *roff, long nb, long post",
+        f"{_INDEX_READ} = v[i]", name="weft_scatter"))
+    k(flat, v, off, roff, nb, post, range=v.size)
 
 
 def _to(self, device) -> "Array":
@@ -618,6 +654,38 @@ _UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": 
                  "logical_and": "all", "logical_or": "any"}
 
 
+def _into(out, r, name):
+    """NumPy's out=: the result written into out (a weft.Array of the result's shape, of a
+    dtype the result casts to under NumPy's 'same_kind' rule) in one kernel; out returned."""
+    if not isinstance(out, Array):
+        raise TypeError(f"{name}: out= must be a weft.Array, not {type(out).__name__} (weft makes no copy you did "
+                        "not ask for)")
+    r = r if isinstance(r, Array) else asarray(r, device=out.device)
+    if out.shape != r.shape:
+        raise ValueError(f"{name}: out= has shape {out.shape}, but the result has shape {r.shape}")
+    if not _np.can_cast(r.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"{name}: cannot cast the result from {r.dtype} to out='s {out.dtype} with casting rule "
+                        "'same_kind'")
+    out[...] = r
+    return out
+
+
+def _with_out(f):
+    """f with NumPy's out= keyword."""
+    def ufunc(*args, out=None):
+        r = f(*args)
+        return r if out is None else _into(out, r, f.__name__)
+    ufunc.__name__ = ufunc.__qualname__ = f.__name__
+    ufunc.__doc__ = f.__doc__
+    return ufunc
+
+
+for _f in {f for f in _UFUNCS.values() if isinstance(f, type(sin))} | {clip}:
+    globals()[_f.__name__] = _with_out(_f)
+absolute, divide, mod = abs, true_divide, remainder  # noqa: F811  (the aliases, now with out=)
+del _f
+
+
 def _array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
     if _builtins.any(isinstance(x, _np.ndarray) for x in inputs):
         raise TypeError(f"np.{ufunc.__name__} with a NumPy array and a weft.Array: move the NumPy array with "
@@ -637,9 +705,7 @@ def _array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
     else:
         return NotImplemented
     if out is not None:
-        target = out[0] if isinstance(out, tuple) else out
-        target[...] = r
-        return target
+        return _into(out[0] if isinstance(out, tuple) else out, r, f"np.{ufunc.__name__}")
     return r
 
 

@@ -158,8 +158,8 @@ def test_indexing_views_share_memory(device):
         a[4]
     with pytest.raises(IndexError, match="too many indices"):
         a[1, 2, 3]
-    with pytest.raises(IndexError, match="not supported"):
-        a[1, weft.asarray(np.array([0, 1]), device=device)]
+    # An integer beside an index array is advanced indexing (a new array, NumPy's shape).
+    np.testing.assert_array_equal(a[1, weft.asarray(np.array([0, 1]), device=device)].get(), h[1, [0, 1]])
 
 
 def test_reshape_transpose_copy(device):
@@ -394,5 +394,128 @@ def test_one_index_array_on_another_axis(device):
         np.testing.assert_array_equal(a.get(), h, err_msg=repr(key))
     with pytest.raises(IndexError, match="out of bounds"):
         a[:, [5]]
-    with pytest.raises(IndexError, match="does not match axis"):
+    with pytest.raises(IndexError, match="does not match"):
         a[:, np.array([True, False])]
+
+
+def _random_key(rng, shape):
+    """A random NumPy index for an array of the given shape: slices (negative steps too),
+    integers, index arrays that broadcast together, or one boolean mask over one or two
+    axes; sometimes None and an Ellipsis."""
+    ndim = len(shape)
+    take = int(rng.integers(1, ndim + 1))
+    with_mask = rng.random() < 0.3
+    mask_at = int(rng.integers(0, take)) if with_mask else -1
+    mask_dims = 2 if with_mask and mask_at + 1 < take and rng.random() < 0.5 else 1
+    bshape = [(), (3,), (2, 3), (2, 1), (1, 3)][int(rng.integers(0, 5))]
+    key, axis = [], 0
+    while axis < take:
+        n = shape[axis]
+        r = rng.random()
+        if axis == mask_at:
+            key.append(rng.random(shape[axis:axis + mask_dims]) < 0.5)
+            axis += mask_dims
+            continue
+        if r < 0.35:
+            start, stop = sorted(int(v) for v in rng.integers(-n, n + 1, 2))
+            step = int(rng.choice([1, 2, -1, -2]))
+            key.append(slice(start, stop, step) if step > 0 else slice(stop, start, step))
+        elif r < 0.55:
+            key.append(int(rng.integers(-n, n)))
+        elif not with_mask:
+            shp = bshape if rng.random() < 0.7 else bshape[-1:]
+            key.append(rng.integers(-n, n, size=shp))
+        else:
+            key.append(slice(None))
+        axis += 1
+    if rng.random() < 0.25:
+        key.insert(int(rng.integers(0, len(key) + 1)), None)
+    if rng.random() < 0.25 and take < ndim:
+        key.insert(int(rng.integers(0, len(key) + 1)), Ellipsis)
+    return tuple(key)
+
+
+def test_advanced_indexing_matches_numpy(device):
+    """NumPy's advanced indexing in general, against NumPy, on random keys: several index
+    arrays broadcast together, integers beside them, masks over one or two axes, slices with
+    negative steps, None and Ellipsis, on a contiguous array and on a strided view; reads and
+    both kinds of assignment."""
+    rng = np.random.default_rng(7)
+    base = np.arange(4 * 5 * 6 * 3, dtype=np.float32).reshape(4, 5, 6, 3)
+    sources = [("contiguous", lambda x: x), ("strided view", lambda x: x[::-1, :, 1::2].transpose(2, 0, 1, 3))]
+    checked = 0
+    for name, view in sources:
+        for _ in range(60):
+            h = base.copy()
+            a = weft.asarray(h, device=device)
+            hv, av = view(h), view(a)
+            key = _random_key(rng, hv.shape)
+            try:
+                want = hv[key]
+            except IndexError:
+                continue
+            got = av[key]
+            assert got.shape == want.shape, (name, key)
+            np.testing.assert_array_equal(got.get(), want, err_msg=f"{name} {key!r}")
+            hv[key] = -1.0  # a number: repeated positions do not matter
+            av[key] = -1.0
+            np.testing.assert_array_equal(a.get(), h, err_msg=f"{name} {key!r} = -1")
+            positions = np.arange(hv.size).reshape(hv.shape)[key]
+            if np.unique(positions).size == positions.size:  # values: only where each lands once
+                values = rng.standard_normal(want.shape).astype(np.float32)
+                hv[key] = values
+                av[key] = weft.asarray(values, device=device)
+                np.testing.assert_array_equal(a.get(), h, err_msg=f"{name} {key!r} = values")
+            checked += 1
+    assert checked > 60
+
+
+def test_advanced_indexing_errors(device):
+    a = weft.asarray(np.zeros((3, 4, 5), np.float32), device=device)
+    with pytest.raises(IndexError, match="could not be broadcast together with shapes"):
+        a[[0, 1], [0, 1, 2]]
+    with pytest.raises(IndexError, match="out of bounds for axis 2 with size 5"):
+        a[0, [1], 5]
+    with pytest.raises(IndexError, match="too many indices"):
+        a[[0], 0, 0, 0]
+    with pytest.raises(IndexError, match="single ellipsis"):
+        a[..., [0], ...]
+    with pytest.raises(IndexError, match="does not match"):
+        a[0, np.ones((4, 4), bool)]
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        a[[0, 1], :, [1, 2]] = np.ones((3, 4))
+    # Nothing was written by the refused assignment.
+    assert float(a.sum()) == 0.0
+
+
+def test_out_keyword_of_functions_and_ufuncs(device):
+    """out= on weft's elementwise functions and NumPy's ufuncs: written in place (one kernel),
+    out returned; a wrong shape or an unsafe cast is refused before anything is written."""
+    h = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
+    a = weft.asarray(h, device=device)
+    out = weft.zeros((3, 4), weft.float32, device=device)
+    assert weft.sin(a, out=out) is out
+    np.testing.assert_allclose(out.get(), np.sin(h), rtol=1e-6)
+    with weft.LaunchLog(weft.array_queue(device)) as log:
+        weft.multiply(a, 2, out=out)
+    assert log.kernels == ["weft_expr"]
+    np.testing.assert_array_equal(out.get(), h * 2)
+    assert np.add(a, a, out=out) is out
+    np.testing.assert_array_equal(out.get(), h + h)
+    assert weft.clip(a, -1, 1, out=out) is out
+    np.testing.assert_array_equal(out.get(), np.clip(h, -1, 1))
+    weft.sin(a, out=a)  # in place, reading what it writes
+    np.testing.assert_allclose(a.get(), np.sin(h), rtol=1e-6)
+    col = weft.zeros((3, 8), weft.float64, device=device)[:, ::2]  # a strided view as out
+    weft.absolute(a, out=col)
+    np.testing.assert_allclose(col.get(), np.abs(np.sin(h)), rtol=1e-6)
+    before = out.get()
+    with pytest.raises(ValueError, match="shape"):
+        weft.sin(a, out=weft.zeros((4,), weft.float32, device=device))
+    with pytest.raises(ValueError, match="shape"):
+        np.add(a, a, out=weft.zeros((2, 3, 4), weft.float32, device=device))
+    with pytest.raises(TypeError, match="same_kind"):
+        weft.sqrt(a, out=weft.zeros((3, 4), weft.int32, device=device))
+    with pytest.raises(TypeError, match="weft.Array"):
+        weft.sin(a, out=np.zeros((3, 4), np.float32))
+    np.testing.assert_array_equal(out.get(), before)
