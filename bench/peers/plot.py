@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws `weft bench --plot FILE`: one panel per suite, a horizontal bar per method and device,
-its length the speed-up over the slowest of the suite (a log axis when the spread is wide),
-labelled with the time.
+its length the speed-up over the slowest of the suite at the same size n (a log axis when the
+spread is wide), labelled with the time.
 
 Usage: plot.py RESULTS.json OUT.png
 """
@@ -30,9 +30,9 @@ def main():
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
     for ax, suite in zip(axes[:, 0], suites):
         rows = [r for r in records if r["suite"] == suite]
-        slowest = max(r["seconds_median"] for r in rows)
-        labels = [f'{r["method"]} [{r["device"]}]' for r in rows]
-        speedups = [slowest / r["seconds_median"] for r in rows]
+        slowest = {n: max(r["seconds_median"] for r in rows if r["n"] == n) for n in {r["n"] for r in rows}}
+        labels = [f'{r["method"]} [{r["device"]}, n={r["n"]}]' for r in rows]
+        speedups = [slowest[r["n"]] / r["seconds_median"] for r in rows]
         def color(method):
             if method.lower().startswith(("numpy", "pyopencl", "cupy", "matplotlib", "c++")):
                 return "#999999"  # a peer
@@ -45,7 +45,7 @@ def main():
             ax.set_xscale("log")
             ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
-        ax.set_title(f"{suite}: speed-up over the slowest (weft blue, ceilings light blue, peers grey)",
+        ax.set_title(f"{suite}: speed-up over the slowest of the same n (weft blue, ceilings light blue, peers grey)",
                      fontsize=10)
         for bar, r in zip(bars, rows):
             t = r["seconds_median"]

@@ -519,3 +519,30 @@ def test_out_keyword_of_functions_and_ufuncs(device):
     with pytest.raises(TypeError, match="weft.Array"):
         weft.sin(a, out=np.zeros((3, 4), np.float32))
     np.testing.assert_array_equal(out.get(), before)
+
+
+def test_matmul_of_stacks_of_matrices(device):
+    """@ and weft.matmul on stacks (NumPy's broadcasting of the leading dimensions, 1-D
+    operands as a row or a column), NumPy's result dtypes; a float stack is one kernel."""
+    rng = np.random.default_rng(3)
+    cases = [((5, 3, 4), (5, 4, 2)), ((2, 1, 3, 4), (6, 4, 2)), ((4,), (7, 4, 3)), ((7, 3, 4), (4,)),
+             ((3, 4), (2, 4, 5)), ((2, 3, 4), (4, 5))]
+    for sa, sb in cases:
+        for dt in (np.float32, np.float64, np.int32, np.bool_):
+            x = (rng.standard_normal(sa) * 3).astype(dt)
+            y = (rng.standard_normal(sb) * 3).astype(dt)
+            got = weft.asarray(x, device=device) @ weft.asarray(y, device=device)
+            want = x @ y
+            assert got.shape == want.shape and got.dtype == want.dtype, (sa, sb, dt)
+            np.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-5, err_msg=f"{sa} @ {sb} {dt}")
+    a = weft.asarray(rng.standard_normal((64, 3, 3)).astype(np.float32), device=device)
+    v = weft.asarray(rng.standard_normal((64, 3, 1)).astype(np.float32), device=device)
+    (a @ v).evaluate()
+    with weft.LaunchLog(weft.array_queue(device)) as log:
+        r = weft.matmul(a, v).evaluate()
+    assert log.kernels == ["weft_axis_reduce"]
+    np.testing.assert_allclose(r.get(), a.get() @ v.get(), rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="last dimension"):
+        weft.asarray(np.ones((2, 3, 4)), device=device) @ weft.asarray(np.ones((2, 5, 2)), device=device)
+    with pytest.raises(ValueError, match="do not broadcast"):
+        weft.asarray(np.ones((2, 3, 4)), device=device) @ weft.asarray(np.ones((3, 4, 2)), device=device)
