@@ -690,10 +690,29 @@ def _into(out, r, name):
     return out
 
 
+def _typed_call(f, args, dtype):
+    """f(*args) computed in dtype, as a NumPy ufunc's dtype=: array operands cast to it first
+    (under NumPy's 'same_kind' rule; numbers adapt as they always do), and the result must be
+    of that dtype (a comparison's bool result is not)."""
+    dtype = _np.dtype(dtype)
+    cast = []
+    for i, x in enumerate(args):
+        if isinstance(x, Array):
+            if not _np.can_cast(x.dtype, dtype, "same_kind"):
+                raise TypeError(f"{f.__name__}: cannot cast input {i} from {x.dtype} to {dtype} with casting rule "
+                                "'same_kind'")
+            x = x.astype(dtype, copy=False)
+        cast.append(x)
+    r = f(*cast)
+    if isinstance(r, Array) and r.dtype != dtype:
+        raise TypeError(f"{f.__name__}: no loop computes {dtype} (its result is {r.dtype})")
+    return r
+
+
 def _with_out(f):
-    """f with NumPy's out= keyword."""
-    def ufunc(*args, out=None):
-        r = f(*args)
+    """f with NumPy's out= and dtype= keywords."""
+    def ufunc(*args, out=None, dtype=None):
+        r = f(*args) if dtype is None else _typed_call(f, args, dtype)
         return r if out is None else _into(out, r, f.__name__)
     ufunc.__name__ = ufunc.__qualname__ = f.__name__
     ufunc.__doc__ = f.__doc__
@@ -710,15 +729,18 @@ def _array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
     if _builtins.any(isinstance(x, _np.ndarray) for x in inputs):
         raise TypeError(f"np.{ufunc.__name__} with a NumPy array and a weft.Array: move the NumPy array with "
                         "weft.asarray() first (weft makes no copy you did not ask for)")
-    if kwargs.get("dtype") is not None or kwargs.get("where", True) is not True:
+    dtype = kwargs.pop("dtype", None) if method == "__call__" else None
+    if kwargs.get("where", True) is not True or (kwargs.get("dtype") is not None):
         return NotImplemented
     if method == "__call__" and ufunc.__name__ == "matmul":
+        if dtype is not None:
+            return NotImplemented
         r = _matmul(*inputs)
     elif method == "__call__":
         f = _UFUNCS.get(ufunc.__name__)
         if f is None:
             return NotImplemented
-        r = f(*inputs)
+        r = f(*inputs) if dtype is None else _typed_call(f, inputs, dtype)
     elif method == "reduce" and ufunc.__name__ in _UFUNC_REDUCE:
         r = _weft._reduce(_UFUNC_REDUCE[ufunc.__name__], inputs[0], kwargs.get("axis", 0),
                           kwargs.get("keepdims", False))

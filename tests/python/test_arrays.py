@@ -546,3 +546,22 @@ def test_matmul_of_stacks_of_matrices(device):
         weft.asarray(np.ones((2, 3, 4)), device=device) @ weft.asarray(np.ones((2, 5, 2)), device=device)
     with pytest.raises(ValueError, match="do not broadcast"):
         weft.asarray(np.ones((2, 3, 4)), device=device) @ weft.asarray(np.ones((3, 4, 2)), device=device)
+
+
+def test_dtype_keyword_of_functions_and_ufuncs(device):
+    """dtype= as NumPy's ufuncs: the operands cast to it (same_kind), the result of it."""
+    x = np.arange(6, dtype=np.int32)
+    a = weft.asarray(x, device=device)
+    for name, args, dtype in [("add", (1,), np.float64), ("sqrt", (), np.float32), ("multiply", (3,), np.int16),
+                              ("true_divide", (4,), np.float32), ("maximum", (2,), np.float64)]:
+        want = getattr(np, name)(x, *args, dtype=dtype)
+        for got in (getattr(weft, name)(a, *args, dtype=dtype), getattr(np, name)(a, *args, dtype=dtype)):
+            assert got.dtype == want.dtype, name
+            np.testing.assert_allclose(got.get(), want, rtol=1e-6, err_msg=name)
+    out = weft.zeros(6, weft.float64, device=device)
+    assert weft.add(a, a, dtype=np.float64, out=out) is out
+    np.testing.assert_array_equal(out.get(), (x + x).astype(np.float64))
+    with pytest.raises(TypeError, match="same_kind"):
+        weft.add(weft.asarray(np.ones(3), device=device), 1, dtype=np.int32)
+    with pytest.raises(TypeError, match="no loop"):
+        weft.less(a, 1, dtype=np.float64)
