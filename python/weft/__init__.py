@@ -922,8 +922,9 @@ def dot(a, b, out=None):
     return _dot(a, b, out)
 
 
-def matmul(a, b):
-    return _matmul(a, b)
+def matmul(a, b, out=None):
+    r = _matmul(a, b)
+    return r if out is None else _into(out, r, "matmul")
 
 
 def reshape(a, newshape):

@@ -542,6 +542,9 @@ def test_matmul_of_stacks_of_matrices(device):
         r = weft.matmul(a, v).evaluate()
     assert log.kernels == ["weft_axis_reduce"]
     np.testing.assert_allclose(r.get(), a.get() @ v.get(), rtol=1e-5, atol=1e-5)
+    out = weft.zeros((64, 3, 1), weft.float32, device=device)
+    assert weft.matmul(a, v, out=out) is out
+    np.testing.assert_allclose(out.get(), a.get() @ v.get(), rtol=1e-5, atol=1e-5)
     with pytest.raises(ValueError, match="last dimension"):
         weft.asarray(np.ones((2, 3, 4)), device=device) @ weft.asarray(np.ones((2, 5, 2)), device=device)
     with pytest.raises(ValueError, match="do not broadcast"):
