@@ -39,6 +39,8 @@ class Queue {
   explicit Queue(const Device& device, QueueOptions options = {});
 
   Device device() const;
+  /// Whether commands may run out of the order they were enqueued in (QueueOptions).
+  bool out_of_order() const;
 
   /// Host memory -> buffer. With Blocking::no, src must stay valid until the event completes.
   Event write(const Buffer& dst, const void* src, std::size_t bytes, std::size_t dst_offset = 0,

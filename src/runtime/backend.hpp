@@ -117,6 +117,8 @@ class QueueImpl {
  public:
   virtual ~QueueImpl() = default;
   virtual std::shared_ptr<DeviceImpl> device() const = 0;
+  /// Whether commands may run in another order than enqueued (only OpenCL queues made so).
+  virtual bool out_of_order() const { return false; }
   virtual EventPtr write(const BufferPtr& dst, std::size_t offset, std::size_t bytes,
                          const void* src, bool blocking, std::span<const EventPtr> wait) = 0;
   virtual EventPtr read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst,

@@ -33,6 +33,7 @@ Queue::Queue(const Device& device, QueueOptions options) {
 }
 
 Device Queue::device() const { return Device(checked(impl_)->device()); }
+bool Queue::out_of_order() const { return checked(impl_)->out_of_order(); }
 
 Event Queue::write(const Buffer& dst, const void* src, std::size_t bytes, std::size_t dst_offset,
                    Blocking blocking, std::span<const Event> wait) {

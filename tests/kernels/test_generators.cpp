@@ -281,6 +281,45 @@ TEST_P(Generators, FusedReductionWhereWorkGroupsExist) {
   ::unsetenv("WEFT_REDUCE_ALGORITHM");
 }
 
+TEST_P(Generators, OutOfOrderQueuesKeepTheGeneratorsInOrder) {
+  // On an out-of-order queue a generator's passes and its calls' shared scratch stay in order,
+  // and each call runs after what was enqueued before it: the device's own algorithms and,
+  // where work-groups exist, the single-pass scan and the fused reduction.
+  Queue ooo(dev, QueueOptions{.out_of_order = true});
+  const std::size_t n = 300001;
+  const auto x = test::random_vector<std::int32_t>(n, 12, -100, 100);
+  std::int64_t total = 0;
+  std::vector<std::int32_t> prefix(n);
+  for (std::size_t i = 0; i < n; ++i) prefix[i] = static_cast<std::int32_t>(total += x[i]);
+  const bool groups = dev.backend() != "host";
+  for (int forced = 0; forced < (groups ? 2 : 1); ++forced) {
+    if (forced) {
+      ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
+      ::setenv("WEFT_REDUCE_ALGORITHM", "fused", 1);
+    }
+    InclusiveScanKernel scan(DType::int32, "a + b", "0", forced ? "// forced" : "");
+    ReductionKernel sum(DType::int64, "0", "a + b", "x[i]", "const int *x", forced ? "// forced" : "");
+    ElementwiseKernel twice("const int *x, int *y", "y[i] = 2 * x[i]", "twice");
+    Buffer dx = Buffer::of<std::int32_t>(dev, n), dy = Buffer::of<std::int32_t>(dev, n),
+           dz = Buffer::of<std::int32_t>(dev, n);
+    for (int round = 0; round < 3; ++round) {
+      ooo.write(dx, x.data(), n * 4, 0, Blocking::no);  // what the calls below read
+      twice(ooo, n, dx, dz);
+      scan(ooo, n, dx, dy);
+      Future<std::int64_t> s = sum.reduce<std::int64_t>(ooo, n, dx);
+      EXPECT_EQ(s.get(), total) << "round " << round << (forced ? " (single pass, fused)" : "");
+      ooo.finish();
+      const auto y = download<std::int32_t>(q, dy, n);
+      const auto z = download<std::int32_t>(q, dz, n);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < n; ++i) bad += (y[i] != prefix[i]) + (z[i] != 2 * x[i]);
+      EXPECT_EQ(bad, 0u) << "round " << round << (forced ? " (single pass, fused)" : "");
+    }
+    ::unsetenv("WEFT_SCAN_ALGORITHM");
+    ::unsetenv("WEFT_REDUCE_ALGORITHM");
+  }
+}
+
 TEST_P(Generators, SegmentedScanAndStreamCompaction) {
   const std::size_t n = 70001;
   const auto x = test::random_vector<float>(n, 8, -1.0f, 1.0f);

@@ -141,6 +141,7 @@ class OpenclQueue final : public QueueImpl {
  public:
   OpenclQueue(std::shared_ptr<OpenclDevice> device, const QueueOptions& options);
   std::shared_ptr<DeviceImpl> device() const override { return device_; }
+  bool out_of_order() const override { return out_of_order_; }
   EventPtr write(const BufferPtr& dst, std::size_t offset, std::size_t bytes, const void* src,
                  bool blocking, std::span<const EventPtr> wait) override;
   EventPtr read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst,
@@ -164,6 +165,7 @@ class OpenclQueue final : public QueueImpl {
 
   std::shared_ptr<OpenclDevice> device_;
   ClRef<cl::cl_command_queue> queue_;
+  bool out_of_order_ = false;
 };
 
 }  // namespace weft::detail

@@ -162,7 +162,7 @@ cl_event OpenclKernel::enqueue(cl_command_queue queue, const std::vector<ArgValu
 // ---- queues ------------------------------------------------------------------------------
 
 OpenclQueue::OpenclQueue(std::shared_ptr<OpenclDevice> device, const QueueOptions& options)
-    : device_(std::move(device)) {
+    : device_(std::move(device)), out_of_order_(options.out_of_order) {
   cl_command_queue_properties props = 0;
   if (options.profiling) props |= CL_QUEUE_PROFILING_ENABLE;
   if (options.out_of_order) props |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;

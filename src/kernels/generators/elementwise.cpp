@@ -2,6 +2,7 @@
 
 #include "embedded/weft_embedded.hpp"
 #include "kernels/generators/device_style.hpp"
+#include "kernels/generators/ordered.hpp"
 #include "weft/error.hpp"
 
 namespace weft {
@@ -69,7 +70,8 @@ Event ElementwiseKernel::launch(Queue& queue, Kernel& kernel, std::size_t n) {
   if (style.host) return queue.launch(kernel, n);
   const std::size_t items = (n + style.items - 1) / style.items;
   const std::size_t global = (items + style.group - 1) / style.group * style.group;
-  return queue.launch(kernel, global, style.group);
+  const detail::Ordered ordered(queue);  // on an out-of-order queue: after what came before
+  return queue.launch(kernel, global, style.group, {}, ordered.wait());
 }
 
 }  // namespace weft

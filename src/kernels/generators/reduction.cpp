@@ -2,6 +2,7 @@
 
 #include "embedded/weft_embedded.hpp"
 #include "kernels/generators/device_style.hpp"
+#include "kernels/generators/ordered.hpp"
 
 #include <cstdlib>
 #include <string_view>
@@ -80,6 +81,7 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
   const std::size_t per_group = style.chunked ? 4096 : style.group * style.items;
   groups = std::max<std::size_t>(1, std::min(groups, (n + per_group - 1) / per_group));
 
+  detail::Ordered ordered(queue);
   Scratch* scratch = nullptr;
   for (auto& [q, b] : k.scratch) {
     if (q == queue.impl().get()) scratch = &b;
@@ -87,7 +89,7 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
   if (!scratch) {
     Scratch fresh{Buffer(dev, units * style.groups_per_unit, out_), Buffer::of<std::int32_t>(dev, 1)};
     const std::int32_t zero = 0;
-    queue.fill(fresh.ticket, &zero, 4, 0, 4);
+    ordered(queue.fill(fresh.ticket, &zero, 4, 0, 4, ordered.wait()));
     k.scratch.emplace_back(queue.impl().get(), std::move(fresh));
     scratch = &k.scratch.back().second;
   }
@@ -97,7 +99,7 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
     const std::size_t elem = size_of(out_);
     k.fused.set_arg(nargs, static_cast<std::int64_t>(n)).set_arg(nargs + 1, *partial).set_arg(nargs + 2, result);
     k.fused.set_arg(nargs + 3, scratch->ticket).set_arg(nargs + 4, LocalMemory{style.group * elem});
-    return queue.launch(k.fused, groups * style.group, style.group);
+    return queue.launch(k.fused, groups * style.group, style.group, {}, ordered.wait());
   }
   k.partial.set_arg(nargs, static_cast<std::int64_t>(n)).set_arg(nargs + 1, *partial);
   k.finish.set_arg(0, *partial).set_arg(1, static_cast<std::int64_t>(groups)).set_arg(2, result);
@@ -106,13 +108,13 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
     const std::size_t chunk = (n + groups - 1) / groups;
     k.partial.set_arg(nargs + 2, static_cast<std::int64_t>(chunk));
     // Local size 1: each chunk is a unit of work the host spreads over its threads.
-    queue.launch(k.partial, groups, 1);
-    return queue.launch(k.finish, 1);
+    ordered(queue.launch(k.partial, groups, 1, {}, ordered.wait()));
+    return queue.launch(k.finish, 1, {}, {}, ordered.wait());
   }
   k.partial.set_arg(nargs + 2, LocalMemory{style.group * elem});
   k.finish.set_arg(3, LocalMemory{style.group * elem});
-  queue.launch(k.partial, groups * style.group, style.group);
-  return queue.launch(k.finish, style.group, style.group);
+  ordered(queue.launch(k.partial, groups * style.group, style.group, {}, ordered.wait()));
+  return queue.launch(k.finish, style.group, style.group, {}, ordered.wait());
 }
 
 }  // namespace weft

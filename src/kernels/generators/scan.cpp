@@ -2,6 +2,7 @@
 
 #include "embedded/weft_embedded.hpp"
 #include "kernels/generators/device_style.hpp"
+#include "kernels/generators/ordered.hpp"
 #include "weft/error.hpp"
 
 #include <cstdlib>
@@ -113,6 +114,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
 
 Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
   if (n == 0) return queue.marker();
+  detail::Ordered ordered(queue);
   const Device dev = queue.device();
   const auto style = detail::device_style(dev);
   const std::size_t nargs = specs_.size();
@@ -132,8 +134,8 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     scratch = &k.scratch.back().second;
     if (k.single_pass) {
       const std::int32_t zero = 0;
-      queue.fill(scratch->flags, &zero, 4, 0, slots * 8);
-      queue.fill(scratch->counter, &zero, 4, 0, 4);
+      ordered(queue.fill(scratch->flags, &zero, 4, 0, slots * 8, ordered.wait()));
+      ordered(queue.fill(scratch->counter, &zero, 4, 0, 4, ordered.wait()));
     }
   }
   if (k.single_pass) {
@@ -142,7 +144,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     // calls, when the epoch (30 bits in the word) starts again.
     if (++scratch->epoch == (1u << 30)) {
       const std::int32_t zero = 0;
-      queue.fill(scratch->flags, &zero, 4, 0, scratch->flags.count() * 8);
+      ordered(queue.fill(scratch->flags, &zero, 4, 0, scratch->flags.count() * 8, ordered.wait()));
       scratch->epoch = 1;
     }
     const std::uint32_t tile_base = scratch->tiles_started;
@@ -150,7 +152,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
     k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
     k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
-    return queue.launch(k.partial, slots * k.group, k.group);
+    return queue.launch(k.partial, slots * k.group, k.group, {}, ordered.wait());
   }
   // Chunks: a few per compute unit (each a contiguous range for one work-item), never
   // smaller than 1024 elements.
@@ -163,9 +165,9 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
   k.final_pass.set_arg(nargs, n64).set_arg(nargs + 1, scratch->values).set_arg(nargs + 2, chunk64);
   // Local size 1 on CPUs: each chunk is a unit of work spread over the threads.
   const NDRange local = style.chunked ? NDRange(1) : NDRange();
-  queue.launch(k.partial, chunks, local);
-  queue.launch(k.carry, 1, NDRange(1));
-  return queue.launch(k.final_pass, chunks, local);
+  ordered(queue.launch(k.partial, chunks, local, {}, ordered.wait()));
+  ordered(queue.launch(k.carry, 1, NDRange(1), {}, ordered.wait()));
+  return queue.launch(k.final_pass, chunks, local, {}, ordered.wait());
 }
 
 InclusiveScanKernel::InclusiveScanKernel(DType dtype, std::string_view scan_expr, std::string_view neutral,
