@@ -178,9 +178,19 @@ NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y) {
   }
   if (op == "power" && !is_floating(work) && b->kind == ExprNode::Kind::scalar && !is_floating(b->dtype) &&
       b->ivalue < 0 && b->dtype != DType::uint64) {
-    // As NumPy (which also checks array exponents' values; weft does not, see docs/PYTHON.md).
+    // As NumPy.
     throw InvalidArgument("integers to negative integer powers are not allowed (" + std::to_string(b->ivalue) +
                           "); use a float base or exponent");
+  }
+  if (op == "power" && !is_floating(work) && b->kind != ExprNode::Kind::scalar && is_signed_integer(b->dtype) &&
+      b->shape.size() > 0) {
+    // An exponent array's values too, as NumPy: one reduction over the exponent and a wait,
+    // when the power is written (its values then are the ones NumPy would use).
+    const Expr exponent(b);
+    if (any(exponent < Expr(0), {}).astype(DType::uint8).to_host<std::uint8_t>()[0]) {
+      throw InvalidArgument("integers to negative integer powers are not allowed (the exponent array holds a "
+                            "negative value); use a float base or exponent");
+    }
   }
   n->weak = a->weak && b->weak;
   if (is_predicate(op)) n->dtype = DType::bool_;

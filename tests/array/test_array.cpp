@@ -380,6 +380,11 @@ TEST_P(Arrays, IntegersWrapAndNumbersKeepNumPysRules) {
   EXPECT_EQ(eval(floor_divide(Expr(5) + i32 * 0, abs(i32))).to_host<std::int32_t>(),
             (std::vector<std::int32_t>{-1, 1, 0}));
   EXPECT_EQ(sum(i32 + i32, {}, false).to_host<std::int64_t>(), (std::vector<std::int64_t>{-8}));
+  // Integer powers: a negative exponent, number or array value, is refused as in NumPy.
+  Array small = make(std::vector<std::int32_t>{2, 3, 0}, Shape{3});
+  EXPECT_EQ(eval(power(small, small)).to_host<std::int32_t>(), (std::vector<std::int32_t>{4, 27, 1}));
+  EXPECT_THROW((void)power(small, -1), InvalidArgument);
+  EXPECT_THROW((void)power(small, small - 1), InvalidArgument);
   // -x of a narrow type is of that type before a wider operation uses it.
   Array u8 = make(std::vector<std::uint8_t>{1, 0}, Shape{2});
   Array i16 = make(std::vector<std::int16_t>{-3, 4}, Shape{2});
