@@ -212,21 +212,16 @@ struct PyProgram {
 };
 
 /// The PyOpenCL-style call: k(queue, global_size, local_size, *args, global_offset=, wait_for=).
-nb::object call_kernel(PyKernel& k, nb::args args, nb::kwargs kwargs) {
+// The keywords are parameters of their own (not **kwargs): a call without them makes no dict.
+nb::object call_kernel(PyKernel& k, nb::args args, nb::handle global_offset, nb::handle wait_for) {
   if (args.size() < 3) {
     throw nb::type_error(("kernel " + k.kernel.name() + ": call as kernel(queue, global_size, local_size, *args)").c_str());
   }
   weft::Queue& q = nb::cast<weft::Queue&>(args[0]);
   const weft::NDRange global = ndrange(args[1], "global_size");
   const weft::NDRange local = ndrange(args[2], "local_size");
-  weft::NDRange offset;
-  std::vector<weft::Event> wait;
-  for (auto [key, value] : kwargs) {
-    const std::string name = nb::cast<std::string>(key);
-    if (name == "wait_for") wait = events_of(value);
-    else if (name == "global_offset") offset = ndrange(value, "global_offset");
-    else throw nb::type_error(("kernel call: unexpected keyword argument '" + name + "'").c_str());
-  }
+  const weft::NDRange offset = ndrange(global_offset, "global_offset");
+  std::vector<weft::Event> wait = events_of(wait_for);
   const bool buffers = k.bind(args, 3);
   if (buffers) {
     if (weft::Event m = foreign_launch_wait(q)) wait.push_back(std::move(m));
@@ -387,7 +382,8 @@ void register_kernels(nb::module_& m) {
         for (const auto& a : k.info) out.push_back(a.name);
         return out;
       })
-      .def("__call__", &call_kernel,
+      .def("__call__", &call_kernel, nb::arg("args"), nb::arg("global_offset").none() = nb::none(),
+           nb::arg("wait_for").none() = nb::none(),
            "kernel(queue, global_size, local_size, *args, global_offset=None, wait_for=None) -> Event. "
            "Arrays and Buffers go to pointer parameters, numbers to values (converted to the declared "
            "type), LocalMemory to __local ones.")
