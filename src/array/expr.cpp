@@ -4,12 +4,14 @@
 // strided indexing. Array offsets, shapes, strides and numbers are kernel arguments, so a
 // new value reuses the kernel.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <sstream>
 
 #include "array/array_queue.hpp"
+#include "kernels/generators/device_style.hpp"
 #include "weft/array.hpp"
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"
@@ -1182,7 +1184,12 @@ struct AxisPlan {
   std::vector<detail::RuntimeArg> args;
 };
 
-AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector<int>& axes, bool keepdims) {
+// piece > 0: the partial stage of a split reduction. Each reduced range is cut into pieces of
+// `piece` consecutive elements (the last may be shorter, none is empty); work-item i reduces
+// piece i / outputs of output i % outputs (adjacent work-items read adjacent outputs'
+// elements) into an accumulator-typed array of shape (pieces, outputs), with no mean division.
+AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector<int>& axes, bool keepdims,
+                   std::int64_t piece = 0) {
   const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
@@ -1207,9 +1214,14 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
   if (count == 0 && (what == "min" || what == "max" || is_arg(what))) {
     throw InvalidArgument(what + " over an empty axis of " + to_string(in) + ": the operation has no identity");
   }
-  const DType result = axis_result_type(what, expr.dtype());
-  const DType acc = accumulator_type(what, result, expr.dtype());
-  Array out = Array::empty(Shape(out_dims), result, dev);
+  const bool partial = piece > 0;
+  const std::int64_t parts = partial ? (count + piece - 1) / piece : 1;
+  const DType result = partial ? accumulator_type(what, axis_result_type(what, expr.dtype()), expr.dtype())
+                               : axis_result_type(what, expr.dtype());
+  const DType acc = accumulator_type(what, axis_result_type(what, expr.dtype()), expr.dtype());
+  std::int64_t outputs = 1;
+  for (std::size_t d = 0; d < nd; ++d) outputs *= is_reduced[d] ? 1 : in[d];
+  Array out = partial ? Array::empty(Shape{parts, outputs}, result, dev) : Array::empty(Shape(out_dims), result, dev);
   if (out.size() == 0) return {out, nullptr, {}};
 
   // Arguments: the output, the expression's, then each dimension's extent and its flat
@@ -1225,8 +1237,12 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     mask += is_reduced[d] ? 'r' : 'k';
   }
   args.push_back(detail::RuntimeArg::of_value(count));
+  if (partial) {
+    args.push_back(detail::RuntimeArg::of_value(outputs));
+    args.push_back(detail::RuntimeArg::of_value(piece));
+  }
   static std::map<std::string, std::shared_ptr<ElementwiseKernel>> table;
-  const std::string key = what + "|" + std::string(name(result)) + "|" + mask + "|" + k.key;
+  const std::string key = what + "|" + std::string(name(result)) + "|" + mask + (partial ? "|parts|" : "|") + k.key;
   auto kernel = detail::cached<ElementwiseKernel>(table, key, [&] {
     const detail::Text t = detail::text_of(in, {&root});
     const std::string A = detail::kernel_type(acc);
@@ -1234,30 +1250,64 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     const bool logical = what == "any" || what == "all";
     const ElementFunction f = element_function(t.sig, logical ? "((" + t.value + ") != 0)" : t.value, A);
     std::string params = detail::kernel_type(result) + " *weft_out, " + f.params;
-    std::string kept_index = "long weft_q = i; long weft_base = 0;";
-    std::string red_index = "long weft_t = weft_r; long weft_in = weft_base;";
+    std::string kept_index = partial ? "long weft_q = i % weft_outputs; long weft_base = 0;" : "long weft_q = i; long weft_base = 0;";
     for (std::size_t d = nd; d-- > 0;) {
       const std::string D = std::to_string(d);
       params += ", long weft_e" + D + ", long weft_f" + D;
-      std::string& index = is_reduced[d] ? red_index : kept_index;
-      const char* var = is_reduced[d] ? "weft_t" : "weft_q";
-      const char* sum = is_reduced[d] ? "weft_in" : "weft_base";
-      index += std::string(" ") + sum + " += (" + var + " % weft_e" + D + ") * weft_f" + D + "; " + var +
-               " /= weft_e" + D + ";";
+      if (!is_reduced[d]) kept_index += " weft_base += (weft_q % weft_e" + D + ") * weft_f" + D + "; weft_q /= weft_e" + D + ";";
     }
+    // weft_in, the flat index of reduced position `r` (a variable's name) of this output. One
+    // reduced dimension: the position itself times its stride (no division per element).
+    const auto red_index = [&](const std::string& pos) {
+      if (reduced.size() == 1) return "long weft_in = weft_base + " + pos + " * weft_f" + std::to_string(reduced[0]) + ";";
+      std::string index = "long weft_t = " + pos + "; long weft_in = weft_base;";
+      for (std::size_t d = nd; d-- > 0;) {
+        const std::string D = std::to_string(d);
+        if (is_reduced[d]) index += " weft_in += (weft_t % weft_e" + D + ") * weft_f" + D + "; weft_t /= weft_e" + D + ";";
+      }
+      return index;
+    };
     params += ", long weft_count";
-    std::string body = kept_index + " " + A + " acc = ";
+    std::string body = kept_index;
+    if (partial) {
+      // This work-item's piece of the reduced range: [weft_begin, weft_end).
+      params += ", long weft_outputs, long weft_piece";
+      body += " const long weft_begin = (i / weft_outputs) * weft_piece;"
+              " const long weft_end = min(weft_begin + weft_piece, weft_count);";
+    } else {
+      body += " const long weft_begin = 0; const long weft_end = weft_count;";
+    }
+    body += " " + A + " acc = ";
     const bool seeded = std::string(r.neutral).empty();  // min/max start from the first element
-    if (seeded) body += "weft_element(weft_base" + f.names + "); long weft_r = 1;";
-    else body += "(" + A + ")" + r.neutral + "; long weft_r = 0;";
+    if (seeded) {
+      body += "(" + A + ")0; long weft_r = weft_begin; { " + red_index("weft_r") + " acc = weft_element(weft_in" +
+              f.names + "); } ++weft_r;";
+    } else {
+      body += "(" + A + ")" + r.neutral + "; long weft_r = weft_begin;";
+    }
+    // Commutative reductions (not prod: a float product's overflow depends on the order, and
+    // NumPy's order is kept) run four independent accumulators: no chain of dependent adds.
+    std::string preamble = f.preamble;
+    if (!is_arg(what) && what != "prod") {
+      preamble += "\n" + A + " weft_combine(" + A + " acc, " + A + " x) { return (" + A + ")(" + r.op + "); }\n";
+      body += " " + A + " acc1 = acc, acc2 = acc, acc3 = acc;"
+              " for (; weft_r + 3 < weft_end; weft_r += 4) {";
+      const char* accs[] = {"acc", "acc1", "acc2", "acc3"};
+      for (int u = 0; u < 4; ++u) {
+        const std::string ru = "weft_r" + std::to_string(u);
+        body += " { const long " + ru + " = weft_r + " + std::to_string(u) + "; " + red_index(ru) + " " + accs[u] +
+                " = weft_combine(" + accs[u] + ", weft_element(weft_in" + f.names + ")); }";
+      }
+      body += " } acc = weft_combine(weft_combine(acc, acc1), weft_combine(acc2, acc3));";
+    }
     if (is_arg(what)) body += " long weft_best = 0;";
-    body += " for (; weft_r < weft_count; ++weft_r) { " + red_index + " const " + A + " x = weft_element(weft_in" +
-            f.names + "); ";
+    body += " for (; weft_r < weft_end; ++weft_r) { " + red_index("weft_r") + " const " + A +
+            " x = weft_element(weft_in" + f.names + "); ";
     if (is_arg(what)) body += std::string("if ") + r.op + " { acc = x; weft_best = weft_r; } }";
     else body += std::string("acc = ") + r.op + "; }";
-    if (what == "mean") body += " acc = acc / (" + A + ")weft_count;";
+    if (what == "mean" && !partial) body += " acc = acc / (" + A + ")weft_count;";
     body += " weft_out[i] = (" + detail::kernel_type(result) + ")" + (is_arg(what) ? "weft_best" : "acc") + ";";
-    return std::make_shared<ElementwiseKernel>(params, body, "weft_axis_reduce", f.preamble);
+    return std::make_shared<ElementwiseKernel>(params, body, "weft_axis_reduce", preamble);
   });
   return {out, kernel, std::move(args)};
 }
@@ -1378,9 +1428,53 @@ Array reduce_every_element(const Expr& whole, const std::string& what, bool keep
   return eval(astype(Expr(r), result));
 }
 
+// How many elements each piece of a reduced range gets when a reduction over some axes has too
+// few outputs to keep the device busy (0: no split). GPUs want about as many work-items as
+// their streaming reductions run, CPUs a few per core; a piece is at least 256 elements.
+// WEFT_REDUCE_SPLIT=always|never overrides the choice (tests run the split on CPUs with it).
+std::int64_t split_piece(const Device& dev, std::int64_t outputs, std::int64_t count) {
+  constexpr std::int64_t min_piece = 256;
+  if (outputs <= 0 || count < 2 * min_piece) return 0;
+  const auto style = detail::device_style(dev);
+  const char* mode = std::getenv("WEFT_REDUCE_SPLIT");
+  const std::string_view m = mode ? mode : "";
+  if (m == "never" || (m != "always" && style.chunked)) return 0;  // CPUs: one work-item streams fine
+  const auto units = static_cast<std::int64_t>(std::max(1u, dev.info().compute_units));
+  const std::int64_t busy = style.chunked ? units * 4 : units * static_cast<std::int64_t>(style.groups_per_unit * style.group);
+  if (outputs * 2 > busy) return 0;
+  const std::int64_t parts = std::min(busy / outputs, count / min_piece);
+  if (parts < 2) return 0;
+  return (count + parts - 1) / parts;
+}
+
 Array reduce_axes(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
-  if (normalize_axes(axes, expr.shape().ndim(), what.c_str()).size() == expr.shape().ndim()) {
-    return reduce_every_element(expr, what, keepdims);
+  const auto reduced = normalize_axes(axes, expr.shape().ndim(), what.c_str());
+  if (reduced.size() == expr.shape().ndim()) return reduce_every_element(expr, what, keepdims);
+  // Few outputs, long reduced ranges: two stages. The pieces' partials (accumulator type), then
+  // the same reduction over the pieces (split again if still long), then mean's division and
+  // NumPy's result type. argmin and argmax keep one stage.
+  std::int64_t count = 1;
+  for (auto d : reduced) count *= expr.shape()[d];
+  const std::int64_t outputs = count ? expr.shape().size() / count : 0;
+  if (!is_arg(what) && count > 0) {
+    const Device dev = detail::device_of(*expr.node());
+    if (const std::int64_t piece = dev ? split_piece(dev, outputs, count) : 0) {
+      AxisPlan p = plan_axes(expr, what, axes, false, piece);
+      p.kernel->run(detail::array_queue(dev), static_cast<std::size_t>(p.out.size()), p.args);
+      detail::count_launch(dev);
+      const std::string second = what == "mean" ? "sum" : what;
+      Array r = reduce_axes(Expr(p.out), second, {0}, false);
+      const DType result = axis_result_type(what, expr.dtype());
+      if (what == "mean") r = eval(astype(Expr(r) / static_cast<double>(count), result));
+      else if (r.dtype() != result) r = eval(astype(Expr(r), result));
+      std::vector<std::int64_t> dims;
+      for (std::size_t d = 0; d < expr.shape().ndim(); ++d) {
+        const bool gone = std::find(reduced.begin(), reduced.end(), d) != reduced.end();
+        if (!gone) dims.push_back(expr.shape()[d]);
+        else if (keepdims) dims.push_back(1);
+      }
+      return r.reshape(dims);
+    }
   }
   AxisPlan p = plan_axes(expr, what, axes, keepdims);
   if (!p.kernel) return p.out;

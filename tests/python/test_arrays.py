@@ -568,3 +568,32 @@ def test_dtype_keyword_of_functions_and_ufuncs(device):
         weft.add(weft.asarray(np.ones(3), device=device), 1, dtype=np.int32)
     with pytest.raises(TypeError, match="no loop"):
         weft.less(a, 1, dtype=np.float64)
+
+
+@pytest.mark.parametrize("split", ["never", "always"])
+def test_axis_reductions_against_numpy(device, monkeypatch, split):
+    """Reductions over some axes: four accumulators per work-item, one reduced dimension
+    indexed without divisions, and (GPUs by default; forced here with WEFT_REDUCE_SPLIT) long
+    ranges with few outputs split into pieces reduced in two stages, all against NumPy,
+    NaN placement for min and max included."""
+    monkeypatch.setenv("WEFT_REDUCE_SPLIT", split)
+    rng = np.random.default_rng(11)
+    cases = [((5003, 2), 0, np.float32, ("sum", "mean", "min", "max", "var")),
+             ((3, 7001), 1, np.int32, ("sum", "min", "prod", "mean")),
+             ((300, 3, 17), (0, 2), np.float64, ("sum", "max", "prod")),
+             ((2, 1031, 3), 1, np.bool_, ("any", "all", "sum", "min"))]
+    for k, (shape, axis, dt, functions) in enumerate(cases):
+        x = (rng.standard_normal(shape) * 50).astype(dt)
+        if dt == np.float32:
+            x.flat[rng.integers(0, x.size)] = np.nan
+        for f in functions:
+            xx = x
+            if f == "prod":  # products that stay finite (and integers that wrap the same way)
+                xx = (x % 3 + 1).astype(dt) if np.dtype(dt).kind in "iu" else (1 + x / 1e4).astype(dt)
+            keepdims = (k + len(f)) % 2 == 1
+            want = getattr(np, f)(xx, axis=axis, keepdims=keepdims)
+            got = getattr(weft, f)(weft.asarray(xx, device=device), axis=axis, keepdims=keepdims)
+            assert got.shape == want.shape and got.dtype == want.dtype, (shape, axis, dt, f)
+            tol = dict(rtol=1e-3, atol=1e-3) if dt == np.float32 else dict(rtol=1e-9)
+            np.testing.assert_allclose(got.get().astype(np.float64), want.astype(np.float64), **tol,
+                                       err_msg=f"{f} {shape} axis={axis} {np.dtype(dt)} split={split}")
