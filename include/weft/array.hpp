@@ -278,8 +278,10 @@ Future<double> max(const Expr& expr);
 /// mean of integers float64, any and all bool; keepdims leaves the reduced axes as extent 1.
 /// The expression is evaluated inside the reduction's one kernel; floats accumulate in
 /// double. Reducing every axis runs the parallel reduction (integers accumulate exactly in 64
-/// bits); reducing some axes runs one work-item per output element (fine for short axes
-/// or many rows; a long axis with few outputs is not yet split across work-groups).
+/// bits); reducing some axes runs one work-item per output element with four accumulators
+/// (commutative operations; prod keeps NumPy's order), and on GPUs a long reduced range
+/// with few outputs is cut into pieces reduced in two stages (WEFT_REDUCE_SPLIT=always|never
+/// overrides the choice).
 Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
