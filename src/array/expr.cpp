@@ -1627,8 +1627,9 @@ Array dot(const Expr& a_expr, const Expr& b_expr) {
   return s.dtype() == t ? s : eval(astype(Expr(s), t));
 }
 
-std::string detail::axis_reduce_source(const Expr& expr, const std::string& what, const std::vector<int>& axes) {
-  return plan_axes(expr, what, axes, false).kernel->source();
+std::string detail::axis_reduce_source(const Expr& expr, const std::string& what, const std::vector<int>& axes,
+                                       std::int64_t piece) {
+  return plan_axes(expr, what, axes, false, piece).kernel->source();
 }
 
 std::string detail::full_reduce_source(const Expr& expr, const std::string& what) {

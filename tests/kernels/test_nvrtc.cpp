@@ -101,6 +101,10 @@ std::vector<Source> every_dialect_source() {
     axis.push_back(detail::axis_reduce_source(b, "sum", {0}));
     axis.push_back(detail::axis_reduce_source(a * c + b, "argmin", {1}));
     axis.push_back(detail::axis_reduce_source(m, "argmax", {0}));
+    // The first stage of a split reduction (pieces of the reduced range), seeded and not.
+    axis.push_back(detail::axis_reduce_source(a * c + b, "sum", {0}, 2));
+    axis.push_back(detail::axis_reduce_source(a * c + b, "max", {0}, 3));
+    axis.push_back(detail::axis_reduce_source(m, "any", {-1}, 2));
     axis.push_back(detail::full_reduce_source(a * c + b, "min"));
     axis.push_back(detail::full_reduce_source(c, "max"));
     axis.push_back(detail::full_reduce_source(b, "sum"));
@@ -113,6 +117,7 @@ std::vector<Source> every_dialect_source() {
     static const char* names[] = {"array/axis_sum", "array/axis_prod", "array/axis_min", "array/axis_max",
                                   "array/axis_mean", "array/axis_any", "array/axis_all", "array/axis_any_bool",
                                   "array/axis_sum_int16", "array/axis_argmin", "array/axis_argmax_bool",
+                                  "array/axis_pieces_sum", "array/axis_pieces_max", "array/axis_pieces_any_bool",
                                   "array/all_min", "array/all_max_int", "array/all_sum_int16", "array/all_all_bool",
                                   "array/first_index", "array/first_index_int", "array/cumsum_lines",
                                   "array/cumprod_int", "array/cumsum_int16"};
