@@ -227,8 +227,7 @@ def _deliver(r, dtype=None, out=None):
     if dtype is not None:
         r = r.astype(dtype, copy=False)
     if out is not None:
-        out[...] = r
-        return out
+        return _into(out, r, "out=")
     return r
 
 

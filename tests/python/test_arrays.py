@@ -518,6 +518,11 @@ def test_out_keyword_of_functions_and_ufuncs(device):
         weft.sqrt(a, out=weft.zeros((3, 4), weft.int32, device=device))
     with pytest.raises(TypeError, match="weft.Array"):
         weft.sin(a, out=np.zeros((3, 4), np.float32))
+    # Reductions check out= the same way.
+    with pytest.raises(ValueError, match="shape"):
+        a.sum(axis=0, out=weft.zeros((3,), weft.float32, device=device))
+    with pytest.raises(TypeError, match="same_kind"):
+        a.sum(axis=0, out=weft.zeros((4,), weft.int32, device=device))
     np.testing.assert_array_equal(out.get(), before)
 
 

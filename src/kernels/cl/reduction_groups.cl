@@ -4,10 +4,8 @@
 #ifndef WEFT_REDUCE_LOADS
 #define WEFT_REDUCE_LOADS 8
 #endif
-#if WEFT_CUDA
-#define WEFT_REDUCE_UNROLL _Pragma("unroll")
-#else
-#define WEFT_REDUCE_UNROLL
+#ifndef WEFT_UNROLL
+#define WEFT_UNROLL
 #endif
 void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global weft_out_t *out)
 {
@@ -48,17 +46,17 @@ void weft_reduce_partial_body(${ARGS}long ${N}, __global weft_out_t *weft_partia
     const long G = get_global_size(0);
     long i = get_global_id(0);
     weft_out_t acc[WEFT_REDUCE_LOADS];
-    WEFT_REDUCE_UNROLL
+    WEFT_UNROLL
     for (int k = 0; k < WEFT_REDUCE_LOADS; ++k) acc[k] = ${NEUTRAL};
     for (; i + (WEFT_REDUCE_LOADS - 1) * G < ${N}; i += WEFT_REDUCE_LOADS * G) {
-        WEFT_REDUCE_UNROLL
+        WEFT_UNROLL
         for (int k = 0; k < WEFT_REDUCE_LOADS; ++k) acc[k] = WEFT_REDUCE(acc[k], weft_map(i + k * G, ${NAMES}${N}));
     }
     for (; i < ${N}; i += G) acc[0] = WEFT_REDUCE(acc[0], weft_map(i, ${NAMES}${N}));
     // Pairwise, as a tree.
-    WEFT_REDUCE_UNROLL
+    WEFT_UNROLL
     for (int width = 1; width < WEFT_REDUCE_LOADS; width <<= 1) {
-        WEFT_REDUCE_UNROLL
+        WEFT_UNROLL
         for (int k = 0; k + width < WEFT_REDUCE_LOADS; k += 2 * width) acc[k] = WEFT_REDUCE(acc[k], acc[k + width]);
     }
     weft_group_reduce(acc[0], weft_scratch, weft_partial + get_group_id(0));

@@ -36,9 +36,14 @@ weft_scan_t weft_status_value(ulong word)
 #endif
 #if WEFT_CUDA
 #define WEFT_WARPS (WEFT_SCAN_GROUP / 32)
-#define WEFT_UNROLL _Pragma("unroll")
-#else
+#endif
+#ifndef WEFT_UNROLL
 #define WEFT_UNROLL
+#endif
+// WEFT_SCAN_AGGREGATES_ONLY (a test mode): no tile but the first publishes its prefix, so
+// every look-back folds all the way back, over many windows and rounds.
+#ifndef WEFT_SCAN_AGGREGATES_ONLY
+#define WEFT_SCAN_AGGREGATES_ONLY 0
 #endif
 
 // Publishes a tile's aggregate (state 1) or inclusive prefix (state 2).
@@ -205,11 +210,6 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         // Nobody overwrites the window's parts before everyone has read them.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    // WEFT_SCAN_AGGREGATES_ONLY (a test mode): no tile but the first publishes its prefix, so
-    // every look-back folds all the way back, over many windows and rounds.
-#ifndef WEFT_SCAN_AGGREGATES_ONLY
-#define WEFT_SCAN_AGGREGATES_ONLY 0
-#endif
     if (lid == 0 && tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
 
     // The run's final values back into local memory (each item its own run), then the

@@ -202,6 +202,8 @@ WEFT_INLINE unsigned weft_warp_ballot(int predicate) noexcept { return __ballot_
 #define read_write
 #define restrict __restrict__
 #define WEFT_CUDA 1
+// Full unrolling of a loop with a constant trip count (generated kernels; empty elsewhere).
+#define WEFT_UNROLL _Pragma("unroll")
 #define MAXFLOAT 3.402823466e+38f
 #define FLT_MAX 3.402823466e+38f
 #define FLT_MIN 1.175494351e-38f

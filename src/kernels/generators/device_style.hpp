@@ -24,4 +24,8 @@ struct DeviceStyle {
 
 DeviceStyle device_style(const Device& d);
 
+/// A tuning knob from the environment: `fallback` when unset, else a whole number in
+/// [lo, hi] (a power of two when pow2), or InvalidArgument naming the variable.
+std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi, bool pow2 = false);
+
 }  // namespace weft::detail

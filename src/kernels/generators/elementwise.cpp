@@ -5,9 +5,23 @@
 #include "kernels/generators/ordered.hpp"
 #include "weft/error.hpp"
 
+#include <cstdlib>
+
 namespace weft {
 
 namespace detail {
+std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi, bool pow2) {
+  const char* e = std::getenv(name);
+  if (!e || !*e) return fallback;
+  char* end = nullptr;
+  const unsigned long v = std::strtoul(e, &end, 10);
+  if (*end || v < lo || v > hi || (pow2 && (v & (v - 1)))) {
+    throw InvalidArgument(std::string(name) + "='" + e + "': expected " + (pow2 ? "a power of two" : "a whole number") +
+                          " from " + std::to_string(lo) + " to " + std::to_string(hi));
+  }
+  return static_cast<std::size_t>(v);
+}
+
 DeviceStyle device_style(const Device& d) {
   DeviceStyle s;
   if (d.backend() == "host") {

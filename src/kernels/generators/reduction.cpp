@@ -56,13 +56,8 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
   }
   const bool groups = !style.chunked || fused;
   // WEFT_REDUCE_LOADS (1 to 32) sets the loads in flight per work-item, for tuning.
-  std::string tuning;
-  if (const char* e = std::getenv("WEFT_REDUCE_LOADS"); e && *e && groups) {
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(e, &end, 10);
-    if (*end || v < 1 || v > 32) throw InvalidArgument("WEFT_REDUCE_LOADS='" + std::string(e) + "': expected a whole number from 1 to 32");
-    tuning = " -D WEFT_REDUCE_LOADS=" + std::to_string(v);
-  }
+  const std::size_t loads = groups ? detail::tuning_knob("WEFT_REDUCE_LOADS", 0, 1, 32) : 0;
+  const std::string tuning = loads ? " -D WEFT_REDUCE_LOADS=" + std::to_string(loads) : "";
   Program p = (groups ? groups_ : host_)->program(device, options_ + style.options + tuning);
   kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
                                                        p.kernel("weft_reduce_finish"),

@@ -83,22 +83,11 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   }
   // A tile is `group` work-items of `items` elements each. For tuning, WEFT_SCAN_ITEMS (1 to
   // 64) and WEFT_SCAN_GROUP (a power of two from 32 to 1024) override them.
-  const auto tuning = [](const char* name, std::size_t fallback, std::size_t lo, std::size_t hi, bool pow2) {
-    const char* e = std::getenv(name);
-    if (!e || !*e) return fallback;
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(e, &end, 10);
-    if (*end || v < lo || v > hi || (pow2 && (v & (v - 1)))) {
-      throw InvalidArgument(std::string(name) + "='" + e + "': expected " + (pow2 ? "a power of two" : "a whole number") +
-                            " from " + std::to_string(lo) + " to " + std::to_string(hi));
-    }
-    return static_cast<std::size_t>(v);
-  };
-  const std::size_t items = tuning("WEFT_SCAN_ITEMS", default_scan_items(dtype_), 1, 64, false);
-  const std::size_t group = tuning("WEFT_SCAN_GROUP", style.group, 32, 1024, true);
+  const std::size_t items = detail::tuning_knob("WEFT_SCAN_ITEMS", default_scan_items(dtype_), 1, 64);
+  const std::size_t group = detail::tuning_knob("WEFT_SCAN_GROUP", style.group, 32, 1024, true);
   // WEFT_SCAN_REGISTERS caps the registers per work-item on NVIDIA devices (more work-groups
   // per multiprocessor, to overlap one tile's look-back with others' loads), for tuning.
-  const std::size_t registers = tuning("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_), 0, 255, false);
+  const std::size_t registers = detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_), 0, 255);
   const bool nvidia = device.backend() == "cuda" || device.info().vendor.find("NVIDIA") != std::string::npos;
   const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
   // WEFT_SCAN_LOOKBACK=aggregates: tiles publish only their aggregates (tests: every
