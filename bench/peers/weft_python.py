@@ -33,6 +33,52 @@ def record(method, device, n, times):
     print(f"record\t{method}\t{device}\t{n}\tfloat32\t{statistics.median(times):.9g}\t{min(times):.9g}\t0", flush=True)
 
 
+GRAPH = 100  # launches per graph
+
+
+def graph_launch(weft, np, dev, knl, n, repeat):
+    """The same tiny calls batched in a weft.Graph of GRAPH launches (a CUDA graph on CUDA
+    devices): replayed n / GRAPH times (the calls recorded once), and recorded afresh for each
+    replay (every call made from Python, the graph built each time). Per launch, then one finish."""
+    x = weft.Buffer(dev, 64)
+    q = weft.Queue(dev, profiling=False)
+    weft.enqueue_copy(q, x, np.zeros(16, np.float32))
+    replays = max(1, n // GRAPH)
+    g = weft.Graph(dev)
+    for _ in range(GRAPH):
+        knl(g, (1,), None, x)
+    total = 0
+    times = []
+    for r in range(2 + repeat):
+        t0 = time.perf_counter()
+        for _ in range(replays):
+            g.launch(q)
+        q.finish()
+        total += replays * GRAPH
+        if r >= 2:
+            times.append((time.perf_counter() - t0) / (replays * GRAPH))
+    record(f"weft Python: graph of {GRAPH} launches, replayed (per launch)", dev.selector, replays * GRAPH, times)
+    times = []
+    rounds = max(1, replays // 10)
+    for r in range(2 + repeat):
+        t0 = time.perf_counter()
+        for _ in range(rounds):
+            g = weft.Graph(dev)
+            for _ in range(GRAPH):
+                knl(g, (1,), None, x)
+            g.launch(q)
+        q.finish()
+        total += rounds * GRAPH
+        if r >= 2:
+            times.append((time.perf_counter() - t0) / (rounds * GRAPH))
+    record(f"weft Python: graph of {GRAPH} launches, recorded and launched once (per launch)", dev.selector,
+           rounds * GRAPH, times)
+    out = np.empty(16, np.float32)
+    weft.enqueue_copy(q, out, x)
+    if out[0] != total:
+        raise SystemExit(f"weft Python graph launch on {dev.selector}: counter {out[0]}, expected {total}")
+
+
 def launch(weft, np, n, repeat):
     for dev in weft.devices():
         prg = weft.Program(dev, SRC).build()
@@ -55,6 +101,7 @@ def launch(weft, np, n, repeat):
             if out[0] != n * (2 + repeat):
                 raise SystemExit(f"weft Python launch on {dev.selector}: counter {out[0]}, expected {n * (2 + repeat)}")
             record(f"weft Python: launch, back to back ({label})", dev.selector, n, times)
+        graph_launch(weft, np, dev, knl, n, repeat)
         # import weft + the first launch of a cached kernel, in a fresh interpreter (median of 5).
         code = f"DEVICE = {dev.selector!r}\nSRC = {SRC!r}\n" + FIRST_LAUNCH
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)  # fills the cache

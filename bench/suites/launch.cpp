@@ -121,6 +121,36 @@ void run_launch(Context& ctx) {
       add(profiling ? "weft C++: launch, back to back" : "weft C++: launch, queue without profiling", per_launch);
       if (profiling) add("weft C++: enqueue only", per_enqueue);
     }
+    {
+      // The same launches batched: a Graph of 100 recorded once, replayed launches / 100
+      // times (a CUDA graph on CUDA devices), then one wait; per launch.
+      constexpr std::size_t graph_size = 100;
+      const std::size_t replays = std::max<std::size_t>(1, launches / graph_size);
+      Queue q(dev, QueueOptions{.out_of_order = false, .profiling = false});
+      const float zero = 0;
+      q.fill(x, &zero, 4, 0, 64);
+      Graph g(dev);
+      for (std::size_t i = 0; i < graph_size; ++i) g.add(k, 1);
+      std::vector<double> t;
+      for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < replays; ++i) g.launch(q);
+        q.finish();
+        if (r >= ctx.options().warmup) {
+          t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                      static_cast<double>(replays * graph_size));
+        }
+      }
+      float check = 0;
+      q.read(x, &check, 4);
+      const double expected = static_cast<double>(replays * graph_size) *
+                              static_cast<double>(ctx.options().warmup + ctx.options().repeat);
+      if (check != static_cast<float>(expected)) {
+        throw Error("launch suite (graph) on " + dev.selector() + ": counter is " + std::to_string(check) +
+                    ", expected " + std::to_string(expected));
+      }
+      add("weft C++: graph of 100 launches, replayed (per launch)", t);
+    }
     if (auto floor = opencl_floor(dev, launches, ctx.options().warmup, ctx.options().repeat); !floor.empty()) {
       add("bare clEnqueueNDRangeKernel loop", floor);
     }

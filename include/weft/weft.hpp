@@ -12,6 +12,7 @@
 #include "weft/error.hpp"
 #include "weft/event.hpp"
 #include "weft/future.hpp"
+#include "weft/graph.hpp"
 #include "weft/memory.hpp"
 #include "weft/ndrange.hpp"
 #include "weft/pinned_memory.hpp"

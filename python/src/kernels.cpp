@@ -122,6 +122,14 @@ void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who)
   }
 }
 
+/// What recorded launches may write: a graph's launch evaluates the lazy arrays reading it
+/// first, as a kernel call does.
+struct Written {
+  std::vector<weft::Array> arrays;
+  std::vector<weft::Buffer> buffers;
+  bool any() const { return !arrays.empty() || !buffers.empty(); }
+};
+
 struct PyKernel {
   weft::Kernel kernel;
   std::vector<weft::KernelArgInfo> info;
@@ -137,7 +145,9 @@ struct PyKernel {
   }
 
   /// Binds args[first..] to the parameters; returns whether any was a weft.Array or Buffer.
-  bool bind(nb::handle args_obj, std::size_t first) {
+  /// written, when given, collects what the kernel may write (a graph does this again at
+  /// each launch).
+  bool bind(nb::handle args_obj, std::size_t first, struct Written* written = nullptr) {
     nb::tuple args = nb::borrow<nb::tuple>(args_obj);
     const std::size_t n = args.size() - first;
     if (n != info.size()) {
@@ -150,12 +160,18 @@ struct PyKernel {
       const auto& p = info[i];
       if (PyArray* arr = as_array(a)) {
         const weft::Buffer b = array_buffer(*arr, [&] { return "kernel " + kernel.name() + " " + arg_name(i, p.name); });
-        if (writes[i]) before_write(arr->array());
+        if (writes[i]) {
+          before_write(arr->array());
+          if (written) written->arrays.push_back(arr->array());
+        }
         kernel.set_arg(i, b);
         arrays = true;
       } else if (nb::isinstance<weft::Buffer>(a)) {
         const auto& b = nb::cast<const weft::Buffer&>(a);
-        if (writes[i]) before_write(b);
+        if (writes[i]) {
+          before_write(b);
+          if (written) written->buffers.push_back(b);
+        }
         kernel.set_arg(i, b);
         arrays = true;
       } else if (nb::isinstance<weft::LocalMemory>(a)) {
@@ -211,11 +227,51 @@ struct PyProgram {
   }
 };
 
+/// weft.Graph: recorded launches and what they may write.
+struct PyGraph {
+  weft::Graph graph;
+  Written written;
+  bool arrays = false;  // a recorded launch took a weft.Array or Buffer
+
+  weft::Event launch(weft::Queue& q, std::vector<weft::Event> wait) {
+    for (const auto& a : written.arrays) before_write(a);
+    for (const auto& b : written.buffers) before_write(b);
+    if (arrays) {
+      if (weft::Event m = foreign_launch_wait(q)) wait.push_back(std::move(m));
+    }
+    weft::Event ev;
+    {
+      nb::gil_scoped_release unlocked;  // a first launch instantiates the graph
+      ev = graph.launch(q, wait);
+    }
+    if (arrays) after_foreign_launch(q, ev);
+    return ev;
+  }
+};
+
 /// The PyOpenCL-style call: k(queue, global_size, local_size, *args, global_offset=, wait_for=).
+/// With a weft.Graph in place of the queue, the launch is recorded (and None returned).
 // The keywords are parameters of their own (not **kwargs): a call without them makes no dict.
 nb::object call_kernel(PyKernel& k, nb::args args, nb::handle global_offset, nb::handle wait_for) {
   if (args.size() < 3) {
     throw nb::type_error(("kernel " + k.kernel.name() + ": call as kernel(queue, global_size, local_size, *args)").c_str());
+  }
+  if (nb::isinstance<PyGraph>(args[0])) {
+    PyGraph* g = nb::inst_ptr<PyGraph>(args[0]);
+    if (!wait_for.is_none()) {
+      throw weft::InvalidArgument("kernel " + k.kernel.name() +
+                                  ": a launch recorded in a Graph takes no wait_for (give it to Graph.launch)");
+    }
+    const weft::NDRange global = ndrange(args[1], "global_size");
+    const weft::NDRange local = ndrange(args[2], "local_size");
+    const weft::NDRange offset = ndrange(global_offset, "global_offset");
+    Written written;
+    const bool buffers = k.bind(args, 3, &written);
+    g->graph.add(k.kernel, global, local, offset);
+    g->arrays = g->arrays || buffers;
+    for (auto& a : written.arrays) g->written.arrays.push_back(std::move(a));
+    for (auto& b : written.buffers) g->written.buffers.push_back(std::move(b));
+    return nb::none();
   }
   weft::Queue& q = nb::cast<weft::Queue&>(args[0]);
   const weft::NDRange global = ndrange(args[1], "global_size");
@@ -388,6 +444,27 @@ void register_kernels(nb::module_& m) {
            "Arrays and Buffers go to pointer parameters, numbers to values (converted to the declared "
            "type), LocalMemory to __local ones.")
       .def("__repr__", [](const PyKernel& k) { return "<weft.Kernel " + k.kernel.name() + ">"; });
+
+  nb::class_<PyGraph>(m, "Graph",
+                      "Kernel launches recorded once and replayed as one submission (a CUDA graph on CUDA "
+                      "devices). Record by calling a kernel with the graph in place of the queue.")
+      .def("__init__", [](PyGraph* self, nb::handle device) {
+        new (self) PyGraph{weft::Graph(device_arg(device)), {}, false};
+      }, nb::arg("device").none() = nb::none())
+      .def_prop_ro("device", [](const PyGraph& g) { return g.graph.device(); })
+      .def("__len__", [](const PyGraph& g) { return g.graph.size(); })
+      .def("launch", [](PyGraph& g, weft::Queue& q, nb::handle wait_for) {
+        return PyEvent{g.launch(q, events_of(wait_for)), q};
+      }, nb::arg("queue"), nb::arg("wait_for").none() = nb::none(),
+         "Runs every recorded launch on queue, in order, after wait_for; returns the Event of the last.")
+      .def("clear", [](PyGraph& g) {
+        g.graph.clear();
+        g.written = {};
+        g.arrays = false;
+      }, "Forgets every recorded launch.")
+      .def("__repr__", [](const PyGraph& g) {
+        return "<weft.Graph of " + std::to_string(g.graph.size()) + " launches on " + g.graph.device().selector() + ">";
+      });
 
   nb::class_<PyProgram>(m, "Program", "Kernels from OpenCL C source, built for one device, as PyOpenCL's Program.")
       .def("__init__", [](PyProgram* self, nb::handle device, std::string source) {

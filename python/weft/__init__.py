@@ -30,6 +30,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     Error,
     Event,
     EventProfile,
+    Graph,
     InvalidArgument,
     Kernel,
     LaunchLog,
@@ -1139,7 +1140,7 @@ def random_polygon(n, seed, width, height):
                        dtype=_np.float64).reshape(-1, 2)
 
 
-for _cls in (Array, Buffer, Device, Event, EventProfile, Kernel, LocalMemory, Program, Queue):
+for _cls in (Array, Buffer, Device, Event, EventProfile, Graph, Kernel, LocalMemory, Program, Queue):
     _cls.__module__ = "weft"
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -113,6 +113,8 @@ struct LaunchConfig {
   NDRange offset;  // empty: zero
 };
 
+struct GraphImpl;
+
 class QueueImpl {
  public:
   virtual ~QueueImpl() = default;
@@ -132,6 +134,9 @@ class QueueImpl {
   virtual EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
                           const LaunchConfig& config, std::span<const EventPtr> wait) = 0;
   virtual EventPtr marker(std::span<const EventPtr> wait) = 0;
+  /// Runs a graph's launches in order (graph.mutex held by the caller). This default
+  /// enqueues them one by one; a backend with graphs of its own overrides it.
+  virtual EventPtr launch_graph(GraphImpl& graph, std::span<const EventPtr> wait);
   virtual void finish() = 0;
   virtual void flush() {}
 
@@ -140,6 +145,27 @@ class QueueImpl {
   std::atomic<int> log_count{0};
   std::mutex log_mutex;
   std::vector<LaunchLog*> logs;
+};
+
+/// A backend's prepared form of a graph (an instantiated CUDA graph), kept with the graph
+/// until its launches change.
+class GraphExec {
+ public:
+  virtual ~GraphExec() = default;
+};
+
+struct RecordedLaunch {
+  std::shared_ptr<KernelImpl> kernel;
+  std::vector<ArgValue> args;  // the snapshot taken when it was recorded
+  LaunchConfig config;
+};
+
+struct GraphImpl {
+  explicit GraphImpl(std::shared_ptr<DeviceImpl> d) : device(std::move(d)) {}
+  std::shared_ptr<DeviceImpl> device;
+  std::mutex mutex;  // guards what follows; held while the graph is recorded or launched
+  std::vector<RecordedLaunch> launches;
+  std::unique_ptr<GraphExec> exec;  // dropped whenever launches change
 };
 
 /// Pinned host memory; each backend frees it its own way.

@@ -52,6 +52,59 @@ def test_program_call_as_in_pyopencl(device, queue):
     np.testing.assert_allclose(c.get(), 3 * x)
 
 
+STEP = """
+__kernel void graph_step(__global int *x, int k) {
+    size_t i = get_global_id(0);
+    x[i] = x[i] * 3 + k + (int)i;
+}
+"""
+
+
+def _steps(x, ks, times=1):
+    x = x.astype(np.int64)
+    for _ in range(times):
+        for k in ks:
+            x = (x * 3 + k + np.arange(x.size)) % 2**32
+    return ((x + 2**31) % 2**32 - 2**31).astype(np.int32)
+
+
+def test_graph_records_and_replays_kernel_calls(device, queue):
+    prg = weft.Program(device, STEP).build()
+    start = np.array([1, -2, 3, 0, 5, 7, -1], dtype=np.int32)
+    x = weft.asarray(start, device=device)
+    g = weft.Graph(device)
+    assert len(g) == 0 and g.device == device and device.selector in repr(g)
+    for k in (2, -5, 7):
+        assert prg.graph_step(g, (start.size,), None, x, k) is None  # recorded, not run
+    assert len(g) == 3
+    np.testing.assert_array_equal(x.get(), start)
+    ev = g.launch(queue)
+    assert isinstance(ev, weft.Event)
+    ev.wait()
+    np.testing.assert_array_equal(x.get(), _steps(start, (2, -5, 7)))
+    first = g.launch(queue)
+    g.launch(queue, wait_for=[first]).wait()
+    np.testing.assert_array_equal(x.get(), _steps(start, (2, -5, 7), 3))
+    # A lazy array reading what the graph writes is evaluated before the graph runs.
+    before = x + 1
+    g.launch(queue).wait()
+    np.testing.assert_array_equal(before.get(), _steps(start, (2, -5, 7), 3) + 1)
+    np.testing.assert_array_equal(x.get(), _steps(start, (2, -5, 7), 4))
+    with pytest.raises(weft.InvalidArgument, match="wait_for"):
+        prg.graph_step(g, (start.size,), None, x, 1, wait_for=[first])
+    with pytest.raises(weft.InvalidArgument, match="never set|takes 2 arguments"):
+        prg.graph_step(g, (start.size,), None, x)
+    assert len(g) == 3
+    g.clear()
+    assert len(g) == 0
+    g.launch(queue).wait()
+    np.testing.assert_array_equal(x.get(), _steps(start, (2, -5, 7), 4))
+    others = [d for d in weft.devices() if d != device]
+    if others:
+        with pytest.raises(weft.InvalidArgument, match=device.selector):
+            g.launch(weft.Queue(others[0]))
+
+
 def test_kernel_arguments_are_checked(device, queue):
     prg = weft.Program(device, VADD).build()
     a = weft.empty(4, np.float32, device=device)

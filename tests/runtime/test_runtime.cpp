@@ -171,6 +171,104 @@ TEST_P(Runtime, PinnedMemoryTransfersAsynchronously) {
   EXPECT_EQ(std::memcmp(src.data(), dst.data(), n * 4), 0);
 }
 
+// x = x * 3 + k: launches that do not commute, so any reordering shows in the result.
+constexpr const char* graph_step_source = R"(
+__kernel void graph_step(__global int *x, int k) {
+  const size_t i = get_global_id(0);
+  x[i] = x[i] * 3 + k + (int)i;
+}
+)";
+
+std::vector<int> graph_steps(std::vector<int> x, std::initializer_list<int> ks, int times) {
+  for (int t = 0; t < times; ++t) {
+    for (int k : ks) {
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = x[i] * 3 + k + static_cast<int>(i);
+    }
+  }
+  return x;
+}
+
+TEST_P(Runtime, GraphsReplayTheirLaunchesInOrder) {
+  Device dev = GetParam();
+  Kernel k = Program::build(dev, graph_step_source).kernel("graph_step");
+  for (const bool out_of_order : {false, true}) {
+    Queue q(dev, QueueOptions{.out_of_order = out_of_order, .profiling = !out_of_order});
+    const std::vector<int> start{1, -2, 3, 0, 5, 7, -1};
+    Buffer x = upload(q, start), other = upload(q, start);
+    Graph g(dev);
+    EXPECT_TRUE(g.empty());
+    for (int kv : {2, -5, 7}) g.add_with(k, start.size(), {}, x, kv);
+    // The records snapshot the arguments: these change neither the buffer nor the value.
+    k.set_args(other, 1000);
+    EXPECT_EQ(g.size(), 3u);
+    g.launch(q).wait();
+    EXPECT_EQ(download<int>(q, x, start.size()), graph_steps(start, {2, -5, 7}, 1));
+    Event first = g.launch(q);
+    g.launch(q, std::span<const Event>(&first, 1)).wait();
+    EXPECT_EQ(download<int>(q, x, start.size()), graph_steps(start, {2, -5, 7}, 3));
+    EXPECT_EQ(download<int>(q, other, start.size()), start);
+    // Recording after a launch: the next launch runs the longer graph.
+    g.add_with(k, start.size(), {}, x, 11);
+    g.launch(q).wait();
+    EXPECT_EQ(download<int>(q, x, start.size()),
+              graph_steps(graph_steps(start, {2, -5, 7}, 3), {2, -5, 7, 11}, 1));
+    g.clear();
+    EXPECT_TRUE(g.empty());
+    g.launch(q).wait();  // nothing to run: completes
+    EXPECT_EQ(download<int>(q, x, start.size()),
+              graph_steps(graph_steps(start, {2, -5, 7}, 3), {2, -5, 7, 11}, 1));
+  }
+}
+
+TEST_P(Runtime, GraphsWaitForTheirWaitListAndReportToLaunchLogs) {
+  Device dev = GetParam();
+  Kernel k = Program::build(dev, graph_step_source).kernel("graph_step");
+  Queue q1(dev), q2(dev);
+  const auto v = test::random_vector<int>(1000, 5, -100, 100);
+  Buffer x(dev, v.size() * 4);
+  Graph g(dev);
+  g.add_with(k, v.size(), {}, x, 4);
+  g.add_with(k, v.size(), {}, x, -3);
+  LaunchLog log(q2);
+  Event w = q1.write(x, v.data(), x.size(), 0, Blocking::no);
+  Event e = g.launch(q2, std::span<const Event>(&w, 1));
+  EXPECT_EQ(download<int>(q2, x, v.size()), graph_steps(v, {4, -3}, 1));
+  const auto entries = log.entries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].kernel, "graph of 2 launches");
+  EXPECT_TRUE(e.done());
+}
+
+TEST_P(Runtime, GraphsRefuseBadLaunchesWhenRecorded) {
+  Device dev = GetParam();
+  Kernel k = Program::build(dev, graph_step_source).kernel("graph_step");
+  Graph g(dev);
+  try {
+    g.add(k, 16);
+    FAIL() << "expected InvalidArgument for unset arguments";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("never set"), std::string::npos) << e.what();
+  }
+  Buffer x(dev, 64);
+  k.set_args(x, 1);
+  EXPECT_THROW(g.add(k, 16, 5), InvalidArgument);  // 16 is not a multiple of 5
+  EXPECT_TRUE(g.empty());
+  EXPECT_THROW(Graph().add(k, 16), InvalidArgument);
+  EXPECT_THROW(g.launch(Queue()), InvalidArgument);
+  // A graph runs only on queues of its own device.
+  for (const Device& other : devices()) {
+    if (other == dev) continue;
+    Queue q(other);
+    try {
+      g.launch(q);
+      FAIL() << "expected InvalidArgument for a queue on " << other.selector();
+    } catch (const InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(dev.selector()), std::string::npos) << e.what();
+    }
+    break;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllDevices, Runtime, ::testing::ValuesIn(test::test_devices()), test::device_name);
 
 }  // namespace

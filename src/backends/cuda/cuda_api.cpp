@@ -26,6 +26,12 @@ LoadedDriver load_driver() {
 #include "backends/cuda/cuda_functions.inc"
 #undef WEFT_CU_FN
   if (!out.problem.empty()) return out;
+  out.api.graphs = true;
+#define WEFT_CU_FN(name, symbol, ...)                                              \
+  out.api.name = reinterpret_cast<decltype(out.api.name)>(::dlsym(lib, symbol));  \
+  if (!out.api.name) out.api.graphs = false;
+#include "backends/cuda/cuda_graph_functions.inc"
+#undef WEFT_CU_FN
   const CUresult r = out.api.cuInit(0);
   if (r == CUDA_ERROR_NO_DEVICE) {
     out.problem = "the NVIDIA driver reports no CUDA device";

@@ -16,6 +16,21 @@ using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUstream = struct CUstream_st*;
 using CUevent = struct CUevent_st*;
+using CUgraph = struct CUgraph_st*;
+using CUgraphNode = struct CUgraphNode_st*;
+using CUgraphExec = struct CUgraphExec_st*;
+
+/// CUDA_KERNEL_NODE_PARAMS (the _v2 layout of CUDA 12 and 13).
+struct KernelNodeParams {
+  CUfunction func;
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+  void* kern;     // CUkernel: null, func is used
+  CUcontext ctx;  // null: the current context
+};
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
@@ -39,7 +54,11 @@ inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 2;
 struct Driver {
 #define WEFT_CU_FN(name, symbol, ...) CUresult (*name)(__VA_ARGS__) = nullptr;
 #include "backends/cuda/cuda_functions.inc"
+  // Optional: null where the driver lacks them.
+#include "backends/cuda/cuda_graph_functions.inc"
 #undef WEFT_CU_FN
+  /// Whether every graph entry point was found.
+  bool graphs = false;
 };
 
 /// The driver, initialized (cuInit), or throws Unsupported with the reason.

@@ -194,6 +194,8 @@ class CudaQueue final : public QueueImpl, public std::enable_shared_from_this<Cu
   EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
                   const LaunchConfig& config, std::span<const EventPtr> wait) override;
   EventPtr marker(std::span<const EventPtr> wait) override;
+  /// One cuGraphLaunch of the graph, instantiated as a CUDA graph at its first launch.
+  EventPtr launch_graph(GraphImpl& graph, std::span<const EventPtr> wait) override;
   void finish() override;
 
  private:

@@ -203,81 +203,167 @@ EventPtr CudaQueue::fill(const BufferPtr& dst, const void* pattern, std::size_t 
   return end_command(start, t, std::move(foreign));
 }
 
+namespace {
+
+// One launch, checked and laid out for cuLaunchKernel or a graph's kernel node: the grid,
+// the block, the shared memory, and the parameters (the hidden launch description first,
+// then each argument: a buffer's device pointer, a value's bytes, or a __local argument's
+// offset into shared memory). params points into the object, so it stays where it is made.
+class PreparedLaunch {
+ public:
+  static constexpr std::size_t max_args = 64;
+
+  PreparedLaunch(CudaKernel& k, const std::vector<ArgValue>& args, const LaunchConfig& c, const DeviceInfo& info) {
+    std::size_t local[3] = {1, 1, 1};
+    if (c.local.empty()) {
+      choose_local_sizes(c.global, k.max_threads(), 256, 32, local);
+    } else {
+      std::size_t group = 1;
+      for (unsigned d = 0; d < c.global.dims(); ++d) group *= (local[d] = c.local[d]);
+      if (group > k.max_threads()) {
+        throw InvalidArgument("launch of kernel '" + k.name() + "': a work-group of " + std::to_string(group) +
+                              " items exceeds this kernel's limit of " + std::to_string(k.max_threads()) + " on " +
+                              info.selector + " (it depends on the kernel's registers)");
+      }
+    }
+    for (unsigned d = 0; d < 3; ++d) {
+      const std::size_t g = c.global[d] / local[d];
+      const std::size_t limit = d == 0 ? 0x7fffffffu : 65535u;
+      if (g > limit) {
+        throw InvalidArgument("launch of kernel '" + k.name() + "': " + std::to_string(g) +
+                              " work-groups in dimension " + std::to_string(d) + " exceed CUDA's limit of " +
+                              std::to_string(limit) + "; use larger work-groups or another dimension");
+      }
+      grid[d] = static_cast<unsigned>(g);
+      block[d] = static_cast<unsigned>(local[d]);
+    }
+    if (args.size() > max_args) throw InvalidArgument("kernel '" + k.name() + "' has more than 64 arguments");
+    for (unsigned d = 0; d < 3; ++d) launch_.goff[d] = c.offset.empty() ? 0 : c.offset[d];
+    launch_.work_dim = c.global.dims();
+    params[0] = &launch_;
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      switch (args[i].kind) {
+        case ArgValue::Kind::buffer:
+          pointers_[i] = ptr_of(args[i].buffer);
+          params[i + 1] = &pointers_[i];
+          break;
+        case ArgValue::Kind::value: params[i + 1] = const_cast<std::byte*>(args[i].bytes.data()); break;
+        case ArgValue::Kind::local:
+          bytes = (bytes + 15) / 16 * 16;
+          offsets_[i] = static_cast<unsigned>(bytes);
+          bytes += args[i].size;
+          params[i + 1] = &offsets_[i];
+          break;
+        case ArgValue::Kind::unset: break;
+      }
+    }
+    if (bytes > info.local_mem_bytes) {
+      throw InvalidArgument("launch of kernel '" + k.name() + "': " + std::to_string(bytes) +
+                            " bytes of __local memory exceed the " + std::to_string(info.local_mem_bytes) +
+                            " bytes a work-group may use on " + info.selector);
+    }
+    shared = static_cast<unsigned>(bytes);
+    if (bytes > 48 * 1024) k.allow_shared(bytes);  // the caller made the context current
+  }
+  PreparedLaunch(const PreparedLaunch&) = delete;
+  PreparedLaunch& operator=(const PreparedLaunch&) = delete;
+
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned shared = 0;
+  std::array<void*, max_args + 1> params{};
+
+ private:
+  struct alignas(8) {
+    unsigned long long goff[3];
+    unsigned work_dim;
+    unsigned reserved;
+  } launch_{};
+  std::array<CUdeviceptr, max_args> pointers_{};
+  std::array<unsigned, max_args> offsets_{};
+};
+
+// An instantiated CUDA graph: the launches chained one after the other.
+class CudaGraphExec final : public GraphExec {
+ public:
+  CudaGraphExec(std::shared_ptr<CudaDevice> device, const std::vector<RecordedLaunch>& launches)
+      : device_(std::move(device)) {
+    const Driver& d = driver();
+    check(d.cuGraphCreate(&graph_, 0), "cuGraphCreate");
+    try {
+      build(launches);
+    } catch (...) {
+      if (exec_) d.cuGraphExecDestroy(exec_);
+      d.cuGraphDestroy(graph_);
+      throw;
+    }
+  }
+  CudaGraphExec(const CudaGraphExec&) = delete;
+  CudaGraphExec& operator=(const CudaGraphExec&) = delete;
+  ~CudaGraphExec() override {
+    device_->make_current();
+    // A graph still running is freed by the driver when it completes.
+    if (exec_) driver().cuGraphExecDestroy(exec_);
+    if (graph_) driver().cuGraphDestroy(graph_);
+  }
+  CUgraphExec exec() const { return exec_; }
+
+ private:
+  void build(const std::vector<RecordedLaunch>& launches) {
+    const Driver& d = driver();
+    CUgraphNode previous = nullptr;
+    for (const auto& r : launches) {
+      auto& k = static_cast<CudaKernel&>(*r.kernel);
+      const PreparedLaunch p(k, r.args, r.config, device_->info());
+      KernelNodeParams node{};
+      node.func = k.function();
+      node.gridDimX = p.grid[0], node.gridDimY = p.grid[1], node.gridDimZ = p.grid[2];
+      node.blockDimX = p.block[0], node.blockDimY = p.block[1], node.blockDimZ = p.block[2];
+      node.sharedMemBytes = p.shared;
+      node.kernelParams = const_cast<void**>(p.params.data());  // the driver copies the values
+      CUgraphNode added = nullptr;
+      check(d.cuGraphAddKernelNode(&added, graph_, previous ? &previous : nullptr, previous ? 1 : 0, &node),
+            "cuGraphAddKernelNode");
+      previous = added;
+    }
+    check(d.cuGraphInstantiate(&exec_, graph_, 0), "cuGraphInstantiate");
+  }
+
+  std::shared_ptr<CudaDevice> device_;
+  CUgraph graph_ = nullptr;
+  CUgraphExec exec_ = nullptr;
+};
+
+}  // namespace
+
 EventPtr CudaQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
                            const LaunchConfig& c, std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();
   auto& k = static_cast<CudaKernel&>(*kernel);
-  const auto& info = device_->info();
-  std::size_t local[3] = {1, 1, 1};
-  if (c.local.empty()) {
-    choose_local_sizes(c.global, k.max_threads(), 256, 32, local);
-  } else {
-    std::size_t group = 1;
-    for (unsigned d = 0; d < c.global.dims(); ++d) group *= (local[d] = c.local[d]);
-    if (group > k.max_threads()) {
-      throw InvalidArgument("launch of kernel '" + k.name() + "': a work-group of " + std::to_string(group) +
-                            " items exceeds this kernel's limit of " + std::to_string(k.max_threads()) + " on " +
-                            info.selector + " (it depends on the kernel's registers)");
-    }
-  }
-  unsigned grid[3];
-  for (unsigned d = 0; d < 3; ++d) {
-    const std::size_t g = c.global[d] / local[d];
-    const std::size_t limit = d == 0 ? 0x7fffffffu : 65535u;
-    if (g > limit) {
-      throw InvalidArgument("launch of kernel '" + k.name() + "': " + std::to_string(g) + " work-groups in dimension " +
-                            std::to_string(d) + " exceed CUDA's limit of " + std::to_string(limit) +
-                            "; use larger work-groups or another dimension");
-    }
-    grid[d] = static_cast<unsigned>(g);
-  }
-  // Kernel parameters: the hidden launch description first, then each argument (a buffer's
-  // device pointer, a value's bytes, or a __local argument's offset into shared memory).
-  constexpr std::size_t max_args = 64;
-  if (args.size() > max_args) throw InvalidArgument("kernel '" + k.name() + "' has more than 64 arguments");
-  struct alignas(8) Launch {
-    unsigned long long goff[3];
-    unsigned work_dim;
-    unsigned reserved;
-  } launch{};
-  for (unsigned d = 0; d < 3; ++d) launch.goff[d] = c.offset.empty() ? 0 : c.offset[d];
-  launch.work_dim = c.global.dims();
-  std::array<void*, max_args + 1> params{};
-  std::array<CUdeviceptr, max_args> pointers{};
-  std::array<unsigned, max_args> offsets{};
-  params[0] = &launch;
-  std::size_t shared = 0;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    switch (args[i].kind) {
-      case ArgValue::Kind::buffer:
-        pointers[i] = ptr_of(args[i].buffer);
-        params[i + 1] = &pointers[i];
-        break;
-      case ArgValue::Kind::value: params[i + 1] = args[i].bytes.data(); break;
-      case ArgValue::Kind::local:
-        shared = (shared + 15) / 16 * 16;
-        offsets[i] = static_cast<unsigned>(shared);
-        shared += args[i].size;
-        params[i + 1] = &offsets[i];
-        break;
-      case ArgValue::Kind::unset: break;
-    }
-  }
-  if (shared > info.local_mem_bytes) {
-    throw InvalidArgument("launch of kernel '" + k.name() + "': " + std::to_string(shared) +
-                          " bytes of __local memory exceed the " + std::to_string(info.local_mem_bytes) +
-                          " bytes a work-group may use on " + info.selector);
-  }
   device_->make_current();
-  if (shared > 48 * 1024) k.allow_shared(shared);
+  const PreparedLaunch p(k, args, c, device_->info());
   auto foreign = wait_for(wait);
   CUevent start = begin_command();
-  const CUresult r =
-      driver().cuLaunchKernel(k.function(), grid[0], grid[1], grid[2], static_cast<unsigned>(local[0]),
-                              static_cast<unsigned>(local[1]), static_cast<unsigned>(local[2]),
-                              static_cast<unsigned>(shared), stream_, params.data(), nullptr);
+  const CUresult r = driver().cuLaunchKernel(k.function(), p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
+                                             p.block[2], p.shared, stream_, const_cast<void**>(p.params.data()),
+                                             nullptr);
   auto e = end_command(start, t, std::move(foreign));
   check(r, "cuLaunchKernel");
+  return e;
+}
+
+EventPtr CudaQueue::launch_graph(GraphImpl& graph, std::span<const EventPtr> wait) {
+  if (!driver().graphs || graph.launches.empty()) return QueueImpl::launch_graph(graph, wait);
+  const std::uint64_t t = now_ns();
+  device_->make_current();
+  if (!graph.exec) graph.exec = std::make_unique<CudaGraphExec>(device_, graph.launches);
+  const CUgraphExec exec = static_cast<CudaGraphExec&>(*graph.exec).exec();
+  auto foreign = wait_for(wait);
+  CUevent start = begin_command();
+  const CUresult r = driver().cuGraphLaunch(exec, stream_);
+  auto e = end_command(start, t, std::move(foreign));
+  check(r, "cuGraphLaunch");
   return e;
 }
 
