@@ -1184,12 +1184,23 @@ struct AxisPlan {
   std::vector<detail::RuntimeArg> args;
 };
 
-// piece > 0: the partial stage of a split reduction. Each reduced range is cut into pieces of
-// `piece` consecutive elements (the last may be shorter, none is empty); work-item i reduces
-// piece i / outputs of output i % outputs (adjacent work-items read adjacent outputs'
-// elements) into an accumulator-typed array of shape (pieces, outputs), with no mean division.
+// How a split reduction's first stage cuts each reduced range (piece 0: no split).
+// Blocked: pieces of `piece` consecutive positions (the last may be shorter, none is empty);
+// work-item i reduces piece i / outputs of output i % outputs (adjacent work-items read
+// adjacent outputs' elements: the coalesced order when the reduced range is strided), into
+// an array of shape (pieces, outputs). Interleaved (a reduced range that is contiguous):
+// `piece` parts, part p holding positions p, p + parts, p + 2 parts ...; work-item i reduces
+// part i % parts of output i / parts (adjacent work-items read adjacent elements of one
+// output), into an array of shape (outputs, parts). Either way in the accumulator type, with
+// no mean division.
+struct AxisSplit {
+  std::int64_t piece = 0;
+  bool interleaved = false;
+};
+
 AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector<int>& axes, bool keepdims,
-                   std::int64_t piece = 0) {
+                   AxisSplit split = {}) {
+  const std::int64_t piece = split.piece;
   const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
@@ -1215,13 +1226,16 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     throw InvalidArgument(what + " over an empty axis of " + to_string(in) + ": the operation has no identity");
   }
   const bool partial = piece > 0;
-  const std::int64_t parts = partial ? (count + piece - 1) / piece : 1;
+  const bool interleaved = partial && split.interleaved;
+  const std::int64_t parts = !partial ? 1 : interleaved ? piece : (count + piece - 1) / piece;
   const DType result = partial ? accumulator_type(what, axis_result_type(what, expr.dtype()), expr.dtype())
                                : axis_result_type(what, expr.dtype());
   const DType acc = accumulator_type(what, axis_result_type(what, expr.dtype()), expr.dtype());
   std::int64_t outputs = 1;
   for (std::size_t d = 0; d < nd; ++d) outputs *= is_reduced[d] ? 1 : in[d];
-  Array out = partial ? Array::empty(Shape{parts, outputs}, result, dev) : Array::empty(Shape(out_dims), result, dev);
+  Array out = !partial      ? Array::empty(Shape(out_dims), result, dev)
+              : interleaved ? Array::empty(Shape{outputs, parts}, result, dev)
+                            : Array::empty(Shape{parts, outputs}, result, dev);
   if (out.size() == 0) return {out, nullptr, {}};
 
   // Arguments: the output, the expression's, then each dimension's extent and its flat
@@ -1242,7 +1256,8 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     args.push_back(detail::RuntimeArg::of_value(piece));
   }
   static std::map<std::string, std::shared_ptr<ElementwiseKernel>> table;
-  const std::string key = what + "|" + std::string(name(result)) + "|" + mask + (partial ? "|parts|" : "|") + k.key;
+  const std::string key = what + "|" + std::string(name(result)) + "|" + mask +
+                          (interleaved ? "|interleaved|" : partial ? "|parts|" : "|") + k.key;
   auto kernel = detail::cached<ElementwiseKernel>(table, key, [&] {
     const detail::Text t = detail::text_of(in, {&root});
     const std::string A = detail::kernel_type(acc);
@@ -1250,7 +1265,9 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     const bool logical = what == "any" || what == "all";
     const ElementFunction f = element_function(t.sig, logical ? "((" + t.value + ") != 0)" : t.value, A);
     std::string params = detail::kernel_type(result) + " *weft_out, " + f.params;
-    std::string kept_index = partial ? "long weft_q = i % weft_outputs; long weft_base = 0;" : "long weft_q = i; long weft_base = 0;";
+    std::string kept_index = interleaved ? "long weft_q = i / weft_piece; long weft_base = 0;"
+                             : partial   ? "long weft_q = i % weft_outputs; long weft_base = 0;"
+                                         : "long weft_q = i; long weft_base = 0;";
     for (std::size_t d = nd; d-- > 0;) {
       const std::string D = std::to_string(d);
       params += ", long weft_e" + D + ", long weft_f" + D;
@@ -1269,19 +1286,23 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     };
     params += ", long weft_count";
     std::string body = kept_index;
-    if (partial) {
-      // This work-item's piece of the reduced range: [weft_begin, weft_end).
+    // This work-item's positions of the reduced range: weft_begin, + weft_step ... < weft_end.
+    if (interleaved) {
       params += ", long weft_outputs, long weft_piece";
-      body += " const long weft_begin = (i / weft_outputs) * weft_piece;"
+      body += " const long weft_begin = i % weft_piece; const long weft_step = weft_piece;"
+              " const long weft_end = weft_count;";
+    } else if (partial) {
+      params += ", long weft_outputs, long weft_piece";
+      body += " const long weft_begin = (i / weft_outputs) * weft_piece; const long weft_step = 1;"
               " const long weft_end = min(weft_begin + weft_piece, weft_count);";
     } else {
-      body += " const long weft_begin = 0; const long weft_end = weft_count;";
+      body += " const long weft_begin = 0; const long weft_step = 1; const long weft_end = weft_count;";
     }
     body += " " + A + " acc = ";
     const bool seeded = std::string(r.neutral).empty();  // min/max start from the first element
     if (seeded) {
       body += "(" + A + ")0; long weft_r = weft_begin; { " + red_index("weft_r") + " acc = weft_element(weft_in" +
-              f.names + "); } ++weft_r;";
+              f.names + "); } weft_r += weft_step;";
     } else {
       body += "(" + A + ")" + r.neutral + "; long weft_r = weft_begin;";
     }
@@ -1291,17 +1312,17 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     if (!is_arg(what) && what != "prod") {
       preamble += "\n" + A + " weft_combine(" + A + " acc, " + A + " x) { return (" + A + ")(" + r.op + "); }\n";
       body += " " + A + " acc1 = acc, acc2 = acc, acc3 = acc;"
-              " for (; weft_r + 3 < weft_end; weft_r += 4) {";
+              " for (; weft_r + 3 * weft_step < weft_end; weft_r += 4 * weft_step) {";
       const char* accs[] = {"acc", "acc1", "acc2", "acc3"};
       for (int u = 0; u < 4; ++u) {
         const std::string ru = "weft_r" + std::to_string(u);
-        body += " { const long " + ru + " = weft_r + " + std::to_string(u) + "; " + red_index(ru) + " " + accs[u] +
+        body += " { const long " + ru + " = weft_r + " + std::to_string(u) + " * weft_step; " + red_index(ru) + " " + accs[u] +
                 " = weft_combine(" + accs[u] + ", weft_element(weft_in" + f.names + ")); }";
       }
       body += " } acc = weft_combine(weft_combine(acc, acc1), weft_combine(acc2, acc3));";
     }
     if (is_arg(what)) body += " long weft_best = 0;";
-    body += " for (; weft_r < weft_end; ++weft_r) { " + red_index("weft_r") + " const " + A +
+    body += " for (; weft_r < weft_end; weft_r += weft_step) { " + red_index("weft_r") + " const " + A +
             " x = weft_element(weft_in" + f.names + "); ";
     if (is_arg(what)) body += std::string("if ") + r.op + " { acc = x; weft_best = weft_r; } }";
     else body += std::string("acc = ") + r.op + "; }";
@@ -1428,23 +1449,35 @@ Array reduce_every_element(const Expr& whole, const std::string& what, bool keep
   return eval(astype(Expr(r), result));
 }
 
-// How many elements each piece of a reduced range gets when a reduction over some axes has too
-// few outputs to keep the device busy (0: no split). GPUs want about as many work-items as
-// their streaming reductions run, CPUs a few per core; a piece is at least 256 elements.
-// WEFT_REDUCE_SPLIT=always|never overrides the choice (tests run the split on CPUs with it).
-std::int64_t split_piece(const Device& dev, std::int64_t outputs, std::int64_t count) {
-  constexpr std::int64_t min_piece = 256;
-  if (outputs <= 0 || count < 2 * min_piece) return 0;
+// Whether and how to split the reduced ranges of a reduction over some axes (AxisSplit).
+// GPUs want about as many work-items as their streaming reductions run and adjacent
+// work-items reading adjacent elements; CPUs are busy with one work-item per output.
+// - A contiguous reduced range (the reduced axes are the last ones) of 1024 or more: parts
+//   interleaved, at least a warp's 32 (so a warp reads consecutive elements) and enough to
+//   fill the device, each of at least 16 positions (the partials stay a sixteenth of the
+//   input or less).
+// - A strided one, with too few outputs to fill the device: pieces of at least 64 positions.
+// WEFT_REDUCE_SPLIT=always|never overrides the choice (tests run the splits on CPUs with it).
+AxisSplit split_of(const Device& dev, std::int64_t outputs, std::int64_t count, bool contiguous) {
+  if (outputs <= 0) return {};
   const auto style = detail::device_style(dev);
   const char* mode = std::getenv("WEFT_REDUCE_SPLIT");
   const std::string_view m = mode ? mode : "";
-  if (m == "never" || (m != "always" && style.chunked)) return 0;  // CPUs: one work-item streams fine
+  const bool always = m == "always";
+  if (m == "never" || (!always && style.chunked)) return {};  // CPUs: one work-item streams fine
   const auto units = static_cast<std::int64_t>(std::max(1u, dev.info().compute_units));
   const std::int64_t busy = style.chunked ? units * 4 : units * static_cast<std::int64_t>(style.groups_per_unit * style.group);
-  if (outputs * 2 > busy) return 0;
+  if (contiguous) {
+    if (count < (always ? 64 : 1024)) return {};
+    const std::int64_t parts = std::min(std::max<std::int64_t>(32, busy / outputs), count / 16);
+    if (parts < 2) return {};
+    return {parts, true};
+  }
+  constexpr std::int64_t min_piece = 64;
+  if (count < 2 * min_piece || outputs * 2 > busy) return {};
   const std::int64_t parts = std::min(busy / outputs, count / min_piece);
-  if (parts < 2) return 0;
-  return (count + parts - 1) / parts;
+  if (parts < 2) return {};
+  return {(count + parts - 1) / parts, false};
 }
 
 Array reduce_axes(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
@@ -1458,12 +1491,17 @@ Array reduce_axes(const Expr& expr, const std::string& what, const std::vector<i
   const std::int64_t outputs = count ? expr.shape().size() / count : 0;
   if (!is_arg(what) && count > 0) {
     const Device dev = detail::device_of(*expr.node());
-    if (const std::int64_t piece = dev ? split_piece(dev, outputs, count) : 0) {
-      AxisPlan p = plan_axes(expr, what, axes, false, piece);
+    // The reduced axes are the last ones: each output's range is contiguous.
+    bool contiguous = true;
+    for (std::size_t j = 0; j < reduced.size(); ++j) {
+      contiguous = contiguous && reduced[j] == expr.shape().ndim() - reduced.size() + j;
+    }
+    if (const AxisSplit split = dev ? split_of(dev, outputs, count, contiguous) : AxisSplit{}; split.piece) {
+      AxisPlan p = plan_axes(expr, what, axes, false, split);
       p.kernel->run(detail::array_queue(dev), static_cast<std::size_t>(p.out.size()), p.args);
       detail::count_launch(dev);
       const std::string second = what == "mean" ? "sum" : what;
-      Array r = reduce_axes(Expr(p.out), second, {0}, false);
+      Array r = reduce_axes(Expr(p.out), second, {split.interleaved ? 1 : 0}, false);
       const DType result = axis_result_type(what, expr.dtype());
       if (what == "mean") r = eval(astype(Expr(r) / static_cast<double>(count), result));
       else if (r.dtype() != result) r = eval(astype(Expr(r), result));
@@ -1628,8 +1666,8 @@ Array dot(const Expr& a_expr, const Expr& b_expr) {
 }
 
 std::string detail::axis_reduce_source(const Expr& expr, const std::string& what, const std::vector<int>& axes,
-                                       std::int64_t piece) {
-  return plan_axes(expr, what, axes, false, piece).kernel->source();
+                                       std::int64_t piece, bool interleaved) {
+  return plan_axes(expr, what, axes, false, AxisSplit{piece, interleaved}).kernel->source();
 }
 
 std::string detail::full_reduce_source(const Expr& expr, const std::string& what) {

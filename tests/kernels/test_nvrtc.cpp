@@ -105,6 +105,8 @@ std::vector<Source> every_dialect_source() {
     axis.push_back(detail::axis_reduce_source(a * c + b, "sum", {0}, 2));
     axis.push_back(detail::axis_reduce_source(a * c + b, "max", {0}, 3));
     axis.push_back(detail::axis_reduce_source(m, "any", {-1}, 2));
+    axis.push_back(detail::axis_reduce_source(a * c + b, "min", {-1}, 4, true));  // interleaved parts
+    axis.push_back(detail::axis_reduce_source(a * c + b, "mean", {-1}, 3, true));
     axis.push_back(detail::full_reduce_source(a * c + b, "min"));
     axis.push_back(detail::full_reduce_source(c, "max"));
     axis.push_back(detail::full_reduce_source(b, "sum"));
@@ -118,6 +120,7 @@ std::vector<Source> every_dialect_source() {
                                   "array/axis_mean", "array/axis_any", "array/axis_all", "array/axis_any_bool",
                                   "array/axis_sum_int16", "array/axis_argmin", "array/axis_argmax_bool",
                                   "array/axis_pieces_sum", "array/axis_pieces_max", "array/axis_pieces_any_bool",
+                                  "array/axis_parts_min", "array/axis_parts_mean",
                                   "array/all_min", "array/all_max_int", "array/all_sum_int16", "array/all_all_bool",
                                   "array/first_index", "array/first_index_int", "array/cumsum_lines",
                                   "array/cumprod_int", "array/cumsum_int16"};

@@ -579,14 +579,16 @@ def test_dtype_keyword_of_functions_and_ufuncs(device):
 def test_axis_reductions_against_numpy(device, monkeypatch, split):
     """Reductions over some axes: four accumulators per work-item, one reduced dimension
     indexed without divisions, and (GPUs by default; forced here with WEFT_REDUCE_SPLIT) long
-    ranges with few outputs split into pieces reduced in two stages, all against NumPy,
+    ranges split in two stages (strided ones into pieces when outputs are few, contiguous ones
+    into interleaved parts), all against NumPy,
     NaN placement for min and max included."""
     monkeypatch.setenv("WEFT_REDUCE_SPLIT", split)
     rng = np.random.default_rng(11)
     cases = [((5003, 2), 0, np.float32, ("sum", "mean", "min", "max", "var")),
              ((3, 7001), 1, np.int32, ("sum", "min", "prod", "mean")),
              ((300, 3, 17), (0, 2), np.float64, ("sum", "max", "prod")),
-             ((2, 1031, 3), 1, np.bool_, ("any", "all", "sum", "min"))]
+             ((2, 1031, 3), 1, np.bool_, ("any", "all", "sum", "min")),
+             ((4, 30, 50), (1, 2), np.float32, ("sum", "max", "mean", "all"))]  # contiguous: interleaved parts
     for k, (shape, axis, dt, functions) in enumerate(cases):
         x = (rng.standard_normal(shape) * 50).astype(dt)
         if dt == np.float32:
