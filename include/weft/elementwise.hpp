@@ -30,6 +30,15 @@ class ElementwiseKernel {
   /// The generated dialect source.
   const std::string& source() const noexcept { return generated_->source(); }
 
+  /// One index per work-item. By default a GPU work-item takes several indices a grid apart
+  /// (coalesced streaming with fewer work-items); an operation that itself loops over many
+  /// elements (a reduction along an axis) wants every index in a work-item of its own, so
+  /// that enough of them are in flight to hide the loads' latency.
+  ElementwiseKernel& one_index_per_work_item(bool on = true) noexcept {
+    one_index_ = on;
+    return *this;
+  }
+
   /// The same with arguments known only at run time.
   Event run(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
     Kernel& k = kernel_for(queue.device());
@@ -63,6 +72,7 @@ class ElementwiseKernel {
   std::string options_;
   std::shared_ptr<detail::GeneratedSource> generated_;
   std::vector<std::pair<const void*, Kernel>> kernels_;
+  bool one_index_ = false;
 };
 
 }  // namespace weft

@@ -1328,7 +1328,9 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     else body += std::string("acc = ") + r.op + "; }";
     if (what == "mean" && !partial) body += " acc = acc / (" + A + ")weft_count;";
     body += " weft_out[i] = (" + detail::kernel_type(result) + ")" + (is_arg(what) ? "weft_best" : "acc") + ";";
-    return std::make_shared<ElementwiseKernel>(params, body, "weft_axis_reduce", preamble);
+    auto made = std::make_shared<ElementwiseKernel>(params, body, "weft_axis_reduce", preamble);
+    made->one_index_per_work_item();  // each index loops over a reduced range
+    return made;
   });
   return {out, kernel, std::move(args)};
 }

@@ -82,7 +82,9 @@ Event ElementwiseKernel::launch(Queue& queue, Kernel& kernel, std::size_t n) {
   const auto style = detail::device_style(queue.device());
   kernel.set_arg(specs_.size(), static_cast<std::int64_t>(n));
   if (style.host) return queue.launch(kernel, n);
-  const std::size_t items = (n + style.items - 1) / style.items;
+  // With one index per work-item the template's later indices fail its bounds check.
+  const std::size_t per_item = one_index_ ? 1 : style.items;
+  const std::size_t items = (n + per_item - 1) / per_item;
   const std::size_t global = (items + style.group - 1) / style.group * style.group;
   const detail::Ordered ordered(queue);  // on an out-of-order queue: after what came before
   return queue.launch(kernel, global, style.group, {}, ordered.wait());
