@@ -690,22 +690,23 @@ def _into(out, r, name):
     return out
 
 
-def _typed_call(f, args, dtype):
+def _typed_call(f, args, dtype, name=None):
     """f(*args) computed in dtype, as a NumPy ufunc's dtype=: array operands cast to it first
     (under NumPy's 'same_kind' rule; numbers adapt as they always do), and the result must be
     of that dtype (a comparison's bool result is not)."""
     dtype = _np.dtype(dtype)
+    name = name or f.__name__
     cast = []
     for i, x in enumerate(args):
         if isinstance(x, Array):
             if not _np.can_cast(x.dtype, dtype, "same_kind"):
-                raise TypeError(f"{f.__name__}: cannot cast input {i} from {x.dtype} to {dtype} with casting rule "
+                raise TypeError(f"{name}: cannot cast input {i} from {x.dtype} to {dtype} with casting rule "
                                 "'same_kind'")
             x = x.astype(dtype, copy=False)
         cast.append(x)
     r = f(*cast)
     if isinstance(r, Array) and r.dtype != dtype:
-        raise TypeError(f"{f.__name__}: no loop computes {dtype} (its result is {r.dtype})")
+        raise TypeError(f"{name}: no loop computes {dtype} (its result is {r.dtype})")
     return r
 
 
@@ -733,9 +734,7 @@ def _array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
     if kwargs.get("where", True) is not True or (kwargs.get("dtype") is not None):
         return NotImplemented
     if method == "__call__" and ufunc.__name__ == "matmul":
-        if dtype is not None:
-            return NotImplemented
-        r = _matmul(*inputs)
+        r = _matmul(*inputs) if dtype is None else _typed_call(_matmul, inputs, dtype, "matmul")
     elif method == "__call__":
         f = _UFUNCS.get(ufunc.__name__)
         if f is None:
@@ -922,8 +921,9 @@ def dot(a, b, out=None):
     return _dot(a, b, out)
 
 
-def matmul(a, b, out=None):
-    r = _matmul(a, b)
+def matmul(a, b, out=None, dtype=None):
+    """NumPy's matmul; dtype= computes in that dtype (operands cast under 'same_kind')."""
+    r = _matmul(a, b) if dtype is None else _typed_call(_matmul, (a, b), dtype, "matmul")
     return r if out is None else _into(out, r, "matmul")
 
 

@@ -526,6 +526,25 @@ def test_out_keyword_of_functions_and_ufuncs(device):
     np.testing.assert_array_equal(out.get(), before)
 
 
+def test_matmul_dtype_keyword(device):
+    """dtype= on matmul, as NumPy's: the operands cast to it ('same_kind'), the product in it."""
+    rng = np.random.default_rng(8)
+    a = rng.integers(-1000, 1000, (3, 5, 4)).astype(np.int32)
+    b = rng.integers(-1000, 1000, (4, 2)).astype(np.int32)
+    wa, wb = weft.asarray(a, device=device), weft.asarray(b, device=device)
+    for dt in (np.float64, np.int64, np.float32):
+        want = np.matmul(a, b, dtype=dt)
+        for got in (np.matmul(wa, wb, dtype=dt), weft.matmul(wa, wb, dtype=dt)):
+            assert isinstance(got, weft.Array) and got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got.get(), want, rtol=1e-6)
+    out = weft.empty((3, 5, 2), np.float64, device=device)
+    assert weft.matmul(wa, wb, dtype=np.float64, out=out) is out
+    np.testing.assert_array_equal(out.get(), np.matmul(a, b, dtype=np.float64))
+    fa = weft.asarray(a.astype(np.float32), device=device)
+    with pytest.raises(TypeError, match="matmul: cannot cast input 0 from float32 to int32"):
+        np.matmul(fa, wb, dtype=np.int32)
+
+
 def test_matmul_of_stacks_of_matrices(device):
     """@ and weft.matmul on stacks (NumPy's broadcasting of the leading dimensions, 1-D
     operands as a row or a column), NumPy's result dtypes; a float stack is one kernel."""
