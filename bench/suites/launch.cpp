@@ -95,12 +95,24 @@ void run_launch(Context& ctx) {
       std::sort(t.begin(), t.end());
       ctx.add({"launch", method, dev.selector(), launches, "float32", t[t.size() / 2], t.front(), 0, ""});
     };
+    const int rounds = ctx.options().warmup + ctx.options().repeat;
+    // Each tiny launch adds 1 to x[0]: after `per_round` launches in each round it must hold
+    // per_round * rounds, or a launch was lost.
+    auto check_counter = [&](Queue& q, std::size_t per_round, const char* what) {
+      float check = 0;
+      q.read(x, &check, 4);
+      const double expected = static_cast<double>(per_round) * static_cast<double>(rounds);
+      if (check != static_cast<float>(expected)) {
+        throw Error(std::string("launch suite (") + what + ") on " + dev.selector() + ": counter is " +
+                    std::to_string(check) + ", expected " + std::to_string(expected));
+      }
+    };
     for (const bool profiling : {true, false}) {
       Queue q(dev, QueueOptions{.out_of_order = false, .profiling = profiling});
       const float zero = 0;
       q.fill(x, &zero, 4, 0, 64);
       std::vector<double> per_launch, per_enqueue;
-      for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
+      for (int r = 0; r < rounds; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < launches; ++i) q.launch(k, 1);
         const auto t1 = std::chrono::steady_clock::now();
@@ -110,14 +122,7 @@ void run_launch(Context& ctx) {
         per_enqueue.push_back(std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(launches));
         per_launch.push_back(std::chrono::duration<double>(t2 - t0).count() / static_cast<double>(launches));
       }
-      float check = 0;
-      q.read(x, &check, 4);
-      const double expected =
-          static_cast<double>(launches) * static_cast<double>(ctx.options().warmup + ctx.options().repeat);
-      if (check != static_cast<float>(expected)) {
-        throw Error("launch suite on " + dev.selector() + ": counter is " + std::to_string(check) + ", expected " +
-                    std::to_string(expected));
-      }
+      check_counter(q, launches, "launches");
       add(profiling ? "weft C++: launch, back to back" : "weft C++: launch, queue without profiling", per_launch);
       if (profiling) add("weft C++: enqueue only", per_enqueue);
     }
@@ -132,7 +137,7 @@ void run_launch(Context& ctx) {
       Graph g(dev);
       for (std::size_t i = 0; i < graph_size; ++i) g.add(k, 1);
       std::vector<double> t;
-      for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
+      for (int r = 0; r < rounds; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         for (std::size_t i = 0; i < replays; ++i) g.launch(q);
         q.finish();
@@ -141,14 +146,7 @@ void run_launch(Context& ctx) {
                       static_cast<double>(replays * graph_size));
         }
       }
-      float check = 0;
-      q.read(x, &check, 4);
-      const double expected = static_cast<double>(replays * graph_size) *
-                              static_cast<double>(ctx.options().warmup + ctx.options().repeat);
-      if (check != static_cast<float>(expected)) {
-        throw Error("launch suite (graph) on " + dev.selector() + ": counter is " + std::to_string(check) +
-                    ", expected " + std::to_string(expected));
-      }
+      check_counter(q, replays * graph_size, "graph");
       add("weft C++: graph of 100 launches, replayed (per launch)", t);
     }
     if (auto floor = opencl_floor(dev, launches, ctx.options().warmup, ctx.options().repeat); !floor.empty()) {

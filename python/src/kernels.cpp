@@ -124,10 +124,31 @@ void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who)
 
 /// What recorded launches may write: a graph's launch evaluates the lazy arrays reading it
 /// first, as a kernel call does.
+inline const weft::Buffer& buffer_of(const weft::Array& a) { return a.buffer(); }
+inline const weft::Buffer& buffer_of(const weft::Buffer& b) { return b; }
+
 struct Written {
   std::vector<weft::Array> arrays;
   std::vector<weft::Buffer> buffers;
-  bool any() const { return !arrays.empty() || !buffers.empty(); }
+
+  /// Adds other's, each allocation once (before_write of one view covers all of its views),
+  /// so a graph of many launches over the same arrays checks each once per launch.
+  void merge(Written&& other) {
+    // (An array's before_write also marks its copies on other devices stale: a raw buffer
+    // seen first does not stand in for it.)
+    const auto in = [](const auto& list, const weft::Buffer& b) {
+      for (const auto& x : list) {
+        if (buffer_of(x).impl() == b.impl()) return true;
+      }
+      return false;
+    };
+    for (auto& a : other.arrays) {
+      if (!in(arrays, a.buffer())) arrays.push_back(std::move(a));
+    }
+    for (auto& b : other.buffers) {
+      if (!in(arrays, b) && !in(buffers, b)) buffers.push_back(std::move(b));
+    }
+  }
 };
 
 struct PyKernel {
@@ -269,8 +290,7 @@ nb::object call_kernel(PyKernel& k, nb::args args, nb::handle global_offset, nb:
     const bool buffers = k.bind(args, 3, &written);
     g->graph.add(k.kernel, global, local, offset);
     g->arrays = g->arrays || buffers;
-    for (auto& a : written.arrays) g->written.arrays.push_back(std::move(a));
-    for (auto& b : written.buffers) g->written.buffers.push_back(std::move(b));
+    g->written.merge(std::move(written));  // after add: a refused launch leaves no trace
     return nb::none();
   }
   weft::Queue& q = nb::cast<weft::Queue&>(args[0]);
