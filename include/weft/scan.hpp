@@ -92,6 +92,7 @@ class GenericScanKernel {
   std::string options_;
   std::shared_ptr<detail::GeneratedSource> chunked_;
   std::shared_ptr<detail::GeneratedSource> lookback_;  // null for segmented scans
+  bool direct_ = false;  // the input is `x[i]` of the scan's type: tiles copy straight to local memory
   std::vector<std::unique_ptr<Kernels>> kernels_;
 };
 

@@ -176,25 +176,29 @@ TEST_P(Generators, SinglePassScanWhereWorkGroupsExist) {
   ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
   InclusiveScanKernel inclusive(DType::int32, "a + b", "0", "// single pass");
   ExclusiveScanKernel exclusive(DType::float64, "a + b", "0", "// single pass");
-  ::unsetenv("WEFT_SCAN_ALGORITHM");
+  // A mapped input (not an array read as it is: no asynchronous tile copies on CUDA).
+  GenericScanKernel mapped(DType::int32, "const int *x, int *y", "2 * x[i]", "a + b", "0", "y[i] = item", "",
+                           "// single pass", "mapped");
   for (std::size_t n : {std::size_t{1}, std::size_t{2047}, std::size_t{2048}, std::size_t{100001}}) {
     const auto x = test::random_vector<std::int32_t>(n, 9, -50, 50);
     std::vector<double> xd(x.begin(), x.end());
     Buffer dx = upload_typed(x), dxd = upload_typed(xd), out = Buffer::of<std::int32_t>(dev, n),
-           outd = Buffer::of<double>(dev, n);
-    ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
+           outd = Buffer::of<double>(dev, n), outm = Buffer::of<std::int32_t>(dev, n);
     inclusive(q, n, dx, out);
     exclusive(q, n, dxd, outd);
-    ::unsetenv("WEFT_SCAN_ALGORITHM");
+    mapped(q, n, dx, outm);
     const auto o = download<std::int32_t>(q, out, n);
     const auto od = download<double>(q, outd, n);
+    const auto om = download<std::int32_t>(q, outm, n);
     std::int32_t run = 0;
     for (std::size_t i = 0; i < n; ++i) {
       ASSERT_EQ(od[i], static_cast<double>(run)) << "exclusive, n = " << n << " i = " << i;
       run += x[i];
       ASSERT_EQ(o[i], run) << "inclusive, n = " << n << " i = " << i;
+      ASSERT_EQ(om[i], 2 * run) << "mapped, n = " << n << " i = " << i;
     }
   }
+  ::unsetenv("WEFT_SCAN_ALGORITHM");
 }
 
 namespace {
@@ -213,28 +217,31 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
                               ") * (a & " + lo + ") + (b & " + lo + ")) & " + lo + ")";
   const std::string args = "const " + t + " *x, " + t + " *y, " + t + " *z", neutral = "(1" + sfx + " << " + hb + ")";
   const DType dtype = dtype_of<U>;
-  // The algorithm is chosen at a kernel's first launch on a device: the second kernel's first
-  // launch happens under WEFT_SCAN_ALGORITHM=single-pass.
-  std::vector<std::unique_ptr<GenericScanKernel>> scans;
-  scans.push_back(std::make_unique<GenericScanKernel>(dtype, args, "x[i]", compose, neutral,
-                                                      "y[i] = item; z[i] = prev_item", "", "", "affine"));
-  // A third kernel runs the single pass with aggregates only (every look-back folds back to
-  // the first tile through long windows).
+  // The algorithm is chosen at a kernel's first launch on a device: each kernel after the
+  // first has its first launch under WEFT_SCAN_ALGORITHM (and WEFT_SCAN_LOOKBACK) set.
+  struct Mode {
+    const char* algorithm;
+    const char* lookback;
+    const char* label;
+  };
+  std::vector<Mode> modes{{nullptr, nullptr, ""}};
+  // Where work-groups exist: the single pass, and the single pass with aggregates only (every
+  // look-back folds back to the first tile through long windows).
   if (dev.backend() != "host") {
-    for (const char* mode : {"// single", "// aggregates only"}) {
-      scans.push_back(std::make_unique<GenericScanKernel>(dtype, args, "x[i]", compose, neutral,
-                                                          "y[i] = item; z[i] = prev_item", "", mode, "affine"));
-    }
+    modes.push_back({"single-pass", nullptr, " (single pass)"});
+    modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only)"});
   }
   const U mask = static_cast<U>((U{1} << h) - 1);
-  for (auto& scan : scans) {
-    if (scan != scans.front()) ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
-    if (scan == scans.back() && scans.size() == 3) ::setenv("WEFT_SCAN_LOOKBACK", "aggregates", 1);
+  for (const Mode& mode : modes) {
+    GenericScanKernel scan(dtype, args, "x[i]", compose, neutral, "y[i] = item; z[i] = prev_item", "",
+                           std::string("// ") + mode.label, "affine");
+    if (mode.algorithm) ::setenv("WEFT_SCAN_ALGORITHM", mode.algorithm, 1);
+    if (mode.lookback) ::setenv("WEFT_SCAN_LOOKBACK", mode.lookback, 1);
     for (std::size_t n : {std::size_t{200001}, std::size_t{1}, std::size_t{4097}, std::size_t{65536}}) {
       auto x = test::random_vector<U>(n, static_cast<unsigned>(n), 0, sizeof(U) == 8 ? 0x7fffffffffffffffULL : 0xffffffffULL);
       for (auto& v : x) v |= U{1} << h;  // odd multipliers: the composition never collapses to 0
       Buffer dx = g.upload_typed(x), dy = Buffer::of<U>(dev, n), dz = Buffer::of<U>(dev, n);
-      (*scan)(q, n, dx, dy, dz);
+      scan(q, n, dx, dy, dz);
       const auto y = download<U>(q, dy, n);
       const auto z = download<U>(q, dz, n);
       U rm = 1, rc = 0;  // the composition so far
@@ -246,8 +253,7 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
         rm = static_cast<U>((rm * xm) & mask);
         bad += y[i] != static_cast<U>((rm << h) | rc);
       }
-      EXPECT_EQ(bad, 0u) << name(dtype) << " n = " << n << " on " << dev.selector()
-                         << (scan == scans.front() ? "" : scan == scans.back() ? " (single pass, aggregates only)" : " (single pass)");
+      EXPECT_EQ(bad, 0u) << name(dtype) << " n = " << n << " on " << dev.selector() << mode.label;
     }
     ::unsetenv("WEFT_SCAN_ALGORITHM");
     ::unsetenv("WEFT_SCAN_LOOKBACK");

@@ -64,6 +64,13 @@ std::vector<Source> every_dialect_source() {
   s.push_back({"generated/scan_single_pass_int8", single_i8.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   s.push_back({"generated/scan_single_pass_uint64", single_u64.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=128 -D WEFT_SCAN_ITEMS=8"});
   s.push_back({"generated/scan_single_pass_float64", single_f64.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  // A look-back window narrower than the work-group.
+  s.push_back({"generated/scan_single_pass_window", single.source(),
+               "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_WINDOW=32"});
+  // Inputs `x[i]` (above) copy tiles asynchronously on CUDA; mapped inputs load them.
+  static const GenericScanKernel mapped(DType::int32, "const float *x, int *y", "x[i] > 0 ? 1 : 0", "a + b", "0",
+                                        "y[i] = item");
+  s.push_back({"generated/scan_single_pass_mapped", mapped.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   // Array expressions: every operation, casts, bool, broadcast and strided leaves, the
   // fused reduction. The arrays live on the host; only their kernels' sources are used.
   {

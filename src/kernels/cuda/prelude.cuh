@@ -186,6 +186,34 @@ WEFT_WARP_SHUFFLE(weft_warp_shuffle, __shfl_sync)
 #undef WEFT_WARP_SHUFFLE
 WEFT_INLINE unsigned weft_warp_ballot(int predicate) noexcept { return __ballot_sync(0xffffffffu, predicate); }
 
+// ---- asynchronous copies into shared memory (CUDA only, for weft's generated kernels) -------
+// weft_copy_async(dst, src) starts copying *src (4, 8 or 16 bytes) into the shared-memory
+// *dst without passing through registers (cp.async, compute capability 8.0 and later; a plain
+// copy before). weft_copy_async_commit() closes this thread's current group of copies;
+// weft_copy_async_wait_all() waits until none of its groups is in flight. The
+// copies are this thread's: a barrier makes them visible to the others.
+template <class T>
+WEFT_INLINE void weft_copy_async(T* dst, const T* src) noexcept {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16, "cp.async copies 4, 8 or 16 bytes");
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(dst))),
+               "l"(src), "n"(sizeof(T))
+               : "memory");
+#else
+  *dst = *src;
+#endif
+}
+WEFT_INLINE void weft_copy_async_commit() noexcept {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+WEFT_INLINE void weft_copy_async_wait_all() noexcept {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
 }  // namespace weft_kernel
 
 // ---- the dialect's spellings --------------------------------------------------------------

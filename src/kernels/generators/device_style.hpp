@@ -3,7 +3,10 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "weft/arg_spec.hpp"
 #include "weft/device.hpp"
 
 namespace weft::detail {
@@ -27,5 +30,10 @@ DeviceStyle device_style(const Device& d);
 /// A tuning knob from the environment: `fallback` when unset, else a whole number in
 /// [lo, hi] (a power of two when pow2), or InvalidArgument naming the variable.
 std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi, bool pow2 = false);
+
+/// The array an expression of the form `x[i]` reads, when x is a pointer argument of type
+/// `dtype` of 4 or 8 bytes (kernels may then copy it asynchronously);
+/// otherwise empty.
+std::string direct_array(std::string_view expr, const std::vector<ArgSpec>& specs, DType dtype);
 
 }  // namespace weft::detail

@@ -5,6 +5,7 @@
 #include "kernels/generators/ordered.hpp"
 #include "weft/error.hpp"
 
+#include <cctype>
 #include <cstdlib>
 
 namespace weft {
@@ -20,6 +21,26 @@ std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, 
                           " from " + std::to_string(lo) + " to " + std::to_string(hi));
   }
   return static_cast<std::size_t>(v);
+}
+
+std::string direct_array(std::string_view expr, const std::vector<ArgSpec>& specs, DType dtype) {
+  auto trim = [](std::string_view v) {
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
+    return v;
+  };
+  expr = trim(expr);
+  const auto open = expr.find('[');
+  if (open == std::string_view::npos || expr.back() != ']') return {};
+  if (trim(expr.substr(open + 1, expr.size() - open - 2)) != "i") return {};
+  const auto array = trim(expr.substr(0, open));
+  const std::size_t bytes = size_of(dtype);
+  for (const auto& s : specs) {
+    if (s.name == array && s.pointer && s.dtype == dtype && s.vector_width == 1 && (bytes == 4 || bytes == 8)) {
+      return s.name;
+    }
+  }
+  return {};
 }
 
 DeviceStyle device_style(const Device& d) {

@@ -11,11 +11,12 @@ namespace weft {
 namespace {
 // Elements per work-item in a single-pass tile (the tile is the work-group size times this),
 // and the register cap on NVIDIA devices (0: none). Tuned on an H200 with float32 2^26
-// (docs/PERFORMANCE.md): 24 items under a cap of 40 registers (6 work-groups of 256 per SM)
-// took 205 us, 16 items uncapped 231 us. 8-byte values: half the items (the tile's local
-// memory stays under 48 KiB), no cap.
-std::size_t default_scan_items(DType t) { return size_of(t) <= 4 ? 24 : 12; }
-std::size_t default_scan_registers(DType t) { return size_of(t) <= 4 ? 40 : 0; }
+// (docs/PERFORMANCE.md): tiles copied asynchronously, 32 items uncapped (188 us; 24 items
+// 224 us, any cap 245-295 us); loaded through registers, 24 items under a cap of 40 registers
+// (6 work-groups of 256 per SM; 225 us, 32 items uncapped 248 us). 8-byte values: 12 items
+// (the tile's local memory stays under 48 KiB for OpenCL devices), no cap.
+std::size_t default_scan_items(DType t, bool async) { return size_of(t) <= 4 ? (async ? 32 : 24) : 12; }
+std::size_t default_scan_registers(DType t, bool async) { return size_of(t) <= 4 && !async ? 40 : 0; }
 }  // namespace
 
 GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, std::string_view input_expr,
@@ -53,9 +54,12 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
   chunked_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_chunked_cl, values));
   // The single pass is for GPUs; segmented scans stay chunked everywhere.
   if (!segmented) {
-    lookback_ = std::make_shared<detail::GeneratedSource>(head + "#ifndef WEFT_SCAN_ITEMS\n#define WEFT_SCAN_ITEMS " +
-                                                          std::to_string(default_scan_items(dtype)) + "\n#endif\n" +
-                                                          detail::substitute(weft::embedded::scan_lookback_cl, values));
+    const std::string source = detail::direct_array(input_expr, specs_, dtype);
+    direct_ = !source.empty();
+    lookback_ = std::make_shared<detail::GeneratedSource>(
+        head + "#ifndef WEFT_SCAN_ITEMS\n#define WEFT_SCAN_ITEMS " + std::to_string(default_scan_items(dtype, false)) +
+        "\n#endif\n" + (direct_ ? "#define WEFT_SCAN_SOURCE " + source + "\n" : "") +
+        detail::substitute(weft::embedded::scan_lookback_cl, values));
   }
 }
 
@@ -81,13 +85,27 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                                          p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
     return *kernels_.back();
   }
+  // Tiles of an input `x[i]` are copied asynchronously on CUDA devices (WEFT_SCAN_COPY_ASYNC=0
+  // loads them through registers, for tuning).
+  const bool async = direct_ && device.backend() == "cuda" && detail::tuning_knob("WEFT_SCAN_COPY_ASYNC", 1, 0, 1);
   // A tile is `group` work-items of `items` elements each. For tuning, WEFT_SCAN_ITEMS (1 to
   // 64) and WEFT_SCAN_GROUP (a power of two from 32 to 1024) override them.
-  const std::size_t items = detail::tuning_knob("WEFT_SCAN_ITEMS", default_scan_items(dtype_), 1, 64);
+  std::size_t items = detail::tuning_knob("WEFT_SCAN_ITEMS", default_scan_items(dtype_, async), 1, 64);
   const std::size_t group = detail::tuning_knob("WEFT_SCAN_GROUP", style.group, 32, 1024, true);
+  // The tile and the work-group's other local memory must fit the device's local memory
+  // (CUDA devices give more than their default 48 KiB on request).
+  const std::uint64_t local_limit = device.backend() == "cuda" ? 0 : device.info().local_mem_bytes;
+  auto local_bytes = [&](std::size_t it) {
+    return (group * it + group * it / 32) * size_of(dtype_) + group * (size_of(dtype_) + 4) + 64;
+  };
+  while (local_limit && items > 1 && local_bytes(items) > local_limit) items /= 2;
   // WEFT_SCAN_REGISTERS caps the registers per work-item on NVIDIA devices (more work-groups
   // per multiprocessor, to overlap one tile's look-back with others' loads), for tuning.
-  const std::size_t registers = detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_), 0, 255);
+  const std::size_t registers =
+      detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_, async), 0, 255);
+  // WEFT_SCAN_WINDOW (1 to the work-group size): the tiles the look-back reads per round, for
+  // tuning.
+  const std::size_t window = detail::tuning_knob("WEFT_SCAN_WINDOW", group, 1, group);
   const bool nvidia = device.backend() == "cuda" || device.info().vendor.find("NVIDIA") != std::string::npos;
   const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
   // WEFT_SCAN_LOOKBACK=aggregates: tiles publish only their aggregates (tests: every
@@ -95,7 +113,9 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   const char* lb = std::getenv("WEFT_SCAN_LOOKBACK");
   const std::string test_mode = lb && std::string_view(lb) == "aggregates" ? " -D WEFT_SCAN_AGGREGATES_ONLY=1" : "";
   Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
-                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group) + cap + test_mode);
+                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group) + cap + test_mode +
+                                             " -D WEFT_SCAN_WINDOW=" + std::to_string(window) +
+                                             " -D WEFT_SCAN_COPY_ASYNC=" + (async ? "1" : "0"));
   kernels_.push_back(std::make_unique<Kernels>(
       Kernels{device.impl().get(), true, items, group, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
@@ -141,6 +161,8 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
     k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
     k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
+    k.partial.set_arg(nargs + 7, static_cast<std::int64_t>(slots));
+    k.partial.set_arg(nargs + 8, LocalMemory{(tile + tile / 32) * size_of(dtype_)});
     return queue.launch(k.partial, slots * k.group, k.group, {}, ordered.wait());
   }
   // Chunks: a few per compute unit (each a contiguous range for one work-item), never
