@@ -30,6 +30,7 @@ std::string direct_array(std::string_view expr, const std::vector<ArgSpec>& spec
     return v;
   };
   expr = trim(expr);
+  if (expr.empty()) return {};
   const auto open = expr.find('[');
   if (open == std::string_view::npos || expr.back() != ']') return {};
   if (trim(expr.substr(open + 1, expr.size() - open - 2)) != "i") return {};

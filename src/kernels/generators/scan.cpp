@@ -55,11 +55,11 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
   chunked_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_chunked_cl, values));
   // The single pass is for GPUs; segmented scans stay chunked everywhere.
   if (!segmented) {
-    const std::string source = detail::direct_array(input_expr, specs_, dtype);
-    direct_ = !source.empty();
+    const std::string array = detail::direct_array(input_expr, specs_, dtype);
+    direct_ = !array.empty();
     lookback_ = std::make_shared<detail::GeneratedSource>(
         head + "#ifndef WEFT_SCAN_ITEMS\n#define WEFT_SCAN_ITEMS " + std::to_string(default_scan_items(dtype, false)) +
-        "\n#endif\n" + (direct_ ? "#define WEFT_SCAN_SOURCE " + source + "\n" : "") +
+        "\n#endif\n" + (direct_ ? "#define WEFT_SCAN_SOURCE " + array + "\n" : "") +
         detail::substitute(weft::embedded::scan_lookback_cl, values));
   }
 }
