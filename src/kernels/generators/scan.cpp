@@ -86,9 +86,14 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                                          p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
     return *kernels_.back();
   }
-  // Tiles of an input `x[i]` are copied asynchronously on CUDA devices (WEFT_SCAN_COPY_ASYNC=0
-  // loads them through registers, for tuning).
-  const bool async = direct_ && device.backend() == "cuda" && detail::tuning_knob("WEFT_SCAN_COPY_ASYNC", 1, 0, 1);
+  // Tiles of an input `x[i]` are copied asynchronously on CUDA devices that can (compute
+  // capability 8.0 and later; the CUDA backend's driver_version ends with the device's
+  // architecture, "sm_90"). WEFT_SCAN_COPY_ASYNC=0 loads them through registers, for tuning.
+  const std::string& version = device.info().driver_version;
+  const auto sm = version.rfind("sm_");
+  const bool copies_async = sm != std::string::npos && std::atoi(version.c_str() + sm + 3) >= 80;
+  const bool async = direct_ && device.backend() == "cuda" && copies_async &&
+                     detail::tuning_knob("WEFT_SCAN_COPY_ASYNC", 1, 0, 1);
   // A tile is `group` work-items of `items` elements each. For tuning, WEFT_SCAN_ITEMS (1 to
   // 64) and WEFT_SCAN_GROUP (a power of two from 32 to 1024) override them.
   std::size_t items = detail::tuning_knob("WEFT_SCAN_ITEMS", default_scan_items(dtype_, async), 1, 64);
