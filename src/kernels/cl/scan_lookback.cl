@@ -1,8 +1,8 @@
 // A single-pass scan for GPUs: decoupled look-back (Merrill and Garland, 2016). Each
 // work-group takes the next tile in scheduling order (an atomic counter, so every tile it
 // waits for is already running), scans it, publishes the tile's aggregate, then looks back
-// over its predecessors, a whole work-group's width at a time, until it meets a published
-// inclusive prefix. The input is read once and the output written once.
+// over its predecessors, a window of tiles at a time, until it meets a published inclusive
+// prefix. The input is read once and the output written once.
 //
 // A tile's status word (64 bits) carries the call's epoch (weft_epoch, bits 2 to 31) beside
 // the state (1: aggregate ready, 2: inclusive prefix ready); a word of another epoch means
@@ -11,12 +11,12 @@
 // the word's high half, so one load reads state and value together and neither side needs
 // a fence (as CUB's look-back); wider values are published before their status words.
 //
-// The tile lives in local memory given at launch (the kernel's last argument); a tile of an
-// array read as it is (`x[i]`) is copied there asynchronously on CUDA (below).
+// The tile lives in local memory given at launch (the kernel's last argument). A tile of an
+// array read as it is (WEFT_SCAN_SOURCE, below) is copied there asynchronously on CUDA.
 //
-// Why a whole work-group looks back: a tile publishes its prefix only once its look-back has
-// met one, so prefixes advance about one window per round of global-memory latency, and the
-// window bounds the scan's speed. On CUDA the window and the tile's own scan use warp
+// Why the window is wide (up to the work-group's width, WEFT_SCAN_WINDOW tiles per round): a
+// tile publishes its prefix only once its look-back has met one, so prefixes advance about
+// one window per round of global-memory latency, and the window bounds the scan's speed. On CUDA the window and the tile's own scan use warp
 // shuffles (few barriers); elsewhere local-memory trees.
 #ifndef WEFT_SCAN_GROUP
 #define WEFT_SCAN_GROUP WEFT_GROUP
@@ -26,9 +26,10 @@
 // padding per 32 keeps the banks apart when each item reads its own run.
 #define WEFT_PAD(j) ((j) + ((j) >> 5))
 // WEFT_SCAN_SOURCE (set by the generator when the input expression is `x[i]` of a 4- or
-// 8-byte value) names the array the tile is copied from; on CUDA devices that copy
-// asynchronously (compute capability 8.0 and later) the whole tile's copies are then in flight
-// at once, straight into local memory, whatever the registers (WEFT_SCAN_COPY_ASYNC=0: not).
+// 8-byte value) names the array the tile is copied from: on CUDA devices of compute
+// capability 8.0 and later all of a work-item's copies are then in flight at once, straight
+// into local memory, whatever the registers (the generator sets WEFT_SCAN_COPY_ASYNC=0
+// elsewhere).
 #ifndef WEFT_SCAN_COPY_ASYNC
 #define WEFT_SCAN_COPY_ASYNC 1
 #endif
@@ -37,14 +38,9 @@
 #else
 #define WEFT_SCAN_ASYNC 0
 #endif
-// WEFT_SCAN_WINDOW: tiles the look-back reads per round (its first items read one each).
+// WEFT_SCAN_WINDOW: the tiles read per round of the look-back (by the first items).
 #ifndef WEFT_SCAN_WINDOW
 #define WEFT_SCAN_WINDOW WEFT_SCAN_GROUP
-#endif
-#if WEFT_CUDA
-#define WEFT_SCAN_PARTS (WEFT_SCAN_GROUP / 32)
-#else
-#define WEFT_SCAN_PARTS WEFT_SCAN_GROUP
 #endif
 #define WEFT_PACKED ${PACKED}
 #if WEFT_PACKED
@@ -84,13 +80,34 @@ void weft_publish(__global volatile ulong *status, __global volatile weft_scan_t
 #endif
 }
 
-// Loads tile `tile` into `weft_items` in coalesced order (element j of the tile to item
-// j % WEFT_SCAN_GROUP); past n, the neutral element. Whole tiles are copied asynchronously
-// where WEFT_SCAN_ASYNC: the caller commits and waits.
-void weft_load_tile(__local weft_scan_t *weft_items, const long tile, ${ARGS}long ${N})
+__kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft_status,
+                                 __global volatile weft_scan_t *weft_aggregate,
+                                 __global volatile weft_scan_t *weft_prefix,
+                                 __global volatile int *weft_tile_counter, uint weft_tile_base, uint weft_epoch,
+                                 __local weft_scan_t *weft_items)
 {
+    __local int weft_tile_shared;
+#if WEFT_CUDA
+    __local weft_scan_t weft_part[WEFT_WARPS];
+    __local weft_scan_t weft_window_part[WEFT_WARPS];
+    __local int weft_part_stop[WEFT_WARPS];
+#else
+    __local weft_scan_t weft_part[WEFT_SCAN_GROUP];
+    __local int weft_part_stop[WEFT_SCAN_GROUP];
+#endif
     const int lid = get_local_id(0);
+#if WEFT_CUDA
+    const int lane = lid & 31, warp = lid >> 5;
+#endif
+
+    if (lid == 0) weft_tile_shared = (int)((uint)atomic_inc(weft_tile_counter) - weft_tile_base);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const long tile = weft_tile_shared;
     const long base = tile * WEFT_TILE;
+
+    // Load the tile coalesced; each item then folds its own contiguous run (the run stays in
+    // local memory, not in registers: fewer registers, more work-groups per multiprocessor
+    // to overlap one tile's look-back with others' loads).
 #if WEFT_SCAN_ASYNC
     if (base + WEFT_TILE <= ${N}) {
         WEFT_UNROLL
@@ -98,34 +115,18 @@ void weft_load_tile(__local weft_scan_t *weft_items, const long tile, ${ARGS}lon
             const int j = lid + k * WEFT_SCAN_GROUP;
             weft_copy_async(&weft_items[WEFT_PAD(j)], &WEFT_SCAN_SOURCE[base + j]);
         }
-        return;
-    }
+        weft_copy_async_commit();
+        weft_copy_async_wait_all();
+    } else
 #endif
-    WEFT_UNROLL
-    for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        const long i = base + lid + k * WEFT_SCAN_GROUP;
-        weft_items[WEFT_PAD(lid + k * WEFT_SCAN_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
+    {
+        WEFT_UNROLL
+        for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
+            const long i = base + lid + k * WEFT_SCAN_GROUP;
+            weft_items[WEFT_PAD(lid + k * WEFT_SCAN_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
+        }
     }
-}
-
-// Scans tile `tile`, already in `weft_items` (and visible to the whole work-group): publishes
-// its aggregate, looks back, publishes its inclusive prefix and leaves each item's run
-// holding its final values. Returns what precedes the tile.
-weft_scan_t weft_tile_prefix(__local weft_scan_t *weft_items, const long tile,
-                             __global volatile ulong *weft_status, __global volatile weft_scan_t *weft_aggregate,
-                             __global volatile weft_scan_t *weft_prefix, const uint weft_epoch,
-                             __local weft_scan_t *weft_part, __local weft_scan_t *weft_window_part,
-                             __local int *weft_part_stop)
-{
-    const int lid = get_local_id(0);
-#if WEFT_CUDA
-    const int lane = lid & 31, warp = lid >> 5;
-#endif
-    const long base = tile * WEFT_TILE;
-
-    // Each item folds its own contiguous run (the run stays in local memory, not in
-    // registers: fewer registers, more work-groups per multiprocessor to overlap one tile's
-    // look-back with others' loads).
+    barrier(CLK_LOCAL_MEM_FENCE);
     weft_scan_t mine = weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS)];
     WEFT_UNROLL
     for (int k = 1; k < WEFT_SCAN_ITEMS; ++k) mine = WEFT_SCAN(mine, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
@@ -170,7 +171,7 @@ weft_scan_t weft_tile_prefix(__local weft_scan_t *weft_items, const long tile,
     // Publish this tile's aggregate (tile 0: its inclusive prefix, which ends every look-back).
     if (lid == 0) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | (tile == 0 ? 2u : 1u), total);
 
-    // Look back WEFT_SCAN_GROUP predecessors per round: item j reads tile window_end - 1 - j
+    // Look back WEFT_SCAN_WINDOW predecessors per round: item j reads tile window_end - 1 - j
     // (waiting until it has published something this call), the window is folded from the
     // farthest contributing tile to the nearest, stopping at the nearest inclusive prefix.
     // Every item computes the same carry and the same decision, so all take the same rounds.
@@ -246,7 +247,8 @@ weft_scan_t weft_tile_prefix(__local weft_scan_t *weft_items, const long tile,
     }
     if (lid == 0 && tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
 
-    // The run's final values back into local memory (each item its own run).
+    // The run's final values back into local memory (each item its own run), then the
+    // outputs in coalesced order: element j of the tile goes to item j % WEFT_SCAN_GROUP.
     const weft_scan_t before = tile > 0 ? WEFT_SCAN(carry, before_item) : before_item;
     weft_scan_t acc = before;
     WEFT_UNROLL
@@ -254,15 +256,7 @@ weft_scan_t weft_tile_prefix(__local weft_scan_t *weft_items, const long tile,
         acc = WEFT_SCAN(acc, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
         weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] = acc;
     }
-    return carry;
-}
-
-// Writes tile `tile`'s outputs from `weft_items` (final values, visible to the whole
-// work-group) in coalesced order: element j of the tile goes to item j % WEFT_SCAN_GROUP.
-void weft_tile_outputs(__local weft_scan_t *weft_items, const long tile, const weft_scan_t carry, ${ARGS}long ${N})
-{
-    const int lid = get_local_id(0);
-    const long base = tile * WEFT_TILE;
+    barrier(CLK_LOCAL_MEM_FENCE);
     WEFT_UNROLL
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
         const int j = lid + k * WEFT_SCAN_GROUP;
@@ -275,40 +269,4 @@ ${OUTPUT};
             }
         }
     }
-}
-
-// The kernel's last two arguments: the number of tiles and the local memory for one tile.
-__kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft_status,
-                                 __global volatile weft_scan_t *weft_aggregate,
-                                 __global volatile weft_scan_t *weft_prefix,
-                                 __global volatile int *weft_tile_counter, uint weft_tile_base, uint weft_epoch,
-                                 long weft_tiles, __local weft_scan_t *weft_items)
-{
-    __local int weft_tile_shared;
-    __local weft_scan_t weft_part[WEFT_SCAN_PARTS];
-#if WEFT_CUDA
-    __local weft_scan_t weft_window_part[WEFT_SCAN_PARTS];
-#else
-    __local weft_scan_t weft_window_part[1];  // unused: the window folds in weft_part
-#endif
-    __local int weft_part_stop[WEFT_SCAN_PARTS];
-    const int lid = get_local_id(0);
-
-    // Tiles in the order work-groups ask for them (an atomic counter): every tile one waits
-    // for is taken by a work-group that is already running.
-    if (lid == 0) weft_tile_shared = (int)((uint)atomic_inc(weft_tile_counter) - weft_tile_base);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const long tile = weft_tile_shared;
-    if (tile >= weft_tiles) return;  // (one work-group per tile: a safeguard)
-    weft_load_tile(weft_items, tile, ${NAMES}${N});
-#if WEFT_SCAN_ASYNC
-    // All of the tile's copies in flight at once, whatever the registers.
-    weft_copy_async_commit();
-    weft_copy_async_wait_all();
-#endif
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const weft_scan_t carry = weft_tile_prefix(weft_items, tile, weft_status, weft_aggregate, weft_prefix, weft_epoch,
-                                               weft_part, weft_window_part, weft_part_stop);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    weft_tile_outputs(weft_items, tile, carry, ${NAMES}${N});
 }

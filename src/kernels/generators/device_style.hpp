@@ -19,6 +19,7 @@ struct DeviceStyle {
   // work-group only (NVIDIA's does: a published aggregate can arrive after its flag), so on
   // OpenCL GPUs scans go in chunks and reductions in two launches.
   bool device_fences = false;
+  bool copies_async = false;      // global to local memory without registers (CUDA, compute capability 8.0+)
   unsigned items = 1;             // elements per work-item in streaming kernels
   std::size_t group = 64;         // work-group size of generated kernels
   std::size_t groups_per_unit = 4;  // work-groups per compute unit in reductions and scans

@@ -54,6 +54,12 @@ DeviceStyle device_style(const Device& d) {
     s.groups_per_unit = 4;
   } else if (d.type() == DeviceType::gpu) {
     s.device_fences = d.backend() == "cuda";
+    if (d.backend() == "cuda") {
+      // The CUDA backend's driver_version ends with the device's architecture ("sm_90").
+      const std::string& version = d.info().driver_version;
+      const auto sm = version.rfind("sm_");
+      s.copies_async = sm != std::string::npos && std::atoi(version.c_str() + sm + 3) >= 80;
+    }
     s.items = 4;
     s.group = 256;
     s.groups_per_unit = 8;

@@ -86,14 +86,9 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                                          p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
     return *kernels_.back();
   }
-  // Tiles of an input `x[i]` are copied asynchronously on CUDA devices that can (compute
-  // capability 8.0 and later; the CUDA backend's driver_version ends with the device's
-  // architecture, "sm_90"). WEFT_SCAN_COPY_ASYNC=0 loads them through registers, for tuning.
-  const std::string& version = device.info().driver_version;
-  const auto sm = version.rfind("sm_");
-  const bool copies_async = sm != std::string::npos && std::atoi(version.c_str() + sm + 3) >= 80;
-  const bool async = direct_ && device.backend() == "cuda" && copies_async &&
-                     detail::tuning_knob("WEFT_SCAN_COPY_ASYNC", 1, 0, 1);
+  // Tiles of an input `x[i]` are copied asynchronously where the device can (WEFT_SCAN_COPY_ASYNC=0
+  // loads them through registers, for tuning).
+  const bool async = direct_ && style.copies_async && detail::tuning_knob("WEFT_SCAN_COPY_ASYNC", 1, 0, 1);
   // A tile is `group` work-items of `items` elements each. For tuning, WEFT_SCAN_ITEMS (1 to
   // 64) and WEFT_SCAN_GROUP (a power of two from 32 to 1024) override them.
   std::size_t items = detail::tuning_knob("WEFT_SCAN_ITEMS", default_scan_items(dtype_, async), 1, 64);
@@ -169,8 +164,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
     k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
     k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
-    k.partial.set_arg(nargs + 7, static_cast<std::int64_t>(slots));
-    k.partial.set_arg(nargs + 8, LocalMemory{(tile + tile / 32) * size_of(dtype_)});
+    k.partial.set_arg(nargs + 7, LocalMemory{(tile + tile / 32) * size_of(dtype_)});
     return queue.launch(k.partial, slots * k.group, k.group, {}, ordered.wait());
   }
   // Chunks: a few per compute unit (each a contiguous range for one work-item), never
