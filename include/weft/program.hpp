@@ -85,6 +85,11 @@ class Kernel {
   const std::string& name() const;
   std::size_t num_args() const;
   const KernelArgInfo& arg_info(std::size_t index) const;
+  /// How many work-groups of local_size work-items, with local_bytes of local memory given at
+  /// launch, one compute unit runs at once (its registers and local memory permitting), where
+  /// the backend can tell (CUDA); 0 where it cannot. Sizes a grid that fills the device in one
+  /// wave.
+  std::size_t resident_groups_per_unit(std::size_t local_size, std::size_t local_bytes = 0) const;
 
   /// Binds a buffer to a __global or __constant pointer parameter.
   Kernel& set_arg(std::size_t index, const Buffer& buffer);

@@ -71,6 +71,7 @@ class ReductionKernel {
     Kernel partial;
     Kernel finish;
     Kernel fused;  // one launch, where device-scope fences exist (CUDA); else empty
+    std::size_t resident = 0;  // work-groups a compute unit runs at once, where the backend tells
     std::vector<std::pair<const void*, Scratch>> scratch;  // per queue: stream order keeps it safe
   };
   Kernels& kernels_for(const Device& device);
@@ -81,6 +82,7 @@ class ReductionKernel {
   std::vector<ArgSpec> specs_;
   std::string who_;
   std::string options_;
+  bool direct_ = false;  // the map reads an array of the result's type as it is (`x[i]`)
   std::shared_ptr<detail::GeneratedSource> host_;
   std::shared_ptr<detail::GeneratedSource> groups_;
   std::vector<std::unique_ptr<Kernels>> kernels_;

@@ -92,6 +92,13 @@ class KernelImpl {
   const std::vector<ArgValue>& args() const noexcept { return args_; }
   /// Throws InvalidArgument naming the first parameter that has no value.
   void check_all_set() const;
+  /// Work-groups of local_size work-items with local_bytes of dynamic local memory that one
+  /// compute unit holds at once, where the backend can tell; 0 where it cannot.
+  virtual std::size_t resident_groups(std::size_t local_size, std::size_t local_bytes) const {
+    (void)local_size;
+    (void)local_bytes;
+    return 0;
+  }
 
  private:
   std::string name_;

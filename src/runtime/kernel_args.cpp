@@ -33,6 +33,10 @@ const std::string& Kernel::name() const {
 
 std::size_t Kernel::num_args() const { return impl_ ? impl_->params().size() : 0; }
 
+std::size_t Kernel::resident_groups_per_unit(std::size_t local_size, std::size_t local_bytes) const {
+  return impl_ && local_size > 0 ? impl_->resident_groups(local_size, local_bytes) : 0;
+}
+
 const KernelArgInfo& Kernel::arg_info(std::size_t index) const {
   return checked(impl_, index).params()[index];
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iomanip>
 #include <limits>
+#include <numeric>
 
 #include "support.hpp"
 
@@ -129,6 +130,44 @@ TEST_P(Generators, ReductionsWithMapsAndOtherOperators) {
   float on_device = 0;
   q.read(f.device_value(), &on_device, 4);
   EXPECT_EQ(on_device, f.get());
+}
+
+TEST_P(Generators, ReductionsReadArraysAtAnyAlignment) {
+  // A map `x[i]` of the result's type is read 16 bytes at a time on CUDA where x starts on a
+  // 16-byte boundary; a buffer that starts between (wrapped memory, here 4 to 12 bytes into
+  // an allocation) takes the element-wise loop. Both are exact on integers.
+  if (dev.backend() == "opencl") GTEST_SKIP() << "OpenCL buffers cannot be wrapped at an address";
+  const std::size_t n = 70001;
+  const auto x = test::random_vector<std::int32_t>(n, 11, -1000, 1000);
+  Buffer dx = upload_typed(x);
+  ReductionKernel sum(DType::int32, "0", "a + b", "x[i]", "const int *x");
+  ReductionKernel sum64(DType::int64, "0", "a + b", "x[i]", "const long *x");
+  for (std::size_t skip : {0, 1, 2, 3}) {
+    Buffer view = Buffer::wrap(dev, dx.address() + 4 * skip, (n - skip) * 4, std::make_shared<Buffer>(dx));
+    for (std::size_t m : {n - skip, std::size_t(5), std::size_t(1)}) {
+      const std::int32_t ref = std::accumulate(x.begin() + skip, x.begin() + skip + m, std::int32_t(0));
+      EXPECT_EQ(sum.reduce<std::int32_t>(q, m, view).get(), ref) << "skip " << skip << " m " << m;
+    }
+  }
+  const auto y = test::random_vector<std::int64_t>(n, 12, -1000000, 1000000);
+  Buffer dy = upload_typed(y);
+  Buffer view = Buffer::wrap(dev, dy.address() + 8, (n - 1) * 8, std::make_shared<Buffer>(dy));
+  EXPECT_EQ(sum64.reduce<std::int64_t>(q, n - 1, view).get(), std::accumulate(y.begin() + 1, y.end(), std::int64_t(0)));
+}
+
+TEST_P(Generators, ReductionArgumentsMayShareNamesWithTheTemplatesLocals) {
+  // The generated source's own variables are prefixed: arguments named like the loops' and
+  // accumulators' usual names (G, acc, k, g, begin, end, width, partial) build and count.
+  const std::size_t n = 4099;
+  const auto x = test::random_vector<std::int32_t>(n, 13, -50, 50);
+  Buffer dx = upload_typed(x);
+  ReductionKernel r(DType::int32, "0", "a + b", "x[i] * G + acc + k + g + begin + end + width + partial",
+                    "const int *x, int G, int acc, int k, int g, int begin, int end, int width, int partial");
+  const std::int32_t extra = 1 + 2 + 3 + 4 + 5 + 6 + 7;
+  const std::int32_t ref = 3 * std::accumulate(x.begin(), x.end(), std::int32_t(0)) + extra * static_cast<std::int32_t>(n);
+  EXPECT_EQ(r.reduce<std::int32_t>(q, n, dx, 3, 1, 2, 3, 4, 5, 6, 7).get(), ref);
+  ReductionKernel direct(DType::int32, "0", "a + b", "x[i]", "const int *x, long G, long acc, long k, long width");
+  EXPECT_EQ(direct.reduce<std::int32_t>(q, n, dx, 1, 2, 3, 4).get(), std::accumulate(x.begin(), x.end(), std::int32_t(0)));
 }
 
 template <class T>

@@ -50,6 +50,14 @@ std::vector<Source> every_dialect_source() {
                                       "a + b", "0", "if (prev_item != item) kept[item - 1] = x[i];", "x[i] == 0");
   s.push_back({"generated/elementwise", ew.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   s.push_back({"generated/reduction", red.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  // Maps `x[i]` of the result's type read 16 bytes at a time on CUDA (4- and 8-byte types).
+  static const ReductionKernel red_f32(DType::float32, "0", "a + b", "x[i]", "const float *x");
+  static const ReductionKernel red_f64(DType::float64, "-INFINITY", "max(a, b)", "x[i]", "const double *x");
+  static const ReductionKernel red_i64(DType::int64, "0", "a + b", "v[i]", "long n, const long *v, long G, long acc, long k, long e");
+  s.push_back({"generated/reduction_vectors_float32", red_f32.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"generated/reduction_vectors_float64", red_f64.source(), "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"generated/reduction_vectors_int64", red_i64.source(),
+               "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_REDUCE_VECTORS=3"});
   static const InclusiveScanKernel cumsum(DType::float32, "a + b", "0");
   static const GenericScanKernel single(DType::float32, "const float *x, float *y", "x[i]", "a + b", "0",
                                         "y[i] = item");

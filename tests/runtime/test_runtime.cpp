@@ -188,6 +188,24 @@ std::vector<int> graph_steps(std::vector<int> x, std::initializer_list<int> ks, 
   return x;
 }
 
+TEST_P(Runtime, KernelsTellHowManyWorkGroupsAComputeUnitHolds) {
+  Device dev = GetParam();
+  Kernel k = Program::build(dev, graph_step_source).kernel("graph_step");
+  const std::size_t small = k.resident_groups_per_unit(64);
+  if (dev.backend() != "cuda") {
+    EXPECT_EQ(small, 0u) << "only the CUDA backend can tell";
+    return;
+  }
+  // A multiprocessor holds several small blocks, fewer large ones, and none that asks for more
+  // shared memory than it has.
+  const std::size_t large = k.resident_groups_per_unit(1024);
+  EXPECT_GE(small, 2u);
+  EXPECT_GE(large, 1u);
+  EXPECT_LT(large, small);
+  EXPECT_EQ(k.resident_groups_per_unit(64, std::size_t(1) << 30), 0u);
+  EXPECT_EQ(k.resident_groups_per_unit(0), 0u);
+}
+
 TEST_P(Runtime, GraphsReplayTheirLaunchesInOrder) {
   Device dev = GetParam();
   Kernel k = Program::build(dev, graph_step_source).kernel("graph_step");

@@ -320,6 +320,16 @@ CudaKernel::CudaKernel(std::string name, std::vector<KernelArgInfo> params, std:
     : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), function_(function),
       max_threads_(max_threads ? max_threads : 1) {}
 
+std::size_t CudaKernel::resident_groups(std::size_t local_size, std::size_t local_bytes) const {
+  // The occupancy calculator counts the kernel's registers and static shared memory too.
+  int blocks = 0;
+  if (driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function_, static_cast<int>(local_size),
+                                                          local_bytes) != CUDA_SUCCESS) {
+    return 0;
+  }
+  return blocks > 0 ? static_cast<std::size_t>(blocks) : 0;
+}
+
 void CudaKernel::allow_shared(std::size_t bytes) {
   std::lock_guard lock(mutex_);
   if (bytes <= shared_allowed_) return;

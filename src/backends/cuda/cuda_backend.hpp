@@ -130,6 +130,7 @@ class CudaKernel final : public KernelImpl {
   std::size_t max_threads() const noexcept { return max_threads_; }
   /// Raises the kernel's dynamic shared memory limit when a launch needs more than 48 KiB.
   void allow_shared(std::size_t bytes);
+  std::size_t resident_groups(std::size_t local_size, std::size_t local_bytes) const override;
 
  private:
   std::shared_ptr<CudaModule> module_;  // keeps the code loaded

@@ -4,18 +4,18 @@
 // vector register for simple operators.
 __kernel void weft_reduce_partial(${ARGS}long ${N}, __global weft_out_t *weft_partial, long weft_chunk)
 {
-    const long g = get_global_id(0);
-    const long begin = g * weft_chunk;
-    const long end = min(begin + weft_chunk, (long)${N});
-    weft_out_t acc[16];
-    for (int k = 0; k < 16; ++k) acc[k] = ${NEUTRAL};
-    long i = begin;
-    for (; i + 16 <= end; i += 16) {
-        for (int k = 0; k < 16; ++k) acc[k] = WEFT_REDUCE(acc[k], weft_map(i + k, ${NAMES}${N}));
+    const long weft_g = get_global_id(0);
+    const long weft_begin = weft_g * weft_chunk;
+    const long weft_end = min(weft_begin + weft_chunk, (long)${N});
+    weft_out_t weft_acc[16];
+    for (int weft_k = 0; weft_k < 16; ++weft_k) weft_acc[weft_k] = ${NEUTRAL};
+    long i = weft_begin;
+    for (; i + 16 <= weft_end; i += 16) {
+        for (int weft_k = 0; weft_k < 16; ++weft_k) weft_acc[weft_k] = WEFT_REDUCE(weft_acc[weft_k], weft_map(i + weft_k, ${NAMES}${N}));
     }
-    for (; i < end; ++i) acc[0] = WEFT_REDUCE(acc[0], weft_map(i, ${NAMES}${N}));
-    for (int k = 1; k < 16; ++k) acc[0] = WEFT_REDUCE(acc[0], acc[k]);
-    weft_partial[g] = acc[0];
+    for (; i < weft_end; ++i) weft_acc[0] = WEFT_REDUCE(weft_acc[0], weft_map(i, ${NAMES}${N}));
+    for (int weft_k = 1; weft_k < 16; ++weft_k) weft_acc[0] = WEFT_REDUCE(weft_acc[0], weft_acc[weft_k]);
+    weft_partial[weft_g] = weft_acc[0];
 }
 
 __kernel void weft_reduce_finish(__global const weft_out_t *weft_partial, long weft_count,

@@ -214,6 +214,24 @@ WEFT_INLINE void weft_copy_async_wait_all() noexcept {
 #endif
 }
 
+// ---- 16-byte loads (CUDA only, for weft's generated kernels) --------------------------------
+// weft_load16(p) reads the 16 bytes at p (16-byte aligned) in one load through the read-only
+// path (memory the kernel does not write), as 16 / sizeof(T) elements.
+template <class T>
+struct alignas(16) weft_vector16 {
+  T weft_item[16 / sizeof(T)];
+};
+template <class T>
+WEFT_INLINE weft_vector16<T> weft_load16(const T* p) noexcept {
+  static_assert(16 % sizeof(T) == 0, "16-byte loads of whole elements");
+  union {
+    ::uint4 bits;
+    weft_vector16<T> items;
+  } u;
+  u.bits = __ldg(reinterpret_cast<const ::uint4*>(p));
+  return u.items;
+}
+
 }  // namespace weft_kernel
 
 // ---- the dialect's spellings --------------------------------------------------------------

@@ -33,8 +33,13 @@ ReductionKernel::ReductionKernel(DType out, std::string_view neutral, std::strin
       {"N", n_taken ? "weft_n" : "n"}};
   const std::string head = detail::substitute(weft::embedded::reduction_cl, values);
   host_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::reduction_host_cl, values));
-  groups_ =
-      std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::reduction_groups_cl, values));
+  // A map that reads an array of the result's type as it is (`x[i]`) lets CUDA devices read
+  // it 16 bytes at a time (reduction_groups.cl).
+  const std::string array = detail::direct_array(map_expr, specs_, out);
+  direct_ = !array.empty();
+  groups_ = std::make_shared<detail::GeneratedSource>(
+      (array.empty() ? std::string() : "#define WEFT_REDUCE_SOURCE " + array + "\n") + head +
+      detail::substitute(weft::embedded::reduction_groups_cl, values));
 }
 
 void ReductionKernel::throw_type_mismatch(std::string_view given) const {
@@ -57,12 +62,25 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
   const bool groups = !style.chunked || fused;
   // WEFT_REDUCE_LOADS (1 to 32) sets the loads in flight per work-item, for tuning.
   const std::size_t loads = groups ? detail::tuning_knob("WEFT_REDUCE_LOADS", 0, 1, 32) : 0;
-  const std::string tuning = loads ? " -D WEFT_REDUCE_LOADS=" + std::to_string(loads) : "";
-  Program p = (groups ? groups_ : host_)->program(device, options_ + style.options + tuning);
-  kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
-                                                       p.kernel("weft_reduce_finish"),
-                                                       fused ? p.kernel("weft_reduce_fused") : Kernel(),
-                                                       {}}));
+  // WEFT_REDUCE_VECTORS (0 to 8) the 16-byte loads in flight where the map reads an array as
+  // it is (0: element by element).
+  constexpr std::size_t unset = ~std::size_t(0);
+  const std::size_t vectors = groups ? detail::tuning_knob("WEFT_REDUCE_VECTORS", unset, 0, 8) : unset;
+  const std::string tuning = (loads ? " -D WEFT_REDUCE_LOADS=" + std::to_string(loads) : "") +
+                             (vectors != unset ? " -D WEFT_REDUCE_VECTORS=" + std::to_string(vectors) : "");
+  // Reading an array 16 bytes at a time on CUDA: within 32 registers per work-item the planned
+  // eight work-groups of 256 share a multiprocessor (34 unbounded, which holds six).
+  const std::string cap = direct_ && groups && device.backend() == "cuda" ? " -cl-nv-maxrregcount=32" : "";
+  Program p = (groups ? groups_ : host_)->program(device, options_ + style.options + tuning + cap);
+  auto k = std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
+                                              p.kernel("weft_reduce_finish"),
+                                              fused ? p.kernel("weft_reduce_fused") : Kernel(), 0, {}});
+  // Work-groups beyond what a compute unit runs at once would make a second, partial wave (a
+  // kernel of more registers than planned, say): launch() stays within both.
+  if (groups) {
+    k->resident = (fused ? k->fused : k->partial).resident_groups_per_unit(style.group, style.group * size_of(out_));
+  }
+  kernels_.push_back(std::move(k));
   return *kernels_.back();
 }
 
@@ -72,7 +90,8 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
   const std::size_t units = std::max(1u, dev.info().compute_units);
   // How many partials: enough work-groups (chunks on the host) to fill the device, never
   // more than there are elements to share.
-  std::size_t groups = units * style.groups_per_unit;
+  const std::size_t per_unit = k.resident ? std::min(k.resident, style.groups_per_unit) : style.groups_per_unit;
+  std::size_t groups = units * per_unit;
   const std::size_t per_group = style.chunked ? 4096 : style.group * style.items;
   groups = std::max<std::size_t>(1, std::min(groups, (n + per_group - 1) / per_group));
 

@@ -1,0 +1,319 @@
+// A lab, not part of the build: what limits weft's single-pass scan (decoupled look-back) on
+// Hopper? The baseline replicates weft's kernel (src/kernels/cl/scan_lookback.cl on the
+// asynchronous-copy path: 256 work-items x 32 items, tiles taken from an atomic counter, a
+// look-back window of WINDOW tiles per round); the variants change one thing each:
+//   LOAD 0: 4-byte cp.async per item (weft today); LOAD 1: one bulk copy (TMA) per 128-byte
+//           row of the tile, completing on an mbarrier;
+//   STORE 0: coalesced stores from local memory (weft today); STORE 1: each thread's run
+//           leaves by one bulk copy (TMA) from local memory.
+// Each variant is checked against a float64 prefix sum and timed with events (median of 20
+// rounds of 10 calls, interleaved). Build and run: bash bench/lab/run-lab.sh.
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CHECK(x)                                                                               \
+  do {                                                                                         \
+    cudaError_t e_ = (x);                                                                      \
+    if (e_ != cudaSuccess) {                                                                   \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+constexpr int kGroup = 256, kItems = 32, kTile = kGroup * kItems, kWarps = kGroup / 32;
+
+__device__ __forceinline__ unsigned smem(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+
+__device__ __forceinline__ void copy_async4(float* dst, const float* src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(smem(dst)), "l"(src) : "memory");
+}
+__device__ __forceinline__ void mbar_init(uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive_expect(uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem(bar)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, unsigned parity) {
+  asm volatile(
+      "{\n .reg .pred p;\n WAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n @!p bra WAIT_%=;\n}\n" ::"r"(
+          smem(bar)),
+      "r"(parity)
+      : "memory");
+}
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes, uint64_t* bar) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                   smem(dst)),
+               "l"(src), "r"(bytes), "r"(smem(bar))
+               : "memory");
+}
+__device__ __forceinline__ void bulk_store(void* dst, const void* src, unsigned bytes) {
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(dst), "r"(smem(src)), "r"(bytes)
+               : "memory");
+}
+
+// Row stride in local memory: 33 words (one of padding per 32) for scalar runs, 36 (16 bytes
+// of padding) where rows must start 16-byte aligned for bulk copies and 16-byte reads.
+template <int S>
+__device__ __forceinline__ int pad(int j) {
+  return (j >> 5) * S + (j & 31);
+}
+
+template <int LOAD, int STORE, int WINDOW>
+__global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict__ x, float* __restrict__ y, long long n,
+                                                        volatile unsigned long long* status, int* counter,
+                                                        unsigned tile_base, unsigned epoch) {
+  constexpr int S = (LOAD == 1 || STORE == 1) ? 36 : 33;
+  extern __shared__ __align__(128) float items[];
+  __shared__ int tile_shared;
+  __shared__ float part[kWarps], window_part[kWarps];
+  __shared__ int part_stop[kWarps];
+  __shared__ __align__(8) uint64_t bar;
+  const int lid = threadIdx.x, lane = lid & 31, warp = lid >> 5;
+  if (lid == 0) {
+    tile_shared = (int)((unsigned)atomicAdd(counter, 1) - tile_base);
+    if (LOAD == 1) {
+      mbar_init(&bar, kWarps);
+      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+  }
+  __syncthreads();
+  const long long tile = tile_shared;
+  const long long base = tile * kTile;
+  const bool full = base + kTile <= n;
+  if (full && LOAD == 1) {
+    if (lane == 0) mbar_arrive_expect(&bar, 32 * 128);
+    __syncwarp();
+    bulk_load(&items[lid * S], x + base + lid * 32, 128, &bar);
+    mbar_wait(&bar, 0);
+  } else if (full) {
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const int j = lid + k * kGroup;
+      copy_async4(&items[pad<S>(j)], x + base + j);
+    }
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+    __syncthreads();
+  } else {
+    for (int k = 0; k < kItems; ++k) {
+      const int j = lid + k * kGroup;
+      items[pad<S>(j)] = base + j < n ? x[base + j] : 0.f;
+    }
+    __syncthreads();
+  }
+  // The thread's run is row lid: words lid*S .. lid*S+31.
+  float* run = &items[lid * S];
+  float mine = 0.f;
+  if (S == 36) {
+#pragma unroll
+    for (int m = 0; m < 8; ++m) {
+      const float4 v = reinterpret_cast<const float4*>(run)[m];
+      mine += v.x;
+      mine += v.y;
+      mine += v.z;
+      mine += v.w;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) mine += run[k];
+  }
+  float incl = mine;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const float e = __shfl_up_sync(0xffffffffu, incl, o);
+    if (lane >= o) incl += e;
+  }
+  if (lane == 31) part[warp] = incl;
+  __syncthreads();
+  float warp_before = 0.f, total = 0.f;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    if (w == warp) warp_before = total;
+    total += part[w];
+  }
+  const float excl = __shfl_up_sync(0xffffffffu, incl, 1);
+  const float before_item = lane > 0 ? warp_before + excl : warp_before;
+  auto word = [&](unsigned state, float v) {
+    return ((unsigned long long)__float_as_uint(v) << 32) | ((epoch << 2) | state);
+  };
+  if (lid == 0) status[tile] = word(tile == 0 ? 2u : 1u, total);
+  float carry = 0.f;
+  long long window_end = tile;
+  int done = tile == 0;
+  while (!done) {
+    const long long p = window_end - 1 - lid;
+    unsigned state = 2;
+    float value = 0.f;
+    if (lid >= WINDOW) {
+      state = 1;
+    } else if (p >= 0) {
+      unsigned long long w;
+      while (((unsigned)(w = status[p]) >> 2) != epoch) {
+      }
+      state = (unsigned)w & 3u;
+      value = __uint_as_float((unsigned)(w >> 32));
+    }
+    const unsigned prefixes = __ballot_sync(0xffffffffu, state == 2);
+    const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
+    if (lane > stop) value = 0.f;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+      const float f = __shfl_down_sync(0xffffffffu, value, o);
+      if (lane + o < 32) value += f;
+    }
+    if (lane == 0) {
+      window_part[warp] = value;
+      part_stop[warp] = prefixes != 0;
+    }
+    __syncthreads();
+    int nearest = kWarps - 1;
+    for (int w = kWarps - 1; w >= 0; --w)
+      if (part_stop[w]) nearest = w;
+    float win = 0.f;
+    for (int w = nearest; w >= 0; --w) win += window_part[w];
+    done = part_stop[nearest];
+    carry += win;
+    window_end -= WINDOW;
+    __syncthreads();
+  }
+  if (lid == 0 && tile > 0) status[tile] = word(2u, carry + total);
+  float acc = tile > 0 ? carry + before_item : before_item;
+  if (S == 36) {
+#pragma unroll
+    for (int m = 0; m < 8; ++m) {
+      float4 v = reinterpret_cast<float4*>(run)[m];
+      v.x = acc += v.x;
+      v.y = acc += v.y;
+      v.z = acc += v.z;
+      v.w = acc += v.w;
+      reinterpret_cast<float4*>(run)[m] = v;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) run[k] = acc += run[k];
+  }
+  if (STORE == 1 && full) {
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    bulk_store(y + base + lid * 32, run, 128);
+    asm volatile("cp.async.bulk.commit_group;\ncp.async.bulk.wait_group.read 0;\n" ::: "memory");
+    return;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    const int j = lid + k * kGroup;
+    if (base + j < n) y[base + j] = items[pad<S>(j)];
+  }
+}
+
+int main(int argc, char** argv) {
+  const long long n = argc > 1 ? std::atoll(argv[1]) : (1ll << 26);
+  const long long ntiles = (n + kTile - 1) / kTile;
+  std::vector<float> h(n), got(n);
+  std::vector<double> ref(n);
+  std::mt19937 rng(777);
+  std::uniform_real_distribution<float> dist(0.f, 1.f);
+  double s = 0;
+  for (long long i = 0; i < n; ++i) ref[i] = (s += (h[i] = dist(rng)));
+  float *x, *y;
+  unsigned long long* status;
+  int* counter;
+  CHECK(cudaMalloc(&x, n * 4));
+  CHECK(cudaMalloc(&y, n * 4));
+  CHECK(cudaMalloc(&status, ntiles * 8));
+  CHECK(cudaMalloc(&counter, 4));
+  CHECK(cudaMemset(status, 0, ntiles * 8));
+  CHECK(cudaMemset(counter, 0, 4));
+  CHECK(cudaMemcpy(x, h.data(), n * 4, cudaMemcpyHostToDevice));
+  void* temp = nullptr;
+  size_t temp_bytes = 0;
+  CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, y, n));
+  CHECK(cudaMalloc(&temp, temp_bytes));
+  unsigned calls = 0;  // tiles taken from the counter so far, and the epoch
+
+  struct Variant {
+    std::string name;
+    std::function<void()> run;
+    bool is_copy;
+    std::vector<float> times;
+  };
+  std::vector<Variant> vs;
+  auto add = [&](std::string name, auto kernel, int S) {
+    const int bytes = (kTile / 32) * S * 4;
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    cudaFuncAttributes attr{};
+    CHECK(cudaFuncGetAttributes(&attr, kernel));
+    int per_sm = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGroup, bytes));
+    name += " (" + std::to_string(attr.numRegs) + " regs, " + std::to_string(per_sm) + "/SM)";
+    vs.push_back({name, [=, &calls] {
+                    ++calls;
+                    kernel<<<(unsigned)ntiles, kGroup, bytes>>>(x, y, n, status, counter,
+                                                                (unsigned)((calls - 1) * ntiles), calls & 0x3fffffffu);
+                  }, false, {}});
+  };
+  vs.push_back({"copy (cudaMemcpy D2D)", [&] { CHECK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice)); }, true, {}});
+  vs.push_back({"cub DeviceScan::InclusiveSum", [&] { CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, y, n)); }, false, {}});
+  add("weft: cp.async 4B, window 32", scan_lookback<0, 0, 32>, 33);
+  add("cp.async 4B, window 256", scan_lookback<0, 0, 256>, 33);
+  add("TMA rows, window 32", scan_lookback<1, 0, 32>, 36);
+  add("TMA rows, window 256", scan_lookback<1, 0, 256>, 36);
+  add("TMA rows + TMA store, window 32", scan_lookback<1, 1, 32>, 36);
+  add("cp.async 4B + TMA store, window 32", scan_lookback<0, 1, 32>, 36);
+
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  bool ok = true;
+  for (auto& v : vs) {
+    if (v.is_copy) continue;
+    CHECK(cudaMemset(y, 0xff, n * 4));
+    v.run();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(got.data(), y, n * 4, cudaMemcpyDeviceToHost));
+    long long bad = 0, first = -1;
+    for (long long i = 0; i < n; ++i) {
+      if (!(std::fabs(got[i] - ref[i]) <= 1e-4 * ref[i] + 1e-3)) {
+        if (first < 0) first = i;
+        ++bad;
+      }
+    }
+    if (bad) {
+      std::printf("WRONG %s: %lld elements, first at %lld: %.8g against %.8g\n", v.name.c_str(), bad, first,
+                  got[first], ref[first]);
+      ok = false;
+    }
+  }
+  for (int round = 0; round < 20; ++round) {
+    for (auto& v : vs) {
+      v.run();
+      CHECK(cudaEventRecord(a));
+      for (int r = 0; r < 10; ++r) v.run();
+      CHECK(cudaEventRecord(b));
+      CHECK(cudaEventSynchronize(b));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, a, b));
+      v.times.push_back(ms * 100.f);
+    }
+  }
+  CHECK(cudaGetLastError());
+  double copy_gbs = 0;
+  std::printf("%-60s %10s %10s %8s\n", "scan variant", "median us", "GB/s", "of copy");
+  for (auto& v : vs) {
+    std::sort(v.times.begin(), v.times.end());
+    const double us = v.times[v.times.size() / 2];
+    const double gbs = 2.0 * n * 4 / us / 1e3;
+    if (v.is_copy) copy_gbs = gbs;
+    std::printf("%-60s %10.2f %10.1f %7.1f%%\n", v.name.c_str(), us, gbs, 100 * gbs / copy_gbs);
+  }
+  return ok ? 0 : 1;
+}
