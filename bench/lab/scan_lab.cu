@@ -70,7 +70,7 @@ __device__ __forceinline__ int pad(int j) {
 template <int LOAD, int STORE, int WINDOW>
 __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict__ x, float* __restrict__ y, long long n,
                                                         volatile unsigned long long* status, int* counter,
-                                                        unsigned tile_base, unsigned epoch) {
+                                                        unsigned tile_base, unsigned epoch, int prefetch) {
   constexpr int S = (LOAD == 1 || STORE == 1) ? 36 : 33;
   extern __shared__ __align__(128) float items[];
   __shared__ int tile_shared;
@@ -89,6 +89,12 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   const long long tile = tile_shared;
   const long long base = tile * kTile;
   const bool full = base + kTile <= n;
+  // Optionally: ask L2 to fetch the tile `prefetch` tickets ahead (one bulk prefetch, sm_90).
+  if (prefetch > 0 && lid == 0 && base + (long long)(prefetch + 1) * kTile <= n) {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(x + base + (long long)prefetch * kTile),
+                 "r"(kTile * 4)
+                 : "memory");
+  }
   if (full && LOAD == 1) {
     if (lane == 0) mbar_arrive_expect(&bar, 32 * 128);
     __syncwarp();
@@ -246,7 +252,7 @@ int main(int argc, char** argv) {
     std::vector<float> times;
   };
   std::vector<Variant> vs;
-  auto add = [&](std::string name, auto kernel, int S) {
+  auto add = [&](std::string name, auto kernel, int S, int prefetch = 0) {
     const int bytes = (kTile / 32) * S * 4;
     CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     cudaFuncAttributes attr{};
@@ -257,17 +263,21 @@ int main(int argc, char** argv) {
     vs.push_back({name, [=, &calls] {
                     ++calls;
                     kernel<<<(unsigned)ntiles, kGroup, bytes>>>(x, y, n, status, counter,
-                                                                (unsigned)((calls - 1) * ntiles), calls & 0x3fffffffu);
+                                                                (unsigned)((calls - 1) * ntiles), calls & 0x3fffffffu,
+                                                                prefetch);
                   }, false, {}});
   };
   vs.push_back({"copy (cudaMemcpy D2D)", [&] { CHECK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice)); }, true, {}});
   vs.push_back({"cub DeviceScan::InclusiveSum", [&] { CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, y, n)); }, false, {}});
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int resident = sms * 6;
   add("weft: cp.async 4B, window 32", scan_lookback<0, 0, 32>, 33);
-  add("cp.async 4B, window 256", scan_lookback<0, 0, 256>, 33);
-  add("TMA rows, window 32", scan_lookback<1, 0, 32>, 36);
-  add("TMA rows, window 256", scan_lookback<1, 0, 256>, 36);
-  add("TMA rows + TMA store, window 32", scan_lookback<1, 1, 32>, 36);
-  add("cp.async 4B + TMA store, window 32", scan_lookback<0, 1, 32>, 36);
+  for (int d : {sms / 4, sms / 2, sms, sms * 3 / 2, sms * 2, sms * 3})
+    add("cp.async 4B, window 32, L2 prefetch +" + std::to_string(d), scan_lookback<0, 0, 32>, 33, d);
+  add("cp.async 4B, window 256, L2 prefetch +" + std::to_string(sms), scan_lookback<0, 0, 256>, 33, sms);
+  add("TMA rows, window 32, L2 prefetch +" + std::to_string(sms), scan_lookback<1, 0, 32>, 36, sms);
+  (void)resident;
 
   cudaEvent_t a, b;
   CHECK(cudaEventCreate(&a));

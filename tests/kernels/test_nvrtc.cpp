@@ -75,6 +75,9 @@ std::vector<Source> every_dialect_source() {
   // A look-back window narrower than the work-group.
   s.push_back({"generated/scan_single_pass_window", single.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_WINDOW=32"});
+  // Asynchronous copies of tiles that L2 was asked for ahead (compute capability 9.0).
+  s.push_back({"generated/scan_single_pass_prefetch", single.source(),
+               "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_WINDOW=32 -D WEFT_SCAN_PREFETCH=66"});
   // Inputs `x[i]` (above) copy tiles asynchronously on CUDA; mapped inputs load them.
   static const GenericScanKernel mapped(DType::int32, "const float *x, int *y", "x[i] > 0 ? 1 : 0", "a + b", "0",
                                         "y[i] = item");

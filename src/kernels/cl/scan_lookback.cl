@@ -38,6 +38,9 @@
 #else
 #define WEFT_SCAN_ASYNC 0
 #endif
+#ifndef WEFT_SCAN_PREFETCH
+#define WEFT_SCAN_PREFETCH 0
+#endif
 // WEFT_SCAN_WINDOW: the tiles read per round of the look-back (by the first items).
 #ifndef WEFT_SCAN_WINDOW
 #define WEFT_SCAN_WINDOW WEFT_SCAN_GROUP
@@ -104,6 +107,13 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     barrier(CLK_LOCAL_MEM_FENCE);
     const long tile = weft_tile_shared;
     const long base = tile * WEFT_TILE;
+#if WEFT_SCAN_ASYNC && WEFT_SCAN_PREFETCH > 0
+    // The tile WEFT_SCAN_PREFETCH tickets ahead, into L2 (one bulk request; its work-group's
+    // copies then wait on L2, not on device memory).
+    if (lid == 0 && base + (WEFT_SCAN_PREFETCH + 1) * (long)WEFT_TILE <= ${N} && ((ulong)WEFT_SCAN_SOURCE & 15) == 0) {
+        weft_prefetch_l2(&WEFT_SCAN_SOURCE[base + WEFT_SCAN_PREFETCH * (long)WEFT_TILE], WEFT_TILE * sizeof(weft_scan_t));
+    }
+#endif
 
     // Load the tile coalesced; each item then folds its own contiguous run (the run stays in
     // local memory, not in registers: fewer registers, more work-groups per multiprocessor

@@ -214,6 +214,18 @@ WEFT_INLINE void weft_copy_async_wait_all() noexcept {
 #endif
 }
 
+// weft_prefetch_l2(p, bytes) asks L2 to fetch bytes (a multiple of 16) from p (16-byte
+// aligned) in one bulk request and returns at once (compute capability 9.0; nothing before).
+template <class T>
+WEFT_INLINE void weft_prefetch_l2(const T* p, unsigned bytes) noexcept {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(p), "r"(bytes) : "memory");
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 // ---- 16-byte loads (CUDA only, for weft's generated kernels) --------------------------------
 // weft_load16(p) reads the 16 bytes at p (16-byte aligned) in one load through the read-only
 // path (memory the kernel does not write), as 16 / sizeof(T) elements.

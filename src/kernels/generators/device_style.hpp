@@ -20,6 +20,7 @@ struct DeviceStyle {
   // OpenCL GPUs scans go in chunks and reductions in two launches.
   bool device_fences = false;
   bool copies_async = false;      // global to local memory without registers (CUDA, compute capability 8.0+)
+  bool prefetches_bulk = false;   // a whole tile into L2 by one instruction (CUDA, compute capability 9.0+)
   unsigned items = 1;             // elements per work-item in streaming kernels
   std::size_t group = 64;         // work-group size of generated kernels
   std::size_t groups_per_unit = 4;  // work-groups per compute unit in reductions and scans

@@ -58,7 +58,9 @@ DeviceStyle device_style(const Device& d) {
       // The CUDA backend's driver_version ends with the device's architecture ("sm_90").
       const std::string& version = d.info().driver_version;
       const auto sm = version.rfind("sm_");
-      s.copies_async = sm != std::string::npos && std::atoi(version.c_str() + sm + 3) >= 80;
+      const int arch = sm != std::string::npos ? std::atoi(version.c_str() + sm + 3) : 0;
+      s.copies_async = arch >= 80;
+      s.prefetches_bulk = arch >= 90;
     }
     s.items = 4;
     s.group = 256;

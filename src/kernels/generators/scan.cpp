@@ -96,6 +96,14 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // The tile and the work-group's other local memory must fit the device's local memory
   // (CUDA devices give more than their default 48 KiB on request).
   const std::uint64_t local_limit = device.backend() == "cuda" ? 0 : device.info().local_mem_bytes;
+  // WEFT_SCAN_PREFETCH (0 to 4096 tiles): each work-group asks L2 for the tile that many
+  // tickets ahead of its own, so that tile's copies find it there. Half a tile per
+  // multiprocessor ahead by default where one instruction prefetches a tile (H200, in
+  // bench/lab/scan_lab.cu: 161 us at a quarter to one tile per multiprocessor ahead against
+  // 181 without; two or more tiles ahead thrash L2).
+  const std::size_t prefetch = detail::tuning_knob(
+      "WEFT_SCAN_PREFETCH", async && style.prefetches_bulk ? std::max<std::size_t>(1, device.info().compute_units / 2) : 0,
+      0, 4096);
   auto local_bytes = [&](std::size_t it) {
     return (group * it + group * it / 32) * size_of(dtype_) + group * (size_of(dtype_) + 4) + 64;
   };
@@ -118,7 +126,8 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
                                              " -D WEFT_SCAN_GROUP=" + std::to_string(group) + cap + test_mode +
                                              " -D WEFT_SCAN_WINDOW=" + std::to_string(window) +
-                                             " -D WEFT_SCAN_COPY_ASYNC=" + (async ? "1" : "0"));
+                                             " -D WEFT_SCAN_COPY_ASYNC=" + (async ? "1" : "0") +
+                                             " -D WEFT_SCAN_PREFETCH=" + std::to_string(prefetch));
   kernels_.push_back(std::make_unique<Kernels>(
       Kernels{device.impl().get(), true, items, group, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
