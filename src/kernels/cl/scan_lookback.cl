@@ -45,6 +45,12 @@
 #ifndef WEFT_SCAN_WINDOW
 #define WEFT_SCAN_WINDOW WEFT_SCAN_GROUP
 #endif
+// On CUDA a window of one warp's width is looked back by the first warp alone (below).
+#if WEFT_CUDA && WEFT_SCAN_WINDOW <= 32
+#define WEFT_WARP_LOOKBACK 1
+#else
+#define WEFT_WARP_LOOKBACK 0
+#endif
 #define WEFT_PACKED ${PACKED}
 #if WEFT_PACKED
 ulong weft_status_word(uint tag, weft_scan_t v)
@@ -184,10 +190,55 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     // Look back WEFT_SCAN_WINDOW predecessors per round: item j reads tile window_end - 1 - j
     // (waiting until it has published something this call), the window is folded from the
     // farthest contributing tile to the nearest, stopping at the nearest inclusive prefix.
-    // Every item computes the same carry and the same decision, so all take the same rounds.
     weft_scan_t carry = ${NEUTRAL};
     long window_end = tile;
     int done = tile == 0;
+#if WEFT_WARP_LOOKBACK
+    // A window of one warp's width: the first warp looks back alone, with no barrier per round
+    // (the others wait once, at the barrier after it), and publishes the prefix as soon as it
+    // has it.
+    {
+        if (warp == 0) {
+            while (!done) {
+                const long p = window_end - 1 - lane;
+                uint state = 2;
+                weft_scan_t value = ${NEUTRAL};
+                if (lane >= WEFT_SCAN_WINDOW) {
+                    state = 1;
+                } else if (p >= 0) {
+                    ulong word;
+                    while (((uint)(word = weft_status[p]) >> 2) != weft_epoch) {
+                    }
+                    state = (uint)word & 3u;
+#if WEFT_PACKED
+                    value = weft_status_value(word);
+#else
+                    mem_fence(CLK_GLOBAL_MEM_FENCE);
+                    value = state == 2 ? weft_prefix[p] : weft_aggregate[p];
+#endif
+                }
+                const uint prefixes = weft_warp_ballot(state == 2);
+                const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
+                if (lane > stop) value = ${NEUTRAL};
+                WEFT_UNROLL
+                for (int offset = 1; offset < 32; offset <<= 1) {
+                    const weft_scan_t farther = weft_warp_shuffle_down(value, offset);
+                    if (lane + offset < 32) value = WEFT_SCAN(farther, value);
+                }
+                carry = WEFT_SCAN(weft_warp_shuffle(value, 0), carry);
+                done = prefixes != 0;
+                window_end -= WEFT_SCAN_WINDOW;
+            }
+            if (lane == 0) {
+                weft_window_part[0] = carry;
+                if (tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        carry = weft_window_part[0];
+        done = 1;
+    }
+#endif
     while (!done) {
         const long p = window_end - 1 - lid;
         uint state = 2;
@@ -255,7 +306,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         // Nobody overwrites the window's parts before everyone has read them.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (lid == 0 && tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
+    if (lid == 0 && tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY && !WEFT_WARP_LOOKBACK) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
 
     // The run's final values back into local memory (each item its own run), then the
     // outputs in coalesced order: element j of the tile goes to item j % WEFT_SCAN_GROUP.
@@ -267,6 +318,20 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] = acc;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+    if (base + WEFT_TILE <= ${N}) {
+        // A whole tile: no bounds to check (a third of the kernel's instructions otherwise).
+        WEFT_UNROLL
+        for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
+            const int j = lid + k * WEFT_SCAN_GROUP;
+            const long i = base + j;
+            const weft_scan_t item = weft_items[WEFT_PAD(j)];
+            const weft_scan_t prev_item = j > 0 ? weft_items[WEFT_PAD(j - 1)] : carry;
+            {
+${OUTPUT};
+            }
+        }
+        return;
+    }
     WEFT_UNROLL
     for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
         const int j = lid + k * WEFT_SCAN_GROUP;
