@@ -29,7 +29,7 @@
     }                                                                                          \
   } while (0)
 
-constexpr int kGroup = 256, kItems = 32, kTile = kGroup * kItems, kWarps = kGroup / 32;
+constexpr int kGroup = 256, kWarps = kGroup / 32;
 
 __device__ __forceinline__ unsigned smem(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 
@@ -67,11 +67,13 @@ __device__ __forceinline__ int pad(int j) {
   return (j >> 5) * S + (j & 31);
 }
 
-template <int LOAD, int STORE, int WINDOW>
+template <int LOAD, int STORE, int WINDOW, int kItems = 32>
 __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict__ x, float* __restrict__ y, long long n,
                                                         volatile unsigned long long* status, int* counter,
                                                         unsigned tile_base, unsigned epoch, int prefetch) {
-  constexpr int S = (LOAD == 1 || STORE == 1) ? 36 : 33;
+  constexpr int S = (LOAD == 1 || LOAD == 2 || STORE == 1 || STORE == 3) ? 36 : 33;
+  constexpr int kTile = kGroup * kItems;
+  static_assert(S == 33 || kItems == 32, "16-byte rows hold one run of 32");
   extern __shared__ __align__(128) float items[];
   __shared__ int tile_shared;
   __shared__ float part[kWarps], window_part[kWarps];
@@ -100,6 +102,15 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     __syncwarp();
     bulk_load(&items[lid * S], x + base + lid * 32, 128, &bar);
     mbar_wait(&bar, 0);
+  } else if (full && LOAD == 2) {
+#pragma unroll
+    for (int k = 0; k < kItems / 4; ++k) {
+      const int j = 4 * (lid + k * kGroup);
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem(&items[pad<S>(j)])), "l"(x + base + j)
+                   : "memory");
+    }
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+    __syncthreads();
   } else if (full) {
 #pragma unroll
     for (int k = 0; k < kItems; ++k) {
@@ -115,8 +126,9 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     }
     __syncthreads();
   }
-  // The thread's run is row lid: words lid*S .. lid*S+31.
+  // The thread's run: elements lid*kItems .. +kItems-1 (row lid when kItems is 32).
   float* run = &items[lid * S];
+  auto at = [&](int k) -> float& { return items[pad<S>(lid * kItems + k)]; };
   float mine = 0.f;
   if (S == 36) {
 #pragma unroll
@@ -129,7 +141,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     }
   } else {
 #pragma unroll
-    for (int k = 0; k < kItems; ++k) mine += run[k];
+    for (int k = 0; k < kItems; ++k) mine += at(k);
   }
   float incl = mine;
 #pragma unroll
@@ -154,6 +166,42 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   float carry = 0.f;
   long long window_end = tile;
   int done = tile == 0;
+  if (WINDOW <= 32) {  // weft now: the first warp looks back alone and publishes at once
+    if (warp == 0) {
+      while (!done) {
+        const long long p = window_end - 1 - lane;
+        unsigned state = 2;
+        float value = 0.f;
+        if (lane >= WINDOW) {
+          state = 1;
+        } else if (p >= 0) {
+          unsigned long long w;
+          while (((unsigned)(w = status[p]) >> 2) != epoch) {
+          }
+          state = (unsigned)w & 3u;
+          value = __uint_as_float((unsigned)(w >> 32));
+        }
+        const unsigned prefixes = __ballot_sync(0xffffffffu, state == 2);
+        const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
+        if (lane > stop) value = 0.f;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+          const float f = __shfl_down_sync(0xffffffffu, value, o);
+          if (lane + o < 32) value += f;
+        }
+        carry += __shfl_sync(0xffffffffu, value, 0);
+        done = prefixes != 0;
+        window_end -= WINDOW;
+      }
+      if (lane == 0) {
+        window_part[0] = carry;
+        if (tile > 0) status[tile] = word(2u, carry + total);
+      }
+    }
+    __syncthreads();
+    carry = window_part[0];
+    done = 1;
+  }
   while (!done) {
     const long long p = window_end - 1 - lid;
     unsigned state = 2;
@@ -190,7 +238,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     window_end -= WINDOW;
     __syncthreads();
   }
-  if (lid == 0 && tile > 0) status[tile] = word(2u, carry + total);
+  if (WINDOW > 32 && lid == 0 && tile > 0) status[tile] = word(2u, carry + total);
   float acc = tile > 0 ? carry + before_item : before_item;
   if (S == 36) {
 #pragma unroll
@@ -204,7 +252,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     }
   } else {
 #pragma unroll
-    for (int k = 0; k < kItems; ++k) run[k] = acc += run[k];
+    for (int k = 0; k < kItems; ++k) at(k) = acc += at(k);
   }
   if (STORE == 1 && full) {
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -213,16 +261,35 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     return;
   }
   __syncthreads();
+  if (full && STORE == 3) {  // 16-byte stores of 4 neighbours (rows 16-byte aligned: S = 36)
+#pragma unroll
+    for (int k = 0; k < kItems / 4; ++k) {
+      const int j = 4 * (lid + k * kGroup);
+      *reinterpret_cast<float4*>(y + base + j) = *reinterpret_cast<const float4*>(&items[pad<S>(j)]);
+    }
+    return;
+  }
+  if (full) {  // weft now: whole tiles without bounds checks
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const int j = lid + k * kGroup;
+      y[base + j] = items[pad<S>(j)];
+    }
+    return;
+  }
 #pragma unroll
   for (int k = 0; k < kItems; ++k) {
     const int j = lid + k * kGroup;
-    if (base + j < n) y[base + j] = items[pad<S>(j)];
+    if (base + j < n) {
+      if (STORE == 2) __stcs(&y[base + j], items[pad<S>(j)]);
+      else y[base + j] = items[pad<S>(j)];
+    }
   }
 }
 
 int main(int argc, char** argv) {
   const long long n = argc > 1 ? std::atoll(argv[1]) : (1ll << 26);
-  const long long ntiles = (n + kTile - 1) / kTile;
+  const long long max_tiles = (n + kGroup * 8 - 1) / (kGroup * 8);
   std::vector<float> h(n), got(n);
   std::vector<double> ref(n);
   std::mt19937 rng(777);
@@ -234,16 +301,17 @@ int main(int argc, char** argv) {
   int* counter;
   CHECK(cudaMalloc(&x, n * 4));
   CHECK(cudaMalloc(&y, n * 4));
-  CHECK(cudaMalloc(&status, ntiles * 8));
+  CHECK(cudaMalloc(&status, max_tiles * 8));
   CHECK(cudaMalloc(&counter, 4));
-  CHECK(cudaMemset(status, 0, ntiles * 8));
+  CHECK(cudaMemset(status, 0, max_tiles * 8));
   CHECK(cudaMemset(counter, 0, 4));
   CHECK(cudaMemcpy(x, h.data(), n * 4, cudaMemcpyHostToDevice));
   void* temp = nullptr;
   size_t temp_bytes = 0;
   CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, y, n));
   CHECK(cudaMalloc(&temp, temp_bytes));
-  unsigned calls = 0;  // tiles taken from the counter so far, and the epoch
+  unsigned calls = 0;      // the epoch
+  unsigned long long taken = 0;  // tiles taken from the counter so far
 
   struct Variant {
     std::string name;
@@ -252,7 +320,9 @@ int main(int argc, char** argv) {
     std::vector<float> times;
   };
   std::vector<Variant> vs;
-  auto add = [&](std::string name, auto kernel, int S, int prefetch = 0) {
+  auto add = [&](std::string name, auto kernel, int S, int prefetch = 0, int items = 32) {
+    const int kTile = kGroup * items;
+    const long long ntiles = (n + kTile - 1) / kTile;
     const int bytes = (kTile / 32) * S * 4;
     CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     cudaFuncAttributes attr{};
@@ -260,11 +330,11 @@ int main(int argc, char** argv) {
     int per_sm = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGroup, bytes));
     name += " (" + std::to_string(attr.numRegs) + " regs, " + std::to_string(per_sm) + "/SM)";
-    vs.push_back({name, [=, &calls] {
+    vs.push_back({name, [=, &calls, &taken] {
                     ++calls;
-                    kernel<<<(unsigned)ntiles, kGroup, bytes>>>(x, y, n, status, counter,
-                                                                (unsigned)((calls - 1) * ntiles), calls & 0x3fffffffu,
-                                                                prefetch);
+                    kernel<<<(unsigned)ntiles, kGroup, bytes>>>(x, y, n, status, counter, (unsigned)taken,
+                                                                calls & 0x3fffffffu, prefetch);
+                    taken += ntiles;
                   }, false, {}});
   };
   vs.push_back({"copy (cudaMemcpy D2D)", [&] { CHECK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice)); }, true, {}});
@@ -272,13 +342,24 @@ int main(int argc, char** argv) {
   int sms = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const int resident = sms * 6;
-  add("weft: cp.async 4B, window 32", scan_lookback<0, 0, 32>, 33);
-  for (int d : {sms / 4, sms / 2, sms, sms * 3 / 2, sms * 2, sms * 3})
-    add("cp.async 4B, window 32, L2 prefetch +" + std::to_string(d), scan_lookback<0, 0, 32>, 33, d);
-  add("cp.async 4B, window 256, L2 prefetch +" + std::to_string(sms), scan_lookback<0, 0, 256>, 33, sms);
-  add("TMA rows, window 32, L2 prefetch +" + std::to_string(sms), scan_lookback<1, 0, 32>, 36, sms);
+  const int pf = sms / 2;
+  add("weft (prefetch, warp look-back 16, whole tiles)", scan_lookback<0, 0, 16>, 33, pf);
+  add("16B copies", scan_lookback<2, 0, 16>, 36, pf);
+  add("16B copies + 16B stores", scan_lookback<2, 3, 16>, 36, pf);
+  add("4B copies + 16B stores", scan_lookback<0, 3, 16>, 36, pf);
+  add("16B copies + 16B stores, window 32", scan_lookback<2, 3, 32>, 36, pf);
+  add("weft again", scan_lookback<0, 0, 16>, 33, pf);
   (void)resident;
 
+  if (argc > 2) {  // profile mode: only the variants whose names contain argv[2], a few calls each
+    std::vector<Variant> keep;
+    for (auto& v : vs)
+      if (v.name.find(argv[2]) != std::string::npos) keep.push_back(v);
+    for (auto& v : keep)
+      for (int r = 0; r < 3; ++r) v.run();
+    CHECK(cudaDeviceSynchronize());
+    return 0;
+  }
   cudaEvent_t a, b;
   CHECK(cudaEventCreate(&a));
   CHECK(cudaEventCreate(&b));

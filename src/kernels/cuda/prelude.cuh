@@ -203,6 +203,17 @@ WEFT_INLINE void weft_copy_async(T* dst, const T* src) noexcept {
   *dst = *src;
 #endif
 }
+// weft_copy_async16(dst, src): 16 bytes, both 16-byte aligned, past L1 (cp.async.cg).
+template <class T>
+WEFT_INLINE void weft_copy_async16(T* dst, const T* src) noexcept {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(dst))),
+               "l"(src)
+               : "memory");
+#else
+  for (int k = 0; k < static_cast<int>(16 / sizeof(T)); ++k) dst[k] = src[k];
+#endif
+}
 WEFT_INLINE void weft_copy_async_commit() noexcept {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.commit_group;\n" ::: "memory");
@@ -233,6 +244,20 @@ template <class T>
 struct alignas(16) weft_vector16 {
   T weft_item[16 / sizeof(T)];
 };
+// weft_local_load16(p) and weft_local_store16(p, v): the same through local (shared) memory,
+// and weft_store16(p, v) to global memory, p 16-byte aligned.
+template <class T>
+WEFT_INLINE weft_vector16<T> weft_local_load16(const T* p) noexcept {
+  return *reinterpret_cast<const weft_vector16<T>*>(p);
+}
+template <class T>
+WEFT_INLINE void weft_local_store16(T* p, const weft_vector16<T>& v) noexcept {
+  *reinterpret_cast<weft_vector16<T>*>(p) = v;
+}
+template <class T>
+WEFT_INLINE void weft_store16(T* p, const weft_vector16<T>& v) noexcept {
+  *reinterpret_cast<weft_vector16<T>*>(p) = v;
+}
 template <class T>
 WEFT_INLINE weft_vector16<T> weft_load16(const T* p) noexcept {
   static_assert(16 % sizeof(T) == 0, "16-byte loads of whole elements");

@@ -37,5 +37,8 @@ std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, 
 /// `dtype` of 4 or 8 bytes (kernels may then copy it asynchronously);
 /// otherwise empty.
 std::string direct_array(std::string_view expr, const std::vector<ArgSpec>& specs, DType dtype);
+/// The array a scan's output statement stores each item to as it is (`y[i] = item`, y a
+/// writable array of dtype), or "" when the statement does anything else.
+std::string direct_store(std::string_view statement, const std::vector<ArgSpec>& specs, DType dtype);
 
 }  // namespace weft::detail

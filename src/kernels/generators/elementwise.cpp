@@ -44,6 +44,21 @@ std::string direct_array(std::string_view expr, const std::vector<ArgSpec>& spec
   return {};
 }
 
+std::string direct_store(std::string_view statement, const std::vector<ArgSpec>& specs, DType dtype) {
+  std::string s;
+  for (char c : statement) {
+    if (!std::isspace(static_cast<unsigned char>(c))) s += c;
+  }
+  while (!s.empty() && s.back() == ';') s.pop_back();
+  constexpr std::string_view tail = "[i]=item";
+  if (s.size() <= tail.size() || s.compare(s.size() - tail.size(), tail.size(), tail) != 0) return {};
+  const std::string array = s.substr(0, s.size() - tail.size());
+  for (const auto& spec : specs) {
+    if (spec.name == array && spec.pointer && !spec.is_const && spec.dtype == dtype && spec.vector_width == 1) return spec.name;
+  }
+  return {};
+}
+
 DeviceStyle device_style(const Device& d) {
   DeviceStyle s;
   if (d.backend() == "host") {

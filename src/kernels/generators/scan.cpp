@@ -56,10 +56,12 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
   // The single pass is for GPUs; segmented scans stay chunked everywhere.
   if (!segmented) {
     const std::string array = detail::direct_array(input_expr, specs_, dtype);
+    const std::string dest = detail::direct_store(output_statement, specs_, dtype);
     direct_ = !array.empty();
     lookback_ = std::make_shared<detail::GeneratedSource>(
         head + "#ifndef WEFT_SCAN_ITEMS\n#define WEFT_SCAN_ITEMS " + std::to_string(default_scan_items(dtype, false)) +
         "\n#endif\n" + (direct_ ? "#define WEFT_SCAN_SOURCE " + array + "\n" : "") +
+        (dest.empty() ? "" : "#define WEFT_SCAN_DEST " + dest + "\n") +
         detail::substitute(weft::embedded::scan_lookback_cl, values));
   }
 }
@@ -82,7 +84,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   }
   if (!single) {
     Program p = chunked_->program(device, options_ + style.options);
-    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, 0, 0, p.kernel("weft_scan_partial"),
+    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, 0, 0, 1, p.kernel("weft_scan_partial"),
                                                          p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
     return *kernels_.back();
   }
@@ -108,15 +110,19 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
     return (group * it + group * it / 32) * size_of(dtype_) + group * (size_of(dtype_) + 4) + 64;
   };
   while (local_limit && items > 1 && local_bytes(items) > local_limit) items /= 2;
+  // Runs of 32 four-byte items copied asynchronously are padded to 36 words in local memory
+  // and move 16 bytes at a time (WEFT_SCAN_WIDE=0: one word of padding, 4-byte steps).
+  const bool wide = async && size_of(dtype_) == 4 && items == 32 && detail::tuning_knob("WEFT_SCAN_WIDE", 1, 0, 1);
   // WEFT_SCAN_REGISTERS caps the registers per work-item on NVIDIA devices (more work-groups
   // per multiprocessor, to overlap one tile's look-back with others' loads), for tuning.
   const std::size_t registers =
       detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_, async), 0, 255);
   // WEFT_SCAN_WINDOW (1 to the work-group size): the tiles the look-back reads per round. With
-  // tiles copied asynchronously one warp's width read 2-3% faster than the work-group's on an
-  // H200 (in three sittings; docs/PERFORMANCE.md).
+  // tiles copied asynchronously half a warp's width (one warp looking back alone) read 1%
+  // faster than a warp's, and that 2-3% faster than the work-group's, on an H200
+  // (docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower.
   const std::size_t window =
-      detail::tuning_knob("WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(32, group) : group, 1, group);
+      detail::tuning_knob("WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(16, group) : group, 1, group);
   const bool nvidia = device.backend() == "cuda" || device.info().vendor.find("NVIDIA") != std::string::npos;
   const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
   // WEFT_SCAN_LOOKBACK=aggregates: tiles publish only their aggregates (tests: every
@@ -127,9 +133,10 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                              " -D WEFT_SCAN_GROUP=" + std::to_string(group) + cap + test_mode +
                                              " -D WEFT_SCAN_WINDOW=" + std::to_string(window) +
                                              " -D WEFT_SCAN_COPY_ASYNC=" + (async ? "1" : "0") +
-                                             " -D WEFT_SCAN_PREFETCH=" + std::to_string(prefetch));
+                                             " -D WEFT_SCAN_PREFETCH=" + std::to_string(prefetch) +
+                                             " -D WEFT_SCAN_WIDE=" + (wide ? "1" : "0"));
   kernels_.push_back(std::make_unique<Kernels>(
-      Kernels{device.impl().get(), true, items, group, p.kernel("weft_scan_lookback"), {}, {}, {}}));
+      Kernels{device.impl().get(), true, items, group, wide ? 4u : 1u, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
 }
 
@@ -173,7 +180,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
     k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
     k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
-    k.partial.set_arg(nargs + 7, LocalMemory{(tile + tile / 32) * size_of(dtype_)});
+    k.partial.set_arg(nargs + 7, LocalMemory{(tile + tile / 32 * k.pad) * size_of(dtype_)});
     return queue.launch(k.partial, slots * k.group, k.group, {}, ordered.wait());
   }
   // Chunks: a few per compute unit (each a contiguous range for one work-item), never
