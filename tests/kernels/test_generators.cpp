@@ -262,20 +262,24 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     const char* algorithm;
     const char* lookback;
     const char* label;
+    const char* tickets = nullptr;
   };
   std::vector<Mode> modes{{nullptr, nullptr, ""}};
   // Where work-groups exist: the single pass, and the single pass with aggregates only (every
-  // look-back folds back to the first tile through long windows).
+  // look-back folds back to the first tile through long windows); on CUDA (tiles in
+  // work-group order) also with tiles handed out by the atomic counter, as elsewhere.
   if (dev.backend() != "host") {
     modes.push_back({"single-pass", nullptr, " (single pass)"});
     modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only)"});
   }
+  if (dev.backend() == "cuda") modes.push_back({"single-pass", nullptr, " (single pass, tickets)", "1"});
   const U mask = static_cast<U>((U{1} << h) - 1);
   for (const Mode& mode : modes) {
     GenericScanKernel scan(dtype, args, "x[i]", compose, neutral, "y[i] = item; z[i] = prev_item", "",
                            std::string("// ") + mode.label, "affine");
     if (mode.algorithm) ::setenv("WEFT_SCAN_ALGORITHM", mode.algorithm, 1);
     if (mode.lookback) ::setenv("WEFT_SCAN_LOOKBACK", mode.lookback, 1);
+    if (mode.tickets) ::setenv("WEFT_SCAN_TICKETS", mode.tickets, 1);
     for (std::size_t n : {std::size_t{200001}, std::size_t{1}, std::size_t{4097}, std::size_t{65536}}) {
       auto x = test::random_vector<U>(n, static_cast<unsigned>(n), 0, sizeof(U) == 8 ? 0x7fffffffffffffffULL : 0xffffffffULL);
       for (auto& v : x) v |= U{1} << h;  // odd multipliers: the composition never collapses to 0
@@ -296,6 +300,7 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     }
     ::unsetenv("WEFT_SCAN_ALGORITHM");
     ::unsetenv("WEFT_SCAN_LOOKBACK");
+    ::unsetenv("WEFT_SCAN_TICKETS");
   }
 }
 }  // namespace

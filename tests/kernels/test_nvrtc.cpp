@@ -78,7 +78,7 @@ std::vector<Source> every_dialect_source() {
   // Runs of 32 four-byte items padded to 36 words: 16-byte copies, reads and stores.
   s.push_back({"generated/scan_single_pass_wide", single.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_ITEMS=32 -D WEFT_SCAN_WIDE=1 "
-               "-D WEFT_SCAN_WINDOW=16 -D WEFT_SCAN_PREFETCH=66"});
+               "-D WEFT_SCAN_WINDOW=16 -D WEFT_SCAN_PREFETCH=66 -D WEFT_SCAN_GROUP_ORDER=1"});
   // Asynchronous copies of tiles that L2 was asked for ahead (compute capability 9.0).
   s.push_back({"generated/scan_single_pass_prefetch", single.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_WINDOW=32 -D WEFT_SCAN_PREFETCH=66"});

@@ -53,6 +53,9 @@
 #ifndef WEFT_SCAN_PREFETCH
 #define WEFT_SCAN_PREFETCH 0
 #endif
+#ifndef WEFT_SCAN_GROUP_ORDER
+#define WEFT_SCAN_GROUP_ORDER 0
+#endif
 // WEFT_SCAN_WINDOW: the tiles read per round of the look-back (by the first items).
 #ifndef WEFT_SCAN_WINDOW
 #define WEFT_SCAN_WINDOW WEFT_SCAN_GROUP
@@ -121,9 +124,16 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     const int lane = lid & 31, warp = lid >> 5;
 #endif
 
+#if WEFT_SCAN_GROUP_ORDER
+    // Tiles in work-group order: CUDA starts blocks in index order (CUB's decoupled look-back
+    // relies on it too), so every tile waited for is running or done; no ticket to wait for.
+    const long tile = get_group_id(0);
+    (void)weft_tile_shared;
+#else
     if (lid == 0) weft_tile_shared = (int)((uint)atomic_inc(weft_tile_counter) - weft_tile_base);
     barrier(CLK_LOCAL_MEM_FENCE);
     const long tile = weft_tile_shared;
+#endif
     const long base = tile * WEFT_TILE;
 #if WEFT_SCAN_ASYNC && WEFT_SCAN_PREFETCH > 0
     // The tile WEFT_SCAN_PREFETCH tickets ahead, into L2 (one bulk request; its work-group's

@@ -103,6 +103,11 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // multiprocessor ahead by default where one instruction prefetches a tile (H200, in
   // bench/lab/scan_lab.cu: 161 us at a quarter to one tile per multiprocessor ahead against
   // 181 without; two or more tiles ahead thrash L2).
+  // On CUDA tiles go in work-group order, as CUB's look-back takes them: blocks start in
+  // index order there, and a work-group then need not wait for a ticket before its copies
+  // (H200: 3% faster in bench/lab/scan_lab.cu). Elsewhere, and with WEFT_SCAN_TICKETS=1, an
+  // atomic counter hands tiles out in the order work-groups start, whatever the hardware does.
+  const bool group_order = device.backend() == "cuda" && !detail::tuning_knob("WEFT_SCAN_TICKETS", 0, 0, 1);
   const std::size_t prefetch = detail::tuning_knob(
       "WEFT_SCAN_PREFETCH", async && style.prefetches_bulk ? std::max<std::size_t>(1, device.info().compute_units / 2) : 0,
       0, 4096);
@@ -134,7 +139,8 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                              " -D WEFT_SCAN_WINDOW=" + std::to_string(window) +
                                              " -D WEFT_SCAN_COPY_ASYNC=" + (async ? "1" : "0") +
                                              " -D WEFT_SCAN_PREFETCH=" + std::to_string(prefetch) +
-                                             " -D WEFT_SCAN_WIDE=" + (wide ? "1" : "0"));
+                                             " -D WEFT_SCAN_WIDE=" + (wide ? "1" : "0") +
+                                             " -D WEFT_SCAN_GROUP_ORDER=" + (group_order ? "1" : "0"));
   kernels_.push_back(std::make_unique<Kernels>(
       Kernels{device.impl().get(), true, items, group, wide ? 4u : 1u, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
