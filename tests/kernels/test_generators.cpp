@@ -336,6 +336,32 @@ TEST_P(Generators, ScansPrefetchingTilesAheadAtAnyAlignment) {
   ::unsetenv("WEFT_SCAN_ALGORITHM");
 }
 
+TEST_P(Generators, ScanArgumentsMayShareNamesWithTheTemplatesLocals) {
+  // The scan templates' own variables are prefixed: arguments named like them (total, base,
+  // tile, carry, window, state, value, acc, k) build and scan, in both algorithms.
+  const std::size_t n = 70001;
+  const auto x = test::random_vector<std::int32_t>(n, 15, -50, 50);
+  Buffer dx = upload_typed(x), out = Buffer::of<std::int32_t>(dev, n);
+  std::vector<const char*> algorithms{nullptr};
+  if (dev.backend() != "host") algorithms.push_back("single-pass");
+  for (const char* algorithm : algorithms) {
+    if (algorithm) ::setenv("WEFT_SCAN_ALGORITHM", algorithm, 1);
+    GenericScanKernel scan(DType::int32,
+                           "const int *total, int *base, int tile, int carry, int window, int state, int value, "
+                           "int acc, int k",
+                           "total[i] * tile", "a + b", "0", "base[i] = item + carry + window + state + value + acc + k",
+                           "", algorithm ? "// single pass" : "", "named");
+    scan(q, n, dx, out, 2, 1, 2, 3, 4, 5, 6);
+    const auto o = download<std::int32_t>(q, out, n);
+    std::int32_t run = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      run += 2 * x[i];
+      ASSERT_EQ(o[i], run + 21) << "i = " << i << (algorithm ? " (single pass)" : "");
+    }
+    ::unsetenv("WEFT_SCAN_ALGORITHM");
+  }
+}
+
 TEST_P(Generators, ScansKeepTheOrderAcrossTilesAndCalls) {
   check_affine_scans<std::uint64_t>(*this, dev, q);
   check_affine_scans<std::uint32_t>(*this, dev, q);

@@ -4,33 +4,33 @@
 __kernel void weft_scan_partial(${ARGS}long ${N}, __global weft_scan_t *weft_partial,
                                 __global int *weft_flags, long weft_chunk)
 {
-    const long g = get_global_id(0);
-    const long begin = g * weft_chunk;
-    const long end = min(begin + weft_chunk, (long)${N});
-    weft_scan_t acc = ${NEUTRAL};
-    int flag = 0;
+    const long weft_g = get_global_id(0);
+    const long weft_begin = weft_g * weft_chunk;
+    const long weft_end = min(weft_begin + weft_chunk, (long)${N});
+    weft_scan_t weft_acc = ${NEUTRAL};
+    int weft_flag = 0;
 #if WEFT_SEGMENTED
-    for (long i = begin; i < end; ++i) {
+    for (long i = weft_begin; i < weft_end; ++i) {
         if (weft_segment_start(i, ${NAMES}${N})) {
-            acc = ${NEUTRAL};
-            flag = 1;
+            weft_acc = ${NEUTRAL};
+            weft_flag = 1;
         }
-        acc = WEFT_SCAN(acc, weft_input(i, ${NAMES}${N}));
+        weft_acc = WEFT_SCAN(weft_acc, weft_input(i, ${NAMES}${N}));
     }
 #else
     // The chunk's total as 16 independent chains over contiguous sub-ranges, combined in
     // order: no dependency between neighbours, and no commutativity assumed.
-    const long sub = (end - begin) / 16;
+    const long sub = (weft_end - weft_begin) / 16;
     weft_scan_t part[16];
-    for (int k = 0; k < 16; ++k) part[k] = ${NEUTRAL};
-    for (long j = 0; j < sub; ++j) {
-        for (int k = 0; k < 16; ++k) part[k] = WEFT_SCAN(part[k], weft_input(begin + k * sub + j, ${NAMES}${N}));
+    for (int weft_k = 0; weft_k < 16; ++weft_k) part[weft_k] = ${NEUTRAL};
+    for (long weft_j = 0; weft_j < sub; ++weft_j) {
+        for (int weft_k = 0; weft_k < 16; ++weft_k) part[weft_k] = WEFT_SCAN(part[weft_k], weft_input(weft_begin + weft_k * sub + weft_j, ${NAMES}${N}));
     }
-    for (int k = 0; k < 16; ++k) acc = WEFT_SCAN(acc, part[k]);
-    for (long i = begin + 16 * sub; i < end; ++i) acc = WEFT_SCAN(acc, weft_input(i, ${NAMES}${N}));
+    for (int weft_k = 0; weft_k < 16; ++weft_k) weft_acc = WEFT_SCAN(weft_acc, part[weft_k]);
+    for (long i = weft_begin + 16 * sub; i < weft_end; ++i) weft_acc = WEFT_SCAN(weft_acc, weft_input(i, ${NAMES}${N}));
 #endif
-    weft_partial[g] = acc;
-    weft_flags[g] = flag;
+    weft_partial[weft_g] = weft_acc;
+    weft_flags[weft_g] = weft_flag;
 }
 
 // In place: chunk totals become the carry into each chunk.
@@ -47,15 +47,15 @@ __kernel void weft_scan_carry(__global weft_scan_t *weft_partial, __global const
 
 __kernel void weft_scan_final(${ARGS}long ${N}, __global const weft_scan_t *weft_carry, long weft_chunk)
 {
-    const long g = get_global_id(0);
-    const long begin = g * weft_chunk;
-    const long end = min(begin + weft_chunk, (long)${N});
-    weft_scan_t acc = weft_carry[g];
-    for (long i = begin; i < end; ++i) {
-        if (WEFT_SEGMENTED && weft_segment_start(i, ${NAMES}${N})) acc = ${NEUTRAL};
-        const weft_scan_t prev_item = acc;
-        acc = WEFT_SCAN(acc, weft_input(i, ${NAMES}${N}));
-        const weft_scan_t item = acc;
+    const long weft_g = get_global_id(0);
+    const long weft_begin = weft_g * weft_chunk;
+    const long weft_end = min(weft_begin + weft_chunk, (long)${N});
+    weft_scan_t weft_acc = weft_carry[weft_g];
+    for (long i = weft_begin; i < weft_end; ++i) {
+        if (WEFT_SEGMENTED && weft_segment_start(i, ${NAMES}${N})) weft_acc = ${NEUTRAL};
+        const weft_scan_t prev_item = weft_acc;
+        weft_acc = WEFT_SCAN(weft_acc, weft_input(i, ${NAMES}${N}));
+        const weft_scan_t item = weft_acc;
         {
 ${OUTPUT};
         }

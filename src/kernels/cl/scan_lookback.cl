@@ -119,27 +119,27 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     __local weft_scan_t weft_part[WEFT_SCAN_GROUP];
     __local int weft_part_stop[WEFT_SCAN_GROUP];
 #endif
-    const int lid = get_local_id(0);
+    const int weft_lid = get_local_id(0);
 #if WEFT_CUDA
-    const int lane = lid & 31, warp = lid >> 5;
+    const int weft_lane = weft_lid & 31, weft_warp = weft_lid >> 5;
 #endif
 
 #if WEFT_SCAN_GROUP_ORDER
     // Tiles in work-group order: CUDA starts blocks in index order (CUB's decoupled look-back
     // relies on it too), so every tile waited for is running or done; no ticket to wait for.
-    const long tile = get_group_id(0);
+    const long weft_tile = get_group_id(0);
     (void)weft_tile_shared;
 #else
-    if (lid == 0) weft_tile_shared = (int)((uint)atomic_inc(weft_tile_counter) - weft_tile_base);
+    if (weft_lid == 0) weft_tile_shared = (int)((uint)atomic_inc(weft_tile_counter) - weft_tile_base);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const long tile = weft_tile_shared;
+    const long weft_tile = weft_tile_shared;
 #endif
-    const long base = tile * WEFT_TILE;
+    const long weft_base = weft_tile * WEFT_TILE;
 #if WEFT_SCAN_ASYNC && WEFT_SCAN_PREFETCH > 0
     // The tile WEFT_SCAN_PREFETCH tickets ahead, into L2 (one bulk request; its work-group's
     // copies then wait on L2, not on device memory).
-    if (lid == 0 && base + (WEFT_SCAN_PREFETCH + 1) * (long)WEFT_TILE <= ${N} && ((ulong)WEFT_SCAN_SOURCE & 15) == 0) {
-        weft_prefetch_l2(&WEFT_SCAN_SOURCE[base + WEFT_SCAN_PREFETCH * (long)WEFT_TILE], WEFT_TILE * sizeof(weft_scan_t));
+    if (weft_lid == 0 && weft_base + (WEFT_SCAN_PREFETCH + 1) * (long)WEFT_TILE <= ${N} && ((ulong)WEFT_SCAN_SOURCE & 15) == 0) {
+        weft_prefetch_l2(&WEFT_SCAN_SOURCE[weft_base + WEFT_SCAN_PREFETCH * (long)WEFT_TILE], WEFT_TILE * sizeof(weft_scan_t));
     }
 #endif
 
@@ -147,21 +147,21 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     // local memory, not in registers: fewer registers, more work-groups per multiprocessor
     // to overlap one tile's look-back with others' loads).
 #if WEFT_SCAN_ASYNC
-    if (base + WEFT_TILE <= ${N}) {
+    if (weft_base + WEFT_TILE <= ${N}) {
 #if WEFT_SCAN_ROWS16
         if (((ulong)WEFT_SCAN_SOURCE & 15) == 0) {
             WEFT_UNROLL
-            for (int k = 0; k < WEFT_SCAN_ITEMS / 4; ++k) {
-                const int j = 4 * (lid + k * WEFT_SCAN_GROUP);
-                weft_copy_async16(&weft_items[WEFT_PAD(j)], &WEFT_SCAN_SOURCE[base + j]);
+            for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS / 4; ++weft_k) {
+                const int weft_j = 4 * (weft_lid + weft_k * WEFT_SCAN_GROUP);
+                weft_copy_async16(&weft_items[WEFT_PAD(weft_j)], &WEFT_SCAN_SOURCE[weft_base + weft_j]);
             }
         } else
 #endif
         {
             WEFT_UNROLL
-            for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-                const int j = lid + k * WEFT_SCAN_GROUP;
-                weft_copy_async(&weft_items[WEFT_PAD(j)], &WEFT_SCAN_SOURCE[base + j]);
+            for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS; ++weft_k) {
+                const int weft_j = weft_lid + weft_k * WEFT_SCAN_GROUP;
+                weft_copy_async(&weft_items[WEFT_PAD(weft_j)], &WEFT_SCAN_SOURCE[weft_base + weft_j]);
             }
         }
         weft_copy_async_commit();
@@ -170,236 +170,236 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
 #endif
     {
         WEFT_UNROLL
-        for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-            const long i = base + lid + k * WEFT_SCAN_GROUP;
-            weft_items[WEFT_PAD(lid + k * WEFT_SCAN_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
+        for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS; ++weft_k) {
+            const long i = weft_base + weft_lid + weft_k * WEFT_SCAN_GROUP;
+            weft_items[WEFT_PAD(weft_lid + weft_k * WEFT_SCAN_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 #if WEFT_SCAN_ROWS16
     // This item's run is row lid: 16-byte reads (a quarter-warp's reads fall in distinct banks).
-    __local weft_scan_t *weft_run = weft_items + lid * 36;
-    weft_scan_t mine;
+    __local weft_scan_t *weft_run = weft_items + weft_lid * 36;
+    weft_scan_t weft_mine;
     {
-        const weft_vector16<weft_scan_t> v = weft_local_load16(weft_run);
-        mine = WEFT_SCAN(WEFT_SCAN(WEFT_SCAN(v.weft_item[0], v.weft_item[1]), v.weft_item[2]), v.weft_item[3]);
+        const weft_vector16<weft_scan_t> weft_v = weft_local_load16(weft_run);
+        weft_mine = WEFT_SCAN(WEFT_SCAN(WEFT_SCAN(weft_v.weft_item[0], weft_v.weft_item[1]), weft_v.weft_item[2]), weft_v.weft_item[3]);
     }
     WEFT_UNROLL
-    for (int m = 1; m < 8; ++m) {
-        const weft_vector16<weft_scan_t> v = weft_local_load16(weft_run + 4 * m);
+    for (int weft_m = 1; weft_m < 8; ++weft_m) {
+        const weft_vector16<weft_scan_t> weft_v = weft_local_load16(weft_run + 4 * weft_m);
         WEFT_UNROLL
-        for (int e = 0; e < 4; ++e) mine = WEFT_SCAN(mine, v.weft_item[e]);
+        for (int weft_e = 0; weft_e < 4; ++weft_e) weft_mine = WEFT_SCAN(weft_mine, weft_v.weft_item[weft_e]);
     }
 #else
-    weft_scan_t mine = weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS)];
+    weft_scan_t weft_mine = weft_items[WEFT_PAD(weft_lid * WEFT_SCAN_ITEMS)];
     WEFT_UNROLL
-    for (int k = 1; k < WEFT_SCAN_ITEMS; ++k) mine = WEFT_SCAN(mine, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
+    for (int weft_k = 1; weft_k < WEFT_SCAN_ITEMS; ++weft_k) weft_mine = WEFT_SCAN(weft_mine, weft_items[WEFT_PAD(weft_lid * WEFT_SCAN_ITEMS + weft_k)]);
 #endif
 
     // The items' totals scanned across the work-group: before_item is what precedes this
     // item's run within the tile, total the tile's aggregate.
-    weft_scan_t before_item, total;
+    weft_scan_t weft_before_item, weft_total;
     {
 #if WEFT_CUDA
-        weft_scan_t incl = mine;
+        weft_scan_t weft_incl = weft_mine;
         WEFT_UNROLL
-        for (int offset = 1; offset < 32; offset <<= 1) {
-            const weft_scan_t earlier = weft_warp_shuffle_up(incl, offset);
-            if (lane >= offset) incl = WEFT_SCAN(earlier, incl);
+        for (int weft_offset = 1; weft_offset < 32; weft_offset <<= 1) {
+            const weft_scan_t weft_earlier = weft_warp_shuffle_up(weft_incl, weft_offset);
+            if (weft_lane >= weft_offset) weft_incl = WEFT_SCAN(weft_earlier, weft_incl);
         }
-        if (lane == 31) weft_part[warp] = incl;
+        if (weft_lane == 31) weft_part[weft_warp] = weft_incl;
         barrier(CLK_LOCAL_MEM_FENCE);
-        weft_scan_t warp_before = ${NEUTRAL};
-        total = ${NEUTRAL};
+        weft_scan_t weft_warp_before = ${NEUTRAL};
+        weft_total = ${NEUTRAL};
         WEFT_UNROLL
-        for (int w = 0; w < WEFT_WARPS; ++w) {
-            if (w == warp) warp_before = total;
-            total = WEFT_SCAN(total, weft_part[w]);
+        for (int weft_w = 0; weft_w < WEFT_WARPS; ++weft_w) {
+            if (weft_w == weft_warp) weft_warp_before = weft_total;
+            weft_total = WEFT_SCAN(weft_total, weft_part[weft_w]);
         }
-        const weft_scan_t excl = weft_warp_shuffle_up(incl, 1);
-        before_item = lane > 0 ? WEFT_SCAN(warp_before, excl) : warp_before;
+        const weft_scan_t weft_excl = weft_warp_shuffle_up(weft_incl, 1);
+        weft_before_item = weft_lane > 0 ? WEFT_SCAN(weft_warp_before, weft_excl) : weft_warp_before;
 #else
         // Hillis and Steele in local memory.
-        weft_part[lid] = mine;
+        weft_part[weft_lid] = weft_mine;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int offset = 1; offset < WEFT_SCAN_GROUP; offset <<= 1) {
-            const weft_scan_t earlier = lid >= offset ? weft_part[lid - offset] : (weft_scan_t)(${NEUTRAL});
+        for (int weft_offset = 1; weft_offset < WEFT_SCAN_GROUP; weft_offset <<= 1) {
+            const weft_scan_t weft_earlier = weft_lid >= weft_offset ? weft_part[weft_lid - weft_offset] : (weft_scan_t)(${NEUTRAL});
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (lid >= offset) weft_part[lid] = WEFT_SCAN(earlier, weft_part[lid]);
+            if (weft_lid >= weft_offset) weft_part[weft_lid] = WEFT_SCAN(weft_earlier, weft_part[weft_lid]);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        total = weft_part[WEFT_SCAN_GROUP - 1];
-        before_item = lid > 0 ? weft_part[lid - 1] : (weft_scan_t)(${NEUTRAL});
+        weft_total = weft_part[WEFT_SCAN_GROUP - 1];
+        weft_before_item = weft_lid > 0 ? weft_part[weft_lid - 1] : (weft_scan_t)(${NEUTRAL});
 #endif
     }
 
     // Publish this tile's aggregate (tile 0: its inclusive prefix, which ends every look-back).
-    if (lid == 0) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | (tile == 0 ? 2u : 1u), total);
+    if (weft_lid == 0) weft_publish(weft_status, weft_aggregate, weft_prefix, weft_tile, (weft_epoch << 2) | (weft_tile == 0 ? 2u : 1u), weft_total);
 
     // Look back WEFT_SCAN_WINDOW predecessors per round: item j reads tile window_end - 1 - j
     // (waiting until it has published something this call), the window is folded from the
     // farthest contributing tile to the nearest, stopping at the nearest inclusive prefix.
-    weft_scan_t carry = ${NEUTRAL};
-    long window_end = tile;
-    int done = tile == 0;
+    weft_scan_t weft_carry = ${NEUTRAL};
+    long weft_window_end = weft_tile;
+    int weft_done = weft_tile == 0;
 #if WEFT_WARP_LOOKBACK
     // A window of one warp's width: the first warp looks back alone, with no barrier per round
     // (the others wait once, at the barrier after it), and publishes the prefix as soon as it
     // has it.
     {
-        if (warp == 0) {
-            while (!done) {
-                const long p = window_end - 1 - lane;
-                uint state = 2;
-                weft_scan_t value = ${NEUTRAL};
-                if (lane >= WEFT_SCAN_WINDOW) {
-                    state = 1;
-                } else if (p >= 0) {
-                    ulong word;
-                    while (((uint)(word = weft_status[p]) >> 2) != weft_epoch) {
+        if (weft_warp == 0) {
+            while (!weft_done) {
+                const long weft_p = weft_window_end - 1 - weft_lane;
+                uint weft_state = 2;
+                weft_scan_t weft_value = ${NEUTRAL};
+                if (weft_lane >= WEFT_SCAN_WINDOW) {
+                    weft_state = 1;
+                } else if (weft_p >= 0) {
+                    ulong weft_word;
+                    while (((uint)(weft_word = weft_status[weft_p]) >> 2) != weft_epoch) {
                     }
-                    state = (uint)word & 3u;
+                    weft_state = (uint)weft_word & 3u;
 #if WEFT_PACKED
-                    value = weft_status_value(word);
+                    weft_value = weft_status_value(weft_word);
 #else
                     mem_fence(CLK_GLOBAL_MEM_FENCE);
-                    value = state == 2 ? weft_prefix[p] : weft_aggregate[p];
+                    weft_value = weft_state == 2 ? weft_prefix[weft_p] : weft_aggregate[weft_p];
 #endif
                 }
-                const uint prefixes = weft_warp_ballot(state == 2);
-                const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
-                if (lane > stop) value = ${NEUTRAL};
+                const uint weft_prefixes = weft_warp_ballot(weft_state == 2);
+                const int weft_stop = weft_prefixes ? __ffs(weft_prefixes) - 1 : 32;
+                if (weft_lane > weft_stop) weft_value = ${NEUTRAL};
                 WEFT_UNROLL
-                for (int offset = 1; offset < 32; offset <<= 1) {
-                    const weft_scan_t farther = weft_warp_shuffle_down(value, offset);
-                    if (lane + offset < 32) value = WEFT_SCAN(farther, value);
+                for (int weft_offset = 1; weft_offset < 32; weft_offset <<= 1) {
+                    const weft_scan_t weft_farther = weft_warp_shuffle_down(weft_value, weft_offset);
+                    if (weft_lane + weft_offset < 32) weft_value = WEFT_SCAN(weft_farther, weft_value);
                 }
-                carry = WEFT_SCAN(weft_warp_shuffle(value, 0), carry);
-                done = prefixes != 0;
-                window_end -= WEFT_SCAN_WINDOW;
+                weft_carry = WEFT_SCAN(weft_warp_shuffle(weft_value, 0), weft_carry);
+                weft_done = weft_prefixes != 0;
+                weft_window_end -= WEFT_SCAN_WINDOW;
             }
-            if (lane == 0) {
-                weft_window_part[0] = carry;
-                if (tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
+            if (weft_lane == 0) {
+                weft_window_part[0] = weft_carry;
+                if (weft_tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, weft_tile, (weft_epoch << 2) | 2u, WEFT_SCAN(weft_carry, weft_total));
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        carry = weft_window_part[0];
-        done = 1;
+        weft_carry = weft_window_part[0];
+        weft_done = 1;
     }
 #endif
-    while (!done) {
-        const long p = window_end - 1 - lid;
-        uint state = 2;
-        weft_scan_t value = ${NEUTRAL};
-        if (lid >= WEFT_SCAN_WINDOW) {
-            state = 1;  // past the window: contributes nothing this round
-        } else if (p >= 0) {
-            ulong word;
-            while (((uint)(word = weft_status[p]) >> 2) != weft_epoch) {
+    while (!weft_done) {
+        const long weft_p = weft_window_end - 1 - weft_lid;
+        uint weft_state = 2;
+        weft_scan_t weft_value = ${NEUTRAL};
+        if (weft_lid >= WEFT_SCAN_WINDOW) {
+            weft_state = 1;  // past the window: contributes nothing this round
+        } else if (weft_p >= 0) {
+            ulong weft_word;
+            while (((uint)(weft_word = weft_status[weft_p]) >> 2) != weft_epoch) {
             }
-            state = (uint)word & 3u;
+            weft_state = (uint)weft_word & 3u;
 #if WEFT_PACKED
-            value = weft_status_value(word);
+            weft_value = weft_status_value(weft_word);
 #else
             mem_fence(CLK_GLOBAL_MEM_FENCE);
-            value = state == 2 ? weft_prefix[p] : weft_aggregate[p];
+            weft_value = weft_state == 2 ? weft_prefix[weft_p] : weft_aggregate[weft_p];
 #endif
         }
 #if WEFT_CUDA
         // Per warp: the nearest prefix among its lanes (lane 0 is the nearest tile); lanes past
         // it contribute nothing; a tree over shuffles folds the rest with farther lanes first.
-        const uint prefixes = weft_warp_ballot(state == 2);
-        const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
-        if (lane > stop) value = ${NEUTRAL};
+        const uint weft_prefixes = weft_warp_ballot(weft_state == 2);
+        const int weft_stop = weft_prefixes ? __ffs(weft_prefixes) - 1 : 32;
+        if (weft_lane > weft_stop) weft_value = ${NEUTRAL};
         WEFT_UNROLL
-        for (int offset = 1; offset < 32; offset <<= 1) {
-            const weft_scan_t farther = weft_warp_shuffle_down(value, offset);
-            if (lane + offset < 32) value = WEFT_SCAN(farther, value);
+        for (int weft_offset = 1; weft_offset < 32; weft_offset <<= 1) {
+            const weft_scan_t weft_farther = weft_warp_shuffle_down(weft_value, weft_offset);
+            if (weft_lane + weft_offset < 32) weft_value = WEFT_SCAN(weft_farther, weft_value);
         }
-        if (lane == 0) {
-            weft_window_part[warp] = value;
-            weft_part_stop[warp] = prefixes != 0;
+        if (weft_lane == 0) {
+            weft_window_part[weft_warp] = weft_value;
+            weft_part_stop[weft_warp] = weft_prefixes != 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        int nearest = WEFT_WARPS - 1;
-        for (int w = WEFT_WARPS - 1; w >= 0; --w) {
-            if (weft_part_stop[w]) nearest = w;
+        int weft_nearest = WEFT_WARPS - 1;
+        for (int weft_w = WEFT_WARPS - 1; weft_w >= 0; --weft_w) {
+            if (weft_part_stop[weft_w]) weft_nearest = weft_w;
         }
-        weft_scan_t window = ${NEUTRAL};
-        for (int w = nearest; w >= 0; --w) window = WEFT_SCAN(window, weft_window_part[w]);
-        done = weft_part_stop[nearest];
+        weft_scan_t weft_window = ${NEUTRAL};
+        for (int weft_w = weft_nearest; weft_w >= 0; --weft_w) weft_window = WEFT_SCAN(weft_window, weft_window_part[weft_w]);
+        weft_done = weft_part_stop[weft_nearest];
 #else
         // The nearest prefix of the window by a min-reduction of positions, then the fold as
         // a tree in local memory.
-        weft_part_stop[lid] = state == 2 ? lid : WEFT_SCAN_GROUP;
+        weft_part_stop[weft_lid] = weft_state == 2 ? weft_lid : WEFT_SCAN_GROUP;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int width = WEFT_SCAN_GROUP / 2; width > 0; width >>= 1) {
-            if (lid < width) weft_part_stop[lid] = min(weft_part_stop[lid], weft_part_stop[lid + width]);
+        for (int weft_width = WEFT_SCAN_GROUP / 2; weft_width > 0; weft_width >>= 1) {
+            if (weft_lid < weft_width) weft_part_stop[weft_lid] = min(weft_part_stop[weft_lid], weft_part_stop[weft_lid + weft_width]);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        const int stop = weft_part_stop[0];
-        weft_part[lid] = lid > stop ? (weft_scan_t)(${NEUTRAL}) : value;
+        const int weft_stop = weft_part_stop[0];
+        weft_part[weft_lid] = weft_lid > weft_stop ? (weft_scan_t)(${NEUTRAL}) : weft_value;
         barrier(CLK_LOCAL_MEM_FENCE);
         // Neighbours pair up (entry lid covers lid .. lid + 2*width - 1, the farther on the
         // left): the order holds for operators that do not commute.
-        for (int width = 1; width < WEFT_SCAN_GROUP; width <<= 1) {
-            if ((lid & (2 * width - 1)) == 0) weft_part[lid] = WEFT_SCAN(weft_part[lid + width], weft_part[lid]);
+        for (int weft_width = 1; weft_width < WEFT_SCAN_GROUP; weft_width <<= 1) {
+            if ((weft_lid & (2 * weft_width - 1)) == 0) weft_part[weft_lid] = WEFT_SCAN(weft_part[weft_lid + weft_width], weft_part[weft_lid]);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        const weft_scan_t window = weft_part[0];
-        done = stop < WEFT_SCAN_GROUP;
+        const weft_scan_t weft_window = weft_part[0];
+        weft_done = weft_stop < WEFT_SCAN_GROUP;
 #endif
-        carry = WEFT_SCAN(window, carry);
-        window_end -= WEFT_SCAN_WINDOW;
+        weft_carry = WEFT_SCAN(weft_window, weft_carry);
+        weft_window_end -= WEFT_SCAN_WINDOW;
         // Nobody overwrites the window's parts before everyone has read them.
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (lid == 0 && tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY && !WEFT_WARP_LOOKBACK) weft_publish(weft_status, weft_aggregate, weft_prefix, tile, (weft_epoch << 2) | 2u, WEFT_SCAN(carry, total));
+    if (weft_lid == 0 && weft_tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY && !WEFT_WARP_LOOKBACK) weft_publish(weft_status, weft_aggregate, weft_prefix, weft_tile, (weft_epoch << 2) | 2u, WEFT_SCAN(weft_carry, weft_total));
 
     // The run's final values back into local memory (each item its own run), then the
     // outputs in coalesced order: element j of the tile goes to item j % WEFT_SCAN_GROUP.
-    const weft_scan_t before = tile > 0 ? WEFT_SCAN(carry, before_item) : before_item;
-    weft_scan_t acc = before;
+    const weft_scan_t weft_before = weft_tile > 0 ? WEFT_SCAN(weft_carry, weft_before_item) : weft_before_item;
+    weft_scan_t weft_acc = weft_before;
 #if WEFT_SCAN_ROWS16
     WEFT_UNROLL
-    for (int m = 0; m < 8; ++m) {
-        weft_vector16<weft_scan_t> v = weft_local_load16(weft_run + 4 * m);
+    for (int weft_m = 0; weft_m < 8; ++weft_m) {
+        weft_vector16<weft_scan_t> weft_v = weft_local_load16(weft_run + 4 * weft_m);
         WEFT_UNROLL
-        for (int e = 0; e < 4; ++e) {
-            acc = WEFT_SCAN(acc, v.weft_item[e]);
-            v.weft_item[e] = acc;
+        for (int weft_e = 0; weft_e < 4; ++weft_e) {
+            weft_acc = WEFT_SCAN(weft_acc, weft_v.weft_item[weft_e]);
+            weft_v.weft_item[weft_e] = weft_acc;
         }
-        weft_local_store16(weft_run + 4 * m, v);
+        weft_local_store16(weft_run + 4 * weft_m, weft_v);
     }
 #else
     WEFT_UNROLL
-    for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        acc = WEFT_SCAN(acc, weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)]);
-        weft_items[WEFT_PAD(lid * WEFT_SCAN_ITEMS + k)] = acc;
+    for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS; ++weft_k) {
+        weft_acc = WEFT_SCAN(weft_acc, weft_items[WEFT_PAD(weft_lid * WEFT_SCAN_ITEMS + weft_k)]);
+        weft_items[WEFT_PAD(weft_lid * WEFT_SCAN_ITEMS + weft_k)] = weft_acc;
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (base + WEFT_TILE <= ${N}) {
+    if (weft_base + WEFT_TILE <= ${N}) {
 #if WEFT_SCAN_ROWS16 && defined(WEFT_SCAN_DEST)
         // The output statement stores each item to an array of its type (WEFT_SCAN_DEST): 16
         // bytes at a time where that array starts on a 16-byte boundary.
         if (((ulong)WEFT_SCAN_DEST & 15) == 0) {
             WEFT_UNROLL
-            for (int k = 0; k < WEFT_SCAN_ITEMS / 4; ++k) {
-                const int j = 4 * (lid + k * WEFT_SCAN_GROUP);
-                weft_store16(&WEFT_SCAN_DEST[base + j], weft_local_load16(&weft_items[WEFT_PAD(j)]));
+            for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS / 4; ++weft_k) {
+                const int weft_j = 4 * (weft_lid + weft_k * WEFT_SCAN_GROUP);
+                weft_store16(&WEFT_SCAN_DEST[weft_base + weft_j], weft_local_load16(&weft_items[WEFT_PAD(weft_j)]));
             }
             return;
         }
 #endif
         // A whole tile: no bounds to check (a third of the kernel's instructions otherwise).
         WEFT_UNROLL
-        for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-            const int j = lid + k * WEFT_SCAN_GROUP;
-            const long i = base + j;
-            const weft_scan_t item = weft_items[WEFT_PAD(j)];
-            const weft_scan_t prev_item = j > 0 ? weft_items[WEFT_PAD(j - 1)] : carry;
+        for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS; ++weft_k) {
+            const int weft_j = weft_lid + weft_k * WEFT_SCAN_GROUP;
+            const long i = weft_base + weft_j;
+            const weft_scan_t item = weft_items[WEFT_PAD(weft_j)];
+            const weft_scan_t prev_item = weft_j > 0 ? weft_items[WEFT_PAD(weft_j - 1)] : weft_carry;
             {
 ${OUTPUT};
             }
@@ -407,12 +407,12 @@ ${OUTPUT};
         return;
     }
     WEFT_UNROLL
-    for (int k = 0; k < WEFT_SCAN_ITEMS; ++k) {
-        const int j = lid + k * WEFT_SCAN_GROUP;
-        const long i = base + j;
+    for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS; ++weft_k) {
+        const int weft_j = weft_lid + weft_k * WEFT_SCAN_GROUP;
+        const long i = weft_base + weft_j;
         if (i < ${N}) {
-            const weft_scan_t item = weft_items[WEFT_PAD(j)];
-            const weft_scan_t prev_item = j > 0 ? weft_items[WEFT_PAD(j - 1)] : carry;
+            const weft_scan_t item = weft_items[WEFT_PAD(weft_j)];
+            const weft_scan_t prev_item = weft_j > 0 ? weft_items[WEFT_PAD(weft_j - 1)] : weft_carry;
             {
 ${OUTPUT};
             }
