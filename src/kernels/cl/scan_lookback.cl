@@ -104,6 +104,47 @@ void weft_publish(__global volatile ulong *status, __global volatile weft_scan_t
 #endif
 }
 
+// Reads tile p's status for look-back item `item` of a round (item past the window: state 1,
+// contributing nothing; a tile before the first: state 2 with the neutral value), waiting
+// until the tile has published something this call. Returns the state; the value in *value.
+uint weft_read_tile(__global volatile ulong *status, __global volatile weft_scan_t *aggregate,
+                    __global volatile weft_scan_t *prefix, long p, int item, uint epoch, weft_scan_t *value)
+{
+    *value = ${NEUTRAL};
+    if (item >= WEFT_SCAN_WINDOW) return 1;
+    if (p < 0) return 2;
+    ulong word;
+    while (((uint)(word = status[p]) >> 2) != epoch) {
+    }
+    const uint state = (uint)word & 3u;
+#if WEFT_PACKED
+    *value = weft_status_value(word);
+#else
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    *value = state == 2 ? prefix[p] : aggregate[p];
+#endif
+    return state;
+}
+
+#if WEFT_CUDA
+// One warp's part of a look-back window (lane 0 the nearest tile): the lanes up to the nearest
+// inclusive prefix folded, farther tiles first, into lane 0's result. *stopped: a prefix was
+// met in this warp.
+weft_scan_t weft_fold_warp_window(weft_scan_t value, uint state, int lane, int *stopped)
+{
+    const uint prefixes = weft_warp_ballot(state == 2);
+    const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
+    if (lane > stop) value = ${NEUTRAL};
+    WEFT_UNROLL
+    for (int offset = 1; offset < 32; offset <<= 1) {
+        const weft_scan_t farther = weft_warp_shuffle_down(value, offset);
+        if (lane + offset < 32) value = WEFT_SCAN(farther, value);
+    }
+    *stopped = prefixes != 0;
+    return value;
+}
+#endif
+
 __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft_status,
                                  __global volatile weft_scan_t *weft_aggregate,
                                  __global volatile weft_scan_t *weft_prefix,
@@ -249,33 +290,11 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     {
         if (weft_warp == 0) {
             while (!weft_done) {
-                const long weft_p = weft_window_end - 1 - weft_lane;
-                uint weft_state = 2;
-                weft_scan_t weft_value = ${NEUTRAL};
-                if (weft_lane >= WEFT_SCAN_WINDOW) {
-                    weft_state = 1;
-                } else if (weft_p >= 0) {
-                    ulong weft_word;
-                    while (((uint)(weft_word = weft_status[weft_p]) >> 2) != weft_epoch) {
-                    }
-                    weft_state = (uint)weft_word & 3u;
-#if WEFT_PACKED
-                    weft_value = weft_status_value(weft_word);
-#else
-                    mem_fence(CLK_GLOBAL_MEM_FENCE);
-                    weft_value = weft_state == 2 ? weft_prefix[weft_p] : weft_aggregate[weft_p];
-#endif
-                }
-                const uint weft_prefixes = weft_warp_ballot(weft_state == 2);
-                const int weft_stop = weft_prefixes ? __ffs(weft_prefixes) - 1 : 32;
-                if (weft_lane > weft_stop) weft_value = ${NEUTRAL};
-                WEFT_UNROLL
-                for (int weft_offset = 1; weft_offset < 32; weft_offset <<= 1) {
-                    const weft_scan_t weft_farther = weft_warp_shuffle_down(weft_value, weft_offset);
-                    if (weft_lane + weft_offset < 32) weft_value = WEFT_SCAN(weft_farther, weft_value);
-                }
+                weft_scan_t weft_value;
+                const uint weft_state = weft_read_tile(weft_status, weft_aggregate, weft_prefix, weft_window_end - 1 - weft_lane,
+                                                       weft_lane, weft_epoch, &weft_value);
+                weft_value = weft_fold_warp_window(weft_value, weft_state, weft_lane, &weft_done);
                 weft_carry = WEFT_SCAN(weft_warp_shuffle(weft_value, 0), weft_carry);
-                weft_done = weft_prefixes != 0;
                 weft_window_end -= WEFT_SCAN_WINDOW;
             }
             if (weft_lane == 0) {
@@ -289,37 +308,17 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     }
 #endif
     while (!weft_done) {
-        const long weft_p = weft_window_end - 1 - weft_lid;
-        uint weft_state = 2;
-        weft_scan_t weft_value = ${NEUTRAL};
-        if (weft_lid >= WEFT_SCAN_WINDOW) {
-            weft_state = 1;  // past the window: contributes nothing this round
-        } else if (weft_p >= 0) {
-            ulong weft_word;
-            while (((uint)(weft_word = weft_status[weft_p]) >> 2) != weft_epoch) {
-            }
-            weft_state = (uint)weft_word & 3u;
-#if WEFT_PACKED
-            weft_value = weft_status_value(weft_word);
-#else
-            mem_fence(CLK_GLOBAL_MEM_FENCE);
-            weft_value = weft_state == 2 ? weft_prefix[weft_p] : weft_aggregate[weft_p];
-#endif
-        }
+        weft_scan_t weft_value;
+        const uint weft_state = weft_read_tile(weft_status, weft_aggregate, weft_prefix, weft_window_end - 1 - weft_lid,
+                                               weft_lid, weft_epoch, &weft_value);
 #if WEFT_CUDA
         // Per warp: the nearest prefix among its lanes (lane 0 is the nearest tile); lanes past
         // it contribute nothing; a tree over shuffles folds the rest with farther lanes first.
-        const uint weft_prefixes = weft_warp_ballot(weft_state == 2);
-        const int weft_stop = weft_prefixes ? __ffs(weft_prefixes) - 1 : 32;
-        if (weft_lane > weft_stop) weft_value = ${NEUTRAL};
-        WEFT_UNROLL
-        for (int weft_offset = 1; weft_offset < 32; weft_offset <<= 1) {
-            const weft_scan_t weft_farther = weft_warp_shuffle_down(weft_value, weft_offset);
-            if (weft_lane + weft_offset < 32) weft_value = WEFT_SCAN(weft_farther, weft_value);
-        }
+        int weft_stopped;
+        weft_value = weft_fold_warp_window(weft_value, weft_state, weft_lane, &weft_stopped);
         if (weft_lane == 0) {
             weft_window_part[weft_warp] = weft_value;
-            weft_part_stop[weft_warp] = weft_prefixes != 0;
+            weft_part_stop[weft_warp] = weft_stopped;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         int weft_nearest = WEFT_WARPS - 1;
