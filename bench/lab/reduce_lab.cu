@@ -12,14 +12,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                               \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
+#include "lab.cuh"
 
 constexpr int kThreads = 256;
 
@@ -207,12 +200,6 @@ int main(int argc, char** argv) {
   CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, x, result, n));
   CHECK(cudaMalloc(&temp, temp_bytes));
 
-  struct Variant {
-    std::string name;
-    std::function<void()> run;
-    bool is_copy;
-    std::vector<float> times;
-  };
   std::vector<Variant> vs;
   vs.push_back({"copy (cudaMemcpy D2D)", [&] { CHECK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice)); }, true, {}});
   vs.push_back({"cub DeviceReduce::Sum", [&] { CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, x, result, n)); }, false, {}});
@@ -244,9 +231,6 @@ int main(int argc, char** argv) {
                   }, false, {}});
   }
 
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
   // Check each once, then time: rounds interleave the variants; each sample is 10 calls.
   for (auto& v : vs) {
     if (v.is_copy) continue;
@@ -261,26 +245,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  for (int round = 0; round < 30; ++round) {
-    for (auto& v : vs) {
-      v.run();
-      CHECK(cudaEventRecord(a));
-      for (int r = 0; r < 10; ++r) v.run();
-      CHECK(cudaEventRecord(b));
-      CHECK(cudaEventSynchronize(b));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, a, b));
-      v.times.push_back(ms * 100.f);  // us per call
-    }
-  }
-  double copy_gbs = 0;
-  std::printf("%-40s %10s %10s %8s\n", "variant", "median us", "GB/s", "of copy");
-  for (auto& v : vs) {
-    std::sort(v.times.begin(), v.times.end());
-    const double us = v.times[v.times.size() / 2];
-    const double gbs = (v.is_copy ? 2.0 : 1.0) * n * 4 / us / 1e3;
-    if (v.is_copy) copy_gbs = gbs;
-    std::printf("%-40s %10.2f %10.1f %7.1f%%\n", v.name.c_str(), us, gbs, 100 * gbs / copy_gbs);
-  }
+  time_and_print(vs, 30, "variant", [&](const Variant& v) { return (v.is_copy ? 2.0 : 1.0) * n * 4; });
+
   return 0;
 }

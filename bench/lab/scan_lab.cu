@@ -20,14 +20,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                               \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
+#include "lab.cuh"
 
 constexpr int kGroup = 256, kWarps = kGroup / 32;
 
@@ -347,12 +340,6 @@ int main(int argc, char** argv) {
   unsigned calls = 0;      // the epoch
   unsigned long long taken = 0;  // tiles taken from the counter so far
 
-  struct Variant {
-    std::string name;
-    std::function<void()> run;
-    bool is_copy;
-    std::vector<float> times;
-  };
   std::vector<Variant> vs;
   auto add = [&](std::string name, auto kernel, int S, int prefetch = 0, int items = 32) {
     const int kTile = kGroup * items;
@@ -392,9 +379,6 @@ int main(int argc, char** argv) {
     CHECK(cudaDeviceSynchronize());
     return 0;
   }
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
   bool ok = true;
   for (auto& v : vs) {
     if (v.is_copy) continue;
@@ -416,27 +400,7 @@ int main(int argc, char** argv) {
       ok = false;
     }
   }
-  for (int round = 0; round < 20; ++round) {
-    for (auto& v : vs) {
-      v.run();
-      CHECK(cudaEventRecord(a));
-      for (int r = 0; r < 10; ++r) v.run();
-      CHECK(cudaEventRecord(b));
-      CHECK(cudaEventSynchronize(b));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, a, b));
-      v.times.push_back(ms * 100.f);
-    }
-  }
-  CHECK(cudaGetLastError());
-  double copy_gbs = 0;
-  std::printf("%-60s %10s %10s %8s\n", "scan variant", "median us", "GB/s", "of copy");
-  for (auto& v : vs) {
-    std::sort(v.times.begin(), v.times.end());
-    const double us = v.times[v.times.size() / 2];
-    const double gbs = 2.0 * n * 4 / us / 1e3;
-    if (v.is_copy) copy_gbs = gbs;
-    std::printf("%-60s %10.2f %10.1f %7.1f%%\n", v.name.c_str(), us, gbs, 100 * gbs / copy_gbs);
-  }
+  time_and_print(vs, 20, "scan variant", [&](const Variant&) { return 2.0 * n * 4; });
+
   return ok ? 0 : 1;
 }
