@@ -1,13 +1,17 @@
 // A lab, not part of the build: what limits weft's single-pass scan (decoupled look-back) on
-// Hopper? The baseline replicates weft's kernel (src/kernels/cl/scan_lookback.cl on the
-// asynchronous-copy path: 256 work-items x 32 items, tiles taken from an atomic counter, a
-// look-back window of WINDOW tiles per round); the variants change one thing each:
-//   LOAD 0: 4-byte cp.async per item (weft today); LOAD 1: one bulk copy (TMA) per 128-byte
-//           row of the tile, completing on an mbarrier;
-//   STORE 0: coalesced stores from local memory (weft today); STORE 1: each thread's run
-//           leaves by one bulk copy (TMA) from local memory.
-// Each variant is checked against a float64 prefix sum and timed with events (median of 20
-// rounds of 10 calls, interleaved). Build and run: bash bench/lab/run-lab.sh.
+// Hopper? weft's kernel (src/kernels/cl/scan_lookback.cl on CUDA's asynchronous-copy path:
+// 256 work-items x 32 items, a look-back window of WINDOW tiles per round, looked back by the
+// first warp alone when WINDOW <= 32) rewritten in CUDA C, with one change per variant:
+//   LOAD 0: 4-byte cp.async per item; 1: one bulk copy (TMA) per 128-byte row on an mbarrier;
+//           2: 16-byte cp.async.cg (rows padded to 36 words);
+//   STORE 0: coalesced 4-byte stores; 1: each run leaves by a bulk copy (TMA); 2: streaming
+//           stores (st.global.cs); 3: coalesced 16-byte stores;
+//   prefetch > 0: each work-group asks L2 for the tile that many tickets ahead; < 0: the same
+//           distance with tiles in block order instead of an atomic ticket;
+//   EARLY: each run's own scan before the look-back, the carry added at the stores.
+// CUB's DeviceScan::InclusiveSum runs beside them. Each variant is checked against a float64
+// prefix sum, then timed (lab.cuh). Build and run: bash bench/lab/run-lab.sh; with a second
+// argument, only the variants whose names contain it run, a few calls each (for ncu).
 #include <cub/cub.cuh>
 
 #include <algorithm>
