@@ -1,8 +1,9 @@
 // A single-pass scan for GPUs: decoupled look-back (Merrill and Garland, 2016). Each
 // work-group takes the next tile in scheduling order (an atomic counter, so every tile it
-// waits for is already running), scans it, publishes the tile's aggregate, then looks back
-// over its predecessors, a window of tiles at a time, until it meets a published inclusive
-// prefix. The input is read once and the output written once.
+// waits for is already running; on CUDA the work-group's index, WEFT_SCAN_GROUP_ORDER, since
+// blocks start in index order there), scans it, publishes the tile's aggregate, then looks
+// back over its predecessors, a window of tiles at a time, until it meets a published
+// inclusive prefix. The input is read once and the output written once.
 //
 // A tile's status word (64 bits) carries the call's epoch (weft_epoch, bits 2 to 31) beside
 // the state (1: aggregate ready, 2: inclusive prefix ready); a word of another epoch means
@@ -12,12 +13,15 @@
 // a fence (as CUB's look-back); wider values are published before their status words.
 //
 // The tile lives in local memory given at launch (the kernel's last argument). A tile of an
-// array read as it is (WEFT_SCAN_SOURCE, below) is copied there asynchronously on CUDA.
+// array read as it is (WEFT_SCAN_SOURCE, below) is copied there asynchronously on CUDA, after
+// asking L2 for the tile WEFT_SCAN_PREFETCH tiles ahead (compute capability 9.0).
 //
-// Why the window is wide (up to the work-group's width, WEFT_SCAN_WINDOW tiles per round): a
-// tile publishes its prefix only once its look-back has met one, so prefixes advance about
-// one window per round of global-memory latency, and the window bounds the scan's speed. On CUDA the window and the tile's own scan use warp
-// shuffles (few barriers); elsewhere local-memory trees.
+// The window (WEFT_SCAN_WINDOW tiles per round): a tile publishes its prefix only once its
+// look-back has met one, so prefixes advance about one window per round of global-memory
+// latency. Where loads wait on device memory the work-group's width per round paid; with
+// tiles copied asynchronously from L2, 16 tiles looked back by one warp (no barrier per round)
+// are fastest. On CUDA the window and the tile's own scan use warp shuffles (few barriers);
+// elsewhere local-memory trees.
 #ifndef WEFT_SCAN_GROUP
 #define WEFT_SCAN_GROUP WEFT_GROUP
 #endif

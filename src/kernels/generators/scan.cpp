@@ -98,16 +98,16 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // The tile and the work-group's other local memory must fit the device's local memory
   // (CUDA devices give more than their default 48 KiB on request).
   const std::uint64_t local_limit = device.backend() == "cuda" ? 0 : device.info().local_mem_bytes;
-  // WEFT_SCAN_PREFETCH (0 to 4096 tiles): each work-group asks L2 for the tile that many
-  // tickets ahead of its own, so that tile's copies find it there. Half a tile per
-  // multiprocessor ahead by default where one instruction prefetches a tile (H200, in
-  // bench/lab/scan_lab.cu: 161 us at a quarter to one tile per multiprocessor ahead against
-  // 181 without; two or more tiles ahead thrash L2).
   // On CUDA tiles go in work-group order, as CUB's look-back takes them: blocks start in
   // index order there, and a work-group then need not wait for a ticket before its copies
   // (H200: 3% faster in bench/lab/scan_lab.cu). Elsewhere, and with WEFT_SCAN_TICKETS=1, an
   // atomic counter hands tiles out in the order work-groups start, whatever the hardware does.
   const bool group_order = device.backend() == "cuda" && !detail::tuning_knob("WEFT_SCAN_TICKETS", 0, 0, 1);
+  // WEFT_SCAN_PREFETCH (0 to 4096 tiles): each work-group asks L2 for the tile that many
+  // tiles ahead of its own, so that tile's copies find it there. Half a tile per
+  // multiprocessor ahead by default where one instruction prefetches a tile (H200, in
+  // bench/lab/scan_lab.cu: 161 us at a quarter to one tile per multiprocessor ahead against
+  // 181 without; two or more tiles ahead thrash L2).
   const std::size_t prefetch = detail::tuning_knob(
       "WEFT_SCAN_PREFETCH", async && style.prefetches_bulk ? std::max<std::size_t>(1, device.info().compute_units / 2) : 0,
       0, 4096);
