@@ -26,7 +26,10 @@
 
 #include "lab.cuh"
 
-constexpr int kGroup = 256, kWarps = kGroup / 32;
+#ifndef KGROUP
+#define KGROUP 256
+#endif
+constexpr int kGroup = KGROUP, kWarps = kGroup / 32;
 
 __device__ __forceinline__ unsigned smem(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 
@@ -368,10 +371,11 @@ int main(int argc, char** argv) {
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const int resident = sms * 6;
   const int pf = sms / 2;
-  add("weft now (group order, 16B rows, window 16)", scan_lookback<2, 3, 16>, 36, -pf);
-  add("+ runs scanned before the look-back", scan_lookback<2, 3, 16, 32, true>, 36, -pf);
-  add("weft now again", scan_lookback<2, 3, 16>, 36, -pf);
-  add("+ runs scanned before the look-back, again", scan_lookback<2, 3, 16, 32, true>, 36, -pf);
+  const std::string g = " [" + std::to_string(kGroup) + " work-items]";
+  add("weft now (group order, 16B rows, window 16)" + g, scan_lookback<2, 3, 16>, 36, -pf);
+  add("prefetch one tile per SM ahead" + g, scan_lookback<2, 3, 16>, 36, -sms);
+  add("prefetch 1.5 tiles per SM ahead" + g, scan_lookback<2, 3, 16>, 36, -(sms * 3 / 2));
+  add("weft now again" + g, scan_lookback<2, 3, 16>, 36, -pf);
   (void)resident;
 
   if (argc > 2) {  // profile mode: only the variants whose names contain argv[2], a few calls each
