@@ -35,5 +35,24 @@ int main() {
     auto med = [](std::vector<double> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; };
     std::printf("%s: per call %.2f us (bench's measure); each call start-to-end %.2f us; end-to-end spacing %.2f us\n",
                 dev.selector().c_str(), med(per), med(dur), med(gap));
+    // The same for the inclusive scan (weft bench scan's measure).
+    InclusiveScanKernel cumsum(DType::float32, "a + b", "0");
+    Buffer dy = Buffer::of<float>(dev, n);
+    std::vector<double> sdur, sgap, sper;
+    for (int r = 0; r < 23; ++r) {
+      const Event before = q.marker();
+      std::vector<Event> es;
+      for (int b = 0; b < 10; ++b) es.push_back(cumsum(q, n, dx, dy));
+      es.back().wait();
+      if (r < 3) continue;
+      sper.push_back((es.back().profile().end - before.profile().end) * 1e-3 / 10);
+      for (int b = 0; b < 10; ++b) {
+        const auto p = es[b].profile();
+        sdur.push_back((p.end - p.start) * 1e-3);
+        if (b > 0) sgap.push_back((p.end - es[b - 1].profile().end) * 1e-3);
+      }
+    }
+    std::printf("%s scan: per call %.2f us (bench's measure); each call start-to-end %.2f us; end-to-end spacing %.2f us\n",
+                dev.selector().c_str(), med(sper), med(sdur), med(sgap));
   }
 }
