@@ -69,7 +69,7 @@ weft_out_t weft_reduce_vectors(${ARGS}long ${N})
     for (; weft_v < weft_whole; weft_v += WEFT_REDUCE_VECTORS * weft_G) {
         weft_vector16<weft_out_t> weft_r[WEFT_REDUCE_VECTORS];
         WEFT_UNROLL
-        for (int weft_k = 0; weft_k < WEFT_REDUCE_VECTORS; ++weft_k) weft_r[weft_k] = weft_load16(WEFT_REDUCE_SOURCE + (weft_v + (long)(weft_k * weft_G)) * WEFT_PER_VECTOR);
+        for (int weft_k = 0; weft_k < WEFT_REDUCE_VECTORS; ++weft_k) weft_r[weft_k] = weft_load16_readonly(WEFT_REDUCE_SOURCE + (weft_v + (long)(weft_k * weft_G)) * WEFT_PER_VECTOR);
         WEFT_UNROLL
         for (int weft_k = 0; weft_k < WEFT_REDUCE_VECTORS; ++weft_k) {
             WEFT_UNROLL
@@ -77,7 +77,7 @@ weft_out_t weft_reduce_vectors(${ARGS}long ${N})
         }
     }
     for (; weft_v < weft_vectors; weft_v += weft_G) {
-        const weft_vector16<weft_out_t> weft_r = weft_load16(WEFT_REDUCE_SOURCE + weft_v * WEFT_PER_VECTOR);
+        const weft_vector16<weft_out_t> weft_r = weft_load16_readonly(WEFT_REDUCE_SOURCE + weft_v * WEFT_PER_VECTOR);
         WEFT_UNROLL
         for (int weft_e = 0; weft_e < WEFT_PER_VECTOR; ++weft_e) weft_acc[weft_e] = WEFT_REDUCE(weft_acc[weft_e], weft_r.weft_item[weft_e]);
     }

@@ -181,7 +181,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
 #endif
     const long weft_base = weft_tile * WEFT_TILE;
 #if WEFT_SCAN_ASYNC && WEFT_SCAN_PREFETCH > 0
-    // The tile WEFT_SCAN_PREFETCH tickets ahead, into L2 (one bulk request; its work-group's
+    // The tile WEFT_SCAN_PREFETCH tiles ahead, into L2 (one bulk request; its work-group's
     // copies then wait on L2, not on device memory).
     if (weft_lid == 0 && weft_base + (WEFT_SCAN_PREFETCH + 1) * (long)WEFT_TILE <= ${N} && ((ulong)WEFT_SCAN_SOURCE & 15) == 0) {
         weft_prefetch_l2(&WEFT_SCAN_SOURCE[weft_base + WEFT_SCAN_PREFETCH * (long)WEFT_TILE], WEFT_TILE * sizeof(weft_scan_t));
@@ -223,15 +223,15 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     barrier(CLK_LOCAL_MEM_FENCE);
 #if WEFT_SCAN_ROWS16
     // This item's run is row lid: 16-byte reads (a quarter-warp's reads fall in distinct banks).
-    __local weft_scan_t *weft_run = weft_items + weft_lid * 36;
+    __local weft_scan_t *weft_run = weft_items + WEFT_PAD(weft_lid * WEFT_SCAN_ITEMS);
     weft_scan_t weft_mine;
     {
-        const weft_vector16<weft_scan_t> weft_v = weft_local_load16(weft_run);
+        const weft_vector16<weft_scan_t> weft_v = weft_load16(weft_run);
         weft_mine = WEFT_SCAN(WEFT_SCAN(WEFT_SCAN(weft_v.weft_item[0], weft_v.weft_item[1]), weft_v.weft_item[2]), weft_v.weft_item[3]);
     }
     WEFT_UNROLL
     for (int weft_m = 1; weft_m < 8; ++weft_m) {
-        const weft_vector16<weft_scan_t> weft_v = weft_local_load16(weft_run + 4 * weft_m);
+        const weft_vector16<weft_scan_t> weft_v = weft_load16(weft_run + 4 * weft_m);
         WEFT_UNROLL
         for (int weft_e = 0; weft_e < 4; ++weft_e) weft_mine = WEFT_SCAN(weft_mine, weft_v.weft_item[weft_e]);
     }
@@ -367,13 +367,13 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
 #if WEFT_SCAN_ROWS16
     WEFT_UNROLL
     for (int weft_m = 0; weft_m < 8; ++weft_m) {
-        weft_vector16<weft_scan_t> weft_v = weft_local_load16(weft_run + 4 * weft_m);
+        weft_vector16<weft_scan_t> weft_v = weft_load16(weft_run + 4 * weft_m);
         WEFT_UNROLL
         for (int weft_e = 0; weft_e < 4; ++weft_e) {
             weft_acc = WEFT_SCAN(weft_acc, weft_v.weft_item[weft_e]);
             weft_v.weft_item[weft_e] = weft_acc;
         }
-        weft_local_store16(weft_run + 4 * weft_m, weft_v);
+        weft_store16(weft_run + 4 * weft_m, weft_v);
     }
 #else
     WEFT_UNROLL
@@ -383,37 +383,25 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     }
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (weft_base + WEFT_TILE <= ${N}) {
+    // A whole tile checks no bounds (the checks were a third of the kernel's instructions).
+    const int weft_whole = weft_base + WEFT_TILE <= ${N};
 #if WEFT_SCAN_ROWS16 && defined(WEFT_SCAN_DEST)
-        // The output statement stores each item to an array of its type (WEFT_SCAN_DEST): 16
-        // bytes at a time where that array starts on a 16-byte boundary.
-        if (((ulong)WEFT_SCAN_DEST & 15) == 0) {
-            WEFT_UNROLL
-            for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS / 4; ++weft_k) {
-                const int weft_j = 4 * (weft_lid + weft_k * WEFT_SCAN_GROUP);
-                weft_store16(&WEFT_SCAN_DEST[weft_base + weft_j], weft_local_load16(&weft_items[WEFT_PAD(weft_j)]));
-            }
-            return;
-        }
-#endif
-        // A whole tile: no bounds to check (a third of the kernel's instructions otherwise).
+    // The output statement stores each item to an array of its type (WEFT_SCAN_DEST): 16
+    // bytes at a time where that array starts on a 16-byte boundary.
+    if (weft_whole && ((ulong)WEFT_SCAN_DEST & 15) == 0) {
         WEFT_UNROLL
-        for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS; ++weft_k) {
-            const int weft_j = weft_lid + weft_k * WEFT_SCAN_GROUP;
-            const long i = weft_base + weft_j;
-            const weft_scan_t item = weft_items[WEFT_PAD(weft_j)];
-            const weft_scan_t prev_item = weft_j > 0 ? weft_items[WEFT_PAD(weft_j - 1)] : weft_carry;
-            {
-${OUTPUT};
-            }
+        for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS / 4; ++weft_k) {
+            const int weft_j = 4 * (weft_lid + weft_k * WEFT_SCAN_GROUP);
+            weft_store16(&WEFT_SCAN_DEST[weft_base + weft_j], weft_load16(&weft_items[WEFT_PAD(weft_j)]));
         }
         return;
     }
+#endif
     WEFT_UNROLL
     for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS; ++weft_k) {
         const int weft_j = weft_lid + weft_k * WEFT_SCAN_GROUP;
         const long i = weft_base + weft_j;
-        if (i < ${N}) {
+        if (weft_whole || i < ${N}) {
             const weft_scan_t item = weft_items[WEFT_PAD(weft_j)];
             const weft_scan_t prev_item = weft_j > 0 ? weft_items[WEFT_PAD(weft_j - 1)] : weft_carry;
             {

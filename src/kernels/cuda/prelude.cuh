@@ -237,30 +237,27 @@ WEFT_INLINE void weft_prefetch_l2(const T* p, unsigned bytes) noexcept {
 #endif
 }
 
-// ---- 16-byte loads (CUDA only, for weft's generated kernels) --------------------------------
-// weft_load16(p) reads the 16 bytes at p (16-byte aligned) in one load through the read-only
-// path (memory the kernel does not write), as 16 / sizeof(T) elements.
+// ---- 16-byte loads and stores (CUDA only, for weft's generated kernels) ---------------------
+// weft_load16(p) reads the 16 bytes at p (16-byte aligned, global or shared memory) in one
+// access, as 16 / sizeof(T) elements; weft_store16(p, v) writes them.
 template <class T>
 struct alignas(16) weft_vector16 {
+  static_assert(16 % sizeof(T) == 0, "16-byte accesses of whole elements");
   T weft_item[16 / sizeof(T)];
 };
-// weft_local_load16(p) and weft_local_store16(p, v): the same through local (shared) memory,
-// and weft_store16(p, v) to global memory, p 16-byte aligned.
 template <class T>
-WEFT_INLINE weft_vector16<T> weft_local_load16(const T* p) noexcept {
+WEFT_INLINE weft_vector16<T> weft_load16(const T* p) noexcept {
   return *reinterpret_cast<const weft_vector16<T>*>(p);
-}
-template <class T>
-WEFT_INLINE void weft_local_store16(T* p, const weft_vector16<T>& v) noexcept {
-  *reinterpret_cast<weft_vector16<T>*>(p) = v;
 }
 template <class T>
 WEFT_INLINE void weft_store16(T* p, const weft_vector16<T>& v) noexcept {
   *reinterpret_cast<weft_vector16<T>*>(p) = v;
 }
+// weft_load16_readonly(p): the same from global memory the kernel does not write, through
+// the read-only path (ld.global.nc). The sum's 16-byte loads need it: with plain loads an
+// H200 took 80 us for 2^26 floats against 66 us (bench/results/2026-11-21-h200-final-generators.txt).
 template <class T>
-WEFT_INLINE weft_vector16<T> weft_load16(const T* p) noexcept {
-  static_assert(16 % sizeof(T) == 0, "16-byte loads of whole elements");
+WEFT_INLINE weft_vector16<T> weft_load16_readonly(const T* p) noexcept {
   union {
     ::uint4 bits;
     weft_vector16<T> items;
