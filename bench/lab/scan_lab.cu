@@ -67,6 +67,35 @@ __device__ __forceinline__ int pad(int j) {
   return (j >> 5) * S + (j & 31);
 }
 
+// One warp's part of a look-back round, as weft's weft_read_tile and weft_fold_warp_window:
+// item reads tile p (waiting for this call's word), and lane 0 gets the fold of the lanes up to
+// the nearest inclusive prefix; *stopped: a prefix was met in this warp.
+template <int WINDOW>
+__device__ __forceinline__ float window_fold(volatile unsigned long long* status, long long p, int item, int lane,
+                                             unsigned epoch, bool* stopped) {
+  unsigned state = 2;
+  float value = 0.f;
+  if (item >= WINDOW) {
+    state = 1;
+  } else if (p >= 0) {
+    unsigned long long w;
+    while (((unsigned)(w = status[p]) >> 2) != epoch) {
+    }
+    state = (unsigned)w & 3u;
+    value = __uint_as_float((unsigned)(w >> 32));
+  }
+  const unsigned prefixes = __ballot_sync(0xffffffffu, state == 2);
+  const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
+  if (lane > stop) value = 0.f;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const float f = __shfl_down_sync(0xffffffffu, value, o);
+    if (lane + o < 32) value += f;
+  }
+  *stopped = prefixes != 0;
+  return value;
+}
+
 template <int LOAD, int STORE, int WINDOW, int kItems = 32, bool EARLY = false>
 __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict__ x, float* __restrict__ y, long long n,
                                                         volatile unsigned long long* status, int* counter,
@@ -185,28 +214,10 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   if (WINDOW <= 32) {  // weft now: the first warp looks back alone and publishes at once
     if (warp == 0) {
       while (!done) {
-        const long long p = window_end - 1 - lane;
-        unsigned state = 2;
-        float value = 0.f;
-        if (lane >= WINDOW) {
-          state = 1;
-        } else if (p >= 0) {
-          unsigned long long w;
-          while (((unsigned)(w = status[p]) >> 2) != epoch) {
-          }
-          state = (unsigned)w & 3u;
-          value = __uint_as_float((unsigned)(w >> 32));
-        }
-        const unsigned prefixes = __ballot_sync(0xffffffffu, state == 2);
-        const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
-        if (lane > stop) value = 0.f;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-          const float f = __shfl_down_sync(0xffffffffu, value, o);
-          if (lane + o < 32) value += f;
-        }
+        bool stopped;
+        const float value = window_fold<WINDOW>(status, window_end - 1 - lane, lane, lane, epoch, &stopped);
         carry += __shfl_sync(0xffffffffu, value, 0);
-        done = prefixes != 0;
+        done = stopped;
         window_end -= WINDOW;
       }
       if (lane == 0) {
@@ -220,29 +231,11 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     done = 1;
   }
   while (!done) {
-    const long long p = window_end - 1 - lid;
-    unsigned state = 2;
-    float value = 0.f;
-    if (lid >= WINDOW) {
-      state = 1;
-    } else if (p >= 0) {
-      unsigned long long w;
-      while (((unsigned)(w = status[p]) >> 2) != epoch) {
-      }
-      state = (unsigned)w & 3u;
-      value = __uint_as_float((unsigned)(w >> 32));
-    }
-    const unsigned prefixes = __ballot_sync(0xffffffffu, state == 2);
-    const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
-    if (lane > stop) value = 0.f;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-      const float f = __shfl_down_sync(0xffffffffu, value, o);
-      if (lane + o < 32) value += f;
-    }
+    bool stopped;
+    const float value = window_fold<WINDOW>(status, window_end - 1 - lid, lid, lane, epoch, &stopped);
     if (lane == 0) {
       window_part[warp] = value;
-      part_stop[warp] = prefixes != 0;
+      part_stop[warp] = stopped;
     }
     __syncthreads();
     int nearest = kWarps - 1;

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "kernels/generators/device_style.hpp"
 #include "support.hpp"
 
 namespace weft {
@@ -52,6 +53,26 @@ void check_elementwise(Generators& g, Device& dev, Queue& q, const char* type) {
     }
     EXPECT_EQ(bad, 0u) << type << " n = " << n << " on " << dev.selector();
   }
+}
+
+TEST(GeneratorForms, ArraysReadAndStoredAsTheyAreAreRecognized) {
+  // The forms that let GPU kernels copy, load or store 16 bytes at a time; anything else
+  // takes the general path.
+  const auto specs = parse_arguments("const float *x, float *y, const double *d, const float *c, float a");
+  EXPECT_EQ(detail::direct_array("x[i]", specs, DType::float32), "x");
+  EXPECT_EQ(detail::direct_array(" x [ i ] ", specs, DType::float32), "x");
+  EXPECT_EQ(detail::direct_array("d[i]", specs, DType::float64), "d");
+  EXPECT_EQ(detail::direct_array("d[i]", specs, DType::float32), "");  // another type
+  EXPECT_EQ(detail::direct_array("2 * x[i]", specs, DType::float32), "");
+  EXPECT_EQ(detail::direct_array("x[i + 1]", specs, DType::float32), "");
+  EXPECT_EQ(detail::direct_array("a[i]", specs, DType::float32), "");  // not an array
+  EXPECT_EQ(detail::direct_store("y[i] = item", specs, DType::float32), "y");
+  EXPECT_EQ(detail::direct_store(" y [i]=item ; ", specs, DType::float32), "y");
+  EXPECT_EQ(detail::direct_store("c[i] = item", specs, DType::float32), "");  // const
+  EXPECT_EQ(detail::direct_store("y[i] = prev_item", specs, DType::float32), "");
+  EXPECT_EQ(detail::direct_store("y[i] += item", specs, DType::float32), "");
+  EXPECT_EQ(detail::direct_store("y[i] = item; x[i] = item", specs, DType::float32), "");
+  EXPECT_EQ(detail::direct_store("y[i] = item", specs, DType::int32), "");  // another type
 }
 
 TEST_P(Generators, ElementwiseOverDtypesAndSizes) {

@@ -23,40 +23,42 @@ std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, 
   return static_cast<std::size_t>(v);
 }
 
-std::string direct_array(std::string_view expr, const std::vector<ArgSpec>& specs, DType dtype) {
-  auto trim = [](std::string_view v) {
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
-    while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.remove_suffix(1);
-    return v;
-  };
-  expr = trim(expr);
-  if (expr.empty()) return {};
-  const auto open = expr.find('[');
-  if (open == std::string_view::npos || expr.back() != ']') return {};
-  if (trim(expr.substr(open + 1, expr.size() - open - 2)) != "i") return {};
-  const auto array = trim(expr.substr(0, open));
-  const std::size_t bytes = size_of(dtype);
-  for (const auto& s : specs) {
-    if (s.name == array && s.pointer && s.dtype == dtype && s.vector_width == 1 && (bytes == 4 || bytes == 8)) {
-      return s.name;
+namespace {
+// The name of `a[i]` (spaces allowed around the pieces) when a is an array argument of dtype,
+// writable where asked; otherwise "".
+std::string indexed_array(std::string_view text, const std::vector<ArgSpec>& specs, DType dtype, bool writable) {
+  std::string s;
+  for (char c : text) {
+    if (!std::isspace(static_cast<unsigned char>(c))) s += c;
+  }
+  constexpr std::string_view index = "[i]";
+  if (s.size() <= index.size() || s.compare(s.size() - index.size(), index.size(), index) != 0) return {};
+  s.resize(s.size() - index.size());
+  for (const auto& spec : specs) {
+    if (spec.name == s && spec.pointer && spec.dtype == dtype && spec.vector_width == 1 && (!writable || !spec.is_const)) {
+      return spec.name;
     }
   }
   return {};
 }
+}  // namespace
+
+std::string direct_array(std::string_view expr, const std::vector<ArgSpec>& specs, DType dtype) {
+  const std::size_t bytes = size_of(dtype);
+  return bytes == 4 || bytes == 8 ? indexed_array(expr, specs, dtype, false) : std::string();
+}
 
 std::string direct_store(std::string_view statement, const std::vector<ArgSpec>& specs, DType dtype) {
-  std::string s;
-  for (char c : statement) {
-    if (!std::isspace(static_cast<unsigned char>(c))) s += c;
+  // `y[i] = item` with an optional semicolon.
+  while (!statement.empty() && (std::isspace(static_cast<unsigned char>(statement.back())) || statement.back() == ';')) {
+    statement.remove_suffix(1);
   }
-  while (!s.empty() && s.back() == ';') s.pop_back();
-  constexpr std::string_view tail = "[i]=item";
-  if (s.size() <= tail.size() || s.compare(s.size() - tail.size(), tail.size(), tail) != 0) return {};
-  const std::string array = s.substr(0, s.size() - tail.size());
-  for (const auto& spec : specs) {
-    if (spec.name == array && spec.pointer && !spec.is_const && spec.dtype == dtype && spec.vector_width == 1) return spec.name;
-  }
-  return {};
+  const auto eq = statement.find('=');
+  if (eq == std::string_view::npos) return {};
+  std::string_view rhs = statement.substr(eq + 1);
+  while (!rhs.empty() && std::isspace(static_cast<unsigned char>(rhs.front()))) rhs.remove_prefix(1);
+  if (rhs != "item") return {};
+  return indexed_array(statement.substr(0, eq), specs, dtype, true);
 }
 
 DeviceStyle device_style(const Device& d) {
