@@ -26,6 +26,7 @@ struct Variant {
   std::function<void()> run;
   bool is_copy;  // the copy every other variant's bandwidth is compared with
   std::vector<float> times;
+  bool bound = false;  // a timing bound that computes something else: not checked
 };
 
 // Times every variant `rounds` times and prints a table; bytes(v) is what one call of v moves.

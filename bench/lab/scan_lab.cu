@@ -96,7 +96,7 @@ __device__ __forceinline__ float window_fold(volatile unsigned long long* status
   return value;
 }
 
-template <int LOAD, int STORE, int WINDOW, int kItems = 32, bool EARLY = false>
+template <int LOAD, int STORE, int WINDOW, int kItems = 32, bool EARLY = false, int BOUND = 0>
 __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict__ x, float* __restrict__ y, long long n,
                                                         volatile unsigned long long* status, int* counter,
                                                         unsigned tile_base, unsigned epoch, int prefetch) {
@@ -156,6 +156,14 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     }
     __syncthreads();
   }
+  if (BOUND == 2 && full && STORE == 3) {  // a bound, not a scan: the tile's copy alone
+#pragma unroll
+    for (int k = 0; k < kItems / 4; ++k) {
+      const int j = 4 * (lid + k * kGroup);
+      *reinterpret_cast<float4*>(y + base + j) = *reinterpret_cast<const float4*>(&items[pad<S>(j)]);
+    }
+    return;
+  }
   // The thread's run: elements lid*kItems .. +kItems-1 (row lid when kItems is 32).
   float* run = &items[lid * S];
   auto at = [&](int k) -> float& { return items[pad<S>(lid * kItems + k)]; };
@@ -195,7 +203,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   if (lid == 0) status[tile] = word(tile == 0 ? 2u : 1u, total);
   float carry = 0.f;
   long long window_end = tile;
-  int done = tile == 0;
+  int done = tile == 0 || BOUND == 1;  // BOUND 1: a bound, not a scan: no look-back
   // EARLY: each run's own scan (without the carry) before the look-back; the carry joins at
   // the stores. Warps other than the first do theirs while the first looks back.
   auto local_scan = [&]() {
@@ -314,6 +322,118 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   }
 }
 
+// Warp specialization: a ninth warp looks back from the moment the work-group starts, while
+// the eight data warps copy the tile in, fold it and publish its aggregate; the prefix is thus
+// looked up during the tile's own copy instead of after it. 16-byte rows, tiles in block order.
+// The data warps meet on named barrier 1; all nine meet once, when the carry and total are known.
+template <int WINDOW, int SLEEP = 0>
+__global__ void __launch_bounds__(kGroup + 32, 6) scan_specialized(const float* __restrict__ x, float* __restrict__ y,
+                                                                    long long n, volatile unsigned long long* status,
+                                                                    int*, unsigned, unsigned epoch, int prefetch) {
+  constexpr int S = 36, kItems = 32, kTile = kGroup * kItems;
+  extern __shared__ __align__(128) float items[];
+  __shared__ float part[kWarps];
+  __shared__ float carry_shared;
+  const int lid = threadIdx.x, lane = lid & 31, warp = lid >> 5;
+  const long long tile = blockIdx.x;
+  const long long base = tile * kTile;
+  const bool full = base + kTile <= n;
+  auto word = [&](unsigned state, float v) {
+    return ((unsigned long long)__float_as_uint(v) << 32) | ((epoch << 2) | state);
+  };
+  if (warp == kWarps) {  // the look-back warp
+    if (prefetch < 0) prefetch = -prefetch;
+    if (lane == 0 && prefetch > 0 && base + (long long)(prefetch + 1) * kTile <= n) {
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(x + base + (long long)prefetch * kTile),
+                   "r"(kTile * 4)
+                   : "memory");
+    }
+    float carry = 0.f;
+    long long window_end = tile;
+    bool done = tile == 0;
+    while (!done) {
+      bool stopped;
+      const float value = window_fold<WINDOW>(status, window_end - 1 - lane, lane, lane, epoch, &stopped);
+      carry += __shfl_sync(0xffffffffu, value, 0);
+      done = stopped;
+      window_end -= WINDOW;
+      if (SLEEP && !done) __nanosleep(SLEEP);
+    }
+    if (lane == 0) carry_shared = carry;
+    __syncthreads();  // (A): with the data warps
+    return;
+  }
+  auto data_barrier = [] { asm volatile("bar.sync 1, %0;\n" ::"n"(kGroup) : "memory"); };
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < kItems / 4; ++k) {
+      const int j = 4 * (lid + k * kGroup);
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem(&items[pad<S>(j)])), "l"(x + base + j)
+                   : "memory");
+    }
+    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+  } else {
+    for (int k = 0; k < kItems; ++k) {
+      const int j = lid + k * kGroup;
+      items[pad<S>(j)] = base + j < n ? x[base + j] : 0.f;
+    }
+  }
+  data_barrier();
+  float* run = &items[lid * S];
+  float mine = 0.f;
+#pragma unroll
+  for (int m = 0; m < 8; ++m) {
+    const float4 v = reinterpret_cast<const float4*>(run)[m];
+    mine += v.x;
+    mine += v.y;
+    mine += v.z;
+    mine += v.w;
+  }
+  float incl = mine;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const float e = __shfl_up_sync(0xffffffffu, incl, o);
+    if (lane >= o) incl += e;
+  }
+  if (lane == 31) part[warp] = incl;
+  data_barrier();
+  float warp_before = 0.f, total = 0.f;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    if (w == warp) warp_before = total;
+    total += part[w];
+  }
+  const float excl = __shfl_up_sync(0xffffffffu, incl, 1);
+  const float before_item = lane > 0 ? warp_before + excl : warp_before;
+  if (lid == 0) status[tile] = word(tile == 0 ? 2u : 1u, total);
+  __syncthreads();  // (A): the carry is known
+  const float carry = carry_shared;
+  if (lid == 0 && tile > 0) status[tile] = word(2u, carry + total);
+  float acc = tile > 0 ? carry + before_item : before_item;
+#pragma unroll
+  for (int m = 0; m < 8; ++m) {
+    float4 v = reinterpret_cast<float4*>(run)[m];
+    v.x = acc += v.x;
+    v.y = acc += v.y;
+    v.z = acc += v.z;
+    v.w = acc += v.w;
+    reinterpret_cast<float4*>(run)[m] = v;
+  }
+  data_barrier();
+  if (full) {
+#pragma unroll
+    for (int k = 0; k < kItems / 4; ++k) {
+      const int j = 4 * (lid + k * kGroup);
+      *reinterpret_cast<float4*>(y + base + j) = *reinterpret_cast<const float4*>(&items[pad<S>(j)]);
+    }
+    return;
+  }
+  for (int k = 0; k < kItems; ++k) {
+    const int j = lid + k * kGroup;
+    if (base + j < n) y[base + j] = items[pad<S>(j)];
+  }
+}
+
 int main(int argc, char** argv) {
   const long long n = argc > 1 ? std::atoll(argv[1]) : (1ll << 26);
   const long long max_tiles = (n + kGroup * 8 - 1) / (kGroup * 8);
@@ -341,7 +461,8 @@ int main(int argc, char** argv) {
   unsigned long long taken = 0;  // tiles taken from the counter so far
 
   std::vector<Variant> vs;
-  auto add = [&](std::string name, auto kernel, int S, int prefetch = 0, int items = 32) {
+  auto add = [&](std::string name, auto kernel, int S, int prefetch = 0, int items = 32, bool bound = false,
+                 int threads = kGroup) {
     const int kTile = kGroup * items;
     const long long ntiles = (n + kTile - 1) / kTile;
     const int bytes = (kTile / 32) * S * 4;
@@ -349,14 +470,14 @@ int main(int argc, char** argv) {
     cudaFuncAttributes attr{};
     CHECK(cudaFuncGetAttributes(&attr, kernel));
     int per_sm = 0;
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kGroup, bytes));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, bytes));
     name += " (" + std::to_string(attr.numRegs) + " regs, " + std::to_string(per_sm) + "/SM)";
     vs.push_back({name, [=, &calls, &taken] {
                     ++calls;
-                    kernel<<<(unsigned)ntiles, kGroup, bytes>>>(x, y, n, status, counter, (unsigned)taken,
+                    kernel<<<(unsigned)ntiles, threads, bytes>>>(x, y, n, status, counter, (unsigned)taken,
                                                                 calls & 0x3fffffffu, prefetch);
                     if (prefetch >= 0) taken += ntiles;
-                  }, false, {}});
+                  }, false, {}, bound});
   };
   vs.push_back({"copy (cudaMemcpy D2D)", [&] { CHECK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice)); }, true, {}});
   vs.push_back({"cub DeviceScan::InclusiveSum", [&] { CHECK(cub::DeviceScan::InclusiveSum(temp, temp_bytes, x, y, n)); }, false, {}});
@@ -366,8 +487,16 @@ int main(int argc, char** argv) {
   const int pf = sms / 2;
   const std::string g = " [" + std::to_string(kGroup) + " work-items]";
   add("weft now (group order, 16B rows, window 16)" + g, scan_lookback<2, 3, 16>, 36, -pf);
-  add("prefetch one tile per SM ahead" + g, scan_lookback<2, 3, 16>, 36, -sms);
-  add("prefetch 1.5 tiles per SM ahead" + g, scan_lookback<2, 3, 16>, 36, -(sms * 3 / 2));
+  add("bound: no look-back (wrong sums)" + g, scan_lookback<2, 3, 16, 32, false, 1>, 36, -pf, 32, true);
+  add("bound: the tiles' copy alone (no scan)" + g, scan_lookback<2, 3, 16, 32, false, 2>, 36, -pf, 32, true);
+  add("look-back warp (9th), window 16" + g, scan_specialized<16>, 36, -pf, 32, false, kGroup + 32);
+  add("look-back warp (9th), window 8, sleep 64 ns" + g, scan_specialized<8, 64>, 36, -pf, 32, false, kGroup + 32);
+  add("look-back warp (9th), window 16, sleep 32 ns" + g, scan_specialized<16, 32>, 36, -pf, 32, false, kGroup + 32);
+  add("look-back warp (9th), window 16, sleep 64 ns" + g, scan_specialized<16, 64>, 36, -pf, 32, false, kGroup + 32);
+  add("look-back warp (9th), window 16, sleep 128 ns" + g, scan_specialized<16, 128>, 36, -pf, 32, false, kGroup + 32);
+  add("look-back warp (9th), window 16, sleep 256 ns" + g, scan_specialized<16, 256>, 36, -pf, 32, false, kGroup + 32);
+  add("look-back warp (9th), window 16, sleep 64, prefetch 1 tile/SM" + g, scan_specialized<16, 64>, 36, -sms, 32, false, kGroup + 32);
+  add("look-back warp (9th), window 16, sleep 64, prefetch 1/4 tile/SM" + g, scan_specialized<16, 64>, 36, -sms / 4, 32, false, kGroup + 32);
   add("weft now again" + g, scan_lookback<2, 3, 16>, 36, -pf);
   (void)resident;
 
@@ -382,7 +511,7 @@ int main(int argc, char** argv) {
   }
   bool ok = true;
   for (auto& v : vs) {
-    if (v.is_copy) continue;
+    if (v.is_copy || v.bound) continue;
     CHECK(cudaMemset(y, 0xff, n * 4));
     v.run();
     CHECK(cudaGetLastError());
