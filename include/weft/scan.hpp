@@ -79,6 +79,7 @@ class GenericScanKernel {
     std::size_t items;  // single pass: elements per work-item of a tile
     std::size_t group;  // single pass: work-items per tile
     std::size_t pad;    // single pass: words of local-memory padding per 32 items
+    std::size_t helpers;  // single pass: work-items beyond `group` (a warp that only looks back)
     Kernel partial;     // chunked: totals; single pass: the scan itself
     Kernel carry;
     Kernel final_pass;

@@ -284,16 +284,22 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     const char* lookback;
     const char* label;
     const char* tickets = nullptr;
+    const char* lookback_warp = nullptr;
   };
   std::vector<Mode> modes{{nullptr, nullptr, ""}};
   // Where work-groups exist: the single pass, and the single pass with aggregates only (every
   // look-back folds back to the first tile through long windows); on CUDA (tiles in
-  // work-group order) also with tiles handed out by the atomic counter, as elsewhere.
+  // work-group order, a warp of its own looking back) also with tiles handed out by the
+  // atomic counter, as elsewhere, and with the first data warp looking back after the copy.
   if (dev.backend() != "host") {
     modes.push_back({"single-pass", nullptr, " (single pass)"});
     modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only)"});
   }
-  if (dev.backend() == "cuda") modes.push_back({"single-pass", nullptr, " (single pass, tickets)", "1"});
+  if (dev.backend() == "cuda") {
+    modes.push_back({"single-pass", nullptr, " (single pass, tickets)", "1"});
+    modes.push_back({"single-pass", nullptr, " (single pass, the first warp looks back)", nullptr, "0"});
+    modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, tickets)", "1"});
+  }
   const U mask = static_cast<U>((U{1} << h) - 1);
   for (const Mode& mode : modes) {
     GenericScanKernel scan(dtype, args, "x[i]", compose, neutral, "y[i] = item; z[i] = prev_item", "",
@@ -301,6 +307,7 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     if (mode.algorithm) ::setenv("WEFT_SCAN_ALGORITHM", mode.algorithm, 1);
     if (mode.lookback) ::setenv("WEFT_SCAN_LOOKBACK", mode.lookback, 1);
     if (mode.tickets) ::setenv("WEFT_SCAN_TICKETS", mode.tickets, 1);
+    if (mode.lookback_warp) ::setenv("WEFT_SCAN_LOOKBACK_WARP", mode.lookback_warp, 1);
     for (std::size_t n : {std::size_t{200001}, std::size_t{1}, std::size_t{4097}, std::size_t{65536}}) {
       auto x = test::random_vector<U>(n, static_cast<unsigned>(n), 0, sizeof(U) == 8 ? 0x7fffffffffffffffULL : 0xffffffffULL);
       for (auto& v : x) v |= U{1} << h;  // odd multipliers: the composition never collapses to 0
@@ -322,6 +329,7 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     ::unsetenv("WEFT_SCAN_ALGORITHM");
     ::unsetenv("WEFT_SCAN_LOOKBACK");
     ::unsetenv("WEFT_SCAN_TICKETS");
+    ::unsetenv("WEFT_SCAN_LOOKBACK_WARP");
   }
 }
 }  // namespace

@@ -75,10 +75,20 @@ std::vector<Source> every_dialect_source() {
   // A look-back window narrower than the work-group.
   s.push_back({"generated/scan_single_pass_window", single.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_WINDOW=32"});
-  // Runs of 32 four-byte items padded to 36 words: 16-byte copies, reads and stores.
+  // Runs of 32 four-byte items padded to 36 words: 16-byte copies, reads and stores; a warp
+  // of its own looking back (as the generator builds float32 scans for an H200), and the
+  // first data warp looking back after the copy.
   s.push_back({"generated/scan_single_pass_wide", single.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_ITEMS=32 -D WEFT_SCAN_WIDE=1 "
+               "-D WEFT_SCAN_WINDOW=16 -D WEFT_SCAN_PREFETCH=132 -D WEFT_SCAN_GROUP_ORDER=1 "
+               "-D WEFT_SCAN_LOOKBACK_WARP=1 -D WEFT_SCAN_SLEEP=64"});
+  s.push_back({"generated/scan_single_pass_wide_first_warp", single.source(),
+               "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_ITEMS=32 -D WEFT_SCAN_WIDE=1 "
                "-D WEFT_SCAN_WINDOW=16 -D WEFT_SCAN_PREFETCH=66 -D WEFT_SCAN_GROUP_ORDER=1"});
+  // Values wider than the status word's half (published before their words), a look-back warp.
+  s.push_back({"generated/scan_single_pass_float64_lookback_warp", single_f64.source(),
+               "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_ITEMS=12 -D WEFT_SCAN_WINDOW=16 "
+               "-D WEFT_SCAN_LOOKBACK_WARP=1 -D WEFT_SCAN_SLEEP=64"});
   // Asynchronous copies of tiles that L2 was asked for ahead (compute capability 9.0).
   s.push_back({"generated/scan_single_pass_prefetch", single.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_WINDOW=32 -D WEFT_SCAN_PREFETCH=66"});

@@ -64,11 +64,30 @@
 #ifndef WEFT_SCAN_WINDOW
 #define WEFT_SCAN_WINDOW WEFT_SCAN_GROUP
 #endif
-// On CUDA a window of one warp's width is looked back by the first warp alone (below).
+// On CUDA a window of one warp's width is looked back by one warp alone (below).
 #if WEFT_CUDA && WEFT_SCAN_WINDOW <= 32
 #define WEFT_WARP_LOOKBACK 1
 #else
 #define WEFT_WARP_LOOKBACK 0
+#endif
+// WEFT_SCAN_LOOKBACK_WARP (set by the generator on CUDA, with a window of at most 32): the
+// work-group has a warp more than its WEFT_SCAN_GROUP data items, and that warp looks back
+// from the work-group's start, while the data items copy, fold and publish the tile; the
+// prefix is then found during the tile's own copy instead of after it (H200: 146 against
+// 151 us for 2^26 floats in bench/lab/scan_lab.cu). The data items meet on a barrier of
+// their own (1); all meet once (2), when the carry and the total are both known. Between
+// rounds that meet no prefix the look-back warp idles WEFT_SCAN_SLEEP nanoseconds, leaving the
+// status words' cache lines to the tiles publishing them.
+#if WEFT_WARP_LOOKBACK && defined(WEFT_SCAN_LOOKBACK_WARP) && WEFT_SCAN_LOOKBACK_WARP
+#define WEFT_SCAN_HELPER 1
+#define WEFT_DATA_BARRIER() weft_barrier_among(1, WEFT_SCAN_GROUP)
+#define WEFT_MEET_BARRIER() weft_barrier_among(2, WEFT_SCAN_GROUP + 32)
+#else
+#define WEFT_SCAN_HELPER 0
+#define WEFT_DATA_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#endif
+#ifndef WEFT_SCAN_SLEEP
+#define WEFT_SCAN_SLEEP 0
 #endif
 #define WEFT_PACKED ${PACKED}
 #if WEFT_PACKED
@@ -147,6 +166,25 @@ weft_scan_t weft_fold_warp_window(weft_scan_t value, uint state, int lane, int *
     *stopped = prefixes != 0;
     return value;
 }
+
+// The look-back by one warp (all 32 lanes call it): the fold of tile's predecessors back to
+// the nearest inclusive prefix, in every lane.
+weft_scan_t weft_look_back_warp(__global volatile ulong *status, __global volatile weft_scan_t *aggregate,
+                                __global volatile weft_scan_t *prefix, long tile, int lane, uint epoch)
+{
+    weft_scan_t carry = ${NEUTRAL};
+    long window_end = tile;
+    int done = tile == 0;
+    while (!done) {
+        weft_scan_t value;
+        const uint state = weft_read_tile(status, aggregate, prefix, window_end - 1 - lane, lane, epoch, &value);
+        value = weft_fold_warp_window(value, state, lane, &done);
+        carry = WEFT_SCAN(weft_warp_shuffle(value, 0), carry);
+        window_end -= WEFT_SCAN_WINDOW;
+        if (WEFT_SCAN_SLEEP && !done) weft_sleep(WEFT_SCAN_SLEEP);
+    }
+    return carry;
+}
 #endif
 
 __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft_status,
@@ -187,6 +225,14 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         weft_prefetch_l2(&WEFT_SCAN_SOURCE[weft_base + WEFT_SCAN_PREFETCH * (long)WEFT_TILE], WEFT_TILE * sizeof(weft_scan_t));
     }
 #endif
+#if WEFT_SCAN_HELPER
+    if (weft_lid >= WEFT_SCAN_GROUP) {  // the look-back warp
+        const weft_scan_t weft_found = weft_look_back_warp(weft_status, weft_aggregate, weft_prefix, weft_tile, weft_lane, weft_epoch);
+        if (weft_lane == 0) weft_window_part[0] = weft_found;
+        WEFT_MEET_BARRIER();
+        return;
+    }
+#endif
 
     // Load the tile coalesced; each item then folds its own contiguous run (the run stays in
     // local memory, not in registers: fewer registers, more work-groups per multiprocessor
@@ -220,7 +266,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
             weft_items[WEFT_PAD(weft_lid + weft_k * WEFT_SCAN_GROUP)] = i < ${N} ? weft_input(i, ${NAMES}${N}) : (weft_scan_t)(${NEUTRAL});
         }
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    WEFT_DATA_BARRIER();
 #if WEFT_SCAN_ROWS16
     // This item's run is row lid: 16-byte reads (a quarter-warp's reads fall in distinct banks).
     __local weft_scan_t *weft_run = weft_items + WEFT_PAD(weft_lid * WEFT_SCAN_ITEMS);
@@ -253,7 +299,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
             if (weft_lane >= weft_offset) weft_incl = WEFT_SCAN(weft_earlier, weft_incl);
         }
         if (weft_lane == 31) weft_part[weft_warp] = weft_incl;
-        barrier(CLK_LOCAL_MEM_FENCE);
+        WEFT_DATA_BARRIER();
         weft_scan_t weft_warp_before = ${NEUTRAL};
         weft_total = ${NEUTRAL};
         WEFT_UNROLL
@@ -287,20 +333,20 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     weft_scan_t weft_carry = ${NEUTRAL};
     long weft_window_end = weft_tile;
     int weft_done = weft_tile == 0;
-#if WEFT_WARP_LOOKBACK
+#if WEFT_SCAN_HELPER
+    // The look-back warp's carry: the first item publishes the prefix (after the aggregate,
+    // from the same thread, so no tile reads them out of order).
+    WEFT_MEET_BARRIER();
+    weft_carry = weft_window_part[0];
+    weft_done = 1;
+    if (weft_lid == 0 && weft_tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, weft_tile, (weft_epoch << 2) | 2u, WEFT_SCAN(weft_carry, weft_total));
+#elif WEFT_WARP_LOOKBACK
     // A window of one warp's width: the first warp looks back alone, with no barrier per round
     // (the others wait once, at the barrier after it), and publishes the prefix as soon as it
     // has it.
     {
         if (weft_warp == 0) {
-            while (!weft_done) {
-                weft_scan_t weft_value;
-                const uint weft_state = weft_read_tile(weft_status, weft_aggregate, weft_prefix, weft_window_end - 1 - weft_lane,
-                                                       weft_lane, weft_epoch, &weft_value);
-                weft_value = weft_fold_warp_window(weft_value, weft_state, weft_lane, &weft_done);
-                weft_carry = WEFT_SCAN(weft_warp_shuffle(weft_value, 0), weft_carry);
-                weft_window_end -= WEFT_SCAN_WINDOW;
-            }
+            weft_carry = weft_look_back_warp(weft_status, weft_aggregate, weft_prefix, weft_tile, weft_lane, weft_epoch);
             if (weft_lane == 0) {
                 weft_window_part[0] = weft_carry;
                 if (weft_tile > 0 && !WEFT_SCAN_AGGREGATES_ONLY) weft_publish(weft_status, weft_aggregate, weft_prefix, weft_tile, (weft_epoch << 2) | 2u, WEFT_SCAN(weft_carry, weft_total));
@@ -382,7 +428,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         weft_items[WEFT_PAD(weft_lid * WEFT_SCAN_ITEMS + weft_k)] = weft_acc;
     }
 #endif
-    barrier(CLK_LOCAL_MEM_FENCE);
+    WEFT_DATA_BARRIER();
     // A whole tile checks no bounds (the checks were a third of the kernel's instructions).
     const int weft_whole = weft_base + WEFT_TILE <= ${N};
 #if WEFT_SCAN_ROWS16 && defined(WEFT_SCAN_DEST)

@@ -168,6 +168,26 @@ WEFT_INLINE void mem_fence(int flags) noexcept {
 }
 WEFT_INLINE void read_mem_fence(int flags) noexcept { mem_fence(flags); }
 WEFT_INLINE void write_mem_fence(int flags) noexcept { mem_fence(flags); }
+// weft_barrier_among(id, count) (CUDA only, for weft's generated kernels): barrier `id` (1 to
+// 15) among the `count` threads (a multiple of 32) whose warps call it, ordering their memory
+// as barrier() orders the work-group's; the other warps go on. The warps may call it from
+// different places in the kernel (barrier.sync, not the aligned bar.sync, from compute
+// capability 7.0). weft_sleep(ns): the warp idles about ns nanoseconds (7.0 and later;
+// nothing before).
+WEFT_INLINE void weft_barrier_among(int id, int count) noexcept {
+#if __CUDA_ARCH__ >= 700
+  asm volatile("barrier.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+#else
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
+#endif
+}
+WEFT_INLINE void weft_sleep(unsigned ns) noexcept {
+#if __CUDA_ARCH__ >= 700
+  __nanosleep(ns);
+#else
+  (void)ns;
+#endif
+}
 
 // ---- warps (CUDA only, for weft's generated kernels under #if WEFT_CUDA) --------------------
 // All 32 lanes of the warp must call these together. Values of any scalar type move as

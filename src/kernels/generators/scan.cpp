@@ -14,10 +14,15 @@ namespace {
 // and the register cap on NVIDIA devices (0: none). Tuned on an H200 with float32 2^26
 // (docs/PERFORMANCE.md): tiles copied asynchronously, 32 items uncapped (188 us; 24 items
 // 224 us, any cap 245-295 us); loaded through registers, 24 items under a cap of 40 registers
-// (6 work-groups of 256 per SM; 225 us, 32 items uncapped 248 us). 8-byte values: 12 items
-// (the tile's local memory stays under 48 KiB for OpenCL devices), no cap.
+// (6 work-groups of 256 per SM; 225 us, 32 items uncapped 248 us). With a warp of its own
+// looking back (288 work-items), 32 registers keep the 6 work-groups that local memory holds
+// per SM (40, the compiler's choice, would leave room for 5). 8-byte values: 12 items (the
+// tile's local memory stays under 48 KiB for OpenCL devices), no cap.
 std::size_t default_scan_items(DType t, bool async) { return size_of(t) <= 4 ? (async ? 32 : 24) : 12; }
-std::size_t default_scan_registers(DType t, bool async) { return size_of(t) <= 4 && !async ? 40 : 0; }
+std::size_t default_scan_registers(DType t, bool async, bool helper) {
+  if (size_of(t) > 4) return 0;
+  return async ? (helper ? 32 : 0) : 40;
+}
 }  // namespace
 
 GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, std::string_view input_expr,
@@ -84,7 +89,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   }
   if (!single) {
     Program p = chunked_->program(device, options_ + style.options);
-    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, 0, 0, 1, p.kernel("weft_scan_partial"),
+    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, 0, 0, 1, 0, p.kernel("weft_scan_partial"),
                                                          p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
     return *kernels_.back();
   }
@@ -103,13 +108,29 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // (H200: 3% faster in bench/lab/scan_lab.cu). Elsewhere, and with WEFT_SCAN_TICKETS=1, an
   // atomic counter hands tiles out in the order work-groups start, whatever the hardware does.
   const bool group_order = device.backend() == "cuda" && !detail::tuning_knob("WEFT_SCAN_TICKETS", 0, 0, 1);
+  // WEFT_SCAN_WINDOW (1 to the work-group size): the tiles the look-back reads per round. With
+  // tiles copied asynchronously half a warp's width (one warp looking back alone) read 1%
+  // faster than a warp's, and that 2-3% faster than the work-group's, on an H200
+  // (docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower.
+  const std::size_t window =
+      detail::tuning_knob("WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(16, group) : group, 1, group);
+  // On CUDA a window of at most a warp is looked back by a warp of its own, from the
+  // work-group's start, beside the `group` work-items that copy and scan the tile
+  // (WEFT_SCAN_LOOKBACK_WARP=0: by the first of them, after the tile's copy). H200, in
+  // bench/lab/scan_lab.cu: 146 against 151 us; idling 32-128 ns between rounds that meet no
+  // prefix, 145.5.
+  const bool helper = device.backend() == "cuda" && window <= 32 && group + 32 <= 1024 &&
+                      detail::tuning_knob("WEFT_SCAN_LOOKBACK_WARP", 1, 0, 1);
+  const std::size_t sleep = detail::tuning_knob("WEFT_SCAN_SLEEP", helper ? 64 : 0, 0, 100000);
   // WEFT_SCAN_PREFETCH (0 to 4096 tiles): each work-group asks L2 for the tile that many
-  // tiles ahead of its own, so that tile's copies find it there. Half a tile per
-  // multiprocessor ahead by default where one instruction prefetches a tile (H200, in
-  // bench/lab/scan_lab.cu: 161 us at a quarter to one tile per multiprocessor ahead against
-  // 181 without; two or more tiles ahead thrash L2).
+  // tiles ahead of its own, so that tile's copies find it there, where one instruction
+  // prefetches a tile. H200, in bench/lab/scan_lab.cu: 161 us at a quarter to one tile per
+  // multiprocessor ahead against 181 without, two or more tiles ahead thrash L2; with the
+  // look-back warp one tile per multiprocessor ahead is best (144.6 us; half 145.6, a
+  // quarter 147.5).
+  const std::size_t units = std::max<std::size_t>(1, device.info().compute_units);
   const std::size_t prefetch = detail::tuning_knob(
-      "WEFT_SCAN_PREFETCH", async && style.prefetches_bulk ? std::max<std::size_t>(1, device.info().compute_units / 2) : 0,
+      "WEFT_SCAN_PREFETCH", async && style.prefetches_bulk ? std::max<std::size_t>(1, helper ? units : units / 2) : 0,
       0, 4096);
   auto local_bytes = [&](std::size_t it) {
     return (group * it + group * it / 32) * size_of(dtype_) + group * (size_of(dtype_) + 4) + 64;
@@ -121,13 +142,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // WEFT_SCAN_REGISTERS caps the registers per work-item on NVIDIA devices (more work-groups
   // per multiprocessor, to overlap one tile's look-back with others' loads), for tuning.
   const std::size_t registers =
-      detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_, async), 0, 255);
-  // WEFT_SCAN_WINDOW (1 to the work-group size): the tiles the look-back reads per round. With
-  // tiles copied asynchronously half a warp's width (one warp looking back alone) read 1%
-  // faster than a warp's, and that 2-3% faster than the work-group's, on an H200
-  // (docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower.
-  const std::size_t window =
-      detail::tuning_knob("WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(16, group) : group, 1, group);
+      detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_, async, helper), 0, 255);
   const bool nvidia = device.backend() == "cuda" || device.info().vendor.find("NVIDIA") != std::string::npos;
   const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
   // WEFT_SCAN_LOOKBACK=aggregates: tiles publish only their aggregates (tests: every
@@ -140,9 +155,11 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                              " -D WEFT_SCAN_COPY_ASYNC=" + (async ? "1" : "0") +
                                              " -D WEFT_SCAN_PREFETCH=" + std::to_string(prefetch) +
                                              " -D WEFT_SCAN_WIDE=" + (wide ? "1" : "0") +
-                                             " -D WEFT_SCAN_GROUP_ORDER=" + (group_order ? "1" : "0"));
-  kernels_.push_back(std::make_unique<Kernels>(
-      Kernels{device.impl().get(), true, items, group, wide ? 4u : 1u, p.kernel("weft_scan_lookback"), {}, {}, {}}));
+                                             " -D WEFT_SCAN_GROUP_ORDER=" + (group_order ? "1" : "0") +
+                                             " -D WEFT_SCAN_LOOKBACK_WARP=" + (helper ? "1" : "0") +
+                                             " -D WEFT_SCAN_SLEEP=" + std::to_string(sleep));
+  kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), true, items, group, wide ? 4u : 1u,
+                                                       helper ? 32u : 0u, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
 }
 
@@ -187,7 +204,8 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
     k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
     k.partial.set_arg(nargs + 7, LocalMemory{(tile + tile / 32 * k.pad) * size_of(dtype_)});
-    return queue.launch(k.partial, slots * k.group, k.group, {}, ordered.wait());
+    const std::size_t local = k.group + k.helpers;
+    return queue.launch(k.partial, slots * local, local, {}, ordered.wait());
   }
   // Chunks: a few per compute unit (each a contiguous range for one work-item), never
   // smaller than 1024 elements.
