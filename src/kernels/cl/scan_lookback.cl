@@ -20,8 +20,9 @@
 // look-back has met one, so prefixes advance about one window per round of global-memory
 // latency. Where loads wait on device memory the work-group's width per round paid; with
 // tiles copied asynchronously from L2, 16 tiles looked back by one warp (no barrier per round)
-// are fastest. On CUDA the window and the tile's own scan use warp shuffles (few barriers);
-// elsewhere local-memory trees.
+// are fastest, and fastest of all by a warp of its own that looks back while the others copy
+// the tile (WEFT_SCAN_LOOKBACK_WARP, below). On CUDA the window and the tile's own scan use
+// warp shuffles (few barriers); elsewhere local-memory trees.
 #ifndef WEFT_SCAN_GROUP
 #define WEFT_SCAN_GROUP WEFT_GROUP
 #endif
