@@ -96,6 +96,90 @@ __device__ __forceinline__ float window_fold(volatile unsigned long long* status
   return value;
 }
 
+// Helpers for 16-byte rows (runs of 32 padded to S = 36 words), shared by both kernels.
+// The fold of a run.
+__device__ __forceinline__ float fold_row(const float* run) {
+  float mine = 0.f;
+#pragma unroll
+  for (int m = 0; m < 8; ++m) {
+    const float4 v = reinterpret_cast<const float4*>(run)[m];
+    mine += v.x;
+    mine += v.y;
+    mine += v.z;
+    mine += v.w;
+  }
+  return mine;
+}
+// The run scanned in place, starting from acc.
+__device__ __forceinline__ void scan_row(float* run, float acc) {
+#pragma unroll
+  for (int m = 0; m < 8; ++m) {
+    float4 v = reinterpret_cast<float4*>(run)[m];
+    v.x = acc += v.x;
+    v.y = acc += v.y;
+    v.z = acc += v.z;
+    v.w = acc += v.w;
+    reinterpret_cast<float4*>(run)[m] = v;
+  }
+}
+// A whole tile's rows to y, 16 bytes (4 neighbours) per store, coalesced.
+__device__ __forceinline__ void store_rows16(float* y, const float* items, int lid) {
+#pragma unroll
+  for (int k = 0; k < 8; ++k) {
+    const int j = 4 * (lid + k * kGroup);
+    *reinterpret_cast<float4*>(y + j) = *reinterpret_cast<const float4*>(&items[pad<36>(j)]);
+  }
+}
+
+// A whole tile's rows from x into local memory, 16 bytes per cp.async.cg, waited for (this
+// thread's copies; a barrier then shows them to the others).
+__device__ __forceinline__ void copy_rows16(float* items, const float* x, int lid) {
+#pragma unroll
+  for (int k = 0; k < 8; ++k) {
+    const int j = 4 * (lid + k * kGroup);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem(&items[pad<36>(j)])), "l"(x + j) : "memory");
+  }
+  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+}
+// The items' totals scanned across the work-group's kWarps data warps (shuffles, then one
+// barrier `sync` over part[]): .x what precedes this item's run in the tile, .y the tile's total.
+template <class Sync>
+__device__ __forceinline__ float2 scan_totals(float mine, int lane, int warp, float* part, Sync sync) {
+  float incl = mine;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const float e = __shfl_up_sync(0xffffffffu, incl, o);
+    if (lane >= o) incl += e;
+  }
+  if (lane == 31) part[warp] = incl;
+  sync();
+  float warp_before = 0.f, total = 0.f;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w) {
+    if (w == warp) warp_before = total;
+    total += part[w];
+  }
+  const float excl = __shfl_up_sync(0xffffffffu, incl, 1);
+  return make_float2(lane > 0 ? warp_before + excl : warp_before, total);
+}
+
+// The look-back by one warp, as weft's weft_look_back_warp: the fold of tile's predecessors
+// back to the nearest inclusive prefix, idling SLEEP ns between rounds that meet none.
+template <int WINDOW, int SLEEP>
+__device__ __forceinline__ float look_back_warp(volatile unsigned long long* status, long long tile, int lane,
+                                                unsigned epoch) {
+  float carry = 0.f;
+  long long window_end = tile;
+  bool done = false;
+  while (!done) {
+    const float value = window_fold<WINDOW>(status, window_end - 1 - lane, lane, lane, epoch, &done);
+    carry += __shfl_sync(0xffffffffu, value, 0);
+    window_end -= WINDOW;
+    if (SLEEP && !done) __nanosleep(SLEEP);
+  }
+  return carry;
+}
+
 template <int LOAD, int STORE, int WINDOW, int kItems = 32, bool EARLY = false, int BOUND = 0>
 __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict__ x, float* __restrict__ y, long long n,
                                                         volatile unsigned long long* status, int* counter,
@@ -133,13 +217,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     bulk_load(&items[lid * S], x + base + lid * 32, 128, &bar);
     mbar_wait(&bar, 0);
   } else if (full && LOAD == 2) {
-#pragma unroll
-    for (int k = 0; k < kItems / 4; ++k) {
-      const int j = 4 * (lid + k * kGroup);
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem(&items[pad<S>(j)])), "l"(x + base + j)
-                   : "memory");
-    }
-    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+    copy_rows16(items, x + base, lid);
     __syncthreads();
   } else if (full) {
 #pragma unroll
@@ -157,11 +235,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
     __syncthreads();
   }
   if (BOUND == 2 && full && STORE == 3) {  // a bound, not a scan: the tile's copy alone
-#pragma unroll
-    for (int k = 0; k < kItems / 4; ++k) {
-      const int j = 4 * (lid + k * kGroup);
-      *reinterpret_cast<float4*>(y + base + j) = *reinterpret_cast<const float4*>(&items[pad<S>(j)]);
-    }
+    store_rows16(y + base, items, lid);
     return;
   }
   // The thread's run: elements lid*kItems .. +kItems-1 (row lid when kItems is 32).
@@ -169,34 +243,13 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   auto at = [&](int k) -> float& { return items[pad<S>(lid * kItems + k)]; };
   float mine = 0.f;
   if (S == 36) {
-#pragma unroll
-    for (int m = 0; m < 8; ++m) {
-      const float4 v = reinterpret_cast<const float4*>(run)[m];
-      mine += v.x;
-      mine += v.y;
-      mine += v.z;
-      mine += v.w;
-    }
+    mine = fold_row(run);
   } else {
 #pragma unroll
     for (int k = 0; k < kItems; ++k) mine += at(k);
   }
-  float incl = mine;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const float e = __shfl_up_sync(0xffffffffu, incl, o);
-    if (lane >= o) incl += e;
-  }
-  if (lane == 31) part[warp] = incl;
-  __syncthreads();
-  float warp_before = 0.f, total = 0.f;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    if (w == warp) warp_before = total;
-    total += part[w];
-  }
-  const float excl = __shfl_up_sync(0xffffffffu, incl, 1);
-  const float before_item = lane > 0 ? warp_before + excl : warp_before;
+  const float2 scanned = scan_totals(mine, lane, warp, part, [] { __syncthreads(); });
+  const float before_item = scanned.x, total = scanned.y;
   auto word = [&](unsigned state, float v) {
     return ((unsigned long long)__float_as_uint(v) << 32) | ((epoch << 2) | state);
   };
@@ -206,28 +259,11 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   int done = tile == 0 || BOUND == 1;  // BOUND 1: a bound, not a scan: no look-back
   // EARLY: each run's own scan (without the carry) before the look-back; the carry joins at
   // the stores. Warps other than the first do theirs while the first looks back.
-  auto local_scan = [&]() {
-    float a = before_item;
-#pragma unroll
-    for (int m = 0; m < 8; ++m) {
-      float4 v = reinterpret_cast<float4*>(run)[m];
-      v.x = a += v.x;
-      v.y = a += v.y;
-      v.z = a += v.z;
-      v.w = a += v.w;
-      reinterpret_cast<float4*>(run)[m] = v;
-    }
-  };
+  auto local_scan = [&]() { scan_row(run, before_item); };
   if (EARLY && warp != 0) local_scan();
   if (WINDOW <= 32) {  // weft now: the first warp looks back alone and publishes at once
     if (warp == 0) {
-      while (!done) {
-        bool stopped;
-        const float value = window_fold<WINDOW>(status, window_end - 1 - lane, lane, lane, epoch, &stopped);
-        carry += __shfl_sync(0xffffffffu, value, 0);
-        done = stopped;
-        window_end -= WINDOW;
-      }
+      if (!done) carry = look_back_warp<WINDOW, 0>(status, tile, lane, epoch);
       if (lane == 0) {
         window_part[0] = carry;
         if (tile > 0) status[tile] = word(2u, carry + total);
@@ -276,15 +312,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   }
   if (EARLY) __trap();  // the lab runs EARLY on whole tiles of 16-byte rows only
   if (S == 36) {
-#pragma unroll
-    for (int m = 0; m < 8; ++m) {
-      float4 v = reinterpret_cast<float4*>(run)[m];
-      v.x = acc += v.x;
-      v.y = acc += v.y;
-      v.z = acc += v.z;
-      v.w = acc += v.w;
-      reinterpret_cast<float4*>(run)[m] = v;
-    }
+    scan_row(run, acc);
   } else {
 #pragma unroll
     for (int k = 0; k < kItems; ++k) at(k) = acc += at(k);
@@ -297,11 +325,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
   }
   __syncthreads();
   if (full && STORE == 3) {  // 16-byte stores of 4 neighbours (rows 16-byte aligned: S = 36)
-#pragma unroll
-    for (int k = 0; k < kItems / 4; ++k) {
-      const int j = 4 * (lid + k * kGroup);
-      *reinterpret_cast<float4*>(y + base + j) = *reinterpret_cast<const float4*>(&items[pad<S>(j)]);
-    }
+    store_rows16(y + base, items, lid);
     return;
   }
   if (full) {  // weft now: whole tiles without bounds checks
@@ -325,7 +349,7 @@ __global__ void __launch_bounds__(kGroup) scan_lookback(const float* __restrict_
 // Warp specialization: a ninth warp looks back from the moment the work-group starts, while
 // the eight data warps copy the tile in, fold it and publish its aggregate; the prefix is thus
 // looked up during the tile's own copy instead of after it. 16-byte rows, tiles in block order.
-// The data warps meet on named barrier 1; all nine meet once, when the carry and total are known.
+// The data warps meet on named barrier 1; all nine meet once (2), when the carry and total are known.
 template <int WINDOW, int SLEEP = 0>
 __global__ void __launch_bounds__(kGroup + 32, 6) scan_specialized(const float* __restrict__ x, float* __restrict__ y,
                                                                     long long n, volatile unsigned long long* status,
@@ -341,6 +365,9 @@ __global__ void __launch_bounds__(kGroup + 32, 6) scan_specialized(const float* 
   auto word = [&](unsigned state, float v) {
     return ((unsigned long long)__float_as_uint(v) << 32) | ((epoch << 2) | state);
   };
+  // (A) is reached from two places: the unaligned barrier.sync (bar.sync, like __syncthreads,
+  // requires every warp at the same instruction).
+  auto meet_barrier = [] { asm volatile("barrier.sync 2, %0;\n" ::"n"(kGroup + 32) : "memory"); };
   if (warp == kWarps) {  // the look-back warp
     if (prefetch < 0) prefetch = -prefetch;
     if (lane == 0 && prefetch > 0 && base + (long long)(prefetch + 1) * kTile <= n) {
@@ -348,30 +375,14 @@ __global__ void __launch_bounds__(kGroup + 32, 6) scan_specialized(const float* 
                    "r"(kTile * 4)
                    : "memory");
     }
-    float carry = 0.f;
-    long long window_end = tile;
-    bool done = tile == 0;
-    while (!done) {
-      bool stopped;
-      const float value = window_fold<WINDOW>(status, window_end - 1 - lane, lane, lane, epoch, &stopped);
-      carry += __shfl_sync(0xffffffffu, value, 0);
-      done = stopped;
-      window_end -= WINDOW;
-      if (SLEEP && !done) __nanosleep(SLEEP);
-    }
+    const float carry = tile == 0 ? 0.f : look_back_warp<WINDOW, SLEEP>(status, tile, lane, epoch);
     if (lane == 0) carry_shared = carry;
-    __syncthreads();  // (A): with the data warps
+    meet_barrier();  // (A): with the data warps
     return;
   }
   auto data_barrier = [] { asm volatile("bar.sync 1, %0;\n" ::"n"(kGroup) : "memory"); };
   if (full) {
-#pragma unroll
-    for (int k = 0; k < kItems / 4; ++k) {
-      const int j = 4 * (lid + k * kGroup);
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem(&items[pad<S>(j)])), "l"(x + base + j)
-                   : "memory");
-    }
-    asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+    copy_rows16(items, x + base, lid);
   } else {
     for (int k = 0; k < kItems; ++k) {
       const int j = lid + k * kGroup;
@@ -380,52 +391,16 @@ __global__ void __launch_bounds__(kGroup + 32, 6) scan_specialized(const float* 
   }
   data_barrier();
   float* run = &items[lid * S];
-  float mine = 0.f;
-#pragma unroll
-  for (int m = 0; m < 8; ++m) {
-    const float4 v = reinterpret_cast<const float4*>(run)[m];
-    mine += v.x;
-    mine += v.y;
-    mine += v.z;
-    mine += v.w;
-  }
-  float incl = mine;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    const float e = __shfl_up_sync(0xffffffffu, incl, o);
-    if (lane >= o) incl += e;
-  }
-  if (lane == 31) part[warp] = incl;
-  data_barrier();
-  float warp_before = 0.f, total = 0.f;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    if (w == warp) warp_before = total;
-    total += part[w];
-  }
-  const float excl = __shfl_up_sync(0xffffffffu, incl, 1);
-  const float before_item = lane > 0 ? warp_before + excl : warp_before;
+  const float2 scanned = scan_totals(fold_row(run), lane, warp, part, data_barrier);
+  const float before_item = scanned.x, total = scanned.y;
   if (lid == 0) status[tile] = word(tile == 0 ? 2u : 1u, total);
-  __syncthreads();  // (A): the carry is known
+  meet_barrier();  // (A): the carry is known
   const float carry = carry_shared;
   if (lid == 0 && tile > 0) status[tile] = word(2u, carry + total);
-  float acc = tile > 0 ? carry + before_item : before_item;
-#pragma unroll
-  for (int m = 0; m < 8; ++m) {
-    float4 v = reinterpret_cast<float4*>(run)[m];
-    v.x = acc += v.x;
-    v.y = acc += v.y;
-    v.z = acc += v.z;
-    v.w = acc += v.w;
-    reinterpret_cast<float4*>(run)[m] = v;
-  }
+  scan_row(run, tile > 0 ? carry + before_item : before_item);
   data_barrier();
   if (full) {
-#pragma unroll
-    for (int k = 0; k < kItems / 4; ++k) {
-      const int j = 4 * (lid + k * kGroup);
-      *reinterpret_cast<float4*>(y + base + j) = *reinterpret_cast<const float4*>(&items[pad<S>(j)]);
-    }
+    store_rows16(y + base, items, lid);
     return;
   }
   for (int k = 0; k < kItems; ++k) {
