@@ -17,8 +17,11 @@ namespace {
 // (6 work-groups of 256 per SM; 225 us, 32 items uncapped 248 us). With a warp of its own
 // looking back (288 work-items), 32 registers keep the 6 work-groups that local memory holds
 // per SM (40, the compiler's choice, would leave room for 5). 8-byte values: 12 items (the
-// tile's local memory stays under 48 KiB for OpenCL devices), no cap.
-std::size_t default_scan_items(DType t, bool async) { return size_of(t) <= 4 ? (async ? 32 : 24) : 12; }
+// tile's local memory stays under 48 KiB for OpenCL devices), no cap; copied asynchronously
+// (CUDA, which gives a work-group more local memory), 32 items: 349-353 us for 2^26 float64
+// or int64 on an H200 against 515-520 with 12 (bench/lab/scan_types.cpp): with 8-byte values
+// a tile's prefix takes two dependent reads, so fewer, larger tiles pay.
+std::size_t default_scan_items(DType t, bool async) { return async ? 32 : (size_of(t) <= 4 ? 24 : 12); }
 std::size_t default_scan_registers(DType t, bool async, bool helper) {
   if (size_of(t) > 4) return 0;
   return async ? (helper ? 32 : 0) : 40;
@@ -109,11 +112,13 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // atomic counter hands tiles out in the order work-groups start, whatever the hardware does.
   const bool group_order = device.backend() == "cuda" && !detail::tuning_knob("WEFT_SCAN_TICKETS", 0, 0, 1);
   // WEFT_SCAN_WINDOW (1 to the work-group size): the tiles the look-back reads per round. With
-  // tiles copied asynchronously half a warp's width (one warp looking back alone) read 1%
-  // faster than a warp's, and that 2-3% faster than the work-group's, on an H200
-  // (docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower.
-  const std::size_t window =
-      detail::tuning_knob("WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(16, group) : group, 1, group);
+  // 4-byte tiles copied asynchronously half a warp's width (one warp looking back alone) read
+  // 1% faster than a warp's, and that 2-3% faster than the work-group's, on an H200
+  // (docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower. 8-byte values (3 tiles of
+  // 32 items per SM) look back the work-group's width: 349 us against 355-356 at 64-128
+  // tiles and 353 at 32.
+  const std::size_t window = detail::tuning_knob(
+      "WEFT_SCAN_WINDOW", async && size_of(dtype_) <= 4 ? std::min<std::size_t>(16, group) : group, 1, group);
   // On CUDA a window of at most a warp is looked back by a warp of its own, from the
   // work-group's start, beside the `group` work-items that copy and scan the tile
   // (WEFT_SCAN_LOOKBACK_WARP=0: by the first of them, after the tile's copy). H200, in
