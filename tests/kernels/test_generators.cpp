@@ -285,12 +285,15 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     const char* label;
     const char* tickets = nullptr;
     const char* lookback_warp = nullptr;
+    const char* status16 = nullptr;
   };
   std::vector<Mode> modes{{nullptr, nullptr, ""}};
   // Where work-groups exist: the single pass, and the single pass with aggregates only (every
   // look-back folds back to the first tile through long windows); on CUDA (tiles in
   // work-group order, a warp of its own looking back) also with tiles handed out by the
-  // atomic counter, as elsewhere, and with the first data warp looking back after the copy.
+  // atomic counter, as elsewhere, with the first data warp looking back after the copy, and
+  // with 8-byte values published before their status words (behind a fence) instead of
+  // beside them.
   if (dev.backend() != "host") {
     modes.push_back({"single-pass", nullptr, " (single pass)"});
     modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only)"});
@@ -299,6 +302,7 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     modes.push_back({"single-pass", nullptr, " (single pass, tickets)", "1"});
     modes.push_back({"single-pass", nullptr, " (single pass, the first warp looks back)", nullptr, "0"});
     modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, tickets)", "1"});
+    if (sizeof(U) == 8) modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, fenced)", nullptr, nullptr, "0"});
   }
   const U mask = static_cast<U>((U{1} << h) - 1);
   for (const Mode& mode : modes) {
@@ -308,6 +312,7 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     if (mode.lookback) ::setenv("WEFT_SCAN_LOOKBACK", mode.lookback, 1);
     if (mode.tickets) ::setenv("WEFT_SCAN_TICKETS", mode.tickets, 1);
     if (mode.lookback_warp) ::setenv("WEFT_SCAN_LOOKBACK_WARP", mode.lookback_warp, 1);
+    if (mode.status16) ::setenv("WEFT_SCAN_STATUS16", mode.status16, 1);
     for (std::size_t n : {std::size_t{200001}, std::size_t{1}, std::size_t{4097}, std::size_t{65536}}) {
       auto x = test::random_vector<U>(n, static_cast<unsigned>(n), 0, sizeof(U) == 8 ? 0x7fffffffffffffffULL : 0xffffffffULL);
       for (auto& v : x) v |= U{1} << h;  // odd multipliers: the composition never collapses to 0
@@ -330,6 +335,7 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     ::unsetenv("WEFT_SCAN_LOOKBACK");
     ::unsetenv("WEFT_SCAN_TICKETS");
     ::unsetenv("WEFT_SCAN_LOOKBACK_WARP");
+    ::unsetenv("WEFT_SCAN_STATUS16");
   }
 }
 }  // namespace

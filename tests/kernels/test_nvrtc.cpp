@@ -85,10 +85,16 @@ std::vector<Source> every_dialect_source() {
   s.push_back({"generated/scan_single_pass_wide_first_warp", single.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_ITEMS=32 -D WEFT_SCAN_WIDE=1 "
                "-D WEFT_SCAN_WINDOW=16 -D WEFT_SCAN_PREFETCH=66 -D WEFT_SCAN_GROUP_ORDER=1"});
-  // Values wider than the status word's half (published before their words), a look-back warp.
+  // Values wider than the status word's half: published before their words, a look-back
+  // warp; and beside them, 16 bytes at a time (as the generator builds 8-byte scans for CUDA).
   s.push_back({"generated/scan_single_pass_float64_lookback_warp", single_f64.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_ITEMS=12 -D WEFT_SCAN_WINDOW=16 "
                "-D WEFT_SCAN_LOOKBACK_WARP=1 -D WEFT_SCAN_SLEEP=64"});
+  s.push_back({"generated/scan_single_pass_float64_status16", single_f64.source(),
+               "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_ITEMS=32 -D WEFT_SCAN_STATUS16=1"});
+  s.push_back({"generated/scan_single_pass_uint64_status16", single_u64.source(),
+               "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_ITEMS=32 -D WEFT_SCAN_WINDOW=16 "
+               "-D WEFT_SCAN_STATUS16=1 -D WEFT_SCAN_LOOKBACK_WARP=1"});
   // Asynchronous copies of tiles that L2 was asked for ahead (compute capability 9.0).
   s.push_back({"generated/scan_single_pass_prefetch", single.source(),
                "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256 -D WEFT_SCAN_WINDOW=32 -D WEFT_SCAN_PREFETCH=66"});

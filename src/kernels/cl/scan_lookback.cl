@@ -102,6 +102,25 @@ weft_scan_t weft_status_value(ulong word)
     return ${FROM_BITS};
 }
 #endif
+// WEFT_SCAN_STATUS16 (set by the generator on CUDA for 8-byte values): a tile publishes its
+// aggregate and its prefix in pairs of words of their own (four words per tile), each word
+// the tag and half the value's bits, a pair stored and read as one 16-byte access past L1:
+// one read per tile instead of a read, a fence and a second read. A pair counts only when both
+// of its words carry this call's tag, so even a 16-byte access seen in halves cannot mix two
+// values; each pair is written once per call.
+#if !WEFT_PACKED && WEFT_CUDA && defined(WEFT_SCAN_STATUS16) && WEFT_SCAN_STATUS16
+#define WEFT_STATUS_PAIR 1
+ulong weft_status_bits(weft_scan_t v)
+{
+    return ${TO_BITS};
+}
+weft_scan_t weft_status_from_bits(ulong b)
+{
+    return ${FROM_BITS};
+}
+#else
+#define WEFT_STATUS_PAIR 0
+#endif
 #if WEFT_CUDA
 #define WEFT_WARPS (WEFT_SCAN_GROUP / 32)
 #endif
@@ -120,6 +139,10 @@ void weft_publish(__global volatile ulong *status, __global volatile weft_scan_t
 {
 #if WEFT_PACKED
     status[tile] = weft_status_word(tag, value);
+#elif WEFT_STATUS_PAIR
+    const ulong weft_bits = weft_status_bits(value);
+    weft_store_pair(status + 4 * tile + ((tag & 3u) == 2u ? 2 : 0), (weft_bits << 32) | tag,
+                    (weft_bits & 0xffffffff00000000UL) | tag);
 #else
     if ((tag & 3u) == 2u) prefix[tile] = value;
     else aggregate[tile] = value;
@@ -138,8 +161,19 @@ uint weft_read_tile(__global volatile ulong *status, __global volatile weft_scan
     if (item >= WEFT_SCAN_WINDOW) return 1;
     if (p < 0) return 2;
     ulong word;
+#if WEFT_STATUS_PAIR
+    ulong high;
+    for (int weft_slot = 2;; weft_slot = 2 - weft_slot) {  // the prefix's pair, then the aggregate's
+        weft_load_pair(status + 4 * p + weft_slot, &word, &high);
+        if (((uint)word >> 2) == epoch && ((uint)high >> 2) == epoch) {
+            *value = weft_status_from_bits((high & 0xffffffff00000000UL) | (word >> 32));
+            return weft_slot ? 2 : 1;
+        }
+    }
+#else
     while (((uint)(word = status[p]) >> 2) != epoch) {
     }
+#endif
     const uint state = (uint)word & 3u;
 #if WEFT_PACKED
     *value = weft_status_value(word);

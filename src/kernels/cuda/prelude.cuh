@@ -181,6 +181,24 @@ WEFT_INLINE void weft_barrier_among(int id, int count) noexcept {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(count) : "memory");
 #endif
 }
+// weft_store_pair(p, a, b) writes two 8-byte words to p (16-byte aligned, global memory) in
+// one 16-byte access past L1; weft_load_pair(p, &a, &b) reads them so. A reader sees both
+// words of one store together (the hardware's behaviour CUB's look-back relies on too).
+template <class U>
+WEFT_INLINE void weft_store_pair(volatile U* p, U a, U b) noexcept {
+  static_assert(sizeof(U) == 8, "pairs of 8-byte words");
+  asm volatile("st.cg.v2.u64 [%0], {%1, %2};\n" ::"l"(p), "l"(static_cast<unsigned long long>(a)),
+               "l"(static_cast<unsigned long long>(b))
+               : "memory");
+}
+template <class U>
+WEFT_INLINE void weft_load_pair(volatile U* p, U* a, U* b) noexcept {
+  static_assert(sizeof(U) == 8, "pairs of 8-byte words");
+  unsigned long long x, y;
+  asm volatile("ld.cg.v2.u64 {%0, %1}, [%2];\n" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+  *a = static_cast<U>(x);
+  *b = static_cast<U>(y);
+}
 WEFT_INLINE void weft_sleep(unsigned ns) noexcept {
 #if __CUDA_ARCH__ >= 700
   __nanosleep(ns);

@@ -19,8 +19,8 @@ namespace {
 // per SM (40, the compiler's choice, would leave room for 5). 8-byte values: 12 items (the
 // tile's local memory stays under 48 KiB for OpenCL devices), no cap; copied asynchronously
 // (CUDA, which gives a work-group more local memory), 32 items: 349-353 us for 2^26 float64
-// or int64 on an H200 against 515-520 with 12 (bench/lab/scan_types.cpp): with 8-byte values
-// a tile's prefix takes two dependent reads, so fewer, larger tiles pay.
+// or int64 on an H200 against 515-520 with 12, when a tile's prefix still took two dependent
+// reads (bench/lab/scan_types.cpp); fewer, larger tiles pay there.
 std::size_t default_scan_items(DType t, bool async) { return async ? 32 : (size_of(t) <= 4 ? 24 : 12); }
 std::size_t default_scan_registers(DType t, bool async, bool helper) {
   if (size_of(t) > 4) return 0;
@@ -56,8 +56,10 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
       {"N", n_taken ? "weft_n" : "n"},
       // The single pass packs values of 4 bytes or less into the tiles' status words.
       {"PACKED", size_of(dtype) <= 4 ? "1" : "0"},
-      {"TO_BITS", dtype == DType::float32 ? "as_uint(v)" : "(uint)(v)"},
-      {"FROM_BITS", dtype == DType::float32 ? "as_float(b)" : "(weft_scan_t)(b)"}};
+      // The value's bits in a status word (4-byte values) or beside it (8-byte, CUDA).
+      {"TO_BITS", size_of(dtype) > 4 ? (dtype == DType::float64 ? "as_ulong(v)" : "(ulong)(v)")
+                                     : (dtype == DType::float32 ? "as_uint(v)" : "(uint)(v)")},
+      {"FROM_BITS", dtype == DType::float32 ? "as_float(b)" : dtype == DType::float64 ? "as_double(b)" : "(weft_scan_t)(b)"}};
   const std::string head = "#define WEFT_SEGMENTED " + std::string(segmented ? "1" : "0") + "\n" +
                            detail::substitute(weft::embedded::scan_cl, values);
   chunked_ = std::make_shared<detail::GeneratedSource>(head + detail::substitute(weft::embedded::scan_chunked_cl, values));
@@ -115,18 +117,23 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // 4-byte tiles copied asynchronously half a warp's width (one warp looking back alone) read
   // 1% faster than a warp's, and that 2-3% faster than the work-group's, on an H200
   // (docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower. 8-byte values (3 tiles of
-  // 32 items per SM) look back the work-group's width: 349 us against 355-356 at 64-128
-  // tiles and 353 at 32.
+  // 32 items per SM) look back a warp's width, by the first warp: 293-294 us for 2^26 float64
+  // or int64 against 291-303 at the work-group's width and 308-316 at 16 tiles by a warp of its
+  // own (bench/lab/scan_types.cpp).
   const std::size_t window = detail::tuning_knob(
-      "WEFT_SCAN_WINDOW", async && size_of(dtype_) <= 4 ? std::min<std::size_t>(16, group) : group, 1, group);
+      "WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(size_of(dtype_) <= 4 ? 16 : 32, group) : group, 1, group);
   // On CUDA a window of at most a warp is looked back by a warp of its own, from the
   // work-group's start, beside the `group` work-items that copy and scan the tile
   // (WEFT_SCAN_LOOKBACK_WARP=0: by the first of them, after the tile's copy). H200, in
   // bench/lab/scan_lab.cu: 146 against 151 us; idling 32-128 ns between rounds that meet no
   // prefix, 145.5.
   const bool helper = device.backend() == "cuda" && window <= 32 && group + 32 <= 1024 &&
-                      detail::tuning_knob("WEFT_SCAN_LOOKBACK_WARP", 1, 0, 1);
+                      detail::tuning_knob("WEFT_SCAN_LOOKBACK_WARP", size_of(dtype_) <= 4 ? 1 : 0, 0, 1);
   const std::size_t sleep = detail::tuning_knob("WEFT_SCAN_SLEEP", helper ? 64 : 0, 0, 100000);
+  // 8-byte values on CUDA travel beside their status word, both in one 16-byte access
+  // (WEFT_SCAN_STATUS16=0: published before it, behind a fence, and read after it).
+  const bool status16 = device.backend() == "cuda" && size_of(dtype_) == 8 &&
+                        detail::tuning_knob("WEFT_SCAN_STATUS16", 1, 0, 1);
   // WEFT_SCAN_PREFETCH (0 to 4096 tiles): each work-group asks L2 for the tile that many
   // tiles ahead of its own, so that tile's copies find it there, where one instruction
   // prefetches a tile. H200, in bench/lab/scan_lab.cu: 161 us at a quarter to one tile per
@@ -162,7 +169,8 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                              " -D WEFT_SCAN_WIDE=" + (wide ? "1" : "0") +
                                              " -D WEFT_SCAN_GROUP_ORDER=" + (group_order ? "1" : "0") +
                                              " -D WEFT_SCAN_LOOKBACK_WARP=" + (helper ? "1" : "0") +
-                                             " -D WEFT_SCAN_SLEEP=" + std::to_string(sleep));
+                                             " -D WEFT_SCAN_SLEEP=" + std::to_string(sleep) +
+                                             " -D WEFT_SCAN_STATUS16=" + (status16 ? "1" : "0"));
   kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), true, items, group, wide ? 4u : 1u,
                                                        helper ? 32u : 0u, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
@@ -184,13 +192,15 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     if (q == queue.impl().get() && s.values.count() >= slots) scratch = &s;
   }
   if (!scratch) {
-    Scratch s{Buffer(dev, slots, dtype_), Buffer::of<std::int64_t>(dev, slots),
+    // Status words: two per tile for 8-byte values (the value beside its word, on CUDA).
+    const std::size_t words = k.single_pass && size_of(dtype_) == 8 ? 4 * slots : slots;
+    Scratch s{Buffer(dev, slots, dtype_), Buffer::of<std::int64_t>(dev, words),
               Buffer(dev, k.single_pass ? slots : 1, dtype_), Buffer::of<std::int32_t>(dev, 1)};
     k.scratch.emplace_back(queue.impl().get(), std::move(s));
     scratch = &k.scratch.back().second;
     if (k.single_pass) {
       const std::int32_t zero = 0;
-      ordered(queue.fill(scratch->flags, &zero, 4, 0, slots * 8, ordered.wait()));
+      ordered(queue.fill(scratch->flags, &zero, 4, 0, scratch->flags.count() * 8, ordered.wait()));
       ordered(queue.fill(scratch->counter, &zero, 4, 0, 4, ordered.wait()));
     }
   }
