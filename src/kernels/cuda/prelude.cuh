@@ -182,8 +182,9 @@ WEFT_INLINE void weft_barrier_among(int id, int count) noexcept {
 #endif
 }
 // weft_store_pair(p, a, b) writes two 8-byte words to p (16-byte aligned, global memory) in
-// one 16-byte access past L1; weft_load_pair(p, &a, &b) reads them so. A reader sees both
-// words of one store together (the hardware's behaviour CUB's look-back relies on too).
+// one 16-byte access past L1; weft_load_pair(p, &a, &b) reads them so. Each 8-byte word is
+// seen whole, but a reader may see the two words of one store apart (PTX promises nothing
+// more for vector accesses, and an H200 showed it): each word must say whose it is.
 template <class U>
 WEFT_INLINE void weft_store_pair(volatile U* p, U a, U b) noexcept {
   static_assert(sizeof(U) == 8, "pairs of 8-byte words");
