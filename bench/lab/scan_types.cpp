@@ -55,9 +55,9 @@ void run(const weft::Device& dev, weft::DType dtype, const char* name) {
 
 int main() {
   const char* lw = std::getenv("WEFT_SCAN_LOOKBACK_WARP");
-  std::printf("WEFT_SCAN_LOOKBACK_WARP=%s ITEMS=%s WINDOW=%s\n", lw ? lw : "(default)",
-              std::getenv("WEFT_SCAN_ITEMS") ? std::getenv("WEFT_SCAN_ITEMS") : "(default)",
-              std::getenv("WEFT_SCAN_WINDOW") ? std::getenv("WEFT_SCAN_WINDOW") : "(default)");
+  auto knob = [](const char* name) { return std::getenv(name) ? std::getenv(name) : "(default)"; };
+  std::printf("WEFT_SCAN_LOOKBACK_WARP=%s ITEMS=%s WINDOW=%s REGISTERS=%s SLEEP=%s\n", lw ? lw : "(default)",
+              knob("WEFT_SCAN_ITEMS"), knob("WEFT_SCAN_WINDOW"), knob("WEFT_SCAN_REGISTERS"), knob("WEFT_SCAN_SLEEP"));
   for (const weft::Device& dev : weft::devices()) {
     if (dev.backend() != "cuda") continue;
     // WEFT_LAB_TYPES=8: the 8-byte types only.
