@@ -302,7 +302,10 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     modes.push_back({"single-pass", nullptr, " (single pass, tickets)", "1"});
     modes.push_back({"single-pass", nullptr, " (single pass, the first warp looks back)", nullptr, "0"});
     modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, tickets)", "1"});
-    if (sizeof(U) == 8) modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, fenced)", nullptr, nullptr, "0"});
+    if (sizeof(U) == 8) {
+      modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, fenced)", nullptr, nullptr, "0"});
+      modes.push_back({"single-pass", nullptr, " (single pass, a look-back warp)", nullptr, "1"});
+    }
   }
   const U mask = static_cast<U>((U{1} << h) - 1);
   for (const Mode& mode : modes) {
@@ -313,7 +316,10 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
     if (mode.tickets) ::setenv("WEFT_SCAN_TICKETS", mode.tickets, 1);
     if (mode.lookback_warp) ::setenv("WEFT_SCAN_LOOKBACK_WARP", mode.lookback_warp, 1);
     if (mode.status16) ::setenv("WEFT_SCAN_STATUS16", mode.status16, 1);
-    for (std::size_t n : {std::size_t{200001}, std::size_t{1}, std::size_t{4097}, std::size_t{65536}}) {
+    // On GPUs also a size of over a hundred tiles (look-backs of several rounds).
+    std::vector<std::size_t> sizes{200001, 1, 4097, 65536};
+    if (dev.backend() == "cuda") sizes.push_back((std::size_t{1} << 20) + 3);
+    for (std::size_t n : sizes) {
       auto x = test::random_vector<U>(n, static_cast<unsigned>(n), 0, sizeof(U) == 8 ? 0x7fffffffffffffffULL : 0xffffffffULL);
       for (auto& v : x) v |= U{1} << h;  // odd multipliers: the composition never collapses to 0
       Buffer dx = g.upload_typed(x), dy = Buffer::of<U>(dev, n), dz = Buffer::of<U>(dev, n);

@@ -182,21 +182,32 @@ WEFT_INLINE void weft_barrier_among(int id, int count) noexcept {
 #endif
 }
 // weft_store_pair(p, a, b) writes two 8-byte words to p (16-byte aligned, global memory) in
-// one 16-byte access past L1; weft_load_pair(p, &a, &b) reads them so. Each 8-byte word is
+// one 16-byte access (relaxed, at device scope: other work-groups spin on these words);
+// weft_load_pair(p, &a, &b) reads them so. Each 8-byte word is
 // seen whole, but a reader may see the two words of one store apart (PTX promises nothing
 // more for vector accesses, and an H200 showed it): each word must say whose it is.
 template <class U>
 WEFT_INLINE void weft_store_pair(volatile U* p, U a, U b) noexcept {
   static_assert(sizeof(U) == 8, "pairs of 8-byte words");
-  asm volatile("st.cg.v2.u64 [%0], {%1, %2};\n" ::"l"(p), "l"(static_cast<unsigned long long>(a)),
+#if __CUDA_ARCH__ >= 700
+  asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};\n" ::"l"(p), "l"(static_cast<unsigned long long>(a)),
                "l"(static_cast<unsigned long long>(b))
                : "memory");
+#else
+  asm volatile("st.volatile.v2.u64 [%0], {%1, %2};\n" ::"l"(p), "l"(static_cast<unsigned long long>(a)),
+               "l"(static_cast<unsigned long long>(b))
+               : "memory");
+#endif
 }
 template <class U>
 WEFT_INLINE void weft_load_pair(volatile U* p, U* a, U* b) noexcept {
   static_assert(sizeof(U) == 8, "pairs of 8-byte words");
   unsigned long long x, y;
-  asm volatile("ld.cg.v2.u64 {%0, %1}, [%2];\n" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+#if __CUDA_ARCH__ >= 700
+  asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];\n" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+#else
+  asm volatile("ld.volatile.v2.u64 {%0, %1}, [%2];\n" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+#endif
   *a = static_cast<U>(x);
   *b = static_cast<U>(y);
 }

@@ -106,8 +106,8 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   std::size_t items = detail::tuning_knob("WEFT_SCAN_ITEMS", default_scan_items(dtype_, async), 1, 64);
   const std::size_t group = detail::tuning_knob("WEFT_SCAN_GROUP", style.group, 32, 1024, true);
   // The tile and the work-group's other local memory must fit the device's local memory
-  // (CUDA devices give more than their default 48 KiB on request).
-  const std::uint64_t local_limit = device.backend() == "cuda" ? 0 : device.info().local_mem_bytes;
+  // (on CUDA the most a work-group may ask for, more than the default 48 KiB).
+  const std::uint64_t local_limit = device.info().local_mem_bytes;
   // On CUDA tiles go in work-group order, as CUB's look-back takes them: blocks start in
   // index order there, and a work-group then need not wait for a ticket before its copies
   // (H200: 3% faster in bench/lab/scan_lab.cu). Elsewhere, and with WEFT_SCAN_TICKETS=1, an
@@ -144,8 +144,9 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   const std::size_t prefetch = detail::tuning_knob(
       "WEFT_SCAN_PREFETCH", async && style.prefetches_bulk ? std::max<std::size_t>(1, helper ? units : units / 2) : 0,
       0, 4096);
-  auto local_bytes = [&](std::size_t it) {
-    return (group * it + group * it / 32) * size_of(dtype_) + group * (size_of(dtype_) + 4) + 64;
+  auto local_bytes = [&](std::size_t it) {  // runs of 32 four-byte items copied in may take 4 words of padding
+    const std::size_t pad = async && size_of(dtype_) == 4 && it == 32 ? 4 : 1;
+    return (group * it + group * it / 32 * pad) * size_of(dtype_) + group * (size_of(dtype_) + 4) + 64;
   };
   while (local_limit && items > 1 && local_bytes(items) > local_limit) items /= 2;
   // Runs of 32 four-byte items copied asynchronously are padded to 36 words in local memory
@@ -192,7 +193,8 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     if (q == queue.impl().get() && s.values.count() >= slots) scratch = &s;
   }
   if (!scratch) {
-    // Status words: two per tile for 8-byte values (the value beside its word, on CUDA).
+    // Status words: four per tile for 8-byte values (on CUDA a pair for the aggregate and a
+    // pair for the prefix, each word holding half the value).
     const std::size_t words = k.single_pass && size_of(dtype_) == 8 ? 4 * slots : slots;
     Scratch s{Buffer(dev, slots, dtype_), Buffer::of<std::int64_t>(dev, words),
               Buffer(dev, k.single_pass ? slots : 1, dtype_), Buffer::of<std::int32_t>(dev, 1)};
