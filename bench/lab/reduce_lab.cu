@@ -52,6 +52,19 @@ __device__ __forceinline__ void fused_finish(float acc, float* partial, float* r
 }
 
 // A: weft's kernel as generated (64-bit global ids and strides, LOADS loads a grid apart).
+// The end of A and B: the elements left after the last whole step into acc[0], the LOADS
+// accumulators folded as a tree, then the fused finish.
+template <int LOADS>
+__device__ __forceinline__ void finish_loads(float (&acc)[LOADS], const float* x, long long i, long long n,
+                                             unsigned long long G, float* partial, float* result, int* ticket) {
+  for (; i < n; i += (long long)G) acc[0] += x[i];
+#pragma unroll
+  for (int w = 1; w < LOADS; w <<= 1)
+#pragma unroll
+    for (int k = 0; k + w < LOADS; k += 2 * w) acc[k] += acc[k + w];
+  fused_finish(acc[0], partial, result, ticket);
+}
+
 template <int LOADS>
 __global__ void __launch_bounds__(kThreads) grid64(const float* x, long long n, float* partial, float* result,
                                                    int* ticket) {
@@ -64,12 +77,7 @@ __global__ void __launch_bounds__(kThreads) grid64(const float* x, long long n, 
 #pragma unroll
     for (int k = 0; k < LOADS; ++k) acc[k] += x[i + k * G];
   }
-  for (; i < n; i += G) acc[0] += x[i];
-#pragma unroll
-  for (int w = 1; w < LOADS; w <<= 1)
-#pragma unroll
-    for (int k = 0; k + w < LOADS; k += 2 * w) acc[k] += acc[k + w];
-  fused_finish(acc[0], partial, result, ticket);
+  finish_loads(acc, x, i, n, G, partial, result, ticket);
 }
 
 // B: the same with 32-bit offsets from a per-iteration base pointer.
@@ -86,12 +94,7 @@ __global__ void __launch_bounds__(kThreads) grid32(const float* x, long long n, 
 #pragma unroll
     for (int k = 0; k < LOADS; ++k) acc[k] += p[k * G];
   }
-  for (; i < n; i += G) acc[0] += x[i];
-#pragma unroll
-  for (int w = 1; w < LOADS; w <<= 1)
-#pragma unroll
-    for (int k = 0; k + w < LOADS; k += 2 * w) acc[k] += acc[k + w];
-  fused_finish(acc[0], partial, result, ticket);
+  finish_loads(acc, x, i, n, G, partial, result, ticket);
 }
 
 // C: grid-stride over 16-byte vectors, VEC vectors in flight per thread.
