@@ -176,6 +176,26 @@ TEST_P(Generators, ReductionsReadArraysAtAnyAlignment) {
   EXPECT_EQ(sum64.reduce<std::int64_t>(q, n - 1, view).get(), std::accumulate(y.begin() + 1, y.end(), std::int64_t(0)));
 }
 
+TEST_P(Generators, ChunkedReductionsAreExactForAnyNumberOfLanes) {
+  // CPUs reduce each chunk with WEFT_LANES independent accumulators (32 by default); any
+  // count, including ones that divide neither the chunk nor n, leaves a tail that must count.
+  const std::size_t n = 70001;
+  const auto x = test::random_vector<std::int32_t>(n, 14, -1000, 1000);
+  Buffer dx = upload_typed(x);
+  for (int lanes : {1, 5, 32, 64}) {
+    ReductionKernel sum(DType::int32, "0", "a + b", "x[i]", "const int *x", {}, "lanes_sum",
+                        "-DWEFT_LANES=" + std::to_string(lanes));
+    ReductionKernel top(DType::int32, "-2147483647", "max(a, b)", "x[i]", "const int *x", {}, "lanes_max",
+                        "-DWEFT_LANES=" + std::to_string(lanes));
+    for (std::size_t m : {n, std::size_t(4096 * 8 + 3), std::size_t(63), std::size_t(1)}) {
+      EXPECT_EQ(sum.reduce<std::int32_t>(q, m, dx).get(), std::accumulate(x.begin(), x.begin() + m, std::int32_t(0)))
+          << "lanes " << lanes << " m " << m;
+      EXPECT_EQ(top.reduce<std::int32_t>(q, m, dx).get(), *std::max_element(x.begin(), x.begin() + m))
+          << "lanes " << lanes << " m " << m;
+    }
+  }
+}
+
 TEST_P(Generators, ReductionArgumentsMayShareNamesWithTheTemplatesLocals) {
   // The generated source's own variables are prefixed: arguments named like the loops' and
   // accumulators' usual names (G, acc, k, g, begin, end, width, partial) build and count.
