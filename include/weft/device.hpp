@@ -37,6 +37,9 @@ struct DeviceInfo {
   std::size_t max_work_group_size = 0;
   bool fp16 = false;
   bool fp64 = false;
+  // NVIDIA GPUs (CUDA, and OpenCL where the driver reports it): the compute capability as
+  // major * 10 + minor (90 for an H100 or H200); 0 elsewhere.
+  unsigned nvidia_arch = 0;
 };
 
 class Device {

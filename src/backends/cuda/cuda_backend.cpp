@@ -60,7 +60,8 @@ class CudaBackend final : public BackendImpl {
       const std::string arch = "sm_" + std::to_string(major) + std::to_string(minor);
       info.platform = "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
                       ", " + nvrtc;
-      info.driver_version = info.platform + ", " + arch;  // ends with the architecture (device_style reads it)
+      info.driver_version = info.platform + ", " + arch;
+      info.nvidia_arch = static_cast<unsigned>(10 * major + minor);
       CUcontext ctx = nullptr;
       check(drv.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
       devices_.push_back(std::make_shared<CudaDevice>(std::move(info), dev, ctx, arch));

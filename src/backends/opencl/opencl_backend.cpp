@@ -61,6 +61,10 @@ DeviceInfo describe(cl_device_id d, const std::string& selector, const OpenclCon
   const std::string ext = device_string(d, CL_DEVICE_EXTENSIONS);
   info.fp16 = ext.find("cl_khr_fp16") != std::string::npos;
   info.fp64 = ext.find("cl_khr_fp64") != std::string::npos || device_value<cl_ulong>(d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+  if (ext.find("cl_nv_device_attribute_query") != std::string::npos) {
+    // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV and _MINOR_NV (cl_ext.h's values).
+    info.nvidia_arch = 10 * device_value<cl_uint>(d, 0x4000) + device_value<cl_uint>(d, 0x4001);
+  }
   return info;
 }
 
@@ -366,6 +370,13 @@ std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) 
   a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group, &max_group, nullptr);
   a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
                              &multiple, nullptr);
+  // NVIDIA's OpenCL reports 256 here for every kernel (driver 580 on an H200: a kernel of 10
+  // registers says 256 and runs work-groups of 512; the scan capped at 32 registers by
+  // -cl-nv-maxrregcount says 256 and runs 288). The driver checks each launch against the kernel's real registers
+  // and local memory itself, so the device's limit stands and the driver has the last word.
+  if (const auto dev = device_.lock(); dev && dev->info().nvidia_arch != 0) {
+    max_group = std::max(max_group, dev->info().max_work_group_size);
+  }
   return std::make_shared<OpenclKernel>(n, it->second, std::move(k), max_group ? max_group : 1,
                                         multiple ? multiple : 1);
 }

@@ -7,10 +7,13 @@
 #ifndef WEFT_UNROLL
 #define WEFT_UNROLL
 #endif
+#if WEFT_PTX && !WEFT_CUDA
+WEFT_PTX_WARP_FUNCTIONS(weft_out_t)
+#endif
 void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global weft_out_t *out)
 {
     const int lid = get_local_id(0);
-#if WEFT_CUDA
+#if WEFT_PTX
     // Warps fold by shuffles, then the first warp folds the warps' results: two barriers'
     // worth of waiting instead of a tree's eight (this is every work-group's tail).
     if (get_local_size(0) % 32 == 0) {
@@ -39,7 +42,7 @@ void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global wef
 }
 
 // WEFT_REDUCE_SOURCE (set by the generator when the map is `x[i]` of the result's own 4- or
-// 8-byte type) names the array read: on CUDA it is read 16 bytes per load where it starts on
+// 8-byte type) names the array read: on NVIDIA GPUs (PTX) it is read 16 bytes per load where it starts on
 // a 16-byte boundary, WEFT_REDUCE_VECTORS loads in flight per item (0: element by element),
 // each element of a load into its own accumulator. On an H200 (bench/lab/reduce_lab.cu and
 // docs/PERFORMANCE.md) two 16-byte loads per item stream faster than eight 4-byte ones, and
@@ -47,12 +50,26 @@ void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global wef
 #ifndef WEFT_REDUCE_VECTORS
 #define WEFT_REDUCE_VECTORS 2
 #endif
-#if WEFT_CUDA && defined(WEFT_REDUCE_SOURCE) && WEFT_REDUCE_VECTORS > 0
+#if WEFT_PTX && defined(WEFT_REDUCE_SOURCE) && WEFT_REDUCE_VECTORS > 0
 #define WEFT_REDUCE_WIDE 1
 #else
 #define WEFT_REDUCE_WIDE 0
 #endif
 #if WEFT_REDUCE_WIDE
+// 16 bytes of elements: weft_vector16 in CUDA, a union in OpenCL C.
+#if WEFT_CUDA
+#define WEFT_OUT_VEC16 weft_vector16<weft_out_t>
+#define weft_load16_source(p) weft_load16_readonly(p)
+#else
+typedef union { uint4 weft_bits; weft_out_t weft_item[16 / sizeof(weft_out_t)]; } weft_out_vec16;
+#define WEFT_OUT_VEC16 weft_out_vec16
+weft_out_vec16 weft_load16_source(__global const weft_out_t *p)
+{
+    weft_out_vec16 v;
+    v.weft_bits = weft_load16_nc((ulong)p);
+    return v;
+}
+#endif
 #define WEFT_PER_VECTOR (16 / (int)sizeof(weft_out_t))
 #define WEFT_VECTOR_ACCS (WEFT_REDUCE_VECTORS * WEFT_PER_VECTOR)
 weft_out_t weft_reduce_vectors(${ARGS}long ${N})
@@ -67,9 +84,9 @@ weft_out_t weft_reduce_vectors(${ARGS}long ${N})
     for (int weft_k = 0; weft_k < WEFT_VECTOR_ACCS; ++weft_k) weft_acc[weft_k] = ${NEUTRAL};
     const long weft_whole = weft_vectors - (WEFT_REDUCE_VECTORS - 1) * weft_G;
     for (; weft_v < weft_whole; weft_v += WEFT_REDUCE_VECTORS * weft_G) {
-        weft_vector16<weft_out_t> weft_r[WEFT_REDUCE_VECTORS];
+        WEFT_OUT_VEC16 weft_r[WEFT_REDUCE_VECTORS];
         WEFT_UNROLL
-        for (int weft_k = 0; weft_k < WEFT_REDUCE_VECTORS; ++weft_k) weft_r[weft_k] = weft_load16_readonly(WEFT_REDUCE_SOURCE + (weft_v + (long)(weft_k * weft_G)) * WEFT_PER_VECTOR);
+        for (int weft_k = 0; weft_k < WEFT_REDUCE_VECTORS; ++weft_k) weft_r[weft_k] = weft_load16_source(WEFT_REDUCE_SOURCE + (weft_v + (long)(weft_k * weft_G)) * WEFT_PER_VECTOR);
         WEFT_UNROLL
         for (int weft_k = 0; weft_k < WEFT_REDUCE_VECTORS; ++weft_k) {
             WEFT_UNROLL
@@ -77,7 +94,7 @@ weft_out_t weft_reduce_vectors(${ARGS}long ${N})
         }
     }
     for (; weft_v < weft_vectors; weft_v += weft_G) {
-        const weft_vector16<weft_out_t> weft_r = weft_load16_readonly(WEFT_REDUCE_SOURCE + weft_v * WEFT_PER_VECTOR);
+        const WEFT_OUT_VEC16 weft_r = weft_load16_source(WEFT_REDUCE_SOURCE + weft_v * WEFT_PER_VECTOR);
         WEFT_UNROLL
         for (int weft_e = 0; weft_e < WEFT_PER_VECTOR; ++weft_e) weft_acc[weft_e] = WEFT_REDUCE(weft_acc[weft_e], weft_r.weft_item[weft_e]);
     }
@@ -148,12 +165,12 @@ __kernel void weft_reduce_fused(${ARGS}long ${N}, __global weft_out_t *weft_part
     __local int weft_last;
     weft_reduce_partial_body(${NAMES}${N}, weft_partial, weft_scratch);
     if (get_local_id(0) == 0) {
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        WEFT_DEVICE_FENCE();
         weft_last = atomic_inc(weft_ticket) == (int)get_num_groups(0) - 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!weft_last) return;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    WEFT_DEVICE_FENCE();
     weft_out_t weft_acc = ${NEUTRAL};
     const __global volatile weft_out_t *weft_partials = weft_partial;
     for (long i = get_local_id(0); i < (long)get_num_groups(0); i += get_local_size(0)) {

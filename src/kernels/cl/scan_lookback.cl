@@ -35,7 +35,7 @@
 #ifndef WEFT_SCAN_COPY_ASYNC
 #define WEFT_SCAN_COPY_ASYNC 1
 #endif
-#if WEFT_CUDA && WEFT_SCAN_COPY_ASYNC && defined(WEFT_SCAN_SOURCE)
+#if WEFT_PTX && WEFT_SCAN_COPY_ASYNC && defined(WEFT_SCAN_SOURCE)
 #define WEFT_SCAN_ASYNC 1
 #else
 #define WEFT_SCAN_ASYNC 0
@@ -65,8 +65,8 @@
 #ifndef WEFT_SCAN_WINDOW
 #define WEFT_SCAN_WINDOW WEFT_SCAN_GROUP
 #endif
-// On CUDA a window of one warp's width is looked back by one warp alone (below).
-#if WEFT_CUDA && WEFT_SCAN_WINDOW <= 32
+// With PTX (NVIDIA GPUs) a window of one warp's width is looked back by one warp alone (below).
+#if WEFT_PTX && WEFT_SCAN_WINDOW <= 32
 #define WEFT_WARP_LOOKBACK 1
 #else
 #define WEFT_WARP_LOOKBACK 0
@@ -108,7 +108,7 @@ weft_scan_t weft_status_value(ulong word)
 // one read per tile instead of a read, a fence and a second read. A pair counts only when both
 // of its words carry this call's tag, so even a 16-byte access seen in halves cannot mix two
 // values; each pair is written once per call.
-#if !WEFT_PACKED && WEFT_CUDA && defined(WEFT_SCAN_STATUS16) && WEFT_SCAN_STATUS16
+#if !WEFT_PACKED && WEFT_PTX && defined(WEFT_SCAN_STATUS16) && WEFT_SCAN_STATUS16
 #define WEFT_STATUS_PAIR 1
 ulong weft_status_bits(weft_scan_t v)
 {
@@ -121,9 +121,32 @@ weft_scan_t weft_status_from_bits(ulong b)
 #else
 #define WEFT_STATUS_PAIR 0
 #endif
-#if WEFT_CUDA
+#if WEFT_PTX
 #define WEFT_WARPS (WEFT_SCAN_GROUP / 32)
+#if WEFT_CUDA
+#define WEFT_FFS(x) __ffs(x)
+#else
+#define WEFT_FFS(x) weft_ffs(x)
 #endif
+#endif
+#if WEFT_PTX && !WEFT_CUDA
+WEFT_PTX_WARP_FUNCTIONS(weft_scan_t)
+#endif
+// 16 bytes of items at a time (runs of 32 four-byte items copied asynchronously): weft_vector16
+// in CUDA, a union in OpenCL C, whose accesses name their address space.
+#if WEFT_CUDA
+#define WEFT_VEC16 weft_vector16<weft_scan_t>
+#define weft_load16_local(p) weft_load16(p)
+#define weft_store16_local(p, v) weft_store16(p, v)
+#define weft_store16_global(p, v) weft_store16(p, v)
+#elif WEFT_PTX
+typedef union { uint4 weft_bits; weft_scan_t weft_item[16 / sizeof(weft_scan_t)]; } weft_scan_vec16;
+#define WEFT_VEC16 weft_scan_vec16
+#define weft_load16_local(p) (*(__local const WEFT_VEC16 *)(p))
+#define weft_store16_local(p, v) (*(__local WEFT_VEC16 *)(p) = (v))
+#define weft_store16_global(p, v) (*(__global WEFT_VEC16 *)(p) = (v))
+#endif
+
 #ifndef WEFT_UNROLL
 #define WEFT_UNROLL
 #endif
@@ -146,7 +169,7 @@ void weft_publish(__global volatile ulong *status, __global volatile weft_scan_t
 #else
     if ((tag & 3u) == 2u) prefix[tile] = value;
     else aggregate[tile] = value;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    WEFT_DEVICE_FENCE();
     status[tile] = tag;
 #endif
 }
@@ -178,20 +201,20 @@ uint weft_read_tile(__global volatile ulong *status, __global volatile weft_scan
 #if WEFT_PACKED
     *value = weft_status_value(word);
 #else
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    WEFT_DEVICE_FENCE();
     *value = state == 2 ? prefix[p] : aggregate[p];
 #endif
     return state;
 }
 
-#if WEFT_CUDA
+#if WEFT_PTX
 // One warp's part of a look-back window (lane 0 the nearest tile): the lanes up to the nearest
 // inclusive prefix folded, farther tiles first, into lane 0's result. *stopped: a prefix was
 // met in this warp.
 weft_scan_t weft_fold_warp_window(weft_scan_t value, uint state, int lane, int *stopped)
 {
     const uint prefixes = weft_warp_ballot(state == 2);
-    const int stop = prefixes ? __ffs(prefixes) - 1 : 32;
+    const int stop = prefixes ? WEFT_FFS(prefixes) - 1 : 32;
     if (lane > stop) value = ${NEUTRAL};
     WEFT_UNROLL
     for (int offset = 1; offset < 32; offset <<= 1) {
@@ -226,10 +249,18 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
                                  __global volatile weft_scan_t *weft_aggregate,
                                  __global volatile weft_scan_t *weft_prefix,
                                  __global volatile int *weft_tile_counter, uint weft_tile_base, uint weft_epoch,
-                                 __local weft_scan_t *weft_items)
+                                 __local weft_scan_t *weft_items_given)
 {
+#if WEFT_SCAN_ROWS16 && !WEFT_CUDA
+    // 16-byte accesses need a 16-byte boundary; through OpenCL this argument follows the
+    // kernel's own local variables and may start 8 bytes off one (the launch gives 16 bytes
+    // more). A local pointer's value is its offset in the work-group's local memory.
+    __local weft_scan_t *weft_items = (__local weft_scan_t *)(((ulong)weft_items_given + 15) & ~(ulong)15);
+#else
+    __local weft_scan_t *weft_items = weft_items_given;
+#endif
     __local int weft_tile_shared;
-#if WEFT_CUDA
+#if WEFT_PTX
     __local weft_scan_t weft_part[WEFT_WARPS];
     __local weft_scan_t weft_window_part[WEFT_WARPS];
     __local int weft_part_stop[WEFT_WARPS];
@@ -238,7 +269,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     __local int weft_part_stop[WEFT_SCAN_GROUP];
 #endif
     const int weft_lid = get_local_id(0);
-#if WEFT_CUDA
+#if WEFT_PTX
     const int weft_lane = weft_lid & 31, weft_warp = weft_lid >> 5;
 #endif
 
@@ -307,12 +338,12 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     __local weft_scan_t *weft_run = weft_items + WEFT_PAD(weft_lid * WEFT_SCAN_ITEMS);
     weft_scan_t weft_mine;
     {
-        const weft_vector16<weft_scan_t> weft_v = weft_load16(weft_run);
+        const WEFT_VEC16 weft_v = weft_load16_local(weft_run);
         weft_mine = WEFT_SCAN(WEFT_SCAN(WEFT_SCAN(weft_v.weft_item[0], weft_v.weft_item[1]), weft_v.weft_item[2]), weft_v.weft_item[3]);
     }
     WEFT_UNROLL
     for (int weft_m = 1; weft_m < 8; ++weft_m) {
-        const weft_vector16<weft_scan_t> weft_v = weft_load16(weft_run + 4 * weft_m);
+        const WEFT_VEC16 weft_v = weft_load16_local(weft_run + 4 * weft_m);
         WEFT_UNROLL
         for (int weft_e = 0; weft_e < 4; ++weft_e) weft_mine = WEFT_SCAN(weft_mine, weft_v.weft_item[weft_e]);
     }
@@ -326,7 +357,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
     // item's run within the tile, total the tile's aggregate.
     weft_scan_t weft_before_item, weft_total;
     {
-#if WEFT_CUDA
+#if WEFT_PTX
         weft_scan_t weft_incl = weft_mine;
         WEFT_UNROLL
         for (int weft_offset = 1; weft_offset < 32; weft_offset <<= 1) {
@@ -396,7 +427,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         weft_scan_t weft_value;
         const uint weft_state = weft_read_tile(weft_status, weft_aggregate, weft_prefix, weft_window_end - 1 - weft_lid,
                                                weft_lid, weft_epoch, &weft_value);
-#if WEFT_CUDA
+#if WEFT_PTX
         // Per warp: the nearest prefix among its lanes (lane 0 is the nearest tile); lanes past
         // it contribute nothing; a tree over shuffles folds the rest with farther lanes first.
         int weft_stopped;
@@ -448,13 +479,13 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
 #if WEFT_SCAN_ROWS16
     WEFT_UNROLL
     for (int weft_m = 0; weft_m < 8; ++weft_m) {
-        weft_vector16<weft_scan_t> weft_v = weft_load16(weft_run + 4 * weft_m);
+        WEFT_VEC16 weft_v = weft_load16_local(weft_run + 4 * weft_m);
         WEFT_UNROLL
         for (int weft_e = 0; weft_e < 4; ++weft_e) {
             weft_acc = WEFT_SCAN(weft_acc, weft_v.weft_item[weft_e]);
             weft_v.weft_item[weft_e] = weft_acc;
         }
-        weft_store16(weft_run + 4 * weft_m, weft_v);
+        weft_store16_local(weft_run + 4 * weft_m, weft_v);
     }
 #else
     WEFT_UNROLL
@@ -473,7 +504,7 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
         WEFT_UNROLL
         for (int weft_k = 0; weft_k < WEFT_SCAN_ITEMS / 4; ++weft_k) {
             const int weft_j = 4 * (weft_lid + weft_k * WEFT_SCAN_GROUP);
-            weft_store16(&WEFT_SCAN_DEST[weft_base + weft_j], weft_load16(&weft_items[WEFT_PAD(weft_j)]));
+            weft_store16_global(&WEFT_SCAN_DEST[weft_base + weft_j], weft_load16_local(&weft_items[WEFT_PAD(weft_j)]));
         }
         return;
     }

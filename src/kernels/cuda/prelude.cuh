@@ -332,6 +332,7 @@ WEFT_INLINE weft_vector16<T> weft_load16_readonly(const T* p) noexcept {
 #define read_write
 #define restrict __restrict__
 #define WEFT_CUDA 1
+#define WEFT_PTX 1  // the helpers of src/kernels/cl/ptx_opencl.cl, defined above for CUDA
 // Full unrolling of a loop with a constant trip count (generated kernels; empty elsewhere).
 #define WEFT_UNROLL _Pragma("unroll")
 #define MAXFLOAT 3.402823466e+38f

@@ -15,12 +15,16 @@ struct DeviceStyle {
   bool host = false;              // the host backend: exactly n work-items in elementwise kernels
   bool chunked = false;           // reductions and scans as chunked loops (CPUs: no barriers needed)
   // Single-pass algorithms publish values from one work-group to others, which needs a
-  // device-scope fence: CUDA's __threadfence(). OpenCL 1.2's mem_fence may order within a
-  // work-group only (NVIDIA's does: a published aggregate can arrive after its flag), so on
-  // OpenCL GPUs scans go in chunks and reductions in two launches.
+  // device-scope fence: CUDA's __threadfence(), or membar.gl through NVIDIA's OpenCL (PTX).
+  // OpenCL 1.2's mem_fence may order within a work-group only (NVIDIA's does: a published
+  // aggregate can arrive after its flag), so on other OpenCL GPUs scans of 8-byte values go
+  // in chunks and reductions in two launches.
   bool device_fences = false;
-  bool copies_async = false;      // global to local memory without registers (CUDA, compute capability 8.0+)
-  bool prefetches_bulk = false;   // a whole tile into L2 by one instruction (CUDA, compute capability 9.0+)
+  // Inline PTX (NVIDIA GPUs of compute capability 7.0 and later, through CUDA or OpenCL;
+  // WEFT_OPENCL_PTX=0 keeps OpenCL C plain): kernels may use the helpers of WEFT_PTX.
+  bool ptx = false;
+  bool copies_async = false;      // global to local memory without registers (PTX, compute capability 8.0+)
+  bool prefetches_bulk = false;   // a whole tile into L2 by one instruction (PTX, compute capability 9.0+)
   unsigned items = 1;             // elements per work-item in streaming kernels
   std::size_t group = 64;         // work-group size of generated kernels
   std::size_t groups_per_unit = 4;  // work-groups per compute unit in reductions and scans

@@ -70,15 +70,14 @@ DeviceStyle device_style(const Device& d) {
     s.group = 1;
     s.groups_per_unit = 4;
   } else if (d.type() == DeviceType::gpu) {
-    s.device_fences = d.backend() == "cuda";
-    if (d.backend() == "cuda") {
-      // The CUDA backend's driver_version ends with the device's architecture ("sm_90").
-      const std::string& version = d.info().driver_version;
-      const auto sm = version.rfind("sm_");
-      const int arch = sm != std::string::npos ? std::atoi(version.c_str() + sm + 3) : 0;
-      s.copies_async = arch >= 80;
-      s.prefetches_bulk = arch >= 90;
-    }
+    // NVIDIA GPUs take inline PTX through CUDA and through NVIDIA's OpenCL alike (kernels
+    // then use warp shuffles, named barriers, device-scope fences and asynchronous copies
+    // under WEFT_PTX; src/kernels/cl/ptx_opencl.cl gives them to OpenCL C).
+    const unsigned arch = d.info().nvidia_arch;
+    s.ptx = d.backend() == "cuda" || (arch >= 70 && tuning_knob("WEFT_OPENCL_PTX", 1, 0, 1) == 1);
+    s.device_fences = s.ptx;
+    s.copies_async = s.ptx && arch >= 80;
+    s.prefetches_bulk = s.ptx && arch >= 90;
     s.items = 4;
     s.group = 256;
     s.groups_per_unit = 8;
@@ -91,7 +90,7 @@ DeviceStyle device_style(const Device& d) {
     s.groups_per_unit = 4;
   }
   s.options = " -D WEFT_EXACT=" + std::string(s.host ? "1" : "0") + " -D WEFT_ITEMS=" + std::to_string(s.items) +
-              " -D WEFT_GROUP=" + std::to_string(s.group);
+              " -D WEFT_GROUP=" + std::to_string(s.group) + (s.ptx && d.backend() != "cuda" ? " -D WEFT_PTX=1" : "");
   return s;
 }
 }  // namespace detail

@@ -38,6 +38,7 @@ ReductionKernel::ReductionKernel(DType out, std::string_view neutral, std::strin
   const std::string array = detail::direct_array(map_expr, specs_, out);
   direct_ = !array.empty();
   groups_ = std::make_shared<detail::GeneratedSource>(
+      std::string(weft::embedded::ptx_opencl_cl) +
       (array.empty() ? std::string() : "#define WEFT_REDUCE_SOURCE " + array + "\n") + head +
       detail::substitute(weft::embedded::reduction_groups_cl, values));
 }
@@ -68,9 +69,9 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
   const std::size_t vectors = groups ? detail::tuning_knob("WEFT_REDUCE_VECTORS", unset, 0, 8) : unset;
   const std::string tuning = (loads ? " -D WEFT_REDUCE_LOADS=" + std::to_string(loads) : "") +
                              (vectors != unset ? " -D WEFT_REDUCE_VECTORS=" + std::to_string(vectors) : "");
-  // Reading an array 16 bytes at a time on CUDA: within 32 registers per work-item the planned
+  // Reading an array 16 bytes at a time on NVIDIA GPUs: within 32 registers per work-item the planned
   // eight work-groups of 256 share a multiprocessor (34 unbounded, which holds six).
-  const std::string cap = direct_ && groups && device.backend() == "cuda" ? " -cl-nv-maxrregcount=32" : "";
+  const std::string cap = direct_ && groups && style.ptx ? " -cl-nv-maxrregcount=32" : "";
   Program p = (groups ? groups_ : host_)->program(device, options_ + style.options + tuning + cap);
   auto k = std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
                                               p.kernel("weft_reduce_finish"),

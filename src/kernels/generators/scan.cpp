@@ -69,7 +69,7 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
     const std::string dest = detail::direct_store(output_statement, specs_, dtype);
     direct_ = !array.empty();
     lookback_ = std::make_shared<detail::GeneratedSource>(
-        head + "#ifndef WEFT_SCAN_ITEMS\n#define WEFT_SCAN_ITEMS " + std::to_string(default_scan_items(dtype, false)) +
+        std::string(weft::embedded::ptx_opencl_cl) + head + "#ifndef WEFT_SCAN_ITEMS\n#define WEFT_SCAN_ITEMS " + std::to_string(default_scan_items(dtype, false)) +
         "\n#endif\n" + (direct_ ? "#define WEFT_SCAN_SOURCE " + array + "\n" : "") +
         (dest.empty() ? "" : "#define WEFT_SCAN_DEST " + dest + "\n") +
         detail::substitute(weft::embedded::scan_lookback_cl, values));
@@ -127,12 +127,12 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // (WEFT_SCAN_LOOKBACK_WARP=0: by the first of them, after the tile's copy). H200, in
   // bench/lab/scan_lab.cu: 146 against 151 us; idling 32-128 ns between rounds that meet no
   // prefix, 145.5.
-  const bool helper = device.backend() == "cuda" && window <= 32 && group + 32 <= 1024 &&
+  const bool helper = style.ptx && window <= 32 && group + 32 <= 1024 &&
                       detail::tuning_knob("WEFT_SCAN_LOOKBACK_WARP", size_of(dtype_) <= 4 ? 1 : 0, 0, 1);
   const std::size_t sleep = detail::tuning_knob("WEFT_SCAN_SLEEP", helper ? 64 : 0, 0, 100000);
   // 8-byte values on CUDA travel beside their status word, both in one 16-byte access
   // (WEFT_SCAN_STATUS16=0: published before it, behind a fence, and read after it).
-  const bool status16 = device.backend() == "cuda" && size_of(dtype_) == 8 &&
+  const bool status16 = style.ptx && size_of(dtype_) == 8 &&
                         detail::tuning_knob("WEFT_SCAN_STATUS16", 1, 0, 1);
   // WEFT_SCAN_PREFETCH (0 to 4096 tiles): each work-group asks L2 for the tile that many
   // tiles ahead of its own, so that tile's copies find it there, where one instruction
@@ -156,7 +156,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // per multiprocessor, to overlap one tile's look-back with others' loads), for tuning.
   const std::size_t registers =
       detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_, async, helper), 0, 255);
-  const bool nvidia = device.backend() == "cuda" || device.info().vendor.find("NVIDIA") != std::string::npos;
+  const bool nvidia = device.info().nvidia_arch != 0;
   const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
   // WEFT_SCAN_LOOKBACK=aggregates: tiles publish only their aggregates (tests: every
   // look-back then folds back to the first tile, over several windows).
@@ -220,7 +220,8 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
     k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
     k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
-    k.partial.set_arg(nargs + 7, LocalMemory{(tile + tile / 32 * k.pad) * size_of(dtype_)});
+    // Runs padded for 16-byte accesses take 16 bytes more, to start on a 16-byte boundary.
+    k.partial.set_arg(nargs + 7, LocalMemory{(tile + tile / 32 * k.pad) * size_of(dtype_) + (k.pad == 4 ? 16 : 0)});
     const std::size_t local = k.group + k.helpers;
     return queue.launch(k.partial, slots * local, local, {}, ordered.wait());
   }
