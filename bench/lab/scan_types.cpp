@@ -58,8 +58,9 @@ int main() {
   auto knob = [](const char* name) { return std::getenv(name) ? std::getenv(name) : "(default)"; };
   std::printf("WEFT_SCAN_LOOKBACK_WARP=%s ITEMS=%s WINDOW=%s REGISTERS=%s SLEEP=%s\n", lw ? lw : "(default)",
               knob("WEFT_SCAN_ITEMS"), knob("WEFT_SCAN_WINDOW"), knob("WEFT_SCAN_REGISTERS"), knob("WEFT_SCAN_SLEEP"));
+  // GPUs only: CUDA, and OpenCL GPUs (NVIDIA's runs the same kernels through inline PTX).
   for (const weft::Device& dev : weft::devices()) {
-    if (dev.backend() != "cuda") continue;
+    if (dev.type() != weft::DeviceType::gpu) continue;
     // WEFT_LAB_TYPES=8: the 8-byte types only.
     const bool wide_only = std::getenv("WEFT_LAB_TYPES") && std::string(std::getenv("WEFT_LAB_TYPES")) == "8";
     if (!wide_only) run<float>(dev, weft::DType::float32, "float32");
