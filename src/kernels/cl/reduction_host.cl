@@ -3,8 +3,8 @@
 // independent accumulators: no dependency chain between neighbours, so the compiler keeps them
 // in vector registers for simple operators. 32 rather than 16: with AVX-512, 16 float lanes
 // are one register and every step waits on the previous add; two or more registers keep more
-// loads in flight (2-core VM, interleaved: 10-12% faster on the host backend, 30-37% on PoCL;
-// 64 or 128 lanes gave no more). -DWEFT_LANES=K in the kernel's options overrides it.
+// loads in flight (2-core VM, interleaved: 11% less time on the host backend, 31-38% less on
+// PoCL; 64 to 256 lanes gave no more). -DWEFT_LANES=K in the kernel's options overrides it.
 #ifndef WEFT_LANES
 #define WEFT_LANES 32
 #endif
