@@ -2,8 +2,8 @@
 // the generated scan and reduction kernels. NVIDIA's OpenCL compiler takes inline PTX as CUDA
 // does, so weft's generated kernels use the same helpers through either backend: the CUDA
 // prelude (src/kernels/cuda/prelude.cuh) defines them for CUDA, this file for OpenCL. The
-// generator sets WEFT_PTX=1 for NVIDIA's OpenCL devices only (device_style); everywhere else
-// this file is empty.
+// generator sets WEFT_PTX=1 for NVIDIA's OpenCL devices only (device_style), with
+// WEFT_PTX_ARCH the compute capability (90 for sm_90); everywhere else this file is empty.
 //
 // What a generated kernel may use under WEFT_PTX:
 //   weft_barrier_among(id, count)   barrier `id` (1-15) among `count` work-items (whole warps)
@@ -14,8 +14,8 @@
 //   weft_ffs(x)                     the lowest set bit's position from 1 (0 for 0)
 //   weft_store_pair / weft_load_pair  two 8-byte global words in one 16-byte access
 //   weft_copy_async(dst, src), weft_copy_async16(dst, src), weft_copy_async_commit(),
-//   weft_copy_async_wait_all()      global to local memory past registers (8.0 and later)
-//   weft_prefetch_l2(p, bytes)      one bulk request into L2 (9.0 and later)
+//   weft_copy_async_wait_all()      global to local memory past registers (WEFT_PTX_ARCH >= 80)
+//   weft_prefetch_l2(p, bytes)      one bulk request into L2 (WEFT_PTX_ARCH >= 90)
 //   WEFT_PTX_WARP_FUNCTIONS(T)      defines weft_warp_shuffle, _up and _down for type T
 //                                   (templates in CUDA; OpenCL C needs one set per type)
 #if WEFT_PTX && !WEFT_CUDA
@@ -65,6 +65,7 @@ inline void weft_load_pair(__global volatile ulong *p, ulong *a, ulong *b)
     *b = y;
 }
 
+#if WEFT_PTX_ARCH >= 80
 // A local pointer's value is its offset in the shared window, as cp.async wants it.
 inline void weft_copy_async_bytes(uint dst, ulong src, uint bytes)
 {
@@ -85,6 +86,7 @@ inline void weft_copy_async_wait_all(void)
 {
     asm volatile("cp.async.wait_group 0;" ::: "memory");
 }
+#endif
 
 // 16 bytes from global memory the kernel does not write, through the read-only path.
 inline uint4 weft_load16_nc(ulong p)
@@ -94,8 +96,10 @@ inline uint4 weft_load16_nc(ulong p)
     return (uint4)(a, b, c, d);
 }
 
+#if WEFT_PTX_ARCH >= 90
 #define weft_prefetch_l2(p, bytes) \
     asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" :: "l"((ulong)(p)), "r"((uint)(bytes)) : "memory")
+#endif
 
 // Shuffles of any type, a 4-byte word at a time (all 32 lanes call them together).
 #define WEFT_PTX_SHUFFLE(T, name, mode, c)                                                              \

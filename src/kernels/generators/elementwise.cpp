@@ -90,7 +90,7 @@ DeviceStyle device_style(const Device& d) {
     s.groups_per_unit = 4;
   }
   s.options = " -D WEFT_EXACT=" + std::string(s.host ? "1" : "0") + " -D WEFT_ITEMS=" + std::to_string(s.items) +
-              " -D WEFT_GROUP=" + std::to_string(s.group) + (s.ptx && d.backend() != "cuda" ? " -D WEFT_PTX=1" : "");
+              " -D WEFT_GROUP=" + std::to_string(s.group) + (s.ptx && d.backend() != "cuda" ? " -D WEFT_PTX=1 -D WEFT_PTX_ARCH=" + std::to_string(d.info().nvidia_arch) : "");
   return s;
 }
 }  // namespace detail
