@@ -13,7 +13,7 @@
 // a fence (as CUB's look-back); wider values are published before their status words.
 //
 // The tile lives in local memory given at launch (the kernel's last argument). A tile of an
-// array read as it is (WEFT_SCAN_SOURCE, below) is copied there asynchronously on CUDA, after
+// array read as it is (WEFT_SCAN_SOURCE, below) is copied there asynchronously on NVIDIA GPUs (PTX: CUDA, or NVIDIA's OpenCL), after
 // asking L2 for the tile WEFT_SCAN_PREFETCH tiles ahead (compute capability 9.0).
 //
 // The window (WEFT_SCAN_WINDOW tiles per round): a tile publishes its prefix only once its
@@ -21,14 +21,14 @@
 // latency. Where loads wait on device memory the work-group's width per round paid; with
 // tiles copied asynchronously from L2, 16 tiles looked back by one warp (no barrier per round)
 // are fastest, and fastest of all by a warp of its own that looks back while the others copy
-// the tile (WEFT_SCAN_LOOKBACK_WARP, below). On CUDA the window and the tile's own scan use
+// the tile (WEFT_SCAN_LOOKBACK_WARP, below). With PTX the window and the tile's own scan use
 // warp shuffles (few barriers); elsewhere local-memory trees.
 #ifndef WEFT_SCAN_GROUP
 #define WEFT_SCAN_GROUP WEFT_GROUP
 #endif
 #define WEFT_TILE (WEFT_SCAN_GROUP * WEFT_SCAN_ITEMS)
 // WEFT_SCAN_SOURCE (set by the generator when the input expression is `x[i]` of a 4- or
-// 8-byte value) names the array the tile is copied from: on CUDA devices of compute
+// 8-byte value) names the array the tile is copied from: on NVIDIA GPUs of compute
 // capability 8.0 and later all of a work-item's copies are then in flight at once, straight
 // into local memory, whatever the registers (the generator sets WEFT_SCAN_COPY_ASYNC=0
 // elsewhere).
@@ -71,7 +71,7 @@
 #else
 #define WEFT_WARP_LOOKBACK 0
 #endif
-// WEFT_SCAN_LOOKBACK_WARP (set by the generator on CUDA, with a window of at most 32): the
+// WEFT_SCAN_LOOKBACK_WARP (set by the generator with PTX, with a window of at most 32): the
 // work-group has a warp more than its WEFT_SCAN_GROUP data items, and that warp looks back
 // from the work-group's start, while the data items copy, fold and publish the tile; the
 // prefix is then found during the tile's own copy instead of after it (H200: 146 against
@@ -102,7 +102,7 @@ weft_scan_t weft_status_value(ulong word)
     return ${FROM_BITS};
 }
 #endif
-// WEFT_SCAN_STATUS16 (set by the generator on CUDA for 8-byte values): a tile publishes its
+// WEFT_SCAN_STATUS16 (set by the generator with PTX for 8-byte values): a tile publishes its
 // aggregate and its prefix in pairs of words of their own (four words per tile), each word
 // the tag and half the value's bits, a pair stored and read as one 16-byte access past L1:
 // one read per tile instead of a read, a fence and a second read. A pair counts only when both
