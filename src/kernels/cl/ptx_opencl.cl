@@ -18,6 +18,7 @@
 //   weft_prefetch_l2(p, bytes)      one bulk request into L2 (WEFT_PTX_ARCH >= 90)
 //   WEFT_PTX_WARP_FUNCTIONS(T)      defines weft_warp_shuffle, _up and _down for type T
 //                                   (templates in CUDA; OpenCL C needs one set per type)
+//   WEFT_PTX_VECTOR16(T, name)      a union of 16 bytes of T, accessed 16 bytes at a time
 #if WEFT_PTX && !WEFT_CUDA
 #define WEFT_UNROLL _Pragma("unroll")
 
@@ -116,6 +117,9 @@ inline uint4 weft_load16_nc(ulong p)
     WEFT_PTX_SHUFFLE(T, weft_warp_shuffle, "idx", "0x1f")           \
     WEFT_PTX_SHUFFLE(T, weft_warp_shuffle_up, "up", "0")            \
     WEFT_PTX_SHUFFLE(T, weft_warp_shuffle_down, "down", "0x1f")
+// WEFT_PTX_VECTOR16(T, name): a type of 16 bytes of T elements (.weft_item[k]) that moves
+// as one 16-byte access (.weft_bits); CUDA has the template weft_vector16<T> instead.
+#define WEFT_PTX_VECTOR16(T, name) typedef union { uint4 weft_bits; T weft_item[16 / sizeof(T)]; } name;
 #define WEFT_DEVICE_FENCE() weft_device_fence()
 #endif
 // WEFT_DEVICE_FENCE(): a fence at device scope, between a value published for other

@@ -61,7 +61,7 @@ void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global wef
 #define WEFT_OUT_VEC16 weft_vector16<weft_out_t>
 #define weft_load16_source(p) weft_load16_readonly(p)
 #else
-typedef union { uint4 weft_bits; weft_out_t weft_item[16 / sizeof(weft_out_t)]; } weft_out_vec16;
+WEFT_PTX_VECTOR16(weft_out_t, weft_out_vec16)
 #define WEFT_OUT_VEC16 weft_out_vec16
 weft_out_vec16 weft_load16_source(__global const weft_out_t *p)
 {

@@ -140,7 +140,7 @@ WEFT_PTX_WARP_FUNCTIONS(weft_scan_t)
 #define weft_store16_local(p, v) weft_store16(p, v)
 #define weft_store16_global(p, v) weft_store16(p, v)
 #elif WEFT_PTX
-typedef union { uint4 weft_bits; weft_scan_t weft_item[16 / sizeof(weft_scan_t)]; } weft_scan_vec16;
+WEFT_PTX_VECTOR16(weft_scan_t, weft_scan_vec16)
 #define WEFT_VEC16 weft_scan_vec16
 #define weft_load16_local(p) (*(__local const WEFT_VEC16 *)(p))
 #define weft_store16_local(p, v) (*(__local WEFT_VEC16 *)(p) = (v))

@@ -74,7 +74,9 @@ DeviceStyle device_style(const Device& d) {
     // then use warp shuffles, named barriers, device-scope fences and asynchronous copies
     // under WEFT_PTX; src/kernels/cl/ptx_opencl.cl gives them to OpenCL C).
     const unsigned arch = d.info().nvidia_arch;
-    s.ptx = d.backend() == "cuda" || (arch >= 70 && tuning_knob("WEFT_OPENCL_PTX", 1, 0, 1) == 1);
+    // WEFT_OPENCL_PTX is read once per process: this runs at every generated launch.
+    static const bool opencl_ptx = tuning_knob("WEFT_OPENCL_PTX", 1, 0, 1) == 1;
+    s.ptx = d.backend() == "cuda" || (arch >= 70 && opencl_ptx);
     s.device_fences = s.ptx;
     s.copies_async = s.ptx && arch >= 80;
     s.prefetches_bulk = s.ptx && arch >= 90;
