@@ -1462,7 +1462,7 @@ Array reduce_every_element(const Expr& whole, const std::string& what, bool keep
 // WEFT_REDUCE_SPLIT=always|never overrides the choice (tests run the splits on CPUs with it).
 AxisSplit split_of(const Device& dev, std::int64_t outputs, std::int64_t count, bool contiguous) {
   if (outputs <= 0) return {};
-  const auto style = detail::device_style(dev);
+  const auto& style = detail::device_style(dev);
   const char* mode = std::getenv("WEFT_REDUCE_SPLIT");
   const std::string_view m = mode ? mode : "";
   const bool always = m == "always";

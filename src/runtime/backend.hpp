@@ -212,8 +212,21 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   /// Sub-devices of compute_units each (OpenCL device fission); Unsupported elsewhere.
   virtual std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units);
 
+  /// What a layer above the runtime derives once from this device and keeps with it (the
+  /// kernel generators' DeviceStyle, read at every generated launch): `ready` points into
+  /// `value` once it is set, under `mutex`; readers load `ready` alone.
+  struct Memo {
+    std::atomic<const void*> ready{nullptr};
+    std::mutex mutex;
+    std::shared_ptr<const void> value;
+  };
+  Memo& generator_memo() const noexcept { return generator_memo_; }
+
  protected:
   DeviceInfo info_;
+
+ private:
+  mutable Memo generator_memo_;
 };
 
 class BackendImpl {

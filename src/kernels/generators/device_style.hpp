@@ -31,7 +31,9 @@ struct DeviceStyle {
   std::string options;            // -D WEFT_* for the generated source
 };
 
-DeviceStyle device_style(const Device& d);
+/// The style of d, derived once per device and kept with it: a generated launch builds no
+/// strings to find it.
+const DeviceStyle& device_style(const Device& d);
 
 /// A tuning knob from the environment: `fallback` when unset, else a whole number in
 /// [lo, hi] (a power of two when pow2), or InvalidArgument naming the variable.

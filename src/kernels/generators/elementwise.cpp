@@ -3,10 +3,12 @@
 #include "embedded/weft_embedded.hpp"
 #include "kernels/generators/device_style.hpp"
 #include "kernels/generators/ordered.hpp"
+#include "runtime/backend.hpp"
 #include "weft/error.hpp"
 
 #include <cctype>
 #include <cstdlib>
+#include <mutex>
 
 namespace weft {
 
@@ -61,7 +63,8 @@ std::string direct_store(std::string_view statement, const std::vector<ArgSpec>&
   return indexed_array(statement.substr(0, eq), specs, dtype, true);
 }
 
-DeviceStyle device_style(const Device& d) {
+namespace {
+DeviceStyle derive_style(const Device& d) {
   DeviceStyle s;
   if (d.backend() == "host") {
     s.host = true;
@@ -74,7 +77,7 @@ DeviceStyle device_style(const Device& d) {
     // then use warp shuffles, named barriers, device-scope fences and asynchronous copies
     // under WEFT_PTX; src/kernels/cl/ptx_opencl.cl gives them to OpenCL C).
     const unsigned arch = d.info().nvidia_arch;
-    // WEFT_OPENCL_PTX is read once per process: this runs at every generated launch.
+    // WEFT_OPENCL_PTX is read once per process.
     static const bool opencl_ptx = tuning_knob("WEFT_OPENCL_PTX", 1, 0, 1) == 1;
     s.ptx = d.backend() == "cuda" || (arch >= 70 && opencl_ptx);
     s.device_fences = s.ptx;
@@ -94,6 +97,18 @@ DeviceStyle device_style(const Device& d) {
   s.options = " -D WEFT_EXACT=" + std::string(s.host ? "1" : "0") + " -D WEFT_ITEMS=" + std::to_string(s.items) +
               " -D WEFT_GROUP=" + std::to_string(s.group) + (s.ptx && d.backend() != "cuda" ? " -D WEFT_PTX=1 -D WEFT_PTX_ARCH=" + std::to_string(d.info().nvidia_arch) : "");
   return s;
+}
+}  // namespace
+
+const DeviceStyle& device_style(const Device& d) {
+  auto& memo = d.impl()->generator_memo();
+  if (const void* p = memo.ready.load(std::memory_order_acquire)) return *static_cast<const DeviceStyle*>(p);
+  std::lock_guard lock(memo.mutex);
+  if (!memo.value) {
+    memo.value = std::make_shared<const DeviceStyle>(derive_style(d));
+    memo.ready.store(memo.value.get(), std::memory_order_release);
+  }
+  return *static_cast<const DeviceStyle*>(memo.value.get());
 }
 }  // namespace detail
 
@@ -119,7 +134,7 @@ Kernel& ElementwiseKernel::kernel_for(const Device& device) {
   for (auto& [dev, k] : kernels_) {
     if (dev == device.impl().get()) return k;
   }
-  const auto style = detail::device_style(device);
+  const auto& style = detail::device_style(device);
   Kernel k = generated_->program(device, options_ + style.options).kernel(name_);
   kernels_.emplace_back(device.impl().get(), std::move(k));
   return kernels_.back().second;
@@ -127,7 +142,7 @@ Kernel& ElementwiseKernel::kernel_for(const Device& device) {
 
 Event ElementwiseKernel::launch(Queue& queue, Kernel& kernel, std::size_t n) {
   if (n == 0) return queue.marker();
-  const auto style = detail::device_style(queue.device());
+  const auto& style = detail::device_style(queue.device());
   kernel.set_arg(specs_.size(), static_cast<std::int64_t>(n));
   if (style.host) return queue.launch(kernel, n);
   // With one index per work-item the template's later indices fail its bounds check.

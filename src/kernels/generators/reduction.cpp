@@ -52,7 +52,7 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
   for (auto& k : kernels_) {
     if (k->device == device.impl().get()) return *k;
   }
-  const auto style = detail::device_style(device);
+  const auto& style = detail::device_style(device);
   // WEFT_REDUCE_ALGORITHM=fused runs the one-launch reduction on any device with work-groups
   // (tests use it on OpenCL CPU devices, whose memory is coherent); two-pass forbids it.
   bool fused = style.device_fences;
@@ -87,7 +87,7 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
 
 Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buffer& result) {
   const Device dev = queue.device();
-  const auto style = detail::device_style(dev);
+  const auto& style = detail::device_style(dev);
   const std::size_t units = std::max(1u, dev.info().compute_units);
   // How many partials: enough work-groups (chunks on the host) to fill the device, never
   // more than there are elements to share.

@@ -80,7 +80,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   for (auto& k : kernels_) {
     if (k->device == device.impl().get()) return *k;
   }
-  const auto style = detail::device_style(device);
+  const auto& style = detail::device_style(device);
   // WEFT_SCAN_ALGORITHM=single-pass|chunked overrides the choice (tests and benchmarks use it
   // to run the GPU algorithm on an OpenCL CPU device); the host backend has no barriers.
   // On GPUs without a device-scope fence (OpenCL) the single pass still works for values of
@@ -181,7 +181,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
   if (n == 0) return queue.marker();
   detail::Ordered ordered(queue);
   const Device dev = queue.device();
-  const auto style = detail::device_style(dev);
+  const auto& style = detail::device_style(dev);
   const std::size_t nargs = specs_.size();
   const auto n64 = static_cast<std::int64_t>(n);
   const std::size_t units = std::max(1u, dev.info().compute_units);
