@@ -90,6 +90,11 @@ class Kernel {
   /// the backend can tell (CUDA); 0 where it cannot. Sizes a grid that fills the device in one
   /// wave.
   std::size_t resident_groups_per_unit(std::size_t local_size, std::size_t local_bytes = 0) const;
+  /// Bytes of private memory per work-item that the build placed in device memory (arrays
+  /// the compiler could not keep in registers, and spilled registers), where the backend can
+  /// tell: CUDA (the function's local memory) and OpenCL (CL_KERNEL_PRIVATE_MEM_SIZE, whose
+  /// meaning varies by vendor). nullopt elsewhere (the host backend).
+  std::optional<std::size_t> private_bytes_per_item() const;
 
   /// Binds a buffer to a __global or __constant pointer parameter.
   Kernel& set_arg(std::size_t index, const Buffer& buffer);

@@ -1,5 +1,6 @@
 // Programs and kernels called as in PyOpenCL, and the kernel generators (elementwise,
 // reduction, scan) with PyOpenCL's argument conventions.
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -458,6 +459,10 @@ void register_kernels(nb::module_& m) {
         for (const auto& a : k.info) out.push_back(a.name);
         return out;
       })
+      .def_prop_ro("private_bytes_per_item", [](const PyKernel& k) { return k.kernel.private_bytes_per_item(); },
+                   "Bytes of private memory per work-item the build placed in device memory (arrays kept "
+                   "out of registers, spilled registers), or None where the backend cannot tell (host). "
+                   "PyOpenCL: kernel.get_work_group_info(PRIVATE_MEM_SIZE, device).")
       .def("__call__", &call_kernel, nb::arg("args"), nb::arg("global_offset").none() = nb::none(),
            nb::arg("wait_for").none() = nb::none(),
            "kernel(queue, global_size, local_size, *args, global_offset=None, wait_for=None) -> Event. "

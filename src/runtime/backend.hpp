@@ -99,6 +99,9 @@ class KernelImpl {
     (void)local_bytes;
     return 0;
   }
+  /// Private (per work-item) memory the build placed in device memory, spilled registers
+  /// included, where the backend can tell.
+  virtual std::optional<std::size_t> private_bytes() const { return std::nullopt; }
 
  private:
   std::string name_;

@@ -37,6 +37,10 @@ std::size_t Kernel::resident_groups_per_unit(std::size_t local_size, std::size_t
   return impl_ && local_size > 0 ? impl_->resident_groups(local_size, local_bytes) : 0;
 }
 
+std::optional<std::size_t> Kernel::private_bytes_per_item() const {
+  return impl_ ? impl_->private_bytes() : std::nullopt;
+}
+
 const KernelArgInfo& Kernel::arg_info(std::size_t index) const {
   return checked(impl_, index).params()[index];
 }

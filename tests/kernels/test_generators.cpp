@@ -83,6 +83,48 @@ TEST_P(Generators, ElementwiseOverDtypesAndSizes) {
   check_elementwise<std::uint32_t>(*this, dev, q, "uint");
 }
 
+TEST_P(Generators, RegisterCapsThatMakeAKernelSpillAreDropped) {
+  // 32 values loaded before the first is used: all live at once, more than a cap of 16
+  // registers holds. On NVIDIA GPUs the capped build spills; the generators' builder then
+  // keeps the uncapped one, unless the cap was asked for. Elsewhere the cap is ignored.
+  detail::GeneratedSource src(R"(
+__kernel void live32(__global const float *x, __global float *y) {
+  const size_t i = get_global_id(0);
+  float v[32];
+  for (int k = 0; k < 32; ++k) v[k] = x[i * 32 + k];
+  float s = 0.0f;
+  for (int k = 0; k < 32; ++k) s += v[k] * v[31 - k];
+  for (int k = 0; k < 32; ++k) y[i * 32 + k] = v[k] * s + v[(k + 1) & 31];
+}
+)");
+  detail::GeneratedSource forced_src(src.source());
+  const std::size_t items = 64;
+  std::vector<float> x(items * 32);
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k % 17) * 0.25f - 1.0f;
+  std::vector<float> want(x.size());
+  for (std::size_t i = 0; i < items; ++i) {
+    float s = 0.0f;
+    for (int k = 0; k < 32; ++k) s += x[i * 32 + k] * x[i * 32 + 31 - k];
+    for (int k = 0; k < 32; ++k) want[i * 32 + k] = x[i * 32 + k] * s + x[i * 32 + ((k + 1) & 31)];
+  }
+  Buffer dx = upload_typed(x);
+  for (const bool forced : {false, true}) {
+    Kernel k = (forced ? forced_src : src).program_within_cap(dev, "", 16, "live32", forced).kernel("live32");
+    Buffer dy = Buffer::of<float>(dev, x.size());
+    k.set_args(dx, dy);
+    q.launch(k, items);
+    const auto y = download<float>(q, dy, x.size());
+    for (std::size_t e = 0; e < y.size(); ++e) ASSERT_NEAR(y[e], want[e], 1e-3f * (1.0f + std::fabs(want[e]))) << "element " << e;
+    if (dev.info().nvidia_arch == 0) continue;
+    ASSERT_TRUE(k.private_bytes_per_item().has_value());
+    if (forced) {
+      EXPECT_GT(*k.private_bytes_per_item(), 0u) << "a cap of 16 registers asked for stays, and spills, on " << dev.selector();
+    } else {
+      EXPECT_EQ(*k.private_bytes_per_item(), 0u) << "the spilling cap is dropped on " << dev.selector();
+    }
+  }
+}
+
 TEST_P(Generators, ElementwisePreambleAndIndexArithmetic) {
   ElementwiseKernel k("const float *x, float *y", "y[i] = twice(x[n - 1 - i])", "reverse_twice",
                       "float twice(float v) { return 2.0f * v; }");
@@ -309,23 +351,20 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
   };
   std::vector<Mode> modes{{nullptr, nullptr, ""}};
   // Where work-groups exist: the single pass, and the single pass with aggregates only (every
-  // look-back folds back to the first tile through long windows); on CUDA (tiles in
-  // work-group order) also with tiles handed out by the atomic counter, as elsewhere; on
-  // NVIDIA GPUs (a warp of its own looking back) with the first data warp looking back after
-  // the copy, and with 8-byte values published before their status words (behind a fence)
-  // instead of beside them.
+  // look-back folds back to the first tile through long windows); on NVIDIA GPUs (tiles in
+  // work-group order, a warp of its own looking back) also with tiles handed out by the
+  // atomic counter, as elsewhere, with the first data warp looking back after the copy, and
+  // with 8-byte values published before their status words (behind a fence) instead of
+  // beside them.
   if (dev.backend() != "host") {
     modes.push_back({"single-pass", nullptr, " (single pass)"});
     modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only)"});
   }
-  // NVIDIA GPUs run the same kernel through CUDA and through NVIDIA's OpenCL (inline PTX);
-  // OpenCL hands tiles out by the counter always.
+  // NVIDIA GPUs run the same kernel through CUDA and through NVIDIA's OpenCL (inline PTX).
   const bool ptx = dev.info().nvidia_arch >= 70;
-  if (dev.backend() == "cuda") {
+  if (ptx) {
     modes.push_back({"single-pass", nullptr, " (single pass, tickets)", "1"});
     modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, tickets)", "1"});
-  }
-  if (ptx) {
     modes.push_back({"single-pass", nullptr, " (single pass, the first warp looks back)", nullptr, "0"});
     if (sizeof(U) == 8) {
       modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, fenced)", nullptr, nullptr, "0"});

@@ -41,6 +41,15 @@ def test_program_call_as_in_pyopencl(device, queue):
     prg = weft.Program(device, VADD).build()
     assert prg.kernel_names == ["vadd"] and prg.vadd is prg.vadd
     assert prg.vadd.arg_names == ["a", "b", "c", "s", "n"]
+    # What the build left in device memory per work-item: unknown on the host backend, nothing
+    # for this kernel on NVIDIA GPUs (through CUDA or OpenCL).
+    private = prg.vadd.private_bytes_per_item
+    if device.selector == "host":
+        assert private is None
+    else:
+        assert isinstance(private, int) and private >= 0
+        if "NVIDIA" in device.name:
+            assert private == 0
     ev = prg.vadd(queue, (1024,), None, a, b, c, 0.5, n)
     assert isinstance(ev, weft.Event)
     ev.wait()

@@ -206,6 +206,39 @@ TEST_P(Runtime, KernelsTellHowManyWorkGroupsAComputeUnitHolds) {
   EXPECT_EQ(k.resident_groups_per_unit(0), 0u);
 }
 
+TEST_P(Runtime, KernelsTellThePrivateMemoryTheirBuildPlacedInDeviceMemory) {
+  Device dev = GetParam();
+  // A private array read at an index known only at run time cannot stay in registers.
+  Program p = Program::build(dev, R"(
+__kernel void private_none(__global int *x) { x[get_global_id(0)] += 1; }
+__kernel void private_array(__global const int *idx, __global int *out) {
+  int t[256];
+  for (int k = 0; k < 256; ++k) t[k] = k * idx[0];
+  out[get_global_id(0)] = t[idx[get_global_id(0)] & 255];
+}
+)");
+  Kernel none = p.kernel("private_none"), array = p.kernel("private_array");
+  Queue q(dev);
+  const std::vector<int> idx{3, 7, 255, 256, 0, 1000};
+  Buffer di = upload(q, idx), dout = Buffer::of<int>(dev, idx.size());
+  array.set_args(di, dout);
+  q.launch(array, idx.size());
+  const auto out = download<int>(q, dout, idx.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) EXPECT_EQ(out[i], (idx[i] & 255) * idx[0]) << "element " << i;
+  if (dev.backend() == "host") {
+    EXPECT_FALSE(none.private_bytes_per_item().has_value()) << "the host backend cannot tell";
+    EXPECT_FALSE(array.private_bytes_per_item().has_value());
+    return;
+  }
+  ASSERT_TRUE(none.private_bytes_per_item().has_value()) << dev.selector();
+  ASSERT_TRUE(array.private_bytes_per_item().has_value()) << dev.selector();
+  if (dev.info().nvidia_arch != 0) {
+    // NVIDIA GPUs, through CUDA or OpenCL: the array is in local memory, nothing else is.
+    EXPECT_EQ(*none.private_bytes_per_item(), 0u) << dev.selector();
+    EXPECT_GE(*array.private_bytes_per_item(), 256 * sizeof(int)) << dev.selector();
+  }
+}
+
 TEST_P(Runtime, GraphsReplayTheirLaunchesInOrder) {
   Device dev = GetParam();
   Kernel k = Program::build(dev, graph_step_source).kernel("graph_step");

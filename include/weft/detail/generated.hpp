@@ -90,6 +90,13 @@ class GeneratedSource {
   const std::string& source() const noexcept { return source_; }
   /// The program for device; device_options are appended to the build options.
   Program program(const Device& device, std::string_view device_options);
+  /// The same, with the registers per work-item capped at `registers` on NVIDIA devices
+  /// (-cl-nv-maxrregcount; more work-groups per compute unit). A cap under which `kernel`
+  /// spills registers to memory costs more than it gains: when the capped build places more
+  /// private bytes in memory than the uncapped one, the uncapped build is kept. `forced`
+  /// (the user asked for this cap) keeps the cap whatever it costs.
+  Program program_within_cap(const Device& device, std::string_view device_options, std::size_t registers,
+                             std::string_view kernel, bool forced = false);
 
  private:
   std::string source_;

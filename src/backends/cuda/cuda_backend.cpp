@@ -311,15 +311,20 @@ std::shared_ptr<KernelImpl> CudaProgram::create_kernel(std::string_view name) {
   dev->make_current();
   CUfunction f = nullptr;
   check(driver().cuModuleGetFunction(&f, module_->get(), it->first.c_str()), "cuModuleGetFunction");
-  int max_threads = 0;
+  int max_threads = 0, local_bytes = 0;
   driver().cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
-  return std::make_shared<CudaKernel>(it->first, it->second, module_, f, static_cast<std::size_t>(max_threads));
+  std::optional<std::size_t> private_bytes;
+  if (driver().cuFuncGetAttribute(&local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f) == CUDA_SUCCESS && local_bytes >= 0) {
+    private_bytes = static_cast<std::size_t>(local_bytes);
+  }
+  return std::make_shared<CudaKernel>(it->first, it->second, module_, f, static_cast<std::size_t>(max_threads),
+                                      private_bytes);
 }
 
 CudaKernel::CudaKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<CudaModule> module,
-                       CUfunction function, std::size_t max_threads)
+                       CUfunction function, std::size_t max_threads, std::optional<std::size_t> private_bytes)
     : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), function_(function),
-      max_threads_(max_threads ? max_threads : 1) {}
+      max_threads_(max_threads ? max_threads : 1), private_bytes_(private_bytes) {}
 
 std::size_t CudaKernel::resident_groups(std::size_t local_size, std::size_t local_bytes) const {
   // The occupancy calculator counts the kernel's registers and static shared memory too.

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -125,17 +126,19 @@ class CudaModule {
 class CudaKernel final : public KernelImpl {
  public:
   CudaKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<CudaModule> module,
-             cu::CUfunction function, std::size_t max_threads);
+             cu::CUfunction function, std::size_t max_threads, std::optional<std::size_t> private_bytes);
   cu::CUfunction function() const noexcept { return function_; }
   std::size_t max_threads() const noexcept { return max_threads_; }
   /// Raises the kernel's dynamic shared memory limit when a launch needs more than 48 KiB.
   void allow_shared(std::size_t bytes);
   std::size_t resident_groups(std::size_t local_size, std::size_t local_bytes) const override;
+  std::optional<std::size_t> private_bytes() const override { return private_bytes_; }
 
  private:
   std::shared_ptr<CudaModule> module_;  // keeps the code loaded
   cu::CUfunction function_;
   std::size_t max_threads_;
+  std::optional<std::size_t> private_bytes_;
   std::mutex mutex_;
   std::size_t shared_allowed_ = 48 * 1024;
 };

@@ -92,6 +92,7 @@ inline constexpr cl_program_info CL_PROGRAM_BINARIES = 0x1166;
 inline constexpr cl_program_build_info CL_PROGRAM_BUILD_LOG = 0x1183;
 inline constexpr cl_kernel_work_group_info CL_KERNEL_WORK_GROUP_SIZE = 0x11B0;
 inline constexpr cl_kernel_work_group_info CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 0x11B3;
+inline constexpr cl_kernel_work_group_info CL_KERNEL_PRIVATE_MEM_SIZE = 0x11B4;
 
 inline constexpr cl_event_info CL_EVENT_COMMAND_EXECUTION_STATUS = 0x11D3;
 inline constexpr cl_int CL_COMPLETE = 0x0;

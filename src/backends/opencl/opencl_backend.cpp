@@ -377,8 +377,14 @@ std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) 
   if (const auto dev = device_.lock(); dev && dev->info().nvidia_arch != 0) {
     max_group = std::max(max_group, dev->info().max_work_group_size);
   }
+  cl_ulong private_mem = 0;
+  std::optional<std::size_t> private_bytes;
+  if (a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof private_mem, &private_mem,
+                                 nullptr) == CL_SUCCESS) {
+    private_bytes = static_cast<std::size_t>(private_mem);
+  }
   return std::make_shared<OpenclKernel>(n, it->second, std::move(k), max_group ? max_group : 1,
-                                        multiple ? multiple : 1);
+                                        multiple ? multiple : 1, private_bytes);
 }
 
 }  // namespace weft::detail

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -109,17 +110,19 @@ class OpenclProgram final : public ProgramImpl {
 class OpenclKernel final : public KernelImpl {
  public:
   OpenclKernel(std::string name, std::vector<KernelArgInfo> params, ClRef<cl::cl_kernel> kernel,
-               std::size_t max_group, std::size_t preferred_multiple);
+               std::size_t max_group, std::size_t preferred_multiple, std::optional<std::size_t> private_bytes);
   /// Sets the arguments on the cl_kernel (skipping those unchanged since the last launch)
   /// and enqueues it, under the kernel's lock: a cl_kernel holds one set of arguments.
   cl::cl_event enqueue(cl::cl_command_queue queue, const std::vector<ArgValue>& args,
                        const LaunchConfig& config, const std::vector<cl::cl_event>& wait);
+  std::optional<std::size_t> private_bytes() const override { return private_bytes_; }
 
  private:
   std::mutex mutex_;
   ClRef<cl::cl_kernel> kernel_;
   std::size_t max_group_;
   std::size_t preferred_multiple_;
+  std::optional<std::size_t> private_bytes_;
   std::vector<ArgValue> bound_;  // what the cl_kernel holds now
 };
 

@@ -86,9 +86,10 @@ void OpenclEvent::on_complete(std::function<void()> callback) {
 // ---- kernels -----------------------------------------------------------------------------
 
 OpenclKernel::OpenclKernel(std::string name, std::vector<KernelArgInfo> params, ClRef<cl_kernel> kernel,
-                           std::size_t max_group, std::size_t preferred_multiple)
+                           std::size_t max_group, std::size_t preferred_multiple,
+                           std::optional<std::size_t> private_bytes)
     : KernelImpl(std::move(name), std::move(params)), kernel_(std::move(kernel)), max_group_(max_group),
-      preferred_multiple_(preferred_multiple), bound_(this->params().size()) {}
+      preferred_multiple_(preferred_multiple), private_bytes_(private_bytes), bound_(this->params().size()) {}
 
 cl_event OpenclKernel::enqueue(cl_command_queue queue, const std::vector<ArgValue>& args, const LaunchConfig& c,
                                const std::vector<cl_event>& wait) {

@@ -274,8 +274,9 @@ __kernel void weft_scan_lookback(${ARGS}long ${N}, __global volatile ulong *weft
 #endif
 
 #if WEFT_SCAN_GROUP_ORDER
-    // Tiles in work-group order: CUDA starts blocks in index order (CUB's decoupled look-back
-    // relies on it too), so every tile waited for is running or done; no ticket to wait for.
+    // Tiles in work-group order: NVIDIA GPUs start blocks in index order, through CUDA or
+    // OpenCL (CUB's decoupled look-back relies on it too), so every tile waited for is running
+    // or done; no ticket to wait for.
     const long weft_tile = get_group_id(0);
     (void)weft_tile_shared;
 #else

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/log.hpp"
 #include "runtime/backend.hpp"
 #include "weft/error.hpp"
 
@@ -105,6 +106,28 @@ Program GeneratedSource::program(const Device& device, std::string_view device_o
     if (dev == device.impl().get()) return prog;
   }
   Program p = Program::build(device, source_, device_options);
+  built_.emplace_back(device.impl().get(), p);
+  return p;
+}
+
+Program GeneratedSource::program_within_cap(const Device& device, std::string_view device_options,
+                                            std::size_t registers, std::string_view kernel, bool forced) {
+  if (registers == 0 || device.info().nvidia_arch == 0) return program(device, device_options);
+  std::lock_guard lock(mutex_);
+  for (const auto& [dev, prog] : built_) {
+    if (dev == device.impl().get()) return prog;
+  }
+  const std::string options = std::string(device_options);
+  Program p = Program::build(device, source_, options + " -cl-nv-maxrregcount=" + std::to_string(registers));
+  const auto capped = p.kernel(kernel).private_bytes_per_item();
+  if (!forced && capped && *capped > 0) {
+    Program free = Program::build(device, source_, options);
+    const auto uncapped = free.kernel(kernel).private_bytes_per_item();
+    WEFT_LOG_INFO(kernel << " on " << device.selector() << ": " << *capped << " private bytes per work-item in memory under "
+                         << registers << " registers, " << (uncapped ? std::to_string(*uncapped) : "?")
+                         << " without the cap; " << (uncapped && *uncapped < *capped ? "the cap is dropped" : "the cap stays"));
+    if (uncapped && *uncapped < *capped) p = std::move(free);
+  }
   built_.emplace_back(device.impl().get(), p);
   return p;
 }

@@ -70,9 +70,11 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
   const std::string tuning = (loads ? " -D WEFT_REDUCE_LOADS=" + std::to_string(loads) : "") +
                              (vectors != unset ? " -D WEFT_REDUCE_VECTORS=" + std::to_string(vectors) : "");
   // Reading an array 16 bytes at a time on NVIDIA GPUs: within 32 registers per work-item the planned
-  // eight work-groups of 256 share a multiprocessor (34 unbounded, which holds six).
-  const std::string cap = direct_ && groups && style.ptx ? " -cl-nv-maxrregcount=32" : "";
-  Program p = (groups ? groups_ : host_)->program(device, options_ + style.options + tuning + cap);
+  // eight work-groups of 256 share a multiprocessor (34 unbounded, which holds six); a cap
+  // that makes the kernel spill is dropped.
+  const std::size_t cap = direct_ && groups && style.ptx ? 32 : 0;
+  const char* first = fused ? "weft_reduce_fused" : "weft_reduce_partial";
+  Program p = (groups ? groups_ : host_)->program_within_cap(device, options_ + style.options + tuning, cap, first);
   auto k = std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
                                               p.kernel("weft_reduce_finish"),
                                               fused ? p.kernel("weft_reduce_fused") : Kernel(), 0, {}});

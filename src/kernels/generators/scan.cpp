@@ -108,11 +108,12 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // The tile and the work-group's other local memory must fit the device's local memory
   // (on CUDA the most a work-group may ask for, more than the default 48 KiB).
   const std::uint64_t local_limit = device.info().local_mem_bytes;
-  // On CUDA tiles go in work-group order, as CUB's look-back takes them: blocks start in
-  // index order there, and a work-group then need not wait for a ticket before its copies
-  // (H200: 3% faster in bench/lab/scan_lab.cu). Elsewhere, and with WEFT_SCAN_TICKETS=1, an
-  // atomic counter hands tiles out in the order work-groups start, whatever the hardware does.
-  const bool group_order = device.backend() == "cuda" && !detail::tuning_knob("WEFT_SCAN_TICKETS", 0, 0, 1);
+  // On NVIDIA GPUs (CUDA, or OpenCL through PTX) tiles go in work-group order, as CUB's
+  // look-back takes them: the hardware starts blocks in index order, through either API, and
+  // a work-group then need not wait for a ticket before its copies (H200: 3% faster in
+  // bench/lab/scan_lab.cu). Elsewhere, and with WEFT_SCAN_TICKETS=1, an atomic counter hands
+  // tiles out in the order work-groups start, whatever the hardware does.
+  const bool group_order = style.ptx && !detail::tuning_knob("WEFT_SCAN_TICKETS", 0, 0, 1);
   // WEFT_SCAN_WINDOW (1 to the work-group size): the tiles the look-back reads per round. With
   // 4-byte tiles copied asynchronously half a warp's width (one warp looking back alone) read
   // 1% faster than a warp's, and that 2-3% faster than the work-group's, on an H200
@@ -152,18 +153,20 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // Runs of 32 four-byte items copied asynchronously are padded to 36 words in local memory
   // and move 16 bytes at a time (WEFT_SCAN_WIDE=0: one word of padding, 4-byte steps).
   const bool wide = async && size_of(dtype_) == 4 && items == 32 && detail::tuning_knob("WEFT_SCAN_WIDE", 1, 0, 1);
-  // WEFT_SCAN_REGISTERS caps the registers per work-item on NVIDIA devices (more work-groups
-  // per multiprocessor, to overlap one tile's look-back with others' loads), for tuning.
+  // The registers per work-item are capped on NVIDIA devices (more work-groups per
+  // multiprocessor, to overlap one tile's look-back with others' loads) unless the cap makes
+  // the kernel spill: then it is built without (int32 sums through CUDA spill 8 bytes under
+  // 32 registers; H200, 2^26: 151.6-151.7 us capped, 149.5-149.7 uncapped). WEFT_SCAN_REGISTERS
+  // sets a cap that stays, spills or not (0: none), for tuning.
   const std::size_t registers =
       detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_, async, helper), 0, 255);
-  const bool nvidia = device.info().nvidia_arch != 0;
-  const std::string cap = registers && nvidia ? " -cl-nv-maxrregcount=" + std::to_string(registers) : "";
+  const bool forced = std::getenv("WEFT_SCAN_REGISTERS") != nullptr;
   // WEFT_SCAN_LOOKBACK=aggregates: tiles publish only their aggregates (tests: every
   // look-back then folds back to the first tile, over several windows).
   const char* lb = std::getenv("WEFT_SCAN_LOOKBACK");
   const std::string test_mode = lb && std::string_view(lb) == "aggregates" ? " -D WEFT_SCAN_AGGREGATES_ONLY=1" : "";
-  Program p = lookback_->program(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
-                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group) + cap + test_mode +
+  Program p = lookback_->program_within_cap(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
+                                             " -D WEFT_SCAN_GROUP=" + std::to_string(group) + test_mode +
                                              " -D WEFT_SCAN_WINDOW=" + std::to_string(window) +
                                              " -D WEFT_SCAN_COPY_ASYNC=" + (async ? "1" : "0") +
                                              " -D WEFT_SCAN_PREFETCH=" + std::to_string(prefetch) +
@@ -171,7 +174,8 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                              " -D WEFT_SCAN_GROUP_ORDER=" + (group_order ? "1" : "0") +
                                              " -D WEFT_SCAN_LOOKBACK_WARP=" + (helper ? "1" : "0") +
                                              " -D WEFT_SCAN_SLEEP=" + std::to_string(sleep) +
-                                             " -D WEFT_SCAN_STATUS16=" + (status16 ? "1" : "0"));
+                                             " -D WEFT_SCAN_STATUS16=" + (status16 ? "1" : "0"),
+                                             registers, "weft_scan_lookback", forced);
   kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), true, items, group, wide ? 4u : 1u,
                                                        helper ? 32u : 0u, p.kernel("weft_scan_lookback"), {}, {}, {}}));
   return *kernels_.back();
