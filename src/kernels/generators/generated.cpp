@@ -101,21 +101,19 @@ void bind_runtime_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string
 }
 
 Program GeneratedSource::program(const Device& device, std::string_view device_options) {
-  std::lock_guard lock(mutex_);
-  for (const auto& [dev, prog] : built_) {
-    if (dev == device.impl().get()) return prog;
-  }
-  Program p = Program::build(device, source_, device_options);
-  built_.emplace_back(device.impl().get(), p);
-  return p;
+  return program_within_cap(device, device_options, 0, {});
 }
 
 Program GeneratedSource::program_within_cap(const Device& device, std::string_view device_options,
                                             std::size_t registers, std::string_view kernel, bool forced) {
-  if (registers == 0 || device.info().nvidia_arch == 0) return program(device, device_options);
   std::lock_guard lock(mutex_);
   for (const auto& [dev, prog] : built_) {
     if (dev == device.impl().get()) return prog;
+  }
+  if (registers == 0 || device.info().nvidia_arch == 0) {
+    Program p = Program::build(device, source_, device_options);
+    built_.emplace_back(device.impl().get(), p);
+    return p;
   }
   const std::string options = std::string(device_options);
   Program p = Program::build(device, source_, options + " -cl-nv-maxrregcount=" + std::to_string(registers));

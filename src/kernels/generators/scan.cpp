@@ -123,7 +123,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // own (bench/lab/scan_types.cpp).
   const std::size_t window = detail::tuning_knob(
       "WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(size_of(dtype_) <= 4 ? 16 : 32, group) : group, 1, group);
-  // On CUDA a window of at most a warp is looked back by a warp of its own, from the
+  // On NVIDIA GPUs a window of at most a warp is looked back by a warp of its own, from the
   // work-group's start, beside the `group` work-items that copy and scan the tile
   // (WEFT_SCAN_LOOKBACK_WARP=0: by the first of them, after the tile's copy). H200, in
   // bench/lab/scan_lab.cu: 146 against 151 us; idling 32-128 ns between rounds that meet no
@@ -131,7 +131,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   const bool helper = style.ptx && window <= 32 && group + 32 <= 1024 &&
                       detail::tuning_knob("WEFT_SCAN_LOOKBACK_WARP", size_of(dtype_) <= 4 ? 1 : 0, 0, 1);
   const std::size_t sleep = detail::tuning_knob("WEFT_SCAN_SLEEP", helper ? 64 : 0, 0, 100000);
-  // 8-byte values on CUDA travel beside their status word, both in one 16-byte access
+  // 8-byte values on NVIDIA GPUs travel beside their status word, both in one 16-byte access
   // (WEFT_SCAN_STATUS16=0: published before it, behind a fence, and read after it).
   const bool status16 = style.ptx && size_of(dtype_) == 8 &&
                         detail::tuning_knob("WEFT_SCAN_STATUS16", 1, 0, 1);
@@ -197,7 +197,7 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     if (q == queue.impl().get() && s.values.count() >= slots) scratch = &s;
   }
   if (!scratch) {
-    // Status words: four per tile for 8-byte values (on CUDA a pair for the aggregate and a
+    // Status words: four per tile for 8-byte values (with PTX a pair for the aggregate and a
     // pair for the prefix, each word holding half the value).
     const std::size_t words = k.single_pass && size_of(dtype_) == 8 ? 4 * slots : slots;
     Scratch s{Buffer(dev, slots, dtype_), Buffer::of<std::int64_t>(dev, words),
