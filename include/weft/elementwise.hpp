@@ -6,10 +6,12 @@
 //
 // A preamble holds the user's own device functions and macros ("external functions"). The
 // kernel is built on first use on each device and kept; a repeat call builds no string and
-// hashes nothing. Calls on one object from several threads at once must be serialized.
+// hashes nothing. Several threads may call one object at once: each call binds its arguments
+// into a KernelArgs of its own.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,36 +43,29 @@ class ElementwiseKernel {
 
   /// The same with arguments known only at run time.
   Event run(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
-    Kernel& k = kernel_for(queue.device());
-    detail::bind_runtime_args(k, specs_, who_, args);
-    return launch_and_release(queue, k, n);
+    KernelArgs call(kernel_for(queue.device()));
+    detail::bind_runtime_args(call, specs_, who_, args);
+    return launch(queue, call, n);
   }
 
   /// Runs the operation for i in [0, n) on queue's device.
   template <class... A>
   Event operator()(Queue& queue, std::size_t n, const A&... args) {
-    Kernel& k = kernel_for(queue.device());
-    detail::bind_user_args(k, specs_, who_, args...);
-    return launch_and_release(queue, k, n);
+    KernelArgs call(kernel_for(queue.device()));
+    detail::bind_user_args(call, specs_, who_, args...);
+    return launch(queue, call, n);
   }
 
  private:
-  Kernel& kernel_for(const Device& device);
-  Event launch(Queue& queue, Kernel& kernel, std::size_t n);
-  Event launch_and_release(Queue& queue, Kernel& kernel, std::size_t n) {
-    struct Release {
-      Kernel& k;
-      std::size_t count;
-      ~Release() { detail::release_user_buffers(k, count); }
-    } release{kernel, specs_.size()};
-    return launch(queue, kernel, n);
-  }
+  Kernel kernel_for(const Device& device);
+  Event launch(Queue& queue, KernelArgs& call, std::size_t n);
 
   std::vector<ArgSpec> specs_;
   std::string name_;
   std::string who_;
   std::string options_;
   std::shared_ptr<detail::GeneratedSource> generated_;
+  std::mutex mutex_;  // guards kernels_
   std::vector<std::pair<const void*, Kernel>> kernels_;
   bool one_index_ = false;
 };

@@ -17,6 +17,7 @@
 #include "weft/buffer.hpp"
 #include "weft/device.hpp"
 #include "weft/event.hpp"
+#include "weft/kernel_args.hpp"
 #include "weft/ndrange.hpp"
 #include "weft/program.hpp"
 
@@ -55,8 +56,13 @@ class Queue {
   Event fill(const Buffer& dst, const void* pattern, std::size_t pattern_size,
              std::size_t offset, std::size_t bytes, std::span<const Event> wait = {});
   /// Runs kernel over global with its current arguments. An empty local lets weft choose;
-  /// global must be a multiple of a given local in each dimension.
+  /// global must be a multiple of a given local in each dimension. A global size of 0
+  /// launches nothing and returns an event that completes after what came before.
   Event launch(const Kernel& kernel, const NDRange& global, const NDRange& local = {},
+               const NDRange& offset = {}, std::span<const Event> wait = {});
+  /// Runs args.kernel() with the arguments in args (not the kernel's own): several threads
+  /// may launch one kernel this way at once.
+  Event launch(const KernelArgs& args, const NDRange& global, const NDRange& local = {},
                const NDRange& offset = {}, std::span<const Event> wait = {});
   /// Sets every argument, then launches.
   template <class... A>

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,25 +40,25 @@ class ReductionKernel {
   template <class T>
   Future<T> reduce_args(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
     if (!has_dtype<T> || dtype_of<T> != out_) throw_type_mismatch(has_dtype<T> ? name(dtype_of<T>) : "a non-dtype");
-    Kernels& k = kernels_for(queue.device());
-    Kernel& bound = k.fused ? k.fused : k.partial;
-    detail::bind_runtime_args(bound, specs_, who_, args);
     Buffer result(queue.device(), 1, out_);
-    Event done = launch(queue, k, n, result);
-    detail::release_user_buffers(bound, specs_.size());
+    Event done = reduce_into(queue, n, result, args);
     return Future<T>(queue, std::move(result), std::move(done));
   }
+
+  /// The same into result (one element of the output dtype, on queue's device), which the
+  /// caller provides (the array layer takes it from its memory pool); returns the event after
+  /// which result holds the value.
+  Event reduce_into(Queue& queue, std::size_t n, const Buffer& result, std::span<const detail::RuntimeArg> args);
 
   /// Reduces map_expr over i in [0, n). T must be the output dtype's C++ type.
   template <class T, class... A>
   Future<T> reduce(Queue& queue, std::size_t n, const A&... args) {
     if (!has_dtype<T> || dtype_of<T> != out_) throw_type_mismatch(has_dtype<T> ? name(dtype_of<T>) : "a non-dtype");
     Kernels& k = kernels_for(queue.device());
-    Kernel& bound = k.fused ? k.fused : k.partial;
-    detail::bind_user_args(bound, specs_, who_, args...);
+    KernelArgs call(k.fused ? k.fused : k.partial);
+    detail::bind_user_args(call, specs_, who_, args...);
     Buffer result(queue.device(), 1, out_);
-    Event done = launch(queue, k, n, result);
-    detail::release_user_buffers(bound, specs_.size());
+    Event done = launch(queue, k, call, n, result);
     return Future<T>(queue, std::move(result), std::move(done));
   }
 
@@ -67,15 +68,18 @@ class ReductionKernel {
     Buffer ticket;  // the fused kernel's last-work-group counter, reset by the kernel itself
   };
   struct Kernels {
-    const void* device;
+    const void* device = nullptr;
     Kernel partial;
     Kernel finish;
     Kernel fused;  // one launch, where device-scope fences exist (CUDA); else empty
     std::size_t resident = 0;  // work-groups a compute unit runs at once, where the backend tells
+    std::mutex mutex;          // guards scratch
     std::vector<std::pair<const void*, Scratch>> scratch;  // per queue: stream order keeps it safe
   };
+  /// The kernels of device, built on first use (several threads may ask at once).
   Kernels& kernels_for(const Device& device);
-  Event launch(Queue& queue, Kernels& k, std::size_t n, const Buffer& result);
+  /// Launches with call (the user's arguments bound to the first kernel's first parameters).
+  Event launch(Queue& queue, Kernels& k, KernelArgs& call, std::size_t n, const Buffer& result);
   [[noreturn]] void throw_type_mismatch(std::string_view given) const;
 
   DType out_;
@@ -85,6 +89,7 @@ class ReductionKernel {
   bool direct_ = false;  // the map reads an array of the result's type as it is (`x[i]`)
   std::shared_ptr<detail::GeneratedSource> host_;
   std::shared_ptr<detail::GeneratedSource> groups_;
+  std::mutex mutex_;  // guards kernels_
   std::vector<std::unique_ptr<Kernels>> kernels_;
 };
 

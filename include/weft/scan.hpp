@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,31 +41,20 @@ class GenericScanKernel {
   /// Scans over i in [0, n); returns the event of the last pass.
   template <class... A>
   Event operator()(Queue& queue, std::size_t n, const A&... args) {
-    return bind_and_launch(queue, n, [&](Kernel& kernel) { detail::bind_user_args(kernel, specs_, who_, args...); });
+    Kernels& k = kernels_for(queue.device());
+    KernelArgs call(k.partial);
+    detail::bind_user_args(call, specs_, who_, args...);
+    return launch(queue, k, call, n);
   }
   /// The same with arguments known only at run time (the Python binding's calls).
   Event run(Queue& queue, std::size_t n, std::span<const detail::RuntimeArg> args) {
-    return bind_and_launch(queue, n, [&](Kernel& kernel) { detail::bind_runtime_args(kernel, specs_, who_, args); });
+    Kernels& k = kernels_for(queue.device());
+    KernelArgs call(k.partial);
+    detail::bind_runtime_args(call, specs_, who_, args);
+    return launch(queue, k, call, n);
   }
 
  private:
-  /// Binds the call's arguments (bind(kernel)) to the kernels that take them, then launches.
-  template <class Bind>
-  Event bind_and_launch(Queue& queue, std::size_t n, const Bind& bind) {
-    Kernels& k = kernels_for(queue.device());
-    bind(k.partial);
-    if (!k.single_pass) bind(k.final_pass);
-    struct Release {
-      Kernels& k;
-      std::size_t count;
-      ~Release() {
-        detail::release_user_buffers(k.partial, count);
-        detail::release_user_buffers(k.final_pass, count);
-      }
-    } release{k, specs_.size()};
-    return launch(queue, k, n);
-  }
-
   struct Scratch {
     Buffer values;     // chunk totals/carries, or tile aggregates
     Buffer flags;      // chunk segment flags (int32 each), or tile status words (64 bits each)
@@ -74,19 +64,22 @@ class GenericScanKernel {
     std::uint32_t tiles_started = 0;  // single pass: the counter's value (mod 2^32) after the last call
   };
   struct Kernels {
-    const void* device;
-    bool single_pass;
-    std::size_t items;  // single pass: elements per work-item of a tile
-    std::size_t group;  // single pass: work-items per tile
-    std::size_t pad;    // single pass: words of local-memory padding per 32 items
-    std::size_t helpers;  // single pass: work-items beyond `group` (a warp that only looks back)
+    const void* device = nullptr;
+    bool single_pass = false;
+    std::size_t items = 0;    // single pass: elements per work-item of a tile
+    std::size_t group = 0;    // single pass: work-items per tile
+    std::size_t pad = 1;      // single pass: words of local-memory padding per 32 items
+    std::size_t helpers = 0;  // single pass: work-items beyond `group` (a warp that only looks back)
     Kernel partial;     // chunked: totals; single pass: the scan itself
     Kernel carry;
     Kernel final_pass;
+    std::mutex mutex;  // guards scratch (held while a call finds its scratch and enqueues)
     std::vector<std::pair<const void*, Scratch>> scratch;  // per queue: stream order keeps it safe
   };
+  /// The kernels of device, built on first use (several threads may ask at once).
   Kernels& kernels_for(const Device& device);
-  Event launch(Queue& queue, Kernels& k, std::size_t n);
+  /// Launches with call (the user's arguments bound to the first kernel's first parameters).
+  Event launch(Queue& queue, Kernels& k, KernelArgs& call, std::size_t n);
 
   DType dtype_;
   std::vector<ArgSpec> specs_;
@@ -95,6 +88,7 @@ class GenericScanKernel {
   std::shared_ptr<detail::GeneratedSource> chunked_;
   std::shared_ptr<detail::GeneratedSource> lookback_;  // null for segmented scans
   bool direct_ = false;  // the input is `x[i]` of the scan's type: tiles copy straight to local memory
+  std::mutex mutex_;  // guards kernels_
   std::vector<std::unique_ptr<Kernels>> kernels_;
 };
 

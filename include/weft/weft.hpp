@@ -4,6 +4,8 @@
 
 #include "weft/arg_spec.hpp"
 #include "weft/array.hpp"
+#include "weft/kernel_args.hpp"
+#include "weft/lazy_array.hpp"
 #include "weft/buffer.hpp"
 #include "weft/config.hpp"
 #include "weft/device.hpp"

@@ -11,116 +11,9 @@
 
 namespace weftpy {
 
-namespace {
+nb::object make_array(weft::Array array) { return nb::cast(PyArray{weft::LazyArray(std::move(array))}); }
 
-/// Lazy arrays larger than this are evaluated when made: the kernel of a long chain of
-/// operations would take longer to compile than it saves.
-constexpr std::size_t max_lazy_nodes = 64;
-
-struct Readers {
-  std::unordered_map<const void*, std::vector<std::weak_ptr<Pending>>> by_buffer;
-  std::size_t added_since_sweep = 0;
-};
-
-Readers& readers() {
-  static Readers* r = new Readers();  // NOLINT: lives to interpreter exit, never destroyed
-  return *r;
-}
-
-bool dead(const std::weak_ptr<Pending>& w) {
-  auto p = w.lock();
-  return !p || p->result.has_value();
-}
-
-void sweep() {
-  auto& map = readers().by_buffer;
-  for (auto it = map.begin(); it != map.end();) {
-    auto& v = it->second;
-    v.erase(std::remove_if(v.begin(), v.end(), dead), v.end());
-    it = v.empty() ? map.erase(it) : std::next(it);
-  }
-  readers().added_since_sweep = 0;
-}
-
-void record(const std::shared_ptr<Pending>& p) {
-  Readers& r = readers();
-  for (const weft::Array& a : p->expr.arrays()) {
-    // Under the allocation (a write through any view, on any device) and the buffer (a
-    // write through a raw weft.Buffer).
-    r.by_buffer[a.allocation_id()].push_back(p);
-    r.by_buffer[a.buffer_handle().impl().get()].push_back(p);
-    r.added_since_sweep += 2;
-  }
-  if (r.added_since_sweep > 4096) sweep();
-}
-
-}  // namespace
-
-namespace {
-void evaluate_readers(const void* key) {
-  auto& map = readers().by_buffer;
-  auto it = map.find(key);
-  if (it == map.end()) return;
-  std::vector<std::weak_ptr<Pending>> list = std::move(it->second);
-  map.erase(it);
-  for (auto& w : list) {
-    if (auto p = w.lock(); p && !p->result) {
-      before_array_work(p->expr.arrays().front().device());
-      p->result = weft::eval(p->expr);
-    }
-  }
-}
-}  // namespace
-
-void before_write(const weft::Buffer& buffer) { evaluate_readers(buffer.impl().get()); }
-
-void before_write(const weft::Array& a) {
-  evaluate_readers(a.allocation_id());
-  evaluate_readers(a.buffer_handle().impl().get());
-  a.mark_written();
-}
-
-const weft::Array& PyArray::array() {
-  if (!value) {
-    if (!pending->result) {
-      before_array_work(device());
-      pending->result = weft::eval(pending->expr);
-    }
-    value = pending->result;
-    pending.reset();
-  }
-  return *value;
-}
-
-weft::Expr PyArray::expr() const {
-  if (value) return weft::Expr(*value);
-  if (pending->result) return weft::Expr(*pending->result);
-  return pending->expr;
-}
-
-weft::Device PyArray::device() const {
-  if (value) return value->device();
-  if (pending->result) return pending->result->device();
-  return pending->expr.arrays().front().device();
-}
-
-nb::object make_array(weft::Array array) {
-  PyArray p;
-  p.value = std::move(array);
-  return nb::cast(std::move(p));
-}
-
-nb::object make_lazy(weft::Expr expr) {
-  if (const weft::Array* a = expr.as_array()) return make_array(*a);
-  if (expr.node_count() > max_lazy_nodes) {
-    before_array_work(expr.arrays().front().device());
-    return make_array(weft::eval(expr));
-  }
-  PyArray p;
-  p.pending = std::make_shared<Pending>(std::move(expr));
-  record(p.pending);
-  return nb::cast(std::move(p));
-}
+nb::object make_lazy(weft::Expr expr) { return nb::cast(PyArray{weft::LazyArray::defer(std::move(expr))}); }
 
 namespace {
 
@@ -247,7 +140,6 @@ nb::object iop(nb::handle self, nb::handle b) {
   if (!y) return nb::borrow(Py_NotImplemented);
   weft::Array a = as_py(self).array();
   before_write(a);
-  before_array_work(a.device());
   a.assign(F(weft::Expr(a), *y));
   return nb::borrow(self);
 }
@@ -362,7 +254,6 @@ nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool k
                              : weft::is_unsigned_integer(t) ? weft::DType::uint64 : weft::DType::int64;
     return make_lazy(weft::astype(e, wide));
   }
-  before_array_work(as_py(x).device());
   if (what == "sum") return make_array(weft::sum(e, axes, keepdims));
   if (what == "prod") return make_array(weft::prod(e, axes, keepdims));
   if (what == "min") return make_array(weft::min(e, axes, keepdims));
@@ -377,7 +268,6 @@ nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool k
 nb::object arg_extreme(const std::string& what, nb::handle x, nb::handle axis, bool keepdims) {
   const weft::Expr e = need_operand(x, what.c_str());
   if (!nb::isinstance<PyArray>(x)) throw nb::type_error((what + ": expected a weft.Array").c_str());
-  before_array_work(as_py(x).device());
   const bool mx = what == "argmax";
   if (axis.is_none()) {
     weft::Array r = mx ? weft::argmax(e) : weft::argmin(e);
@@ -456,17 +346,14 @@ void register_arrays(nb::module_& m) {
       .def("reshape", [](nb::handle self, nb::args shape) {
         nb::handle s = shape.size() == 1 ? shape[0] : nb::handle(shape);
         const weft::Array& a = as_py(self).array();
-        before_array_work(a.device());  // a copy when a is not contiguous
         return make_array(a.reshape(shape_arg(s)));
       })
       .def("ravel", [](nb::handle self) {
         const weft::Array& a = as_py(self).array();
-        before_array_work(a.device());
         return make_array(a.ravel());
       })
       .def("flatten", [](nb::handle self) {
         const weft::Array& a = as_py(self).array();
-        before_array_work(a.device());
         return make_array(a.copy().ravel());
       })
       .def("transpose", [](nb::handle self, nb::args axes) { return make_array(transposed(as_py(self).array(), axes)); })
@@ -475,7 +362,6 @@ void register_arrays(nb::module_& m) {
         PyArray& p = as_py(self);
         const bool was_lazy = p.lazy();
         const weft::Array& a = p.array();
-        before_array_work(a.device());
         return make_array(was_lazy ? a : a.copy());
       })
       .def("_astype", [](nb::handle self, const std::string& dtype, bool copy) {
@@ -485,7 +371,6 @@ void register_arrays(nb::module_& m) {
         if (t == p.dtype()) {
           const bool was_lazy = p.lazy();
           const weft::Array& a = p.array();
-          before_array_work(a.device());
           return make_array(was_lazy ? a : a.copy());
         }
         return make_lazy(weft::astype(p.expr(), t));
@@ -499,14 +384,12 @@ void register_arrays(nb::module_& m) {
         weft::Array view = index_view(as_py(self).array(), key);
         const weft::Expr e = need_operand(value, "__setitem__");
         before_write(view);
-        before_array_work(view.device());
         view.assign(e);
       }, nb::arg("key").none(), nb::arg("value").none())
       .def("fill", [](nb::handle self, nb::handle value) {
         weft::Array a = as_py(self).array();
         const weft::Expr e = need_operand(value, "fill");
         before_write(a);
-        before_array_work(a.device());
         a.assign(e);
         return nb::borrow(self);
       })
@@ -518,7 +401,6 @@ void register_arrays(nb::module_& m) {
           throw weft::InvalidArgument("set: " + std::to_string(h.view.len) + " bytes given for " + a.describe());
         }
         before_write(a);
-        before_array_work(a.device());
         if (a.is_contiguous()) {
           weft::Queue& q = weft::array_queue(a.device());
           nb::gil_scoped_release unlocked;
@@ -534,7 +416,6 @@ void register_arrays(nb::module_& m) {
         HostBuffer h(out, true);
         const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
         if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get: output has the wrong size");
-        before_array_work(a.device());
         PyEvent e{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
         wait_interruptible(e);
       })
@@ -543,7 +424,6 @@ void register_arrays(nb::module_& m) {
         HostBuffer h(out, true);
         const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
         if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get_async: output has the wrong size");
-        before_array_work(a.device());
         // The caller keeps out alive until the event is done (the Python layer holds it).
         return PyEvent{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
       })
@@ -648,7 +528,6 @@ void register_arrays(nb::module_& m) {
     // array of its own (which the write would first evaluate into a temporary).
     weft::Array a = as_py(target).array();
     before_write(a);
-    before_array_work(a.device());
     a.assign(weft::where(need_operand(condition, "where"), need_operand(value, "where"), weft::Expr(a)));
   }, nb::arg("target"), nb::arg("condition"), nb::arg("value"));
   m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi) {
@@ -666,13 +545,11 @@ void register_arrays(nb::module_& m) {
   m.def("_var", [](const std::string& what, nb::handle x, nb::handle axis, bool keepdims, int ddof) {
     const weft::Expr e = need_operand(x, what.c_str());
     const std::vector<int> axes = axes_arg(axis, e.shape().ndim());
-    before_array_work(as_py(x).device());
     return make_array(what == "std" ? weft::std(e, axes, keepdims, ddof) : weft::var(e, axes, keepdims, ddof));
   }, nb::arg("what"), nb::arg("x"), nb::arg("axis").none() = nb::none(), nb::arg("keepdims") = false,
         nb::arg("ddof") = 0);
   m.def("_scan", [](const std::string& what, nb::handle x, nb::handle axis) {
     const weft::Expr e = need_operand(x, what.c_str());
-    before_array_work(as_py(x).device());
     const bool sum = what == "cumsum";
     if (axis.is_none()) return make_array(sum ? weft::cumsum(e) : weft::cumprod(e));
     const int ax = nb::cast<int>(axis);
@@ -682,7 +559,6 @@ void register_arrays(nb::module_& m) {
     const weft::Expr x = need_operand(a, "dot");
     const weft::Expr y = need_operand(b, "dot");
     if (!nb::isinstance<PyArray>(a) && !nb::isinstance<PyArray>(b)) throw nb::type_error("dot: expected a weft.Array");
-    before_array_work(nb::isinstance<PyArray>(a) ? as_py(a).device() : as_py(b).device());
     return make_array(weft::dot(x, y));
   });
   m.def("_result_type", [](const std::string& a, const std::string& b) {
@@ -695,18 +571,15 @@ void register_arrays(nb::module_& m) {
   }, nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_full", [](nb::handle shape, double value, const std::string& dtype, nb::handle device) {
     const weft::Device dev = device_arg(device);
-    before_array_work(dev);
     return make_array(weft::Array::full(weft::Shape(shape_arg(shape)), value, dtype_arg(dtype), dev));
   }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_arange", [](double start, double stop, double step, const std::string& dtype, nb::handle device) {
     const weft::Device dev = device_arg(device);
-    before_array_work(dev);
     return make_array(weft::Array::arange(start, stop, step, dtype_arg(dtype), dev));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("step"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_linspace", [](double start, double stop, std::int64_t num, bool endpoint, const std::string& dtype,
                         nb::handle device) {
     const weft::Device dev = device_arg(device);
-    before_array_work(dev);
     return make_array(weft::Array::linspace(start, stop, num, dtype_arg(dtype), dev, endpoint));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("num"), nb::arg("endpoint"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_from_host", [](nb::handle host, nb::handle shape, const std::string& dtype, nb::handle device) {
@@ -715,7 +588,6 @@ void register_arrays(nb::module_& m) {
     const weft::Device dev = device_arg(device);
     const weft::Shape s(shape_arg(shape));
     const auto count = static_cast<std::size_t>(h.view.len) / weft::size_of(t);
-    before_array_work(dev);
     weft::Array a;
     {
       nb::gil_scoped_release unlocked;
@@ -728,8 +600,6 @@ void register_arrays(nb::module_& m) {
     const weft::Array& a = as_py(self).array();
     const weft::Device dev = device_arg(device);
     if (dev == a.device()) return nb::borrow(self);
-    before_array_work(a.device());
-    before_array_work(dev);
     std::vector<std::uint8_t> host(static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype()));
     {
       nb::gil_scoped_release unlocked;
@@ -771,7 +641,6 @@ void register_arrays(nb::module_& m) {
      "devices, and their bytes.");
   m.def("synchronize", [](nb::handle device) {
     const weft::Device dev = device_arg(device);
-    before_array_work(dev);
     PyEvent e{weft::array_queue(dev).marker(), weft::array_queue(dev)};
     wait_interruptible(e);
   }, nb::arg("device").none() = nb::none(), "Waits for the array work queued on device.");

@@ -23,28 +23,19 @@ struct PyEvent {
   mutable weft::Queue queue;  // flushing changes no state Python sees
 };
 
-/// A lazy array's expression and, once evaluated, its result. Lazy arrays are recorded
-/// against every buffer they read, so that a write to one of those buffers evaluates them
-/// first (NumPy's order of effects, with fusion where nothing observes the difference).
-struct Pending {
-  explicit Pending(weft::Expr e) : expr(std::move(e)) {}
-  weft::Expr expr;
-  std::optional<weft::Array> result;
-};
-
-/// weft.Array: a materialized weft::Array, or a lazy expression evaluated on first need.
+/// weft.Array: a weft::LazyArray (a computed array, or an expression evaluated on first need;
+/// the record of what it reads and the evaluation before writes live in C++, lazy_array.hpp).
 struct PyArray {
-  std::optional<weft::Array> value;
-  std::shared_ptr<Pending> pending;
+  weft::LazyArray value;
 
   /// The array, evaluating the expression first if it is lazy.
-  const weft::Array& array();
-  /// The expression this array stands for (the array itself when materialized).
-  weft::Expr expr() const;
-  bool lazy() const { return !value && pending && !pending->result; }
-  weft::DType dtype() const { return value ? value->dtype() : pending->expr.dtype(); }
-  const weft::Shape& shape() const { return value ? value->shape() : pending->expr.shape(); }
-  weft::Device device() const;
+  const weft::Array& array() const { return value.array(); }
+  /// The expression this array stands for (the array itself when computed).
+  weft::Expr expr() const { return value.expr(); }
+  bool lazy() const { return value.lazy(); }
+  weft::DType dtype() const { return value.dtype(); }
+  const weft::Shape& shape() const { return value.shape(); }
+  weft::Device device() const { return value.device(); }
 };
 
 /// The Python object for an expression: lazy when small, evaluated at once when the tree has
@@ -53,10 +44,10 @@ nb::object make_lazy(weft::Expr expr);
 nb::object make_array(weft::Array array);
 
 /// Evaluates every lazy array that reads buffer, before something writes to it.
-void before_write(const weft::Buffer& buffer);
+inline void before_write(const weft::Buffer& buffer) { weft::prepare_write(buffer); }
 /// The same for an array's allocation (every view, every device); its copies on other
 /// devices become stale.
-void before_write(const weft::Array& a);
+inline void before_write(const weft::Array& a) { weft::prepare_write(a); }
 
 /// A contiguous host buffer (NumPy array, bytes, bytearray, memoryview) seen through the
 /// buffer protocol, writable when asked, released at scope exit.
@@ -81,15 +72,6 @@ weft::DType dtype_arg(const std::string& name);
 /// Waits for event with the GIL released; a pending Ctrl-C (or other signal handler that
 /// raises) interrupts the wait with its exception.
 void wait_interruptible(const PyEvent& event);
-
-/// Ordering between the array layer's in-order queue and the user's queues of a device.
-/// Call before_array_work before enqueuing array work (it makes the array queue wait for
-/// launches on other queues); a launch on queue that touches buffers adds the event
-/// foreign_launch_wait returns (the array work before it; empty when there is none new) to its
-/// wait list, and passes its event to after_foreign_launch.
-void before_array_work(const weft::Device& device);
-weft::Event foreign_launch_wait(weft::Queue& queue);
-void after_foreign_launch(const weft::Queue& queue, const weft::Event& done);
 
 /// Runs job later on weft's callback thread with the GIL held; callable from any thread, GIL
 /// or not (a backend thread must never wait for the GIL).

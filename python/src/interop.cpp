@@ -73,7 +73,6 @@ weft::DType from_dl_dtype(DLDataType t) {
 /// Waits until the array layer's work on device is done: what another library reads through
 /// a shared pointer must be there (it runs on its own streams).
 void settle(const weft::Device& d) {
-  before_array_work(d);
   PyEvent e{weft::array_queue(d).marker(), weft::array_queue(d)};
   wait_interruptible(e);
 }

@@ -259,14 +259,12 @@ struct PyGraph {
     for (const auto& a : written.arrays) before_write(a);
     for (const auto& b : written.buffers) before_write(b);
     if (arrays) {
-      if (weft::Event m = foreign_launch_wait(q)) wait.push_back(std::move(m));
     }
     weft::Event ev;
     {
       nb::gil_scoped_release unlocked;  // a first launch instantiates the graph
       ev = graph.launch(q, wait);
     }
-    if (arrays) after_foreign_launch(q, ev);
     return ev;
   }
 };
@@ -301,10 +299,8 @@ nb::object call_kernel(PyKernel& k, nb::args args, nb::handle global_offset, nb:
   std::vector<weft::Event> wait = events_of(wait_for);
   const bool buffers = k.bind(args, 3);
   if (buffers) {
-    if (weft::Event m = foreign_launch_wait(q)) wait.push_back(std::move(m));
   }
   weft::Event ev = q.launch(k.kernel, global, local, offset, wait);
-  if (buffers) after_foreign_launch(q, ev);
   return nb::cast(PyEvent{std::move(ev), q});
 }
 
@@ -404,7 +400,6 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
   else c.queue = weft::array_queue(weft::default_device());
   c.wait = events_of(wait_for);
   if (c.arrays) {
-    if (weft::Event m = foreign_launch_wait(c.queue)) c.wait.push_back(std::move(m));
   }
   // The generated kernels take no wait list: a marker that waits keeps an in-order queue's order.
   if (!c.wait.empty()) c.queue.marker(c.wait);
@@ -548,7 +543,6 @@ void register_kernels(nb::module_& m) {
       .def("__call__", [](PyElementwise& e, nb::args args, nb::kwargs kwargs) {
         GeneratedCall c = generated_call(e.k->arguments(), args, kwargs, "ElementwiseKernel", e.k->name(), false);
         weft::Event ev = e.k->run(c.queue, c.n, c.args);
-        if (c.arrays) after_foreign_launch(c.queue, ev);
         return PyEvent{std::move(ev), c.queue};
       });
 
@@ -568,7 +562,6 @@ void register_kernels(nb::module_& m) {
         GeneratedCall c = generated_call(r.k->arguments(), args, kwargs, "ReductionKernel", no_name, true);
         weft::Event done;
         weft::Buffer result = reduce_any(*r.k, c.queue, c.n, c.args, done);
-        after_foreign_launch(c.queue, done);
         nb::object out = make_array(weft::Array::wrap(result, r.k->out_dtype(), weft::Shape{}));
         if (!c.out.is_none()) {
           c.out.attr("__setitem__")(nb::ellipsis(), out);
@@ -594,7 +587,6 @@ void register_kernels(nb::module_& m) {
         static const std::string no_name;
         GeneratedCall c = generated_call(s.k->arguments(), args, kwargs, "GenericScanKernel", no_name, false);
         weft::Event ev = s.k->run(c.queue, c.n, c.args);
-        if (c.arrays) after_foreign_launch(c.queue, ev);
         return PyEvent{std::move(ev), c.queue};
       });
 }

@@ -234,119 +234,6 @@ void wait_interruptible(const PyEvent& pe) {
 
 namespace {
 
-/// What orders the array layer's queue with the other queues of one device.
-struct DeviceOrder {
-  explicit DeviceOrder(const weft::Device& d) : device(d), array_queue(&weft::array_queue(d)) {}
-  weft::Device device;
-  weft::Queue* array_queue;
-  std::uint64_t array_work = 0;       // bumped before each piece of array work
-  std::vector<weft::Event> foreign;   // launches on other queues the array queue has not waited for
-};
-
-/// Per user queue: its device's order, and the array work it has already waited for. A
-/// launch on an in-order queue replaces its queue's pending event (the last one finishes
-/// after the others), so a loop of launches keeps one.
-struct QueueOrder {
-  std::weak_ptr<weft::detail::QueueImpl> queue;
-  DeviceOrder* device = nullptr;
-  bool is_array_queue = false;
-  bool out_of_order = false;
-  std::uint64_t seen_work = ~std::uint64_t{0};
-  std::size_t pending = SIZE_MAX;  // index in device->foreign of this queue's last launch
-};
-
-std::unordered_map<const void*, std::unique_ptr<DeviceOrder>>& device_orders() {
-  static auto* all = new std::unordered_map<const void*, std::unique_ptr<DeviceOrder>>();  // NOLINT: lives to exit
-  return *all;
-}
-
-DeviceOrder& order(const weft::Device& d) {
-  auto& slot = device_orders()[d.impl().get()];
-  if (!slot) slot = std::make_unique<DeviceOrder>(d);
-  return *slot;
-}
-
-std::unordered_map<const void*, QueueOrder>& queue_orders() {
-  static auto* all = new std::unordered_map<const void*, QueueOrder>();  // NOLINT: lives to exit
-  return *all;
-}
-
-std::unordered_map<const void*, bool>& out_of_order_queues() {
-  static auto* all = new std::unordered_map<const void*, bool>();  // NOLINT: lives to exit
-  return *all;
-}
-
-QueueOrder& queue_order(const weft::Queue& q) {
-  // One-entry cache in front of the map: a loop of launches asks for the same queue.
-  static const void* last_key = nullptr;
-  static QueueOrder* last = nullptr;
-  const void* key = q.impl().get();
-  if (key == last_key && last->queue.lock() == q.impl()) return *last;
-  QueueOrder& o = queue_orders()[key];
-  if (o.queue.lock() != q.impl()) {  // new, or a new queue at a dead one's address
-    o = QueueOrder{};
-    o.queue = q.impl();
-    o.device = &order(q.device());
-    o.is_array_queue = o.device->array_queue->impl() == q.impl();
-    auto ooo = out_of_order_queues().find(key);
-    o.out_of_order = ooo != out_of_order_queues().end() && ooo->second;
-  }
-  last_key = key;
-  last = &o;
-  return o;
-}
-
-void absorb(DeviceOrder& o) {
-  if (o.foreign.empty()) return;
-  o.array_queue->marker(o.foreign);
-  o.foreign.clear();
-  for (auto& [k, qo] : queue_orders()) {
-    if (qo.device == &o) qo.pending = SIZE_MAX;
-  }
-}
-
-}  // namespace
-
-void note_queue_options(const weft::Queue& queue, bool out_of_order) {
-  out_of_order_queues()[queue.impl().get()] = out_of_order;
-  queue_orders().erase(queue.impl().get());
-}
-
-void before_array_work(const weft::Device& device) {
-  DeviceOrder& o = order(device);
-  ++o.array_work;
-  absorb(o);
-}
-
-weft::Event foreign_launch_wait(weft::Queue& queue) {
-  QueueOrder& qo = queue_order(queue);
-  DeviceOrder& o = *qo.device;
-  if (qo.is_array_queue) {
-    ++o.array_work;
-    absorb(o);
-    return {};
-  }
-  if (qo.seen_work == o.array_work) return {};
-  qo.seen_work = o.array_work;
-  return o.array_queue->marker();
-}
-
-void after_foreign_launch(const weft::Queue& queue, const weft::Event& done) {
-  if (!done) return;
-  QueueOrder& qo = queue_order(queue);
-  if (qo.is_array_queue) return;
-  DeviceOrder& o = *qo.device;
-  if (!qo.out_of_order && qo.pending < o.foreign.size()) {
-    o.foreign[qo.pending] = done;  // in order: this one ends after the one it replaces
-    return;
-  }
-  qo.pending = o.foreign.size();
-  o.foreign.push_back(done);
-  if (o.foreign.size() >= 64) absorb(o);
-}
-
-namespace {
-
 std::vector<weft::Event> wait_list(nb::handle wait_for) {
   std::vector<weft::Event> out;
   if (wait_for.is_none()) return out;
@@ -402,7 +289,6 @@ void register_runtime(nb::module_& m) {
   nb::class_<weft::Queue>(m, "Queue", "A command queue (an OpenCL queue, a CUDA stream, a host worker).")
       .def(nb::new_([](nb::handle device, bool out_of_order, bool profiling) {
              weft::Queue q(device_arg(device), weft::QueueOptions{out_of_order, profiling});
-             note_queue_options(q, out_of_order);
              return q;
            }),
            nb::arg("device").none() = nb::none(), nb::arg("out_of_order") = false, nb::arg("profiling") = true)
@@ -496,7 +382,6 @@ void register_runtime(nb::module_& m) {
   m.def("enqueue_copy", [](weft::Queue& q, nb::handle dest, nb::handle src, bool is_blocking, nb::handle wait_for,
                            std::size_t dst_offset, std::size_t src_offset, std::optional<std::size_t> byte_count) {
     auto w = wait_list(wait_for);
-    if (weft::Event mk = foreign_launch_wait(q)) w.push_back(std::move(mk));
     const bool dst_dev = nb::isinstance<weft::Buffer>(dest), src_dev = nb::isinstance<weft::Buffer>(src);
     weft::Event ev;
     if (dst_dev && src_dev) {
@@ -528,7 +413,6 @@ void register_runtime(nb::module_& m) {
     } else {
       throw nb::type_error("enqueue_copy: one of dest and src must be a weft.Buffer");
     }
-    after_foreign_launch(q, ev);
     return PyEvent{ev, q};
   }, nb::arg("queue"), nb::arg("dest"), nb::arg("src"), nb::kw_only(), nb::arg("is_blocking") = true,
      nb::arg("wait_for").none() = nb::none(), nb::arg("dst_offset") = 0, nb::arg("src_offset") = 0,

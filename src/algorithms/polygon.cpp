@@ -154,13 +154,14 @@ void pack_params(std::span<const Point> vertices, const std::vector<std::pair<in
 }
 
 // Binds polygon_mask_groups' arguments and launches it after wait.
-Event launch_groups(Queue& queue, Kernel& kernel, const Buffer& params, std::size_t n, std::size_t nhits,
+Event launch_groups(Queue& queue, const Kernel& kernel, const Buffer& params, std::size_t n, std::size_t nhits,
                     std::size_t height, std::size_t width, std::uint8_t border_value, const Buffer& out,
                     std::span<const Event> wait) {
   const GroupShape s = group_shape(queue.device().info(), height, width);
-  kernel.set_args(params, static_cast<int>(n), static_cast<int>(nhits), static_cast<int>(height),
-                  static_cast<int>(width), border_value, s.team_log2, out);
-  return queue.launch(kernel, NDRange(s.groups * s.group), NDRange(s.group), {}, wait);
+  KernelArgs args(kernel);
+  args.set_all(params, static_cast<int>(n), static_cast<int>(nhits), static_cast<int>(height),
+               static_cast<int>(width), border_value, s.team_log2, out);
+  return queue.launch(args, NDRange(s.groups * s.group), NDRange(s.group), {}, wait);
 }
 
 // The row kernel, as the host backend runs it.
@@ -187,9 +188,9 @@ Event enqueue_rows(Queue& queue, std::span<const Point> vertices, std::size_t he
   const std::size_t words = (width + 63) / 64;
   Buffer toggles(dev, height * words * sizeof(std::uint64_t));
 
-  Kernel k = polygon_program(dev).kernel("polygon_mask");
-  k.set_args(dvertices, static_cast<int>(vertices.size()), dhits, nhits, static_cast<int>(height),
-             static_cast<int>(width), border_value, toggles, out);
+  KernelArgs k(polygon_program(dev).kernel("polygon_mask"));
+  k.set_all(dvertices, static_cast<int>(vertices.size()), dhits, nhits, static_cast<int>(height),
+            static_cast<int>(width), border_value, toggles, out);
   const std::size_t group = rows_per_group(dev.info(), height);
   const std::size_t global = (height + group - 1) / group * group;
   const Event done = queue.launch(k, NDRange(global), NDRange(group), {}, uploads);

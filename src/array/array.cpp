@@ -17,7 +17,8 @@ namespace weft {
 namespace detail {
 namespace {
 struct DeviceState {
-  explicit DeviceState(const Device& d) : queue(d) {}
+  // The array queue: ordered with the device's other queues (runtime/queue_order.hpp).
+  explicit DeviceState(const Device& d) : queue(d) { d.impl()->order().set_array_queue(queue.impl()); }
   Queue queue;
   std::atomic<std::uint64_t> launches{0};
 };

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "array/array_queue.hpp"
+#include "array/lazy_readers.hpp"
 #include "kernels/generators/device_style.hpp"
 #include "weft/array.hpp"
 #include "weft/elementwise.hpp"
@@ -1041,6 +1042,8 @@ void Array::assign(const Expr& expr) {
       throw InvalidArgument("cannot assign an expression of shape " + to_string(expr.shape()) + " to " + describe());
     }
   }
+  // Lazy arrays that read this memory see its values from before the write (NumPy's order).
+  detail::evaluate_readers(*this);
   detail::assign_into(*this, expr);
 }
 

@@ -20,12 +20,14 @@
 #include <string_view>
 #include <vector>
 
+#include "weft/detail/arg_value.hpp"
 #include "weft/device.hpp"
 #include "weft/event.hpp"
 #include "weft/ndrange.hpp"
 #include "weft/program.hpp"
 #include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
+#include "runtime/queue_order.hpp"
 
 namespace weft::detail {
 
@@ -66,18 +68,6 @@ class BufferImpl {
 };
 using BufferPtr = std::shared_ptr<BufferImpl>;
 
-/// One bound kernel argument. Values are copied at set_arg time and snapshotted at launch,
-/// as in OpenCL: changing an argument after a launch does not affect that launch.
-struct ArgValue {
-  enum class Kind : std::uint8_t { unset, buffer, value, local };
-  static constexpr std::size_t max_value_size = 128;  // double16
-
-  Kind kind = Kind::unset;
-  BufferPtr buffer;             // Kind::buffer
-  std::size_t size = 0;         // bytes of a value, or of __local memory
-  alignas(16) std::array<std::byte, max_value_size> bytes{};
-};
-
 class KernelImpl {
  public:
   KernelImpl(std::string name, std::vector<KernelArgInfo> params)
@@ -88,10 +78,13 @@ class KernelImpl {
 
   const std::string& name() const noexcept { return name_; }
   const std::vector<KernelArgInfo>& params() const noexcept { return params_; }
-  std::vector<ArgValue>& args() noexcept { return args_; }
-  const std::vector<ArgValue>& args() const noexcept { return args_; }
-  /// Throws InvalidArgument naming the first parameter that has no value.
-  void check_all_set() const;
+  /// The device the kernel's program was built for (set by Program::kernel); a launch on
+  /// another device's queue is refused.
+  const DeviceImpl* device() const noexcept { return device_; }
+  void set_device(const DeviceImpl* device) noexcept { device_ = device; }
+  /// The kernel's own arguments (Kernel::set_arg); a launch may bring its own (KernelArgs).
+  ArgList& args() noexcept { return args_; }
+  const ArgList& args() const noexcept { return args_; }
   /// Work-groups of local_size work-items with local_bytes of dynamic local memory that one
   /// compute unit holds at once, where the backend can tell; 0 where it cannot.
   virtual std::size_t resident_groups(std::size_t local_size, std::size_t local_bytes) const {
@@ -106,7 +99,8 @@ class KernelImpl {
  private:
   std::string name_;
   std::vector<KernelArgInfo> params_;
-  std::vector<ArgValue> args_;
+  ArgList args_;
+  const DeviceImpl* device_ = nullptr;
 };
 
 class ProgramImpl {
@@ -140,8 +134,9 @@ class QueueImpl {
                         std::span<const EventPtr> wait) = 0;
   virtual EventPtr fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size,
                         std::size_t offset, std::size_t bytes, std::span<const EventPtr> wait) = 0;
-  /// args is the snapshot of the kernel's arguments, already checked to be complete.
-  virtual EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+  /// args: one per parameter, already checked to be complete; a backend copies what it
+  /// keeps past the call (the caller may change them once launch returns).
+  virtual EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                           const LaunchConfig& config, std::span<const EventPtr> wait) = 0;
   virtual EventPtr marker(std::span<const EventPtr> wait) = 0;
   /// Runs a graph's launches in order (graph.mutex held by the caller). This default
@@ -149,6 +144,11 @@ class QueueImpl {
   virtual EventPtr launch_graph(GraphImpl& graph, std::span<const EventPtr> wait);
   virtual void finish() = 0;
   virtual void flush() {}
+
+  // Its place in the ordering with the device's array queue (queue_order.hpp).
+  QueueOrderState order_state;
+  // The device, for the launch path's checks without a shared_ptr copy (set when made).
+  const DeviceImpl* device_ptr = nullptr;
 
   // The LaunchLogs listening to this queue's launches; the count keeps a launch that none
   // listens to at one relaxed load.
@@ -166,7 +166,7 @@ class GraphExec {
 
 struct RecordedLaunch {
   std::shared_ptr<KernelImpl> kernel;
-  std::vector<ArgValue> args;  // the snapshot taken when it was recorded
+  ArgList args;  // the snapshot taken when it was recorded
   LaunchConfig config;
 };
 
@@ -215,6 +215,9 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   /// Sub-devices of compute_units each (OpenCL device fission); Unsupported elsewhere.
   virtual std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units);
 
+  /// The ordering of this device's queues with its array queue (queue_order.hpp).
+  DeviceOrder& order() const noexcept { return order_; }
+
   /// What a layer above the runtime derives once from this device and keeps with it (the
   /// kernel generators' DeviceStyle, read at every generated launch): `ready` points into
   /// `value` once it is set, under `mutex`; readers load `ready` alone.
@@ -230,6 +233,7 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
 
  private:
   mutable Memo generator_memo_;
+  mutable DeviceOrder order_;
 };
 
 class BackendImpl {
@@ -251,7 +255,9 @@ struct BackendRegistration {
 /// Converts public wait lists to backend ones.
 std::vector<EventPtr> to_event_ptrs(std::span<const Event> events);
 
-/// Validates a launch against the kernel and device limits before any backend sees it.
-void check_launch(const KernelImpl& kernel, const DeviceInfo& device, const LaunchConfig& config);
+/// Validates a launch (its sizes, and args: complete, buffers on the device) against the
+/// kernel and device limits before any backend sees it.
+void check_launch(const KernelImpl& kernel, const ArgList& args, const DeviceImpl& device,
+                  const LaunchConfig& config);
 
 }  // namespace weft::detail

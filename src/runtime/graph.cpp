@@ -32,7 +32,7 @@ void Graph::add(const Kernel& kernel, const NDRange& global, const NDRange& loca
   auto& g = checked(impl_);
   if (!kernel) throw InvalidArgument("Graph::add: an empty Kernel handle was given");
   const detail::LaunchConfig config{global, local, offset};
-  detail::check_launch(*kernel.impl(), g.device->info(), config);
+  detail::check_launch(*kernel.impl(), kernel.impl()->args(), *g.device, config);
   detail::RecordedLaunch r{kernel.impl(), kernel.impl()->args(), config};
   std::lock_guard lock(g.mutex);
   g.launches.push_back(std::move(r));
@@ -59,7 +59,14 @@ Event Graph::launch(const Queue& queue, std::span<const Event> wait) const {
   {
     std::lock_guard lock(g.mutex);
     count = g.launches.size();
-    event = Event(q->launch_graph(g, detail::to_event_ptrs(wait)));
+    detail::WaitList w;
+    for (const Event& e : wait) {
+      if (e.impl()) w.push_back(e.impl());
+    }
+    detail::DeviceOrder* order = q->order_state.device;
+    if (order) order->before_command(*q, w);
+    event = Event(q->launch_graph(g, w.span()));
+    if (order) order->after_command(*q, event.impl());
   }
   if (q->log_count.load(std::memory_order_relaxed) != 0) {
     std::lock_guard lock(q->log_mutex);

@@ -1,9 +1,11 @@
 // Kernel arguments: checked against the kernel's declared parameters when they are set, so
-// a wrong type fails with both types named, never as a garbled launch.
+// a wrong type fails with both types named, never as a garbled launch. A Kernel's own
+// arguments and a KernelArgs go through the same checks.
 #include <cstring>
 
 #include "runtime/backend.hpp"
 #include "weft/error.hpp"
+#include "weft/kernel_args.hpp"
 #include "weft/program.hpp"
 
 namespace weft {
@@ -15,78 +17,56 @@ std::string describe(const detail::KernelImpl& k, std::size_t index) {
          " " + p.name + "')";
 }
 
-detail::KernelImpl& checked(const std::shared_ptr<detail::KernelImpl>& impl, std::size_t index) {
+detail::KernelImpl& checked(const std::shared_ptr<detail::KernelImpl>& impl) {
   if (!impl) throw InvalidArgument("an empty Kernel handle was used");
-  if (index >= impl->params().size()) {
-    throw InvalidArgument("kernel '" + impl->name() + "' has " +
-                          std::to_string(impl->params().size()) + " argument(s); index " +
-                          std::to_string(index) + " is out of range");
-  }
   return *impl;
 }
-}  // namespace
 
-const std::string& Kernel::name() const {
-  if (!impl_) throw InvalidArgument("an empty Kernel handle was used");
-  return impl_->name();
-}
-
-std::size_t Kernel::num_args() const { return impl_ ? impl_->params().size() : 0; }
-
-std::size_t Kernel::resident_groups_per_unit(std::size_t local_size, std::size_t local_bytes) const {
-  return impl_ && local_size > 0 ? impl_->resident_groups(local_size, local_bytes) : 0;
-}
-
-std::optional<std::size_t> Kernel::private_bytes_per_item() const {
-  return impl_ ? impl_->private_bytes() : std::nullopt;
-}
-
-const KernelArgInfo& Kernel::arg_info(std::size_t index) const {
-  return checked(impl_, index).params()[index];
-}
-
-void Kernel::check_arg_count(std::size_t count) const {
-  if (!impl_) throw InvalidArgument("an empty Kernel handle was used");
-  if (count != impl_->params().size()) {
-    throw InvalidArgument("kernel '" + impl_->name() + "' takes " +
-                          std::to_string(impl_->params().size()) + " argument(s), " +
-                          std::to_string(count) + " given");
+void check_index(const detail::KernelImpl& k, std::size_t index) {
+  if (index >= k.params().size()) {
+    throw InvalidArgument("kernel '" + k.name() + "' has " + std::to_string(k.params().size()) +
+                          " argument(s); index " + std::to_string(index) + " is out of range");
   }
 }
 
-Kernel& Kernel::set_arg(std::size_t index, const Buffer& buffer) {
-  auto& k = checked(impl_, index);
+void check_count(const detail::KernelImpl& k, std::size_t count) {
+  if (count != k.params().size()) {
+    throw InvalidArgument("kernel '" + k.name() + "' takes " + std::to_string(k.params().size()) +
+                          " argument(s), " + std::to_string(count) + " given");
+  }
+}
+
+void bind_buffer(const detail::KernelImpl& k, detail::ArgList& args, std::size_t index, const Buffer& buffer) {
+  check_index(k, index);
   const auto& p = k.params()[index];
   if (!p.is_pointer || p.space == AddressSpace::local || p.space == AddressSpace::private_) {
     throw InvalidArgument(describe(k, index) + " is not a __global or __constant pointer; a " +
                           "Buffer cannot be bound to it");
   }
   if (!buffer) throw InvalidArgument(describe(k, index) + ": an empty Buffer was given");
-  auto& a = k.args()[index];
+  auto& a = args[index];
   a.kind = detail::ArgValue::Kind::buffer;
   a.buffer = buffer.impl();
   a.size = 0;
-  return *this;
 }
 
-Kernel& Kernel::set_arg(std::size_t index, LocalMemory local) {
-  auto& k = checked(impl_, index);
+void bind_local(const detail::KernelImpl& k, detail::ArgList& args, std::size_t index, LocalMemory local) {
+  check_index(k, index);
   const auto& p = k.params()[index];
   if (!p.is_pointer || p.space != AddressSpace::local) {
     throw InvalidArgument(describe(k, index) + " is not a __local pointer; LocalMemory " +
                           "cannot be bound to it");
   }
   if (local.bytes == 0) throw InvalidArgument(describe(k, index) + ": __local size must be > 0");
-  auto& a = k.args()[index];
+  auto& a = args[index];
   a.kind = detail::ArgValue::Kind::local;
   a.buffer.reset();
   a.size = local.bytes;
-  return *this;
 }
 
-Kernel& Kernel::set_value(std::size_t index, std::optional<DType> dtype, const void* data,
-                          std::size_t size) {
-  auto& k = checked(impl_, index);
+void bind_value(const detail::KernelImpl& k, detail::ArgList& args, std::size_t index, std::optional<DType> dtype,
+                const void* data, std::size_t size) {
+  check_index(k, index);
   const auto& p = k.params()[index];
   if (p.is_pointer) {
     throw InvalidArgument(describe(k, index) + " is a pointer; bind a Buffer" +
@@ -108,27 +88,81 @@ Kernel& Kernel::set_value(std::size_t index, std::optional<DType> dtype, const v
                           std::to_string(detail::ArgValue::max_value_size) +
                           " bytes cannot be passed by value");
   }
-  auto& a = k.args()[index];
+  if (size && !data) throw InvalidArgument(describe(k, index) + ": no value given (a null pointer)");
+  auto& a = args[index];
   a.kind = detail::ArgValue::Kind::value;
   a.buffer.reset();
   a.size = size;
   std::memcpy(a.bytes.data(), data, size);
+}
+}  // namespace
+
+const std::string& Kernel::name() const { return checked(impl_).name(); }
+
+std::size_t Kernel::num_args() const { return impl_ ? impl_->params().size() : 0; }
+
+std::size_t Kernel::resident_groups_per_unit(std::size_t local_size, std::size_t local_bytes) const {
+  return impl_ && local_size > 0 ? impl_->resident_groups(local_size, local_bytes) : 0;
+}
+
+std::optional<std::size_t> Kernel::private_bytes_per_item() const {
+  return impl_ ? impl_->private_bytes() : std::nullopt;
+}
+
+const KernelArgInfo& Kernel::arg_info(std::size_t index) const {
+  auto& k = checked(impl_);
+  check_index(k, index);
+  return k.params()[index];
+}
+
+void Kernel::check_arg_count(std::size_t count) const { check_count(checked(impl_), count); }
+
+Kernel& Kernel::set_arg(std::size_t index, const Buffer& buffer) {
+  auto& k = checked(impl_);
+  bind_buffer(k, k.args(), index, buffer);
   return *this;
 }
 
-namespace detail {
-
-void KernelImpl::check_all_set() const {
-  for (std::size_t i = 0; i < args_.size(); ++i) {
-    if (args_[i].kind == ArgValue::Kind::unset) {
-      throw InvalidArgument("kernel '" + name_ + "' argument " + std::to_string(i) + " ('" +
-                            params_[i].type_name + " " + params_[i].name + "') was never set");
-    }
-  }
+Kernel& Kernel::set_arg(std::size_t index, LocalMemory local) {
+  auto& k = checked(impl_);
+  bind_local(k, k.args(), index, local);
+  return *this;
 }
 
-void check_launch(const KernelImpl& kernel, const DeviceInfo& device, const LaunchConfig& c) {
+Kernel& Kernel::set_value(std::size_t index, std::optional<DType> dtype, const void* data, std::size_t size) {
+  auto& k = checked(impl_);
+  bind_value(k, k.args(), index, dtype, data, size);
+  return *this;
+}
+
+KernelArgs::KernelArgs(const Kernel& kernel) : kernel_(kernel), args_(checked(kernel.impl()).params().size()) {}
+
+KernelArgs& KernelArgs::set(std::size_t index, const Buffer& buffer) {
+  bind_buffer(checked(kernel_.impl()), args_, index, buffer);
+  return *this;
+}
+
+KernelArgs& KernelArgs::set(std::size_t index, LocalMemory local) {
+  bind_local(checked(kernel_.impl()), args_, index, local);
+  return *this;
+}
+
+KernelArgs& KernelArgs::set_value(std::size_t index, std::optional<DType> dtype, const void* data, std::size_t size) {
+  bind_value(checked(kernel_.impl()), args_, index, dtype, data, size);
+  return *this;
+}
+
+void KernelArgs::check_count(std::size_t count) const { weft::check_count(checked(kernel_.impl()), count); }
+
+namespace detail {
+
+void check_launch(const KernelImpl& kernel, const ArgList& args, const DeviceImpl& device, const LaunchConfig& c) {
   const auto where = [&] { return "launch of kernel '" + kernel.name() + "'"; };
+  const DeviceInfo& info = device.info();
+  if (kernel.device() && kernel.device() != &device) {
+    throw InvalidArgument(where() + ": the kernel was built for " + kernel.device()->info().selector +
+                          " and cannot run on a queue of " + info.selector + " (build the program for that device)");
+  }
   if (c.global.empty()) throw InvalidArgument(where() + ": the global size is empty");
   if (!c.local.empty() && c.local.dims() != c.global.dims()) {
     throw InvalidArgument(where() + ": local size has " + std::to_string(c.local.dims()) +
@@ -137,6 +171,20 @@ void check_launch(const KernelImpl& kernel, const DeviceInfo& device, const Laun
   if (!c.offset.empty() && c.offset.dims() != c.global.dims()) {
     throw InvalidArgument(where() + ": offset has " + std::to_string(c.offset.dims()) +
                           " dimension(s), global size " + std::to_string(c.global.dims()));
+  }
+  // Every work-item's global id (offset included) must be a size_t, and the count of work-items
+  // too: a product that wraps would launch far fewer work-items than asked, silently.
+  std::size_t total = 1;
+  for (unsigned d = 0; d < c.global.dims(); ++d) {
+    const std::size_t g = c.global[d];
+    const std::size_t off = c.offset.empty() ? 0 : c.offset[d];
+    if (g != 0 && (total > SIZE_MAX / g || off > SIZE_MAX - g)) {
+      throw InvalidArgument(where() + ": the global size " + std::to_string(c.global[0]) +
+                            (c.global.dims() > 1 ? " x " + std::to_string(c.global[1]) : std::string()) +
+                            (c.global.dims() > 2 ? " x " + std::to_string(c.global[2]) : std::string()) +
+                            " (with its offset) overflows the index type");
+    }
+    total *= g;
   }
   if (!c.local.empty()) {
     std::size_t group = 1;
@@ -149,20 +197,37 @@ void check_launch(const KernelImpl& kernel, const DeviceInfo& device, const Laun
       }
       group *= c.local[d];
     }
-    if (device.max_work_group_size && group > device.max_work_group_size) {
+    if (info.max_work_group_size && group > info.max_work_group_size) {
       throw InvalidArgument(where() + ": work-group of " + std::to_string(group) +
                             " items exceeds the device's maximum of " +
-                            std::to_string(device.max_work_group_size) + " (" + device.name + ")");
+                            std::to_string(info.max_work_group_size) + " (" + info.name + ")");
     }
   }
-  kernel.check_all_set();
-  for (std::size_t i = 0; i < kernel.args().size(); ++i) {
-    const auto& a = kernel.args()[i];
-    if (a.kind == ArgValue::Kind::buffer && a.buffer->device()->info().selector != device.selector) {
-      throw InvalidArgument(where() + ": argument " + std::to_string(i) + " is a buffer on " +
-                            a.buffer->device()->info().selector + ", the queue is on " +
-                            device.selector);
+  if (args.size() != kernel.params().size()) {
+    throw InvalidArgument(where() + ": " + std::to_string(args.size()) + " argument(s) for a kernel of " +
+                          std::to_string(kernel.params().size()));
+  }
+  std::size_t local_bytes = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto& a = args[i];
+    switch (a.kind) {
+      case ArgValue::Kind::unset:
+        throw InvalidArgument(where() + ": argument " + std::to_string(i) + " ('" + kernel.params()[i].type_name +
+                              " " + kernel.params()[i].name + "') was never set");
+      case ArgValue::Kind::buffer:
+        if (a.buffer->device().get() != &device) {
+          throw InvalidArgument(where() + ": argument " + std::to_string(i) + " is a buffer on " +
+                                a.buffer->device()->info().selector + ", the queue is on " + info.selector);
+        }
+        break;
+      case ArgValue::Kind::local: local_bytes += a.size; break;
+      case ArgValue::Kind::value: break;
     }
+  }
+  if (local_bytes && info.local_mem_bytes && local_bytes > info.local_mem_bytes) {
+    throw InvalidArgument(where() + ": " + std::to_string(local_bytes) + " bytes of __local memory (LocalMemory "
+                          "arguments) exceed the device's " + std::to_string(info.local_mem_bytes) + " bytes (" +
+                          info.name + ")");
   }
 }
 

@@ -11,7 +11,9 @@ Program Program::build(const Device& device, std::string_view source, std::strin
 
 Kernel Program::kernel(std::string_view name) const {
   if (!impl_) throw InvalidArgument("an empty Program handle was used");
-  return Kernel(impl_->create_kernel(name));
+  auto k = impl_->create_kernel(name);
+  k->set_device(impl_->device().get());
+  return Kernel(std::move(k));
 }
 
 std::vector<std::string> Program::kernel_names() const {

@@ -30,7 +30,26 @@ void check_range(const char* what, const Buffer& b, std::size_t offset, std::siz
 Queue::Queue(const Device& device, QueueOptions options) {
   if (!device) throw InvalidArgument("Queue: no device given");
   impl_ = device.impl()->create_queue(options);
+  impl_->device_ptr = device.impl().get();
+  device.impl()->order().add_queue(impl_);
 }
+
+namespace {
+// Every command goes through here: its wait list, plus what the ordering with the device's
+// array queue adds (queue_order.hpp), then the backend's enqueue, then the record of it.
+template <class Enqueue>
+Event ordered(detail::QueueImpl& q, std::span<const Event> wait, Enqueue&& enqueue) {
+  detail::WaitList w;
+  for (const Event& e : wait) {
+    if (e.impl()) w.push_back(e.impl());
+  }
+  detail::DeviceOrder* order = q.order_state.device;
+  if (order) order->before_command(q, w);
+  detail::EventPtr done = enqueue(w.span());
+  if (order) order->after_command(q, done);
+  return Event(std::move(done));
+}
+}  // namespace
 
 Device Queue::device() const { return Device(checked(impl_)->device()); }
 bool Queue::out_of_order() const { return checked(impl_)->out_of_order(); }
@@ -39,16 +58,18 @@ Event Queue::write(const Buffer& dst, const void* src, std::size_t bytes, std::s
                    Blocking blocking, std::span<const Event> wait) {
   check_range("write", dst, dst_offset, bytes, *checked(impl_));
   if (!src && bytes) throw InvalidArgument("write: null source pointer");
-  return Event(impl_->write(dst.impl(), dst_offset, bytes, src, blocking == Blocking::yes,
-                            detail::to_event_ptrs(wait)));
+  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) {
+    return impl_->write(dst.impl(), dst_offset, bytes, src, blocking == Blocking::yes, w);
+  });
 }
 
 Event Queue::read(const Buffer& src, void* dst, std::size_t bytes, std::size_t src_offset,
                   Blocking blocking, std::span<const Event> wait) {
   check_range("read", src, src_offset, bytes, *checked(impl_));
   if (!dst && bytes) throw InvalidArgument("read: null destination pointer");
-  return Event(impl_->read(src.impl(), src_offset, bytes, dst, blocking == Blocking::yes,
-                           detail::to_event_ptrs(wait)));
+  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) {
+    return impl_->read(src.impl(), src_offset, bytes, dst, blocking == Blocking::yes, w);
+  });
 }
 
 Event Queue::copy(const Buffer& src, const Buffer& dst, std::size_t bytes, std::size_t src_offset,
@@ -58,8 +79,9 @@ Event Queue::copy(const Buffer& src, const Buffer& dst, std::size_t bytes, std::
   if (src.impl() == dst.impl() && src_offset < dst_offset + bytes && dst_offset < src_offset + bytes) {
     throw InvalidArgument("copy: source and destination ranges overlap within one buffer");
   }
-  return Event(impl_->copy(src.impl(), dst.impl(), src_offset, dst_offset, bytes,
-                           detail::to_event_ptrs(wait)));
+  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) {
+    return impl_->copy(src.impl(), dst.impl(), src_offset, dst_offset, bytes, w);
+  });
 }
 
 Event Queue::fill(const Buffer& dst, const void* pattern, std::size_t pattern_size,
@@ -73,22 +95,36 @@ Event Queue::fill(const Buffer& dst, const void* pattern, std::size_t pattern_si
     throw InvalidArgument("fill: offset and size must be multiples of the pattern size " +
                           std::to_string(pattern_size));
   }
-  return Event(impl_->fill(dst.impl(), pattern, pattern_size, offset, bytes,
-                           detail::to_event_ptrs(wait)));
+  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) {
+    return impl_->fill(dst.impl(), pattern, pattern_size, offset, bytes, w);
+  });
 }
+
+namespace {
+Event launch_on(detail::QueueImpl& q, const std::shared_ptr<detail::KernelImpl>& kernel, const detail::ArgList& args,
+                const detail::LaunchConfig& config, std::span<const Event> wait) {
+  detail::check_launch(*kernel, args, q.device_ptr ? *q.device_ptr : *q.device(), config);
+  Event event = ordered(q, wait, [&](std::span<const detail::EventPtr> w) { return q.launch(kernel, args, config, w); });
+  if (q.log_count.load(std::memory_order_relaxed) != 0) {
+    std::lock_guard lock(q.log_mutex);
+    for (LaunchLog* log : q.logs) log->add(kernel->name(), event);
+  }
+  return event;
+}
+}  // namespace
 
 Event Queue::launch(const Kernel& kernel, const NDRange& global, const NDRange& local,
                     const NDRange& offset, std::span<const Event> wait) {
   checked(impl_);
   if (!kernel) throw InvalidArgument("launch: an empty Kernel handle was given");
-  const detail::LaunchConfig config{global, local, offset};
-  detail::check_launch(*kernel.impl(), impl_->device()->info(), config);
-  Event event(impl_->launch(kernel.impl(), kernel.impl()->args(), config, detail::to_event_ptrs(wait)));
-  if (impl_->log_count.load(std::memory_order_relaxed) != 0) {
-    std::lock_guard lock(impl_->log_mutex);
-    for (LaunchLog* log : impl_->logs) log->add(kernel.name(), event);
-  }
-  return event;
+  return launch_on(*impl_, kernel.impl(), kernel.impl()->args(), {global, local, offset}, wait);
+}
+
+Event Queue::launch(const KernelArgs& args, const NDRange& global, const NDRange& local,
+                    const NDRange& offset, std::span<const Event> wait) {
+  checked(impl_);
+  if (!args.kernel()) throw InvalidArgument("launch: the KernelArgs belong to no kernel");
+  return launch_on(*impl_, args.kernel().impl(), args.list(), {global, local, offset}, wait);
 }
 
 LaunchLog::LaunchLog(const Queue& queue) : queue_(checked(queue.impl())) {
@@ -118,7 +154,8 @@ std::vector<LaunchLog::Entry> LaunchLog::entries() const {
 }
 
 Event Queue::marker(std::span<const Event> wait) {
-  return Event(checked(impl_)->marker(detail::to_event_ptrs(wait)));
+  checked(impl_);
+  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) { return impl_->marker(w); });
 }
 
 void Queue::finish() { checked(impl_)->finish(); }

@@ -39,6 +39,7 @@ std::vector<Source> every_dialect_source() {
       {"misc", test_kernels::misc_cl, ""},
       {"seed_external", test_kernels::seed_external_cl, "-D LOCAL_SIZE=256"},
       {"busy", test_kernels::busy_cl, ""},
+      {"ordering", test_kernels::ordering_cl, ""},
   };
   s.push_back({"builtin/polygon", embedded::polygon_cl, ""});
   static const std::string polygon_groups = std::string(embedded::polygon_cl) + "\n" + std::string(embedded::polygon_groups_cl);

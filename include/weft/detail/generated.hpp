@@ -12,6 +12,7 @@
 
 #include "weft/arg_spec.hpp"
 #include "weft/buffer.hpp"
+#include "weft/kernel_args.hpp"
 #include "weft/program.hpp"
 
 namespace weft::detail {
@@ -33,15 +34,15 @@ ScalarArg scalar_arg(const A& a) {
 
 /// Binds a buffer to a pointer spec; InvalidArgument when the spec is a value or the buffer's
 /// dtype differs from the spec's.
-void bind_buffer(Kernel& kernel, std::size_t index, const ArgSpec& spec, const Buffer& buffer, std::string_view who);
+void bind_buffer(KernelArgs& args, std::size_t index, const ArgSpec& spec, const Buffer& buffer, std::string_view who);
 /// Binds a number to a value spec, converted to its type; InvalidArgument for a pointer spec.
-void bind_scalar(Kernel& kernel, std::size_t index, const ArgSpec& spec, const ScalarArg& value,
+void bind_scalar(KernelArgs& args, std::size_t index, const ArgSpec& spec, const ScalarArg& value,
                  std::string_view who);
 /// InvalidArgument when count differs from the number of specs.
 void check_arg_count(std::string_view who, const std::vector<ArgSpec>& specs, std::size_t count);
 
 template <class A>
-void bind_one(Kernel& k, std::size_t index, const ArgSpec& spec, const A& a, std::string_view who) {
+void bind_one(KernelArgs& k, std::size_t index, const ArgSpec& spec, const A& a, std::string_view who) {
   if constexpr (std::is_same_v<A, Buffer>) {
     bind_buffer(k, index, spec, a, who);
   } else if constexpr (std::is_arithmetic_v<A>) {
@@ -64,22 +65,23 @@ struct RuntimeArg {
   }
 };
 
-/// Binds arguments known only at run time (the array layer's expressions), in order.
-/// Drops the kernel's hold on the buffers bound to its first count arguments (the user's),
-/// once launched: a launch keeps what it needs until it completes, and a cached generator
-/// must not keep an array's memory alive (or out of the memory pool) until its next call.
-void release_user_buffers(Kernel& k, std::size_t count) noexcept;
-
-void bind_runtime_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string_view who,
+/// Binds arguments known only at run time (the array layer's expressions), in order, to the
+/// first specs.size() parameters. Each call binds into arguments of its own (KernelArgs): a
+/// generator's kernels are shared by every thread that calls it and hold no call's state.
+void bind_runtime_args(KernelArgs& k, const std::vector<ArgSpec>& specs, std::string_view who,
                        std::span<const RuntimeArg> args);
 
-/// Binds the user's arguments, in order, to the first specs.size() parameters of kernel.
+/// Binds the user's arguments, in order, to the first specs.size() parameters.
 template <class... A>
-void bind_user_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string_view who, const A&... args) {
+void bind_user_args(KernelArgs& k, const std::vector<ArgSpec>& specs, std::string_view who, const A&... args) {
   check_arg_count(who, specs, sizeof...(A));
   std::size_t i = 0;
   ((bind_one(k, i, specs[i], args, who), ++i), ...);
 }
+
+/// Copies the first count arguments of from into to: the user's, bound once for two kernels
+/// that take them alike.
+void copy_user_args(const KernelArgs& from, KernelArgs& to, std::size_t count);
 
 /// One generated source and its programs, built on first use on each device (with build
 /// options that depend on the device's kind) and kept: a repeat call finds its program by

@@ -195,7 +195,7 @@ class CudaQueue final : public QueueImpl, public std::enable_shared_from_this<Cu
                 std::size_t bytes, std::span<const EventPtr> wait) override;
   EventPtr fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size, std::size_t offset,
                 std::size_t bytes, std::span<const EventPtr> wait) override;
-  EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+  EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                   const LaunchConfig& config, std::span<const EventPtr> wait) override;
   EventPtr marker(std::span<const EventPtr> wait) override;
   /// One cuGraphLaunch of the graph, instantiated as a CUDA graph at its first launch.

@@ -213,7 +213,7 @@ class PreparedLaunch {
  public:
   static constexpr std::size_t max_args = 64;
 
-  PreparedLaunch(CudaKernel& k, const std::vector<ArgValue>& args, const LaunchConfig& c, const DeviceInfo& info) {
+  PreparedLaunch(CudaKernel& k, const ArgList& args, const LaunchConfig& c, const DeviceInfo& info) {
     std::size_t local[3] = {1, 1, 1};
     if (c.local.empty()) {
       choose_local_sizes(c.global, k.max_threads(), 256, 32, local);
@@ -337,8 +337,11 @@ class CudaGraphExec final : public GraphExec {
 
 }  // namespace
 
-EventPtr CudaQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+EventPtr CudaQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                            const LaunchConfig& c, std::span<const EventPtr> wait) {
+  // Nothing to run: an event after what came before, as on the other backends (a grid of
+  // zero blocks is an error to cuLaunchKernel).
+  if (c.global.total() == 0) return marker(wait);
   const std::uint64_t t = now_ns();
   auto& k = static_cast<CudaKernel&>(*kernel);
   device_->make_current();

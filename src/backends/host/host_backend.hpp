@@ -88,31 +88,47 @@ class HostQueue final : public QueueImpl {
                 std::size_t dst_offset, std::size_t bytes, std::span<const EventPtr> wait) override;
   EventPtr fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size,
                 std::size_t offset, std::size_t bytes, std::span<const EventPtr> wait) override;
-  EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+  EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                   const LaunchConfig& config, std::span<const EventPtr> wait) override;
   EventPtr marker(std::span<const EventPtr> wait) override;
   void finish() override;
 
  private:
+  /// A kernel launch, kept in the command itself: a launch allocates no closure.
+  struct KernelRun {
+    std::shared_ptr<HostKernel> kernel;
+    ArgList args;
+    weft_host::Launch geometry{};
+    std::size_t total = 0;   // work-items
+    std::size_t group = 1;   // work-items per work-group
+    bool explicit_local = false;
+  };
   struct Command {
-    std::function<void()> work;
+    std::function<void()> work;  // copies, fills (empty for launches and markers)
+    KernelRun run;               // a launch when run.kernel is set
     std::shared_ptr<CompletionEvent> event;
     std::vector<EventPtr> wait;
   };
-  /// Queues work; when may_inline and the queue is idle (nothing queued or running, every
+  /// Queues cmd; when may_inline and the queue is idle (nothing queued or running, every
   /// event waited for done), runs it at once on the calling thread instead: a hand-off to the
   /// worker (a futex wake) costs more than a tiny command itself.
+  EventPtr submit(Command&& cmd, std::span<const EventPtr> wait, bool blocking, bool may_inline = false);
   EventPtr submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline = false);
   /// Runs cmd (its waits, then its work); returns what it raised. settle() then completes
   /// or fails its event, after the queue is marked idle.
   std::exception_ptr execute(Command& cmd);
+  void run_kernel(KernelRun& run);
   static void settle(Command& cmd, const std::exception_ptr& err);
   void worker_loop();
 
   std::shared_ptr<HostDevice> device_;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<Command> commands_;
+  // A ring of commands (not a deque: a command holds its launch's arguments inline, and a
+  // deque of such large elements allocates a node per command).
+  std::vector<Command> ring_;
+  std::size_t head_ = 0;
+  std::size_t count_ = 0;
   std::exception_ptr first_error_;
   bool stop_ = false;
   bool running_ = false;  // a command is executing (on the worker or inline)

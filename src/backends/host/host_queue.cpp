@@ -2,6 +2,7 @@
 // order, so host code overlaps host kernels. A kernel launch splits its work-items over the
 // device's thread pool, the worker taking a share.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <utility>
@@ -53,10 +54,11 @@ void HostQueue::worker_loop() {
     Command cmd;
     {
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [&] { return (stop_ && !running_) || (!commands_.empty() && !running_); });
-      if (commands_.empty()) return;  // stop_ and drained
-      cmd = std::move(commands_.front());
-      commands_.pop_front();
+      cv_.wait(lock, [&] { return (stop_ && !running_) || (count_ != 0 && !running_); });
+      if (count_ == 0) return;  // stop_ and drained
+      cmd = std::move(ring_[head_]);
+      head_ = (head_ + 1) % ring_.size();
+      --count_;
       running_ = true;
     }
     std::exception_ptr err = execute(cmd);
@@ -75,6 +77,8 @@ std::exception_ptr HostQueue::execute(Command& cmd) {
     Command& c;
     ~Drop() {
       c.work = nullptr;
+      c.run.kernel.reset();
+      c.run.args.clear();
       c.wait.clear();
     }
   } drop{cmd};
@@ -88,7 +92,8 @@ std::exception_ptr HostQueue::execute(Command& cmd) {
       }
     }
     cmd.event->mark_running();
-    if (cmd.work) cmd.work();
+    if (cmd.run.kernel) run_kernel(cmd.run);
+    else if (cmd.work) cmd.work();
     return nullptr;
   } catch (...) {
     auto err = std::current_exception();
@@ -106,20 +111,27 @@ void HostQueue::settle(Command& cmd, const std::exception_ptr& err) {
 }
 
 EventPtr HostQueue::submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
+  Command cmd;
+  cmd.work = std::move(work);
+  return submit(std::move(cmd), wait, blocking, may_inline);
+}
+
+EventPtr HostQueue::submit(Command&& cmd, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
   auto event = std::make_shared<CompletionEvent>();
+  cmd.event = event;
+  if (!wait.empty()) cmd.wait.assign(wait.begin(), wait.end());
   if (may_inline && std::all_of(wait.begin(), wait.end(), [](const EventPtr& w) {
         const auto s = w->status();
         return s == EventStatus::complete || s == EventStatus::error;
       })) {
     std::unique_lock lock(mutex_);
-    if (commands_.empty() && !running_ && !stop_) {
+    if (count_ == 0 && !running_ && !stop_) {
       running_ = true;
       lock.unlock();
-      Command cmd{std::move(work), event, std::vector<EventPtr>(wait.begin(), wait.end())};
       const std::exception_ptr err = execute(cmd);
       lock.lock();
       running_ = false;
-      const bool more = !commands_.empty();
+      const bool more = count_ != 0;
       lock.unlock();
       settle(cmd, err);
       if (more) cv_.notify_one();  // another thread queued work while this ran
@@ -129,7 +141,15 @@ EventPtr HostQueue::submit(std::function<void()> work, std::span<const EventPtr>
   }
   {
     std::lock_guard lock(mutex_);
-    commands_.push_back(Command{std::move(work), event, std::vector<EventPtr>(wait.begin(), wait.end())});
+    if (count_ == ring_.size()) {
+      // Grow the ring, keeping the commands in order.
+      std::vector<Command> bigger(std::max<std::size_t>(16, ring_.size() * 2));
+      for (std::size_t i = 0; i < count_; ++i) bigger[i] = std::move(ring_[(head_ + i) % ring_.size()]);
+      ring_ = std::move(bigger);
+      head_ = 0;
+    }
+    ring_[(head_ + count_) % ring_.size()] = std::move(cmd);
+    ++count_;
   }
   cv_.notify_one();
   if (blocking) event->wait();
@@ -174,10 +194,13 @@ EventPtr HostQueue::fill(const BufferPtr& dst, const void* pattern, std::size_t 
   }, wait, false);
 }
 
-EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                            const LaunchConfig& config, std::span<const EventPtr> wait) {
-  auto hk = std::static_pointer_cast<HostKernel>(kernel);
-  weft_host::Launch launch{};
+  Command cmd;
+  KernelRun& run = cmd.run;
+  run.kernel = std::static_pointer_cast<HostKernel>(kernel);
+  run.args = args;
+  weft_host::Launch& launch = run.geometry;
   launch.work_dim = config.global.dims();
   std::size_t total = 1;
   for (unsigned d = 0; d < 3; ++d) {
@@ -186,45 +209,55 @@ EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vecto
     launch.lsize[d] = config.local.empty() ? host_default_local_size(config.global[d], d) : config.local[d];
     total *= launch.gsize[d];
   }
-  const bool explicit_local = !config.local.empty();
-  const std::size_t group = launch.lsize[0] * launch.lsize[1] * launch.lsize[2];
-  HostDevice* dev = device_.get();
+  run.total = total;
+  run.explicit_local = !config.local.empty();
+  run.group = launch.lsize[0] * launch.lsize[1] * launch.lsize[2];
   // A one-chunk launch of a kernel whose last run was short runs on the caller's thread
   // when the queue is idle (it would run on one thread anyway).
-  const bool one_chunk = explicit_local ? total <= group : total <= min_items_per_chunk;
-  const bool may_inline = one_chunk && hk->last_run_ns() <= inline_kernel_ns;
-  return submit([hk, args = std::move(args), launch, total, explicit_local, group, dev]() mutable {
-    if (total == 0) return;
-    const auto t0 = std::chrono::steady_clock::now();
-    // Each argument's address: a buffer's is that of a pointer to its memory.
-    std::vector<void*> pointers(args.size());
-    std::vector<void*> argv(args.size());
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if (args[i].kind == ArgValue::Kind::buffer) {
-        pointers[i] = args[i].buffer->host_ptr();
-        argv[i] = &pointers[i];
-      } else {
-        argv[i] = args[i].bytes.data();
-      }
-    }
-    const weft_host::RunFn run = hk->run();
-    const std::size_t threads = dev->pool().size();
-    const std::size_t chunks =
-        explicit_local ? std::clamp<std::size_t>(total / group, 1, threads * chunks_per_thread)
-                       : std::clamp<std::size_t>(total / min_items_per_chunk, 1, threads);
-    auto body = [&](std::size_t c) {
-      run(argv.data(), &launch, total * c / chunks, total * (c + 1) / chunks);
-    };
-    dev->pool().run(chunks, body);
-    hk->note_run_ns(static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
-  }, wait, false, may_inline);
+  const bool one_chunk = run.explicit_local ? total <= run.group : total <= min_items_per_chunk;
+  const bool may_inline = one_chunk && run.kernel->last_run_ns() <= inline_kernel_ns;
+  return submit(std::move(cmd), wait, false, may_inline);
 }
 
-EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return submit({}, wait, false, true); }
+void HostQueue::run_kernel(KernelRun& r) {
+  if (r.total == 0) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  // Each argument's address: a buffer's is that of a pointer to its memory. Kernels take at
+  // most 64 parameters (launch_abi.hpp).
+  const std::size_t n = r.args.size();
+  if (n > 64) throw InvalidArgument("kernel '" + r.kernel->name() + "' has more than 64 parameters");
+  std::array<void*, 64> pointers;
+  std::array<void*, 64> argv;
+  for (std::size_t i = 0; i < n; ++i) {
+    ArgValue& a = r.args[i];
+    if (a.kind == ArgValue::Kind::buffer) {
+      pointers[i] = a.buffer->host_ptr();
+      argv[i] = &pointers[i];
+    } else {
+      argv[i] = a.bytes.data();
+    }
+  }
+  const weft_host::RunFn run = r.kernel->run();
+  ThreadPool& pool = device_->pool();
+  const std::size_t threads = pool.size();
+  const std::size_t total = r.total;
+  const std::size_t chunks = r.explicit_local ? std::clamp<std::size_t>(total / r.group, 1, threads * chunks_per_thread)
+                                              : std::clamp<std::size_t>(total / min_items_per_chunk, 1, threads);
+  const weft_host::Launch* geometry = &r.geometry;
+  if (chunks == 1) {
+    run(argv.data(), geometry, 0, total);
+  } else {
+    auto body = [&](std::size_t c) { run(argv.data(), geometry, total * c / chunks, total * (c + 1) / chunks); };
+    pool.run(chunks, body);
+  }
+  r.kernel->note_run_ns(static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
+}
+
+EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return submit(Command{}, wait, false, true); }
 
 void HostQueue::finish() {
-  submit({}, {}, true, true);
+  submit(Command{}, {}, true, true);
   std::exception_ptr err;
   {
     std::lock_guard lock(mutex_);

@@ -113,7 +113,7 @@ class OpenclKernel final : public KernelImpl {
                std::size_t max_group, std::size_t preferred_multiple, std::optional<std::size_t> private_bytes);
   /// Sets the arguments on the cl_kernel (skipping those unchanged since the last launch)
   /// and enqueues it, under the kernel's lock: a cl_kernel holds one set of arguments.
-  cl::cl_event enqueue(cl::cl_command_queue queue, const std::vector<ArgValue>& args,
+  cl::cl_event enqueue(cl::cl_command_queue queue, const ArgList& args,
                        const LaunchConfig& config, const std::vector<cl::cl_event>& wait);
   std::optional<std::size_t> private_bytes() const override { return private_bytes_; }
 
@@ -153,7 +153,7 @@ class OpenclQueue final : public QueueImpl {
                 std::size_t dst_offset, std::size_t bytes, std::span<const EventPtr> wait) override;
   EventPtr fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size,
                 std::size_t offset, std::size_t bytes, std::span<const EventPtr> wait) override;
-  EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+  EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                   const LaunchConfig& config, std::span<const EventPtr> wait) override;
   EventPtr marker(std::span<const EventPtr> wait) override;
   void finish() override;

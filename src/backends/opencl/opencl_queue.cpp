@@ -91,7 +91,7 @@ OpenclKernel::OpenclKernel(std::string name, std::vector<KernelArgInfo> params, 
     : KernelImpl(std::move(name), std::move(params)), kernel_(std::move(kernel)), max_group_(max_group),
       preferred_multiple_(preferred_multiple), private_bytes_(private_bytes), bound_(this->params().size()) {}
 
-cl_event OpenclKernel::enqueue(cl_command_queue queue, const std::vector<ArgValue>& args, const LaunchConfig& c,
+cl_event OpenclKernel::enqueue(cl_command_queue queue, const ArgList& args, const LaunchConfig& c,
                                const std::vector<cl_event>& wait) {
   const Api& a = api();
   std::size_t global[3], local[3], offset[3];
@@ -255,7 +255,7 @@ EventPtr OpenclQueue::fill(const BufferPtr& dst, const void* pattern, std::size_
   return std::make_shared<OpenclEvent>(ev);
 }
 
-EventPtr OpenclQueue::launch(const std::shared_ptr<KernelImpl>& kernel, std::vector<ArgValue> args,
+EventPtr OpenclQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                              const LaunchConfig& config, std::span<const EventPtr> wait) {
   const auto w = wait_list(wait);
   if (config.global.total() == 0) return enqueue_marker(w);

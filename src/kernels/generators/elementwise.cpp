@@ -130,27 +130,28 @@ ElementwiseKernel::ElementwiseKernel(std::string_view arguments, std::string_vie
   generated_ = std::make_shared<detail::GeneratedSource>(source);
 }
 
-Kernel& ElementwiseKernel::kernel_for(const Device& device) {
+Kernel ElementwiseKernel::kernel_for(const Device& device) {
+  std::lock_guard lock(mutex_);
   for (auto& [dev, k] : kernels_) {
     if (dev == device.impl().get()) return k;
   }
   const auto& style = detail::device_style(device);
   Kernel k = generated_->program(device, options_ + style.options).kernel(name_);
-  kernels_.emplace_back(device.impl().get(), std::move(k));
-  return kernels_.back().second;
+  kernels_.emplace_back(device.impl().get(), k);
+  return k;
 }
 
-Event ElementwiseKernel::launch(Queue& queue, Kernel& kernel, std::size_t n) {
+Event ElementwiseKernel::launch(Queue& queue, KernelArgs& call, std::size_t n) {
   if (n == 0) return queue.marker();
   const auto& style = detail::device_style(queue.device());
-  kernel.set_arg(specs_.size(), static_cast<std::int64_t>(n));
-  if (style.host) return queue.launch(kernel, n);
+  call.set(specs_.size(), static_cast<std::int64_t>(n));
+  if (style.host) return queue.launch(call, n);
   // With one index per work-item the template's later indices fail its bounds check.
   const std::size_t per_item = one_index_ ? 1 : style.items;
   const std::size_t items = (n + per_item - 1) / per_item;
   const std::size_t global = (items + style.group - 1) / style.group * style.group;
   const detail::Ordered ordered(queue);  // on an out-of-order queue: after what came before
-  return queue.launch(kernel, global, style.group, {}, ordered.wait());
+  return queue.launch(call, global, style.group, {}, ordered.wait());
 }
 
 }  // namespace weft

@@ -17,7 +17,7 @@ void check_arg_count(std::string_view who, const std::vector<ArgSpec>& specs, st
   }
 }
 
-void bind_buffer(Kernel& kernel, std::size_t index, const ArgSpec& spec, const Buffer& buffer, std::string_view who) {
+void bind_buffer(KernelArgs& args, std::size_t index, const ArgSpec& spec, const Buffer& buffer, std::string_view who) {
   if (!spec.pointer) {
     throw InvalidArgument(std::string(who) + ": argument '" + spec.name + "' is declared '" + spec.declaration() +
                           "', a value; a Buffer was given");
@@ -29,7 +29,7 @@ void bind_buffer(Kernel& kernel, std::size_t index, const ArgSpec& spec, const B
     throw InvalidArgument(std::string(who) + ": argument '" + spec.name + "' is declared '" + spec.declaration() +
                           "' but the buffer holds " + std::string(name(*dt)));
   }
-  kernel.set_arg(index, buffer);
+  args.set(index, buffer);
 }
 
 namespace {
@@ -44,11 +44,12 @@ T convert(const ScalarArg& v) {
 }
 
 template <class T>
-void set_typed(Kernel& kernel, std::size_t index, const ScalarArg& v, unsigned width) {
-  // A vector value argument (float4 a) takes one number, broadcast to every component.
+void set_typed(KernelArgs& args, std::size_t index, const ScalarArg& v, unsigned width) {
+  // A vector value argument (float4 a) takes one number, broadcast to every component. The
+  // spec is the parameter's declaration: no check against the kernel is needed.
   T lanes[16];
   for (unsigned i = 0; i < width; ++i) lanes[i] = convert<T>(v);
-  auto& a = kernel.impl()->args()[index];
+  auto& a = args.list()[index];
   const std::size_t size = sizeof(T) * (width == 3 ? 4 : width);
   a.kind = ArgValue::Kind::value;
   a.buffer.reset();
@@ -58,7 +59,7 @@ void set_typed(Kernel& kernel, std::size_t index, const ScalarArg& v, unsigned w
 }
 }  // namespace
 
-void bind_scalar(Kernel& kernel, std::size_t index, const ArgSpec& spec, const ScalarArg& v, std::string_view who) {
+void bind_scalar(KernelArgs& kernel, std::size_t index, const ArgSpec& spec, const ScalarArg& v, std::string_view who) {
   if (spec.pointer) {
     throw InvalidArgument(std::string(who) + ": argument '" + spec.name + "' is declared '" + spec.declaration() +
                           "', a pointer; a number was given (pass a weft::Buffer)");
@@ -80,24 +81,17 @@ void bind_scalar(Kernel& kernel, std::size_t index, const ArgSpec& spec, const S
   throw Unsupported(std::string(who) + ": half-precision value arguments are not supported");
 }
 
-void release_user_buffers(Kernel& k, std::size_t count) noexcept {
-  if (!k.impl()) return;
-  auto& args = k.impl()->args();
-  for (std::size_t i = 0; i < count && i < args.size(); ++i) {
-    if (args[i].kind == ArgValue::Kind::buffer) {
-      args[i].buffer.reset();
-      args[i].kind = ArgValue::Kind::unset;
-    }
-  }
-}
-
-void bind_runtime_args(Kernel& k, const std::vector<ArgSpec>& specs, std::string_view who,
+void bind_runtime_args(KernelArgs& k, const std::vector<ArgSpec>& specs, std::string_view who,
                        std::span<const RuntimeArg> args) {
   check_arg_count(who, specs, args.size());
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i].is_buffer) bind_buffer(k, i, specs[i], args[i].buffer, who);
     else bind_scalar(k, i, specs[i], args[i].scalar, who);
   }
+}
+
+void copy_user_args(const KernelArgs& from, KernelArgs& to, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) to.list()[i] = from.list()[i];
 }
 
 Program GeneratedSource::program(const Device& device, std::string_view device_options) {

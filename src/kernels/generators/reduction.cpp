@@ -49,6 +49,7 @@ void ReductionKernel::throw_type_mismatch(std::string_view given) const {
 }
 
 ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
+  std::lock_guard lock(mutex_);
   for (auto& k : kernels_) {
     if (k->device == device.impl().get()) return *k;
   }
@@ -75,9 +76,11 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
   const std::size_t cap = direct_ && groups && style.ptx ? 32 : 0;
   const char* first = fused ? "weft_reduce_fused" : "weft_reduce_partial";
   Program p = (groups ? groups_ : host_)->program_within_cap(device, options_ + style.options + tuning, cap, first);
-  auto k = std::make_unique<Kernels>(Kernels{device.impl().get(), p.kernel("weft_reduce_partial"),
-                                              p.kernel("weft_reduce_finish"),
-                                              fused ? p.kernel("weft_reduce_fused") : Kernel(), 0, {}});
+  auto k = std::make_unique<Kernels>();
+  k->device = device.impl().get();
+  k->partial = p.kernel("weft_reduce_partial");
+  k->finish = p.kernel("weft_reduce_finish");
+  if (fused) k->fused = p.kernel("weft_reduce_fused");
   // Work-groups beyond what a compute unit runs at once would make a second, partial wave (a
   // kernel of more registers than planned, say): launch() stays within both.
   if (groups) {
@@ -87,7 +90,18 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
   return *kernels_.back();
 }
 
-Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buffer& result) {
+Event ReductionKernel::reduce_into(Queue& queue, std::size_t n, const Buffer& result,
+                                   std::span<const detail::RuntimeArg> args) {
+  if (!result || result.size() < size_of(out_)) {
+    throw InvalidArgument(who_ + ": the result buffer must hold one " + std::string(name(out_)));
+  }
+  Kernels& k = kernels_for(queue.device());
+  KernelArgs call(k.fused ? k.fused : k.partial);
+  detail::bind_runtime_args(call, specs_, who_, args);
+  return launch(queue, k, call, n, result);
+}
+
+Event ReductionKernel::launch(Queue& queue, Kernels& k, KernelArgs& call, std::size_t n, const Buffer& result) {
   const Device dev = queue.device();
   const auto& style = detail::device_style(dev);
   const std::size_t units = std::max(1u, dev.info().compute_units);
@@ -98,6 +112,9 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
   const std::size_t per_group = style.chunked ? 4096 : style.group * style.items;
   groups = std::max<std::size_t>(1, std::min(groups, (n + per_group - 1) / per_group));
 
+  // The scratch buffers of a queue are shared by its calls (its order keeps them apart); the
+  // lock covers finding them and enqueuing, so that calls from several threads do not mix.
+  std::lock_guard lock(k.mutex);
   detail::Ordered ordered(queue);
   Scratch* scratch = nullptr;
   for (auto& [q, b] : k.scratch) {
@@ -110,28 +127,28 @@ Event ReductionKernel::launch(Queue& queue, Kernels& k, std::size_t n, const Buf
     k.scratch.emplace_back(queue.impl().get(), std::move(fresh));
     scratch = &k.scratch.back().second;
   }
-  Buffer* partial = &scratch->partials;
+  const Buffer& partial = scratch->partials;
   const std::size_t nargs = specs_.size();
-  if (k.fused) {
-    const std::size_t elem = size_of(out_);
-    k.fused.set_arg(nargs, static_cast<std::int64_t>(n)).set_arg(nargs + 1, *partial).set_arg(nargs + 2, result);
-    k.fused.set_arg(nargs + 3, scratch->ticket).set_arg(nargs + 4, LocalMemory{style.group * elem});
-    return queue.launch(k.fused, groups * style.group, style.group, {}, ordered.wait());
-  }
-  k.partial.set_arg(nargs, static_cast<std::int64_t>(n)).set_arg(nargs + 1, *partial);
-  k.finish.set_arg(0, *partial).set_arg(1, static_cast<std::int64_t>(groups)).set_arg(2, result);
   const std::size_t elem = size_of(out_);
+  if (k.fused) {
+    call.set(nargs, static_cast<std::int64_t>(n)).set(nargs + 1, partial).set(nargs + 2, result);
+    call.set(nargs + 3, scratch->ticket).set(nargs + 4, LocalMemory{style.group * elem});
+    return queue.launch(call, groups * style.group, style.group, {}, ordered.wait());
+  }
+  call.set(nargs, static_cast<std::int64_t>(n)).set(nargs + 1, partial);
+  KernelArgs finish(k.finish);
+  finish.set(0, partial).set(1, static_cast<std::int64_t>(groups)).set(2, result);
   if (style.chunked) {
     const std::size_t chunk = (n + groups - 1) / groups;
-    k.partial.set_arg(nargs + 2, static_cast<std::int64_t>(chunk));
+    call.set(nargs + 2, static_cast<std::int64_t>(chunk));
     // Local size 1: each chunk is a unit of work the host spreads over its threads.
-    ordered(queue.launch(k.partial, groups, 1, {}, ordered.wait()));
-    return queue.launch(k.finish, 1, {}, {}, ordered.wait());
+    ordered(queue.launch(call, groups, 1, {}, ordered.wait()));
+    return queue.launch(finish, 1, {}, {}, ordered.wait());
   }
-  k.partial.set_arg(nargs + 2, LocalMemory{style.group * elem});
-  k.finish.set_arg(3, LocalMemory{style.group * elem});
-  ordered(queue.launch(k.partial, groups * style.group, style.group, {}, ordered.wait()));
-  return queue.launch(k.finish, style.group, style.group, {}, ordered.wait());
+  call.set(nargs + 2, LocalMemory{style.group * elem});
+  finish.set(3, LocalMemory{style.group * elem});
+  ordered(queue.launch(call, groups * style.group, style.group, {}, ordered.wait()));
+  return queue.launch(finish, style.group, style.group, {}, ordered.wait());
 }
 
 }  // namespace weft

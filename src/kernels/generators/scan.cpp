@@ -77,6 +77,7 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
 }
 
 GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device) {
+  std::lock_guard lock(mutex_);
   for (auto& k : kernels_) {
     if (k->device == device.impl().get()) return *k;
   }
@@ -94,8 +95,17 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   }
   if (!single) {
     Program p = chunked_->program(device, options_ + style.options);
-    kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), false, 0, 0, 1, 0, p.kernel("weft_scan_partial"),
-                                                         p.kernel("weft_scan_carry"), p.kernel("weft_scan_final"), {}}));
+    auto k = std::make_unique<Kernels>();
+    k->device = device.impl().get();
+    k->single_pass = false;
+    k->items = 0;
+    k->group = 0;
+    k->pad = 1;
+    k->helpers = 0;
+    k->partial = p.kernel("weft_scan_partial");
+    k->carry = p.kernel("weft_scan_carry");
+    k->final_pass = p.kernel("weft_scan_final");
+    kernels_.push_back(std::move(k));
     return *kernels_.back();
   }
   // Tiles of an input `x[i]` are copied asynchronously where the device can (WEFT_SCAN_COPY_ASYNC=0
@@ -176,13 +186,23 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                              " -D WEFT_SCAN_SLEEP=" + std::to_string(sleep) +
                                              " -D WEFT_SCAN_STATUS16=" + (status16 ? "1" : "0"),
                                              registers, "weft_scan_lookback", forced);
-  kernels_.push_back(std::make_unique<Kernels>(Kernels{device.impl().get(), true, items, group, wide ? 4u : 1u,
-                                                       helper ? 32u : 0u, p.kernel("weft_scan_lookback"), {}, {}, {}}));
+  auto k = std::make_unique<Kernels>();
+  k->device = device.impl().get();
+  k->single_pass = true;
+  k->items = items;
+  k->group = group;
+  k->pad = wide ? 4u : 1u;
+  k->helpers = helper ? 32u : 0u;
+  k->partial = p.kernel("weft_scan_lookback");
+  kernels_.push_back(std::move(k));
   return *kernels_.back();
 }
 
-Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
+Event GenericScanKernel::launch(Queue& queue, Kernels& k, KernelArgs& call, std::size_t n) {
   if (n == 0) return queue.marker();
+  // A queue's scratch (and its epoch and tile count) is shared by its calls: the lock covers
+  // finding it, updating it and enqueuing, so that calls from several threads do not mix.
+  std::lock_guard lock(k.mutex);
   detail::Ordered ordered(queue);
   const Device dev = queue.device();
   const auto& style = detail::device_style(dev);
@@ -221,28 +241,31 @@ Event GenericScanKernel::launch(Queue& queue, Kernels& k, std::size_t n) {
     }
     const std::uint32_t tile_base = scratch->tiles_started;
     scratch->tiles_started += static_cast<std::uint32_t>(slots);  // wraps as the device's counter does
-    k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->flags).set_arg(nargs + 2, scratch->values);
-    k.partial.set_arg(nargs + 3, scratch->prefixes).set_arg(nargs + 4, scratch->counter);
-    k.partial.set_arg(nargs + 5, tile_base).set_arg(nargs + 6, scratch->epoch);
+    call.set(nargs, n64).set(nargs + 1, scratch->flags).set(nargs + 2, scratch->values);
+    call.set(nargs + 3, scratch->prefixes).set(nargs + 4, scratch->counter);
+    call.set(nargs + 5, tile_base).set(nargs + 6, scratch->epoch);
     // Runs padded for 16-byte accesses take 16 bytes more, to start on a 16-byte boundary.
-    k.partial.set_arg(nargs + 7, LocalMemory{(tile + tile / 32 * k.pad) * size_of(dtype_) + (k.pad == 4 ? 16 : 0)});
+    call.set(nargs + 7, LocalMemory{(tile + tile / 32 * k.pad) * size_of(dtype_) + (k.pad == 4 ? 16 : 0)});
     const std::size_t local = k.group + k.helpers;
-    return queue.launch(k.partial, slots * local, local, {}, ordered.wait());
+    return queue.launch(call, slots * local, local, {}, ordered.wait());
   }
   // Chunks: a few per compute unit (each a contiguous range for one work-item), never
   // smaller than 1024 elements.
   const std::size_t chunks = std::max<std::size_t>(1, std::min(slots, (n + 1023) / 1024));
   const std::size_t chunk = (n + chunks - 1) / chunks;
   const auto chunk64 = static_cast<std::int64_t>(chunk);
-  k.partial.set_arg(nargs, n64).set_arg(nargs + 1, scratch->values).set_arg(nargs + 2, scratch->flags);
-  k.partial.set_arg(nargs + 3, chunk64);
-  k.carry.set_args(scratch->values, scratch->flags, static_cast<std::int64_t>(chunks));
-  k.final_pass.set_arg(nargs, n64).set_arg(nargs + 1, scratch->values).set_arg(nargs + 2, chunk64);
+  KernelArgs carry(k.carry);
+  KernelArgs final_pass(k.final_pass);
+  detail::copy_user_args(call, final_pass, nargs);
+  call.set(nargs, n64).set(nargs + 1, scratch->values).set(nargs + 2, scratch->flags);
+  call.set(nargs + 3, chunk64);
+  carry.set_all(scratch->values, scratch->flags, static_cast<std::int64_t>(chunks));
+  final_pass.set(nargs, n64).set(nargs + 1, scratch->values).set(nargs + 2, chunk64);
   // Local size 1 on CPUs: each chunk is a unit of work spread over the threads.
   const NDRange local = style.chunked ? NDRange(1) : NDRange();
-  ordered(queue.launch(k.partial, chunks, local, {}, ordered.wait()));
-  ordered(queue.launch(k.carry, 1, NDRange(1), {}, ordered.wait()));
-  return queue.launch(k.final_pass, chunks, local, {}, ordered.wait());
+  ordered(queue.launch(call, chunks, local, {}, ordered.wait()));
+  ordered(queue.launch(carry, 1, NDRange(1), {}, ordered.wait()));
+  return queue.launch(final_pass, chunks, local, {}, ordered.wait());
 }
 
 InclusiveScanKernel::InclusiveScanKernel(DType dtype, std::string_view scan_expr, std::string_view neutral,

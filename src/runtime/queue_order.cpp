@@ -1,0 +1,86 @@
+#include "runtime/queue_order.hpp"
+
+#include <algorithm>
+
+#include "runtime/backend.hpp"
+
+namespace weft::detail {
+
+namespace {
+bool finished(const EventPtr& e) {
+  const EventStatus s = e->status();
+  return s == EventStatus::complete || s == EventStatus::error;
+}
+}  // namespace
+
+void DeviceOrder::add_queue(const std::shared_ptr<QueueImpl>& queue) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(others_, [](const std::weak_ptr<QueueImpl>& w) { return w.expired(); });
+  others_.push_back(queue);
+  queue->order_state.device = this;
+}
+
+void DeviceOrder::set_array_queue(const std::shared_ptr<QueueImpl>& queue) {
+  std::lock_guard lock(mutex_);
+  std::erase_if(others_, [&](const std::weak_ptr<QueueImpl>& w) { return w.expired() || w.lock() == queue; });
+  queue->order_state.array_queue = true;
+  array_queue_ = queue;
+  // Its first command gathers whatever the other queues have pending.
+  queue->order_state.seen_other_work.store(~std::uint64_t{0}, std::memory_order_relaxed);
+  has_array_queue_.store(true, std::memory_order_release);
+}
+
+void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
+  QueueOrderState& q = queue.order_state;
+  if (q.array_queue) {
+    const std::uint64_t other = other_work_.load(std::memory_order_acquire);
+    if (other == q.seen_other_work.load(std::memory_order_relaxed)) return;
+    q.seen_other_work.store(other, std::memory_order_relaxed);
+    std::lock_guard lock(mutex_);
+    for (const auto& w : others_) {
+      auto o = w.lock();
+      if (!o) continue;
+      std::vector<EventPtr> taken;
+      {
+        std::lock_guard qlock(o->order_state.mutex);
+        taken.swap(o->order_state.pending);
+      }
+      for (auto& e : taken) {
+        if (!finished(e)) wait.push_back(std::move(e));
+      }
+    }
+    return;
+  }
+  if (!has_array_queue_.load(std::memory_order_acquire)) return;
+  const std::uint64_t work = array_work_.load(std::memory_order_acquire);
+  if (work == q.seen_array_work.load(std::memory_order_relaxed)) return;
+  q.seen_array_work.store(work, std::memory_order_relaxed);
+  std::shared_ptr<QueueImpl> array;
+  {
+    std::lock_guard lock(mutex_);
+    array = array_queue_.lock();
+  }
+  // A point on the array queue after the work enqueued there so far.
+  if (array) wait.push_back(array->marker({}));
+}
+
+void DeviceOrder::after_command(QueueImpl& queue, const EventPtr& done) {
+  QueueOrderState& q = queue.order_state;
+  if (q.array_queue) {
+    array_work_.fetch_add(1, std::memory_order_release);
+    return;
+  }
+  if (!done) return;
+  {
+    std::lock_guard lock(q.mutex);
+    if (!queue.out_of_order()) {
+      q.pending.clear();  // in order: this one ends after the ones before it
+    } else {
+      std::erase_if(q.pending, finished);
+    }
+    q.pending.push_back(done);
+  }
+  other_work_.fetch_add(1, std::memory_order_release);
+}
+
+}  // namespace weft::detail
