@@ -8,7 +8,9 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <sstream>
+#include <charconv>
+#include <string_view>
+#include <unordered_map>
 
 #include "array/array_queue.hpp"
 #include "array/lazy_readers.hpp"
@@ -117,12 +119,20 @@ void check_fits(const ExprNode& s, DType t, const std::string& op) {
 }
 
 // Binary operations whose result is bool (operands compared in their promoted type).
-bool is_predicate(const std::string& op) {
-  return op == "<" || op == ">" || op == "<=" || op == ">=" || op == "==" || op == "!=" || op == "logical_and" ||
-         op == "logical_or" || op == "logical_xor";
+// (string_view comparisons: the lengths differ first, without a strlen per literal.)
+bool is_predicate(std::string_view op) {
+  using namespace std::string_view_literals;
+  return op == "<"sv || op == ">"sv || op == "<="sv || op == ">="sv || op == "=="sv || op == "!="sv ||
+         op == "logical_and"sv || op == "logical_or"sv || op == "logical_xor"sv;
 }
-bool is_bitwise(const std::string& op) { return op == "&" || op == "|" || op == "^"; }
-bool is_logical(const std::string& op) { return op == "logical_and" || op == "logical_or" || op == "logical_xor"; }
+bool is_bitwise(std::string_view op) {
+  using namespace std::string_view_literals;
+  return op == "&"sv || op == "|"sv || op == "^"sv;
+}
+bool is_logical(std::string_view op) {
+  using namespace std::string_view_literals;
+  return op == "logical_and"sv || op == "logical_or"sv || op == "logical_xor"sv;
+}
 
 // The types a comparison converts its operands to: both the promoted type, except where that
 // would change a value, as NumPy 2 avoids: a signed integer against a uint64 (compared
@@ -154,19 +164,23 @@ std::pair<DType, DType> comparison_types(const ExprNode& a, const ExprNode& b) {
   return {p, p};
 }
 // Functions whose result is a float even for integers (NumPy's true division, atan2, hypot).
-bool gives_float(const std::string& op) { return op == "/" || op == "atan2" || op == "hypot"; }
+bool gives_float(std::string_view op) {
+  using namespace std::string_view_literals;
+  return op == "/"sv || op == "atan2"sv || op == "hypot"sv;
+}
 
-NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y) {
+NodePtr make_binary(const std::string& op_name, const Expr& x, const Expr& y) {
+  const std::string_view op = op_name;
   auto n = std::make_shared<ExprNode>();
   n->kind = ExprNode::Kind::binary;
-  n->op = op;
+  n->op = op_name;
   const auto& a = x.node();
   const auto& b = y.node();
   n->shape = broadcast(a, b);
   n->kids = {a, b};
   const DType promoted = binary_type(*a, *b);
   if (is_bitwise(op) && is_floating(promoted)) {
-    throw DTypeError("bitwise '" + op + "' needs integer or bool operands, not " + std::string(name(a->dtype)) +
+    throw DTypeError("bitwise '" + op_name + "' needs integer or bool operands, not " + std::string(name(a->dtype)) +
                      " and " + std::string(name(b->dtype)));
   }
   if (op == "-" && promoted == DType::bool_) {
@@ -176,8 +190,8 @@ NodePtr make_binary(const std::string& op, const Expr& x, const Expr& y) {
   // floats (int16 / 40000 is fine in NumPy).
   const DType work = op == "/" || gives_float(op) ? (is_floating(promoted) ? promoted : DType::float64) : promoted;
   if (!is_predicate(op)) {
-    check_fits(*a, work, op);
-    check_fits(*b, work, op);
+    check_fits(*a, work, op_name);
+    check_fits(*b, work, op_name);
   }
   if (op == "power" && !is_floating(work) && b->kind == ExprNode::Kind::scalar && !is_floating(b->dtype) &&
       b->ivalue < 0 && b->dtype != DType::uint64) {
@@ -264,7 +278,9 @@ std::string wrapped(DType t, const std::string& a, const char* op, const std::st
 // text mode value() returns the expression's source.
 class Generator {
  public:
-  explicit Generator(const Shape& out_shape, bool text = true) : shape_(out_shape), text_(text) {}
+  explicit Generator(const Shape& out_shape, bool text = true) : shape_(out_shape), text_(text) {
+    if (!text) key_.reserve(160);
+  }
 
   std::string value(const ExprNode& n) {
     using K = ExprNode::Kind;
@@ -373,7 +389,7 @@ class Generator {
 
   const std::vector<Leaf>& leaves() const { return leaves_; }
   const std::vector<const ExprNode*>& scalars() const { return scalars_; }
-  std::string key() const { return key_.str(); }
+  const std::string& key() const { return key_; }
   bool any_general() const {
     return std::any_of(leaves_.begin(), leaves_.end(), [](const Leaf& l) { return l.general; });
   }
@@ -382,19 +398,24 @@ class Generator {
   std::size_t add_leaf(const ExprNode& n) {
     for (std::size_t k = 0; k < leaves_.size(); ++k) {
       if (same_view(leaves_[k].node->array, n.array)) {  // a + a reads a through one parameter
-        key_ << 'R' << k << ';';
+        key_ += 'R';
+        append_number(k);
         return k;
       }
     }
     const std::size_t k = leaves_.size();
     const bool general = !(n.array.is_contiguous() && n.array.shape() == shape_);
     leaves_.push_back({&n, general});
-    key_ << 'L' << name(n.dtype) << (general ? 'g' : 'c') << ';';
+    key_ += 'L';
+    key_ += name(n.dtype);
+    key_ += general ? "g;" : "c;";
     return k;
   }
   std::size_t add_scalar(const ExprNode& n) {
     scalars_.push_back(&n);
-    key_ << 'S' << name(n.dtype) << ';';
+    key_ += 'S';
+    key_ += name(n.dtype);
+    key_ += ';';
     return scalars_.size() - 1;
   }
   // The same order as value(): kids first to last.
@@ -407,16 +428,28 @@ class Generator {
       add_scalar(n);
       return;
     }
-    key_ << static_cast<int>(n.kind) << n.op << ':' << name(n.dtype) << '(';
+    key_ += static_cast<char>('0' + static_cast<int>(n.kind));
+    key_ += n.op;
+    key_ += ':';
+    key_ += name(n.dtype);
+    key_ += '(';
     for (const auto& k : n.kids) walk_key(*k);
-    key_ << ')';
+    key_ += ')';
   }
 
   Shape shape_;
   bool text_;
   std::vector<Leaf> leaves_;
   std::vector<const ExprNode*> scalars_;
-  std::ostringstream key_;
+  // The key is written with appends, not a stream: a stream's construction alone costs more
+  // than the rest of a cached call's key.
+  void append_number(std::size_t v) {
+    char digits[24];
+    const auto r = std::to_chars(digits, digits + sizeof digits, v);
+    key_.append(digits, r.ptr);
+    key_ += ';';
+  }
+  std::string key_;
 };
 
 // Floor division, remainder (Python's sign rules), power, minimum and maximum (NaN-propagating
@@ -515,6 +548,8 @@ void index_arguments(const Generator& g, const Shape& shape, bool text, Signatur
 
 Signature signature(const Generator& g, const Shape& shape, bool text) {
   Signature sig;
+  // Every argument at once: leaves (buffer and offset, strides when general), numbers, extents.
+  sig.args.reserve(g.scalars().size() + g.leaves().size() * (2 + shape.ndim()) + shape.ndim());
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {
     const ExprNode& n = *g.leaves()[k].node;
     sig.args.push_back(RuntimeArg::of(n.array.buffer()));
@@ -543,7 +578,10 @@ struct Keyed {
 Keyed key_and_args(const Shape& shape, std::initializer_list<const ExprNode*> roots) {
   Generator g(shape, false);
   for (const ExprNode* r : roots) g.value(*r);
-  return {std::to_string(shape.ndim()) + "|" + g.key(), signature(g, shape, false).args};
+  std::string key = g.key();
+  key += '|';
+  key += static_cast<char>('0' + shape.ndim());
+  return {std::move(key), signature(g, shape, false).args};
 }
 // ... and, to build its kernel, its source.
 struct Text {
@@ -585,14 +623,32 @@ bool reads_overlapping(const ExprNode& n, const Array& dest) {
   return std::any_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return reads_overlapping(*k, dest); });
 }
 
+// A generated kernel by its key: each thread keeps the kernels it has used in a table of its
+// own, so that a repeat call takes no lock at all; a key new to the thread is looked up (or
+// the kernel made) in the table all threads share, under its lock.
+struct KeyHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
 template <class K>
-std::shared_ptr<K> cached(std::map<std::string, std::shared_ptr<K>>& table, const std::string& key,
-                          const std::function<std::shared_ptr<K>()>& make) {
+using KernelTable = std::unordered_map<std::string, std::shared_ptr<K>, KeyHash, std::equal_to<>>;
+
+// Keys of every table of one kernel type start with a prefix of their own ("eval|", "sum|"
+// ...): the thread's table serves them all.
+template <class K, class Make>
+std::shared_ptr<K> cached(KernelTable<K>& table, std::string_view key, const Make& make) {
+  thread_local KernelTable<K> mine;
+  if (auto it = mine.find(key); it != mine.end()) return it->second;
   static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  auto it = table.find(key);
-  if (it == table.end()) it = table.emplace(key, make()).first;
-  return it->second;
+  std::shared_ptr<K> kernel;
+  {
+    std::lock_guard lock(mutex);
+    auto it = table.find(key);
+    if (it == table.end()) it = table.emplace(std::string(key), make()).first;
+    kernel = it->second;
+  }
+  mine.emplace(std::string(key), kernel);
+  return kernel;
 }
 
 }  // namespace
@@ -726,7 +782,7 @@ std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode&
   dest.shape = out.shape();
   Keyed k = key_and_args(out.shape(), {&dest, &root});
   args = std::move(k.args);
-  static std::map<std::string, std::shared_ptr<ElementwiseKernel>> table;
+  static KernelTable<ElementwiseKernel> table;
   return cached<ElementwiseKernel>(table, "eval|" + k.key, [&] {
     Text t = text_of(out.shape(), {&dest, &root});
     t.sig.spec.erase(t.sig.spec.find("const "), 6);  // the destination is written: not const
@@ -1083,7 +1139,7 @@ std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction
                                                std::vector<detail::RuntimeArg>& args) {
   detail::Keyed k = detail::key_and_args(expr.shape(), {expr.node().get()});
   args = std::move(k.args);
-  static std::map<std::string, std::shared_ptr<ReductionKernel>> table;
+  static detail::KernelTable<ReductionKernel> table;
   return detail::cached<ReductionKernel>(table, std::string(r.what) + "|" + k.key, [&] {
     const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
     const ElementFunction f = element_function(t.sig, t.value, "double");
@@ -1258,7 +1314,7 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     args.push_back(detail::RuntimeArg::of_value(outputs));
     args.push_back(detail::RuntimeArg::of_value(piece));
   }
-  static std::map<std::string, std::shared_ptr<ElementwiseKernel>> table;
+  static detail::KernelTable<ElementwiseKernel> table;
   const std::string key = what + "|" + std::string(name(result)) + "|" + mask +
                           (interleaved ? "|interleaved|" : partial ? "|parts|" : "|") + k.key;
   auto kernel = detail::cached<ElementwiseKernel>(table, key, [&] {
@@ -1382,7 +1438,7 @@ decltype(auto) with_accumulator(DType acc, F&& f) {
 std::shared_ptr<ReductionKernel> full_kernel(const Expr& expr, const std::string& what, DType acc, detail::Keyed& k) {
   k = detail::key_and_args(expr.shape(), {expr.node().get()});
   const FullOp op = full_op(what, acc);
-  static std::map<std::string, std::shared_ptr<ReductionKernel>> table;
+  static detail::KernelTable<ReductionKernel> table;
   return detail::cached<ReductionKernel>(
       table, "all|" + what + "|" + std::string(name(acc)) + "|" + k.key, [&] {
         const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
@@ -1407,7 +1463,7 @@ Buffer reduce_all_elements(const Expr& expr, const std::string& what, DType acc,
 // a NaN), by a second parallel reduction: argmin and argmax over every element.
 std::shared_ptr<ReductionKernel> index_kernel(const Expr& expr, DType acc, detail::Keyed& k) {
   k = detail::key_and_args(expr.shape(), {expr.node().get()});
-  static std::map<std::string, std::shared_ptr<ReductionKernel>> table;
+  static detail::KernelTable<ReductionKernel> table;
   return detail::cached<ReductionKernel>(table, "index|" + std::string(name(acc)) + "|" + k.key, [&] {
     const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
     const std::string A = detail::kernel_type(acc);
@@ -1606,7 +1662,7 @@ std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::stri
   const detail::ExprNode& root = *expr.node();
   detail::Keyed k = detail::key_and_args(in, {&root});
   args.insert(args.end(), k.args.begin(), k.args.end());
-  static std::map<std::string, std::shared_ptr<GenericScanKernel>> table;
+  static detail::KernelTable<GenericScanKernel> table;
   const std::string key = what + "|" + std::string(name(result)) + (lines ? "|lines|" : "|one|") + k.key;
   return detail::cached<GenericScanKernel>(table, key, [&] {
     const detail::Text t = detail::text_of(in, {&root});

@@ -39,6 +39,7 @@ class CompletionEvent final : public EventImpl {
   std::atomic<EventStatus> status_{EventStatus::queued};
   std::mutex mutex_;
   std::condition_variable cv_;
+  std::atomic<int> waiters_{0};  // threads asleep on cv_ (changed under mutex_)
   EventProfile times_;
   std::exception_ptr error_;
   std::vector<std::function<void()>> callbacks_;

@@ -73,16 +73,17 @@ std::uint64_t now_ns() noexcept {
 
 CompletionEvent::CompletionEvent() noexcept { times_.queued = now_ns(); }
 
+// The times are written by the one thread that runs the command, before the status that
+// publishes them; readers wait for completion (await_end) first. No lock is needed.
 void CompletionEvent::mark_submitted() noexcept {
-  std::lock_guard lock(mutex_);
   times_.submitted = now_ns();
   status_.store(EventStatus::submitted, std::memory_order_release);
 }
 
 void CompletionEvent::mark_running() noexcept {
-  std::lock_guard lock(mutex_);
-  if (times_.submitted == 0) times_.submitted = now_ns();
-  times_.start = now_ns();
+  const std::uint64_t t = now_ns();
+  if (times_.submitted == 0) times_.submitted = t;
+  times_.start = t;
   status_.store(EventStatus::running, std::memory_order_release);
 }
 
@@ -104,7 +105,8 @@ void CompletionEvent::finish(EventStatus final_status, std::exception_ptr error)
     callbacks.swap(callbacks_);
     status_.store(final_status, std::memory_order_release);
   }
-  cv_.notify_all();
+  // Waiters register under the lock before they sleep: none registered, none to wake.
+  if (waiters_.load(std::memory_order_relaxed) != 0) cv_.notify_all();
   for (auto& cb : callbacks) {
     try {
       cb();
@@ -120,10 +122,12 @@ EventStatus CompletionEvent::await_end() {
   auto s = status_.load(std::memory_order_acquire);
   if (s != EventStatus::complete && s != EventStatus::error) {
     std::unique_lock lock(mutex_);
+    waiters_.fetch_add(1, std::memory_order_relaxed);
     cv_.wait(lock, [&] {
       s = status_.load(std::memory_order_acquire);
       return s == EventStatus::complete || s == EventStatus::error;
     });
+    waiters_.fetch_sub(1, std::memory_order_relaxed);
   }
   return s;
 }

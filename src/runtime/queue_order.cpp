@@ -39,15 +39,11 @@ void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
     std::lock_guard lock(mutex_);
     for (const auto& w : others_) {
       auto o = w.lock();
-      if (!o) continue;
-      std::vector<EventPtr> taken;
-      {
-        std::lock_guard qlock(o->order_state.mutex);
-        taken.swap(o->order_state.pending);
-      }
-      for (auto& e : taken) {
-        if (!finished(e)) wait.push_back(std::move(e));
-      }
+      if (!o || !o->order_state.has_work.exchange(false, std::memory_order_acq_rel)) continue;
+      // A marker with no wait list completes after every command enqueued on its queue so
+      // far (in or out of order): the point to wait for.
+      EventPtr m = o->marker({});
+      if (!finished(m)) wait.push_back(std::move(m));
     }
     return;
   }
@@ -70,16 +66,8 @@ void DeviceOrder::after_command(QueueImpl& queue, const EventPtr& done) {
     array_work_.fetch_add(1, std::memory_order_release);
     return;
   }
-  if (!done) return;
-  {
-    std::lock_guard lock(q.mutex);
-    if (!queue.out_of_order()) {
-      q.pending.clear();  // in order: this one ends after the ones before it
-    } else {
-      std::erase_if(q.pending, finished);
-    }
-    q.pending.push_back(done);
-  }
+  if (!done || finished(done)) return;  // nothing left for the array queue to wait for
+  q.has_work.store(true, std::memory_order_relaxed);
   other_work_.fetch_add(1, std::memory_order_release);
 }
 

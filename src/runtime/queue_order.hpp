@@ -12,10 +12,11 @@
 //
 // Cost: a command on another queue loads one counter (has the array queue had work since
 // this queue last waited for it?) and, only when it has, enqueues one marker on the array
-// queue to wait for; then it records its event as its queue's pending work and bumps a
-// counter. A command on the array queue loads that counter and, only when another queue has
-// had work since, gathers their pending events into its wait list. No process-wide lock:
-// a lock per device, taken only when something new must be waited for.
+// queue to wait for; then it flags its queue as having work and bumps a counter. A command on
+// the array queue loads that counter and, only when another queue has had work since,
+// enqueues a marker on each flagged queue (after everything enqueued there so far) and waits
+// for those. No process-wide lock: a lock per device, taken only when something new must be
+// waited for.
 #pragma once
 
 #include <array>
@@ -63,10 +64,8 @@ struct QueueOrderState {
   std::atomic<std::uint64_t> seen_array_work{0};
   // The array queue: the other queues' work count it last gathered.
   std::atomic<std::uint64_t> seen_other_work{0};
-  // Another queue: its commands the array queue has not waited for yet (on an in-order queue
-  // only the last one: it ends after the others).
-  std::mutex mutex;
-  std::vector<EventPtr> pending;
+  // Another queue: it has had commands since the array queue last waited for it.
+  std::atomic<bool> has_work{false};
 };
 
 /// What a device keeps for the ordering (held by DeviceImpl).

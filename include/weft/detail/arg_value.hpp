@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -59,41 +60,37 @@ struct ArgValue {
   }
 };
 
-/// The arguments of one launch: a vector of ArgValue that holds 16 inline and spills to the
-/// heap beyond (generated array kernels with many strided operands).
+/// The arguments of one launch: a vector of ArgValue that holds 16 in place and spills to the
+/// heap beyond (generated array kernels with many strided operands). Only the arguments in
+/// use are ever constructed, moved or destroyed: making an empty ArgList costs nothing.
 class ArgList {
  public:
   static constexpr std::size_t inline_capacity = 16;
 
   ArgList() noexcept = default;
   explicit ArgList(std::size_t n) { resize(n); }
-  ArgList(const ArgList& o) { *this = o; }
-  ArgList(ArgList&& o) noexcept { *this = std::move(o); }
+  ArgList(const ArgList& o) { assign_from(o); }
+  ArgList(ArgList&& o) noexcept { take_from(std::move(o)); }
   ArgList& operator=(const ArgList& o) {
-    if (this == &o) return *this;
-    clear();
-    resize(o.size_);
-    for (std::size_t i = 0; i < size_; ++i) (*this)[i] = o[i];
+    if (this != &o) {
+      clear();
+      assign_from(o);
+    }
     return *this;
   }
   ArgList& operator=(ArgList&& o) noexcept {
-    if (this == &o) return *this;
-    clear();
-    if (o.size_ > inline_capacity) {
-      heap_ = std::move(o.heap_);
-    } else {
-      for (std::size_t i = 0; i < o.size_; ++i) inline_[i] = std::move(o.inline_[i]);
+    if (this != &o) {
+      clear();
+      take_from(std::move(o));
     }
-    size_ = std::exchange(o.size_, 0);
-    o.clear();
     return *this;
   }
-  ~ArgList() = default;
+  ~ArgList() { clear(); }
 
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
-  ArgValue* data() noexcept { return size_ > inline_capacity ? heap_.data() : inline_.data(); }
-  const ArgValue* data() const noexcept { return size_ > inline_capacity ? heap_.data() : inline_.data(); }
+  ArgValue* data() noexcept { return size_ > inline_capacity ? heap_.data() : local(); }
+  const ArgValue* data() const noexcept { return size_ > inline_capacity ? heap_.data() : local(); }
   ArgValue& operator[](std::size_t i) noexcept { return data()[i]; }
   const ArgValue& operator[](std::size_t i) const noexcept { return data()[i]; }
   ArgValue* begin() noexcept { return data(); }
@@ -101,21 +98,49 @@ class ArgList {
   const ArgValue* begin() const noexcept { return data(); }
   const ArgValue* end() const noexcept { return data() + size_; }
 
-  /// n arguments, every one unset.
+  /// n arguments, every one unset (what was there is dropped).
   void resize(std::size_t n) {
     clear();
-    if (n > inline_capacity) heap_.resize(n);
+    if (n > inline_capacity) {
+      heap_.resize(n);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) new (local() + i) ArgValue();
+    }
     size_ = n;
   }
   /// Drops every argument (and the buffers they hold).
   void clear() noexcept {
-    for (std::size_t i = 0; i < std::min(size_, inline_capacity); ++i) inline_[i] = ArgValue{};
-    heap_.clear();
+    if (size_ > inline_capacity) {
+      heap_.clear();
+    } else {
+      for (std::size_t i = 0; i < size_; ++i) local()[i].~ArgValue();
+    }
     size_ = 0;
   }
 
  private:
-  std::array<ArgValue, inline_capacity> inline_;
+  ArgValue* local() noexcept { return std::launder(reinterpret_cast<ArgValue*>(storage_)); }
+  const ArgValue* local() const noexcept { return std::launder(reinterpret_cast<const ArgValue*>(storage_)); }
+  // Both expect this list empty.
+  void assign_from(const ArgList& o) {
+    if (o.size_ > inline_capacity) {
+      heap_ = o.heap_;
+    } else {
+      for (std::size_t i = 0; i < o.size_; ++i) new (local() + i) ArgValue(o.local()[i]);
+    }
+    size_ = o.size_;
+  }
+  void take_from(ArgList&& o) noexcept {
+    if (o.size_ > inline_capacity) {
+      heap_ = std::move(o.heap_);
+    } else {
+      for (std::size_t i = 0; i < o.size_; ++i) new (local() + i) ArgValue(std::move(o.local()[i]));
+    }
+    size_ = o.size_;
+    o.clear();
+  }
+
+  alignas(ArgValue) std::byte storage_[inline_capacity * sizeof(ArgValue)];
   std::vector<ArgValue> heap_;
   std::size_t size_ = 0;
 };

@@ -82,7 +82,8 @@ std::exception_ptr HostQueue::execute(Command& cmd) {
       c.wait.clear();
     }
   } drop{cmd};
-  cmd.event->mark_submitted();
+  // Submitted and running are one moment (one clock read) for a command that waits for none.
+  if (!cmd.wait.empty()) cmd.event->mark_submitted();
   try {
     for (const auto& w : cmd.wait) {
       try {
