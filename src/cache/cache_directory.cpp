@@ -20,7 +20,8 @@ UniqueFd open_cache_root(const std::string& root, bool create, std::string* prob
   }
   struct stat link {};
   if (::lstat(root.c_str(), &link) != 0) {
-    *problem = errno == ENOENT || errno == ENOTDIR ? "it does not exist" : std::string("cannot stat it: ") + std::strerror(errno);
+    const bool absent = errno == ENOENT || errno == ENOTDIR;
+    *problem = absent ? "it does not exist" : std::string("cannot stat it: ") + std::strerror(errno);
     return {};
   }
   if (S_ISLNK(link.st_mode)) {

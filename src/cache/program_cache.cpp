@@ -223,6 +223,30 @@ bool ProgramCache::decode(std::string_view file, std::string* payload, CacheEntr
   return true;
 }
 
+std::optional<std::string> ProgramCache::load_note(std::string_view folder, const Digest& key) {
+  UniqueFd dir = open_backend(folder, false);
+  if (!dir) return std::nullopt;
+  const std::string name = key.hex() + ".txt";
+  FileRead file = read_regular_file(dir.get(), name, {.max_bytes = max_note_bytes, .private_to_user = true});
+  if (file.missing) return std::nullopt;
+  if (!file) {
+    warn_once("program cache note " + dir_ + "/" + std::string(folder) + "/" + name + " is refused: " + file.problem);
+    return std::nullopt;
+  }
+  return std::move(file.data);
+}
+
+bool ProgramCache::store_note(std::string_view folder, const Digest& key, std::string_view text) {
+  UniqueFd dir = open_backend(folder, true);
+  std::string problem;
+  if (dir && !write_private_file_at(dir.get(), key.hex() + ".txt", text, &problem)) {
+    warn_once("program cache " + dir_ + " cannot be written (" + problem +
+              "); programs will be compiled in every process");
+    return false;
+  }
+  return static_cast<bool>(dir);
+}
+
 std::string ProgramCache::load_or_build(std::string_view backend, const Digest& key,
                                         std::string_view description,
                                         const std::function<std::string()>& build, bool* from_disk) {
@@ -237,9 +261,10 @@ std::string ProgramCache::load_or_build(std::string_view backend, const Digest& 
     EntryLock lock(dir.get(), lock_name, lock_timeout_);
     const std::string lock_path = entry_path(backend, key) + ".lock";
     if (lock.timed_out()) {
-      WEFT_LOG_WARNING("waited " << static_cast<double>(lock_timeout_.count()) / 1000 << " s for the program cache lock "
-                                 << lock_path << ", held by another process (a stuck build?); building "
-                                 << "without it (WEFT_CACHE_LOCK_TIMEOUT sets the wait)");
+      WEFT_LOG_WARNING("waited " << static_cast<double>(lock_timeout_.count()) / 1000
+                                 << " s for the program cache lock " << lock_path
+                                 << ", held by another process (a stuck build?); building without it "
+                                 << "(WEFT_CACHE_LOCK_TIMEOUT sets the wait)");
     } else if (!lock.held()) {
       warn_once("program cache lock " + lock_path + " is not used: " + lock.problem() + "; building without it");
     } else {
@@ -296,7 +321,8 @@ std::vector<CacheEntryInfo> ProgramCache::list() {
         info.problem = file.missing ? "it vanished while listed" : file.problem;
       } else if (decode(file.data, nullptr, &info) && (info.key != stem || info.backend != backend)) {
         info.valid = false;
-        info.problem = "it states key " + info.key + " of backend " + info.backend + ", not the name it is stored under";
+        info.problem =
+            "it states key " + info.key + " of backend " + info.backend + ", not the name it is stored under";
       }
       out.push_back(std::move(info));
     }
@@ -320,7 +346,8 @@ std::size_t ProgramCache::clear() {
     for (const auto& e : list_directory(dir)) {
       if (!is_cache_file(e)) {
         if (!S_ISREG(e.st.st_mode)) {
-          warn_once("program cache: leaving " + dir_ + "/" + backend + "/" + e.name + " alone: it is not a regular file");
+          warn_once("program cache: leaving " + dir_ + "/" + backend + "/" + e.name +
+                    " alone: it is not a regular file");
         }
         continue;
       }

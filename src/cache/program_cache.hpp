@@ -69,6 +69,13 @@ class ProgramCache {
   /// Stores payload under key; false when the directory cannot be written (warned once).
   bool store(std::string_view backend, const Digest& key, std::string_view description,
              std::string_view payload);
+  /// A small note kept beside the entries, <dir>/<folder>/<key>.txt (the host compiler's
+  /// version string), read with the same checks as an entry and at most max_note_bytes;
+  /// nullopt when absent or refused. Notes are not entries: list() and clear() skip them.
+  static constexpr std::uint64_t max_note_bytes = 4096;
+  std::optional<std::string> load_note(std::string_view folder, const Digest& key);
+  bool store_note(std::string_view folder, const Digest& key, std::string_view text);
+
   /// load(), else build() under the entry's inter-process lock, then store() (not when the
   /// entry or its directory was refused). from_disk tells which happened.
   std::string load_or_build(std::string_view backend, const Digest& key,

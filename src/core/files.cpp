@@ -224,8 +224,9 @@ UniqueFd open_private_directory(int parent, const std::string& name, bool create
   if (!fd) {
     const int error = errno;
     struct stat link {};
+    const bool is_link = ::fstatat(parent, name.c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(link.st_mode);
     if (error == ENOENT) *problem = "it does not exist";
-    else if (::fstatat(parent, name.c_str(), &link, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(link.st_mode)) *problem = "it is a symbolic link";
+    else if (is_link) *problem = "it is a symbolic link";  // O_DIRECTORY reports it as ENOTDIR
     else if (error == ENOTDIR) *problem = "it is not a directory";
     else *problem = std::string("cannot open it: ") + std::strerror(error);
     return {};

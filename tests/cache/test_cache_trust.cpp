@@ -90,6 +90,24 @@ TEST(CacheTrust, EntriesOthersMayWriteAreRefusedNotStored) {
   }
 }
 
+TEST(CacheTrust, NotesAreCheckedAndCappedLikeEntries) {
+  TempDir dir;
+  ProgramCache cache(dir.path());
+  const Digest k = key_of("compiler");
+  ASSERT_TRUE(cache.store_note("compilers", k, "g++ 12"));
+  const std::string path = dir.path() + "/compilers/" + k.hex() + ".txt";
+  EXPECT_EQ(mode_of(path), 0600u);
+  EXPECT_EQ(cache.load_note("compilers", k), "g++ 12");
+  EXPECT_TRUE(cache.list().empty());  // a note is not an entry
+  ::chmod(path.c_str(), 0622);
+  EXPECT_FALSE(cache.load_note("compilers", k).has_value());
+  ASSERT_TRUE(cache.store_note("compilers", k, std::string(ProgramCache::max_note_bytes + 1, 'v')));
+  EXPECT_FALSE(cache.load_note("compilers", k).has_value());
+  fs::remove(path);
+  fs::create_symlink("/dev/zero", path);
+  EXPECT_FALSE(cache.load_note("compilers", k).has_value());
+}
+
 TEST(CacheTrust, EntriesOfOtherUsersAreRefused) {
   REQUIRE_ROOT();
   TempDir dir;

@@ -67,7 +67,7 @@ HostToolchain resolve_toolchain() {
   Hasher h;
   h.update(path).update(static_cast<std::uint64_t>(st.st_size)).update(static_cast<std::uint64_t>(st.st_mtime));
   const Digest memo = h.finish();
-  if (auto v = ProgramCache::instance().load("cxx", memo, 4096); v && !v->empty()) {
+  if (auto v = ProgramCache::instance().load_note("compilers", memo); v && !v->empty()) {
     tc.version = *v;
   } else {
     std::vector<std::string> argv = tc.command;
@@ -83,7 +83,7 @@ HostToolchain resolve_toolchain() {
       tc.problem = e.what();
       return tc;
     }
-    ProgramCache::instance().store("cxx", memo, "version of " + path, tc.version);
+    ProgramCache::instance().store_note("compilers", memo, tc.version);
   }
   WEFT_LOG_DEBUG("host compiler: " << path << " (" << tc.version << ")");
   return tc;
