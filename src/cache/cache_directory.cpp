@@ -92,7 +92,7 @@ EntryLock::EntryLock(int dir, const std::string& name, std::chrono::milliseconds
       return;
     }
     std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(pause, deadline - now));
-    pause = std::min(pause * 2, std::chrono::milliseconds(50));
+    pause = std::min(pause * 2, std::chrono::milliseconds(25));
   }
 }
 

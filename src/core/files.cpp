@@ -240,10 +240,9 @@ UniqueFd open_private_directory(int parent, const std::string& name, bool create
     *problem = std::move(why);
     return {};
   }
-  // Others may not even list what the user compiled; a directory the user made read-only
-  // on purpose stays read-only.
-  const mode_t want = created ? 0700 : (st.st_mode & 0700);
-  if ((st.st_mode & 07777) != want) ::fchmod(fd.get(), want);
+  // What weft makes is 0700 whatever the umask. A directory that was there before (the
+  // user's own WEFT_CACHE_DIR, say) keeps its mode: weft does not change what it did not make.
+  if (created && (st.st_mode & 07777) != 0700) ::fchmod(fd.get(), 0700);
   return fd;
 }
 

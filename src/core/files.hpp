@@ -85,7 +85,7 @@ bool write_private_file_at(int dir, const std::string& name, std::string_view da
 
 /// Opens (with create, first creating as 0700) the directory name in parent without
 /// following a symbolic link, and checks ownership_problem(). Returns an invalid fd with the
-/// reason in problem. A directory weft may use is tightened to 0700.
+/// reason in problem. An existing directory keeps its mode.
 UniqueFd open_private_directory(int parent, const std::string& name, bool create, std::string* problem);
 
 /// Creates each missing component of path as 0700 (existing ones are left as they are);

@@ -64,6 +64,18 @@ TEST(CacheTrust, DirectoriesAndEntriesArePrivateWhateverTheUmask) {
   EXPECT_EQ(cache.load("opencl", k2), "x");
 }
 
+TEST(CacheTrust, ADirectoryTheUserChoseKeepsItsMode) {
+  TempDir dir;
+  const std::string root = dir.path() + "/mine";
+  ASSERT_EQ(::mkdir(root.c_str(), 0755), 0);
+  ::chmod(root.c_str(), 0755);
+  ProgramCache cache(root);
+  EXPECT_TRUE(cache.store("host", key_of("k"), "d", "x"));
+  EXPECT_EQ(mode_of(root), 0755u);
+  EXPECT_EQ(mode_of(root + "/host"), 0700u);  // what weft made
+  EXPECT_EQ(cache.load("host", key_of("k")), "x");
+}
+
 TEST(CacheTrust, EntriesOthersMayWriteAreRefusedNotStored) {
   TempDir dir;
   ProgramCache cache(dir.path());
