@@ -112,8 +112,7 @@ UniqueFd ProgramCache::open_backend(std::string_view backend, bool create) {
   UniqueFd dir = open_private_directory(root.get(), name, create, &problem);
   if (!dir && (create || problem != "it does not exist")) {
     warn_once("program cache directory " + dir_ + "/" + name + " is refused: " + problem +
-              "; programs are built in memory and not stored (remove it with `weft cache clear` "
-              "or by hand)");
+              "; programs are built in memory and not stored (weft leaves it alone: remove it by hand)");
   }
   return dir;
 }
