@@ -119,6 +119,10 @@ int cmd_cache(const std::vector<std::string>& args) {
   if (args.empty()) throw weft::InvalidArgument("weft cache: expected path, list, clear or prune");
   auto& cache = weft::detail::ProgramCache::instance();
   const std::string& sub = args[0];
+  if (cache.directory().empty()) {
+    throw weft::Error("weft cache: there is no disk cache: neither WEFT_CACHE_DIR, XDG_CACHE_HOME nor HOME is set "
+                      "and the user has no home directory");
+  }
   if (sub == "path") {
     std::cout << cache.directory() << "\n";
   } else if (sub == "list") {
