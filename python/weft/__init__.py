@@ -795,15 +795,15 @@ def empty(shape, dtype=float64, device=None) -> Array:
 def full(shape, fill_value, dtype=None, device=None) -> Array:
     if dtype is None:
         dtype = _np.result_type(fill_value)
-    return _weft._full(shape, float(fill_value), _dtype_name(dtype), device)
+    return _weft._full(shape, fill_value, _dtype_name(dtype), device)
 
 
 def zeros(shape, dtype=float64, device=None) -> Array:
-    return _weft._full(shape, 0.0, _dtype_name(dtype), device)
+    return _weft._full(shape, 0, _dtype_name(dtype), device)
 
 
 def ones(shape, dtype=float64, device=None) -> Array:
-    return _weft._full(shape, 1.0, _dtype_name(dtype), device)
+    return _weft._full(shape, 1, _dtype_name(dtype), device)
 
 
 def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
@@ -812,7 +812,7 @@ def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
         start, stop = 0, start
     if dtype is None:
         dtype = _np.result_type(start, stop, step)
-    return _weft._arange(float(start), float(stop), float(step), _dtype_name(dtype), device)
+    return _weft._arange(start, stop, step, _dtype_name(dtype), device)
 
 
 def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None) -> Array:
