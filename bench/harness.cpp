@@ -1,18 +1,15 @@
 #include "bench/harness.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
 
-#include "core/files.hpp"
-#include "core/json.hpp"
-#include "core/process.hpp"
+#include "tools/support/files.hpp"
+#include "tools/support/json.hpp"
+#include "tools/support/process.hpp"
 
 namespace weft::bench {
 
@@ -32,8 +29,8 @@ Stats summarize(std::vector<double> t) {
   return s;
 }
 
-std::string peers_dir() {
-  if (const char* d = std::getenv("WEFT_PEERS_DIR"); d && *d) return d;
+std::string peers_dir(const Options& options) {
+  if (!options.peers_dir.empty()) return options.peers_dir;
   // Installed beside the program (bin/../share/weft/peers), else the source tree.
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -99,13 +96,12 @@ Stats time_wall(int warmup, int repeat, const std::function<void()>& fn) {
 
 bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
               const std::vector<std::string>& args, std::string* why) {
-  const std::string path = peers_dir() + "/" + script;
-  const char* py = std::getenv("WEFT_PYTHON");
-  std::vector<std::string> argv{py && *py ? py : "python3", path};
+  const std::string path = peers_dir(ctx.options()) + "/" + script;
+  std::vector<std::string> argv{ctx.options().python, path};
   argv.insert(argv.end(), args.begin(), args.end());
-  detail::ProcessResult r;
+  tool::ProcessResult r;
   try {
-    r = detail::run_process(argv);
+    r = tool::run_process(argv);
   } catch (const std::exception& e) {
     if (why) *why = e.what();
     return false;
@@ -207,7 +203,7 @@ int run_bench(const Options& options) {
   std::string json_path = options.json_path;
   if (json_path.empty() && !options.plot_path.empty()) json_path = options.plot_path + ".json";
   if (!json_path.empty()) {
-    detail::JsonWriter w;
+    tool::JsonWriter w;
     w.begin_array();
     for (const auto& r : recs) {
       w.begin_object();
@@ -225,14 +221,10 @@ int run_bench(const Options& options) {
       w.end_object();
     }
     w.end_array();
-    if (!detail::write_file_atomic(json_path, w.str() + "\n")) {
-      std::cerr << "weft bench: cannot write " << json_path << "\n";
-      return 1;
-    }
+    tool::write_output_file(json_path, w.str() + "\n");
   }
   if (!options.plot_path.empty()) {
-    const char* py = std::getenv("WEFT_PYTHON");
-    const auto r = detail::run_process({py && *py ? py : "python3", peers_dir() + "/plot.py", json_path, options.plot_path});
+    const auto r = tool::run_process({options.python, peers_dir(options) + "/plot.py", json_path, options.plot_path});
     if (r.exit_code != 0) {
       std::cerr << "weft bench: --plot failed: " << r.output;
       return 1;

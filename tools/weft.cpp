@@ -19,11 +19,10 @@
 #include <vector>
 
 #include "bench/harness.hpp"
-#include "cache/program_cache.hpp"
-#include "core/files.hpp"
-#include "core/json.hpp"
-#include "core/npy.hpp"
-#include "core/png.hpp"
+#include "tools/support/files.hpp"
+#include "tools/support/json.hpp"
+#include "tools/support/npy.hpp"
+#include "tools/support/png.hpp"
 #include "weft/weft.hpp"
 
 namespace {
@@ -37,8 +36,11 @@ const char* usage =
     "  cache path|list|clear|prune   the on-disk program cache\n"
     "        prune [--older-than DAYS] [--max-size MB]\n"
     "  bench [SUITE...|all] [--device SELECTOR] [--n N] [--repeat R] [--json FILE] [--compare]\n"
-    "        [--plot FILE.png]       run benchmark suites; with none named, the polygon exercise\n"
-    "                                and the core kernels (polygon vadd elementwise reduce scan)\n"
+    "        [--plot FILE.png] [--peers DIR] [--python PROGRAM]\n"
+    "                                run benchmark suites; with none named, the polygon exercise\n"
+    "                                and the core kernels (polygon vadd elementwise reduce scan);\n"
+    "                                --compare runs the peers (bench/peers, or DIR) with python3\n"
+    "                                (or PROGRAM)\n"
     "  polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE)\n"
     "          [--device SELECTOR] [--out FILE.npy] [--png FILE]\n"
     "                                the mask of a polygon (random integer vertices in\n"
@@ -69,7 +71,7 @@ int cmd_devices(const std::vector<std::string>& args) {
   }
   const auto& backends = weft::backends();
   if (json) {
-    weft::detail::JsonWriter w;
+    weft::tool::JsonWriter w;
     w.begin_array();
     for (const auto& b : backends) {
       for (const auto& d : b.devices) {
@@ -117,12 +119,11 @@ int cmd_devices(const std::vector<std::string>& args) {
 
 int cmd_cache(const std::vector<std::string>& args) {
   if (args.empty()) throw weft::InvalidArgument("weft cache: expected path, list, clear or prune");
-  auto& cache = weft::detail::ProgramCache::instance();
   const std::string& sub = args[0];
   if (sub == "path") {
-    std::cout << cache.directory() << "\n";
+    std::cout << weft::cache_directory() << "\n";
   } else if (sub == "list") {
-    const auto entries = cache.list();
+    const auto entries = weft::list_cache_entries();
     std::uint64_t total = 0;
     for (const auto& e : entries) {
       total += e.bytes;
@@ -133,10 +134,10 @@ int cmd_cache(const std::vector<std::string>& args) {
                 << std::setw(11) << human_bytes(e.bytes) << "  " << when << "  "
                 << (e.valid ? e.description : "INVALID: " + e.problem) << "\n";
     }
-    std::cout << entries.size() << " entries, " << human_bytes(total) << " in " << cache.directory() << "\n";
+    std::cout << entries.size() << " entries, " << human_bytes(total) << " in " << weft::cache_directory() << "\n";
   } else if (sub == "clear") {
-    const auto n = cache.clear();
-    std::cout << "removed " << n << " entries from " << cache.directory() << "\n";
+    const auto n = weft::clear_cache();
+    std::cout << "removed " << n << " entries from " << weft::cache_directory() << "\n";
   } else if (sub == "prune") {
     std::optional<std::chrono::seconds> age;
     std::optional<std::uint64_t> size;
@@ -155,8 +156,8 @@ int cmd_cache(const std::vector<std::string>& args) {
         throw weft::InvalidArgument("weft cache prune: unknown option '" + args[i] + "'");
       }
     }
-    const auto n = cache.prune(age, size);
-    std::cout << "pruned " << n << " entries from " << cache.directory() << "\n";
+    const auto n = weft::prune_cache(age, size);
+    std::cout << "pruned " << n << " entries from " << weft::cache_directory() << "\n";
   } else {
     throw weft::InvalidArgument("weft cache: unknown subcommand '" + sub + "'; expected path, list, clear or prune");
   }
@@ -195,6 +196,8 @@ int cmd_bench(const std::vector<std::string>& args) {
     else if (a == "--json") o.json_path = next();
     else if (a == "--plot") o.plot_path = next();
     else if (a == "--compare") o.compare = true;
+    else if (a == "--peers") o.peers_dir = next();
+    else if (a == "--python") o.python = next();
     else if (!a.empty() && a[0] == '-') throw weft::InvalidArgument("weft bench: unknown option '" + a + "'");
     else o.suites.push_back(a);
   }
@@ -253,7 +256,7 @@ std::vector<weft::Point> read_vertices_file(const std::string& path) {
 // stepped one pixel at a time.
 std::string mask_png(const weft::Mask& m, const std::vector<weft::Point>& vertices) {
   enum : std::uint8_t { outside, inside, outline, corner };
-  const weft::detail::Rgb palette[] = {{24, 28, 38}, {96, 156, 222}, {236, 72, 56}, {255, 214, 0}};
+  const weft::tool::Rgb palette[] = {{24, 28, 38}, {96, 156, 222}, {236, 72, 56}, {255, 214, 0}};
   std::vector<std::uint8_t> px(m.data.size());
   for (std::size_t i = 0; i < px.size(); ++i) px[i] = m.data[i] ? inside : outside;
   const double w = static_cast<double>(m.width), h = static_cast<double>(m.height);
@@ -295,7 +298,7 @@ std::string mask_png(const weft::Mask& m, const std::vector<weft::Point>& vertic
       for (int dx = -r; dx <= r; ++dx) plot(v.x + dx, v.y + dy, corner);
     }
   }
-  return weft::detail::png_palette_bytes(m.width, m.height, px, palette);
+  return weft::tool::png_palette_bytes(m.width, m.height, px, palette);
 }
 
 int cmd_polygon(const std::vector<std::string>& args) {
@@ -344,13 +347,9 @@ int cmd_polygon(const std::vector<std::string>& args) {
 
   if (!out.empty()) {
     const auto shape = weft::Shape{static_cast<std::int64_t>(height), static_cast<std::int64_t>(width)};
-    if (!weft::detail::write_file_atomic(out, weft::detail::npy_bytes(weft::DType::uint8, shape, m.data.data()))) {
-      throw weft::InvalidArgument("weft polygon: cannot write " + out);
-    }
+    weft::tool::write_output_file(out, weft::tool::npy_bytes(weft::DType::uint8, shape, m.data.data()));
   }
-  if (!png.empty() && !weft::detail::write_file_atomic(png, mask_png(m, vertices))) {
-    throw weft::InvalidArgument("weft polygon: cannot write " + png);
-  }
+  if (!png.empty()) weft::tool::write_output_file(png, mask_png(m, vertices));
   std::cout << "polygon: " << vertices.size() << " vertices, " << width << "x" << height << " on "
             << dev.selector() << ": " << inside << " of " << m.data.size() << " pixels inside ("
             << std::fixed << std::setprecision(1)

@@ -2,18 +2,29 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
-#include "core/files.hpp"
-#include "core/npy.hpp"
-#include "core/process.hpp"
 #include "support.hpp"
+#include "tools/support/files.hpp"
+#include "tools/support/npy.hpp"
+#include "tools/support/process.hpp"
 #include "weft/polygon.hpp"
 
-#ifdef WEFT_CLI
-namespace weft::detail {
+namespace weft::tool {
 namespace {
+
+std::optional<std::string> read_file(const std::string& path) {
+  try {
+    return read_input_file(path, std::size_t{1} << 30, "test");
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+bool write_file(const std::string& path, std::string_view data) {
+  write_output_file(path, data);
+  return true;
+}
 
 ProcessResult weft_cmd(std::vector<std::string> args, const std::string& env = "") {
   std::vector<std::string> argv{"env"};
@@ -100,7 +111,7 @@ TEST(Cli, BenchPolygonChecksAndRecordsTheMask) {
 TEST(Cli, PolygonFromAFileWritesTheMaskAsNpyAndAPng) {
   TempDir dir;
   const std::string vertices = dir.path() + "/v.txt";
-  ASSERT_TRUE(write_file_atomic(vertices, "# a triangle and a notch\n2 3\n\n40, 5\n 30.5 20 # apex\n12 9\n"));
+  ASSERT_TRUE(write_file(vertices, "# a triangle and a notch\n2 3\n\n40, 5\n 30.5 20 # apex\n12 9\n"));
   const std::string npy = dir.path() + "/m.npy", png = dir.path() + "/m.png";
   const auto r = weft_cmd({"polygon", "--size", "45x24", "--vertices-file", vertices, "--device", "host",
                            "--out", npy, "--png", png});
@@ -131,7 +142,7 @@ TEST(Cli, PolygonRandomVerticesAreTheSameForTheSameSeed) {
 TEST(Cli, PolygonErrorsNameWhatWasWrong) {
   TempDir dir;
   const std::string bad = dir.path() + "/bad.txt";
-  ASSERT_TRUE(write_file_atomic(bad, "1 2\n3 4\n5 six\n"));
+  ASSERT_TRUE(write_file(bad, "1 2\n3 4\n5 six\n"));
   const auto line = weft_cmd({"polygon", "--size", "10x10", "--vertices-file", bad});
   EXPECT_NE(line.exit_code, 0);
   EXPECT_NE(line.output.find(bad + ":3"), std::string::npos) << line.output;
@@ -148,7 +159,7 @@ TEST(Cli, PolygonErrorsNameWhatWasWrong) {
   const auto missing = weft_cmd({"polygon", "--size", "8x8", "--vertices-file", dir.path() + "/none.txt"});
   EXPECT_NE(missing.output.find("none.txt"), std::string::npos) << missing.output;
   const auto empty = dir.path() + "/empty.txt";
-  ASSERT_TRUE(write_file_atomic(empty, "# nothing\n\n"));
+  ASSERT_TRUE(write_file(empty, "# nothing\n\n"));
   EXPECT_NE(weft_cmd({"polygon", "--size", "8x8", "--vertices-file", empty}).output.find("holds no vertices"),
             std::string::npos);
 }
@@ -170,5 +181,4 @@ TEST(Cli, BenchPlotDrawsAChartOrSaysWhatIsMissing) {
 }
 
 }  // namespace
-}  // namespace weft::detail
-#endif
+}  // namespace weft::tool

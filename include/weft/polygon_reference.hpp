@@ -1,7 +1,12 @@
-// The polygon exercise's insidePolygon transcribed line for line, one pixel at a time: what
-// the tests hold polygon_mask to and the benchmark's straightforward baseline. Python's
-// true division is IEEE double division here, as it is for the slides' integer vertices
-// (exact below 2^53).
+// The polygon exercise's insidePolygon transcribed line for line, one pixel at a time: the
+// rule polygon_mask computes (for integer vertices, pixel for pixel), kept simple so it can
+// be read against the slides. Use it to check a mask on small images or as the
+// straightforward baseline; it tests every edge for every pixel, so it is slow on large ones.
+// Python's true division is IEEE double division here, as it is for the slides' integer
+// vertices (exact below 2^53).
+//
+//   std::vector<std::uint8_t> want = weft::polygon_mask_reference(poly, 100, 120);
+//   assert(want == weft::polygon_mask(poly, 100, 120).data);
 #pragma once
 
 #include <algorithm>
@@ -10,8 +15,9 @@
 
 #include "weft/polygon.hpp"
 
-namespace weft::detail {
+namespace weft {
 
+/// insidePolygon(vertices, (px, py)): the even-odd rule, border_value on a vertex.
 inline bool inside_polygon(const std::vector<Point>& vertices, double px, double py, bool border_value) {
   int counter = 0;
   const std::size_t n = vertices.size();
@@ -49,4 +55,4 @@ inline std::vector<std::uint8_t> polygon_mask_reference(const std::vector<Point>
   return m;
 }
 
-}  // namespace weft::detail
+}  // namespace weft

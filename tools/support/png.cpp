@@ -1,10 +1,10 @@
-#include "core/png.hpp"
+#include "tools/support/png.hpp"
 
 #include <algorithm>
 
 #include "weft/error.hpp"
 
-namespace weft::detail {
+namespace weft::tool {
 
 namespace {
 
@@ -125,4 +125,4 @@ std::string png_palette_bytes(std::size_t width, std::size_t height,
   return out;
 }
 
-}  // namespace weft::detail
+}  // namespace weft::tool

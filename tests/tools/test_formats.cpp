@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "core/npy.hpp"
-#include "core/png.hpp"
+#include "tools/support/npy.hpp"
+#include "tools/support/png.hpp"
 #include "weft/error.hpp"
 
-namespace weft::detail {
+namespace weft::tool {
 namespace {
 
 std::uint32_t be32(const std::string& s, std::size_t at) {
@@ -122,4 +122,4 @@ TEST(Png, RejectsWhatItCannotEncode) {
 }
 
 }  // namespace
-}  // namespace weft::detail
+}  // namespace weft::tool

@@ -1,7 +1,7 @@
 // NumPy's .npy format (version 1.0), written without NumPy: what `weft polygon --out`
 // saves, so `numpy.load` reads a mask back as the array it is.
 //
-//   std::string bytes = weft::detail::npy_bytes(weft::DType::uint8, weft::Shape{h, w}, data);
+//   std::string bytes = weft::tool::npy_bytes(weft::DType::uint8, weft::Shape{h, w}, data);
 #pragma once
 
 #include <string>
@@ -9,7 +9,7 @@
 #include "weft/dtype.hpp"
 #include "weft/shape.hpp"
 
-namespace weft::detail {
+namespace weft::tool {
 
 /// NumPy's descr for a dtype on this (little-endian) machine: "|u1", "<f4", "|b1", ...
 std::string npy_descr(DType dtype);
@@ -18,4 +18,4 @@ std::string npy_descr(DType dtype);
 /// boundary, then shape.size() elements of dtype from data, C order.
 std::string npy_bytes(DType dtype, const Shape& shape, const void* data);
 
-}  // namespace weft::detail
+}  // namespace weft::tool

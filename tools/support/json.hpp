@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace weft::detail {
+namespace weft::tool {
 
 class JsonWriter {
  public:
@@ -110,4 +110,4 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-}  // namespace weft::detail
+}  // namespace weft::tool

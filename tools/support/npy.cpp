@@ -1,9 +1,9 @@
-#include "core/npy.hpp"
+#include "tools/support/npy.hpp"
 
 #include <bit>
 #include <cstring>
 
-namespace weft::detail {
+namespace weft::tool {
 
 static_assert(std::endian::native == std::endian::little,
               "the .npy writer labels multi-byte data little-endian");
@@ -43,4 +43,4 @@ std::string npy_bytes(DType dtype, const Shape& shape, const void* data) {
   return out;
 }
 
-}  // namespace weft::detail
+}  // namespace weft::tool

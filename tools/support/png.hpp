@@ -1,7 +1,7 @@
 // A minimal PNG encoder for images meant for a person to look at (`weft polygon --png`):
 // 8-bit palette images in stored (uncompressed) deflate blocks, so it needs no zlib.
 //
-//   std::string png = weft::detail::png_palette_bytes(w, h, indices, {{0, 0, 0}, {255, 255, 255}});
+//   std::string png = weft::tool::png_palette_bytes(w, h, indices, {{0, 0, 0}, {255, 255, 255}});
 #pragma once
 
 #include <array>
@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace weft::detail {
+namespace weft::tool {
 
 /// CRC-32 as PNG and zlib define it (polynomial 0xEDB88320), continued from crc.
 std::uint32_t crc32(std::string_view bytes, std::uint32_t crc = 0);
@@ -26,4 +26,4 @@ using Rgb = std::array<std::uint8_t, 3>;
 std::string png_palette_bytes(std::size_t width, std::size_t height,
                               std::span<const std::uint8_t> indices, std::span<const Rgb> palette);
 
-}  // namespace weft::detail
+}  // namespace weft::tool
