@@ -1,14 +1,15 @@
 #include "bench/harness.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "tools/support/files.hpp"
 #include "tools/support/json.hpp"
+#include "tools/support/numbers.hpp"
 #include "tools/support/process.hpp"
 
 namespace weft::bench {
@@ -60,6 +61,24 @@ std::vector<std::string> split_tabs(const std::string& line) {
     start = tab + 1;
   }
   return out;
+}
+
+// A record line of a peer: "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median<TAB>min<TAB>bytes".
+// False (and nothing added) when a field is not a number of its kind.
+bool parse_record(const std::vector<std::string>& f, const std::string& suite, Record* rec) {
+  try {
+    rec->suite = suite;
+    rec->method = f[1];
+    rec->device = f[2];
+    rec->n = tool::parse_integer("n", f[3], 0, std::numeric_limits<std::uint64_t>::max());
+    rec->dtype = f[4];
+    rec->seconds_median = tool::parse_number("median", f[5], 0, 1e9);
+    rec->seconds_min = tool::parse_number("min", f[6], 0, 1e9);
+    rec->bytes = tool::parse_number("bytes", f[7], 0, 1e30);
+    return true;
+  } catch (const tool::UsageError&) {
+    return false;
+  }
 }
 }  // namespace
 
@@ -113,16 +132,12 @@ bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
     const auto f = split_tabs(line);
     if (f.size() == 8 && f[0] == "record") {
       Record rec;
-      rec.suite = suite;
-      rec.method = f[1];
-      rec.device = f[2];
-      rec.n = std::stoull(f[3]);
-      rec.dtype = f[4];
-      rec.seconds_median = std::stod(f[5]);
-      rec.seconds_min = std::stod(f[6]);
-      rec.bytes = std::stod(f[7]);
-      ctx.add(std::move(rec));
-      any = true;
+      if (parse_record(f, suite, &rec)) {
+        ctx.add(std::move(rec));
+        any = true;
+      } else {
+        ctx.progress(script + " printed a malformed record, left out: " + line.substr(0, 200));
+      }
     } else if (f.size() == 2 && f[0] == "skip") {
       ctx.progress("peer skipped: " + f[1]);
     } else if (f.size() == 2 && f[0] == "info") {
@@ -132,6 +147,21 @@ bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
   if (r.exit_code != 0 && why) *why = "exit " + std::to_string(r.exit_code) + ": " + r.output.substr(0, 300);
   return r.exit_code == 0 || any;
 }
+
+namespace {
+// The chart, drawn by plot.py from the records in a private temporary directory (the
+// --json file may be a pipe, and no file beside the chart is the tool's to use), then
+// written to --plot like any output file.
+void plot(const Options& options, const std::string& json) {
+  tool::TempDir dir("weft-plot-");
+  const std::string in = dir.path() + "/records.json", out = dir.path() + "/chart.png";
+  tool::write_output_file(in, json);
+  const auto r = tool::run_process({options.python, peers_dir(options) + "/plot.py", in, out});
+  if (r.exit_code != 0) throw Error("weft bench: --plot failed: " + r.output);
+  tool::write_output_file(options.plot_path, tool::read_input_file(out, std::size_t{1} << 30, "plot.py's chart"));
+  std::cerr << "weft bench: chart written to " << options.plot_path << "\n";
+}
+}  // namespace
 
 int run_bench(const Options& options) {
   std::vector<Device> devs;
@@ -200,9 +230,7 @@ int run_bench(const Options& options) {
     }
   }
 
-  std::string json_path = options.json_path;
-  if (json_path.empty() && !options.plot_path.empty()) json_path = options.plot_path + ".json";
-  if (!json_path.empty()) {
+  if (!options.json_path.empty() || !options.plot_path.empty()) {
     tool::JsonWriter w;
     w.begin_array();
     for (const auto& r : recs) {
@@ -221,16 +249,9 @@ int run_bench(const Options& options) {
       w.end_object();
     }
     w.end_array();
-    tool::write_output_file(json_path, w.str() + "\n");
-  }
-  if (!options.plot_path.empty()) {
-    const auto r = tool::run_process({options.python, peers_dir(options) + "/plot.py", json_path, options.plot_path});
-    if (r.exit_code != 0) {
-      std::cerr << "weft bench: --plot failed: " << r.output;
-      return 1;
-    }
-    if (json_path != options.json_path) std::remove(json_path.c_str());
-    std::cerr << "weft bench: chart written to " << options.plot_path << "\n";
+    const std::string json = w.str() + "\n";
+    if (!options.json_path.empty()) tool::write_output_file(options.json_path, json);
+    if (!options.plot_path.empty()) plot(options, json);
   }
   return 0;
 }
