@@ -49,9 +49,13 @@ std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode&
   return cached<ElementwiseKernel>(table, "eval|" + k.key, [&] {
     Text t = text_of(out.shape(), {&dest, &root});
     t.sig.spec.erase(t.sig.spec.find("const "), 6);  // the destination is written: not const
+    // A bool holds 0 or 1 whatever is written into it (5 is True, as NumPy's); the root's dtype
+    // is in the key, so a bool root (already 0 or 1) keeps the plain store.
+    const bool to_bool = out.dtype() == DType::bool_ && root.dtype != DType::bool_;
+    const std::string value = to_bool ? "((" + t.value + ") != 0)" : t.value;
     return std::make_shared<ElementwiseKernel>(
         t.sig.spec.substr(2),
-        t.sig.offsets + " weft_a0[weft_o0] = (" + kernel_type(out.dtype()) + ")(" + t.value + ");", "weft_expr",
+        t.sig.offsets + " weft_a0[weft_o0] = (" + kernel_type(out.dtype()) + ")(" + value + ");", "weft_expr",
         helpers());
   });
 }
