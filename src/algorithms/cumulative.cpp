@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lifetime.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/array_queue.hpp"
 #include "array/codegen.hpp"
@@ -67,7 +68,8 @@ std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::stri
   const detail::ExprNode& root = *expr.node();
   detail::Keyed k = detail::key_and_args(in, {&root});
   args.insert(args.end(), k.args.begin(), k.args.end());
-  static detail::KernelTable<GenericScanKernel> table;
+  static detail::Immortal<detail::KernelTable<GenericScanKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
   const std::string key = what + "|" + std::string(name(result)) + (lines ? "|lines|" : "|one|") + k.key;
   return detail::cached<GenericScanKernel>(table, key, [&] {
     const detail::Text t = detail::text_of(in, {&root});

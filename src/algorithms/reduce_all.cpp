@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lifetime.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/array_queue.hpp"
 #include "array/codegen.hpp"
@@ -39,7 +40,8 @@ std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction
                                                std::vector<detail::RuntimeArg>& args) {
   detail::Keyed k = detail::key_and_args(expr.shape(), {expr.node().get()});
   args = std::move(k.args);
-  static detail::KernelTable<ReductionKernel> table;
+  static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
   return detail::cached<ReductionKernel>(table, std::string(r.what) + "|" + k.key, [&] {
     const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
     const ElementFunction f = element_function(t.sig, t.value, "double");
@@ -107,7 +109,8 @@ decltype(auto) with_accumulator(DType acc, F&& f) {
 std::shared_ptr<ReductionKernel> full_kernel(const Expr& expr, const std::string& what, DType acc, detail::Keyed& k) {
   k = detail::key_and_args(expr.shape(), {expr.node().get()});
   const FullOp op = full_op(what, acc);
-  static detail::KernelTable<ReductionKernel> table;
+  static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
   return detail::cached<ReductionKernel>(
       table, "all|" + what + "|" + std::string(name(acc)) + "|" + k.key, [&] {
         const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
@@ -132,7 +135,8 @@ Buffer reduce_all_elements(const Expr& expr, const std::string& what, DType acc,
 // a NaN), by a second parallel reduction: argmin and argmax over every element.
 std::shared_ptr<ReductionKernel> index_kernel(const Expr& expr, DType acc, detail::Keyed& k) {
   k = detail::key_and_args(expr.shape(), {expr.node().get()});
-  static detail::KernelTable<ReductionKernel> table;
+  static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
   return detail::cached<ReductionKernel>(table, "index|" + std::string(name(acc)) + "|" + k.key, [&] {
     const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
     const std::string A = detail::kernel_type(acc);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/lifetime.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/array_queue.hpp"
 #include "array/codegen.hpp"
@@ -137,7 +138,8 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     args.push_back(detail::RuntimeArg::of_value(outputs));
     args.push_back(detail::RuntimeArg::of_value(piece));
   }
-  static detail::KernelTable<ElementwiseKernel> table;
+  static detail::Immortal<detail::KernelTable<ElementwiseKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
   const std::string key = what + "|" + std::string(name(result)) + "|" + mask +
                           (interleaved ? "|interleaved|" : partial ? "|parts|" : "|") + k.key;
   auto kernel = detail::cached<ElementwiseKernel>(table, key, [&] {

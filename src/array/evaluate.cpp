@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lifetime.hpp"
 #include "array/array_queue.hpp"
 #include "array/codegen.hpp"
 #include "array/evaluate.hpp"
@@ -45,7 +46,8 @@ std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode&
   dest.shape = out.shape();
   Keyed k = key_and_args(out.shape(), {&dest, &root});
   args = std::move(k.args);
-  static KernelTable<ElementwiseKernel> table;
+  static Immortal<KernelTable<ElementwiseKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
   return cached<ElementwiseKernel>(table, "eval|" + k.key, [&] {
     Text t = text_of(out.shape(), {&dest, &root});
     t.sig.spec.erase(t.sig.spec.find("const "), 6);  // the destination is written: not const

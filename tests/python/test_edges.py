@@ -144,3 +144,63 @@ def test_queues_made_and_dropped_between_launches_keep_the_order(device):
         del q
         b = a * 1
         assert int(b[0].get()) == i + 1
+
+
+SPIN = """
+import sys, numpy as np, weft
+dev = weft.Device(sys.argv[1])
+prg = weft.Program(dev, "__kernel void spin(__global volatile int *x) { while (x[0] == 0) { } }").build()
+x = weft.zeros(1, np.int32, device=dev)
+ev = prg.spin(weft.Queue(dev), (1,), None, x)   # a temporary queue: the call returns at once
+print("launched", flush=True)
+ev.wait()   # Ctrl-C interrupts this; the process must then exit with the kernel still running
+"""
+
+
+def test_ctrl_c_during_a_kernel_that_never_ends_lets_the_process_exit(device, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    script = tmp_path / "spin.py"
+    script.write_text(SPIN)
+    p = subprocess.Popen([sys.executable, str(script), device.selector], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        assert p.stdout.readline().strip() == "launched"
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        pytest.fail("the process did not exit after Ctrl-C while a kernel spins")
+    assert "KeyboardInterrupt" in err
+    assert p.returncode != 0
+
+
+QUEUED = """
+import sys, numpy as np, weft
+dev = weft.Device(sys.argv[1])
+src = '''__kernel void busy(__global float* x, int n) { int i = get_global_id(0); float v = x[i];
+for (int k = 0; k < n; ++k) v = v * 0.999f + 0.5f; x[i] = v; }'''
+prg = weft.Program(dev, src).build()
+q = weft.Queue(dev)
+a = weft.zeros(1 << 16, np.float32, device=dev)
+for _ in range(20):
+    prg.busy(q, a.shape, None, a, np.int32(2000))
+b = a * 2 + 1
+f = b.get_async()
+f.event.then(lambda e: None)
+# the interpreter exits here with all of that still queued
+"""
+
+
+def test_the_interpreter_exits_cleanly_with_work_still_queued(device, tmp_path):
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "queued.py"
+    script.write_text(QUEUED)
+    for _ in range(5):
+        r = subprocess.run([sys.executable, str(script), device.selector], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ))
+        assert r.returncode == 0, r.stderr[-2000:]
