@@ -30,9 +30,12 @@ constexpr std::size_t max_vertices = std::size_t{1} << 28;
 // The largest work-group polygon_mask_groups takes (POLYGON_GROUP_MAX, its __local arrays).
 constexpr std::size_t groups_kernel_max_group = 256;
 
-// The host backend runs no work-group kernels (no barriers, no __local memory), and one row
-// per work-item is what its threads want anyway: contiguous rows of the mask per thread.
-bool uses_row_kernel(const Device& device) { return device.backend() == "host"; }
+// The work-group kernel needs barriers and __local memory; a device that prefers rows (the
+// host backend's threads, each on contiguous rows of the mask) gets the row kernel anyway.
+bool uses_row_kernel(const Device& device) {
+  const DeviceCapabilities& caps = device.capabilities();
+  return caps.prefers_row_kernels || !caps.has_barriers;
+}
 
 // The program is built once per device and kept: Program::build would hash the source on
 // every call, which a mask of a few microseconds should not pay. Devices with work-groups

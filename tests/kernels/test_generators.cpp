@@ -199,7 +199,7 @@ TEST_P(Generators, ReductionsReadArraysAtAnyAlignment) {
   // A map `x[i]` of the result's type is read 16 bytes at a time on CUDA where x starts on a
   // 16-byte boundary; a buffer that starts between (wrapped memory, here 4 to 12 bytes into
   // an allocation) takes the element-wise loop. Both are exact on integers.
-  if (dev.backend() == "opencl") GTEST_SKIP() << "OpenCL buffers cannot be wrapped at an address";
+  if (!dev.capabilities().addressable_memory) GTEST_SKIP() << "OpenCL buffers cannot be wrapped at an address";
   const std::size_t n = 70001;
   const auto x = test::random_vector<std::int32_t>(n, 11, -1000, 1000);
   Buffer dx = upload_typed(x);
@@ -294,7 +294,7 @@ TEST_P(Generators, InclusiveAndExclusiveScans) {
 
 TEST_P(Generators, SinglePassScanWhereWorkGroupsExist) {
   // The GPU algorithm (decoupled look-back), forced on any device with work-groups.
-  if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";
+  if (!dev.capabilities().has_barriers) GTEST_SKIP() << "the host backend has no work-group barriers";
   ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
   InclusiveScanKernel inclusive(DType::int32, "a + b", "0", "// single pass");
   ExclusiveScanKernel exclusive(DType::float64, "a + b", "0", "// single pass");
@@ -356,7 +356,7 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
   // atomic counter, as elsewhere, with the first data warp looking back after the copy, and
   // with 8-byte values published before their status words (behind a fence) instead of
   // beside them.
-  if (dev.backend() != "host") {
+  if (dev.capabilities().has_barriers) {
     modes.push_back({"single-pass", nullptr, " (single pass)"});
     modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only)"});
   }
@@ -415,7 +415,7 @@ TEST_P(Generators, ScansPrefetchingTilesAheadAtAnyAlignment) {
   // the knob changes nothing), copied in and stored 16 bytes at a time where the arrays start
   // on a 16-byte boundary, 4 bytes at a time where one starts between (wrapped memory 4 bytes
   // into an allocation; the prefetch is skipped there too).
-  if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";
+  if (!dev.capabilities().has_barriers) GTEST_SKIP() << "the host backend has no work-group barriers";
   ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
   ::setenv("WEFT_SCAN_PREFETCH", "1", 1);
   InclusiveScanKernel inclusive(DType::int32, "a + b", "0", "// prefetch");
@@ -423,7 +423,7 @@ TEST_P(Generators, ScansPrefetchingTilesAheadAtAnyAlignment) {
   const auto x = test::random_vector<std::int32_t>(n, 14, -50, 50);
   Buffer dx = upload_typed(x), out = Buffer::of<std::int32_t>(dev, n);
   for (const auto& [src_skip, dst_skip] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 0}, {0, 1}}) {
-    if ((src_skip || dst_skip) && dev.backend() == "opencl") continue;  // OpenCL buffers cannot be wrapped
+    if ((src_skip || dst_skip) && !dev.capabilities().addressable_memory) continue;  // OpenCL buffers cannot be wrapped
     auto view = [&](Buffer& b, std::size_t skip) {
       return skip ? Buffer::wrap(dev, b.address() + 4 * skip, (n - skip) * 4, std::make_shared<Buffer>(b)) : b;
     };
@@ -448,7 +448,7 @@ TEST_P(Generators, ScanArgumentsMayShareNamesWithTheTemplatesLocals) {
   const auto x = test::random_vector<std::int32_t>(n, 15, -50, 50);
   Buffer dx = upload_typed(x), out = Buffer::of<std::int32_t>(dev, n);
   std::vector<const char*> algorithms{nullptr};
-  if (dev.backend() != "host") algorithms.push_back("single-pass");
+  if (dev.capabilities().has_barriers) algorithms.push_back("single-pass");
   for (const char* algorithm : algorithms) {
     if (algorithm) ::setenv("WEFT_SCAN_ALGORITHM", algorithm, 1);
     GenericScanKernel scan(DType::int32,
@@ -474,7 +474,7 @@ TEST_P(Generators, ScansKeepTheOrderAcrossTilesAndCalls) {
 
 TEST_P(Generators, FusedReductionWhereWorkGroupsExist) {
   // The one-launch reduction (last work-group combines), forced on any device with work-groups.
-  if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";
+  if (!dev.capabilities().has_barriers) GTEST_SKIP() << "the host backend has no work-group barriers";
   ::setenv("WEFT_REDUCE_ALGORITHM", "fused", 1);
   ReductionKernel sum(DType::int64, "0", "a + b", "x[i]", "const long *x", "// fused");
   ReductionKernel maxk(DType::float32, "-INFINITY", "fmax(a, b)", "x[i]", "const float *x", "// fused");
@@ -503,7 +503,7 @@ TEST_P(Generators, OutOfOrderQueuesKeepTheGeneratorsInOrder) {
   std::int64_t total = 0;
   std::vector<std::int32_t> prefix(n);
   for (std::size_t i = 0; i < n; ++i) prefix[i] = static_cast<std::int32_t>(total += x[i]);
-  const bool groups = dev.backend() != "host";
+  const bool groups = dev.capabilities().has_barriers;
   for (int forced = 0; forced < (groups ? 2 : 1); ++forced) {
     if (forced) {
       ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);

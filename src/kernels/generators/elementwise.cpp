@@ -66,7 +66,8 @@ std::string direct_store(std::string_view statement, const std::vector<ArgSpec>&
 namespace {
 DeviceStyle derive_style(const Device& d) {
   DeviceStyle s;
-  if (d.backend() == "host") {
+  const DeviceCapabilities& caps = d.capabilities();
+  if (!caps.has_barriers) {
     s.host = true;
     s.chunked = true;
     s.items = 1;
@@ -79,7 +80,7 @@ DeviceStyle derive_style(const Device& d) {
     const unsigned arch = d.info().nvidia_arch;
     // WEFT_OPENCL_PTX is read once per process.
     static const bool opencl_ptx = tuning_knob("WEFT_OPENCL_PTX", 1, 0, 1) == 1;
-    s.ptx = d.backend() == "cuda" || (arch >= 70 && opencl_ptx);
+    s.ptx = caps.inline_ptx && (caps.native_ptx || opencl_ptx);
     s.device_fences = s.ptx;
     s.copies_async = s.ptx && arch >= 80;
     s.prefetches_bulk = s.ptx && arch >= 90;
@@ -95,7 +96,7 @@ DeviceStyle derive_style(const Device& d) {
     s.groups_per_unit = 4;
   }
   s.options = " -D WEFT_EXACT=" + std::string(s.host ? "1" : "0") + " -D WEFT_ITEMS=" + std::to_string(s.items) +
-              " -D WEFT_GROUP=" + std::to_string(s.group) + (s.ptx && d.backend() != "cuda" ? " -D WEFT_PTX=1 -D WEFT_PTX_ARCH=" + std::to_string(d.info().nvidia_arch) : "");
+              " -D WEFT_GROUP=" + std::to_string(s.group) + (s.ptx && !caps.native_ptx ? " -D WEFT_PTX=1 -D WEFT_PTX_ARCH=" + std::to_string(d.info().nvidia_arch) : "");
   return s;
 }
 }  // namespace
