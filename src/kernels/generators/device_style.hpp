@@ -31,8 +31,8 @@ struct DeviceStyle {
   std::string options;            // -D WEFT_* for the generated source
 };
 
-/// The style of d, derived once per device and kept with it: a generated launch builds no
-/// strings to find it.
+/// The style of d, derived once per device (a DeviceLocal): a generated launch builds no
+/// strings and takes no lock to find it.
 const DeviceStyle& device_style(const Device& d);
 
 /// A tuning knob from the environment: `fallback` when unset, else a whole number in

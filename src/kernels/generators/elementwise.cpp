@@ -4,6 +4,7 @@
 #include "kernels/generators/device_style.hpp"
 #include "kernels/generators/ordered.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/device_local.hpp"
 #include "weft/error.hpp"
 
 #include <cctype>
@@ -102,14 +103,9 @@ DeviceStyle derive_style(const Device& d) {
 }  // namespace
 
 const DeviceStyle& device_style(const Device& d) {
-  auto& memo = d.impl()->generator_memo();
-  if (const void* p = memo.ready.load(std::memory_order_acquire)) return *static_cast<const DeviceStyle*>(p);
-  std::lock_guard lock(memo.mutex);
-  if (!memo.value) {
-    memo.value = std::make_shared<const DeviceStyle>(derive_style(d));
-    memo.ready.store(memo.value.get(), std::memory_order_release);
-  }
-  return *static_cast<const DeviceStyle*>(memo.value.get());
+  static DeviceLocal<const DeviceStyle> styles(
+      [](const Device& dev) { return std::make_shared<const DeviceStyle>(derive_style(dev)); });
+  return styles.get(d);
 }
 }  // namespace detail
 
