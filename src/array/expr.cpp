@@ -14,6 +14,7 @@
 
 #include "array/array_queue.hpp"
 #include "array/lazy_readers.hpp"
+#include "kernels/generators/choices.hpp"
 #include "kernels/generators/device_style.hpp"
 #include "weft/array.hpp"
 #include "weft/elementwise.hpp"
@@ -1518,14 +1519,14 @@ Array reduce_every_element(const Expr& whole, const std::string& what, bool keep
 //   fill the device, each of at least 16 positions (the partials stay a sixteenth of the
 //   input or less).
 // - A strided one, with too few outputs to fill the device: pieces of at least 64 positions.
-// WEFT_REDUCE_SPLIT=always|never overrides the choice (tests run the splits on CPUs with it).
+// Tests may split always or never (detail::GeneratorChoices: the splits run on CPUs too).
 AxisSplit split_of(const Device& dev, std::int64_t outputs, std::int64_t count, bool contiguous) {
   if (outputs <= 0) return {};
   const auto& style = detail::device_style(dev);
-  const char* mode = std::getenv("WEFT_REDUCE_SPLIT");
-  const std::string_view m = mode ? mode : "";
-  const bool always = m == "always";
-  if (m == "never" || (!always && style.chunked)) return {};  // CPUs: one work-item streams fine
+  using Split = detail::GeneratorChoices::ReduceSplit;
+  const Split chosen = detail::generator_choices().reduce_split;
+  const bool always = chosen == Split::always;
+  if (chosen == Split::never || (!always && style.chunked)) return {};  // CPUs: one work-item streams fine
   const auto units = static_cast<std::int64_t>(std::max(1u, dev.info().compute_units));
   const std::int64_t busy = style.chunked ? units * 4 : units * static_cast<std::int64_t>(style.groups_per_unit * style.group);
   if (contiguous) {

@@ -52,6 +52,9 @@ TEST(Cli, MalformedDeviceListsTheValidSelectors) {
   const auto b = weft_cmd({"devices"}, "WEFT_BACKENDS=host,metal");
   EXPECT_NE(b.exit_code, 0);
   EXPECT_NE(b.output.find("metal"), std::string::npos) << b.output;
+  const auto x = weft_cmd({"devices"}, "WEFT_OPENCL_PTX=maybe");
+  EXPECT_NE(x.exit_code, 0);
+  EXPECT_NE(x.output.find("WEFT_OPENCL_PTX='maybe'"), std::string::npos) << x.output;
 }
 
 TEST(Cli, CacheCommands) {

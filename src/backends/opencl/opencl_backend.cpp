@@ -68,8 +68,9 @@ DeviceInfo describe(cl_device_id d, const std::string& selector, const OpenclCon
   // Buffers are cl_mem handles (no address to share, even on a CPU device).
   DeviceCapabilities& caps = info.capabilities;
   caps.has_barriers = true;
-  // NVIDIA's OpenCL compiles inline PTX (asm) in OpenCL C; the helpers need compute capability 7.0.
-  caps.inline_ptx = info.nvidia_arch >= 70;
+  // NVIDIA's OpenCL compiles inline PTX (asm) in OpenCL C; the helpers need compute capability
+  // 7.0. WEFT_OPENCL_PTX=0 keeps the OpenCL C plain (an escape hatch should a driver mistranslate).
+  caps.inline_ptx = info.nvidia_arch >= 70 && config().opencl_ptx;
   caps.dlpack_device_type = 4;  // kDLOpenCL
   return info;
 }

@@ -8,24 +8,11 @@
 #include "weft/error.hpp"
 
 #include <cctype>
-#include <cstdlib>
 #include <mutex>
 
 namespace weft {
 
 namespace detail {
-std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi, bool pow2) {
-  const char* e = std::getenv(name);
-  if (!e || !*e) return fallback;
-  char* end = nullptr;
-  const unsigned long v = std::strtoul(e, &end, 10);
-  if (*end || v < lo || v > hi || (pow2 && (v & (v - 1)))) {
-    throw InvalidArgument(std::string(name) + "='" + e + "': expected " + (pow2 ? "a power of two" : "a whole number") +
-                          " from " + std::to_string(lo) + " to " + std::to_string(hi));
-  }
-  return static_cast<std::size_t>(v);
-}
-
 namespace {
 // The name of `a[i]` (spaces allowed around the pieces) when a is an array argument of dtype,
 // writable where asked; otherwise "".
@@ -79,9 +66,7 @@ DeviceStyle derive_style(const Device& d) {
     // then use warp shuffles, named barriers, device-scope fences and asynchronous copies
     // under WEFT_PTX; src/kernels/cl/ptx_opencl.cl gives them to OpenCL C).
     const unsigned arch = d.info().nvidia_arch;
-    // WEFT_OPENCL_PTX is read once per process.
-    static const bool opencl_ptx = tuning_knob("WEFT_OPENCL_PTX", 1, 0, 1) == 1;
-    s.ptx = caps.inline_ptx && (caps.native_ptx || opencl_ptx);
+    s.ptx = caps.inline_ptx;
     s.device_fences = s.ptx;
     s.copies_async = s.ptx && arch >= 80;
     s.prefetches_bulk = s.ptx && arch >= 90;
