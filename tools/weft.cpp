@@ -97,6 +97,18 @@ int cmd_devices(const std::vector<std::string>& args) {
         w.key("driver_version").value(i.driver_version);
         w.key("fp16").value(i.fp16);
         w.key("fp64").value(i.fp64);
+        const weft::DeviceCapabilities& c = i.capabilities;
+        w.key("capabilities").begin_object();
+        w.key("has_barriers").value(c.has_barriers);
+        w.key("memory_is_host").value(c.memory_is_host);
+        w.key("addressable_memory").value(c.addressable_memory);
+        w.key("prefers_row_kernels").value(c.prefers_row_kernels);
+        w.key("native_ptx").value(c.native_ptx);
+        w.key("inline_ptx").value(c.inline_ptx);
+        w.key("native_api").value(c.native_api);
+        w.key("dlpack_device_type").value(c.dlpack_device_type);
+        w.key("dlpack_device_id").value(c.dlpack_device_id);
+        w.end_object();
         w.end_object();
       }
     }

@@ -289,8 +289,7 @@ Future<double> max(const Expr& expr);
 /// double. Reducing every axis runs the parallel reduction (integers accumulate exactly in 64
 /// bits); reducing some axes runs one work-item per output element with four accumulators
 /// (commutative operations; prod keeps NumPy's order), and on GPUs a long reduced range
-/// with few outputs is cut into pieces reduced in two stages (WEFT_REDUCE_SPLIT=always|never
-/// overrides the choice).
+/// with few outputs is cut into pieces reduced in two stages.
 Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);

@@ -13,6 +13,9 @@
 //   WEFT_MEMORY_LIMIT  the most memory arrays may hold on each device (their memory pool,
 //                    cached blocks included): bytes, or a number with K, M, G or T
 //                    (powers of 1024, an optional "B" or "iB": 512M, 1.5GiB); default none
+//   WEFT_OPENCL_PTX  1 | on (default): generated kernels use inline PTX on NVIDIA's OpenCL
+//                    (compute capability 7.0 and later); 0 | off keeps their OpenCL C plain
+//   PATH             where programs (the host backend's compiler) are looked up
 //
 //   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
 //
@@ -41,6 +44,8 @@ struct Config {
   std::string cxx;                       // WEFT_CXX, default "c++"
   LogLevel log_level = LogLevel::warning;
   std::uint64_t memory_limit = 0;        // WEFT_MEMORY_LIMIT in bytes; 0: no limit
+  bool opencl_ptx = true;                // WEFT_OPENCL_PTX
+  std::string path;                      // PATH; default /usr/local/bin:/usr/bin:/bin
 
   /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.
   bool backend_allowed(std::string_view backend) const;

@@ -22,6 +22,43 @@ namespace detail {
 class DeviceImpl;
 }
 
+/// What a device can do, asked by every layer above the backends (generators, arrays,
+/// algorithms, the bindings), which never compare a backend's name. Each backend sets these
+/// when it describes a device.
+///
+///   if (!dev.info().capabilities.has_barriers) { /* chunked loops, no work-groups */ }
+struct DeviceCapabilities {
+  /// Work-groups whose work-items share __local memory and meet at barrier() (OpenCL, CUDA).
+  /// The host backend runs work-items to completion one after another: no barriers, no
+  /// __local memory, so kernels that need them are refused there.
+  bool has_barriers = false;
+  /// Buffers are plain host memory the CPU addresses directly (Buffer::host_ptr() is set):
+  /// the host backend. An OpenCL CPU device's buffers are handles, not this.
+  bool memory_is_host = false;
+  /// Buffers have an address (Buffer::address()) that kernels see and other libraries may
+  /// use, and Buffer::wrap takes memory by address: host and CUDA. OpenCL buffers are handles.
+  bool addressable_memory = false;
+  /// Work made of independent rows runs best as one row per work-item, each thread on
+  /// contiguous rows (the polygon mask's row kernel): the host backend's CPU threads.
+  bool prefers_row_kernels = false;
+  /// Kernels compile as CUDA, whose prelude defines the inline-PTX helpers (WEFT_PTX) itself;
+  /// elsewhere a generator that wants them asks with -D WEFT_PTX=1.
+  bool native_ptx = false;
+  /// Generated kernels may use inline PTX (warp shuffles, device-scope fences, asynchronous
+  /// copies): every CUDA device, and NVIDIA's OpenCL on GPUs of compute capability 7.0 and
+  /// later unless WEFT_OPENCL_PTX=0.
+  bool inline_ptx = false;
+  /// The device is driven through its own native interface (CUDA for an NVIDIA GPU, the host
+  /// backend for the CPU) rather than a portable one (OpenCL) over the same hardware: `auto`
+  /// prefers it.
+  bool native_api = false;
+  /// DLPack's device type for the device's memory: kDLCPU (1) host, kDLCUDA (2) CUDA,
+  /// kDLOpenCL (4) OpenCL. Memory is shared through DLPack only where addressable_memory.
+  int dlpack_device_type = 0;
+  /// DLPack's device id: the CUDA device ordinal; 0 elsewhere.
+  int dlpack_device_id = 0;
+};
+
 struct DeviceInfo {
   std::string name;              // "AMD EPYC 7B13", "NVIDIA H100 80GB HBM3", ...
   std::string vendor;
@@ -40,6 +77,7 @@ struct DeviceInfo {
   // NVIDIA GPUs (CUDA, and OpenCL where the driver reports it): the compute capability as
   // major * 10 + minor (90 for an H100 or H200); 0 elsewhere.
   unsigned nvidia_arch = 0;
+  DeviceCapabilities capabilities;
 };
 
 class Device {
@@ -52,6 +90,7 @@ class Device {
   const std::string& selector() const { return info().selector; }
   const std::string& backend() const { return info().backend; }
   DeviceType type() const { return info().type; }
+  const DeviceCapabilities& capabilities() const { return info().capabilities; }
 
   /// Splits the device into sub-devices of compute_units_each compute units (OpenCL device
   /// fission). Throws Unsupported where the device cannot be split.

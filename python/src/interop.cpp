@@ -37,15 +37,11 @@ struct DLManagedTensor {
 constexpr std::int32_t kDLCPU = 1, kDLCUDA = 2;
 constexpr std::uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBool = 6;
 
-int cuda_index(const weft::Device& d) {
-  const std::string& s = d.selector();
-  return std::stoi(s.substr(s.find(':') + 1));
-}
-
-/// (device type, id) of an array's memory as DLPack names it; Unsupported on OpenCL.
+/// (device type, id) of an array's memory as DLPack names it; Unsupported where buffers have
+/// no address (OpenCL).
 DLDevice dl_device(const weft::Device& d) {
-  if (d.backend() == "cuda") return {kDLCUDA, cuda_index(d)};
-  if (d.backend() == "host") return {kDLCPU, 0};
+  const weft::DeviceCapabilities& caps = d.capabilities();
+  if (caps.addressable_memory) return {caps.dlpack_device_type, caps.dlpack_device_id};
   throw weft::Unsupported(d.selector() + ": " + d.backend() +
                           " buffers have no address to share; copy the array to the host (get()) or to a CUDA "
                           "device first");
@@ -210,7 +206,7 @@ void register_interop(nb::module_& m) {
   nb::setattr(cls, "_cuda_array_interface", nb::cpp_function([](nb::handle self) {
     PyArray& p = nb::cast<PyArray&>(self);
     const weft::Array a = p.array();
-    if (a.device().backend() != "cuda") {
+    if (a.device().capabilities().dlpack_device_type != kDLCUDA) {
       throw nb::attribute_error("__cuda_array_interface__: the array is not on a CUDA device");
     }
     settle(a.device());

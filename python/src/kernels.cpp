@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "common.hpp"
+#include "weft/detail/generator_choices.hpp"
 
 namespace weftpy {
 
@@ -490,6 +491,9 @@ weft::Buffer reduce_any(weft::ReductionKernel& k, weft::Queue& q, std::size_t n,
 }  // namespace
 
 void register_kernels(nb::module_& m) {
+  m.def("_set_generator_choice", [](const std::string& name, const std::string& value) {
+    weft::detail::set_generator_choice(name, value);
+  }, nb::arg("name"), nb::arg("value"), "Tests only: a code path the kernel generators take (generator_choices.hpp).");
   nb::class_<PyKernel>(m, "Kernel", "A kernel of a built Program, called as in PyOpenCL.")
       .def_prop_ro("name", [](const PyKernel& k) { return k.kernel.name(); })
       .def_prop_ro("num_args", [](const PyKernel& k) { return k.info.size(); })

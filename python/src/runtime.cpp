@@ -293,6 +293,16 @@ void register_runtime(nb::module_& m) {
       .def_prop_ro("max_work_group_size", [](const weft::Device& d) { return d.info().max_work_group_size; })
       .def_prop_ro("fp16", [](const weft::Device& d) { return d.info().fp16; })
       .def_prop_ro("fp64", [](const weft::Device& d) { return d.info().fp64; })
+      // What the device can do (weft::DeviceCapabilities, documented in device.hpp).
+      .def_prop_ro("has_barriers", [](const weft::Device& d) { return d.capabilities().has_barriers; })
+      .def_prop_ro("memory_is_host", [](const weft::Device& d) { return d.capabilities().memory_is_host; })
+      .def_prop_ro("addressable_memory", [](const weft::Device& d) { return d.capabilities().addressable_memory; })
+      .def_prop_ro("prefers_row_kernels", [](const weft::Device& d) { return d.capabilities().prefers_row_kernels; })
+      .def_prop_ro("native_ptx", [](const weft::Device& d) { return d.capabilities().native_ptx; })
+      .def_prop_ro("inline_ptx", [](const weft::Device& d) { return d.capabilities().inline_ptx; })
+      .def_prop_ro("native_api", [](const weft::Device& d) { return d.capabilities().native_api; })
+      .def_prop_ro("dlpack_device_type", [](const weft::Device& d) { return d.capabilities().dlpack_device_type; })
+      .def_prop_ro("dlpack_device_id", [](const weft::Device& d) { return d.capabilities().dlpack_device_id; })
       .def("__eq__", [](const weft::Device& a, nb::handle b) {
         return nb::isinstance<weft::Device>(b) && a == nb::cast<const weft::Device&>(b);
       })

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "embedded/weft_embedded.hpp"
+#include "runtime/device_local.hpp"
 #include "weft/error.hpp"
 #include "weft/pinned_memory.hpp"
 #include "weft/program.hpp"
@@ -31,26 +32,24 @@ constexpr std::size_t max_vertices = std::size_t{1} << 28;
 // The largest work-group polygon_mask_groups takes (POLYGON_GROUP_MAX, its __local arrays).
 constexpr std::size_t groups_kernel_max_group = 256;
 
-// The host backend runs no work-group kernels (no barriers, no __local memory), and one row
-// per work-item is what its threads want anyway: contiguous rows of the mask per thread.
-bool uses_row_kernel(const Device& device) { return device.backend() == "host"; }
+// The work-group kernel needs barriers and __local memory; a device that prefers rows (the
+// host backend's threads, each on contiguous rows of the mask) gets the row kernel anyway.
+bool uses_row_kernel(const Device& device) {
+  const DeviceCapabilities& caps = device.capabilities();
+  return caps.prefers_row_kernels || !caps.has_barriers;
+}
 
 // The program is built once per device and kept: Program::build would hash the source on
 // every call, which a mask of a few microseconds should not pay. Devices with work-groups
 // get polygon_groups.cl after polygon.cl, whose edge test it shares.
 Program polygon_program(const Device& device) {
-  static std::mutex mutex;
-  static detail::Immortal<std::vector<std::pair<Device, Program>>> built;  // core/lifetime.hpp
-  std::lock_guard lock(mutex);
-  for (const auto& [dev, prg] : *built) {
-    if (dev == device) return prg;
-  }
-  static const std::string groups_source =
-      std::string(embedded::polygon_cl) + "\n" + std::string(embedded::polygon_groups_cl);
-  Program prg = uses_row_kernel(device) ? Program::build(device, embedded::polygon_cl)
-                                        : Program::build(device, groups_source);
-  built->emplace_back(device, prg);
-  return prg;
+  static detail::Immortal<detail::DeviceLocal<const Program>> built([](const Device& d) {
+    static const std::string groups_source =
+        std::string(embedded::polygon_cl) + "\n" + std::string(embedded::polygon_groups_cl);
+    return std::make_shared<const Program>(uses_row_kernel(d) ? Program::build(d, embedded::polygon_cl)
+                                                              : Program::build(d, groups_source));
+  });
+  return built->get(device);
 }
 
 // Rows per work-group for the row kernel. The host backend and OpenCL CPU runtimes hand whole
@@ -215,49 +214,48 @@ struct Workspace {
   PinnedMemory download;
 };
 
-// Idle workspaces, per device. A call takes one for itself (or makes one), so concurrent
+// A device's idle workspaces. A call takes one for itself (or makes one), so concurrent
 // calls never share one, and hands it back when every command using it has finished.
 class WorkspacePool {
  public:
-  std::unique_ptr<Workspace> take(const Device& device) {
+  explicit WorkspacePool(const Device& device) : device_(device) {}
+
+  std::unique_ptr<Workspace> take() {
     {
       std::lock_guard lock(mutex_);
-      for (auto it = idle_.begin(); it != idle_.end(); ++it) {
-        if ((*it)->device == device) {
-          auto ws = std::move(*it);
-          idle_.erase(it);
-          return ws;
-        }
+      if (!idle_.empty()) {
+        auto ws = std::move(idle_.back());
+        idle_.pop_back();
+        return ws;
       }
     }
     auto ws = std::make_unique<Workspace>();
-    ws->device = device;
-    ws->kernel = polygon_program(device).kernel("polygon_mask_groups");
+    ws->device = device_;
+    ws->kernel = polygon_program(device_).kernel("polygon_mask_groups");
     return ws;
   }
 
-  // Keeps a few per device (as many as calls ran at once, up to a bound), and none holding
-  // more than max_kept_bytes, so a one-off huge mask does not stay pinned.
+  // Keeps a few (as many as calls ran at once, up to a bound), and none holding more than
+  // max_kept_bytes, so a one-off huge mask does not stay pinned.
   void give(std::unique_ptr<Workspace> ws) {
     const std::size_t held = ws->out.size() + ws->params.size() + ws->upload.size() + ws->download.size();
     if (held > max_kept_bytes) return;
     std::lock_guard lock(mutex_);
-    const auto same = std::count_if(idle_.begin(), idle_.end(),
-                                    [&](const auto& w) { return w->device == ws->device; });
-    if (same < max_kept_per_device) idle_.push_back(std::move(ws));
+    if (idle_.size() < max_kept) idle_.push_back(std::move(ws));
   }
 
  private:
-  static constexpr std::ptrdiff_t max_kept_per_device = 4;
+  static constexpr std::size_t max_kept = 4;
   // The 8192x8192 mask takes 128 MiB (on the device and pinned).
   static constexpr std::size_t max_kept_bytes = std::size_t{256} << 20;
+  Device device_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Workspace>> idle_;
 };
 
-WorkspacePool& workspace_pool() {
-  static WorkspacePool pool;
-  return pool;
+WorkspacePool& workspace_pool(const Device& device) {
+  static detail::Immortal<detail::DeviceLocal<WorkspacePool>> pools;  // core/lifetime.hpp
+  return pools->get(device);
 }
 
 // A workspace for the length of one call. It goes back to the pool only after the commands
@@ -265,7 +263,7 @@ WorkspacePool& workspace_pool() {
 // never overwrites memory a transfer or the kernel still uses.
 class Lease {
  public:
-  explicit Lease(const Device& device) : ws_(workspace_pool().take(device)) {}
+  explicit Lease(const Device& device) : ws_(workspace_pool(device).take()) {}
   Lease(const Lease&) = delete;
   Lease& operator=(const Lease&) = delete;
   ~Lease() {
@@ -277,7 +275,7 @@ class Lease {
       }
     }
     try {
-      workspace_pool().give(std::move(ws_));
+      workspace_pool(ws_->device).give(std::move(ws_));
     } catch (...) {
       // Not kept: the next call makes another.
     }

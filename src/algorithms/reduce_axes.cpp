@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/lifetime.hpp"
+#include "kernels/generators/choices.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/array_queue.hpp"
 #include "array/codegen.hpp"
@@ -231,10 +232,10 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
 AxisSplit split_of(const Device& dev, std::int64_t outputs, std::int64_t count, bool contiguous) {
   if (outputs <= 0) return {};
   const auto& style = detail::device_style(dev);
-  const char* mode = std::getenv("WEFT_REDUCE_SPLIT");
-  const std::string_view m = mode ? mode : "";
-  const bool always = m == "always";
-  if (m == "never" || (!always && style.chunked)) return {};  // CPUs: one work-item streams fine
+  using Split = detail::GeneratorChoices::ReduceSplit;
+  const Split chosen = detail::generator_choices().reduce_split;
+  const bool always = chosen == Split::always;
+  if (chosen == Split::never || (!always && style.chunked)) return {};  // CPUs: one work-item streams fine
   const auto units = static_cast<std::int64_t>(std::max(1u, dev.info().compute_units));
   const std::int64_t busy = style.chunked ? units * 4 : units * static_cast<std::int64_t>(style.groups_per_unit * style.group);
   if (contiguous) {

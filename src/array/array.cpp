@@ -4,12 +4,12 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <mutex>
 
 #include "array/array_queue.hpp"
 #include "array/memory_pool.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/device_local.hpp"
 #include "weft/error.hpp"
 #include "core/lifetime.hpp"
 
@@ -24,13 +24,9 @@ struct DeviceState {
   std::atomic<std::uint64_t> launches{0};
 };
 DeviceState& state(const Device& device) {
-  static std::mutex mutex;
   // Never destroyed (core/lifetime.hpp): queued array work may still be running at exit.
-  static Immortal<std::map<const void*, std::unique_ptr<DeviceState>>> states;
-  std::lock_guard lock(mutex);
-  auto& s = (*states)[device.impl().get()];
-  if (!s) s = std::make_unique<DeviceState>(device);
-  return *s;
+  static Immortal<DeviceLocal<DeviceState>> states;
+  return states->get(device);
 }
 }  // namespace
 

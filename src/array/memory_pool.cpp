@@ -5,6 +5,7 @@
 
 #include "array/array_queue.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/device_local.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "core/lifetime.hpp"
@@ -153,13 +154,10 @@ void MemoryPool::release_cached() {
 }
 
 MemoryPool& memory_pool(const Device& device) {
-  static std::mutex mutex;
   // Never destroyed (core/lifetime.hpp): blocks may still be in use by queued work at exit.
-  static Immortal<std::map<const void*, std::shared_ptr<MemoryPool>>> pools;
-  std::lock_guard lock(mutex);
-  auto& p = (*pools)[device.impl().get()];
-  if (!p) p = std::make_shared<MemoryPool>(device, config().memory_limit);
-  return *p;
+  static Immortal<DeviceLocal<MemoryPool>> pools(
+      [](const Device& d) { return std::make_shared<MemoryPool>(d, config().memory_limit); });
+  return pools->get(device);
 }
 
 void count_transfer(Transfer kind, std::size_t bytes) {

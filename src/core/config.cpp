@@ -320,6 +320,20 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
   if (auto v = get("WEFT_MEMORY_LIMIT"); v && !trim(*v).empty()) {
     c.memory_limit = parse_bytes(*v);
   }
+
+  if (auto v = get("WEFT_OPENCL_PTX"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    if (t == "1" || t == "on") c.opencl_ptx = true;
+    else if (t == "0" || t == "off") c.opencl_ptx = false;
+    else {
+      throw ConfigError("WEFT_OPENCL_PTX='" + std::string(*v) + "' is not a switch: expected 1 or on (inline PTX on "
+                        "NVIDIA's OpenCL, the default), 0 or off (plain OpenCL C)");
+    }
+  }
+
+  // An empty PATH entry is the current directory (as execvp takes it), so PATH is kept as is.
+  const auto path = get("PATH");
+  c.path = path ? std::string(*path) : "/usr/local/bin:/usr/bin:/bin";
   return c;
 }
 

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "weft/config.hpp"
 #include "weft/error.hpp"
 
 extern char** environ;
@@ -75,8 +76,7 @@ std::string find_executable(const std::string& name) {
     return path;
   };
   if (name.find('/') != std::string::npos) return resolve(name);
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  const std::string& dirs = config().path;
   std::size_t start = 0;
   while (start <= dirs.size()) {
     std::size_t colon = dirs.find(':', start);

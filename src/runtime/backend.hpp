@@ -193,9 +193,12 @@ class PinnedImpl {
   std::size_t size_;
 };
 
+/// The next DeviceImpl's local_index().
+std::size_t next_device_index() noexcept;
+
 class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
  public:
-  explicit DeviceImpl(DeviceInfo info) : info_(std::move(info)) {}
+  explicit DeviceImpl(DeviceInfo info) : info_(std::move(info)), local_index_(next_device_index()) {}
   virtual ~DeviceImpl() = default;
   DeviceImpl(const DeviceImpl&) = delete;
   DeviceImpl& operator=(const DeviceImpl&) = delete;
@@ -218,21 +221,15 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   /// The ordering of this device's queues with its array queue (queue_order.hpp).
   DeviceOrder& order() const noexcept { return order_; }
 
-  /// What a layer above the runtime derives once from this device and keeps with it (the
-  /// kernel generators' DeviceStyle, read at every generated launch): `ready` points into
-  /// `value` once it is set, under `mutex`; readers load `ready` alone.
-  struct Memo {
-    std::atomic<const void*> ready{nullptr};
-    std::mutex mutex;
-    std::shared_ptr<const void> value;
-  };
-  Memo& generator_memo() const noexcept { return generator_memo_; }
+  /// A small number of this device's own, from 0 in the order devices are made and never
+  /// reused: where DeviceLocal (device_local.hpp) finds the device's values.
+  std::size_t local_index() const noexcept { return local_index_; }
 
  protected:
   DeviceInfo info_;
 
  private:
-  mutable Memo generator_memo_;
+  std::size_t local_index_;
   mutable DeviceOrder order_;
 };
 

@@ -1,3 +1,5 @@
+#include <atomic>
+
 #include "runtime/backend.hpp"
 #include "weft/device.hpp"
 #include "weft/error.hpp"
@@ -18,6 +20,11 @@ std::vector<Device> Device::partition(unsigned compute_units_each) const {
 }
 
 namespace detail {
+std::size_t next_device_index() noexcept {
+  static std::atomic<std::size_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 std::vector<std::shared_ptr<DeviceImpl>> DeviceImpl::partition_equally(unsigned) {
   throw Unsupported(info_.selector + " (" + info_.name +
                     ") cannot be partitioned into sub-devices; OpenCL devices with device fission "

@@ -97,11 +97,12 @@ std::string list_devices() {
 }
 
 int auto_rank(const Device& d) {
-  // Today's policy for `auto`: a GPU before the host, CUDA before OpenCL for the same
-  // GPU, PoCL-style OpenCL CPU devices last. The measured, cost-model choice comes later.
+  // Today's policy for `auto`: a GPU before the host, a GPU's native interface (CUDA) before
+  // a portable one (OpenCL), the host backend before OpenCL CPU devices (PoCL). The measured,
+  // cost-model choice comes later.
   const auto& i = d.info();
-  if (i.type == DeviceType::gpu) return i.backend == "cuda" ? 0 : 1;
-  if (i.backend == "host") return 2;
+  if (i.type == DeviceType::gpu) return i.capabilities.native_api ? 0 : 1;
+  if (i.capabilities.native_api) return 2;
   return 3;
 }
 }  // namespace

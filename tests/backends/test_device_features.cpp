@@ -16,7 +16,7 @@ using test::upload;
 
 float external_function(float x) { return 3.0f * x * x - 2.0f * x + 1.0f; }
 
-bool runs_work_groups(const Device& d) { return d.backend() != "host"; }
+bool runs_work_groups(const Device& d) { return d.capabilities().has_barriers; }
 
 class DeviceFeatures : public ::testing::TestWithParam<Device> {
  protected:
@@ -64,6 +64,44 @@ TEST_P(DeviceFeatures, SeedKernelsWithAnExternalFunction) {
   k.set_args(da, db);
   q.launch(k, n, 256);
   EXPECT_EQ(close(download<float>(q, db, n)), 0u);
+}
+
+TEST_P(DeviceFeatures, CapabilitiesAgreeWithWhatTheDeviceDoes) {
+  // What the layers above the backends ask instead of a backend's name: each answer is
+  // checked against what the device then does.
+  const DeviceCapabilities& caps = dev.capabilities();
+  Buffer b(dev, 64);
+  EXPECT_EQ(caps.memory_is_host, b.host_ptr() != nullptr) << dev.selector();
+  EXPECT_EQ(caps.addressable_memory, b.address() != 0) << dev.selector();
+  if (caps.addressable_memory) {
+    Buffer w = Buffer::wrap(dev, b.address(), 64, std::make_shared<Buffer>(b));
+    EXPECT_EQ(w.address(), b.address());
+  } else {
+    EXPECT_THROW(Buffer::wrap(dev, 4096, 64, nullptr), Unsupported);
+  }
+  // Barriers and __local memory go together: a device without them has no local memory and
+  // refuses a kernel that uses them.
+  EXPECT_EQ(caps.has_barriers, dev.info().local_mem_bytes > 0) << dev.selector();
+  Program p = Program::build(dev, test_kernels::busy_cl);
+  if (caps.has_barriers) {
+    EXPECT_NO_THROW(p.kernel("group_sum"));
+  } else {
+    EXPECT_THROW(p.kernel("group_sum"), Unsupported);
+  }
+  // The helpers of WEFT_PTX are built in only where kernels may use inline PTX at all.
+  EXPECT_TRUE(!caps.native_ptx || caps.inline_ptx);
+  EXPECT_TRUE(!caps.inline_ptx || dev.info().nvidia_arch > 0);
+  // DLPack: one of its device types, the CUDA ordinal as the id.
+  EXPECT_TRUE(caps.dlpack_device_type == 1 || caps.dlpack_device_type == 2 || caps.dlpack_device_type == 4)
+      << caps.dlpack_device_type;
+  EXPECT_TRUE(!caps.memory_is_host || caps.dlpack_device_type == 1);
+  EXPECT_TRUE(caps.dlpack_device_type == 2 || caps.dlpack_device_id == 0);
+  // `auto` takes a device of a native interface before a portable one of the same type.
+  const Device chosen = device("auto");
+  for (const Device& d : devices()) {
+    EXPECT_FALSE(d.type() == chosen.type() && d.capabilities().native_api && !chosen.capabilities().native_api)
+        << d.selector() << " before " << chosen.selector();
+  }
 }
 
 TEST_P(DeviceFeatures, LocalMemoryArguments) {
@@ -150,7 +188,7 @@ TEST_P(DeviceFeatures, SeveralQueuesAndOutOfOrder) {
 }
 
 TEST_P(DeviceFeatures, SubDevices) {
-  if (dev.backend() != "opencl" || dev.info().compute_units < 2) {
+  if (dev.capabilities().dlpack_device_type != 4 || dev.info().compute_units < 2) {
     EXPECT_THROW(dev.partition(1), Unsupported);
     return;
   }

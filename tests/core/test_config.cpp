@@ -136,6 +136,22 @@ TEST(Config, CacheLockTimeoutInSeconds) {
   }
 }
 
+TEST(Config, OpenclPtxIsASwitch) {
+  EXPECT_TRUE(parse({}).opencl_ptx);
+  for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_OPENCL_PTX", on}}).opencl_ptx) << on;
+  for (const char* off : {"0", "off"}) EXPECT_FALSE(parse({{"WEFT_OPENCL_PTX", off}}).opencl_ptx) << off;
+  for (const char* bad : {"yes", "2", "OFF!"}) {
+    const std::string e = error_of({{"WEFT_OPENCL_PTX", bad}});
+    EXPECT_NE(e.find("WEFT_OPENCL_PTX='" + std::string(bad) + "'"), std::string::npos) << e;
+    EXPECT_NE(e.find("0 or off"), std::string::npos) << e;
+  }
+}
+
+TEST(Config, PathIsReadForProgramLookups) {
+  EXPECT_EQ(parse({{"PATH", "/opt/cc/bin:/usr/bin"}}).path, "/opt/cc/bin:/usr/bin");
+  EXPECT_EQ(parse({}).path, "/usr/local/bin:/usr/bin:/bin");
+}
+
 TEST(Selector, EveryForm) {
   using K = DeviceSelector::Kind;
   EXPECT_EQ(DeviceSelector::parse("host").kind(), K::host);

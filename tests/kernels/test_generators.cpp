@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "kernels/generators/choices.hpp"
 #include "kernels/generators/device_style.hpp"
 #include "support.hpp"
 
@@ -14,6 +15,15 @@ namespace weft {
 namespace {
 
 using test::download;
+using Choices = detail::GeneratorChoices;
+
+// The choices of one test: the single-pass scan and the fused reduction where asked.
+Choices forcing(bool single_pass, bool fused = false) {
+  Choices c;
+  if (single_pass) c.scan_algorithm = Choices::ScanAlgorithm::single_pass;
+  if (fused) c.reduce_algorithm = Choices::ReduceAlgorithm::fused;
+  return c;
+}
 
 const std::size_t sizes[] = {0, 1, 2, 1023, 1024, 1025, 65535, 65536, 65537, (1u << 20) + 1};
 
@@ -53,6 +63,38 @@ void check_elementwise(Generators& g, Device& dev, Queue& q, const char* type) {
     }
     EXPECT_EQ(bad, 0u) << type << " n = " << n << " on " << dev.selector();
   }
+}
+
+TEST(GeneratorChoices, SetByNameValidatedAndRestoredByScope) {
+  // What the Python tests call (weft._weft._set_generator_choice), and the C++ tests' scope.
+  EXPECT_EQ(detail::generator_choices(), Choices{});
+  {
+    Choices c;
+    c.scan_tickets = Choices::Toggle::on;
+    detail::ScopedGeneratorChoices scoped(c);
+    detail::set_generator_choice("reduce_split", "always");
+    detail::set_generator_choice("scan_prefetch", "7");
+    detail::set_generator_choice("scan_algorithm", "chunked");
+    const Choices now = detail::generator_choices();
+    EXPECT_EQ(now.scan_tickets, Choices::Toggle::on);  // the others are kept
+    EXPECT_EQ(now.reduce_split, Choices::ReduceSplit::always);
+    EXPECT_EQ(now.scan_prefetch, 7);
+    EXPECT_EQ(now.scan_algorithm, Choices::ScanAlgorithm::chunked);
+    auto error_of = [](const char* name, const char* value) -> std::string {
+      try {
+        detail::set_generator_choice(name, value);
+      } catch (const InvalidArgument& e) {
+        return e.what();
+      }
+      return "";
+    };
+    EXPECT_NE(error_of("reduce_split", "sometimes").find("auto, always, never"), std::string::npos);
+    EXPECT_NE(error_of("scan_status16", "1").find("auto, on, off"), std::string::npos);
+    EXPECT_NE(error_of("scan_prefetch", "5000").find("0 to 4096"), std::string::npos);
+    EXPECT_NE(error_of("scan_speed", "fast").find("scan_algorithm"), std::string::npos);
+    EXPECT_EQ(detail::generator_choices(), now) << "a refused value changes nothing";
+  }
+  EXPECT_EQ(detail::generator_choices(), Choices{}) << "the scope restores the choices before it";
 }
 
 TEST(GeneratorForms, ArraysReadAndStoredAsTheyAreAreRecognized) {
@@ -199,7 +241,7 @@ TEST_P(Generators, ReductionsReadArraysAtAnyAlignment) {
   // A map `x[i]` of the result's type is read 16 bytes at a time on CUDA where x starts on a
   // 16-byte boundary; a buffer that starts between (wrapped memory, here 4 to 12 bytes into
   // an allocation) takes the element-wise loop. Both are exact on integers.
-  if (dev.backend() == "opencl") GTEST_SKIP() << "OpenCL buffers cannot be wrapped at an address";
+  if (!dev.capabilities().addressable_memory) GTEST_SKIP() << "OpenCL buffers cannot be wrapped at an address";
   const std::size_t n = 70001;
   const auto x = test::random_vector<std::int32_t>(n, 11, -1000, 1000);
   Buffer dx = upload_typed(x);
@@ -294,8 +336,8 @@ TEST_P(Generators, InclusiveAndExclusiveScans) {
 
 TEST_P(Generators, SinglePassScanWhereWorkGroupsExist) {
   // The GPU algorithm (decoupled look-back), forced on any device with work-groups.
-  if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";
-  ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
+  if (!dev.capabilities().has_barriers) GTEST_SKIP() << "the host backend has no work-group barriers";
+  detail::ScopedGeneratorChoices chosen(forcing(true));
   InclusiveScanKernel inclusive(DType::int32, "a + b", "0", "// single pass");
   ExclusiveScanKernel exclusive(DType::float64, "a + b", "0", "// single pass");
   // A mapped input (not an array read as it is: no asynchronous tile copies on CUDA).
@@ -320,7 +362,6 @@ TEST_P(Generators, SinglePassScanWhereWorkGroupsExist) {
       ASSERT_EQ(om[i], 2 * run) << "mapped, n = " << n << " i = " << i;
     }
   }
-  ::unsetenv("WEFT_SCAN_ALGORITHM");
 }
 
 namespace {
@@ -339,47 +380,50 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
                               ") * (a & " + lo + ") + (b & " + lo + ")) & " + lo + ")";
   const std::string args = "const " + t + " *x, " + t + " *y, " + t + " *z", neutral = "(1" + sfx + " << " + hb + ")";
   const DType dtype = dtype_of<U>;
-  // The algorithm is chosen at a kernel's first launch on a device: each kernel after the
-  // first has its first launch under WEFT_SCAN_ALGORITHM (and WEFT_SCAN_LOOKBACK) set.
+  // The algorithm is chosen at a kernel's first launch on a device: each kernel has its first
+  // launch under its mode's choices.
+  using Toggle = Choices::Toggle;
+  constexpr Toggle on = Toggle::on, off = Toggle::off, automatic = Toggle::automatic;
   struct Mode {
-    const char* algorithm;
-    const char* lookback;
+    bool single_pass;
+    Toggle aggregates_only;
     const char* label;
-    const char* tickets = nullptr;
-    const char* lookback_warp = nullptr;
-    const char* status16 = nullptr;
+    Toggle tickets = Toggle::automatic;
+    Toggle lookback_warp = Toggle::automatic;
+    Toggle status16 = Toggle::automatic;
   };
-  std::vector<Mode> modes{{nullptr, nullptr, ""}};
+  std::vector<Mode> modes{{false, automatic, ""}};
   // Where work-groups exist: the single pass, and the single pass with aggregates only (every
   // look-back folds back to the first tile through long windows); on NVIDIA GPUs (tiles in
   // work-group order, a warp of its own looking back) also with tiles handed out by the
   // atomic counter, as elsewhere, with the first data warp looking back after the copy, and
   // with 8-byte values published before their status words (behind a fence) instead of
   // beside them.
-  if (dev.backend() != "host") {
-    modes.push_back({"single-pass", nullptr, " (single pass)"});
-    modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only)"});
+  if (dev.capabilities().has_barriers) {
+    modes.push_back({true, automatic, " (single pass)"});
+    modes.push_back({true, on, " (single pass, aggregates only)"});
   }
   // NVIDIA GPUs run the same kernel through CUDA and through NVIDIA's OpenCL (inline PTX).
   const bool ptx = dev.info().nvidia_arch >= 70;
   if (ptx) {
-    modes.push_back({"single-pass", nullptr, " (single pass, tickets)", "1"});
-    modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, tickets)", "1"});
-    modes.push_back({"single-pass", nullptr, " (single pass, the first warp looks back)", nullptr, "0"});
+    modes.push_back({true, automatic, " (single pass, tickets)", on});
+    modes.push_back({true, on, " (single pass, aggregates only, tickets)", on});
+    modes.push_back({true, automatic, " (single pass, the first warp looks back)", automatic, off});
     if (sizeof(U) == 8) {
-      modes.push_back({"single-pass", "aggregates", " (single pass, aggregates only, fenced)", nullptr, nullptr, "0"});
-      modes.push_back({"single-pass", nullptr, " (single pass, a look-back warp)", nullptr, "1"});
+      modes.push_back({true, on, " (single pass, aggregates only, fenced)", automatic, automatic, off});
+      modes.push_back({true, automatic, " (single pass, a look-back warp)", automatic, on});
     }
   }
   const U mask = static_cast<U>((U{1} << h) - 1);
   for (const Mode& mode : modes) {
     GenericScanKernel scan(dtype, args, "x[i]", compose, neutral, "y[i] = item; z[i] = prev_item", "",
                            std::string("// ") + mode.label, "affine");
-    if (mode.algorithm) ::setenv("WEFT_SCAN_ALGORITHM", mode.algorithm, 1);
-    if (mode.lookback) ::setenv("WEFT_SCAN_LOOKBACK", mode.lookback, 1);
-    if (mode.tickets) ::setenv("WEFT_SCAN_TICKETS", mode.tickets, 1);
-    if (mode.lookback_warp) ::setenv("WEFT_SCAN_LOOKBACK_WARP", mode.lookback_warp, 1);
-    if (mode.status16) ::setenv("WEFT_SCAN_STATUS16", mode.status16, 1);
+    Choices c = forcing(mode.single_pass);
+    c.scan_aggregates_only = mode.aggregates_only;
+    c.scan_tickets = mode.tickets;
+    c.scan_lookback_warp = mode.lookback_warp;
+    c.scan_status16 = mode.status16;
+    detail::ScopedGeneratorChoices chosen(c);
     // On GPUs also a size of over a hundred tiles (look-backs of several rounds).
     std::vector<std::size_t> sizes{200001, 1, 4097, 65536};
     if (ptx) sizes.push_back((std::size_t{1} << 20) + 3);
@@ -401,29 +445,25 @@ void check_affine_scans(Generators& g, const Device& dev, Queue& q) {
       }
       EXPECT_EQ(bad, 0u) << name(dtype) << " n = " << n << " on " << dev.selector() << mode.label;
     }
-    ::unsetenv("WEFT_SCAN_ALGORITHM");
-    ::unsetenv("WEFT_SCAN_LOOKBACK");
-    ::unsetenv("WEFT_SCAN_TICKETS");
-    ::unsetenv("WEFT_SCAN_LOOKBACK_WARP");
-    ::unsetenv("WEFT_SCAN_STATUS16");
   }
 }
 }  // namespace
 
 TEST_P(Generators, ScansPrefetchingTilesAheadAtAnyAlignment) {
   // Tiles asked of L2 one ticket ahead (on NVIDIA GPUs of compute capability 9.0; elsewhere
-  // the knob changes nothing), copied in and stored 16 bytes at a time where the arrays start
+  // the choice changes nothing), copied in and stored 16 bytes at a time where the arrays start
   // on a 16-byte boundary, 4 bytes at a time where one starts between (wrapped memory 4 bytes
   // into an allocation; the prefetch is skipped there too).
-  if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";
-  ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
-  ::setenv("WEFT_SCAN_PREFETCH", "1", 1);
+  if (!dev.capabilities().has_barriers) GTEST_SKIP() << "the host backend has no work-group barriers";
+  Choices c = forcing(true);
+  c.scan_prefetch = 1;
+  detail::ScopedGeneratorChoices chosen(c);
   InclusiveScanKernel inclusive(DType::int32, "a + b", "0", "// prefetch");
   const std::size_t n = 200003;
   const auto x = test::random_vector<std::int32_t>(n, 14, -50, 50);
   Buffer dx = upload_typed(x), out = Buffer::of<std::int32_t>(dev, n);
   for (const auto& [src_skip, dst_skip] : {std::pair<std::size_t, std::size_t>{0, 0}, {1, 0}, {0, 1}}) {
-    if ((src_skip || dst_skip) && dev.backend() == "opencl") continue;  // OpenCL buffers cannot be wrapped
+    if ((src_skip || dst_skip) && !dev.capabilities().addressable_memory) continue;  // OpenCL buffers cannot be wrapped
     auto view = [&](Buffer& b, std::size_t skip) {
       return skip ? Buffer::wrap(dev, b.address() + 4 * skip, (n - skip) * 4, std::make_shared<Buffer>(b)) : b;
     };
@@ -437,8 +477,6 @@ TEST_P(Generators, ScansPrefetchingTilesAheadAtAnyAlignment) {
       ASSERT_EQ(o[i + dst_skip], run) << "source +" << src_skip << ", destination +" << dst_skip << ", i = " << i;
     }
   }
-  ::unsetenv("WEFT_SCAN_PREFETCH");
-  ::unsetenv("WEFT_SCAN_ALGORITHM");
 }
 
 TEST_P(Generators, ScanArgumentsMayShareNamesWithTheTemplatesLocals) {
@@ -447,10 +485,10 @@ TEST_P(Generators, ScanArgumentsMayShareNamesWithTheTemplatesLocals) {
   const std::size_t n = 70001;
   const auto x = test::random_vector<std::int32_t>(n, 15, -50, 50);
   Buffer dx = upload_typed(x), out = Buffer::of<std::int32_t>(dev, n);
-  std::vector<const char*> algorithms{nullptr};
-  if (dev.backend() != "host") algorithms.push_back("single-pass");
-  for (const char* algorithm : algorithms) {
-    if (algorithm) ::setenv("WEFT_SCAN_ALGORITHM", algorithm, 1);
+  std::vector<bool> algorithms{false};
+  if (dev.capabilities().has_barriers) algorithms.push_back(true);
+  for (const bool algorithm : algorithms) {
+    detail::ScopedGeneratorChoices chosen(forcing(algorithm));
     GenericScanKernel scan(DType::int32,
                            "const int *total, int *base, int tile, int carry, int window, int state, int value, "
                            "int acc, int k",
@@ -463,7 +501,6 @@ TEST_P(Generators, ScanArgumentsMayShareNamesWithTheTemplatesLocals) {
       run += 2 * x[i];
       ASSERT_EQ(o[i], run + 21) << "i = " << i << (algorithm ? " (single pass)" : "");
     }
-    ::unsetenv("WEFT_SCAN_ALGORITHM");
   }
 }
 
@@ -474,8 +511,8 @@ TEST_P(Generators, ScansKeepTheOrderAcrossTilesAndCalls) {
 
 TEST_P(Generators, FusedReductionWhereWorkGroupsExist) {
   // The one-launch reduction (last work-group combines), forced on any device with work-groups.
-  if (dev.backend() == "host") GTEST_SKIP() << "the host backend has no work-group barriers";
-  ::setenv("WEFT_REDUCE_ALGORITHM", "fused", 1);
+  if (!dev.capabilities().has_barriers) GTEST_SKIP() << "the host backend has no work-group barriers";
+  detail::ScopedGeneratorChoices chosen(forcing(false, true));
   ReductionKernel sum(DType::int64, "0", "a + b", "x[i]", "const long *x", "// fused");
   ReductionKernel maxk(DType::float32, "-INFINITY", "fmax(a, b)", "x[i]", "const float *x", "// fused");
   for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{100001}, std::size_t{1} << 20}) {
@@ -490,7 +527,6 @@ TEST_P(Generators, FusedReductionWhereWorkGroupsExist) {
       EXPECT_EQ(maxk.reduce<float>(q, n, dxf).get(), *std::max_element(xf.begin(), xf.end())) << "n = " << n;
     }
   }
-  ::unsetenv("WEFT_REDUCE_ALGORITHM");
 }
 
 TEST_P(Generators, OutOfOrderQueuesKeepTheGeneratorsInOrder) {
@@ -503,12 +539,9 @@ TEST_P(Generators, OutOfOrderQueuesKeepTheGeneratorsInOrder) {
   std::int64_t total = 0;
   std::vector<std::int32_t> prefix(n);
   for (std::size_t i = 0; i < n; ++i) prefix[i] = static_cast<std::int32_t>(total += x[i]);
-  const bool groups = dev.backend() != "host";
+  const bool groups = dev.capabilities().has_barriers;
   for (int forced = 0; forced < (groups ? 2 : 1); ++forced) {
-    if (forced) {
-      ::setenv("WEFT_SCAN_ALGORITHM", "single-pass", 1);
-      ::setenv("WEFT_REDUCE_ALGORITHM", "fused", 1);
-    }
+    detail::ScopedGeneratorChoices chosen(forcing(forced != 0, forced != 0));
     InclusiveScanKernel scan(DType::int32, "a + b", "0", forced ? "// forced" : "");
     ReductionKernel sum(DType::int64, "0", "a + b", "x[i]", "const int *x", forced ? "// forced" : "");
     ElementwiseKernel twice("const int *x, int *y", "y[i] = 2 * x[i]", "twice");
@@ -527,8 +560,6 @@ TEST_P(Generators, OutOfOrderQueuesKeepTheGeneratorsInOrder) {
       for (std::size_t i = 0; i < n; ++i) bad += (y[i] != prefix[i]) + (z[i] != 2 * x[i]);
       EXPECT_EQ(bad, 0u) << "round " << round << (forced ? " (single pass, fused)" : "");
     }
-    ::unsetenv("WEFT_SCAN_ALGORITHM");
-    ::unsetenv("WEFT_REDUCE_ALGORITHM");
   }
 }
 

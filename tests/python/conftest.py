@@ -29,3 +29,18 @@ def device(request):
 @pytest.fixture
 def queue(device):
     return weft.Queue(device)
+
+
+@pytest.fixture
+def generator_choice():
+    """choose(name, value): a code path the kernel generators take for this test only (for
+    example the two-stage split of axis reductions on a CPU); see generator_choices.hpp."""
+    chosen = []
+
+    def choose(name, value):
+        weft._weft._set_generator_choice(name, value)
+        chosen.append(name)
+
+    yield choose
+    for name in chosen:
+        weft._weft._set_generator_choice(name, "auto")

@@ -595,13 +595,13 @@ def test_dtype_keyword_of_functions_and_ufuncs(device):
 
 
 @pytest.mark.parametrize("split", ["never", "always"])
-def test_axis_reductions_against_numpy(device, monkeypatch, split):
+def test_axis_reductions_against_numpy(device, generator_choice, split):
     """Reductions over some axes: four accumulators per work-item, one reduced dimension
-    indexed without divisions, and (GPUs by default; forced here with WEFT_REDUCE_SPLIT) long
+    indexed without divisions, and (GPUs by default; chosen here on every device) long
     ranges split in two stages (strided ones into pieces when outputs are few, contiguous ones
     into interleaved parts), all against NumPy,
     NaN placement for min and max included."""
-    monkeypatch.setenv("WEFT_REDUCE_SPLIT", split)
+    generator_choice("reduce_split", split)
     rng = np.random.default_rng(11)
     cases = [((5003, 2), 0, np.float32, ("sum", "mean", "min", "max", "var")),
              ((3, 7001), 1, np.int32, ("sum", "min", "prod", "mean")),

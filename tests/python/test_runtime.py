@@ -28,6 +28,23 @@ def test_devices_and_backends():
         assert d.global_mem_size > 0 and d.max_work_group_size > 0
         assert weft.Device(d.selector) == d and hash(weft.Device(d.selector)) == hash(d)
         assert d.selector in repr(d)
+
+
+def test_device_capabilities():
+    """What a device can do, as read-only properties (the layers above the backends ask these,
+    never a backend's name)."""
+    host = weft.Device("host")
+    assert not host.has_barriers and host.memory_is_host and host.addressable_memory
+    assert host.prefers_row_kernels and host.native_api and not host.native_ptx and not host.inline_ptx
+    assert (host.dlpack_device_type, host.dlpack_device_id) == (1, 0)
+    for d in weft.devices():
+        assert d.has_barriers == (d.local_mem_size > 0)
+        assert d.dlpack_device_type in (1, 2, 4)
+        if d.addressable_memory:  # what DLPack reports for an array there
+            a = weft.asarray(np.arange(3, dtype=np.float32), device=d)
+            assert a.__dlpack_device__() == (d.dlpack_device_type, d.dlpack_device_id)
+        with pytest.raises(AttributeError):
+            d.has_barriers = True
     with pytest.raises(weft.Error):
         weft.Device("nosuchbackend:7")
 

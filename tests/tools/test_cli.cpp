@@ -52,7 +52,9 @@ TEST(Cli, DevicesTableAndJson) {
   const auto j = weft_cmd({"devices", "--json"});
   EXPECT_EQ(j.exit_code, 0) << j.output;
   for (const char* key : {"\"selector\": \"host\"", "\"backend\": \"host\"", "\"name\"", "\"type\": \"cpu\"",
-                          "\"compute_units\"", "\"global_mem_bytes\"", "\"max_work_group_size\""}) {
+                          "\"compute_units\"", "\"global_mem_bytes\"", "\"max_work_group_size\"",
+                          "\"capabilities\"", "\"has_barriers\": false", "\"memory_is_host\": true",
+                          "\"dlpack_device_type\": 1"}) {
     EXPECT_NE(j.output.find(key), std::string::npos) << key << " missing from " << j.output;
   }
   EXPECT_EQ(j.output.front(), '[');
@@ -66,6 +68,9 @@ TEST(Cli, MalformedDeviceListsTheValidSelectors) {
   const auto b = weft_cmd({"devices"}, "WEFT_BACKENDS=host,metal");
   EXPECT_NE(b.exit_code, 0);
   EXPECT_NE(b.output.find("metal"), std::string::npos) << b.output;
+  const auto x = weft_cmd({"devices"}, "WEFT_OPENCL_PTX=maybe");
+  EXPECT_NE(x.exit_code, 0);
+  EXPECT_NE(x.output.find("WEFT_OPENCL_PTX='maybe'"), std::string::npos) << x.output;
 }
 
 TEST(Cli, CacheCommands) {

@@ -63,6 +63,14 @@ class CudaBackend final : public BackendImpl {
                       ", " + nvrtc;
       info.driver_version = info.platform + ", " + arch;
       info.nvidia_arch = static_cast<unsigned>(10 * major + minor);
+      DeviceCapabilities& caps = info.capabilities;
+      caps.has_barriers = true;
+      caps.addressable_memory = true;  // device pointers
+      caps.native_ptx = true;          // the CUDA prelude defines WEFT_PTX
+      caps.inline_ptx = true;
+      caps.native_api = true;
+      caps.dlpack_device_type = 2;  // kDLCUDA
+      caps.dlpack_device_id = i;
       CUcontext ctx = nullptr;
       check(drv.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
       devices_.push_back(std::make_shared<CudaDevice>(std::move(info), dev, ctx, arch));

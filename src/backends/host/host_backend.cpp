@@ -66,6 +66,14 @@ class HostBackend final : public BackendImpl {
     info.fp16 = true;
     info.fp64 = true;
     info.driver_version = std::string("weft ") + WEFT_VERSION_STRING;
+    // Work-items run to completion one after another on the pool's threads (no barriers, no
+    // __local memory), over plain host memory.
+    DeviceCapabilities& caps = info.capabilities;
+    caps.memory_is_host = true;
+    caps.addressable_memory = true;
+    caps.prefers_row_kernels = true;
+    caps.native_api = true;
+    caps.dlpack_device_type = 1;  // kDLCPU
     device_ = std::make_shared<HostDevice>(std::move(info));
   }
   std::vector<std::shared_ptr<DeviceImpl>> devices() override { return {device_}; }

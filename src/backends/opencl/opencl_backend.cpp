@@ -66,6 +66,13 @@ DeviceInfo describe(cl_device_id d, const std::string& selector, const OpenclCon
     // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV and _MINOR_NV (cl_ext.h's values).
     info.nvidia_arch = 10 * device_value<cl_uint>(d, 0x4000) + device_value<cl_uint>(d, 0x4001);
   }
+  // Buffers are cl_mem handles (no address to share, even on a CPU device).
+  DeviceCapabilities& caps = info.capabilities;
+  caps.has_barriers = true;
+  // NVIDIA's OpenCL compiles inline PTX (asm) in OpenCL C; the helpers need compute capability
+  // 7.0. WEFT_OPENCL_PTX=0 keeps the OpenCL C plain (an escape hatch should a driver mistranslate).
+  caps.inline_ptx = info.nvidia_arch >= 70 && config().opencl_ptx;
+  caps.dlpack_device_type = 4;  // kDLOpenCL
   return info;
 }
 

@@ -20,8 +20,8 @@ struct DeviceStyle {
   // aggregate can arrive after its flag), so on other OpenCL GPUs scans of 8-byte values go
   // in chunks and reductions in two launches.
   bool device_fences = false;
-  // Inline PTX (NVIDIA GPUs of compute capability 7.0 and later, through CUDA or OpenCL;
-  // WEFT_OPENCL_PTX=0 keeps OpenCL C plain): kernels may use the helpers of WEFT_PTX.
+  // Inline PTX (DeviceCapabilities::inline_ptx: NVIDIA GPUs through CUDA, or through OpenCL
+  // from compute capability 7.0 unless WEFT_OPENCL_PTX=0): kernels may use the helpers of WEFT_PTX.
   bool ptx = false;
   bool copies_async = false;      // global to local memory without registers (PTX, compute capability 8.0+)
   bool prefetches_bulk = false;   // a whole tile into L2 by one instruction (PTX, compute capability 9.0+)
@@ -31,13 +31,9 @@ struct DeviceStyle {
   std::string options;            // -D WEFT_* for the generated source
 };
 
-/// The style of d, derived once per device and kept with it: a generated launch builds no
-/// strings to find it.
+/// The style of d, derived once per device (a DeviceLocal): a generated launch builds no
+/// strings and takes no lock to find it.
 const DeviceStyle& device_style(const Device& d);
-
-/// A tuning knob from the environment: `fallback` when unset, else a whole number in
-/// [lo, hi] (a power of two when pow2), or InvalidArgument naming the variable.
-std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi, bool pow2 = false);
 
 /// The array an expression of the form `x[i]` reads, when x is a pointer argument of type
 /// `dtype` of 4 or 8 bytes (kernels may then copy it asynchronously);

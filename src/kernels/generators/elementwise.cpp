@@ -4,27 +4,15 @@
 #include "kernels/generators/device_style.hpp"
 #include "kernels/generators/ordered.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/device_local.hpp"
 #include "weft/error.hpp"
 
 #include <cctype>
-#include <cstdlib>
 #include <mutex>
 
 namespace weft {
 
 namespace detail {
-std::size_t tuning_knob(const char* name, std::size_t fallback, std::size_t lo, std::size_t hi, bool pow2) {
-  const char* e = std::getenv(name);
-  if (!e || !*e) return fallback;
-  char* end = nullptr;
-  const unsigned long v = std::strtoul(e, &end, 10);
-  if (*end || v < lo || v > hi || (pow2 && (v & (v - 1)))) {
-    throw InvalidArgument(std::string(name) + "='" + e + "': expected " + (pow2 ? "a power of two" : "a whole number") +
-                          " from " + std::to_string(lo) + " to " + std::to_string(hi));
-  }
-  return static_cast<std::size_t>(v);
-}
-
 namespace {
 // The name of `a[i]` (spaces allowed around the pieces) when a is an array argument of dtype,
 // writable where asked; otherwise "".
@@ -66,7 +54,8 @@ std::string direct_store(std::string_view statement, const std::vector<ArgSpec>&
 namespace {
 DeviceStyle derive_style(const Device& d) {
   DeviceStyle s;
-  if (d.backend() == "host") {
+  const DeviceCapabilities& caps = d.capabilities();
+  if (!caps.has_barriers) {
     s.host = true;
     s.chunked = true;
     s.items = 1;
@@ -77,9 +66,7 @@ DeviceStyle derive_style(const Device& d) {
     // then use warp shuffles, named barriers, device-scope fences and asynchronous copies
     // under WEFT_PTX; src/kernels/cl/ptx_opencl.cl gives them to OpenCL C).
     const unsigned arch = d.info().nvidia_arch;
-    // WEFT_OPENCL_PTX is read once per process.
-    static const bool opencl_ptx = tuning_knob("WEFT_OPENCL_PTX", 1, 0, 1) == 1;
-    s.ptx = d.backend() == "cuda" || (arch >= 70 && opencl_ptx);
+    s.ptx = caps.inline_ptx;
     s.device_fences = s.ptx;
     s.copies_async = s.ptx && arch >= 80;
     s.prefetches_bulk = s.ptx && arch >= 90;
@@ -95,20 +82,15 @@ DeviceStyle derive_style(const Device& d) {
     s.groups_per_unit = 4;
   }
   s.options = " -D WEFT_EXACT=" + std::string(s.host ? "1" : "0") + " -D WEFT_ITEMS=" + std::to_string(s.items) +
-              " -D WEFT_GROUP=" + std::to_string(s.group) + (s.ptx && d.backend() != "cuda" ? " -D WEFT_PTX=1 -D WEFT_PTX_ARCH=" + std::to_string(d.info().nvidia_arch) : "");
+              " -D WEFT_GROUP=" + std::to_string(s.group) + (s.ptx && !caps.native_ptx ? " -D WEFT_PTX=1 -D WEFT_PTX_ARCH=" + std::to_string(d.info().nvidia_arch) : "");
   return s;
 }
 }  // namespace
 
 const DeviceStyle& device_style(const Device& d) {
-  auto& memo = d.impl()->generator_memo();
-  if (const void* p = memo.ready.load(std::memory_order_acquire)) return *static_cast<const DeviceStyle*>(p);
-  std::lock_guard lock(memo.mutex);
-  if (!memo.value) {
-    memo.value = std::make_shared<const DeviceStyle>(derive_style(d));
-    memo.ready.store(memo.value.get(), std::memory_order_release);
-  }
-  return *static_cast<const DeviceStyle*>(memo.value.get());
+  static DeviceLocal<const DeviceStyle> styles(
+      [](const Device& dev) { return std::make_shared<const DeviceStyle>(derive_style(dev)); });
+  return styles.get(d);
 }
 }  // namespace detail
 

@@ -1,10 +1,10 @@
 #include "weft/reduction.hpp"
 
 #include "embedded/weft_embedded.hpp"
+#include "kernels/generators/choices.hpp"
 #include "kernels/generators/device_style.hpp"
 #include "kernels/generators/ordered.hpp"
 
-#include <cstdlib>
 #include <string_view>
 
 namespace weft {
@@ -54,28 +54,19 @@ ReductionKernel::Kernels& ReductionKernel::kernels_for(const Device& device) {
     if (k->device == device.impl().get()) return *k;
   }
   const auto& style = detail::device_style(device);
-  // WEFT_REDUCE_ALGORITHM=fused runs the one-launch reduction on any device with work-groups
-  // (tests use it on OpenCL CPU devices, whose memory is coherent); two-pass forbids it.
+  // Tests may choose the one-launch reduction on any device with work-groups (an OpenCL CPU
+  // device, whose memory is coherent), or two launches where it would be fused.
+  using Choices = detail::GeneratorChoices;
+  const Choices::ReduceAlgorithm chosen = detail::generator_choices().reduce_algorithm;
   bool fused = style.device_fences;
-  if (const char* a = std::getenv("WEFT_REDUCE_ALGORITHM"); a && !style.host) {
-    if (std::string_view(a) == "fused") fused = true;
-    else if (std::string_view(a) == "two-pass") fused = false;
-  }
+  if (!style.host && chosen != Choices::ReduceAlgorithm::automatic) fused = chosen == Choices::ReduceAlgorithm::fused;
   const bool groups = !style.chunked || fused;
-  // WEFT_REDUCE_LOADS (1 to 32) sets the loads in flight per work-item, for tuning.
-  const std::size_t loads = groups ? detail::tuning_knob("WEFT_REDUCE_LOADS", 0, 1, 32) : 0;
-  // WEFT_REDUCE_VECTORS (0 to 8) the 16-byte loads in flight where the map reads an array as
-  // it is (0: element by element).
-  constexpr std::size_t unset = ~std::size_t(0);
-  const std::size_t vectors = groups ? detail::tuning_knob("WEFT_REDUCE_VECTORS", unset, 0, 8) : unset;
-  const std::string tuning = (loads ? " -D WEFT_REDUCE_LOADS=" + std::to_string(loads) : "") +
-                             (vectors != unset ? " -D WEFT_REDUCE_VECTORS=" + std::to_string(vectors) : "");
   // Reading an array 16 bytes at a time on NVIDIA GPUs: within 32 registers per work-item the planned
   // eight work-groups of 256 share a multiprocessor (34 unbounded, which holds six); a cap
   // that makes the kernel spill is dropped.
   const std::size_t cap = direct_ && groups && style.ptx ? 32 : 0;
   const char* first = fused ? "weft_reduce_fused" : "weft_reduce_partial";
-  Program p = (groups ? groups_ : host_)->program_within_cap(device, options_ + style.options + tuning, cap, first);
+  Program p = (groups ? groups_ : host_)->program_within_cap(device, options_ + style.options, cap, first);
   auto k = std::make_unique<Kernels>();
   k->device = device.impl().get();
   k->partial = p.kernel("weft_reduce_partial");

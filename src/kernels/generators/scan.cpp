@@ -1,12 +1,12 @@
 #include "weft/scan.hpp"
 
 #include "embedded/weft_embedded.hpp"
+#include "kernels/generators/choices.hpp"
 #include "kernels/generators/device_style.hpp"
 #include "kernels/generators/ordered.hpp"
 #include "weft/error.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace weft {
 namespace {
@@ -82,16 +82,17 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
     if (k->device == device.impl().get()) return *k;
   }
   const auto& style = detail::device_style(device);
-  // WEFT_SCAN_ALGORITHM=single-pass|chunked overrides the choice (tests and benchmarks use it
-  // to run the GPU algorithm on an OpenCL CPU device); the host backend has no barriers.
-  // On GPUs without a device-scope fence (OpenCL) the single pass still works for values of
-  // 4 bytes or less: they travel inside the tiles' 64-bit status words, so nothing has to be
-  // ordered between two words.
+  // Tests may choose the algorithm (detail::GeneratorChoices: the GPU algorithm on an OpenCL
+  // CPU device); the host backend has no barriers. On GPUs without a device-scope fence
+  // (OpenCL) the single pass still works for values of 4 bytes or less: they travel inside the
+  // tiles' 64-bit status words, so nothing has to be ordered between two words.
+  using Choices = detail::GeneratorChoices;
+  const Choices choices = detail::generator_choices();
   const bool gpu = !style.chunked && !style.host;
   bool single = lookback_ && (style.device_fences || (gpu && size_of(dtype_) <= 4));
-  if (const char* a = std::getenv("WEFT_SCAN_ALGORITHM"); a && lookback_ && !style.host) {
-    if (std::string_view(a) == "single-pass") single = true;
-    else if (std::string_view(a) == "chunked") single = false;
+  if (lookback_ && !style.host) {
+    if (choices.scan_algorithm == Choices::ScanAlgorithm::single_pass) single = true;
+    else if (choices.scan_algorithm == Choices::ScanAlgorithm::chunked) single = false;
   }
   if (!single) {
     Program p = chunked_->program(device, options_ + style.options);
@@ -108,73 +109,66 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
     kernels_.push_back(std::move(k));
     return *kernels_.back();
   }
-  // Tiles of an input `x[i]` are copied asynchronously where the device can (WEFT_SCAN_COPY_ASYNC=0
-  // loads them through registers, for tuning).
-  const bool async = direct_ && style.copies_async && detail::tuning_knob("WEFT_SCAN_COPY_ASYNC", 1, 0, 1);
-  // A tile is `group` work-items of `items` elements each. For tuning, WEFT_SCAN_ITEMS (1 to
-  // 64) and WEFT_SCAN_GROUP (a power of two from 32 to 1024) override them.
-  std::size_t items = detail::tuning_knob("WEFT_SCAN_ITEMS", default_scan_items(dtype_, async), 1, 64);
-  const std::size_t group = detail::tuning_knob("WEFT_SCAN_GROUP", style.group, 32, 1024, true);
+  // Tiles of an input `x[i]` are copied asynchronously where the device can.
+  const bool async = direct_ && style.copies_async;
+  // A tile is `group` work-items of `items` elements each.
+  std::size_t items = default_scan_items(dtype_, async);
+  const std::size_t group = style.group;
   // The tile and the work-group's other local memory must fit the device's local memory
   // (on CUDA the most a work-group may ask for, more than the default 48 KiB).
   const std::uint64_t local_limit = device.info().local_mem_bytes;
   // On NVIDIA GPUs (CUDA, or OpenCL through PTX) tiles go in work-group order, as CUB's
   // look-back takes them: the hardware starts blocks in index order, through either API, and
-  // a work-group then need not wait for a ticket before its copies (H200: 3% faster in
-  // an experiment; see the git history of bench/lab). Elsewhere, and with WEFT_SCAN_TICKETS=1, an atomic counter hands
-  // tiles out in the order work-groups start, whatever the hardware does.
-  const bool group_order = style.ptx && !detail::tuning_knob("WEFT_SCAN_TICKETS", 0, 0, 1);
-  // WEFT_SCAN_WINDOW (1 to the work-group size): the tiles the look-back reads per round. With
-  // 4-byte tiles copied asynchronously half a warp's width (one warp looking back alone) read
-  // 1% faster than a warp's, and that 2-3% faster than the work-group's, on an H200
-  // (git history of docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower. 8-byte values (3 tiles of
-  // 32 items per SM) look back a warp's width, by the first warp: 293-294 us for 2^26 float64
-  // or int64 against 291-303 at the work-group's width and 308-316 at 16 tiles by a warp of its
-  // own (git history of bench/lab).
-  const std::size_t window = detail::tuning_knob(
-      "WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(size_of(dtype_) <= 4 ? 16 : 32, group) : group, 1, group);
+  // a work-group then need not wait for a ticket before its copies (H200: 3% faster).
+  // Elsewhere, and where tests choose tickets, an atomic counter hands tiles out in the order
+  // work-groups start, whatever the hardware does.
+  const bool group_order = style.ptx && choices.scan_tickets != Choices::Toggle::on;
+  // The tiles the look-back reads per round. With 4-byte tiles copied asynchronously half a
+  // warp's width (one warp looking back alone) read 1% faster than a warp's, and that 2-3%
+  // faster than the work-group's, on an H200; 8 tiles as fast as 32, 4 and 2 slower. 8-byte
+  // values (3 tiles of 32 items per SM) look back a warp's width, by the first warp: 293-294 us
+  // for 2^26 float64 or int64 against 291-303 at the work-group's width and 308-316 at 16 tiles
+  // by a warp of its own.
+  const std::size_t window = async ? std::min<std::size_t>(size_of(dtype_) <= 4 ? 16 : 32, group) : group;
   // On NVIDIA GPUs a window of at most a warp is looked back by a warp of its own, from the
-  // work-group's start, beside the `group` work-items that copy and scan the tile
-  // (WEFT_SCAN_LOOKBACK_WARP=0: by the first of them, after the tile's copy). H200, in
-  // an experiment (git history of bench/lab): 146 against 151 us; idling 32-128 ns between rounds that meet no
-  // prefix, 145.5.
-  const bool helper = style.ptx && window <= 32 && group + 32 <= 1024 &&
-                      detail::tuning_knob("WEFT_SCAN_LOOKBACK_WARP", size_of(dtype_) <= 4 ? 1 : 0, 0, 1);
-  const std::size_t sleep = detail::tuning_knob("WEFT_SCAN_SLEEP", helper ? 64 : 0, 0, 100000);
+  // work-group's start, beside the `group` work-items that copy and scan the tile (or, where
+  // tests choose, by the first of them, after the tile's copy). H200: 146 against 151 us;
+  // idling 32-128 ns between rounds that meet no prefix, 145.5.
+  const bool own_warp = choices.scan_lookback_warp == Choices::Toggle::automatic
+                            ? size_of(dtype_) <= 4
+                            : choices.scan_lookback_warp == Choices::Toggle::on;
+  const bool helper = style.ptx && window <= 32 && group + 32 <= 1024 && own_warp;
+  const std::size_t sleep = helper ? 64 : 0;
   // 8-byte values on NVIDIA GPUs travel beside their status word, both in one 16-byte access
-  // (WEFT_SCAN_STATUS16=0: published before it, behind a fence, and read after it).
-  const bool status16 = style.ptx && size_of(dtype_) == 8 &&
-                        detail::tuning_knob("WEFT_SCAN_STATUS16", 1, 0, 1);
-  // WEFT_SCAN_PREFETCH (0 to 4096 tiles): each work-group asks L2 for the tile that many
-  // tiles ahead of its own, so that tile's copies find it there, where one instruction
-  // prefetches a tile. H200, in an experiment (git history of bench/lab): 161 us at a quarter to one tile per
-  // multiprocessor ahead against 181 without, two or more tiles ahead thrash L2; with the
-  // look-back warp one tile per multiprocessor ahead is best (144.6 us; half 145.6, a
-  // quarter 147.5).
+  // (or, where tests choose, are published before it, behind a fence, and read after it).
+  const bool status16 = style.ptx && size_of(dtype_) == 8 && choices.scan_status16 != Choices::Toggle::off;
+  // Each work-group asks L2 for the tile that many tiles ahead of its own, so that tile's
+  // copies find it there, where one instruction prefetches a tile. H200: 161 us at a quarter
+  // to one tile per multiprocessor ahead against 181 without, two or more tiles ahead thrash
+  // L2; with the look-back warp one tile per multiprocessor ahead is best (144.6 us; half
+  // 145.6, a quarter 147.5).
   const std::size_t units = std::max<std::size_t>(1, device.info().compute_units);
-  const std::size_t prefetch = detail::tuning_knob(
-      "WEFT_SCAN_PREFETCH", async && style.prefetches_bulk ? std::max<std::size_t>(1, helper ? units : units / 2) : 0,
-      0, 4096);
+  const std::size_t prefetch =
+      choices.scan_prefetch >= 0 ? static_cast<std::size_t>(choices.scan_prefetch)
+      : async && style.prefetches_bulk ? std::max<std::size_t>(1, helper ? units : units / 2)
+                                       : 0;
   auto local_bytes = [&](std::size_t it) {  // runs of 32 four-byte items copied in may take 4 words of padding
     const std::size_t pad = async && size_of(dtype_) == 4 && it == 32 ? 4 : 1;
     return (group * it + group * it / 32 * pad) * size_of(dtype_) + group * (size_of(dtype_) + 4) + 64;
   };
   while (local_limit && items > 1 && local_bytes(items) > local_limit) items /= 2;
   // Runs of 32 four-byte items copied asynchronously are padded to 36 words in local memory
-  // and move 16 bytes at a time (WEFT_SCAN_WIDE=0: one word of padding, 4-byte steps).
-  const bool wide = async && size_of(dtype_) == 4 && items == 32 && detail::tuning_knob("WEFT_SCAN_WIDE", 1, 0, 1);
+  // and move 16 bytes at a time.
+  const bool wide = async && size_of(dtype_) == 4 && items == 32;
   // The registers per work-item are capped on NVIDIA devices (more work-groups per
   // multiprocessor, to overlap one tile's look-back with others' loads) unless the cap makes
   // the kernel spill: then it is built without (int32 sums through CUDA spill 8 bytes under
-  // 32 registers; H200, 2^26: 151.6-151.7 us capped, 149.5-149.7 uncapped). WEFT_SCAN_REGISTERS
-  // sets a cap that stays, spills or not (0: none), for tuning.
-  const std::size_t registers =
-      detail::tuning_knob("WEFT_SCAN_REGISTERS", default_scan_registers(dtype_, async, helper), 0, 255);
-  const bool forced = std::getenv("WEFT_SCAN_REGISTERS") != nullptr;
-  // WEFT_SCAN_LOOKBACK=aggregates: tiles publish only their aggregates (tests: every
-  // look-back then folds back to the first tile, over several windows).
-  const char* lb = std::getenv("WEFT_SCAN_LOOKBACK");
-  const std::string test_mode = lb && std::string_view(lb) == "aggregates" ? " -D WEFT_SCAN_AGGREGATES_ONLY=1" : "";
+  // 32 registers; H200, 2^26: 151.6-151.7 us capped, 149.5-149.7 uncapped).
+  const std::size_t registers = default_scan_registers(dtype_, async, helper);
+  // Tests may have tiles publish only their aggregates: every look-back then folds back to
+  // the first tile, over several windows.
+  const std::string test_mode =
+      choices.scan_aggregates_only == Choices::Toggle::on ? " -D WEFT_SCAN_AGGREGATES_ONLY=1" : "";
   Program p = lookback_->program_within_cap(device, options_ + style.options + " -D WEFT_SCAN_ITEMS=" + std::to_string(items) +
                                              " -D WEFT_SCAN_GROUP=" + std::to_string(group) + test_mode +
                                              " -D WEFT_SCAN_WINDOW=" + std::to_string(window) +
@@ -185,7 +179,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                                              " -D WEFT_SCAN_LOOKBACK_WARP=" + (helper ? "1" : "0") +
                                              " -D WEFT_SCAN_SLEEP=" + std::to_string(sleep) +
                                              " -D WEFT_SCAN_STATUS16=" + (status16 ? "1" : "0"),
-                                             registers, "weft_scan_lookback", forced);
+                                             registers, "weft_scan_lookback");
   auto k = std::make_unique<Kernels>();
   k->device = device.impl().get();
   k->single_pass = true;
