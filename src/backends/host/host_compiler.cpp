@@ -14,8 +14,7 @@
 #include "core/files.hpp"
 #include "core/log.hpp"
 #include "core/process.hpp"
-#include "kernels/dialect.hpp"
-#include "kernels/host_translate.hpp"
+#include "dialect/translate.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 

@@ -7,8 +7,7 @@
 
 #include "backends/cuda/cuda_compiler.hpp"
 #include "embedded/weft_test_kernels.hpp"
-#include "kernels/cuda_translate.hpp"
-#include "kernels/dialect.hpp"
+#include "dialect/translate.hpp"
 #include "array/array_queue.hpp"
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"
@@ -189,14 +188,14 @@ class Nvrtc : public ::testing::TestWithParam<Source> {
 
 TEST_P(Nvrtc, TranslatesAndCompiles) {
   const Source& src = GetParam();
-  const auto parsed = dialect::parse(src.text);
-  const auto tr = translate_for_cuda(parsed);
+  const auto tr = dialect::translate(src.text, dialect::Target::cuda);
   EXPECT_FALSE(tr.kernels.empty());
   try {
-    const std::string cubin = compile_cuda(tr.cu, cuda_build_flags(src.options), "sm_90", src.text);
+    const std::string cubin = compile_cuda(tr.text, cuda_build_flags(src.options), "sm_90", src.text);
     // Each kernel is a function of the CUBIN (its ELF section is named .text.<kernel>).
     for (const auto& k : tr.kernels) {
-      EXPECT_NE(cubin.find(".text." + k + '\0'), std::string::npos) << src.name << ": kernel " << k << " is not in the CUBIN";
+      EXPECT_NE(cubin.find(".text." + k.symbol + '\0'), std::string::npos)
+          << src.name << ": kernel " << k.name << " is not in the CUBIN";
     }
   } catch (const BuildError& e) {
     FAIL() << src.name << ": " << e.what() << "\n--- full log ---\n" << e.log().substr(0, 4000);
@@ -217,9 +216,9 @@ TEST(NvrtcErrors, BuildErrorShowsTheUserLine) {
     GTEST_SKIP() << e.what();
   }
   const std::string src = "__kernel void k(__global float* x)\n{\n    x[0] = nope;\n}\n";
-  const auto tr = translate_for_cuda(dialect::parse(src));
+  const auto tr = dialect::translate(src, dialect::Target::cuda);
   try {
-    compile_cuda(tr.cu, {}, "sm_90", src);
+    compile_cuda(tr.text, {}, "sm_90", src);
     FAIL() << "expected BuildError";
   } catch (const BuildError& e) {
     EXPECT_NE(std::string(e.what()).find("nope"), std::string::npos) << e.what();

@@ -1,6 +1,6 @@
 // weft CUDA prelude: the OpenCL C 1.2 dialect as CUDA C++20 for NVRTC (compiled with
 // -default-device, so unannotated functions are device functions). The translation unit is:
-// this file's head, the shared dialect core (src/kernels/common/dialect_core.hpp), this
+// this file's head, the shared dialect core (src/dialect/prelude/core_*.hpp), this
 // file's tail (after the WEFT-CORE marker), the user's source inside namespace weft_kernel.
 // It includes nothing, so NVRTC needs no toolkit headers. See docs/DIALECT.md.
 #define WEFT_INLINE __forceinline__

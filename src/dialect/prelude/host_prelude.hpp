@@ -1,6 +1,6 @@
 // weft host prelude: the OpenCL C 1.2 dialect as C++20, for kernels the host backend
 // compiles with the system C++ compiler. The translation unit is: launch_abi.hpp, this
-// file's head (below), the shared dialect core (src/kernels/common/dialect_core.hpp), this
+// file's head (below), the shared dialect core (src/dialect/prelude/core_*.hpp), this
 // file's tail (after the WEFT-CORE marker line), then the user's source inside namespace
 // weft_kernel, then the launchers. See docs/DIALECT.md for what the translation rewrites.
 #include <cfloat>
@@ -131,7 +131,7 @@ template <class T>
 WEFT_INLINE T atom_max(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_max(p, v); }
 
 // Fences order one work-item's own accesses, which the host runs in program order anyway.
-// barrier() only appears in kernels the host refuses to run (see dialect.cpp); it compiles
+// barrier() only appears in kernels the host refuses to run (see dialect/parse.cpp); it compiles
 // here so that the other kernels of the same program stay usable.
 WEFT_INLINE void mem_fence(int) noexcept { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 WEFT_INLINE void read_mem_fence(int) noexcept { __atomic_signal_fence(__ATOMIC_SEQ_CST); }

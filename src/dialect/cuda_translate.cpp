@@ -1,40 +1,21 @@
-#include "kernels/cuda_translate.hpp"
+#include "dialect/cuda_translate.hpp"
 
 #include <algorithm>
 
-#include "embedded/weft_embedded.hpp"
-#include "weft/error.hpp"
+#include "dialect/vector_rewrites.hpp"
 
-namespace weft::detail {
+namespace weft::detail::dialect {
 
 namespace {
-
-std::string join_prelude() {
-  const std::string_view prelude = weft::embedded::prelude_cuh;
-  const std::string_view marker = "//// WEFT-CORE ////\n";
-  const auto cut = prelude.find(marker);
-  std::string s;
-  s += prelude.substr(0, cut);
-  s += weft::embedded::dialect_core_hpp;
-  s += prelude.substr(cut + marker.size());
-  s += weft::embedded::spellings_h;
-  return s;
-}
 
 bool is_local(std::string_view t) { return t == "__local" || t == "local"; }
 bool is_constant(std::string_view t) { return t == "__constant" || t == "constant"; }
 
 }  // namespace
 
-std::string_view cuda_prelude_text() {
-  static const std::string text = join_prelude();
-  return text;
-}
-
-CudaTranslation translate_for_cuda(const dialect::ParsedSource& parsed) {
-  using dialect::Edit;
-  CudaTranslation out;
-  std::vector<Edit> edits = dialect::vector_rewrites(parsed);
+Translation translate_for_cuda(const ParsedSource& parsed) {
+  Translation out;
+  std::vector<Edit> edits = vector_rewrites(parsed);
   const auto& toks = parsed.tokens;
   const auto text = [&](std::size_t i) { return toks[i].text(parsed.source); };
 
@@ -51,7 +32,7 @@ CudaTranslation translate_for_cuda(const dialect::ParsedSource& parsed) {
 
   const bool shared_launch = parsed.helpers_use_work_items();
   for (const auto* k : parsed.kernels()) {
-    out.kernels.push_back(k->name);
+    out.kernels.push_back({k->name, k->name, k->params, {}});
     edits.push_back({toks[k->qualifier_token].begin, toks[k->qualifier_token].end, "extern \"C\" __global__"});
     std::string prologue = " const ::weft_cuda::WorkItem weft_wi{weft_launch};";
     if (shared_launch) {
@@ -77,7 +58,7 @@ CudaTranslation translate_for_cuda(const dialect::ParsedSource& parsed) {
 
   for (std::size_t i = 0; i < toks.size(); ++i) {
     const auto t = text(i);
-    if (toks[i].kind != dialect::TokenKind::identifier) continue;
+    if (toks[i].kind != TokenKind::identifier) continue;
     if (is_local(t)) {
       if (within(kernel_params, i)) continue;  // replaced with the parameter
       // A pointer declaration loses the qualifier; a variable (an array) becomes __shared__.
@@ -98,25 +79,15 @@ CudaTranslation translate_for_cuda(const dialect::ParsedSource& parsed) {
     }
   }
 
-  std::string& cu = out.cu;
+  std::string& cu = out.text;
   cu.reserve(cuda_prelude_text().size() + parsed.source.size() * 2 + 256);
   cu += cuda_prelude_text();
-  cu += "\nnamespace weft_kernel {\n#line 1 \"kernel.cl\"\n";
-  cu += dialect::apply_edits(parsed.source, std::move(edits));
+  cu += "\nnamespace weft_kernel {\n#line 1 \"";
+  cu += source_file_name;
+  cu += "\"\n";
+  cu += apply_edits(parsed.source, std::move(edits));
   cu += "\n}  // namespace weft_kernel\n";
   return out;
 }
 
-std::vector<std::string> cuda_build_flags(std::string_view options) {
-  std::vector<std::string> out;
-  for (const auto& w : dialect::check_build_options(options)) {
-    if (w.rfind("-D", 0) == 0 || w.rfind("-I", 0) == 0) out.push_back(w);
-    else if (w == "-cl-fast-relaxed-math" || w == "-cl-unsafe-math-optimizations") out.push_back("--use_fast_math");
-    else if (w == "-cl-mad-enable") out.push_back("--fmad=true");
-    // NVIDIA's OpenCL option for a register cap per work-item, the same meaning here.
-    else if (w.rfind("-cl-nv-maxrregcount=", 0) == 0) out.push_back("--maxrregcount=" + w.substr(20));
-  }
-  return out;
-}
-
-}  // namespace weft::detail
+}  // namespace weft::detail::dialect

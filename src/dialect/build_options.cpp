@@ -1,0 +1,36 @@
+#include "dialect/build_options.hpp"
+
+#include "weft/error.hpp"
+
+namespace weft::detail::dialect {
+
+std::vector<std::string> check_build_options(std::string_view options) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (char c : options) {
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (!cur.empty()) words.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) words.push_back(std::move(cur));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "-D" || w == "-I") {
+      if (i + 1 >= words.size()) throw InvalidArgument("build option " + w + " needs a value");
+      out.push_back(w + words[++i]);
+    } else if (w.rfind("-D", 0) == 0 || w.rfind("-I", 0) == 0 || w.rfind("-cl-", 0) == 0 ||
+               w == "-w" || w == "-Werror") {
+      out.push_back(w);
+    } else {
+      throw InvalidArgument("unknown build option '" + w +
+                            "': weft accepts -D NAME[=VALUE], -I DIR, -w, -Werror and -cl-* options");
+    }
+  }
+  return out;
+}
+
+}  // namespace weft::detail::dialect

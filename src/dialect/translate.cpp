@@ -1,0 +1,32 @@
+#include "dialect/translate.hpp"
+
+#include "dialect/cuda_translate.hpp"
+#include "dialect/host_translate.hpp"
+#include "dialect/parse.hpp"
+
+namespace weft::detail::dialect {
+
+const KernelEntry* Translation::find(std::string_view name) const {
+  for (const auto& k : kernels) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+Translation translate(std::string_view source, Target target) {
+  const ParsedSource parsed = parse(source);
+  switch (target) {
+    case Target::host:
+      return translate_for_host(parsed);
+    case Target::cuda:
+      return translate_for_cuda(parsed);
+    case Target::opencl:
+      break;
+  }
+  Translation out;
+  out.text = std::string(source);
+  for (const auto* k : parsed.kernels()) out.kernels.push_back({k->name, k->name, k->params, {}});
+  return out;
+}
+
+}  // namespace weft::detail::dialect
