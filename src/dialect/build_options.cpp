@@ -1,5 +1,6 @@
 #include "dialect/build_options.hpp"
 
+#include "dialect/keywords.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail::dialect {
@@ -29,6 +30,22 @@ std::vector<std::string> check_build_options(std::string_view options) {
       throw InvalidArgument("unknown build option '" + w +
                             "': weft accepts -D NAME[=VALUE], -I DIR, -w, -Werror and -cl-* options");
     }
+  }
+  return out;
+}
+
+std::string cxx_defines(std::string_view options) {
+  std::string out;
+  for (const auto& w : check_build_options(options)) {
+    if (w.rfind("-D", 0) != 0) continue;
+    // -DNAME=VALUE is #define NAME VALUE; -DNAME alone defines NAME as 1, as compilers do.
+    const std::string_view d = std::string_view(w).substr(2);
+    const auto eq = d.find('=');
+    out += "#define ";
+    out += cxx_text(d.substr(0, eq));
+    out += ' ';
+    out += eq == std::string_view::npos ? std::string("1") : cxx_text(d.substr(eq + 1));
+    out += '\n';
   }
   return out;
 }

@@ -13,4 +13,10 @@ namespace weft::detail::dialect {
 /// other one. Returns the words, with "-D X" and "-I X" joined into one.
 std::vector<std::string> check_build_options(std::string_view options);
 
+/// For the C++ translations (host, CUDA): the -D macros of options (checked here) as
+/// #define lines, with the names C++ reserves renamed as the translated source renames them.
+/// The translations paste them after their prelude, not on the compiler's command line, so a
+/// macro such as -D N=4 meets the user's source only, never the prelude's templates.
+std::string cxx_defines(std::string_view options);
+
 }  // namespace weft::detail::dialect

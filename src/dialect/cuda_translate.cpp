@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "dialect/keywords.hpp"
 #include "dialect/vector_rewrites.hpp"
 
 namespace weft::detail::dialect {
@@ -13,9 +14,11 @@ bool is_constant(std::string_view t) { return t == "__constant" || t == "constan
 
 }  // namespace
 
-Translation translate_for_cuda(const ParsedSource& parsed) {
+Translation translate_for_cuda(const ParsedSource& parsed, const std::string& defines) {
   Translation out;
   std::vector<Edit> edits = vector_rewrites(parsed);
+  const std::vector<Edit> renames = keyword_renames(parsed);
+  edits.insert(edits.end(), renames.begin(), renames.end());
   const auto& toks = parsed.tokens;
   const auto text = [&](std::size_t i) { return toks[i].text(parsed.source); };
 
@@ -32,7 +35,7 @@ Translation translate_for_cuda(const ParsedSource& parsed) {
 
   const bool shared_launch = parsed.helpers_use_work_items();
   for (const auto* k : parsed.kernels()) {
-    out.kernels.push_back({k->name, k->name, k->params, {}});
+    out.kernels.push_back({k->name, cxx_name(k->name), k->params, {}});
     edits.push_back({toks[k->qualifier_token].begin, toks[k->qualifier_token].end, "extern \"C\" __global__"});
     std::string prologue = " const ::weft_cuda::WorkItem weft_wi{weft_launch};";
     if (shared_launch) {
@@ -43,8 +46,11 @@ Translation translate_for_cuda(const ParsedSource& parsed) {
       const auto& p = k->params[i];
       if (p.space != AddressSpace::local) continue;
       const auto [first, last] = k->param_tokens[i];
+      // This edit covers the parameter's tokens, and with them their renames: the names
+      // are renamed here.
+      const std::string type = cxx_text(p.type_name);
       edits.push_back({toks[first].begin, toks[last].end, "unsigned weft_local_" + p.name});
-      prologue += " " + p.type_name + " " + p.name + " = reinterpret_cast<" + p.type_name +
+      prologue += " " + type + " " + cxx_name(p.name) + " = reinterpret_cast<" + type +
                   ">(::weft_kernel::weft_dynamic_shared + weft_local_" + p.name + ");";
     }
     const auto& open = toks[k->params_open];
@@ -82,7 +88,9 @@ Translation translate_for_cuda(const ParsedSource& parsed) {
   std::string& cu = out.text;
   cu.reserve(cuda_prelude_text().size() + parsed.source.size() * 2 + 256);
   cu += cuda_prelude_text();
-  cu += "\nnamespace weft_kernel {\n#line 1 \"";
+  cu += "\n#line 1 \"<build options>\"\n";
+  cu += defines;
+  cu += "namespace weft_kernel {\n#line 1 \"";
   cu += source_file_name;
   cu += "\"\n";
   cu += apply_edits(parsed.source, std::move(edits));

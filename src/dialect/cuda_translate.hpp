@@ -12,6 +12,7 @@
 
 namespace weft::detail::dialect {
 
-Translation translate_for_cuda(const ParsedSource& parsed);
+/// defines: #define lines (cxx_defines), pasted between the prelude and the user's source.
+Translation translate_for_cuda(const ParsedSource& parsed, const std::string& defines);
 
 }  // namespace weft::detail::dialect

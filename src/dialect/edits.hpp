@@ -16,8 +16,8 @@ struct Edit {
   std::string text;
 };
 
-/// Applies non-overlapping edits (any order) and returns the new text. Of overlapping
-/// edits, the one that begins first wins.
+/// Applies edits (any order) and returns the new text. Of overlapping edits, the one that
+/// begins first wins; insertions at a byte apply before a replacement that starts there.
 std::string apply_edits(std::string_view source, std::vector<Edit> edits);
 
 }  // namespace weft::detail::dialect

@@ -50,9 +50,10 @@ std::vector<Token> tokenize(std::string_view s) {
       i = std::min(n, i + 2);
       continue;
     }
-    if (c == '#' && line_start) directive = true;
+    const bool starts_directive = c == '#' && line_start;
+    if (starts_directive) directive = true;
     line_start = false;
-    Token t{TokenKind::punct, i, i + 1, line, directive};
+    Token t{TokenKind::punct, i, i + 1, line, directive, starts_directive};
     if (is_ident_start(c)) {
       std::size_t j = i + 1;
       while (j < n && is_ident_char(s[j])) ++j;

@@ -20,6 +20,7 @@ struct Token {
   std::size_t end;
   int line;             // 1-based
   bool in_directive;    // part of a preprocessor line (#define ...)
+  bool directive_start;  // the '#' that begins one
   std::string_view text(std::string_view src) const { return src.substr(begin, end - begin); }
 };
 

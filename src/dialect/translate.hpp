@@ -42,8 +42,11 @@ struct Translation {
 /// summarize_build_log's file_pattern matches for the host and CUDA.
 inline constexpr const char* source_file_name = "kernel.cl";
 
-/// Translates source for target. Throws BuildError for source the dialect cannot read (a
-/// kernel that does not return void, a parameter without a name ...).
-Translation translate(std::string_view source, Target target);
+/// Translates source for target. options are the program's build options: the C++ targets
+/// define its -D macros in the text (after their prelude), so their compilers must not get
+/// -D options; the OpenCL target leaves them to the driver. Throws BuildError for source the
+/// dialect cannot read (a kernel that does not return void, a parameter without a name ...),
+/// InvalidArgument for options weft does not accept.
+Translation translate(std::string_view source, Target target, std::string_view options = {});
 
 }  // namespace weft::detail::dialect

@@ -38,6 +38,11 @@ std::vector<Source> every_dialect_source() {
       {"misc", test_kernels::misc_cl, ""},
       {"seed_external", test_kernels::seed_external_cl, "-D LOCAL_SIZE=256"},
       {"busy", test_kernels::busy_cl, ""},
+      // C++ keywords and CUDA built-in variables as names (renamed in translation).
+      {"cxx_names", test_kernels::cxx_names_cl, ""},
+      // Macros of the build options named like C++ keywords and like the prelude's insides.
+      {"macro_names", "__kernel void k(__global T* out) { out[0] = N + V + I + size + class; }",
+       "-D T=int -D N=2 -D V=3 -D I=1 -D size=1 -D element_type=x -D class=new -D new=5"},
   };
   s.push_back({"builtin/polygon", embedded::polygon_cl, ""});
   static const std::string polygon_groups = std::string(embedded::polygon_cl) + "\n" + std::string(embedded::polygon_groups_cl);
@@ -188,7 +193,7 @@ class Nvrtc : public ::testing::TestWithParam<Source> {
 
 TEST_P(Nvrtc, TranslatesAndCompiles) {
   const Source& src = GetParam();
-  const auto tr = dialect::translate(src.text, dialect::Target::cuda);
+  const auto tr = dialect::translate(src.text, dialect::Target::cuda, src.options);
   EXPECT_FALSE(tr.kernels.empty());
   try {
     const std::string cubin = compile_cuda(tr.text, cuda_build_flags(src.options), "sm_90", src.text);

@@ -264,7 +264,7 @@ std::shared_ptr<ProgramImpl> CudaDevice::build_program(std::string_view source, 
     WEFT_LOG_DEBUG("program cache hit (memory): cuda/" << key.hex());
     return p;
   }
-  const dialect::Translation tr = dialect::translate(source, dialect::Target::cuda);
+  const dialect::Translation tr = dialect::translate(source, dialect::Target::cuda, options);
   std::map<std::string, dialect::KernelEntry> kernels;
   std::string description = "cuda " + arch_ + " program:";
   for (const auto& k : tr.kernels) {

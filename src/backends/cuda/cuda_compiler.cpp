@@ -33,7 +33,10 @@ std::string compile_cuda(const std::string& cu, const std::vector<std::string>& 
     ~Destroy() { nv.nvrtcDestroyProgram(&p); }
   } destroy{nv, prog};
   std::vector<std::string> opts{"-std=c++20", "-default-device", "--gpu-architecture=" + arch, "-w"};
-  opts.insert(opts.end(), flags.begin(), flags.end());
+  for (const auto& f : flags) {
+    // The translation defines the -D macros after its prelude (dialect/translate.hpp).
+    if (f.rfind("-D", 0) != 0) opts.push_back(f);
+  }
   std::vector<const char*> argv;
   for (const auto& o : opts) argv.push_back(o.c_str());
   const cu::nvrtcResult r = nv.nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());

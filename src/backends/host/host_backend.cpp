@@ -177,7 +177,7 @@ std::shared_ptr<ProgramImpl> HostDevice::build_program(std::string_view source, 
     WEFT_LOG_DEBUG("program cache hit (memory): host/" << key.hex());
     return p;
   }
-  const dialect::Translation tr = dialect::translate(source, dialect::Target::host);
+  const dialect::Translation tr = dialect::translate(source, dialect::Target::host, options);
   std::string description = "host program:";
   for (const auto& k : tr.kernels) description += " " + k.name;
 

@@ -195,7 +195,7 @@ std::shared_ptr<ProgramImpl> OpenclDevice::build_program(std::string_view source
     WEFT_LOG_DEBUG("program cache hit (memory): opencl/" << key.hex());
     return p;
   }
-  const dialect::Translation tr = dialect::translate(source, dialect::Target::opencl);
+  const dialect::Translation tr = dialect::translate(source, dialect::Target::opencl, options);
   std::map<std::string, std::vector<KernelArgInfo>> kernels;
   std::string description = "opencl program for " + info_.name + ":";
   for (const auto& k : tr.kernels) {

@@ -2,7 +2,6 @@
 // namespace user source is compiled in. Pasted after core_conversions.hpp.
 namespace weft_kernel {
 
-using weft_core::vec;
 using weft_core::weft_as;
 using weft_core::weft_convert;
 using weft_core::weft_make;

@@ -55,7 +55,7 @@ extern __shared__ __align__(16) unsigned char weft_dynamic_shared[];
 // memory; a kernel of such a program stores it there first (kernels themselves use their own
 // parameter, which shadows this).
 __shared__ weft_cuda::Launch weft_launch_shared;
-struct SharedWorkItem {
+struct weft_shared_work_item {
   WEFT_INLINE weft_cuda::WorkItem get() const { return weft_cuda::WorkItem{weft_launch_shared}; }
   WEFT_INLINE unsigned long long global_id(unsigned d) const { return get().global_id(d); }
   WEFT_INLINE unsigned long long global_size(unsigned d) const { return get().global_size(d); }
@@ -66,7 +66,7 @@ struct SharedWorkItem {
   WEFT_INLINE unsigned long long num_groups(unsigned d) const { return get().num_groups(d); }
   WEFT_INLINE unsigned work_dim() const { return weft_launch_shared.work_dim; }
 };
-__device__ const SharedWorkItem weft_wi{};
+__device__ const weft_shared_work_item weft_wi{};
 
 // ---- atomics (OpenCL 1.2: on __global or __local 32-bit integers; atom_* for 64-bit) -------
 // CUDA's atomics take plain pointers of int, unsigned or unsigned long long: map by size.
@@ -335,18 +335,13 @@ WEFT_INLINE weft_vector16<T> weft_load16_readonly(const T* p) noexcept {
 #define WEFT_PTX 1  // the helpers of src/kernels/cl/ptx_opencl.cl, defined above for CUDA
 // Full unrolling of a loop with a constant trip count (generated kernels; empty elsewhere).
 #define WEFT_UNROLL _Pragma("unroll")
-#define MAXFLOAT 3.402823466e+38f
-#define FLT_MAX 3.402823466e+38f
-#define FLT_MIN 1.175494351e-38f
-#define FLT_EPSILON 1.192092896e-07f
-#define DBL_MAX 1.7976931348623158e+308
-#define DBL_MIN 2.2250738585072014e-308
-#define DBL_EPSILON 2.2204460492503131e-016
 #define INFINITY __int_as_float(0x7f800000)
 #define NAN __int_as_float(0x7fffffff)
 #define HUGE_VALF INFINITY
-#define INT_MAX 2147483647
-#define INT_MIN (-2147483647 - 1)
-#define UINT_MAX 4294967295u
-#define CHAR_BIT 8
-#define M_PI 3.14159265358979323846
+#define HUGE_VAL __longlong_as_double(0x7ff0000000000000LL)
+// What CUDA's ilogb returns for 0 and NaN.
+#define FP_ILOGB0 (-2147483647 - 1)
+#define FP_ILOGBNAN (-2147483647 - 1)
+#ifndef NULL
+#define NULL 0
+#endif

@@ -3,16 +3,15 @@
 // file's head (below), the shared dialect core (src/dialect/prelude/core_*.hpp), this
 // file's tail (after the WEFT-CORE marker line), then the user's source inside namespace
 // weft_kernel, then the launchers. See docs/DIALECT.md for what the translation rewrites.
-#include <cfloat>
-#include <climits>
-#include <cmath>
-#include <cstdio>
-#include <utility>
+// It includes no standard header: those define hundreds of macros (stdin, offsetof, PATH_MAX,
+// alloca ...) that OpenCL C lets users take as names. The compiler's builtins serve instead.
 
 #define WEFT_INLINE inline __attribute__((always_inline))
-#define WEFT_F(name) std::name
-#define WEFT_D(name) std::name
+#define WEFT_F(name) __builtin_##name##f
+#define WEFT_D(name) __builtin_##name
 #define WEFT_HALF _Float16
+
+extern "C" int printf(const char* format, ...);
 
 namespace weft_core {
 WEFT_INLINE int weft_clz64(unsigned long long x) noexcept { return x ? __builtin_clzll(x) : 64; }
@@ -27,19 +26,19 @@ WEFT_INLINE long long weft_mul_hi_s64(long long a, long long b) noexcept {
 
 namespace weft_host {
 struct WorkItem {
-  std::size_t gid[3];
+  size_t gid[3];
   const Launch* l;
-  WEFT_INLINE std::size_t global_id(unsigned d) const { return d < 3 ? gid[d] : 0; }
-  WEFT_INLINE std::size_t global_size(unsigned d) const { return d < 3 ? l->gsize[d] : 1; }
-  WEFT_INLINE std::size_t global_offset(unsigned d) const { return d < 3 ? l->goff[d] : 0; }
-  WEFT_INLINE std::size_t local_size(unsigned d) const { return d < 3 ? l->lsize[d] : 1; }
-  WEFT_INLINE std::size_t local_id(unsigned d) const {
+  WEFT_INLINE size_t global_id(unsigned d) const { return d < 3 ? gid[d] : 0; }
+  WEFT_INLINE size_t global_size(unsigned d) const { return d < 3 ? l->gsize[d] : 1; }
+  WEFT_INLINE size_t global_offset(unsigned d) const { return d < 3 ? l->goff[d] : 0; }
+  WEFT_INLINE size_t local_size(unsigned d) const { return d < 3 ? l->lsize[d] : 1; }
+  WEFT_INLINE size_t local_id(unsigned d) const {
     return d < 3 ? (gid[d] - l->goff[d]) % l->lsize[d] : 0;
   }
-  WEFT_INLINE std::size_t group_id(unsigned d) const {
+  WEFT_INLINE size_t group_id(unsigned d) const {
     return d < 3 ? (gid[d] - l->goff[d]) / l->lsize[d] : 0;
   }
-  WEFT_INLINE std::size_t num_groups(unsigned d) const {
+  WEFT_INLINE size_t num_groups(unsigned d) const {
     return d < 3 ? l->gsize[d] / l->lsize[d] : 1;
   }
   WEFT_INLINE unsigned work_dim() const { return l->work_dim; }
@@ -50,7 +49,12 @@ namespace weft_kernel {
 // The work-item of helper functions: set per work-item only when the program's non-kernel
 // functions call work-item functions (kernels get theirs as a parameter of the same name).
 inline thread_local weft_host::WorkItem weft_wi{};
-using std::printf;
+using ::printf;
+// OpenCL C's address-sized integer types (in C++ they would come from <cstddef>/<cstdint>).
+typedef weft_host::size_t size_t;
+typedef decltype(static_cast<char*>(nullptr) - static_cast<char*>(nullptr)) ptrdiff_t;
+typedef __INTPTR_TYPE__ intptr_t;
+typedef __UINTPTR_TYPE__ uintptr_t;
 
 // ---- atomics (OpenCL 1.2: relaxed, on __global or __local int/uint/long/ulong) -------------
 #define WEFT_ATOMIC_RMW(name, builtin)                                                   \
@@ -147,10 +151,10 @@ template <class F>
 struct kernel_traits;
 template <class... P>
 struct kernel_traits<void (*)(WorkItem, P...)> {
-  static constexpr std::size_t arity = sizeof...(P);
+  static constexpr size_t arity = sizeof...(P);
   static constexpr KernelInfo info() noexcept {
     static_assert(sizeof...(P) <= 64, "a kernel may have at most 64 parameters");
-    return KernelInfo{static_cast<std::uint32_t>(sizeof...(P)), {static_cast<std::uint32_t>(sizeof(P))...}};
+    return KernelInfo{static_cast<uint32_t>(sizeof...(P)), {static_cast<uint32_t>(sizeof(P))...}};
   }
 };
 
@@ -158,27 +162,27 @@ struct kernel_traits<void (*)(WorkItem, P...)> {
 // they are plain values the compiler keeps in registers, and the innermost loop (over x)
 // vectorizes when the kernel body allows.
 template <auto Kernel, bool SetTls, class... P>
-WEFT_INLINE void run_loop(const Launch& L, std::size_t begin, std::size_t end, P... a) noexcept {
-  const std::size_t g0 = L.gsize[0], g1 = L.gsize[1];
-  std::size_t x = begin % g0;
-  const std::size_t rest = begin / g0;
-  std::size_t y = rest % g1, z = rest / g1;
-  std::size_t left = end - begin;
+WEFT_INLINE void run_loop(const Launch& L, size_t begin, size_t end, P... a) noexcept {
+  const size_t g0 = L.gsize[0], g1 = L.gsize[1];
+  size_t x = begin % g0;
+  const size_t rest = begin / g0;
+  size_t y = rest % g1, z = rest / g1;
+  size_t left = end - begin;
   while (left) {
-    const std::size_t xe = g0 - x < left ? g0 : x + left;
-    const std::size_t gy = y + L.goff[1], gz = z + L.goff[2], ox = L.goff[0];
-    if (xe + ox <= static_cast<std::size_t>(INT_MAX)) {
+    const size_t xe = g0 - x < left ? g0 : x + left;
+    const size_t gy = y + L.goff[1], gz = z + L.goff[2], ox = L.goff[0];
+    if (xe + ox <= static_cast<size_t>(__INT_MAX__)) {
       // Kernels write `int i = get_global_id(0)`. With a size_t counter that conversion may
       // wrap as far as the compiler knows, the addresses stop being affine and nothing
       // vectorizes; an int counter (that cannot overflow here) makes it fold away.
       const int ib = static_cast<int>(x + ox), ie = static_cast<int>(xe + ox);
       for (int i = ib; i < ie; ++i) {
-        const WorkItem wi{{static_cast<std::size_t>(i), gy, gz}, &L};
+        const WorkItem wi{{static_cast<size_t>(i), gy, gz}, &L};
         if constexpr (SetTls) ::weft_kernel::weft_wi = wi;
         Kernel(wi, a...);
       }
     } else {
-      for (std::size_t i = x; i < xe; ++i) {
+      for (size_t i = x; i < xe; ++i) {
         const WorkItem wi{{i + ox, gy, gz}, &L};
         if constexpr (SetTls) ::weft_kernel::weft_wi = wi;
         Kernel(wi, a...);
@@ -193,17 +197,17 @@ WEFT_INLINE void run_loop(const Launch& L, std::size_t begin, std::size_t end, P
   }
 }
 
-template <auto Kernel, bool SetTls, class... P, std::size_t... I>
-WEFT_INLINE void run_range(void (*)(WorkItem, P...), std::index_sequence<I...>, void* const* args,
-                           const Launch* lp, std::size_t begin, std::size_t end) noexcept {
+template <auto Kernel, bool SetTls, class... P, int... I>
+WEFT_INLINE void run_range(void (*)(WorkItem, P...), weft_std::int_sequence<I...>, void* const* args,
+                           const Launch* lp, size_t begin, size_t end) noexcept {
   const Launch L = *lp;
   run_loop<Kernel, SetTls, weft_std::remove_cv_t<P>...>(
       L, begin, end, *static_cast<const weft_std::remove_cv_t<P>*>(args[I])...);
 }
 
 template <auto Kernel, bool SetTls>
-inline void run(void* const* args, const Launch* l, std::size_t begin, std::size_t end) noexcept {
-  run_range<Kernel, SetTls>(Kernel, std::make_index_sequence<kernel_traits<decltype(Kernel)>::arity>{},
+inline void run(void* const* args, const Launch* l, size_t begin, size_t end) noexcept {
+  run_range<Kernel, SetTls>(Kernel, weft_std::make_integer_sequence<int, kernel_traits<decltype(Kernel)>::arity>{},
                             args, l, begin, end);
 }
 
@@ -235,4 +239,16 @@ constexpr KernelInfo info() noexcept {
 #define read_write
 #define restrict __restrict
 #define WEFT_HOST 1
-#define MAXFLOAT FLT_MAX
+#define INFINITY (__builtin_inff())
+#define NAN (__builtin_nanf(""))
+#define HUGE_VALF (__builtin_huge_valf())
+#define HUGE_VAL (__builtin_huge_val())
+// What the host's libm returns for ilogb(0) and ilogb(NaN) (glibc: INT_MIN on x86).
+#if defined(__x86_64__) || defined(__i386__)
+#define FP_ILOGB0 (-2147483647 - 1)
+#define FP_ILOGBNAN (-2147483647 - 1)
+#else
+#define FP_ILOGB0 (-2147483647)
+#define FP_ILOGBNAN 2147483647
+#endif
+#define NULL __null
