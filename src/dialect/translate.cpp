@@ -3,6 +3,7 @@
 #include "dialect/cuda_translate.hpp"
 #include "dialect/host_translate.hpp"
 #include "dialect/parse.hpp"
+#include "weft/error.hpp"
 
 namespace weft::detail::dialect {
 
@@ -13,8 +14,24 @@ const KernelEntry* Translation::find(std::string_view name) const {
   return nullptr;
 }
 
+namespace {
+
+// Before any compiler sees the source: some abort the process on a name they cannot store.
+void check_kernel_names(const ParsedSource& parsed) {
+  for (const Function* k : parsed.kernels()) {
+    if (k->name.size() <= max_kernel_name) continue;
+    throw BuildError("kernel '" + k->name.substr(0, 32) + "...' (line " + std::to_string(k->line) + ") has a name of " +
+                         std::to_string(k->name.size()) + " characters; kernel names may have at most " +
+                         std::to_string(max_kernel_name) + " (longer ones break OpenCL drivers such as PoCL)",
+                     "", std::string(parsed.source));
+  }
+}
+
+}  // namespace
+
 Translation translate(std::string_view source, Target target, std::string_view options) {
   const ParsedSource parsed = parse(source);
+  check_kernel_names(parsed);
   switch (target) {
     case Target::host:
       return translate_for_host(parsed, cxx_defines(options));

@@ -67,6 +67,13 @@ TEST(DialectNames, KernelsKeepTheirOpenCLNames) {
   EXPECT_NE(host.text.find("weft_info_weft_kw_class "), std::string::npos);
 }
 
+TEST(DialectNames, EveryTargetRefusesOverlongKernelNames) {
+  const std::string src = "__kernel void " + std::string(1000, 'k') + "(__global int* x) { }";
+  for (Target t : {Target::host, Target::cuda, Target::opencl}) EXPECT_THROW(translate(src, t), BuildError);
+  const std::string helper = "void " + std::string(1000, 'h') + "(void) { }\n__kernel void k(__global int* x) { }";
+  EXPECT_NO_THROW(translate(helper, Target::opencl));  // only kernels' names reach driver caches
+}
+
 // The host prelude pastes no standard header: every macro it defines is OpenCL C's, the
 // dialect's own (WEFT_...) or reserved (a leading underscore).
 TEST(DialectNames, HostPreludeDefinesOnlyOpenCLNames) {
@@ -161,6 +168,35 @@ TEST_P(CxxNames, MacrosFromBuildOptionsMayTakeNamesThePreludesUse) {
   k.set_args(out);
   q.launch(k, 1);
   EXPECT_EQ(test::download<int>(q, out, 1)[0], 7);
+}
+
+// PoCL aborts the process on a kernel named with 1000 characters (from 253 here): every
+// backend refuses names past the limit before a compiler sees them.
+TEST_P(CxxNames, KernelNamesHaveALimitOnEveryBackend) {
+  const auto source = [](const std::string& name) {
+    return "__kernel void " + name + "(__global int* x) { x[get_global_id(0)] = 7; }";
+  };
+  const std::string longest(detail::dialect::max_kernel_name, 'k');
+  {
+    const Program p = Program::build(dev, source(longest));
+    Buffer out = test::poisoned<int>(q, 2);
+    Kernel k = p.kernel(longest);
+    k.set_args(out);
+    q.launch(k, 2);
+    EXPECT_EQ(test::download<int>(q, out, 2), (std::vector<int>{7, 7}));
+  }
+  for (std::size_t n : {detail::dialect::max_kernel_name + 1, std::size_t{253}, std::size_t{1000}}) {
+    try {
+      Program::build(dev, source(std::string(n, 'k')));
+      ADD_FAILURE() << n << " characters: expected BuildError";
+    } catch (const BuildError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("kernel 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk...'"), std::string::npos) << what;
+      EXPECT_NE(what.find(std::to_string(n) + " characters"), std::string::npos) << what;
+      EXPECT_NE(what.find("at most " + std::to_string(detail::dialect::max_kernel_name)), std::string::npos) << what;
+      EXPECT_LT(what.size(), 400u) << what;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevices, CxxNames, ::testing::ValuesIn(test::test_devices()), test::device_name);
