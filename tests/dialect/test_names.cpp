@@ -170,6 +170,20 @@ TEST_P(CxxNames, MacrosFromBuildOptionsMayTakeNamesThePreludesUse) {
   EXPECT_EQ(test::download<int>(q, out, 1)[0], 7);
 }
 
+// The generators write dialect source from the user's names: keywords work there too.
+TEST_P(CxxNames, GeneratorsTakeKeywordNames) {
+  ElementwiseKernel k("int this, const int *class, int *new", "new[i] = class[i] * this", "template");
+  const std::size_t n = 1000;
+  std::vector<int> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<int>(i);
+  Buffer dx = test::upload(q, x), dy = test::poisoned<int>(q, n);
+  k(q, n, 3, dx, dy);
+  const auto y = test::download<int>(q, dy, n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 3 * static_cast<int>(i)) << i;
+  ReductionKernel r(DType::int32, "0", "a + b", "operator[i] * and", "const int *operator, int and");
+  EXPECT_EQ(r.reduce<int>(q, n, dx, 2).get(), 999 * 1000);
+}
+
 // PoCL aborts the process on a kernel named with 1000 characters (from 253 here): every
 // backend refuses names past the limit before a compiler sees them.
 TEST_P(CxxNames, KernelNamesHaveALimitOnEveryBackend) {
