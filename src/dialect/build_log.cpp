@@ -1,10 +1,29 @@
 #include "dialect/build_log.hpp"
 
+#include <charconv>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
 
 namespace weft::detail::dialect {
+
+namespace {
+
+// A line number as the log writes it; nullopt past int (a log is not trusted to be sane).
+std::optional<int> line_number(const std::string& digits) {
+  int n = 0;
+  const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || ptr != digits.data() + digits.size()) return std::nullopt;
+  return n;
+}
+
+// std::regex matches by recursion, a stack frame per character: a log line of a megabyte (a
+// compiler quoting a generated source line) would overflow the stack. Messages are shown
+// to people, so the head of a line is what matters.
+constexpr std::size_t max_matched_line = 2048;
+
+}  // namespace
 
 std::string excerpt(std::string_view source, int first, int last, int mark) {
   std::ostringstream os;
@@ -37,39 +56,40 @@ std::string summarize_build_log(const std::string& log, std::string_view source,
   std::istringstream in(log);
   std::string line;
   while (std::getline(in, line) && count < 5) {
+    if (line.size() > max_matched_line) line.resize(max_matched_line);
     std::smatch m;
-    std::string file, severity, message;
-    int ln = 0;
+    std::string file, severity, message, digits;
     if (std::regex_search(line, m, located)) {
       file = m[1];
-      ln = std::stoi(m[2]);
+      digits = m[2];
       severity = m[4];
       message = m[5];
     } else if (std::regex_search(line, m, parenthesized)) {
       file = m[1];
-      ln = std::stoi(m[2]);
+      digits = m[2];
       severity = m[3];
       message = m[4];
     } else if (std::regex_search(line, m, severity_first)) {
       severity = m[1];
       file = m[2];
-      ln = std::stoi(m[3]);
+      digits = m[3];
       message = m[5];
     } else {
       continue;
     }
+    const std::optional<int> ln = line_number(digits);
     // Drivers name their own temporary files; the line number is what the user needs.
     const auto slash = file.find_last_of('/');
     if (slash != std::string::npos) file = file.substr(slash + 1);
-    os << file << ":" << ln << ": " << severity << ": " << message << "\n";
-    if (shown.insert(ln).second) os << excerpt(source, ln, ln, ln);
+    os << file << ":" << digits << ": " << severity << ": " << message << "\n";
+    if (ln && shown.insert(*ln).second) os << excerpt(source, *ln, *ln, *ln);
     ++count;
   }
   if (count == 0) {
     std::istringstream again(log);
     while (std::getline(again, line) && count < 3) {
       if (line.find("error") != std::string::npos) {
-        os << line << "\n";
+        os << line.substr(0, max_matched_line) << "\n";
         ++count;
       }
     }
@@ -80,7 +100,7 @@ std::string summarize_build_log(const std::string& log, std::string_view source,
     std::istringstream again(log);
     while (std::getline(again, line) && count < 12) {
       if (line.find_first_not_of(" \t") == std::string::npos) continue;
-      os << line << "\n";
+      os << line.substr(0, max_matched_line) << "\n";
       ++count;
     }
   }

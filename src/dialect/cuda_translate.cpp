@@ -22,16 +22,17 @@ Translation translate_for_cuda(const ParsedSource& parsed, const std::string& de
   const auto& toks = parsed.tokens;
   const auto text = [&](std::size_t i) { return toks[i].text(parsed.source); };
 
-  // Token ranges that are function parameter lists or bodies (everything else is program
-  // scope), and the parameter lists of kernels (rewritten whole below).
-  std::vector<std::pair<std::size_t, std::size_t>> inside, kernel_params;
+  // Tokens in function parameter lists or bodies (everything else is program scope), and in
+  // the parameter lists of kernels (rewritten whole below).
+  std::vector<char> inside(toks.size(), 0), in_kernel_params(toks.size(), 0);
   for (const auto& f : parsed.functions) {
-    inside.emplace_back(f.params_open, f.body_close);
-    if (f.is_kernel) kernel_params.emplace_back(f.params_open, f.params_close);
+    std::fill(inside.begin() + static_cast<std::ptrdiff_t>(f.params_open),
+              inside.begin() + static_cast<std::ptrdiff_t>(f.body_close) + 1, 1);
+    if (f.is_kernel) {
+      std::fill(in_kernel_params.begin() + static_cast<std::ptrdiff_t>(f.params_open),
+                in_kernel_params.begin() + static_cast<std::ptrdiff_t>(f.params_close) + 1, 1);
+    }
   }
-  auto within = [](const auto& ranges, std::size_t i) {
-    return std::any_of(ranges.begin(), ranges.end(), [&](const auto& r) { return i >= r.first && i <= r.second; });
-  };
 
   const bool shared_launch = parsed.helpers_use_work_items();
   for (const auto* k : parsed.kernels()) {
@@ -66,7 +67,7 @@ Translation translate_for_cuda(const ParsedSource& parsed, const std::string& de
     const auto t = text(i);
     if (toks[i].kind != TokenKind::identifier) continue;
     if (is_local(t)) {
-      if (within(kernel_params, i)) continue;  // replaced with the parameter
+      if (in_kernel_params[i]) continue;  // replaced with the parameter
       // A pointer declaration loses the qualifier; a variable (an array) becomes __shared__.
       bool pointer = false;
       for (std::size_t j = i + 1; j < toks.size(); ++j) {
@@ -79,7 +80,7 @@ Translation translate_for_cuda(const ParsedSource& parsed, const std::string& de
       }
       edits.push_back({toks[i].begin, toks[i].end, pointer ? "" : "__shared__"});
     } else if (is_constant(t)) {
-      edits.push_back({toks[i].begin, toks[i].end, within(inside, i) ? "" : "__constant__"});
+      edits.push_back({toks[i].begin, toks[i].end, inside[i] ? "" : "__constant__"});
     } else if (t == "global" || t == "private") {
       edits.push_back({toks[i].begin, toks[i].end, ""});
     }

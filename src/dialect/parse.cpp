@@ -1,6 +1,7 @@
 #include "dialect/parse.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <set>
@@ -30,6 +31,26 @@ bool is_qualifier(std::string_view s) {
          s == "private" || s == "__read_only" || s == "read_only" || s == "__write_only" ||
          s == "write_only" || s == "__read_write" || s == "read_write" || s == "struct" ||
          s == "union" || s == "enum";
+}
+
+// An array length as C writes it (42, 0x2A, 052, 42u); nullopt for what is not one, or
+// does not fit (the layout is then unknown, as for any type the parser cannot size).
+std::optional<std::size_t> array_length(std::string_view t) {
+  while (!t.empty() && (t.back() == 'u' || t.back() == 'U' || t.back() == 'l' || t.back() == 'L')) {
+    t.remove_suffix(1);
+  }
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    t.remove_prefix(2);
+  } else if (t.size() > 1 && t[0] == '0') {
+    base = 8;
+    t.remove_prefix(1);
+  }
+  std::size_t n = 0;
+  const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), n, base);
+  if (t.empty() || ec != std::errc() || ptr != t.data() + t.size()) return std::nullopt;
+  return n;
 }
 
 class Parser {
@@ -260,8 +281,17 @@ class Parser {
 
   // OpenCL C layout of a type named by its words ("float4", "Params", "struct P",
   // "unsigned int"); nullopt when it cannot be known from the source alone.
+  // Memoized: a struct of structs of structs ... is sized once per type, not once per path
+  // to it (16 levels of 8 members each would be 8^16 walks).
   std::optional<Layout> layout_of(const std::string& type, int depth) const {
     if (depth > 16) return std::nullopt;
+    if (auto known = layouts_.find(type); known != layouts_.end()) return known->second;
+    const std::optional<Layout> l = compute_layout(type, depth);
+    layouts_.emplace(type, l);
+    return l;
+  }
+
+  std::optional<Layout> compute_layout(const std::string& type, int depth) const {
     if (auto [base, width] = split_vector_type(type); width) {
       const std::size_t n = (width == 3 ? 4 : static_cast<std::size_t>(width)) * size_of(*parse_dtype(base));
       return Layout{n, n};
@@ -301,7 +331,9 @@ class Parser {
           if (j + 2 >= decl.size() || tok(decl[j + 1]).kind != TokenKind::number || text(decl[j + 2]) != "]") {
             return std::nullopt;
           }
-          count *= static_cast<std::size_t>(std::stoull(std::string(text(decl[j + 1])), nullptr, 0));
+          const auto n = array_length(text(decl[j + 1]));
+          if (!n) return std::nullopt;
+          count *= *n;
           j += 3;
         }
         if (j < decl.size()) {
@@ -349,20 +381,35 @@ class Parser {
     f.calls.assign(calls.begin(), calls.end());
   }
 
+  // What each function needs through its calls: from every function that uses a feature
+  // itself, backwards along the calls (linear in functions and calls; a chain of thousands of
+  // helpers must not take a pass per link).
   static void propagate(std::vector<Function>& fns) {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (auto& f : fns) {
-        if (!f.group_feature.empty()) continue;
-        for (const auto& c : f.calls) {
-          auto it = std::find_if(fns.begin(), fns.end(), [&](const Function& g) { return g.name == c; });
-          if (it != fns.end() && !it->group_feature.empty() && &*it != &f) {
-            f.group_feature = "a call to " + c + "(), which uses " + it->group_feature;
-            changed = true;
-            break;
-          }
-        }
+    std::map<std::string_view, std::size_t> index;  // the first definition of a name
+    for (std::size_t i = 0; i < fns.size(); ++i) index.emplace(fns[i].name, i);
+    std::vector<std::vector<std::size_t>> callers(fns.size());
+    for (std::size_t i = 0; i < fns.size(); ++i) {
+      for (const auto& c : fns[i].calls) {
+        if (auto it = index.find(c); it != index.end() && it->second != i) callers[it->second].push_back(i);
+      }
+    }
+    std::vector<std::size_t> queue, root(fns.size());  // root: the function whose own use it is
+    for (std::size_t i = 0; i < fns.size(); ++i) {
+      if (!fns[i].group_feature.empty()) {
+        queue.push_back(i);
+        root[i] = i;
+      }
+    }
+    for (std::size_t q = 0; q < queue.size(); ++q) {
+      const std::size_t g = queue[q];
+      for (std::size_t f : callers[g]) {
+        if (!fns[f].group_feature.empty()) continue;
+        root[f] = root[g];
+        const Function& r = fns[root[g]];
+        fns[f].group_feature = "a call to " + fns[g].name + "(), which " +
+                               (root[g] == g ? "uses " : "calls on to " + r.name + "(), which uses ") +
+                               r.group_feature;
+        queue.push_back(f);
       }
     }
   }
@@ -373,6 +420,7 @@ class Parser {
   std::map<std::string, Aggregate> aggregates_;
   std::vector<std::pair<std::size_t, std::size_t>> ranges_;
   std::map<std::string, std::string> aliases_;
+  mutable std::map<std::string, std::optional<Layout>> layouts_;
 };
 
 }  // namespace

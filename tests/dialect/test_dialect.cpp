@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "embedded/weft_test_kernels.hpp"
 #include "dialect/build_log.hpp"
 #include "dialect/edits.hpp"
@@ -72,6 +74,79 @@ TEST(Dialect, StructLayoutsFollowOpenCL) {
   EXPECT_EQ(k->params[6].value_size, 16u);
 }
 
+// Found while fuzzing (tests/fuzz/regressions/dialect): an array length past 64 bits threw
+// std::out_of_range out of parse().
+TEST(Dialect, StructArrayLengthsAnyWayWritten) {
+  const auto p = parse(
+      "typedef struct { char c[0x10]; short s[010u]; } A;\n"
+      "typedef struct { float a[99999999999999999999999]; } Huge;\n"
+      "typedef struct { float a[N]; } Macro;\n"
+      "__kernel void k(A a, Huge h, Macro m) { }");
+  const Function* k = p.find("k");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->params[0].value_size, 32u);  // 16 chars, 8 shorts
+  EXPECT_EQ(k->params[1].value_size, 0u);   // unknown: the compiler tells (host) or the driver
+  EXPECT_EQ(k->params[2].value_size, 0u);
+}
+
+// Sources made of many small parts are read in time linear in their size: once, a struct of
+// structs 9 levels deep with 8 members each was sized 8^9 times, a chain of helper functions
+// took a pass per link to propagate a barrier, and the CUDA translation checked every token
+// against every function.
+std::string nested_structs(int levels, int members) {
+  std::string src = "typedef struct { char c; } T0;\n";
+  for (int l = 1; l <= levels; ++l) {
+    src += "typedef struct {";
+    for (int m = 0; m < members; ++m) src += " T" + std::to_string(l - 1) + " m" + std::to_string(m) + ";";
+    src += " } T" + std::to_string(l) + ";\n";
+  }
+  return src + "__kernel void k(T" + std::to_string(levels) + " t, __global int* x) { }\n";
+}
+
+std::string helper_chain(int n) {
+  std::string src;
+  for (int i = 0; i < n; ++i) src += "void f" + std::to_string(i) + "(void) { f" + std::to_string(i + 1) + "(); }\n";
+  src += "void f" + std::to_string(n) + "(void) { barrier(CLK_LOCAL_MEM_FENCE); }\n";
+  return src + "__kernel void k(__global int* x) { f0(); }\n";
+}
+
+// Seconds a step may take here: linear work takes well under one in an optimized build, the
+// quadratic and exponential work it replaced took 9 to 90 (Release, the 2-core CI machine).
+#if defined(__SANITIZE_ADDRESS__) || !defined(NDEBUG)
+constexpr double time_limit = 60;
+#else
+constexpr double time_limit = 5;
+#endif
+
+template <class F>
+double seconds(F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TEST(Dialect, LargeSourcesTakeLinearTime) {
+  const std::string structs = nested_structs(9, 8);
+  double t = seconds([&] {
+    const auto p = parse(structs);
+    EXPECT_EQ(p.find("k")->params[0].value_size, 134217728u);  // 8^9 chars
+  });
+  EXPECT_LT(t, time_limit) << "nested structs";
+  const std::string chain = helper_chain(3000);
+  t = seconds([&] {
+    const auto p = parse(chain);
+    EXPECT_NE(p.find("k")->group_feature.find("a call to f0(), which calls on to f3000(), which uses barrier() at line 3001"),
+              std::string::npos)
+        << p.find("k")->group_feature;
+    EXPECT_NE(p.find("f2999")->group_feature.find("a call to f3000(), which uses barrier()"), std::string::npos);
+  });
+  EXPECT_LT(t, time_limit) << "helper chain";
+  std::string many;
+  for (int i = 0; i < 100000; ++i) many += "__constant int c" + std::to_string(i) + " = 1; int g" + std::to_string(i) + "(int a) { return a; }\n";
+  t = seconds([&] { EXPECT_EQ(translate(many, Target::cuda).kernels.size(), 0u); });
+  EXPECT_LT(t, time_limit) << "CUDA translation of many functions";
+}
+
 TEST(Dialect, VectorParametersAndAttributes) {
   const auto p = parse(
       "__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void k(__global float4* v, "
@@ -134,6 +209,21 @@ TEST(Dialect, HostTranslationKeepsUserLinesAndRefusesGroupKernels) {
   EXPECT_NE(tr.text.find("#line 1 \"kernel.cl\""), std::string::npos);
   EXPECT_NE(tr.text.find("weft_run_scale"), std::string::npos);
   EXPECT_EQ(tr.text.find("weft_run_block_sum"), std::string::npos);
+}
+
+// Found by fuzzing (tests/fuzz/regressions/build_log): a line number past int threw
+// std::out_of_range out of the summary; an error line of 100 KB (a compiler quoting a long
+// generated line) overflowed the stack inside std::regex.
+TEST(Dialect, BuildLogSummaryTakesAnyLog) {
+  const std::string huge_number = "kernel.cl:99999999999999999999: error: huge line\n";
+  std::string summary;
+  EXPECT_NO_THROW(summary = summarize_build_log(huge_number, "a\n", R"(kernel\.cl)"));
+  EXPECT_NE(summary.find("kernel.cl:99999999999999999999: error: huge line"), std::string::npos) << summary;
+  const std::string long_line = "kernel.cl:2:1: error: " + std::string(1 << 20, 'x') + "\n";
+  EXPECT_NO_THROW(summary = summarize_build_log(long_line, "a\nb\n", "[^:\\s]*"));
+  EXPECT_NE(summary.find("kernel.cl:2: error: xxx"), std::string::npos) << summary.substr(0, 200);
+  EXPECT_NE(summary.find("2 | b"), std::string::npos);
+  EXPECT_LT(summary.size(), 4096u);
 }
 
 TEST(Dialect, ExcerptMarksTheLine) {
