@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fuzz/targets.hpp"
+#include "support.hpp"
 
 namespace weft {
 namespace {
@@ -24,9 +25,11 @@ class FuzzInputs : public ::testing::TestWithParam<Target> {};
 
 TEST_P(FuzzInputs, PassThroughTheirTarget) {
   const Target& t = GetParam();
+  // WEFT_TEST_FUZZ_DIR: the checkout's tests/fuzz where the binary runs on another machine.
+  const std::string root = test::program_path("WEFT_TEST_FUZZ_DIR", WEFT_FUZZ_DIR);
   std::size_t count = 0;
   for (const char* kind : {"corpus", "regressions"}) {
-    const fs::path dir = fs::path(WEFT_FUZZ_DIR) / kind / t.name;
+    const fs::path dir = fs::path(root) / kind / t.name;
     if (!fs::is_directory(dir)) continue;
     for (const auto& e : fs::directory_iterator(dir)) {
       std::ifstream in(e.path(), std::ios::binary);
@@ -36,7 +39,7 @@ TEST_P(FuzzInputs, PassThroughTheirTarget) {
       ++count;
     }
   }
-  EXPECT_GT(count, 0u) << "no inputs for " << t.name << " under " << WEFT_FUZZ_DIR;
+  EXPECT_GT(count, 0u) << "no inputs for " << t.name << " under " << root;
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzInputs,
