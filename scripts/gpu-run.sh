@@ -11,6 +11,7 @@ mkdir -p "$OUT"
 export LD_LIBRARY_PATH=$B:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 source .gpu/opencl-on-nvidia.sh > "$OUT/clinfo.txt" 2>&1
 export WEFT_CACHE_DIR=/tmp/weft-cache WEFT_TEST_CLI=$B/weft WEFT_TEST_CACHE_WORKER=$B/weft_cache_worker
+export WEFT_TEST_FUZZ_DIR=$PWD/tests/fuzz
 export WEFT_REQUIRE_NVRTC=1 PYTHONUNBUFFERED=1
 PEERS=$PWD/bench/peers  # the bundle was built elsewhere: its compiled-in source tree is not here
 nvidia-smi -L

@@ -5,7 +5,7 @@
 #include "backends/cuda/cuda_compiler.hpp"
 #include "cache/include_digest.hpp"
 #include "core/log.hpp"
-#include "kernels/cuda_translate.hpp"
+#include "dialect/translate.hpp"
 #include "runtime/completion_event.hpp"
 #include "weft/error.hpp"
 #include "weft/version.hpp"
@@ -274,24 +274,23 @@ std::shared_ptr<ProgramImpl> CudaDevice::build_program(std::string_view source, 
     WEFT_LOG_DEBUG("program cache hit (memory): cuda/" << key.hex());
     return p;
   }
-  const auto parsed = dialect::parse(source);
-  const CudaTranslation tr = translate_for_cuda(parsed);
-  std::map<std::string, std::vector<KernelArgInfo>> kernels;
+  const dialect::Translation tr = dialect::translate(source, dialect::Target::cuda, options);
+  std::map<std::string, dialect::KernelEntry> kernels;
   std::string description = "cuda " + arch_ + " program:";
-  for (const auto* k : parsed.kernels()) {
-    kernels[k->name] = k->params;
-    description += " " + k->name;
+  for (const auto& k : tr.kernels) {
+    kernels[k.name] = k;
+    description += " " + k.name;
   }
   const std::string cubin = ProgramCache::instance().load_or_build("cuda", key, description, [&] {
     WEFT_LOG_DEBUG("compiling cuda program " << key.hex() << " for " << arch_);
-    return compile_cuda(tr.cu, flags, arch_, source);
+    return compile_cuda(tr.text, flags, arch_, source);
   });
   make_current();
   CUmodule module = nullptr;
   CUresult r = driver().cuModuleLoadData(&module, cubin.data());
   if (r != CUDA_SUCCESS) {
     WEFT_LOG_WARNING("cached cubin " << key.hex() << " does not load (" << error_name(r) << "); rebuilding");
-    const std::string fresh = compile_cuda(tr.cu, flags, arch_, source);
+    const std::string fresh = compile_cuda(tr.text, flags, arch_, source);
     ProgramCache::instance().store("cuda", key, description, fresh);
     check(driver().cuModuleLoadData(&module, fresh.data()), "cuModuleLoadData");
   }
@@ -320,14 +319,14 @@ std::shared_ptr<KernelImpl> CudaProgram::create_kernel(std::string_view name) {
   if (!dev) throw InvalidArgument("the program's device no longer exists");
   dev->make_current();
   CUfunction f = nullptr;
-  check(driver().cuModuleGetFunction(&f, module_->get(), it->first.c_str()), "cuModuleGetFunction");
+  check(driver().cuModuleGetFunction(&f, module_->get(), it->second.symbol.c_str()), "cuModuleGetFunction");
   int max_threads = 0, local_bytes = 0;
   driver().cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
   std::optional<std::size_t> private_bytes;
   if (driver().cuFuncGetAttribute(&local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f) == CUDA_SUCCESS && local_bytes >= 0) {
     private_bytes = static_cast<std::size_t>(local_bytes);
   }
-  return std::make_shared<CudaKernel>(it->first, it->second, module_, f, static_cast<std::size_t>(max_threads),
+  return std::make_shared<CudaKernel>(it->first, it->second.params, module_, f, static_cast<std::size_t>(max_threads),
                                       private_bytes);
 }
 

@@ -1,6 +1,6 @@
 // The CUDA backend: the driver API and NVRTC, both opened at run time. Each device uses its
 // primary context; queues are non-blocking streams; buffers are cuMemAlloc'd; programs are
-// dialect source translated (kernels/cuda_translate.hpp), compiled by NVRTC for the device's
+// dialect source translated (dialect/translate.hpp), compiled by NVRTC for the device's
 // exact architecture and kept as CUBINs in the program cache; events are CUevents from a
 // per-device pool.
 #pragma once
@@ -17,6 +17,7 @@
 
 #include "backends/cuda/cuda_api.hpp"
 #include "cache/program_cache.hpp"
+#include "dialect/translate.hpp"
 #include "runtime/backend.hpp"
 
 namespace weft::detail {
@@ -146,7 +147,7 @@ class CudaKernel final : public KernelImpl {
 class CudaProgram final : public ProgramImpl {
  public:
   CudaProgram(std::shared_ptr<CudaDevice> device, std::shared_ptr<CudaModule> module,
-              std::map<std::string, std::vector<KernelArgInfo>> kernels)
+              std::map<std::string, dialect::KernelEntry> kernels)
       : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)) {}
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
@@ -156,7 +157,7 @@ class CudaProgram final : public ProgramImpl {
   // Weak: the device's program table holds this program.
   std::weak_ptr<CudaDevice> device_;
   std::shared_ptr<CudaModule> module_;
-  std::map<std::string, std::vector<KernelArgInfo>> kernels_;
+  std::map<std::string, dialect::KernelEntry> kernels_;  // by OpenCL name
 };
 
 /// A command on a stream: an end event (and a start event on profiling queues).

@@ -1,12 +1,24 @@
 #include "backends/cuda/cuda_compiler.hpp"
 
 #include "backends/cuda/cuda_api.hpp"
-#include "kernels/dialect.hpp"
+#include "dialect/translate.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
 
 std::string nvrtc_version() { return cu::nvrtc().version; }
+
+std::vector<std::string> cuda_build_flags(std::string_view options) {
+  std::vector<std::string> out;
+  for (const auto& w : dialect::check_build_options(options)) {
+    if (w.rfind("-D", 0) == 0 || w.rfind("-I", 0) == 0) out.push_back(w);
+    else if (w == "-cl-fast-relaxed-math" || w == "-cl-unsafe-math-optimizations") out.push_back("--use_fast_math");
+    else if (w == "-cl-mad-enable") out.push_back("--fmad=true");
+    // NVIDIA's OpenCL option for a register cap per work-item, the same meaning here.
+    else if (w.rfind("-cl-nv-maxrregcount=", 0) == 0) out.push_back("--maxrregcount=" + w.substr(20));
+  }
+  return out;
+}
 
 std::string compile_cuda(const std::string& cu, const std::vector<std::string>& flags, const std::string& arch,
                          std::string_view user_source) {
@@ -21,7 +33,10 @@ std::string compile_cuda(const std::string& cu, const std::vector<std::string>& 
     ~Destroy() { nv.nvrtcDestroyProgram(&p); }
   } destroy{nv, prog};
   std::vector<std::string> opts{"-std=c++20", "-default-device", "--gpu-architecture=" + arch, "-w"};
-  opts.insert(opts.end(), flags.begin(), flags.end());
+  for (const auto& f : flags) {
+    // The translation defines the -D macros after its prelude (dialect/translate.hpp).
+    if (f.rfind("-D", 0) != 0) opts.push_back(f);
+  }
   std::vector<const char*> argv;
   for (const auto& o : opts) argv.push_back(o.c_str());
   const cu::nvrtcResult r = nv.nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());

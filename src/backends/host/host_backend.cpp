@@ -10,7 +10,7 @@
 #include "cache/include_digest.hpp"
 #include "core/files.hpp"
 #include "core/log.hpp"
-#include "kernels/host_translate.hpp"
+#include "dialect/translate.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "weft/version.hpp"
@@ -113,38 +113,35 @@ HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params,
     : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), run_(entry) {}
 
 HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
-                         std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels,
-                         std::map<std::string, std::string> refused)
-    : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)),
-      refused_(std::move(refused)) {}
+                         std::vector<dialect::KernelEntry> kernels)
+    : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)) {}
 
 std::vector<std::string> HostProgram::kernel_names() const {
   std::vector<std::string> out;
-  for (const auto& [name, params] : kernels_) out.push_back(name);
-  for (const auto& [name, why] : refused_) out.push_back(name);
+  for (const auto& k : kernels_) out.push_back(k.name);
   return out;
 }
 
 std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
-  if (auto r = refused_.find(std::string(name)); r != refused_.end()) {
-    throw Unsupported("kernel '" + r->first + "' needs work-group synchronization (" + r->second +
-                      "), which the host backend does not provide; run it on an OpenCL CPU "
-                      "device instead (WEFT_DEVICE=opencl:cpu, e.g. PoCL) or on a GPU");
-  }
-  for (const auto& [kname, params] : kernels_) {
-    if (kname != name) continue;
-    auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + kname));
-    auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + kname));
-    if (!run || !info || info->num_args != params.size()) {
-      throw Error("host: the compiled module lacks a consistent entry point for kernel '" + kname + "'");
+  for (const auto& k : kernels_) {
+    if (k.name != name) continue;
+    if (!k.refused.empty()) {
+      throw Unsupported("kernel '" + k.name + "' needs work-group synchronization (" + k.refused +
+                        "), which the host backend does not provide; run it on an OpenCL CPU "
+                        "device instead (WEFT_DEVICE=opencl:cpu, e.g. PoCL) or on a GPU");
     }
-    auto p = params;
+    auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + k.symbol));
+    auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + k.symbol));
+    if (!run || !info || info->num_args != k.params.size()) {
+      throw Error("host: the compiled module lacks a consistent entry point for kernel '" + k.name + "'");
+    }
+    auto p = k.params;
     for (std::size_t i = 0; i < p.size(); ++i) {
       // By-value parameters of types the parser cannot size (structs) take their size
       // from the compiler.
       if (!p[i].is_pointer && p[i].value_size == 0) p[i].value_size = info->arg_size[i];
     }
-    return std::make_shared<HostKernel>(kname, std::move(p), module_, run);
+    return std::make_shared<HostKernel>(k.name, std::move(p), module_, run);
   }
   std::string names;
   for (const auto& n : kernel_names()) names += (names.empty() ? "" : ", ") + n;
@@ -190,26 +187,26 @@ std::shared_ptr<ProgramImpl> HostDevice::build_program(std::string_view source, 
     WEFT_LOG_DEBUG("program cache hit (memory): host/" << key.hex());
     return p;
   }
-  const auto parsed = dialect::parse(source);
-  const HostTranslation tr = translate_for_host(parsed);
+  const dialect::Translation tr = dialect::translate(source, dialect::Target::host, options);
   std::string description = "host program:";
-  for (const auto* k : parsed.kernels()) description += " " + k->name;
+  for (const auto& k : tr.kernels) description += " " + k.name;
 
   bool from_disk = false;
   const std::string image = ProgramCache::instance().load_or_build(
       "host", key, description,
       [&] {
         WEFT_LOG_DEBUG("compiling host program " << key.hex() << " (" << description << ")");
-        return compile_host_module(tc, tr.cpp, flags, source);
+        return compile_host_module(tc, tr.text, flags, source);
       },
       &from_disk);
   std::shared_ptr<HostModule> module;
   try {
     module = HostModule::load(image, description);
-    for (const auto& name : from_disk ? tr.kernels : std::vector<std::string>{}) {
-      const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + name));
-      if (!module->symbol("weft_run_" + name) || !info || info->num_args != parsed.find(name)->params.size()) {
-        throw Error("it lacks the entry point of kernel '" + name + "'");
+    for (const auto& k : tr.kernels) {
+      if (!from_disk || !k.refused.empty()) continue;  // a fresh build; a kernel the host refuses has no entry
+      const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + k.symbol));
+      if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size()) {
+        throw Error("it lacks the entry point of kernel '" + k.name + "'");
       }
     }
   } catch (const Error& e) {
@@ -217,14 +214,11 @@ std::shared_ptr<ProgramImpl> HostDevice::build_program(std::string_view source, 
     // state), or that lacks a kernel (built from another source): rebuild once rather than fail.
     WEFT_LOG_WARNING("cached host program " << key.hex() << " does not load (" << e.what()
                                             << "); rebuilding");
-    const std::string fresh = compile_host_module(tc, tr.cpp, flags, source);
+    const std::string fresh = compile_host_module(tc, tr.text, flags, source);
     ProgramCache::instance().store("host", key, description, fresh);
     module = HostModule::load(fresh, description);
   }
-  std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels;
-  for (const auto& name : tr.kernels) kernels.emplace_back(name, parsed.find(name)->params);
-  auto program = std::make_shared<HostProgram>(shared_from_this(), std::move(module),
-                                               std::move(kernels), tr.refused);
+  auto program = std::make_shared<HostProgram>(shared_from_this(), std::move(module), tr.kernels);
   return programs_.insert(key, std::move(program));
 }
 

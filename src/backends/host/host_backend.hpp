@@ -17,7 +17,8 @@
 #include "backends/host/host_compiler.hpp"
 #include "backends/host/thread_pool.hpp"
 #include "cache/program_cache.hpp"
-#include "kernels/host/launch_abi.hpp"
+#include "dialect/prelude/launch_abi.hpp"
+#include "dialect/translate.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/completion_event.hpp"
 
@@ -60,8 +61,7 @@ class HostKernel final : public KernelImpl {
 class HostProgram final : public ProgramImpl {
  public:
   HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
-              std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels,
-              std::map<std::string, std::string> refused);
+              std::vector<dialect::KernelEntry> kernels);
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
   std::shared_ptr<DeviceImpl> device() const override { return device_.lock(); }
@@ -70,8 +70,7 @@ class HostProgram final : public ProgramImpl {
   // Weak: the device's program table holds this program.
   std::weak_ptr<DeviceImpl> device_;
   std::shared_ptr<HostModule> module_;
-  std::vector<std::pair<std::string, std::vector<KernelArgInfo>>> kernels_;
-  std::map<std::string, std::string> refused_;
+  std::vector<dialect::KernelEntry> kernels_;  // refused ones included: named in the error
 };
 
 class HostQueue final : public QueueImpl {

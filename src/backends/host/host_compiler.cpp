@@ -14,8 +14,7 @@
 #include "core/files.hpp"
 #include "core/log.hpp"
 #include "core/process.hpp"
-#include "kernels/dialect.hpp"
-#include "kernels/host_translate.hpp"
+#include "dialect/translate.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 
@@ -125,7 +124,10 @@ std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
   if (!write_file_atomic(src, cpp)) throw Error("cannot write " + src);
   std::vector<std::string> argv = tc.command;
   argv.insert(argv.end(), tc.flags.begin(), tc.flags.end());
-  argv.insert(argv.end(), options.begin(), options.end());
+  for (const auto& o : options) {
+    // The translation defines the -D macros after its prelude (dialect/translate.hpp).
+    if (o.rfind("-D", 0) != 0) argv.push_back(o);
+  }
   argv.push_back(src);
   argv.push_back("-o");
   argv.push_back(out);

@@ -5,7 +5,7 @@
 
 #include "cache/include_digest.hpp"
 #include "core/log.hpp"
-#include "kernels/dialect.hpp"
+#include "dialect/translate.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "weft/version.hpp"
@@ -204,12 +204,12 @@ std::shared_ptr<ProgramImpl> OpenclDevice::build_program(std::string_view source
     WEFT_LOG_DEBUG("program cache hit (memory): opencl/" << key.hex());
     return p;
   }
-  const auto parsed = dialect::parse(source);
+  const dialect::Translation tr = dialect::translate(source, dialect::Target::opencl, options);
   std::map<std::string, std::vector<KernelArgInfo>> kernels;
   std::string description = "opencl program for " + info_.name + ":";
-  for (const auto* k : parsed.kernels()) {
-    kernels[k->name] = k->params;
-    description += " " + k->name;
+  for (const auto& k : tr.kernels) {
+    kernels[k.name] = k.params;
+    description += " " + k.name;
   }
   const Api& a = api();
   cl_device_id dev = id_;

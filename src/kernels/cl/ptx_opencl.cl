@@ -1,7 +1,7 @@
 // PTX helpers for OpenCL C on NVIDIA GPUs (compute capability 7.0 and later), pasted before
 // the generated scan and reduction kernels. NVIDIA's OpenCL compiler takes inline PTX as CUDA
 // does, so weft's generated kernels use the same helpers through either backend: the CUDA
-// prelude (src/kernels/cuda/prelude.cuh) defines them for CUDA, this file for OpenCL. The
+// prelude (src/dialect/prelude/cuda_prelude.cuh) defines them for CUDA, this file for OpenCL. The
 // generator sets WEFT_PTX=1 for NVIDIA's OpenCL devices only (device_style), with
 // WEFT_PTX_ARCH the compute capability (90 for sm_90); everywhere else this file is empty.
 //

@@ -1,6 +1,7 @@
 #include "weft/arg_spec.hpp"
 
-#include "kernels/dialect.hpp"
+#include "dialect/tokenize.hpp"
+#include "dialect/types.hpp"
 #include "weft/error.hpp"
 
 namespace weft {

@@ -1,0 +1,61 @@
+#include "dialect/host_translate.hpp"
+
+#include "dialect/keywords.hpp"
+#include "dialect/vector_rewrites.hpp"
+
+namespace weft::detail::dialect {
+
+Translation translate_for_host(const ParsedSource& parsed, const std::string& defines) {
+  Translation out;
+  std::vector<Edit> edits = vector_rewrites(parsed);
+  const std::vector<Edit> renames = keyword_renames(parsed);
+  edits.insert(edits.end(), renames.begin(), renames.end());
+  const auto& toks = parsed.tokens;
+  for (const auto* k : parsed.kernels()) {
+    out.kernels.push_back({k->name, cxx_name(k->name), k->params, k->group_feature});
+    // __kernel void k(args) -> static inline void k(weft_host::WorkItem weft_wi, args)
+    edits.push_back({toks[k->qualifier_token].begin, toks[k->qualifier_token].end,
+                     "static inline __attribute__((always_inline))"});
+    const auto& open = toks[k->params_open];
+    const bool no_params = k->params.empty();
+    if (no_params) {
+      edits.push_back({open.end, toks[k->params_close].begin, "::weft_host::WorkItem weft_wi"});
+    } else {
+      edits.push_back({open.end, open.end, "::weft_host::WorkItem weft_wi, "});
+    }
+  }
+  const bool set_tls = parsed.helpers_use_work_items();
+
+  std::string& cpp = out.text;
+  cpp.reserve(host_prelude_text().size() + parsed.source.size() * 2 + 1024);
+  cpp += host_prelude_text();
+  cpp += "\n#line 1 \"<build options>\"\n";
+  cpp += defines;
+  cpp += "namespace weft_kernel {\n#line 1 \"";
+  cpp += source_file_name;
+  cpp += "\"\n";
+  cpp += apply_edits(parsed.source, std::move(edits));
+  cpp += "\n}  // namespace weft_kernel\n#line 1 \"weft-launchers\"\n";
+  for (const char* m : {"__kernel", "kernel", "__global", "global", "__constant", "constant",
+                        "__local", "local", "__private", "private", "restrict"}) {
+    cpp += "#undef ";
+    cpp += m;
+    cpp += '\n';
+  }
+  for (const auto& k : out.kernels) {
+    // Kernels that need work-group synchronization get no entry point (the backend refuses
+    // them by name); the program's other kernels still run.
+    if (!k.refused.empty()) continue;
+    const std::string& s = k.symbol;
+    cpp += "extern \"C\" __attribute__((visibility(\"default\"))) void weft_run_" + s +
+           "(void* const* weft_args_, const ::weft_host::Launch* weft_launch_, "
+           "::weft_host::size_t weft_begin_, ::weft_host::size_t weft_end_) {\n  ::weft_host::run<&::weft_kernel::" +
+           s + (set_tls ? ", true" : ", false") +
+           ">(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
+    cpp += "extern \"C\" __attribute__((visibility(\"default\"))) const ::weft_host::KernelInfo "
+           "weft_info_" + s + " = ::weft_host::info<&::weft_kernel::" + s + ">();\n";
+  }
+  return out;
+}
+
+}  // namespace weft::detail::dialect

@@ -1,0 +1,254 @@
+// weft host prelude: the OpenCL C 1.2 dialect as C++20, for kernels the host backend
+// compiles with the system C++ compiler. The translation unit is: launch_abi.hpp, this
+// file's head (below), the shared dialect core (src/dialect/prelude/core_*.hpp), this
+// file's tail (after the WEFT-CORE marker line), then the user's source inside namespace
+// weft_kernel, then the launchers. See docs/DIALECT.md for what the translation rewrites.
+// It includes no standard header: those define hundreds of macros (stdin, offsetof, PATH_MAX,
+// alloca ...) that OpenCL C lets users take as names. The compiler's builtins serve instead.
+
+#define WEFT_INLINE inline __attribute__((always_inline))
+#define WEFT_F(name) __builtin_##name##f
+#define WEFT_D(name) __builtin_##name
+#define WEFT_HALF _Float16
+
+extern "C" int printf(const char* format, ...);
+
+namespace weft_core {
+WEFT_INLINE int weft_clz64(unsigned long long x) noexcept { return x ? __builtin_clzll(x) : 64; }
+WEFT_INLINE int weft_popcount64(unsigned long long x) noexcept { return __builtin_popcountll(x); }
+WEFT_INLINE unsigned long long weft_mul_hi_u64(unsigned long long a, unsigned long long b) noexcept {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+WEFT_INLINE long long weft_mul_hi_s64(long long a, long long b) noexcept {
+  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+}
+}  // namespace weft_core
+
+namespace weft_host {
+struct WorkItem {
+  size_t gid[3];
+  const Launch* l;
+  WEFT_INLINE size_t global_id(unsigned d) const { return d < 3 ? gid[d] : 0; }
+  WEFT_INLINE size_t global_size(unsigned d) const { return d < 3 ? l->gsize[d] : 1; }
+  WEFT_INLINE size_t global_offset(unsigned d) const { return d < 3 ? l->goff[d] : 0; }
+  WEFT_INLINE size_t local_size(unsigned d) const { return d < 3 ? l->lsize[d] : 1; }
+  WEFT_INLINE size_t local_id(unsigned d) const {
+    return d < 3 ? (gid[d] - l->goff[d]) % l->lsize[d] : 0;
+  }
+  WEFT_INLINE size_t group_id(unsigned d) const {
+    return d < 3 ? (gid[d] - l->goff[d]) / l->lsize[d] : 0;
+  }
+  WEFT_INLINE size_t num_groups(unsigned d) const {
+    return d < 3 ? l->gsize[d] / l->lsize[d] : 1;
+  }
+  WEFT_INLINE unsigned work_dim() const { return l->work_dim; }
+};
+}  // namespace weft_host
+//// WEFT-CORE ////
+namespace weft_kernel {
+// The work-item of helper functions: set per work-item only when the program's non-kernel
+// functions call work-item functions (kernels get theirs as a parameter of the same name).
+inline thread_local weft_host::WorkItem weft_wi{};
+using ::printf;
+// OpenCL C's address-sized integer types (in C++ they would come from <cstddef>/<cstdint>).
+typedef weft_host::size_t size_t;
+typedef decltype(static_cast<char*>(nullptr) - static_cast<char*>(nullptr)) ptrdiff_t;
+typedef __INTPTR_TYPE__ intptr_t;
+typedef __UINTPTR_TYPE__ uintptr_t;
+
+// ---- atomics (OpenCL 1.2: relaxed, on __global or __local int/uint/long/ulong) -------------
+#define WEFT_ATOMIC_RMW(name, builtin)                                                   \
+  template <class T>                                                                     \
+    requires weft_std::is_integral_v<T>                                                       \
+  WEFT_INLINE T name(volatile T* p, weft_std::type_identity_t<T> v) noexcept {               \
+    return builtin(p, v, __ATOMIC_RELAXED);                                              \
+  }
+WEFT_ATOMIC_RMW(atomic_add, __atomic_fetch_add)
+WEFT_ATOMIC_RMW(atomic_sub, __atomic_fetch_sub)
+WEFT_ATOMIC_RMW(atomic_and, __atomic_fetch_and)
+WEFT_ATOMIC_RMW(atomic_or, __atomic_fetch_or)
+WEFT_ATOMIC_RMW(atomic_xor, __atomic_fetch_xor)
+WEFT_ATOMIC_RMW(atom_add, __atomic_fetch_add)
+WEFT_ATOMIC_RMW(atom_sub, __atomic_fetch_sub)
+WEFT_ATOMIC_RMW(atom_and, __atomic_fetch_and)
+WEFT_ATOMIC_RMW(atom_or, __atomic_fetch_or)
+WEFT_ATOMIC_RMW(atom_xor, __atomic_fetch_xor)
+#undef WEFT_ATOMIC_RMW
+template <class T>
+WEFT_INLINE T atomic_xchg(volatile T* p, weft_std::type_identity_t<T> v) noexcept {
+  if constexpr (weft_std::is_floating_point_v<T>) {
+    using U = weft_std::conditional_t<sizeof(T) == 8, unsigned long, unsigned>;
+    U uv;
+    uv = weft_std::bit_cast<U>(v);
+    const U old = __atomic_exchange_n(reinterpret_cast<volatile U*>(p), uv, __ATOMIC_RELAXED);
+    return weft_std::bit_cast<T>(old);
+  } else {
+    return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+  }
+}
+template <class T>
+WEFT_INLINE T atom_xchg(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_xchg(p, v); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_inc(volatile T* p) noexcept { return __atomic_fetch_add(p, T(1), __ATOMIC_RELAXED); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_dec(volatile T* p) noexcept { return __atomic_fetch_sub(p, T(1), __ATOMIC_RELAXED); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_inc(volatile T* p) noexcept { return atomic_inc(p); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_dec(volatile T* p) noexcept { return atomic_dec(p); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_cmpxchg(volatile T* p, weft_std::type_identity_t<T> cmp, weft_std::type_identity_t<T> v) noexcept {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return cmp;
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_cmpxchg(volatile T* p, weft_std::type_identity_t<T> cmp, weft_std::type_identity_t<T> v) noexcept {
+  return atomic_cmpxchg(p, cmp, v);
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_min(volatile T* p, weft_std::type_identity_t<T> v) noexcept {
+  T old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < old && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atomic_max(volatile T* p, weft_std::type_identity_t<T> v) noexcept {
+  T old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (old < v && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_min(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_min(p, v); }
+template <class T>
+  requires weft_std::is_integral_v<T>
+WEFT_INLINE T atom_max(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_max(p, v); }
+
+// Fences order one work-item's own accesses, which the host runs in program order anyway.
+// barrier() only appears in kernels the host refuses to run (see dialect/parse.cpp); it compiles
+// here so that the other kernels of the same program stay usable.
+WEFT_INLINE void mem_fence(int) noexcept { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+WEFT_INLINE void read_mem_fence(int) noexcept { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+WEFT_INLINE void write_mem_fence(int) noexcept { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+WEFT_INLINE void barrier(int) noexcept {}
+WEFT_INLINE void work_group_barrier(int) noexcept {}
+
+}  // namespace weft_kernel
+
+namespace weft_host {
+
+template <class F>
+struct kernel_traits;
+template <class... P>
+struct kernel_traits<void (*)(WorkItem, P...)> {
+  static constexpr size_t arity = sizeof...(P);
+  static constexpr KernelInfo info() noexcept {
+    static_assert(sizeof...(P) <= 64, "a kernel may have at most 64 parameters");
+    return KernelInfo{static_cast<uint32_t>(sizeof...(P)), {static_cast<uint32_t>(sizeof(P))...}};
+  }
+};
+
+// Runs work-items [begin, end) of a launch. The argument values arrive as parameters, so
+// they are plain values the compiler keeps in registers, and the innermost loop (over x)
+// vectorizes when the kernel body allows.
+template <auto Kernel, bool SetTls, class... P>
+WEFT_INLINE void run_loop(const Launch& L, size_t begin, size_t end, P... a) noexcept {
+  const size_t g0 = L.gsize[0], g1 = L.gsize[1];
+  size_t x = begin % g0;
+  const size_t rest = begin / g0;
+  size_t y = rest % g1, z = rest / g1;
+  size_t left = end - begin;
+  while (left) {
+    const size_t xe = g0 - x < left ? g0 : x + left;
+    const size_t gy = y + L.goff[1], gz = z + L.goff[2], ox = L.goff[0];
+    if (xe + ox <= static_cast<size_t>(__INT_MAX__)) {
+      // Kernels write `int i = get_global_id(0)`. With a size_t counter that conversion may
+      // wrap as far as the compiler knows, the addresses stop being affine and nothing
+      // vectorizes; an int counter (that cannot overflow here) makes it fold away.
+      const int ib = static_cast<int>(x + ox), ie = static_cast<int>(xe + ox);
+      for (int i = ib; i < ie; ++i) {
+        const WorkItem wi{{static_cast<size_t>(i), gy, gz}, &L};
+        if constexpr (SetTls) ::weft_kernel::weft_wi = wi;
+        Kernel(wi, a...);
+      }
+    } else {
+      for (size_t i = x; i < xe; ++i) {
+        const WorkItem wi{{i + ox, gy, gz}, &L};
+        if constexpr (SetTls) ::weft_kernel::weft_wi = wi;
+        Kernel(wi, a...);
+      }
+    }
+    left -= xe - x;
+    x = 0;
+    if (++y == g1) {
+      y = 0;
+      ++z;
+    }
+  }
+}
+
+template <auto Kernel, bool SetTls, class... P, int... I>
+WEFT_INLINE void run_range(void (*)(WorkItem, P...), weft_std::int_sequence<I...>, void* const* args,
+                           const Launch* lp, size_t begin, size_t end) noexcept {
+  const Launch L = *lp;
+  run_loop<Kernel, SetTls, weft_std::remove_cv_t<P>...>(
+      L, begin, end, *static_cast<const weft_std::remove_cv_t<P>*>(args[I])...);
+}
+
+template <auto Kernel, bool SetTls>
+inline void run(void* const* args, const Launch* l, size_t begin, size_t end) noexcept {
+  run_range<Kernel, SetTls>(Kernel, weft_std::make_integer_sequence<int, kernel_traits<decltype(Kernel)>::arity>{},
+                            args, l, begin, end);
+}
+
+template <auto Kernel>
+constexpr KernelInfo info() noexcept {
+  return kernel_traits<decltype(Kernel)>::info();
+}
+
+}  // namespace weft_host
+
+// ---- the dialect's spellings --------------------------------------------------------------
+// Defined last: after this point `global`, `local`, `constant` and `private` are no longer
+// ordinary identifiers. host_translate.cpp #undefs them before the generated launchers.
+#define __kernel
+#define kernel
+#define __global
+#define global
+#define __constant
+#define constant
+#define __local
+#define local
+#define __private
+#define private
+#define __read_only
+#define read_only
+#define __write_only
+#define write_only
+#define __read_write
+#define read_write
+#define restrict __restrict
+#define WEFT_HOST 1
+#define INFINITY (__builtin_inff())
+#define NAN (__builtin_nanf(""))
+#define HUGE_VALF (__builtin_huge_valf())
+#define HUGE_VAL (__builtin_huge_val())
+// What the host's libm returns for ilogb(0) and ilogb(NaN) (glibc: INT_MIN on x86).
+#if defined(__x86_64__) || defined(__i386__)
+#define FP_ILOGB0 (-2147483647 - 1)
+#define FP_ILOGBNAN (-2147483647 - 1)
+#else
+#define FP_ILOGB0 (-2147483647)
+#define FP_ILOGBNAN 2147483647
+#endif
+#define NULL __null

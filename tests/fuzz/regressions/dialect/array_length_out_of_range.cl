@@ -1,0 +1,1 @@
+typedef struct { float a[99999999999999999999999]; } S; __kernel void k(S s) {}
