@@ -1,5 +1,6 @@
-// weft.Array for Python: weft::Array with lazy, fused expressions, NumPy-style indexing,
-// reductions and copies to and from host memory.
+// weft.Array for Python, the C++ part (_Array): weft::LazyArray with fused expressions, basic
+// indexing (views), reductions and copies to and from host memory. python/weft/_array.py
+// defines weft.Array over it and registers it, and every array made here is one.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -11,9 +12,26 @@
 
 namespace weftpy {
 
-nb::object make_array(weft::Array array) { return nb::cast(PyArray{weft::LazyArray(std::move(array))}); }
+namespace {
 
-nb::object make_lazy(weft::Expr expr) { return nb::cast(PyArray{weft::LazyArray::defer(std::move(expr))}); }
+// weft.Array, the Python class defined over _Array (python/weft/_array.py), once registered:
+// every array made here is an instance of it, so that its Python methods are the class's own.
+// A strong reference, kept to exit with the module's other types.
+PyObject* array_class = nullptr;
+
+nb::object wrap(weft::LazyArray value) {
+  nb::handle type = array_class ? nb::handle(array_class) : nb::type<PyArray>();
+  nb::object obj = nb::inst_alloc(type);
+  new (nb::inst_ptr<PyArray>(obj)) PyArray{std::move(value)};
+  nb::inst_mark_ready(obj);
+  return obj;
+}
+
+}  // namespace
+
+nb::object make_array(weft::Array array) { return wrap(weft::LazyArray(std::move(array))); }
+
+nb::object make_lazy(weft::Expr expr) { return wrap(weft::LazyArray::defer(std::move(expr))); }
 
 namespace {
 
@@ -208,6 +226,13 @@ weft::Array index_view(const weft::Array& a, nb::handle key) {
   return a.as_strided(weft::Shape(shape), strides, offset);
 }
 
+/// A Python number (int, float, bool, NumPy scalar) as a double, as float() converts it.
+double number_arg(nb::handle h) {
+  const double v = PyFloat_AsDouble(h.ptr());
+  if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
 std::vector<std::int64_t> shape_arg(nb::handle h) {
   std::vector<std::int64_t> out;
   if (PyIndex_Check(h.ptr())) {
@@ -313,9 +338,9 @@ weft::Array transposed(const weft::Array& a, nb::handle axes_obj) {
 }  // namespace
 
 void register_arrays(nb::module_& m) {
-  auto cls = nb::class_<PyArray>(m, "Array",
-                                 "An n-dimensional array on a device. Arithmetic is lazy: a chain of operations "
-                                 "runs as one generated kernel when its result is needed.");
+  // The extension's part of weft.Array (python/weft/_array.py defines the class over it).
+  auto cls = nb::class_<PyArray>(m, "_Array",
+                                 "The C++ part of weft.Array: lazy expressions, views, arithmetic and copies.");
   cls.def_prop_ro("shape", [](const PyArray& p) { return to_tuple(p.shape().dims()); })
       .def_prop_ro("ndim", [](const PyArray& p) { return p.shape().ndim(); })
       .def_prop_ro("size", [](const PyArray& p) { return p.shape().size(); })
@@ -515,6 +540,15 @@ void register_arrays(nb::module_& m) {
       return make_lazy(f(x, y));
     }, nb::arg("x1"), nb::arg("x2"));
   }
+  m.def("_set_array_class", [](nb::handle type) {
+    if (!PyType_Check(type.ptr()) ||
+        !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()),
+                          reinterpret_cast<PyTypeObject*>(nb::type<PyArray>().ptr()))) {
+      throw nb::type_error("_set_array_class: expected a subclass of weft._weft._Array");
+    }
+    Py_XDECREF(array_class);
+    array_class = type.inc_ref().ptr();
+  }, nb::arg("type"), "Makes every array the extension returns an instance of type (weft.Array).");
   m.def("where", [](nb::handle c, nb::handle a, nb::handle b) {
     return make_lazy(weft::where(need_operand(c, "where"), need_operand(a, "where"), need_operand(b, "where")));
   }, nb::arg("condition"), nb::arg("x"), nb::arg("y"));
@@ -569,18 +603,19 @@ void register_arrays(nb::module_& m) {
   m.def("_empty", [](nb::handle shape, const std::string& dtype, nb::handle device) {
     return make_array(weft::Array::empty(weft::Shape(shape_arg(shape)), dtype_arg(dtype), device_arg(device)));
   }, nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());
-  m.def("_full", [](nb::handle shape, double value, const std::string& dtype, nb::handle device) {
+  // Fill values and bounds come as the Python numbers given (converted as float() does, for now).
+  m.def("_full", [](nb::handle shape, nb::handle value, const std::string& dtype, nb::handle device) {
     const weft::Device dev = device_arg(device);
-    return make_array(weft::Array::full(weft::Shape(shape_arg(shape)), value, dtype_arg(dtype), dev));
+    return make_array(weft::Array::full(weft::Shape(shape_arg(shape)), number_arg(value), dtype_arg(dtype), dev));
   }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype"), nb::arg("device").none());
-  m.def("_arange", [](double start, double stop, double step, const std::string& dtype, nb::handle device) {
+  m.def("_arange", [](nb::handle start, nb::handle stop, nb::handle step, const std::string& dtype, nb::handle device) {
     const weft::Device dev = device_arg(device);
-    return make_array(weft::Array::arange(start, stop, step, dtype_arg(dtype), dev));
+    return make_array(weft::Array::arange(number_arg(start), number_arg(stop), number_arg(step), dtype_arg(dtype), dev));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("step"), nb::arg("dtype"), nb::arg("device").none());
-  m.def("_linspace", [](double start, double stop, std::int64_t num, bool endpoint, const std::string& dtype,
+  m.def("_linspace", [](nb::handle start, nb::handle stop, std::int64_t num, bool endpoint, const std::string& dtype,
                         nb::handle device) {
     const weft::Device dev = device_arg(device);
-    return make_array(weft::Array::linspace(start, stop, num, dtype_arg(dtype), dev, endpoint));
+    return make_array(weft::Array::linspace(number_arg(start), number_arg(stop), num, dtype_arg(dtype), dev, endpoint));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("num"), nb::arg("endpoint"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_from_host", [](nb::handle host, nb::handle shape, const std::string& dtype, nb::handle device) {
     HostBuffer h(host, false);

@@ -7,7 +7,7 @@ import numpy as _np
 from . import _weft
 from ._dtypes import dtype_name, float64
 
-_ArrayBase = _weft.Array
+_ArrayBase = _weft._Array
 
 
 def empty(shape, dtype=float64, device=None):
@@ -18,15 +18,15 @@ def empty(shape, dtype=float64, device=None):
 def full(shape, fill_value, dtype=None, device=None):
     if dtype is None:
         dtype = _np.result_type(fill_value)
-    return _weft._full(shape, float(fill_value), dtype_name(dtype), device)
+    return _weft._full(shape, fill_value, dtype_name(dtype), device)
 
 
 def zeros(shape, dtype=float64, device=None):
-    return _weft._full(shape, 0.0, dtype_name(dtype), device)
+    return _weft._full(shape, 0, dtype_name(dtype), device)
 
 
 def ones(shape, dtype=float64, device=None):
-    return _weft._full(shape, 1.0, dtype_name(dtype), device)
+    return _weft._full(shape, 1, dtype_name(dtype), device)
 
 
 def arange(start, stop=None, step=1, dtype=None, device=None):
@@ -35,11 +35,11 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
         start, stop = 0, start
     if dtype is None:
         dtype = _np.result_type(start, stop, step)
-    return _weft._arange(float(start), float(stop), float(step), dtype_name(dtype), device)
+    return _weft._arange(start, stop, step, dtype_name(dtype), device)
 
 
 def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None):
-    return _weft._linspace(float(start), float(stop), int(num), bool(endpoint), dtype_name(dtype), device)
+    return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), device)
 
 
 def asarray(a, dtype=None, device=None):

@@ -13,9 +13,9 @@ from ._creation import arange, asarray, empty
 from ._dtypes import C_NAMES, bool_, int64
 from ._generators import ElementwiseKernel, GenericScanKernel
 
-_ArrayBase = _weft.Array
-_basic_getitem = _weft.Array.__getitem__
-_basic_setitem = _weft.Array.__setitem__
+_ArrayBase = _weft._Array
+_basic_getitem = _weft._Array.__getitem__
+_basic_setitem = _weft._Array.__setitem__
 _GENERATED = {}
 
 

@@ -10,7 +10,7 @@ from . import _weft
 from ._creation import asarray
 from ._linalg import matmul
 
-_ArrayBase = _weft.Array
+_ArrayBase = _weft._Array
 
 # NumPy's ufuncs by name, and the weft function that computes each.
 UFUNCS = {
