@@ -1,18 +1,16 @@
 #include "bench/harness.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
-#include "core/files.hpp"
-#include "core/json.hpp"
-#include "core/process.hpp"
+#include "tools/support/files.hpp"
+#include "tools/support/json.hpp"
+#include "tools/support/numbers.hpp"
+#include "tools/support/process.hpp"
 
 namespace weft::bench {
 
@@ -32,8 +30,8 @@ Stats summarize(std::vector<double> t) {
   return s;
 }
 
-std::string peers_dir() {
-  if (const char* d = std::getenv("WEFT_PEERS_DIR"); d && *d) return d;
+std::string peers_dir(const Options& options) {
+  if (!options.peers_dir.empty()) return options.peers_dir;
   // Installed beside the program (bin/../share/weft/peers), else the source tree.
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -63,6 +61,24 @@ std::vector<std::string> split_tabs(const std::string& line) {
     start = tab + 1;
   }
   return out;
+}
+
+// A record line of a peer: "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median<TAB>min<TAB>bytes".
+// False (and nothing added) when a field is not a number of its kind.
+bool parse_record(const std::vector<std::string>& f, const std::string& suite, Record* rec) {
+  try {
+    rec->suite = suite;
+    rec->method = f[1];
+    rec->device = f[2];
+    rec->n = tool::parse_integer("n", f[3], 0, std::numeric_limits<std::uint64_t>::max());
+    rec->dtype = f[4];
+    rec->seconds_median = tool::parse_number("median", f[5], 0, 1e9);
+    rec->seconds_min = tool::parse_number("min", f[6], 0, 1e9);
+    rec->bytes = tool::parse_number("bytes", f[7], 0, 1e30);
+    return true;
+  } catch (const tool::UsageError&) {
+    return false;
+  }
 }
 }  // namespace
 
@@ -99,13 +115,12 @@ Stats time_wall(int warmup, int repeat, const std::function<void()>& fn) {
 
 bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
               const std::vector<std::string>& args, std::string* why) {
-  const std::string path = peers_dir() + "/" + script;
-  const char* py = std::getenv("WEFT_PYTHON");
-  std::vector<std::string> argv{py && *py ? py : "python3", path};
+  const std::string path = peers_dir(ctx.options()) + "/" + script;
+  std::vector<std::string> argv{ctx.options().python, path};
   argv.insert(argv.end(), args.begin(), args.end());
-  detail::ProcessResult r;
+  tool::ProcessResult r;
   try {
-    r = detail::run_process(argv);
+    r = tool::run_process(argv);
   } catch (const std::exception& e) {
     if (why) *why = e.what();
     return false;
@@ -117,16 +132,12 @@ bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
     const auto f = split_tabs(line);
     if (f.size() == 8 && f[0] == "record") {
       Record rec;
-      rec.suite = suite;
-      rec.method = f[1];
-      rec.device = f[2];
-      rec.n = std::stoull(f[3]);
-      rec.dtype = f[4];
-      rec.seconds_median = std::stod(f[5]);
-      rec.seconds_min = std::stod(f[6]);
-      rec.bytes = std::stod(f[7]);
-      ctx.add(std::move(rec));
-      any = true;
+      if (parse_record(f, suite, &rec)) {
+        ctx.add(std::move(rec));
+        any = true;
+      } else {
+        ctx.progress(script + " printed a malformed record, left out: " + line.substr(0, 200));
+      }
     } else if (f.size() == 2 && f[0] == "skip") {
       ctx.progress("peer skipped: " + f[1]);
     } else if (f.size() == 2 && f[0] == "info") {
@@ -136,6 +147,21 @@ bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
   if (r.exit_code != 0 && why) *why = "exit " + std::to_string(r.exit_code) + ": " + r.output.substr(0, 300);
   return r.exit_code == 0 || any;
 }
+
+namespace {
+// The chart, drawn by plot.py from the records in a private temporary directory (the
+// --json file may be a pipe, and no file beside the chart is the tool's to use), then
+// written to --plot like any output file.
+void plot(const Options& options, const std::string& json) {
+  tool::TempDir dir("weft-plot-");
+  const std::string in = dir.path() + "/records.json", out = dir.path() + "/chart.png";
+  tool::write_output_file(in, json);
+  const auto r = tool::run_process({options.python, peers_dir(options) + "/plot.py", in, out});
+  if (r.exit_code != 0) throw Error("weft bench: --plot failed: " + r.output);
+  tool::write_output_file(options.plot_path, tool::read_input_file(out, std::size_t{1} << 30, "plot.py's chart"));
+  std::cerr << "weft bench: chart written to " << options.plot_path << "\n";
+}
+}  // namespace
 
 int run_bench(const Options& options) {
   std::vector<Device> devs;
@@ -204,10 +230,8 @@ int run_bench(const Options& options) {
     }
   }
 
-  std::string json_path = options.json_path;
-  if (json_path.empty() && !options.plot_path.empty()) json_path = options.plot_path + ".json";
-  if (!json_path.empty()) {
-    detail::JsonWriter w;
+  if (!options.json_path.empty() || !options.plot_path.empty()) {
+    tool::JsonWriter w;
     w.begin_array();
     for (const auto& r : recs) {
       w.begin_object();
@@ -225,20 +249,9 @@ int run_bench(const Options& options) {
       w.end_object();
     }
     w.end_array();
-    if (!detail::write_file_atomic(json_path, w.str() + "\n")) {
-      std::cerr << "weft bench: cannot write " << json_path << "\n";
-      return 1;
-    }
-  }
-  if (!options.plot_path.empty()) {
-    const char* py = std::getenv("WEFT_PYTHON");
-    const auto r = detail::run_process({py && *py ? py : "python3", peers_dir() + "/plot.py", json_path, options.plot_path});
-    if (r.exit_code != 0) {
-      std::cerr << "weft bench: --plot failed: " << r.output;
-      return 1;
-    }
-    if (json_path != options.json_path) std::remove(json_path.c_str());
-    std::cerr << "weft bench: chart written to " << options.plot_path << "\n";
+    const std::string json = w.str() + "\n";
+    if (!options.json_path.empty()) tool::write_output_file(options.json_path, json);
+    if (!options.plot_path.empty()) plot(options, json);
   }
   return 0;
 }

@@ -24,6 +24,8 @@ struct Options {
   std::string json_path;
   std::string plot_path;             // a PNG bar chart of the results (through matplotlib)
   bool compare = false;              // also measure the peers found installed
+  std::string peers_dir;             // the peer scripts; empty: installed ones, else the source tree's
+  std::string python = "python3";    // what runs them
 };
 
 /// What `weft bench` runs when no suite is named: the polygon exercise and the core kernels.
@@ -83,7 +85,7 @@ Stats time_events(int warmup, int repeat, const std::function<Event()>& fn);
 /// Wall-clock time of fn (which must block until done).
 Stats time_wall(int warmup, int repeat, const std::function<void()>& fn);
 
-/// Runs a peer script from bench/peers (python3 SCRIPT ARGS...). Each line it prints of the
+/// Runs a peer script from bench/peers (PYTHON SCRIPT ARGS...). Each line it prints of the
 /// form "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median<TAB>min<TAB>bytes" becomes
 /// a record of suite; "skip<TAB>reason" explains a missing peer and "info<TAB>text" is
 /// shown as progress. Returns false when the script could not run.

@@ -11,7 +11,8 @@ mkdir -p "$OUT"
 export LD_LIBRARY_PATH=$B:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 source .gpu/opencl-on-nvidia.sh > "$OUT/clinfo.txt" 2>&1
 export WEFT_CACHE_DIR=/tmp/weft-cache WEFT_TEST_CLI=$B/weft WEFT_TEST_CACHE_WORKER=$B/weft_cache_worker
-export WEFT_PEERS_DIR=$PWD/bench/peers WEFT_REQUIRE_NVRTC=1 PYTHONUNBUFFERED=1
+export WEFT_REQUIRE_NVRTC=1 PYTHONUNBUFFERED=1
+PEERS=$PWD/bench/peers  # the bundle was built elsewhere: its compiled-in source tree is not here
 nvidia-smi -L
 "$B/weft" devices | tee "$OUT/devices.txt"
 if [ "$what" = tests ] || [ "$what" = all ]; then
@@ -29,11 +30,11 @@ if [ "$what" = python ] || [ "$what" = all ]; then
   python3 -m pytest tests/python -q -p no:cacheprovider > "$OUT/pytest.txt" 2>&1
   echo "pytest exit $?"; tail -15 "$OUT/pytest.txt"
   echo "== launch from C++ and Python beside CuPy and PyTorch"
-  "$B/weft" bench launch --compare --repeat 10 --json "$OUT/launch.json" > "$OUT/launch.txt" 2> "$OUT/launch-progress.txt"
+  "$B/weft" bench launch --compare --repeat 10 --peers "$PEERS" --json "$OUT/launch.json" > "$OUT/launch.txt" 2> "$OUT/launch-progress.txt"
   echo "bench exit $?"; cat "$OUT/launch.txt"
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   echo "== bench"
-  "$B/weft" bench ${WEFT_GPU_SUITES:-} --compare --repeat 20 --json "$OUT/bench.json" --plot "$OUT/bench.png" > "$OUT/bench.txt" 2> "$OUT/bench-progress.txt"
+  "$B/weft" bench ${WEFT_GPU_SUITES:-} --compare --repeat 20 --peers "$PEERS" --json "$OUT/bench.json" --plot "$OUT/bench.png" > "$OUT/bench.txt" 2> "$OUT/bench-progress.txt"
   echo "bench exit $?"; cat "$OUT/bench.txt"; tail -5 "$OUT/bench-progress.txt"
 fi

@@ -3,30 +3,35 @@
 //   weft version
 //   weft devices [--json]
 //   weft cache path | list | clear | prune [--older-than DAYS] [--max-size MB]
-//   weft bench [SUITE...] [--device SELECTOR] [--n N] [--repeat R] [--json FILE] [--compare]
+//   weft bench [SUITE...] [--device SELECTOR] [--n N] [--repeat R] [--warmup W] [--json FILE]
+//              [--plot FILE.png] [--compare] [--peers DIR] [--python PROGRAM]
 //   weft polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE) [--device D]
 //                [--out FILE.npy] [--png FILE]
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/harness.hpp"
-#include "cache/program_cache.hpp"
-#include "core/files.hpp"
-#include "core/json.hpp"
-#include "core/npy.hpp"
-#include "core/png.hpp"
+#include "tools/support/files.hpp"
+#include "tools/support/json.hpp"
+#include "tools/support/npy.hpp"
+#include "tools/support/numbers.hpp"
+#include "tools/support/png.hpp"
 #include "weft/weft.hpp"
 
 namespace {
+
+using weft::tool::UsageError;
 
 const char* usage =
     "usage: weft <command> [options]\n"
@@ -36,9 +41,12 @@ const char* usage =
     "  devices [--json]              list every backend and device\n"
     "  cache path|list|clear|prune   the on-disk program cache\n"
     "        prune [--older-than DAYS] [--max-size MB]\n"
-    "  bench [SUITE...|all] [--device SELECTOR] [--n N] [--repeat R] [--json FILE] [--compare]\n"
-    "        [--plot FILE.png]       run benchmark suites; with none named, the polygon exercise\n"
-    "                                and the core kernels (polygon vadd elementwise reduce scan)\n"
+    "  bench [SUITE...|all] [--device SELECTOR] [--n N] [--repeat R] [--warmup W]\n"
+    "        [--json FILE] [--plot FILE.png] [--compare] [--peers DIR] [--python PROGRAM]\n"
+    "                                run benchmark suites; with none named, the polygon exercise\n"
+    "                                and the core kernels (polygon vadd elementwise reduce scan);\n"
+    "                                N, R and W as 1000, 1e6 or 2^20; --compare runs the peers\n"
+    "                                (bench/peers, or DIR) with python3 (or PROGRAM)\n"
     "  polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE)\n"
     "          [--device SELECTOR] [--out FILE.npy] [--png FILE]\n"
     "                                the mask of a polygon (random integer vertices in\n"
@@ -49,7 +57,8 @@ const char* usage =
 std::string human_bytes(std::uint64_t n) {
   std::ostringstream os;
   os << std::fixed << std::setprecision(1);
-  if (n >= (1ull << 30)) os << static_cast<double>(n) / static_cast<double>(1ull << 30) << " GiB";
+  if (n >= (1ull << 40)) os << static_cast<double>(n) / static_cast<double>(1ull << 40) << " TiB";
+  else if (n >= (1ull << 30)) os << static_cast<double>(n) / static_cast<double>(1ull << 30) << " GiB";
   else if (n >= (1ull << 20)) os << static_cast<double>(n) / static_cast<double>(1ull << 20) << " MiB";
   else if (n >= (1ull << 10)) os << static_cast<double>(n) / static_cast<double>(1ull << 10) << " KiB";
   else os << n << " B";
@@ -65,11 +74,11 @@ int cmd_devices(const std::vector<std::string>& args) {
   bool json = false;
   for (const auto& a : args) {
     if (a == "--json") json = true;
-    else throw weft::InvalidArgument("weft devices: unknown option '" + a + "'");
+    else throw UsageError("unknown option '" + a + "'; devices takes --json");
   }
   const auto& backends = weft::backends();
   if (json) {
-    weft::detail::JsonWriter w;
+    weft::tool::JsonWriter w;
     w.begin_array();
     for (const auto& b : backends) {
       for (const auto& d : b.devices) {
@@ -116,13 +125,16 @@ int cmd_devices(const std::vector<std::string>& args) {
 }
 
 int cmd_cache(const std::vector<std::string>& args) {
-  if (args.empty()) throw weft::InvalidArgument("weft cache: expected path, list, clear or prune");
-  auto& cache = weft::detail::ProgramCache::instance();
+  if (args.empty()) throw UsageError("expected path, list, clear or prune");
   const std::string& sub = args[0];
+  if (weft::cache_directory().empty()) {
+    throw weft::Error("weft cache: there is no disk cache: neither WEFT_CACHE_DIR, XDG_CACHE_HOME nor HOME is set "
+                      "and the user has no home directory");
+  }
   if (sub == "path") {
-    std::cout << cache.directory() << "\n";
+    std::cout << weft::cache_directory() << "\n";
   } else if (sub == "list") {
-    const auto entries = cache.list();
+    const auto entries = weft::list_cache_entries();
     std::uint64_t total = 0;
     for (const auto& e : entries) {
       total += e.bytes;
@@ -133,97 +145,104 @@ int cmd_cache(const std::vector<std::string>& args) {
                 << std::setw(11) << human_bytes(e.bytes) << "  " << when << "  "
                 << (e.valid ? e.description : "INVALID: " + e.problem) << "\n";
     }
-    std::cout << entries.size() << " entries, " << human_bytes(total) << " in " << cache.directory() << "\n";
+    std::cout << entries.size() << " entries, " << human_bytes(total) << " in " << weft::cache_directory() << "\n";
   } else if (sub == "clear") {
-    const auto n = cache.clear();
-    std::cout << "removed " << n << " entries from " << cache.directory() << "\n";
+    const auto n = weft::clear_cache();
+    std::cout << "removed " << n << " entries from " << weft::cache_directory() << "\n";
   } else if (sub == "prune") {
     std::optional<std::chrono::seconds> age;
     std::optional<std::uint64_t> size;
     for (std::size_t i = 1; i < args.size(); ++i) {
-      if ((args[i] == "--older-than" || args[i] == "--max-size") && i + 1 < args.size()) {
-        char* end = nullptr;
-        const double v = std::strtod(args[i + 1].c_str(), &end);
-        if (!end || *end || v < 0) {
-          throw weft::InvalidArgument("weft cache prune: " + args[i] + " needs a non-negative number, got '" +
-                                      args[i + 1] + "'");
-        }
-        if (args[i] == "--older-than") age = std::chrono::seconds(static_cast<long long>(v * 86400));
-        else size = static_cast<std::uint64_t>(v * 1024 * 1024);
-        ++i;
+      const std::string& a = args[i];
+      if (a != "--older-than" && a != "--max-size") {
+        throw UsageError("unknown option '" + a + "'; prune takes --older-than DAYS and --max-size MB");
+      }
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      // A century of days and a mebibyte of mebibytes: far past any cache, well inside the
+      // integer types they become.
+      if (a == "--older-than") {
+        age = std::chrono::seconds(std::llround(weft::tool::parse_number(a, args[++i], 0, 36500) * 86400));
       } else {
-        throw weft::InvalidArgument("weft cache prune: unknown option '" + args[i] + "'");
+        size = static_cast<std::uint64_t>(
+            std::llround(weft::tool::parse_number(a, args[++i], 0, 1024.0 * 1024 * 1024) * 1024 * 1024));
       }
     }
-    const auto n = cache.prune(age, size);
-    std::cout << "pruned " << n << " entries from " << cache.directory() << "\n";
+    const auto n = weft::prune_cache(age, size);
+    std::cout << "pruned " << n << " entries from " << weft::cache_directory() << "\n";
   } else {
-    throw weft::InvalidArgument("weft cache: unknown subcommand '" + sub + "'; expected path, list, clear or prune");
+    throw UsageError("unknown subcommand '" + sub + "'; expected path, list, clear or prune");
   }
   return 0;
 }
 
-std::size_t parse_count(const std::string& opt, const std::string& v) {
-  // Accepts 1000, 1e6 and 2^24.
-  std::size_t n = 0;
-  if (auto caret = v.find('^'); caret != std::string::npos) {
-    const double base = std::stod(v.substr(0, caret));
-    const double exp = std::stod(v.substr(caret + 1));
-    n = static_cast<std::size_t>(std::pow(base, exp));
-  } else {
-    char* end = nullptr;
-    const double d = std::strtod(v.c_str(), &end);
-    if (!end || *end || d < 1) throw weft::InvalidArgument(opt + " needs a positive count, got '" + v + "'");
-    n = static_cast<std::size_t>(d);
+// This machine's memory, for refusing outputs that could never fit (0 when unknown).
+std::uint64_t physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+void check_fits_in_memory(const std::string& what, std::uint64_t bytes) {
+  const std::uint64_t memory = physical_memory();
+  if (memory != 0 && bytes > memory) {
+    throw UsageError(what + " needs " + human_bytes(bytes) + " of memory; this machine has " + human_bytes(memory));
   }
-  if (n == 0) throw weft::InvalidArgument(opt + " needs a positive count, got '" + v + "'");
-  return n;
 }
 
 int cmd_bench(const std::vector<std::string>& args) {
+  using weft::tool::parse_count;
   weft::bench::Options o;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto next = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw weft::InvalidArgument("weft bench: " + a + " needs a value");
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
       return args[++i];
     };
+    // --n up to 2^40 elements; a million rounds is more than any run can wait for.
     if (a == "--device") o.device = next();
-    else if (a == "--n") o.n = parse_count(a, next());
-    else if (a == "--repeat") o.repeat = static_cast<int>(parse_count(a, next()));
-    else if (a == "--warmup") o.warmup = static_cast<int>(std::stoi(next()));
+    else if (a == "--n") o.n = parse_count(a, next(), 1, std::uint64_t{1} << 40);
+    else if (a == "--repeat") o.repeat = static_cast<int>(parse_count(a, next(), 1, 1000000));
+    else if (a == "--warmup") o.warmup = static_cast<int>(parse_count(a, next(), 0, 1000000));
     else if (a == "--json") o.json_path = next();
     else if (a == "--plot") o.plot_path = next();
     else if (a == "--compare") o.compare = true;
-    else if (!a.empty() && a[0] == '-') throw weft::InvalidArgument("weft bench: unknown option '" + a + "'");
+    else if (a == "--peers") o.peers_dir = next();
+    else if (a == "--python") o.python = next();
+    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' (see weft help)");
     else o.suites.push_back(a);
   }
   return weft::bench::run_bench(o);
 }
 
-// --size WxH: two positive integers.
+// The library's own limit on a side (polygon_mask refuses larger).
+constexpr std::uint64_t max_side = std::uint64_t{1} << 30;
+
+// --size WxH: two whole numbers, each side at most max_side, the mask within memory.
 std::pair<std::size_t, std::size_t> parse_size(const std::string& v) {
   const auto bad = [&] {
-    return weft::InvalidArgument("weft polygon: --size needs WIDTHxHEIGHT with positive integers "
-                                 "(e.g. 1024x768), got '" + v + "'");
+    return UsageError("--size needs WIDTHxHEIGHT, each a whole number from 1 to " + weft::tool::describe_count(max_side) +
+                      " (e.g. 1024x768), got '" + v + "'");
   };
   const auto x = v.find('x');
-  if (x == std::string::npos || x == 0 || x + 1 == v.size()) throw bad();
-  const std::string w = v.substr(0, x), h = v.substr(x + 1);
-  const auto digits = [](const std::string& t) {
-    return t.size() <= 10 && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  if (!digits(w) || !digits(h)) throw bad();
-  const std::size_t width = std::stoull(w), height = std::stoull(h);
-  if (width == 0 || height == 0) throw bad();
-  return {width, height};
+  if (x == std::string::npos) throw bad();
+  std::uint64_t width = 0, height = 0;
+  try {
+    width = weft::tool::parse_integer("--size", v.substr(0, x), 1, max_side);
+    height = weft::tool::parse_integer("--size", v.substr(x + 1), 1, max_side);
+  } catch (const UsageError&) {
+    throw bad();
+  }
+  // Both at most 2^30: the product cannot wrap.
+  check_fits_in_memory("--size " + v + " (" + std::to_string(width * height) + " pixels)", width * height);
+  return {static_cast<std::size_t>(width), static_cast<std::size_t>(height)};
 }
 
 // One "x y" pair a line (a comma may separate them); blank lines and text after '#' are
 // ignored. A line that is not two finite numbers is named in the error.
+// The file may be a pipe; it is read whole, at most vertices_file_cap bytes of it.
+constexpr std::size_t vertices_file_cap = std::size_t{256} << 20;
+
 std::vector<weft::Point> read_vertices_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw weft::InvalidArgument("weft polygon: cannot read the vertices file '" + path + "'");
+  std::istringstream in(weft::tool::read_input_file(path, vertices_file_cap, "--vertices-file"));
   std::vector<weft::Point> v;
   std::string line;
   for (std::size_t number = 1; std::getline(in, line); ++number) {
@@ -239,12 +258,12 @@ std::vector<weft::Point> read_vertices_file(const std::string& path) {
     const bool got_y = got_x && end != p;
     const bool rest_blank = got_y && std::string(end).find_first_not_of(" \t\r") == std::string::npos;
     if (!rest_blank || !std::isfinite(x) || !std::isfinite(y)) {
-      throw weft::InvalidArgument("weft polygon: " + path + ":" + std::to_string(number) +
+      throw weft::InvalidArgument("--vertices-file " + path + ":" + std::to_string(number) +
                                   ": expected two finite numbers \"x y\", got '" + line + "'");
     }
     v.push_back({x, y});
   }
-  if (v.empty()) throw weft::InvalidArgument("weft polygon: " + path + " holds no vertices");
+  if (v.empty()) throw weft::InvalidArgument("--vertices-file " + path + " holds no vertices");
   return v;
 }
 
@@ -253,7 +272,7 @@ std::vector<weft::Point> read_vertices_file(const std::string& path) {
 // stepped one pixel at a time.
 std::string mask_png(const weft::Mask& m, const std::vector<weft::Point>& vertices) {
   enum : std::uint8_t { outside, inside, outline, corner };
-  const weft::detail::Rgb palette[] = {{24, 28, 38}, {96, 156, 222}, {236, 72, 56}, {255, 214, 0}};
+  const weft::tool::Rgb palette[] = {{24, 28, 38}, {96, 156, 222}, {236, 72, 56}, {255, 214, 0}};
   std::vector<std::uint8_t> px(m.data.size());
   for (std::size_t i = 0; i < px.size(); ++i) px[i] = m.data[i] ? inside : outside;
   const double w = static_cast<double>(m.width), h = static_cast<double>(m.height);
@@ -295,7 +314,7 @@ std::string mask_png(const weft::Mask& m, const std::vector<weft::Point>& vertic
       for (int dx = -r; dx <= r; ++dx) plot(v.x + dx, v.y + dy, corner);
     }
   }
-  return weft::detail::png_palette_bytes(m.width, m.height, px, palette);
+  return weft::tool::png_palette_bytes(m.width, m.height, px, palette);
 }
 
 int cmd_polygon(const std::vector<std::string>& args) {
@@ -306,27 +325,33 @@ int cmd_polygon(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto next = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw weft::InvalidArgument("weft polygon: " + a + " needs a value");
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
       return args[++i];
     };
-    if (a == "--size") size = parse_size(next());
-    else if (a == "--vertices") count = parse_count(a, next());
-    else if (a == "--seed") {
-      const std::string& v = next();
-      if (v.empty() || v.size() > 19 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        throw weft::InvalidArgument("weft polygon: --seed needs a non-negative integer, got '" + v + "'");
-      }
-      seed = std::stoull(v);
-    } else if (a == "--vertices-file") file = next();
-    else if (a == "--device") selector = next();
-    else if (a == "--out") out = next();
-    else if (a == "--png") png = next();
-    else throw weft::InvalidArgument("weft polygon: unknown option '" + a + "'");
+    if (a == "--size") {
+      size = parse_size(next());
+    } else if (a == "--vertices") {
+      // The library's limit (2^28), and the vertices must fit in memory.
+      const std::uint64_t n = weft::tool::parse_count(a, next(), 1, std::uint64_t{1} << 28);
+      check_fits_in_memory("--vertices " + std::to_string(n), n * sizeof(weft::Point));
+      count = static_cast<std::size_t>(n);
+    } else if (a == "--seed") {
+      seed = weft::tool::parse_integer(a, next(), 0, std::numeric_limits<std::uint64_t>::max());
+    } else if (a == "--vertices-file") {
+      file = next();
+    } else if (a == "--device") {
+      selector = next();
+    } else if (a == "--out") {
+      out = next();
+    } else if (a == "--png") {
+      png = next();
+    } else {
+      throw UsageError("unknown option '" + a + "' (see weft help)");
+    }
   }
-  if (!size) throw weft::InvalidArgument("weft polygon: --size WxH is required");
+  if (!size) throw UsageError("--size WxH is required");
   if (count.has_value() == !file.empty()) {
-    throw weft::InvalidArgument("weft polygon: give either --vertices N (random, with --seed S) or "
-                                "--vertices-file FILE");
+    throw UsageError("give either --vertices N (random, with --seed S) or --vertices-file FILE");
   }
   const auto [width, height] = *size;
   const std::vector<weft::Point> vertices =
@@ -344,13 +369,9 @@ int cmd_polygon(const std::vector<std::string>& args) {
 
   if (!out.empty()) {
     const auto shape = weft::Shape{static_cast<std::int64_t>(height), static_cast<std::int64_t>(width)};
-    if (!weft::detail::write_file_atomic(out, weft::detail::npy_bytes(weft::DType::uint8, shape, m.data.data()))) {
-      throw weft::InvalidArgument("weft polygon: cannot write " + out);
-    }
+    weft::tool::write_output_file(out, weft::tool::npy_bytes(weft::DType::uint8, shape, m.data.data()));
   }
-  if (!png.empty() && !weft::detail::write_file_atomic(png, mask_png(m, vertices))) {
-    throw weft::InvalidArgument("weft polygon: cannot write " + png);
-  }
+  if (!png.empty()) weft::tool::write_output_file(png, mask_png(m, vertices));
   std::cout << "polygon: " << vertices.size() << " vertices, " << width << "x" << height << " on "
             << dev.selector() << ": " << inside << " of " << m.data.size() << " pixels inside ("
             << std::fixed << std::setprecision(1)
@@ -384,9 +405,15 @@ int main(int argc, char** argv) {
     }
     std::cerr << "weft: unknown command '" << cmd << "'\n" << usage;
     return 2;
+  } catch (const UsageError& e) {
+    std::cerr << "weft " << cmd << ": " << e.what() << "\n";
+    return 2;
   } catch (const weft::ConfigError& e) {
     std::cerr << "weft: configuration error: " << e.what() << "\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "weft " << cmd << ": out of memory\n";
+    return 1;
   } catch (const weft::Error& e) {
     std::cerr << "weft: error: " << e.what() << "\n";
     return 1;

@@ -1,88 +1,16 @@
 // launch: host time per tiny kernel launch from C++, back to back (N launches, then one
-// wait, divided by N) and enqueue alone, on each device; beside PyOpenCL's
-// `prg.tiny(queue, (1,), None, buf)` on the same OpenCL devices with --compare.
+// wait, divided by N) and enqueue alone, on each device; beside the driver's own loop of bare
+// launches (driver_floor.hpp) and, with --compare, PyOpenCL's
+// `prg.tiny(queue, (1,), None, buf)` on the same OpenCL devices and CuPy's RawKernel.
 #include <algorithm>
 #include <chrono>
 
-#include "backends/cuda/cuda_backend.hpp"
-#include "backends/opencl/opencl_backend.hpp"
+#include "bench/driver_floor.hpp"
 #include "bench/harness.hpp"
 #include "embedded/weft_bench_kernels.hpp"
 
 namespace weft::bench {
 namespace {
-
-// The driver's own floor: a bare clEnqueueNDRangeKernel loop (with an event, as every weft
-// launch returns one) on the same device, so a run shows what is weft's and what the driver's.
-std::vector<double> opencl_floor(const Device& dev, std::size_t launches, int warmup, int repeat) {
-  using namespace detail::cl;
-  auto* od = dynamic_cast<detail::OpenclDevice*>(dev.impl().get());
-  if (!od) return {};
-  const Api& a = api();
-  cl_int err = CL_SUCCESS;
-  detail::ClRef<cl_command_queue> q(a.clCreateCommandQueue(od->context(), od->id(), CL_QUEUE_PROFILING_ENABLE, &err),
-                                    a.clReleaseCommandQueue);
-  check(err, "clCreateCommandQueue");
-  const char* src = weft::embedded::tiny_cl.data();
-  const std::size_t len = weft::embedded::tiny_cl.size();
-  detail::ClRef<cl_program> prog(a.clCreateProgramWithSource(od->context(), 1, &src, &len, &err), a.clReleaseProgram);
-  cl_device_id id = od->id();
-  check(a.clBuildProgram(prog.get(), 1, &id, "", nullptr, nullptr), "clBuildProgram");
-  detail::ClRef<cl_kernel> k(a.clCreateKernel(prog.get(), "tiny", &err), a.clReleaseKernel);
-  detail::ClRef<cl_mem> mem(a.clCreateBuffer(od->context(), CL_MEM_READ_WRITE, 64, nullptr, &err), a.clReleaseMemObject);
-  cl_mem m = mem.get();
-  a.clSetKernelArg(k.get(), 0, sizeof m, &m);
-  const std::size_t global = 1;
-  std::vector<double> t;
-  for (int r = 0; r < warmup + repeat; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < launches; ++i) {
-      cl_event e = nullptr;
-      a.clEnqueueNDRangeKernel(q.get(), k.get(), 1, nullptr, &global, nullptr, 0, nullptr, &e);
-      a.clReleaseEvent(e);
-    }
-    a.clFinish(q.get());
-    if (r >= warmup) {
-      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
-                  static_cast<double>(launches));
-    }
-  }
-  return t;
-}
-
-// The same for CUDA: cuLaunchKernel back to back on a stream of its own, over the kernel
-// weft compiled (its hidden launch parameter included), then one synchronize.
-std::vector<double> cuda_floor(const Device& dev, const Kernel& k, const Buffer& x, std::size_t launches, int warmup,
-                               int repeat) {
-  using namespace detail::cu;
-  auto* cd = dynamic_cast<detail::CudaDevice*>(dev.impl().get());
-  auto* ck = dynamic_cast<detail::CudaKernel*>(k.impl().get());
-  auto* cb = dynamic_cast<detail::CudaBuffer*>(x.impl().get());
-  if (!cd || !ck || !cb) return {};
-  cd->make_current();
-  const Driver& d = driver();
-  CUstream stream = nullptr;
-  check(d.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-  struct alignas(8) {
-    unsigned long long goff[3];
-    unsigned work_dim;
-    unsigned reserved;
-  } launch{{0, 0, 0}, 1, 0};
-  CUdeviceptr ptr = cb->ptr();
-  void* params[] = {&launch, &ptr};
-  std::vector<double> t;
-  for (int r = 0; r < warmup + repeat; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < launches; ++i) d.cuLaunchKernel(ck->function(), 1, 1, 1, 1, 1, 1, 0, stream, params, nullptr);
-    d.cuStreamSynchronize(stream);
-    if (r >= warmup) {
-      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
-                  static_cast<double>(launches));
-    }
-  }
-  d.cuStreamDestroy(stream);
-  return t;
-}
 
 void run_launch(Context& ctx) {
   const std::size_t launches = ctx.n_or(20000);
@@ -149,11 +77,15 @@ void run_launch(Context& ctx) {
       check_counter(q, replays * graph_size, "graph");
       add("weft C++: graph of 100 launches, replayed (per launch)", t);
     }
-    if (auto floor = opencl_floor(dev, launches, ctx.options().warmup, ctx.options().repeat); !floor.empty()) {
-      add("bare clEnqueueNDRangeKernel loop", floor);
-    }
-    if (auto floor = cuda_floor(dev, k, x, launches, ctx.options().warmup, ctx.options().repeat); !floor.empty()) {
-      add("bare cuLaunchKernel loop", floor);
+    // The driver's own floor on the same device, driven without weft: what weft adds is the
+    // difference.
+    try {
+      if (auto floor = driver_launch_floor(dev.selector(), launches, ctx.options().warmup, ctx.options().repeat,
+                                           weft::embedded::tiny_cl)) {
+        add(floor->method.c_str(), floor->seconds);
+      }
+    } catch (const Error& e) {
+      ctx.progress(std::string("the driver's floor did not run: ") + e.what());
     }
   }
   std::string why;

@@ -12,15 +12,14 @@
 // the peers (the per-pixel peers would take as long).
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
-#include "algorithms/polygon_reference.hpp"
 #include "bench/harness.hpp"
-#include "core/files.hpp"
-#include "core/npy.hpp"
+#include "tools/support/files.hpp"
+#include "tools/support/npy.hpp"
 #include "weft/polygon.hpp"
+#include "weft/polygon_reference.hpp"
 
 namespace weft::bench {
 namespace {
@@ -51,7 +50,7 @@ void check_sampled_rows(const std::vector<Point>& v, std::size_t side, const std
     for (std::size_t x = 0; x < side; ++x) {
       const double px = static_cast<double>(x), py = static_cast<double>(y);
       const bool vertex = std::any_of(v.begin(), v.end(), [&](const Point& p) { return p.x == px && p.y == py; });
-      const auto want = static_cast<std::uint8_t>(vertex || detail::inside_polygon(v, px, py, true));
+      const auto want = static_cast<std::uint8_t>(vertex || inside_polygon(v, px, py, true));
       if (got[y * side + x] != want) {
         throw Error("polygon_mask on " + where + " differs from the rule at x=" + std::to_string(x) +
                     " y=" + std::to_string(y));
@@ -70,7 +69,7 @@ Run run_config(Context& ctx, const Config& cfg) {
 
   if (cfg.full_check) {
     ctx.progress(suite + ": the per-pixel rule in C++, 1 thread (the baseline and the check)");
-    const Stats base = time_wall(0, 3, [&] { run.expected = detail::polygon_mask_reference(v, side, side); });
+    const Stats base = time_wall(0, 3, [&] { run.expected = polygon_mask_reference(v, side, side); });
     ctx.add({suite, "C++ per-pixel rule, 1 thread (wall)", "host", pixels, "uint8", base.median, base.min,
              bytes, ""});
   }
@@ -104,14 +103,13 @@ void run_polygon(Context& ctx) {
   const Run run = run_config(ctx, {"polygon", 1024 * 1024, 24, true});
   if (!ctx.options().compare) return;
   ctx.progress("polygon: peers (matplotlib, PyOpenCL on PoCL, NumPy) on the same polygon");
-  detail::TempDir dir("weft-polygon-");
+  tool::TempDir dir("weft-polygon-");
   const std::string vfile = dir.path() + "/vertices.txt", mfile = dir.path() + "/weft.npy";
-  {
-    std::ofstream f(vfile);
-    for (const Point& p : run.vertices) f << p.x << " " << p.y << "\n";
-  }
+  std::ostringstream vertices;
+  for (const Point& p : run.vertices) vertices << p.x << " " << p.y << "\n";
+  tool::write_output_file(vfile, vertices.str());
   const Shape shape{static_cast<std::int64_t>(run.side), static_cast<std::int64_t>(run.side)};
-  detail::write_file_atomic(mfile, detail::npy_bytes(DType::uint8, shape, run.expected.data()));
+  tool::write_output_file(mfile, tool::npy_bytes(DType::uint8, shape, run.expected.data()));
   std::string why;
   if (!run_peer(ctx, "polygon", "polygon_peer.py",
                 {std::to_string(run.side), std::to_string(ctx.options().repeat), vfile, mfile}, &why)) {

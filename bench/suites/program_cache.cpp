@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "bench/harness.hpp"
-#include "core/process.hpp"
 #include "embedded/weft_bench_kernels.hpp"
+#include "tools/support/process.hpp"
 
 namespace weft::bench {
 namespace {
@@ -24,7 +24,7 @@ void run_program_cache(Context& ctx) {
     std::vector<double> startup, ready;
     const int runs = std::max(3, ctx.options().repeat);
     for (int i = 0; i < runs; ++i) {
-      const auto r = detail::run_process({self, "bench-child", "first-launch", dev.selector()});
+      const auto r = tool::run_process({self, "bench-child", "first-launch", dev.selector()});
       double init_ms = 0, ready_ms = 0;
       std::istringstream in(r.output);
       std::string w1, w2;

@@ -54,10 +54,19 @@ class Array {
 
   static Array empty(const Shape& shape, DType dtype, const Device& device);
   static Array full(const Shape& shape, double value, DType dtype, const Device& device);
+  /// The same with the value as an expression of one number: Expr(std::int64_t{...}) fills an
+  /// int64 array exactly beyond 2**53; a number that is not one of dtype's values (300 for
+  /// int8) throws ValueOutOfRange, as NumPy 2 refuses it.
+  static Array full(const Shape& shape, const Expr& value, DType dtype, const Device& device);
   static Array zeros(const Shape& shape, DType dtype, const Device& device) { return full(shape, 0, dtype, device); }
   static Array ones(const Shape& shape, DType dtype, const Device& device) { return full(shape, 1, dtype, device); }
-  /// [start, stop) by step, as numpy.arange.
+  /// [start, stop) by step, as numpy.arange of floats (the values computed in double);
+  /// InvalidArgument for a bound that is not finite or a count no array holds.
   static Array arange(double start, double stop, double step, DType dtype, const Device& device);
+  /// [start, stop) by step for integers, as numpy.arange of ints: exact for every int64 (above
+  /// 2**53 too), then converted to dtype.
+  static Array arange_integers(std::int64_t start, std::int64_t stop, std::int64_t step, DType dtype,
+                               const Device& device);
   /// num values from start to stop (stop included unless endpoint is false), as numpy.linspace.
   static Array linspace(double start, double stop, std::int64_t num, DType dtype, const Device& device,
                         bool endpoint = true);

@@ -4,6 +4,9 @@
 //   WEFT_BACKENDS    comma list of what may load at all: host, opencl, opencl:cpu,
 //                    opencl:gpu, opencl:accelerator, cuda (default: everything)
 //   WEFT_CACHE_DIR   program cache directory; default $XDG_CACHE_HOME/weft or ~/.cache/weft
+//                    ($HOME, else the password database's home); with neither, no disk cache
+//   WEFT_CACHE_LOCK_TIMEOUT  seconds a build waits for another process's lock on the same
+//                    cache entry before it builds without it (0 to 86400, default 60)
 //   WEFT_NUM_THREADS host backend threads; default: every core
 //   WEFT_CXX         the C++ compiler the host backend runs (default: c++)
 //   WEFT_LOG         off | error | warning (default) | info | debug
@@ -11,9 +14,12 @@
 //                    cached blocks included): bytes, or a number with K, M, G or T
 //                    (powers of 1024, an optional "B" or "iB": 512M, 1.5GiB); default none
 //
+//   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
+//
 //   const weft::Config& cfg = weft::config();   // throws ConfigError on a malformed value
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -28,7 +34,9 @@ enum class LogLevel : int { off = 0, error = 1, warning = 2, info = 3, debug = 4
 struct Config {
   DeviceSelector device;                 // WEFT_DEVICE
   std::vector<DeviceSelector> backends;  // WEFT_BACKENDS; empty: all may load
-  std::string cache_dir;                 // resolved directory; never empty
+  std::string cache_dir;                 // resolved directory; empty: no disk cache
+  std::chrono::milliseconds cache_lock_timeout{60000};  // WEFT_CACHE_LOCK_TIMEOUT
+  std::string temp_dir;                  // TMPDIR (absolute), default "/tmp"
   unsigned num_threads = 1;              // WEFT_NUM_THREADS, resolved
   std::string cxx;                       // WEFT_CXX, default "c++"
   LogLevel log_level = LogLevel::warning;
@@ -39,9 +47,12 @@ struct Config {
   /// True when WEFT_BACKENDS lets a device of that backend and type be listed.
   bool device_allowed(std::string_view backend, DeviceType type) const;
 
-  /// Parses a configuration from a getenv-like lookup (nullptr for unset).
-  /// Throws ConfigError naming the variable, its value and what is accepted.
-  static Config parse(const std::function<const char*(const char*)>& getenv);
+  /// Parses a configuration from a getenv-like lookup (nullptr for unset). user_home gives
+  /// the home directory when HOME is unset (default: the password database's entry for
+  /// the effective user; "" for none). Throws ConfigError naming the variable, its value
+  /// and what is accepted.
+  static Config parse(const std::function<const char*(const char*)>& getenv,
+                      const std::function<std::string()>& user_home = {});
 };
 
 /// The process's configuration, parsed from the environment on first use.

@@ -28,6 +28,10 @@ class ElementwiseKernel {
                     std::string_view preamble = {}, std::string_view options = {});
 
   const std::vector<ArgSpec>& arguments() const noexcept { return specs_; }
+  /// For each argument, whether the operation reads or writes it as `name[i]`: such an array
+  /// must hold at least n elements (checked at each call; a shorter one is refused rather than
+  /// read or written past its end).
+  const std::vector<bool>& indexed_by_i() const noexcept { return indexed_; }
   const std::string& name() const noexcept { return name_; }
   /// The generated dialect source.
   const std::string& source() const noexcept { return generated_->source(); }
@@ -59,12 +63,14 @@ class ElementwiseKernel {
  private:
   Kernel kernel_for(const Device& device);
   Event launch(Queue& queue, KernelArgs& call, std::size_t n);
+  static std::vector<bool> indexed_by_i(std::string_view operation, const std::vector<ArgSpec>& specs);
 
   std::vector<ArgSpec> specs_;
   std::string name_;
   std::string who_;
   std::string options_;
   std::shared_ptr<detail::GeneratedSource> generated_;
+  std::vector<bool> indexed_;
   std::mutex mutex_;  // guards kernels_
   std::vector<std::pair<const void*, Kernel>> kernels_;
   bool one_index_ = false;

@@ -226,13 +226,6 @@ weft::Array index_view(const weft::Array& a, nb::handle key) {
   return a.as_strided(weft::Shape(shape), strides, offset);
 }
 
-/// A Python number (int, float, bool, NumPy scalar) as a double, as float() converts it.
-double number_arg(nb::handle h) {
-  const double v = PyFloat_AsDouble(h.ptr());
-  if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-  return v;
-}
-
 std::vector<std::int64_t> shape_arg(nb::handle h) {
   std::vector<std::int64_t> out;
   if (PyIndex_Check(h.ptr())) {
@@ -426,12 +419,14 @@ void register_arrays(nb::module_& m) {
           throw weft::InvalidArgument("set: " + std::to_string(h.view.len) + " bytes given for " + a.describe());
         }
         before_write(a);
+        std::vector<unsigned char> swapped;
+        const void* data = h.native(swapped);  // '>f4' input is converted, never read raw
         if (a.is_contiguous()) {
           weft::Queue& q = weft::array_queue(a.device());
           nb::gil_scoped_release unlocked;
-          q.write(a.buffer(), h.view.buf, bytes, static_cast<std::size_t>(a.offset()) * weft::size_of(a.dtype()));
+          q.write(a.buffer(), data, bytes, static_cast<std::size_t>(a.offset()) * weft::size_of(a.dtype()));
         } else {
-          const weft::Array tmp = weft::Array::from_host_bytes(h.view.buf, static_cast<std::size_t>(a.size()), a.dtype(),
+          const weft::Array tmp = weft::Array::from_host_bytes(data, static_cast<std::size_t>(a.size()), a.dtype(),
                                                                a.shape(), a.device());
           a.assign(tmp);
         }
@@ -442,6 +437,8 @@ void register_arrays(nb::module_& m) {
         const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
         if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get: output has the wrong size");
         PyEvent e{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
+        // A Ctrl-C may end the wait while the copy still writes into out: out lives until it is done.
+        keep_alive_until(e.event, out);
         wait_interruptible(e);
       })
       .def("_read_async", [](nb::handle self, nb::handle out) {
@@ -449,8 +446,10 @@ void register_arrays(nb::module_& m) {
         HostBuffer h(out, true);
         const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
         if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get_async: output has the wrong size");
-        // The caller keeps out alive until the event is done (the Python layer holds it).
-        return PyEvent{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
+        PyEvent e{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
+        // Dropping the future before it completes must not free what the copy writes into.
+        keep_alive_until(e.event, out);
+        return e;
       })
       .def("__repr__", [](nb::handle self) {
         PyArray& p = as_py(self);
@@ -603,30 +602,68 @@ void register_arrays(nb::module_& m) {
   m.def("_empty", [](nb::handle shape, const std::string& dtype, nb::handle device) {
     return make_array(weft::Array::empty(weft::Shape(shape_arg(shape)), dtype_arg(dtype), device_arg(device)));
   }, nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());
-  // Fill values and bounds come as the Python numbers given (converted as float() does, for now).
   m.def("_full", [](nb::handle shape, nb::handle value, const std::string& dtype, nb::handle device) {
+    // The number as Python gave it: an int stays exact (int64 fills above 2**53), and one that
+    // is not a value of dtype raises OverflowError, as NumPy 2's full does.
+    const weft::Expr v = need_operand(value, "full");
     const weft::Device dev = device_arg(device);
-    return make_array(weft::Array::full(weft::Shape(shape_arg(shape)), number_arg(value), dtype_arg(dtype), dev));
+    return make_array(weft::Array::full(weft::Shape(shape_arg(shape)), v, dtype_arg(dtype), dev));
   }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_arange", [](nb::handle start, nb::handle stop, nb::handle step, const std::string& dtype, nb::handle device) {
     const weft::Device dev = device_arg(device);
-    return make_array(weft::Array::arange(number_arg(start), number_arg(stop), number_arg(step), dtype_arg(dtype), dev));
+    const weft::DType t = dtype_arg(dtype);
+    // Python ints (NumPy integer scalars too) within int64: exact integer arithmetic.
+    const auto as_int = [](nb::handle h) -> std::optional<std::int64_t> {
+      if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()) || PyFloat_Check(h.ptr())) return std::nullopt;
+      nb::object i = nb::steal(PyNumber_Index(h.ptr()));
+      if (!i.is_valid()) {
+        PyErr_Clear();
+        return std::nullopt;
+      }
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+      if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return std::nullopt;
+      }
+      return v;
+    };
+    const auto a = as_int(start), b = as_int(stop), c = as_int(step);
+    if (a && b && c) return make_array(weft::Array::arange_integers(*a, *b, *c, t, dev));
+    const auto as_double = [](nb::handle h, const char* what) {
+      const double v = PyFloat_AsDouble(h.ptr());
+      if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw nb::type_error((std::string("arange: ") + what + " must be a number, not " +
+                              nb::cast<std::string>(nb::type_name(h.type())))
+                                 .c_str());
+      }
+      return v;
+    };
+    return make_array(weft::Array::arange(as_double(start, "start"), as_double(stop, "stop"), as_double(step, "step"),
+                                          t, dev));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("step"), nb::arg("dtype"), nb::arg("device").none());
-  m.def("_linspace", [](nb::handle start, nb::handle stop, std::int64_t num, bool endpoint, const std::string& dtype,
+  m.def("_linspace", [](double start, double stop, std::int64_t num, bool endpoint, const std::string& dtype,
                         nb::handle device) {
     const weft::Device dev = device_arg(device);
-    return make_array(weft::Array::linspace(number_arg(start), number_arg(stop), num, dtype_arg(dtype), dev, endpoint));
+    return make_array(weft::Array::linspace(start, stop, num, dtype_arg(dtype), dev, endpoint));
   }, nb::arg("start"), nb::arg("stop"), nb::arg("num"), nb::arg("endpoint"), nb::arg("dtype"), nb::arg("device").none());
   m.def("_from_host", [](nb::handle host, nb::handle shape, const std::string& dtype, nb::handle device) {
     HostBuffer h(host, false);
     const weft::DType t = dtype_arg(dtype);
     const weft::Device dev = device_arg(device);
     const weft::Shape s(shape_arg(shape));
+    if (h.view.itemsize != static_cast<Py_ssize_t>(weft::size_of(t)) && h.view.itemsize > 1) {
+      throw weft::InvalidArgument("asarray: host elements of " + std::to_string(h.view.itemsize) + " bytes given as " +
+                                  std::string(weft::name(t)));
+    }
     const auto count = static_cast<std::size_t>(h.view.len) / weft::size_of(t);
+    std::vector<unsigned char> swapped;
+    const void* data = h.native(swapped);  // '>f4' input is converted, never read raw
     weft::Array a;
     {
       nb::gil_scoped_release unlocked;
-      a = weft::Array::from_host_bytes(h.view.buf, count, t, s, dev);
+      a = weft::Array::from_host_bytes(data, count, t, s, dev);
     }
     return make_array(std::move(a));
   }, nb::arg("host"), nb::arg("shape"), nb::arg("dtype"), nb::arg("device").none());

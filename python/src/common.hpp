@@ -4,6 +4,8 @@
 
 #include <nanobind/nanobind.h>
 
+#include <algorithm>
+#include <bit>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -53,7 +55,7 @@ inline void before_write(const weft::Array& a) { weft::prepare_write(a); }
 /// buffer protocol, writable when asked, released at scope exit.
 struct HostBuffer {
   HostBuffer(nb::handle obj, bool writable) {
-    if (PyObject_GetBuffer(obj.ptr(), &view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) != 0) {
+    if (PyObject_GetBuffer(obj.ptr(), &view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
       throw nb::python_error();
     }
   }
@@ -61,6 +63,22 @@ struct HostBuffer {
   HostBuffer& operator=(const HostBuffer&) = delete;
   ~HostBuffer() { PyBuffer_Release(&view); }
   std::size_t bytes() const { return static_cast<std::size_t>(view.len); }
+  /// Whether the elements are stored in the other byte order than this machine's ('>f4' on
+  /// a little-endian CPU): read raw, every value would be wrong.
+  bool foreign_byte_order() const {
+    if (!view.format || view.itemsize <= 1) return false;
+    const char order = view.format[0];
+    constexpr bool little = std::endian::native == std::endian::little;
+    return little ? (order == '>' || order == '!') : order == '<';
+  }
+  /// The elements in this machine's byte order: the buffer itself, or a swapped copy in scratch.
+  const void* native(std::vector<unsigned char>& scratch) const {
+    if (!foreign_byte_order()) return view.buf;
+    const auto size = static_cast<std::size_t>(view.itemsize);
+    scratch.assign(static_cast<const unsigned char*>(view.buf), static_cast<const unsigned char*>(view.buf) + bytes());
+    for (std::size_t i = 0; i + size <= scratch.size(); i += size) std::reverse(&scratch[i], &scratch[i] + size);
+    return scratch.data();
+  }
   Py_buffer view{};
 };
 
@@ -68,6 +86,13 @@ struct HostBuffer {
 weft::Device device_arg(nb::handle h);
 /// A dtype from its NumPy name ("float32"), as the Python layer passes it.
 weft::DType dtype_arg(const std::string& name);
+
+/// Keeps obj alive until event completes (a copy still writing into it, say), whatever
+/// happens to the caller's reference in between (an exception, Ctrl-C, a dropped future).
+void keep_alive_until(const weft::Event& event, nb::handle obj);
+
+/// A list of weft.Event (None: empty); TypeError naming `what` for anything else.
+std::vector<weft::Event> event_list(nb::handle events, const char* what);
 
 /// Waits for event with the GIL released; a pending Ctrl-C (or other signal handler that
 /// raises) interrupts the wait with its exception.

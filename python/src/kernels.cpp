@@ -33,10 +33,19 @@ weft::Buffer array_buffer(PyArray& p, const Who& who) {
 }
 
 std::size_t size_of_index(PyObject* o, const char* what) {
-  const std::size_t v = PyLong_Check(o) ? PyLong_AsSize_t(o) : nb::cast<std::size_t>(nb::int_(nb::handle(o)));
+  // An integer (or anything with __index__, a NumPy integer), not a float or a string.
+  if (PyBool_Check(o) || !PyIndex_Check(o)) {
+    throw nb::type_error((std::string(what) + ": sizes must be non-negative integers, not " +
+                          nb::cast<std::string>(nb::type_name(nb::handle(o).type())))
+                             .c_str());
+  }
+  nb::object i = nb::steal(PyNumber_Index(o));
+  if (!i.is_valid()) throw nb::python_error();
+  const std::size_t v = PyLong_AsSize_t(i.ptr());
   if (v == static_cast<std::size_t>(-1) && PyErr_Occurred()) {
     PyErr_Clear();
-    throw nb::type_error((std::string(what) + ": sizes must be non-negative integers").c_str());
+    throw weft::ValueOutOfRange(std::string(what) + ": " + nb::cast<std::string>(nb::str(nb::handle(o))) +
+                                " is not a size (a non-negative integer below 2**64)");
   }
   return v;
 }
@@ -65,12 +74,7 @@ weft::NDRange ndrange(nb::handle h, const char* what) {
   }
 }
 
-std::vector<weft::Event> events_of(nb::handle wait_for) {
-  std::vector<weft::Event> out;
-  if (wait_for.is_none()) return out;
-  for (nb::handle h : wait_for) out.push_back(nb::cast<PyEvent&>(h).event);
-  return out;
-}
+std::vector<weft::Event> events_of(nb::handle wait_for) { return event_list(wait_for, "wait_for"); }
 
 /// Converts a Python number to dtype t into out (at most 8 bytes); TypeError naming who.
 void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who) {
@@ -99,26 +103,44 @@ void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who)
   if (!PyIndex_Check(o)) fail("an integer");
   nb::object idx = nb::steal(PyNumber_Index(o));
   if (!idx.is_valid()) throw nb::python_error();
-  long long s = 0;
+  // The value as Python holds it, then checked against the parameter's range: a number that
+  // does not fit raises OverflowError (2**40 + 16 for an int is not 16, 300 for a char not 44).
+  int overflow = 0;
+  const long long s = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
+  if (s == -1 && PyErr_Occurred()) throw nb::python_error();
   unsigned long long u = 0;
-  const bool is_unsigned = weft::is_unsigned_integer(t);
-  if (is_unsigned) {
+  bool big = false;  // above 2**63 - 1
+  if (overflow > 0) {
     u = PyLong_AsUnsignedLongLong(idx.ptr());
-    if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) throw nb::python_error();
-  } else {
-    s = PyLong_AsLongLong(idx.ptr());
-    if (s == -1 && PyErr_Occurred()) throw nb::python_error();
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+      overflow = 2;  // beyond 64 bits
+    } else {
+      big = true;
+    }
   }
+  const auto out_of_range = [&] {
+    throw weft::ValueOutOfRange(who + ": Python integer " + nb::cast<std::string>(nb::str(obj)) + " out of bounds for " +
+                                std::string(weft::name(t)) + " (" + std::string(weft::c_name(t)) + ")");
+  };
+  if (overflow < 0 || overflow == 2) out_of_range();
+  const auto in = [&](long long lo, unsigned long long hi) {
+    if (big) return u <= hi;
+    return s >= lo && (s < 0 || static_cast<unsigned long long>(s) <= hi);
+  };
   auto store = [&](auto v) { std::memcpy(out, &v, sizeof v); };
   switch (t) {
-    case weft::DType::int8: store(static_cast<std::int8_t>(s)); break;
-    case weft::DType::int16: store(static_cast<std::int16_t>(s)); break;
-    case weft::DType::int32: store(static_cast<std::int32_t>(s)); break;
-    case weft::DType::int64: store(static_cast<std::int64_t>(s)); break;
-    case weft::DType::uint8: store(static_cast<std::uint8_t>(u)); break;
-    case weft::DType::uint16: store(static_cast<std::uint16_t>(u)); break;
-    case weft::DType::uint32: store(static_cast<std::uint32_t>(u)); break;
-    case weft::DType::uint64: store(static_cast<std::uint64_t>(u)); break;
+    case weft::DType::int8: if (!in(INT8_MIN, INT8_MAX)) out_of_range(); store(static_cast<std::int8_t>(s)); break;
+    case weft::DType::int16: if (!in(INT16_MIN, INT16_MAX)) out_of_range(); store(static_cast<std::int16_t>(s)); break;
+    case weft::DType::int32: if (!in(INT32_MIN, INT32_MAX)) out_of_range(); store(static_cast<std::int32_t>(s)); break;
+    case weft::DType::int64: if (!in(INT64_MIN, INT64_MAX)) out_of_range(); store(static_cast<std::int64_t>(s)); break;
+    case weft::DType::uint8: if (!in(0, UINT8_MAX)) out_of_range(); store(static_cast<std::uint8_t>(s)); break;
+    case weft::DType::uint16: if (!in(0, UINT16_MAX)) out_of_range(); store(static_cast<std::uint16_t>(s)); break;
+    case weft::DType::uint32: if (!in(0, UINT32_MAX)) out_of_range(); store(static_cast<std::uint32_t>(s)); break;
+    case weft::DType::uint64:
+      if (!in(0, UINT64_MAX)) out_of_range();
+      store(big ? static_cast<std::uint64_t>(u) : static_cast<std::uint64_t>(s));
+      break;
     default: fail("a scalar");
   }
 }
@@ -319,7 +341,8 @@ struct GeneratedCall {
 /// the specs) and its keywords queue=, range= (or size=), wait_for=, and for reductions out=,
 /// return_event= and allocator= (ignored: weft allocates itself). kind and name word errors.
 GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args args, nb::kwargs kwargs,
-                             const char* kind, const std::string& name, bool reduction) {
+                             const char* kind, const std::string& name, bool reduction,
+                             const std::vector<bool>* indexed = nullptr) {
   GeneratedCall c;
   const auto who = [&] { return std::string(kind) + (name.empty() ? "" : " " + name); };
   nb::handle queue_obj = nb::none(), size_obj = nb::none(), wait_for = nb::none();
@@ -340,6 +363,7 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
   }
   std::optional<std::size_t> first_size;
   std::size_t largest = 0;  // elements of the largest array or buffer argument
+  std::vector<std::pair<std::size_t, std::size_t>> held;  // (argument, elements) of arrays indexed [i]
   weft::Device device;
   for (std::size_t i = 0; i < args.size(); ++i) {
     nb::handle a = args[i];
@@ -350,6 +374,7 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
       const weft::Buffer b = array_buffer(*arr, what);
       if (!first_size) first_size = static_cast<std::size_t>(arr->array().size());
       largest = std::max(largest, static_cast<std::size_t>(arr->array().size()));
+      if (indexed && (*indexed)[i]) held.emplace_back(i, static_cast<std::size_t>(arr->array().size()));
       if (!device) device = b.device();
       if (!s.is_const) before_write(arr->array());
       c.args.push_back(weft::detail::RuntimeArg::of(b));
@@ -359,6 +384,7 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
       if (!device) device = b.device();
       if (s.pointer && !s.is_const) before_write(b);
       largest = std::max(largest, b.size() / (weft::size_of(s.dtype) * s.vector_width));
+      if (indexed && (*indexed)[i]) held.emplace_back(i, b.size() / (weft::size_of(s.dtype) * s.vector_width));
       c.args.push_back(weft::detail::RuntimeArg::of(b));
       c.arrays = true;
     } else if (s.pointer) {
@@ -388,16 +414,34 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
                                .c_str());
     }
   }
-  if (!size_obj.is_none()) c.n = nb::cast<std::size_t>(size_obj);
+  if (!size_obj.is_none()) c.n = size_of_index(size_obj.ptr(), "range");
   else if (first_size) c.n = *first_size;
   else throw weft::InvalidArgument(who() + ": no array argument gives the size; pass range= (or size=)");
   if (c.arrays && c.n > largest) {
     throw weft::InvalidArgument(who() + ": range " + std::to_string(c.n) + " is larger than every array argument (the " +
                                 "largest has " + std::to_string(largest) + " elements)");
   }
-  if (!queue_obj.is_none()) c.queue = nb::cast<weft::Queue>(queue_obj);
+  for (const auto& [i, count] : held) {
+    if (count < c.n) {
+      throw weft::InvalidArgument(who() + ": argument '" + specs[i].name + "' holds " + std::to_string(count) +
+                                  " elements, but the operation reads or writes " + specs[i].name +
+                                  "[i] for i up to " + std::to_string(c.n - 1));
+    }
+  }
+  if (!queue_obj.is_none()) {
+    if (!nb::isinstance<weft::Queue>(queue_obj)) {
+      throw nb::type_error((who() + ": queue= must be a weft.Queue, not " +
+                            nb::cast<std::string>(nb::type_name(queue_obj.type())))
+                               .c_str());
+    }
+    c.queue = nb::cast<weft::Queue>(queue_obj);
+  }
   else if (device) c.queue = weft::array_queue(device);
   else c.queue = weft::array_queue(weft::default_device());
+  if (device && c.queue.device() != device) {
+    throw weft::InvalidArgument(who() + ": the arrays are on " + device.selector() + ", the queue on " +
+                                c.queue.device().selector());
+  }
   c.wait = events_of(wait_for);
   if (c.arrays) {
   }
@@ -541,7 +585,8 @@ void register_kernels(nb::module_& m) {
       .def_prop_ro("source", [](const PyElementwise& e) { return e.k->source(); })
       .def_prop_ro("name", [](const PyElementwise& e) { return e.k->name(); })
       .def("__call__", [](PyElementwise& e, nb::args args, nb::kwargs kwargs) {
-        GeneratedCall c = generated_call(e.k->arguments(), args, kwargs, "ElementwiseKernel", e.k->name(), false);
+        GeneratedCall c = generated_call(e.k->arguments(), args, kwargs, "ElementwiseKernel", e.k->name(), false,
+                                         &e.k->indexed_by_i());
         weft::Event ev = e.k->run(c.queue, c.n, c.args);
         return PyEvent{std::move(ev), c.queue};
       });

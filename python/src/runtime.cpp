@@ -49,9 +49,21 @@ PyObject* bases(std::initializer_list<PyObject*> types) {
   return t;
 }
 
+/// A Python str of bytes that may not be UTF-8 (a compiler's log in the locale's encoding):
+/// what does not decode is replaced, never an error of its own.
+nb::object text(std::string_view bytes) {
+  PyObject* o = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "replace");
+  if (!o) {
+    PyErr_Clear();
+    return nb::str("");
+  }
+  return nb::steal(o);
+}
+
 /// Raises type(message) with extra attributes set on the exception object.
 void raise_with(PyObject* type, const char* message, std::initializer_list<std::pair<const char*, nb::object>> attrs) {
-  nb::object exc = nb::steal(PyObject_CallFunction(type, "s", message));
+  nb::object msg = text(message);
+  nb::object exc = nb::steal(PyObject_CallOneArg(type, msg.ptr()));
   if (!exc.is_valid()) return;  // the call itself raised; that error stands
   for (const auto& [k, v] : attrs) PyObject_SetAttrString(exc.ptr(), k, v.ptr());
   PyErr_SetObject(type, exc.ptr());
@@ -129,6 +141,28 @@ struct PyRef {
 
 void post_to_python(std::function<void()> job) { Dispatcher::get().post(std::move(job)); }
 
+void keep_alive_until(const weft::Event& event, nb::handle obj) {
+  if (!event || event.done()) return;
+  auto keep = std::make_shared<PyRef>(obj);
+  event.then([keep](const weft::Event&) {});
+}
+
+std::vector<weft::Event> event_list(nb::handle events, const char* what) {
+  std::vector<weft::Event> out;
+  if (events.is_none()) return out;
+  const auto wrong = [&](nb::handle h) {
+    throw nb::type_error((std::string(what) + ": expected a list of weft.Event, got " +
+                          nb::cast<std::string>(nb::type_name(h.type())))
+                             .c_str());
+  };
+  if (nb::isinstance<PyEvent>(events) || !PyObject_HasAttrString(events.ptr(), "__iter__")) wrong(events);
+  for (nb::handle h : events) {
+    if (!nb::isinstance<PyEvent>(h)) wrong(h);
+    out.push_back(nb::cast<PyEvent&>(h).event);
+  }
+  return out;
+}
+
 void register_errors(nb::module_& m) {
   error_type = new_error(m, "Error", bases({PyExc_RuntimeError}), "Every error weft raises.");
   build_error_type = new_error(m, "BuildError", bases({error_type}),
@@ -151,24 +185,26 @@ void register_errors(nb::module_& m) {
     try {
       std::rethrow_exception(p);
     } catch (const weft::BuildError& e) {
-      raise_with(build_error_type, e.what(), {{"log", nb::str(e.log().c_str())}, {"source", nb::str(e.source().c_str())}});
+      raise_with(build_error_type, e.what(), {{"log", text(e.log())}, {"source", text(e.source())}});
     } catch (const weft::OutOfMemory& e) {
       raise_with(out_of_memory_type, e.what(),
                  {{"requested", nb::int_(e.requested())}, {"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
     } catch (const weft::DeviceError& e) {
       raise_with(device_error_type, e.what(), {{"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
     } catch (const weft::ConfigError& e) {
-      PyErr_SetString(config_error_type, e.what());
+      PyErr_SetObject(config_error_type, text(e.what()).ptr());
     } catch (const weft::DTypeError& e) {
-      PyErr_SetString(dtype_error_type, e.what());
+      PyErr_SetObject(dtype_error_type, text(e.what()).ptr());
     } catch (const weft::ValueOutOfRange& e) {
-      PyErr_SetString(value_out_of_range_type, e.what());
+      PyErr_SetObject(value_out_of_range_type, text(e.what()).ptr());
     } catch (const weft::InvalidArgument& e) {
-      PyErr_SetString(invalid_argument_type, e.what());
+      PyErr_SetObject(invalid_argument_type, text(e.what()).ptr());
     } catch (const weft::Unsupported& e) {
-      PyErr_SetString(unsupported_type, e.what());
+      PyErr_SetObject(unsupported_type, text(e.what()).ptr());
     } catch (const weft::Error& e) {
-      PyErr_SetString(error_type, e.what());
+      PyErr_SetObject(error_type, text(e.what()).ptr());
+    } catch (const std::bad_alloc&) {
+      PyErr_SetString(PyExc_MemoryError, "out of host memory");
     }
   });
 }
@@ -234,12 +270,7 @@ void wait_interruptible(const PyEvent& pe) {
 
 namespace {
 
-std::vector<weft::Event> wait_list(nb::handle wait_for) {
-  std::vector<weft::Event> out;
-  if (wait_for.is_none()) return out;
-  for (nb::handle h : wait_for) out.push_back(nb::cast<PyEvent&>(h).event);
-  return out;
-}
+std::vector<weft::Event> wait_list(nb::handle wait_for) { return event_list(wait_for, "wait_for"); }
 
 }  // namespace
 
@@ -389,6 +420,11 @@ void register_runtime(nb::module_& m) {
     if (dst_dev && src_dev) {
       const auto& d = nb::cast<const weft::Buffer&>(dest);
       const auto& s = nb::cast<const weft::Buffer&>(src);
+      if (dst_offset > d.size() || src_offset > s.size()) {
+        throw weft::InvalidArgument("enqueue_copy: an offset is beyond its buffer (dst_offset " + std::to_string(dst_offset) +
+                                    " of " + std::to_string(d.size()) + " bytes, src_offset " + std::to_string(src_offset) +
+                                    " of " + std::to_string(s.size()) + ")");
+      }
       const std::size_t n = byte_count ? *byte_count : std::min(d.size() - dst_offset, s.size() - src_offset);
       before_write(d);
       ev = q.copy(s, d, n, src_offset, dst_offset, w);
@@ -396,6 +432,10 @@ void register_runtime(nb::module_& m) {
       const auto& d = nb::cast<const weft::Buffer&>(dest);
       HostBuffer h(src, false);
       const std::size_t n = byte_count ? *byte_count : h.bytes();
+      if (n > h.bytes()) {
+        throw weft::InvalidArgument("enqueue_copy: byte_count " + std::to_string(n) + " is more than the host source holds (" +
+                                    std::to_string(h.bytes()) + " bytes)");
+      }
       before_write(d);
       nb::gil_scoped_release unlocked;
       ev = q.write(d, h.view.buf, n, dst_offset, weft::Blocking::yes, w);  // the host view lives only this call
@@ -403,6 +443,10 @@ void register_runtime(nb::module_& m) {
       const auto& s = nb::cast<const weft::Buffer&>(src);
       HostBuffer h(dest, true);
       const std::size_t n = byte_count ? *byte_count : h.bytes();
+      if (n > h.bytes()) {
+        throw weft::InvalidArgument("enqueue_copy: byte_count " + std::to_string(n) + " is more than the host destination "
+                                    "holds (" + std::to_string(h.bytes()) + " bytes)");
+      }
       if (is_blocking) {
         nb::gil_scoped_release unlocked;
         ev = q.read(s, h.view.buf, n, src_offset, weft::Blocking::yes, w);
@@ -422,6 +466,7 @@ void register_runtime(nb::module_& m) {
      "Copies between a weft.Buffer and host memory (any contiguous buffer object) or another Buffer.");
 
   m.def("wait_for_events", [](nb::handle events) {
+    event_list(events, "wait_for_events");  // checks every element first
     for (nb::handle h : events) wait_interruptible(nb::cast<const PyEvent&>(h));
   }, nb::arg("events"));
 

@@ -63,7 +63,15 @@ class ArrayFactory {
 
 Array Array::empty(const Shape& shape, DType dtype, const Device& device) {
   detail::kernel_type(dtype);  // refuses float16 up front
+  if (!device) throw InvalidArgument("empty: no device given");
   const auto n = static_cast<std::size_t>(shape.size());
+  if (n > SIZE_MAX / size_of(dtype)) {
+    // The byte count would wrap (to a small number, or 0): refuse the request as it is.
+    throw OutOfMemory("cannot allocate a " + std::string(name(dtype)) + " array of shape " + to_string(shape) + " (" +
+                          std::to_string(n) + " elements of " + std::to_string(size_of(dtype)) +
+                          " bytes: more bytes than an address holds) on " + device.selector(),
+                      SIZE_MAX, device.selector(), "Array::empty");
+  }
   Buffer b = detail::memory_pool(device).allocate(std::max<std::size_t>(n, 1) * size_of(dtype), dtype, [&] {
     return "a " + std::string(name(dtype)) + " array of shape " + to_string(shape);
   });
@@ -123,16 +131,58 @@ Array Array::full(const Shape& shape, double value, DType dtype, const Device& d
   return a;
 }
 
+Array Array::full(const Shape& shape, const Expr& value, DType dtype, const Device& device) {
+  if (!value.node() || !value.arrays().empty() || value.shape().ndim() != 0) {
+    throw InvalidArgument("full: the fill value must be one number");
+  }
+  Array a = empty(shape, dtype, device);
+  a.assign(value);
+  return a;
+}
+
 Array Array::arange(double start, double stop, double step, DType dtype, const Device& device) {
+  if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step)) {
+    throw InvalidArgument("arange: start, stop and step must be finite numbers (got " + std::to_string(start) + ", " +
+                          std::to_string(stop) + ", " + std::to_string(step) + ")");
+  }
   if (step == 0) throw InvalidArgument("arange: step must not be zero");
   const double count = std::ceil((stop - start) / step);
+  if (count > 9.0e18) {
+    throw InvalidArgument("arange: " + std::to_string(count) + " elements (from " + std::to_string(start) + " to " +
+                          std::to_string(stop) + " by " + std::to_string(step) + ") is more than an array holds");
+  }
   const auto n = static_cast<std::int64_t>(std::max(0.0, count));
   // start + i * step, computed in double and converted, as NumPy does for float ranges.
-  Array idx = empty(Shape{n}, DType::int64, device);
-  std::vector<std::int64_t> host(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = i;
-  if (n) detail::array_queue(device).write(idx.buffer_, host.data(), host.size() * 8);
+  const Array idx = arange_integers(0, n, 1, DType::int64, device);
   return eval(weft::astype(Expr(start) + weft::astype(idx, DType::float64) * Expr(step), dtype));
+}
+
+Array Array::arange_integers(std::int64_t start, std::int64_t stop, std::int64_t step, DType dtype,
+                             const Device& device) {
+  if (step == 0) throw InvalidArgument("arange: step must not be zero");
+  // The count, in unsigned arithmetic: stop - start may not fit an int64, but it fits a uint64
+  // once the range is known to go the step's way.
+  std::uint64_t count = 0;
+  if ((step > 0 && stop > start) || (step < 0 && stop < start)) {
+    const std::uint64_t span = step > 0 ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
+                                        : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
+    const std::uint64_t by = step > 0 ? static_cast<std::uint64_t>(step) : 0 - static_cast<std::uint64_t>(step);
+    count = span / by + (span % by != 0 ? 1 : 0);
+  }
+  if (count > static_cast<std::uint64_t>(INT64_MAX)) throw InvalidArgument("arange: more elements than an array holds");
+  const auto n = static_cast<std::int64_t>(count);
+  Array out = empty(Shape{n}, dtype, device);
+  if (n == 0) return out;
+  // start + i * step exactly in 64-bit integers (wrapping as NumPy's int64 arithmetic), then
+  // converted: exact for every int64 and uint64 value, above 2**53 too.
+  Array i = empty(Shape{n}, DType::int64, device);
+  std::vector<std::int64_t> host(static_cast<std::size_t>(n));
+  for (std::int64_t k = 0; k < n; ++k) host[static_cast<std::size_t>(k)] = k;
+  detail::array_queue(device).write(i.buffer_, host.data(), host.size() * 8);
+  out.assign(weft::astype(Expr::typed(static_cast<long long>(start), DType::int64) +
+                              Expr(i) * Expr::typed(static_cast<long long>(step), DType::int64),
+                          dtype));
+  return out;
 }
 
 Array Array::linspace(double start, double stop, std::int64_t num, DType dtype, const Device& device, bool endpoint) {

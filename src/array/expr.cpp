@@ -1098,6 +1098,9 @@ void Array::assign(const Expr& expr) {
       throw InvalidArgument("cannot assign an expression of shape " + to_string(expr.shape()) + " to " + describe());
     }
   }
+  // A plain integer written as it is must be one of the destination's values: NumPy 2 raises
+  // for a[...] = 300 into int8 (OverflowError), it does not wrap (bools take any number).
+  if (dtype_ != DType::bool_) detail::check_fits(*expr.node(), dtype_, "assignment");
   // Lazy arrays that read this memory see its values from before the write (NumPy's order).
   detail::evaluate_readers(*this);
   detail::assign_into(*this, expr);

@@ -1,13 +1,22 @@
 // The on-disk program cache, shared by every backend and every process of a user.
 //
 // An entry is one file, <dir>/<backend>/<key>.wpc: a magic, a header of key=value lines
-// (weft version, backend, what was built), the payload (a shared object, a cubin, an OpenCL
-// binary) and a checksum over header and payload. Writes go to a temporary file that is
-// renamed into place, so a reader sees a whole entry or none. A truncated or corrupt entry
-// is detected, removed with a warning and rebuilt. A build takes an exclusive lock on
-// <key>.lock so that several processes building the same program compile it once and all
-// succeed. A missing directory is created; one that cannot be written makes the cache a
-// no-op (slower, never wrong).
+// (weft version, backend, key, what was built), the payload (a shared object, a cubin, an
+// OpenCL binary) and a checksum over header and payload. Writes go to a temporary file that
+// is renamed into place, so a reader sees a whole entry or none. A truncated or corrupt
+// entry, or one whose header states another key or backend than the name it was found
+// under, is removed with a warning and rebuilt. A build takes an exclusive lock on
+// <key>.wpc.lock so that several processes building the same program compile it once and
+// all succeed; a lock held longer than WEFT_CACHE_LOCK_TIMEOUT is given up with a warning.
+//
+// Trust (docs/SECURITY.md): the cache holds code weft loads and runs, so it must be the
+// user's alone. Directories are created 0700 and entries 0600 whatever the umask; a
+// directory or entry that is not owned by the user, or that others may write, is refused
+// with a warning naming it and why, and the program is built in memory and not stored.
+// Entries are opened without following links, must be regular files and are read with a
+// size cap. The checksum only detects corruption; ownership is what keeps others out. A
+// missing directory is created; one that cannot be written (or no directory at all, an
+// empty path) makes the cache a no-op: slower, never wrong.
 #pragma once
 
 #include <chrono>
@@ -16,11 +25,13 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "core/files.hpp"
 #include "core/hash.hpp"
 
 namespace weft::detail {
@@ -39,25 +50,42 @@ struct CacheEntryInfo {
 
 class ProgramCache {
  public:
+  /// The most bytes weft reads from one entry.
+  static constexpr std::uint64_t max_entry_bytes = std::uint64_t{1} << 30;
+
   /// The process-wide cache at config().cache_dir.
   static ProgramCache& instance();
+  /// A cache at directory ("" for none), waiting config().cache_lock_timeout for a lock.
   explicit ProgramCache(std::string directory);
+  ProgramCache(std::string directory, std::chrono::milliseconds lock_timeout);
 
   const std::string& directory() const noexcept { return dir_; }
 
-  /// The payload stored under key, or nullopt. A corrupt entry is removed with a warning.
-  std::optional<std::string> load(std::string_view backend, const Digest& key);
+  /// The payload stored under key, or nullopt. A corrupt entry is removed with a warning;
+  /// one that is refused (see above) is left alone with a warning. An entry larger than
+  /// max_bytes is refused.
+  std::optional<std::string> load(std::string_view backend, const Digest& key,
+                                  std::uint64_t max_bytes = max_entry_bytes);
   /// Stores payload under key; false when the directory cannot be written (warned once).
   bool store(std::string_view backend, const Digest& key, std::string_view description,
              std::string_view payload);
-  /// load(), else build() under the entry's inter-process lock, then store(). from_disk
-  /// tells which happened.
+  /// A small note kept beside the entries, <dir>/<folder>/<key>.txt (the host compiler's
+  /// version string), read with the same checks as an entry and at most max_note_bytes;
+  /// nullopt when absent or refused. Notes are not entries: list() and clear() skip them.
+  static constexpr std::uint64_t max_note_bytes = 4096;
+  std::optional<std::string> load_note(std::string_view folder, const Digest& key);
+  bool store_note(std::string_view folder, const Digest& key, std::string_view text);
+
+  /// load(), else build() under the entry's inter-process lock, then store() (not when the
+  /// entry or its directory was refused). from_disk tells which happened.
   std::string load_or_build(std::string_view backend, const Digest& key,
                             std::string_view description, const std::function<std::string()>& build,
                             bool* from_disk = nullptr);
 
-  std::vector<CacheEntryInfo> list() const;
-  /// Removes every entry; returns how many.
+  /// Every entry, checked. A symbolic link or a directory that is not the user's is skipped
+  /// with a warning, never followed.
+  std::vector<CacheEntryInfo> list();
+  /// Removes every entry (regular files only; nothing behind a symbolic link); returns how many.
   std::size_t clear();
   /// Removes invalid entries, entries of other weft versions, stale temporary and lock
   /// files, entries older than max_age, then the oldest until the total is under max_bytes.
@@ -70,13 +98,23 @@ class ProgramCache {
                             std::string_view description, std::string_view payload);
 
  private:
+  enum class Lookup { hit, miss, refused };
+
   std::string entry_path(std::string_view backend, const Digest& key) const;
-  bool ensure_directory(std::string_view backend);
-  void warn_unwritable(const std::string& why);
+  /// The checked <dir>/<backend>, or an invalid fd (warned once).
+  UniqueFd open_backend(std::string_view backend, bool create);
+  Lookup load_at(int dir, std::string_view backend, const Digest& key, std::uint64_t max_bytes,
+                 std::string* payload);
+  bool store_at(int dir, std::string_view backend, const Digest& key, std::string_view description,
+                std::string_view payload);
+  /// Calls visit(backend directory, backend name) for each usable backend directory.
+  void for_each_backend(const std::function<void(int, const std::string&)>& visit);
+  void warn_once(const std::string& message);
 
   std::string dir_;
+  std::chrono::milliseconds lock_timeout_;
   std::mutex mutex_;
-  bool warned_unwritable_ = false;
+  std::set<std::string> warned_;
 };
 
 struct DigestHash {

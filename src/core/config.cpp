@@ -1,6 +1,11 @@
 #include "weft/config.hpp"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
+#include <vector>
 #include <charconv>
 #include <stdexcept>
 #include <string>
@@ -187,9 +192,40 @@ std::uint64_t parse_bytes(std::string_view text) {
   if (!(bytes >= 1) || bytes > 1.8e19) throw bad();
   return static_cast<std::uint64_t>(bytes);
 }
+// The home directory in the password database: a login shell's HOME when the environment
+// has none (a daemon, `env -i`, a systemd service); empty when there is none.
+std::string password_home() {
+  long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
+  std::vector<char> buf(static_cast<std::size_t>(size > 0 ? size : 16384));
+  struct passwd pw {};
+  struct passwd* found = nullptr;
+  while (::getpwuid_r(::geteuid(), &pw, buf.data(), buf.size(), &found) == ERANGE && buf.size() < (1u << 20)) {
+    buf.resize(buf.size() * 2);
+  }
+  return found && found->pw_dir ? std::string(found->pw_dir) : std::string();
+}
+
+// "60", "0.5": seconds, from 0 (do not wait) to a day.
+std::chrono::milliseconds parse_seconds(const char* name, std::string_view text) {
+  const std::string t(trim(text));
+  double seconds = -1;
+  try {
+    std::size_t used = 0;
+    seconds = std::stod(t, &used);
+    if (used != t.size() || t.find_first_not_of("0123456789.") != std::string::npos) seconds = -1;
+  } catch (const std::logic_error&) {
+    seconds = -1;
+  }
+  if (!(seconds >= 0 && seconds <= 86400)) {
+    throw ConfigError(std::string(name) + "='" + std::string(text) +
+                      "' is not a time: expected seconds, a number from 0 to 86400 (as in 60 or 0.5)");
+  }
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000 + 0.5));
+}
 }  // namespace
 
-Config Config::parse(const std::function<const char*(const char*)>& getenv) {
+Config Config::parse(const std::function<const char*(const char*)>& getenv,
+                     const std::function<std::string()>& user_home) {
   Config c;
   auto get = [&](const char* name) -> std::optional<std::string_view> {
     const char* v = getenv(name);
@@ -223,14 +259,34 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv) {
     }
   }
 
+  // The cache holds code weft loads and runs, so it is never a path shared with other
+  // users (a fixed /tmp name could be made first by anyone): without a home directory there
+  // is no disk cache at all (an empty cache_dir; the cache warns once).
+  const auto absolute = [](std::optional<std::string_view> v) { return v && !v->empty() && v->front() == '/'; };
   if (auto v = get("WEFT_CACHE_DIR"); v && !trim(*v).empty()) {
     c.cache_dir = std::string(trim(*v));
-  } else if (auto x = get("XDG_CACHE_HOME"); x && !x->empty()) {
+  } else if (auto x = get("XDG_CACHE_HOME"); absolute(x)) {
     c.cache_dir = std::string(*x) + "/weft";
-  } else if (auto h = get("HOME"); h && !h->empty()) {
+  } else if (auto h = get("HOME"); absolute(h)) {
     c.cache_dir = std::string(*h) + "/.cache/weft";
+  } else if (const std::string home = user_home ? user_home() : password_home(); !home.empty() && home.front() == '/') {
+    c.cache_dir = home + "/.cache/weft";
   } else {
-    c.cache_dir = "/tmp/weft-cache";
+    c.cache_dir.clear();
+  }
+
+  if (auto v = get("WEFT_CACHE_LOCK_TIMEOUT"); v && !trim(*v).empty()) {
+    c.cache_lock_timeout = parse_seconds("WEFT_CACHE_LOCK_TIMEOUT", *v);
+  }
+
+  c.temp_dir = "/tmp";
+  if (auto v = get("TMPDIR"); v && !v->empty()) {
+    if (v->front() != '/') {
+      throw ConfigError("TMPDIR='" + std::string(*v) +
+                        "' is not an absolute path: set it to an absolute directory, or unset it for /tmp");
+    }
+    c.temp_dir = std::string(*v);
+    while (c.temp_dir.size() > 1 && c.temp_dir.back() == '/') c.temp_dir.pop_back();
   }
 
   c.num_threads = std::max(1u, std::thread::hardware_concurrency());

@@ -8,12 +8,28 @@
 namespace weft {
 
 namespace {
+std::string list(const std::vector<std::int64_t>& dims) {
+  std::string t;
+  for (auto d : dims) t += (t.empty() ? "" : ", ") + std::to_string(d);
+  return "(" + t + (dims.size() == 1 ? ",)" : ")");
+}
+
+// Extents are never negative, and the element count (their product) is an int64: a product
+// that wraps would make a huge shape look small (or empty) to everything after.
 void check_dims(const std::vector<std::int64_t>& dims) {
+  std::int64_t n = 1;
+  bool overflow = false;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0) {
       throw InvalidArgument("negative extent " + std::to_string(dims[i]) + " in dimension " +
                             std::to_string(i) + " of a shape");
     }
+    if (dims[i] != 0 && n > INT64_MAX / dims[i]) overflow = true;
+    else n *= dims[i];
+  }
+  const bool empty = std::find(dims.begin(), dims.end(), std::int64_t{0}) != dims.end();
+  if (overflow && !empty) {
+    throw InvalidArgument("shape " + list(dims) + ": the number of elements overflows a 64-bit integer");
   }
 }
 }  // namespace

@@ -9,14 +9,12 @@
 #include <thread>
 #include <vector>
 
-#include "algorithms/polygon_reference.hpp"
 #include "support.hpp"
 #include "weft/polygon.hpp"
+#include "weft/polygon_reference.hpp"
 
 namespace weft {
 namespace {
-
-using detail::polygon_mask_reference;
 
 // Distance from (px, py) to the nearest edge of the closed polygon.
 double distance_to_edges(const std::vector<Point>& v, double px, double py) {

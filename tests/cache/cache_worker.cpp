@@ -1,6 +1,7 @@
 // Builds the program in argv[1] (a file) on the host device, runs its kernel `fill` over
 // argv[2] elements, checks x[i] == 3*i + argv[3], and prints "ok" with the build time.
-// The cache tests start several of these at once against one WEFT_CACHE_DIR.
+// argv[4], when given, is the build options. The cache tests start several of these at
+// once against one WEFT_CACHE_DIR.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -10,8 +11,8 @@
 #include "weft/weft.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: weft_cache_worker SOURCE N BIAS\n");
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: weft_cache_worker SOURCE N BIAS [OPTIONS]\n");
     return 2;
   }
   try {
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
     weft::Device dev = weft::device("host");
     weft::Queue q(dev);
     const auto t0 = std::chrono::steady_clock::now();
-    weft::Kernel k = weft::Program::build(dev, src.str()).kernel("fill");
+    weft::Kernel k = weft::Program::build(dev, src.str(), argc == 5 ? argv[4] : "").kernel("fill");
     weft::Buffer x(dev, static_cast<std::size_t>(n) * sizeof(int));
     k.set_args(x, bias);
     q.launch(k, static_cast<std::size_t>(n)).wait();

@@ -7,6 +7,7 @@
 #include <random>
 #include <thread>
 
+#include "cache/cache_support.hpp"
 #include "cache/program_cache.hpp"
 #include "core/files.hpp"
 #include "core/process.hpp"
@@ -18,6 +19,11 @@ namespace {
 namespace fs = std::filesystem;
 
 Digest key_of(const std::string& s) { return Hasher().update(s).finish(); }
+
+std::string contents_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 TEST(ProgramCache, EncodeDecodeRoundTrip) {
   const std::string payload(5000, 'p');
@@ -108,27 +114,6 @@ TEST(ProgramCache, PruneRemovesInvalidAndOldEntries) {
   EXPECT_NE(left[0].path, old_path);
 }
 
-std::string unique_program(int bias_unused) {
-  // A fresh program each run, so the first build really compiles.
-  std::random_device rd;
-  return "// run " + std::to_string(rd()) + std::to_string(bias_unused) +
-         "\n__kernel void fill(__global int *x, int bias) {\n"
-         "    int i = get_global_id(0);\n    x[i] = 3 * i + bias;\n}\n";
-}
-
-struct ScopedEnv {
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 TEST(ProgramCache, ManyProcessesBuildingOneProgramAllSucceed) {
   TempDir dir;
   const std::string src_path = dir.path() + "/fill.cl";
@@ -176,6 +161,85 @@ TEST(ProgramCache, ReadOnlyCacheDirectoryStillRuns) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("ok"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("cannot be written"), std::string::npos) << r.output;
+}
+
+std::string worker() { return weft::test::program_path("WEFT_TEST_CACHE_WORKER", WEFT_CACHE_WORKER); }
+
+Digest digest_of_hex(const std::string& hex) {
+  return Digest{std::stoull(hex.substr(0, 16), nullptr, 16), std::stoull(hex.substr(16, 16), nullptr, 16)};
+}
+
+TEST(ProgramCache, EntryThatLoadsButLacksItsKernelIsRebuilt) {
+  TempDir dir;
+  const std::string cache_dir = dir.path() + "/cache";
+  ScopedEnv env("WEFT_CACHE_DIR", cache_dir);
+  ProgramCache cache(cache_dir);
+  // A module with another kernel: the worker fails to find `fill`, but the entry is stored.
+  const std::string other = dir.path() + "/other.cl";
+  std::string src = unique_program(3);
+  std::ofstream(other) << src.substr(0, src.find("__kernel")) << "__kernel void other(__global int *x) { x[0] = 1; }\n";
+  EXPECT_NE(run_process({worker(), other, "10", "0"}).exit_code, 0);
+  auto entries = host_entries(cache);
+  ASSERT_EQ(entries.size(), 1u);
+  std::string foreign;
+  ASSERT_TRUE(ProgramCache::decode(contents_of(entries[0].path), &foreign, nullptr));
+  fs::remove(entries[0].path);
+
+  // The real program's entry, then its payload replaced by the other module, well formed
+  // under the right key (as a toolchain or weft bug could leave it).
+  const std::string fill = dir.path() + "/fill.cl";
+  std::ofstream(fill) << unique_program(4);
+  const auto first = run_process({worker(), fill, "100", "3"});
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  entries = host_entries(cache);
+  ASSERT_EQ(entries.size(), 1u);
+  ASSERT_TRUE(cache.store("host", digest_of_hex(entries[0].key), entries[0].description, foreign));
+
+  const auto again = run_process({worker(), fill, "100", "3"});
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("rebuilding"), std::string::npos) << again.output;
+  // Kept rebuilt: the next process loads it without a word.
+  const auto third = run_process({worker(), fill, "100", "3"});
+  EXPECT_EQ(third.exit_code, 0) << third.output;
+  EXPECT_EQ(third.output.find("rebuilding"), std::string::npos) << third.output;
+}
+
+TEST(ProgramCache, EditingAnIncludedHeaderRebuilds) {
+  TempDir dir;
+  const std::string hdr_dir = dir.path() + "/inc";
+  fs::create_directories(hdr_dir + "/nested");
+  ScopedEnv env("WEFT_CACHE_DIR", dir.path() + "/cache");
+  // fill computes SCALE * i + bias, SCALE from a header that includes another.
+  std::ofstream(hdr_dir + "/scale.h") << "#include \"nested/value.h\"\n#define SCALE VALUE\n";
+  std::ofstream(hdr_dir + "/nested/value.h") << "#define VALUE 3\n";
+  std::string src = unique_program(5, "#include \"scale.h\"\n");
+  src.replace(src.find("3 * i"), 5, "SCALE * i");
+  const std::string path = dir.path() + "/fill.cl";
+  std::ofstream(path) << src;
+  const std::string options = "-I " + hdr_dir;
+  const auto first = run_process({worker(), path, "10", "5", options});
+  EXPECT_EQ(first.output.rfind("ok", 0), 0u) << first.output;
+  // A fresh process, the nested header edited: the new value is used (the worker checks
+  // 3*i + bias, so 4*i shows as wrong at i = 1).
+  std::ofstream(hdr_dir + "/nested/value.h") << "#define VALUE 4\n";
+  const auto second = run_process({worker(), path, "10", "5", options});
+  EXPECT_NE(second.output.find("wrong x[1] = 9"), std::string::npos) << second.output;
+
+  // In this process too, on the host device: the in-memory table is keyed the same way.
+  const Device dev = device("host");
+  Queue q(dev);
+  auto value_of = [&] {
+    Buffer x(dev, 4 * sizeof(int));
+    Kernel k = Program::build(dev, src, options).kernel("fill");
+    k.set_args(x, 0);
+    q.launch(k, 4).wait();
+    int out[4] = {};
+    q.read(x, out, sizeof out);
+    return out[1];
+  };
+  EXPECT_EQ(value_of(), 4);
+  std::ofstream(hdr_dir + "/nested/value.h") << "#define VALUE 6\n";
+  EXPECT_EQ(value_of(), 6);
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <pwd.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <map>
 
 #include "weft/config.hpp"
@@ -82,6 +86,53 @@ TEST(Config, MemoryLimitTakesSizesWithUnits) {
   for (const char* bad : {"lots", "0", "-5", "12X", "1.2.3G", "G", "0.1"}) {
     const std::string e = error_of({{"WEFT_MEMORY_LIMIT", bad}});
     EXPECT_NE(e.find("WEFT_MEMORY_LIMIT='" + std::string(bad) + "'"), std::string::npos) << bad << ": " << e;
+  }
+}
+
+Config parse_with_home(std::map<std::string, std::string> env, std::string home) {
+  return Config::parse(
+      [&](const char* name) -> const char* {
+        auto it = env.find(name);
+        return it == env.end() ? nullptr : it->second.c_str();
+      },
+      [&] { return home; });
+}
+
+TEST(Config, CacheDirectoryIsNeverASharedPath) {
+  // Without HOME or XDG_CACHE_HOME: the password database's home, else no disk cache at
+  // all, never a /tmp name another user could have made first.
+  EXPECT_EQ(parse_with_home({}, "/home/pw").cache_dir, "/home/pw/.cache/weft");
+  EXPECT_EQ(parse_with_home({}, "").cache_dir, "");
+  EXPECT_EQ(parse_with_home({}, "relative").cache_dir, "");
+  EXPECT_EQ(parse_with_home({{"HOME", ""}}, "/home/pw").cache_dir, "/home/pw/.cache/weft");
+  EXPECT_EQ(parse_with_home({{"XDG_CACHE_HOME", "not/absolute"}, {"HOME", "/h"}}, "").cache_dir, "/h/.cache/weft");
+  EXPECT_EQ(parse_with_home({{"WEFT_CACHE_DIR", "/c"}}, "").cache_dir, "/c");
+  // The default lookup, for the user running the tests.
+  const std::string dflt = parse({}).cache_dir;
+  EXPECT_EQ(dflt.find("/tmp"), std::string::npos) << dflt;
+  if (struct passwd* pw = ::getpwuid(::geteuid()); pw && pw->pw_dir && pw->pw_dir[0] == '/') {
+    EXPECT_EQ(dflt, std::string(pw->pw_dir) + "/.cache/weft");
+  }
+}
+
+TEST(Config, TempDirIsAnAbsoluteTmpdir) {
+  EXPECT_EQ(parse({}).temp_dir, "/tmp");
+  EXPECT_EQ(parse({{"TMPDIR", ""}}).temp_dir, "/tmp");
+  EXPECT_EQ(parse({{"TMPDIR", "/scratch/u/"}}).temp_dir, "/scratch/u");
+  const std::string e = error_of({{"TMPDIR", "tmp"}});
+  EXPECT_NE(e.find("TMPDIR='tmp'"), std::string::npos) << e;
+  EXPECT_NE(e.find("absolute"), std::string::npos) << e;
+}
+
+TEST(Config, CacheLockTimeoutInSeconds) {
+  using std::chrono::milliseconds;
+  EXPECT_EQ(parse({}).cache_lock_timeout, milliseconds(60000));
+  EXPECT_EQ(parse({{"WEFT_CACHE_LOCK_TIMEOUT", "5"}}).cache_lock_timeout, milliseconds(5000));
+  EXPECT_EQ(parse({{"WEFT_CACHE_LOCK_TIMEOUT", " 0.25 "}}).cache_lock_timeout, milliseconds(250));
+  EXPECT_EQ(parse({{"WEFT_CACHE_LOCK_TIMEOUT", "0"}}).cache_lock_timeout, milliseconds(0));
+  for (const char* bad : {"soon", "-1", "1e3", "90000", "inf", "nan", "5s"}) {
+    const std::string e = error_of({{"WEFT_CACHE_LOCK_TIMEOUT", bad}});
+    EXPECT_NE(e.find("WEFT_CACHE_LOCK_TIMEOUT='" + std::string(bad) + "'"), std::string::npos) << bad << ": " << e;
   }
 }
 

@@ -16,10 +16,6 @@
 #include "weft/scan.hpp"
 #include "embedded/weft_embedded.hpp"
 
-#ifdef WEFT_HAVE_BENCH_KERNELS
-#include "embedded/weft_bench_kernels.hpp"
-#endif
-
 namespace weft::detail {
 namespace {
 
@@ -167,11 +163,9 @@ std::vector<Source> every_dialect_source() {
       s.push_back({names[k], axis[k], "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     }
   }
-#ifdef WEFT_HAVE_BENCH_KERNELS
-  s.push_back({"bench/vadd", embedded::vadd_cl, ""});
-  s.push_back({"bench/tiny", embedded::tiny_cl, ""});
-  s.push_back({"bench/fma", embedded::fma_cl, ""});
-#endif
+  s.push_back({"bench/vadd", test_kernels::vadd_cl, ""});
+  s.push_back({"bench/tiny", test_kernels::tiny_cl, ""});
+  s.push_back({"bench/fma", test_kernels::fma_cl, ""});
   return s;
 }
 

@@ -6,7 +6,7 @@ import tempfile
 
 import pytest
 
-os.environ.setdefault("WEFT_CACHE_DIR", os.path.join(tempfile.gettempdir(), "weft-pytest-cache"))
+os.environ.setdefault("WEFT_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"weft-pytest-cache-{os.getuid()}"))
 
 import weft  # noqa: E402
 

@@ -1,19 +1,35 @@
 // The `weft` command as a user runs it.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
+#include <thread>
 
-#include "core/files.hpp"
-#include "core/npy.hpp"
-#include "core/process.hpp"
 #include "support.hpp"
+#include "tools/support/files.hpp"
+#include "tools/support/npy.hpp"
+#include "tools/support/process.hpp"
 #include "weft/polygon.hpp"
 
-#ifdef WEFT_CLI
-namespace weft::detail {
+namespace weft::tool {
 namespace {
+
+std::optional<std::string> read_file(const std::string& path) {
+  try {
+    return read_input_file(path, std::size_t{1} << 30, "test");
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+bool write_file(const std::string& path, std::string_view data) {
+  write_output_file(path, data);
+  return true;
+}
 
 ProcessResult weft_cmd(std::vector<std::string> args, const std::string& env = "") {
   std::vector<std::string> argv{"env"};
@@ -100,7 +116,7 @@ TEST(Cli, BenchPolygonChecksAndRecordsTheMask) {
 TEST(Cli, PolygonFromAFileWritesTheMaskAsNpyAndAPng) {
   TempDir dir;
   const std::string vertices = dir.path() + "/v.txt";
-  ASSERT_TRUE(write_file_atomic(vertices, "# a triangle and a notch\n2 3\n\n40, 5\n 30.5 20 # apex\n12 9\n"));
+  ASSERT_TRUE(write_file(vertices, "# a triangle and a notch\n2 3\n\n40, 5\n 30.5 20 # apex\n12 9\n"));
   const std::string npy = dir.path() + "/m.npy", png = dir.path() + "/m.png";
   const auto r = weft_cmd({"polygon", "--size", "45x24", "--vertices-file", vertices, "--device", "host",
                            "--out", npy, "--png", png});
@@ -131,7 +147,7 @@ TEST(Cli, PolygonRandomVerticesAreTheSameForTheSameSeed) {
 TEST(Cli, PolygonErrorsNameWhatWasWrong) {
   TempDir dir;
   const std::string bad = dir.path() + "/bad.txt";
-  ASSERT_TRUE(write_file_atomic(bad, "1 2\n3 4\n5 six\n"));
+  ASSERT_TRUE(write_file(bad, "1 2\n3 4\n5 six\n"));
   const auto line = weft_cmd({"polygon", "--size", "10x10", "--vertices-file", bad});
   EXPECT_NE(line.exit_code, 0);
   EXPECT_NE(line.output.find(bad + ":3"), std::string::npos) << line.output;
@@ -148,7 +164,7 @@ TEST(Cli, PolygonErrorsNameWhatWasWrong) {
   const auto missing = weft_cmd({"polygon", "--size", "8x8", "--vertices-file", dir.path() + "/none.txt"});
   EXPECT_NE(missing.output.find("none.txt"), std::string::npos) << missing.output;
   const auto empty = dir.path() + "/empty.txt";
-  ASSERT_TRUE(write_file_atomic(empty, "# nothing\n\n"));
+  ASSERT_TRUE(write_file(empty, "# nothing\n\n"));
   EXPECT_NE(weft_cmd({"polygon", "--size", "8x8", "--vertices-file", empty}).output.find("holds no vertices"),
             std::string::npos);
 }
@@ -169,6 +185,254 @@ TEST(Cli, BenchPlotDrawsAChartOrSaysWhatIsMissing) {
   }
 }
 
+// --- Output files: --out, --png and --json write safely (issue 23) ---
+
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode;
+}
+
+// A small polygon written to `out` as .npy.
+ProcessResult polygon_to(const std::string& flag, const std::string& out) {
+  return weft_cmd({"polygon", "--size", "16x12", "--vertices", "5", "--device", "host", flag, out});
+}
+
+TEST(CliOutput, AnExistingFileKeepsItsPermissions) {
+  TempDir dir;
+  for (const std::string flag : {"--out", "--png", "--json"}) {
+    const std::string file = dir.path() + "/private" + flag;
+    write_file(file, "old");
+    ASSERT_EQ(::chmod(file.c_str(), 0600), 0);
+    const auto r = flag == "--json"
+                       ? weft_cmd({"bench", "vadd", "--n", "1000", "--repeat", "1", "--device", "host", "--json", file})
+                       : polygon_to(flag, file);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(mode_of(file) & 07777, 0600u) << flag << " made the file " << std::oct << (mode_of(file) & 07777);
+    EXPECT_NE(read_file(file), std::optional<std::string>("old")) << flag;
+  }
+}
+
+TEST(CliOutput, ANewFileGetsTheUmasksPermissions) {
+  TempDir dir;
+  const std::string file = dir.path() + "/new.npy";
+  // umask 027 in a shell that then runs weft: 0666 & ~027 = 0640.
+  const auto r = run_process({"sh", "-c", "umask 027 && exec \"$@\"", "sh",
+                              test::program_path("WEFT_TEST_CLI", WEFT_CLI), "polygon", "--size", "8x8", "--vertices",
+                              "3", "--device", "host", "--out", file});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(mode_of(file) & 07777, 0640u) << std::oct << (mode_of(file) & 07777);
+}
+
+TEST(CliOutput, AFifoGetsTheDataWrittenThrough) {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Held open for writing by the test itself, so the reader neither waits to open nor sees
+  // the end of the data before weft has run, whatever weft does to the path.
+  const int keep = ::open(fifo.c_str(), O_RDWR);
+  ASSERT_GE(keep, 0);
+  std::string got;
+  std::thread reader([&] {
+    const int fd = ::open(fifo.c_str(), O_RDONLY);
+    if (fd < 0) return;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+    ::close(fd);
+  });
+  const auto r = weft_cmd({"bench", "vadd", "--n", "1000", "--repeat", "1", "--device", "host", "--json", fifo});
+  ::close(keep);  // the reader now sees the end of what weft wrote
+  reader.join();
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(got.find("\"suite\": \"vadd\""), std::string::npos) << got;
+  EXPECT_TRUE(S_ISFIFO(mode_of(fifo))) << "the FIFO was replaced";
+}
+
+// Through links in a temporary directory: a weft that renamed over the path it was given (as
+// it once did) replaces the link, not /dev/null or /dev/stdout of the machine running the
+// tests as root.
+TEST(CliOutput, DevNullAndStdoutAreWrittenThroughNotReplaced) {
+  TempDir dir;
+  const std::string null = dir.path() + "/null", out = dir.path() + "/stdout";
+  ASSERT_EQ(::symlink("/dev/null", null.c_str()), 0);
+  ASSERT_EQ(::symlink("/proc/self/fd/1", out.c_str()), 0);
+  const auto r = polygon_to("--out", null);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(S_ISLNK(mode_of(null))) << "the link to /dev/null was replaced";
+  if (::geteuid() != 0) {  // only root could replace the device itself
+    const auto direct = polygon_to("--out", "/dev/null");
+    EXPECT_EQ(direct.exit_code, 0) << direct.output;
+    EXPECT_TRUE(S_ISCHR(mode_of("/dev/null")));
+  }
+  // The table goes to stdout first; the JSON written to stdout follows it, both kept.
+  const auto s = weft_cmd({"bench", "vadd", "--n", "1000", "--repeat", "1", "--device", "host", "--json", out});
+  EXPECT_EQ(s.exit_code, 0) << s.output;
+  EXPECT_NE(s.output.find("speed-up"), std::string::npos) << s.output;
+  EXPECT_NE(s.output.find("\"suite\": \"vadd\""), std::string::npos) << s.output;
+  EXPECT_TRUE(S_ISLNK(mode_of(out))) << "the link to stdout was replaced";
+}
+
+TEST(CliOutput, ADirectoryIsRefusedByName) {
+  TempDir dir;
+  const auto r = polygon_to("--out", dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot write " + dir.path() + ": it is a directory"), std::string::npos) << r.output;
+  const auto j = weft_cmd({"bench", "vadd", "--n", "1000", "--repeat", "1", "--device", "host", "--json", dir.path()});
+  EXPECT_EQ(j.exit_code, 1) << j.output;
+  EXPECT_NE(j.output.find("it is a directory"), std::string::npos) << j.output;
+}
+
+TEST(CliOutput, ASymlinkToTheUsersFileIsWrittenThroughAndStaysALink) {
+  TempDir dir;
+  const std::string target = dir.path() + "/real.npy", link = dir.path() + "/link.npy";
+  write_file(target, "old");
+  ASSERT_EQ(::chmod(target.c_str(), 0604), 0);
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  const auto r = polygon_to("--out", link);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(S_ISLNK(mode_of(link))) << "the link was replaced by a file";
+  EXPECT_EQ(mode_of(target) & 07777, 0604u);
+  const auto text = read_file(target);
+  ASSERT_TRUE(text.has_value());
+  EXPECT_EQ(text->substr(0, 6), "\x93NUMPY");
+}
+
+TEST(CliOutput, ADanglingSymlinkOrOneToADirectoryIsRefused) {
+  TempDir dir;
+  const std::string dangling = dir.path() + "/dangling", to_dir = dir.path() + "/to_dir";
+  ASSERT_EQ(::symlink((dir.path() + "/nowhere").c_str(), dangling.c_str()), 0);
+  ASSERT_EQ(::symlink(dir.path().c_str(), to_dir.c_str()), 0);
+  const auto r = polygon_to("--out", dangling);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("symlink to nothing"), std::string::npos) << r.output;
+  EXPECT_FALSE(read_file(dir.path() + "/nowhere").has_value()) << "the link's target was created";
+  const auto d = polygon_to("--png", to_dir);
+  EXPECT_EQ(d.exit_code, 1) << d.output;
+  EXPECT_NE(d.output.find("it is a directory"), std::string::npos) << d.output;
+}
+
+// Files of another user: only root can make them here.
+TEST(CliOutput, AnotherUsersFileIsNeverReachedThroughALinkAndKeepsItsOwnerWhenNamed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a file to another user";
+  TempDir dir;
+  ASSERT_EQ(::chmod(dir.path().c_str(), 0755), 0);
+  const uid_t other = 4242;
+  const std::string theirs = dir.path() + "/theirs.npy", link = dir.path() + "/link.npy";
+  write_file(theirs, "theirs");
+  ASSERT_EQ(::chown(theirs.c_str(), other, other), 0);
+  ASSERT_EQ(::chmod(theirs.c_str(), 0664), 0);
+  ASSERT_EQ(::symlink(theirs.c_str(), link.c_str()), 0);
+  const auto r = polygon_to("--out", link);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("symlink to a file owned by another user"), std::string::npos) << r.output;
+  EXPECT_EQ(read_file(theirs), std::optional<std::string>("theirs"));
+  // Named directly (the user may write it): written in place, owner and mode kept.
+  const auto direct = polygon_to("--out", theirs);
+  ASSERT_EQ(direct.exit_code, 0) << direct.output;
+  struct stat st {};
+  ASSERT_EQ(::stat(theirs.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, other);
+  EXPECT_EQ(st.st_mode & 07777, 0664u);
+  EXPECT_EQ(read_file(theirs)->substr(0, 6), "\x93NUMPY");
+  // A link that belongs to another user is not followed even to the user's own file.
+  const std::string mine = dir.path() + "/mine.npy", planted = dir.path() + "/planted.npy";
+  write_file(mine, "mine");
+  ASSERT_EQ(::symlink(mine.c_str(), planted.c_str()), 0);
+  ASSERT_EQ(::lchown(planted.c_str(), other, other), 0);
+  const auto p = polygon_to("--out", planted);
+  EXPECT_EQ(p.exit_code, 1) << p.output;
+  EXPECT_NE(p.output.find("symlink owned by another user"), std::string::npos) << p.output;
+  EXPECT_EQ(read_file(mine), std::optional<std::string>("mine"));
+}
+
+// --- Input files: --vertices-file reads safely ---
+
+TEST(CliInput, AFifoWithoutAWriterOrDevZeroDoesNotHang) {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string weft = test::program_path("WEFT_TEST_CLI", WEFT_CLI);
+  // `timeout` turns a hang into exit 124 instead of a stuck test run.
+  const auto f = run_process({"timeout", "60", weft, "polygon", "--size", "8x8", "--vertices-file", fifo});
+  EXPECT_EQ(f.exit_code, 1) << f.output;
+  EXPECT_NE(f.output.find("holds no vertices"), std::string::npos) << f.output;
+  const auto z = run_process({"timeout", "60", weft, "polygon", "--size", "8x8", "--vertices-file", "/dev/zero"});
+  EXPECT_EQ(z.exit_code, 1) << z.output;
+  EXPECT_NE(z.output.find("--vertices-file: cannot read /dev/zero: it is not a regular file or a pipe"),
+            std::string::npos)
+      << z.output;
+}
+
+TEST(CliInput, AVerticesFileOverTheCapIsRefusedBeforeItIsRead) {
+  TempDir dir;
+  const std::string big = dir.path() + "/big.txt";
+  const int fd = ::open(big.c_str(), O_WRONLY | O_CREAT, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, off_t{300} << 20), 0);  // sparse: no disk used
+  ::close(fd);
+  const auto r = weft_cmd({"polygon", "--size", "8x8", "--vertices-file", big});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("more than the 256 MiB accepted"), std::string::npos) << r.output;
+}
+
+// --- Absurd numbers: usage errors that name the option and what it accepts ---
+
+struct BadNumber {
+  std::vector<std::string> args;
+  std::string expected;  // in the message
+};
+
+TEST(CliNumbers, AbsurdCountsAreUsageErrorsNamingTheOption) {
+  TempDir cache;
+  const std::string env = "WEFT_CACHE_DIR=" + cache.path();
+  const std::vector<BadNumber> cases{
+      {{"polygon", "--size", "8x8", "--vertices", "1e15"},
+       "--vertices needs a whole number from 1 to 268435456 (2^28) (written as 1000, 1e6 or 2^20), got '1e15'"},
+      {{"polygon", "--size", "8x8", "--vertices", "-3"}, "--vertices needs a whole number from 1 to"},
+      {{"polygon", "--size", "8x8", "--vertices", "2^64"}, "got '2^64'"},
+      {{"bench", "vadd", "--repeat", "2^40"},
+       "--repeat needs a whole number from 1 to 1000000 (written as 1000, 1e6 or 2^20), got '2^40'"},
+      {{"bench", "vadd", "--warmup", "abc"}, "--warmup needs a whole number from 0 to 1000000"},
+      {{"bench", "vadd", "--n", "0"}, "--n needs a whole number from 1 to 1099511627776 (2^40)"},
+      {{"bench", "vadd", "--n", "1.5"}, "got '1.5'"},
+      {{"bench", "vadd", "--n", "99999999999999999999999"}, "--n needs a whole number"},
+      {{"polygon", "--size", "0x5", "--vertices", "3"},
+       "--size needs WIDTHxHEIGHT, each a whole number from 1 to 1073741824 (2^30) (e.g. 1024x768), got '0x5'"},
+      {{"polygon", "--size", "99999999x99999999", "--vertices", "3"},
+       "--size 99999999x99999999 (9999999800000001 pixels) needs 9094.9 TiB of memory; this machine has"},
+      {{"polygon", "--size", "8x8", "--vertices", "3", "--seed", "-1"},
+       "--seed needs a whole number of at least 0, got '-1'"},
+      {{"polygon", "--size", "8x8", "--vertices", "3", "--seed", "18446744073709551616"}, "--seed needs"},
+      {{"cache", "prune", "--older-than", "abc"}, "--older-than needs a number from 0 to 36500, got 'abc'"},
+      {{"cache", "prune", "--older-than", "nan"}, "--older-than needs a number"},
+      {{"cache", "prune", "--max-size", "-5"}, "--max-size needs a number from 0 to"},
+      {{"cache", "prune", "--max-size"}, "--max-size needs a value"},
+      {{"bench", "--frobnicate"}, "unknown option '--frobnicate'"},
+  };
+  for (const auto& c : cases) {
+    const auto r = weft_cmd(c.args, env);
+    std::string cmd;
+    for (const auto& a : c.args) cmd += a + " ";
+    EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << cmd << "\n" << r.output;
+    EXPECT_EQ(r.output.find("stoi"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("stod"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("stoull"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("std::"), std::string::npos) << r.output;
+  }
+}
+
+TEST(CliNumbers, WellFormedCountsAreAccepted) {
+  TempDir cache;
+  const std::string env = "WEFT_CACHE_DIR=" + cache.path();
+  EXPECT_EQ(weft_cmd({"bench", "vadd", "--n", "2^10", "--repeat", "1e0", "--warmup", "0", "--device", "host"}).exit_code,
+            0);
+  EXPECT_EQ(weft_cmd({"cache", "prune", "--older-than", "0.5", "--max-size", "1e3"}, env).exit_code, 0);
+  const auto r = weft_cmd({"polygon", "--size", "8x8", "--vertices", "1e1", "--seed", "18446744073709551615",
+                           "--device", "host"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("10 vertices"), std::string::npos) << r.output;
+}
+
 }  // namespace
-}  // namespace weft::detail
-#endif
+}  // namespace weft::tool

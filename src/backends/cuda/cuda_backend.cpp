@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_compiler.hpp"
+#include "cache/include_digest.hpp"
 #include "core/log.hpp"
 #include "kernels/cuda_translate.hpp"
 #include "runtime/completion_event.hpp"
@@ -259,6 +260,7 @@ std::shared_ptr<ProgramImpl> CudaDevice::build_program(std::string_view source, 
   h.update("cuda").update(WEFT_VERSION_STRING).update(cuda_prelude_text()).update(info_.driver_version).update(arch_);
   for (const auto& f : flags) h.update(f);
   h.update(source);
+  hash_includes(h, source, options);
   const Digest key = h.finish();
   if (auto p = programs_.find(key)) {
     WEFT_LOG_DEBUG("program cache hit (memory): cuda/" << key.hex());

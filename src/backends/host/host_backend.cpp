@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "cache/include_digest.hpp"
 #include "core/files.hpp"
 #include "core/log.hpp"
 #include "kernels/host_translate.hpp"
@@ -174,6 +175,7 @@ std::shared_ptr<ProgramImpl> HostDevice::build_program(std::string_view source, 
   Hasher h = base;
   for (const auto& f : flags) h.update(f);
   h.update(source);
+  hash_includes(h, source, options);
   const Digest key = h.finish();
 
   if (auto p = programs_.find(key)) {
@@ -196,9 +198,15 @@ std::shared_ptr<ProgramImpl> HostDevice::build_program(std::string_view source, 
   std::shared_ptr<HostModule> module;
   try {
     module = HostModule::load(image, description);
+    for (const auto& name : from_disk ? tr.kernels : std::vector<std::string>{}) {
+      const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + name));
+      if (!module->symbol("weft_run_" + name) || !info || info->num_args != parsed.find(name)->params.size()) {
+        throw Error("it lacks the entry point of kernel '" + name + "'");
+      }
+    }
   } catch (const Error& e) {
     // A payload that passed its checksum but will not load (built by another toolchain
-    // state): rebuild once rather than fail.
+    // state), or that lacks a kernel (built from another source): rebuild once rather than fail.
     WEFT_LOG_WARNING("cached host program " << key.hex() << " does not load (" << e.what()
                                             << "); rebuilding");
     const std::string fresh = compile_host_module(tc, tr.cpp, flags, source);

@@ -61,13 +61,13 @@ HostToolchain resolve_toolchain() {
     return tc;
   }
   tc.command[0] = path;
-  // The version string, cached by the compiler's identity on disk.
+  // The version string, kept in the program cache by the compiler's identity.
   struct stat st {};
   ::stat(path.c_str(), &st);
   Hasher h;
   h.update(path).update(static_cast<std::uint64_t>(st.st_size)).update(static_cast<std::uint64_t>(st.st_mtime));
-  const std::string memo = cfg.cache_dir + "/compilers/" + h.finish().hex() + ".txt";
-  if (auto v = read_file(memo); v && !v->empty()) {
+  const Digest memo = h.finish();
+  if (auto v = ProgramCache::instance().load_note("compilers", memo); v && !v->empty()) {
     tc.version = *v;
   } else {
     std::vector<std::string> argv = tc.command;
@@ -83,7 +83,7 @@ HostToolchain resolve_toolchain() {
       tc.problem = e.what();
       return tc;
     }
-    if (make_directories(cfg.cache_dir + "/compilers")) write_file_atomic(memo, tc.version);
+    ProgramCache::instance().store_note("compilers", memo, tc.version);
   }
   WEFT_LOG_DEBUG("host compiler: " << path << " (" << tc.version << ")");
   return tc;

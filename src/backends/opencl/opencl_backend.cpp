@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cache/include_digest.hpp"
 #include "core/log.hpp"
 #include "kernels/dialect.hpp"
 #include "weft/config.hpp"
@@ -190,6 +191,7 @@ std::shared_ptr<ProgramImpl> OpenclDevice::build_program(std::string_view source
   Hasher h;
   h.update("opencl").update(WEFT_VERSION_STRING).update(context_->platform_name).update(context_->platform_version);
   h.update(info_.name).update(info_.driver_version).update(opts).update(source);
+  hash_includes(h, source, opts);
   const Digest key = h.finish();
   if (auto p = programs_.find(key)) {
     WEFT_LOG_DEBUG("program cache hit (memory): opencl/" << key.hex());

@@ -44,8 +44,8 @@ void weft_group_reduce(weft_out_t acc, __local weft_out_t *scratch, __global wef
 // WEFT_REDUCE_SOURCE (set by the generator when the map is `x[i]` of the result's own 4- or
 // 8-byte type) names the array read: on NVIDIA GPUs (PTX) it is read 16 bytes per load where it starts on
 // a 16-byte boundary, WEFT_REDUCE_VECTORS loads in flight per item (0: element by element),
-// each element of a load into its own accumulator. On an H200 (bench/lab/reduce_lab.cu and
-// docs/PERFORMANCE.md) two 16-byte loads per item stream faster than eight 4-byte ones, and
+// each element of a load into its own accumulator. On an H200 (measured in an experiment; see the git
+// history of bench/lab) two 16-byte loads per item stream faster than eight 4-byte ones, and
 // than one, three or four 16-byte ones.
 #ifndef WEFT_REDUCE_VECTORS
 #define WEFT_REDUCE_VECTORS 2

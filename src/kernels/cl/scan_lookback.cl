@@ -75,7 +75,7 @@
 // work-group has a warp more than its WEFT_SCAN_GROUP data items, and that warp looks back
 // from the work-group's start, while the data items copy, fold and publish the tile; the
 // prefix is then found during the tile's own copy instead of after it (H200: 146 against
-// 151 us for 2^26 floats in bench/lab/scan_lab.cu). The data items meet on a barrier of
+// 151 us for 2^26 floats in an experiment; see the git history of bench/lab). The data items meet on a barrier of
 // their own (1); all meet once (2), when the carry and the total are both known. Between
 // rounds that meet no prefix the look-back warp idles WEFT_SCAN_SLEEP nanoseconds, leaving the
 // status words' cache lines to the tiles publishing them.

@@ -305,7 +305,7 @@ WEFT_INLINE void weft_store16(T* p, const weft_vector16<T>& v) noexcept {
 }
 // weft_load16_readonly(p): the same from global memory the kernel does not write, through
 // the read-only path (ld.global.nc). The sum's 16-byte loads need it: with plain loads an
-// H200 took 80 us for 2^26 floats against 66 us (bench/results/2026-11-21-h200-final-generators.txt).
+// H200 took 80 us for 2^26 floats against 66 us (git history of bench/results).
 template <class T>
 WEFT_INLINE weft_vector16<T> weft_load16_readonly(const T* p) noexcept {
   union {

@@ -121,6 +121,7 @@ ElementwiseKernel::ElementwiseKernel(std::string_view arguments, std::string_vie
   }
   bool n_taken = false;
   for (const auto& s : specs_) n_taken |= s.name == "n";
+  indexed_ = indexed_by_i(operation, specs_);
   const std::string source = detail::substitute(
       weft::embedded::elementwise_cl, {{"PREAMBLE", std::string(preamble)},
                                        {"NAME", name_},
@@ -128,6 +129,43 @@ ElementwiseKernel::ElementwiseKernel(std::string_view arguments, std::string_vie
                                        {"N", n_taken ? "weft_n" : "n"},
                                        {"OPERATION", std::string(operation)}});
   generated_ = std::make_shared<detail::GeneratedSource>(source);
+}
+
+namespace {
+// Which pointer arguments the operation indexes as `name[i]` (spaces allowed), by a scan of
+// its identifiers: those must hold n elements.
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+}  // namespace
+
+std::vector<bool> ElementwiseKernel::indexed_by_i(std::string_view op, const std::vector<ArgSpec>& specs) {
+  std::vector<bool> out(specs.size(), false);
+  const auto skip = [&](std::size_t p) {
+    while (p < op.size() && std::isspace(static_cast<unsigned char>(op[p]))) ++p;
+    return p;
+  };
+  for (std::size_t p = 0; p < op.size();) {
+    if (!is_ident(op[p]) || (p > 0 && is_ident(op[p - 1]))) {
+      ++p;
+      continue;
+    }
+    std::size_t e = p;
+    while (e < op.size() && is_ident(op[e])) ++e;
+    const std::string_view name = op.substr(p, e - p);
+    std::size_t q = skip(e);
+    if (q < op.size() && op[q] == '[') {
+      q = skip(q + 1);
+      if (q < op.size() && op[q] == 'i' && (q + 1 == op.size() || !is_ident(op[q + 1]))) {
+        q = skip(q + 1);
+        if (q < op.size() && op[q] == ']') {
+          for (std::size_t k = 0; k < specs.size(); ++k) {
+            if (specs[k].pointer && specs[k].name == name) out[k] = true;
+          }
+        }
+      }
+    }
+    p = e;
+  }
+  return out;
 }
 
 Kernel ElementwiseKernel::kernel_for(const Device& device) {
@@ -143,6 +181,17 @@ Kernel ElementwiseKernel::kernel_for(const Device& device) {
 
 Event ElementwiseKernel::launch(Queue& queue, KernelArgs& call, std::size_t n) {
   if (n == 0) return queue.marker();
+  for (std::size_t k = 0; k < specs_.size(); ++k) {
+    const auto& a = call.list()[k];
+    if (!indexed_[k] || a.kind != detail::ArgValue::Kind::buffer) continue;
+    const std::size_t elem = size_of(specs_[k].dtype) * (specs_[k].vector_width == 3 ? 4 : specs_[k].vector_width);
+    const std::size_t held = a.buffer->size() / elem;
+    if (held < n) {
+      throw InvalidArgument(who_ + ": argument '" + specs_[k].name + "' holds " + std::to_string(held) +
+                            " elements, but the operation reads or writes " + specs_[k].name + "[i] for i up to " +
+                            std::to_string(n - 1));
+    }
+  }
   const auto& style = detail::device_style(queue.device());
   call.set(specs_.size(), static_cast<std::int64_t>(n));
   if (style.host) return queue.launch(call, n);

@@ -12,7 +12,7 @@ namespace weft {
 namespace {
 // Elements per work-item in a single-pass tile (the tile is the work-group size times this),
 // and the register cap on NVIDIA devices (0: none). Tuned on an H200 with float32 2^26
-// (docs/PERFORMANCE.md): tiles copied asynchronously, 32 items uncapped (188 us; 24 items
+// (the git history of docs/PERFORMANCE.md): tiles copied asynchronously, 32 items uncapped (188 us; 24 items
 // 224 us, any cap 245-295 us); loaded through registers, 24 items under a cap of 40 registers
 // (6 work-groups of 256 per SM; 225 us, 32 items uncapped 248 us). With a warp of its own
 // looking back (288 work-items), 32 registers keep the 6 work-groups that local memory holds
@@ -20,7 +20,7 @@ namespace {
 // tile's local memory stays under 48 KiB for OpenCL devices), no cap; copied asynchronously
 // (CUDA, which gives a work-group more local memory), 32 items: 349-353 us for 2^26 float64
 // or int64 on an H200 against 515-520 with 12, when a tile's prefix still took two dependent
-// reads (bench/lab/scan_types.cpp); fewer, larger tiles pay there.
+// reads (git history of bench/lab); fewer, larger tiles pay there.
 std::size_t default_scan_items(DType t, bool async) { return async ? 32 : (size_of(t) <= 4 ? 24 : 12); }
 std::size_t default_scan_registers(DType t, bool async, bool helper) {
   if (size_of(t) > 4) return 0;
@@ -121,22 +121,22 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   // On NVIDIA GPUs (CUDA, or OpenCL through PTX) tiles go in work-group order, as CUB's
   // look-back takes them: the hardware starts blocks in index order, through either API, and
   // a work-group then need not wait for a ticket before its copies (H200: 3% faster in
-  // bench/lab/scan_lab.cu). Elsewhere, and with WEFT_SCAN_TICKETS=1, an atomic counter hands
+  // an experiment; see the git history of bench/lab). Elsewhere, and with WEFT_SCAN_TICKETS=1, an atomic counter hands
   // tiles out in the order work-groups start, whatever the hardware does.
   const bool group_order = style.ptx && !detail::tuning_knob("WEFT_SCAN_TICKETS", 0, 0, 1);
   // WEFT_SCAN_WINDOW (1 to the work-group size): the tiles the look-back reads per round. With
   // 4-byte tiles copied asynchronously half a warp's width (one warp looking back alone) read
   // 1% faster than a warp's, and that 2-3% faster than the work-group's, on an H200
-  // (docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower. 8-byte values (3 tiles of
+  // (git history of docs/PERFORMANCE.md); 8 tiles as fast as 32, 4 and 2 slower. 8-byte values (3 tiles of
   // 32 items per SM) look back a warp's width, by the first warp: 293-294 us for 2^26 float64
   // or int64 against 291-303 at the work-group's width and 308-316 at 16 tiles by a warp of its
-  // own (bench/lab/scan_types.cpp).
+  // own (git history of bench/lab).
   const std::size_t window = detail::tuning_knob(
       "WEFT_SCAN_WINDOW", async ? std::min<std::size_t>(size_of(dtype_) <= 4 ? 16 : 32, group) : group, 1, group);
   // On NVIDIA GPUs a window of at most a warp is looked back by a warp of its own, from the
   // work-group's start, beside the `group` work-items that copy and scan the tile
   // (WEFT_SCAN_LOOKBACK_WARP=0: by the first of them, after the tile's copy). H200, in
-  // bench/lab/scan_lab.cu: 146 against 151 us; idling 32-128 ns between rounds that meet no
+  // an experiment (git history of bench/lab): 146 against 151 us; idling 32-128 ns between rounds that meet no
   // prefix, 145.5.
   const bool helper = style.ptx && window <= 32 && group + 32 <= 1024 &&
                       detail::tuning_knob("WEFT_SCAN_LOOKBACK_WARP", size_of(dtype_) <= 4 ? 1 : 0, 0, 1);
@@ -147,7 +147,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
                         detail::tuning_knob("WEFT_SCAN_STATUS16", 1, 0, 1);
   // WEFT_SCAN_PREFETCH (0 to 4096 tiles): each work-group asks L2 for the tile that many
   // tiles ahead of its own, so that tile's copies find it there, where one instruction
-  // prefetches a tile. H200, in bench/lab/scan_lab.cu: 161 us at a quarter to one tile per
+  // prefetches a tile. H200, in an experiment (git history of bench/lab): 161 us at a quarter to one tile per
   // multiprocessor ahead against 181 without, two or more tiles ahead thrash L2; with the
   // look-back warp one tile per multiprocessor ahead is best (144.6 us; half 145.6, a
   // quarter 147.5).

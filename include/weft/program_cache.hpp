@@ -1,0 +1,46 @@
+// The on-disk program cache, as a user or a tool sees it: where it is, what it holds, and
+// how to empty or trim it. weft fills the cache itself (every Program::build and generator
+// looks there first); these calls are for inspecting and housekeeping, as `weft cache` does.
+// The directory is WEFT_CACHE_DIR, else $XDG_CACHE_HOME/weft or ~/.cache/weft (config.hpp).
+//
+//   for (const weft::CacheEntry& e : weft::list_cache_entries()) std::cout << e.key << "\n";
+//   weft::prune_cache(std::chrono::hours(24 * 30), std::nullopt);   // drop month-old entries
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace weft {
+
+/// One compiled program on disk.
+struct CacheEntry {
+  std::string path;
+  std::string backend;       // "host", "opencl", "cuda"
+  std::string key;           // the hex digest of everything the build depended on
+  std::string description;   // what was built (kernel names, device), for people
+  std::string weft_version;  // the weft that wrote it
+  std::uint64_t bytes = 0;
+  std::int64_t modified = 0;  // seconds since the epoch
+  bool valid = false;         // false: truncated, corrupt or unreadable (problem says why)
+  std::string problem;
+};
+
+/// The cache directory this process uses (it need not exist yet).
+std::string cache_directory();
+
+/// Every entry in the cache directory, valid or not.
+std::vector<CacheEntry> list_cache_entries();
+
+/// Removes every entry (and leftover temporary and lock files); returns how many entries.
+std::size_t clear_cache();
+
+/// Removes invalid entries, entries of other weft versions and stale temporary files, then
+/// entries older than max_age, then the oldest until the total is at most max_bytes.
+/// Returns how many entries were removed.
+std::size_t prune_cache(std::optional<std::chrono::seconds> max_age, std::optional<std::uint64_t> max_bytes);
+
+}  // namespace weft
