@@ -1,6 +1,8 @@
 """NumPy's indexing of weft arrays: basic indices give views (the extension's own
 __getitem__/__setitem__); integer arrays, lists and boolean masks are NumPy's advanced
-indexing, planned here (which elements, in which order, in what shape) and run by one kernel."""
+indexing, planned here (which elements, in which order, in what shape, NumPy's errors) and
+run by one kernel of the extension's (_gather, _scatter, _compress and _expand:
+src/array/indexing.cpp)."""
 from __future__ import annotations
 
 import builtins as _builtins
@@ -9,107 +11,41 @@ import numbers as _numbers
 import numpy as _np
 
 from . import _weft
-from ._creation import arange, asarray, empty
-from ._dtypes import C_NAMES, bool_, int64
-from ._generators import ElementwiseKernel, GenericScanKernel
+from ._creation import arange, asarray
+from ._dtypes import bool_, int64
 
 _ArrayBase = _weft._Array
 _basic_getitem = _weft._Array.__getitem__
 _basic_setitem = _weft._Array.__setitem__
-_GENERATED = {}
-
-
-def _contiguous(a):
-    return a if a.flags_c_contiguous and a.offset == 0 else a.copy()
-
-
-def _ctype(a):
-    return "uchar" if a._dtype == "bool" else C_NAMES[a._dtype]
-
-
-def _kernel(key, make):
-    k = _GENERATED.get(key)
-    if k is None:
-        k = _GENERATED[key] = make()
-    return k
 
 
 def _mask_array(a, mask):
     """mask as a weft bool array over a's leading axes (NumPy: a[mask] with mask.shape ==
-    a.shape[:mask.ndim]), and how many elements each selected position stands for."""
+    a.shape[:mask.ndim])."""
     m = asarray(mask, device=a.device)
     if m.dtype != bool_:
         raise IndexError(f"a boolean index must be of dtype bool, not {m.dtype}")
     if m.ndim > a.ndim or m.shape != a.shape[:m.ndim]:
         raise IndexError(f"boolean index of shape {m.shape} does not match the array's shape {a.shape} "
                          f"(it must match the leading dimensions {a.shape[:m.ndim]})")
-    return m, int(_np.prod(a.shape[m.ndim:], dtype=_np.int64))
+    return m
 
 
-def _mask_scan(ctype, compress):
-    """The scan over a flat mask that moves rows of inner elements: compress takes the selected
-    rows of src to consecutive rows of dst; expand (its inverse) puts consecutive rows of src
-    at the selected rows of dst."""
-    dst, src = ("(item - 1) * inner", "i * inner") if compress else ("i * inner", "(item - 1) * inner")
-    name = "compress" if compress else "expand"
-    return _kernel((name, ctype), lambda: GenericScanKernel(
-        int64, f"const uchar *mask, const {ctype} *src, {ctype} *dst, long inner", "mask[i] ? 1 : 0", "a+b", "0",
-        f"if (prev_item != item) for (long q = 0; q < inner; ++q) dst[{dst} + q] = src[{src} + q];",
-        name=f"weft_{name}"))
-
-
-def _compress(a, mask):
-    """a[mask] for a boolean mask of a's leading dimensions: the selected positions in C order,
-    each with the dimensions after the mask's."""
-    m, inner = _mask_array(a, mask)
-    count = int(m.sum())
-    out = empty((count,) + a.shape[m.ndim:], dtype=a.dtype, device=a.device)
-    if out.size == 0:
-        return out
-    m = _contiguous(m.evaluate()).ravel()
-    _mask_scan(_ctype(a), compress=True)(m, _contiguous(a), out, inner, size=m.size)
-    return out
-
-
-def _values_for(a, value, shape):
-    """value as a contiguous device array of a's dtype and the given shape (broadcast)."""
-    v = value if isinstance(value, _ArrayBase) else asarray(_np.asarray(value), device=a.device)
-    if v.device != a.device:
-        raise _weft.InvalidArgument(f"the values are on {v.device.selector}, the array on {a.device.selector}")
-    try:
-        v = v.astype(a.dtype, copy=False).broadcast_to(shape)
-    except _weft.InvalidArgument:
-        raise ValueError(f"shape mismatch: value array of shape {v.shape} could not be broadcast to indexing "
-                         f"result of shape {shape}") from None
-    return _contiguous(v.evaluate())
-
-
-def _write_through(a, fill):
-    """Runs fill(target) on a contiguous target holding a's elements, then makes a hold them
-    (a itself when it is contiguous)."""
-    if a.flags_c_contiguous and a.offset == 0:
-        fill(a)
-        return
-    t = a.copy()
-    fill(t)
-    _basic_setitem(a, Ellipsis, t)
+def _value_array(a, value):
+    """value (an array, a sequence, a number) as a weft array on a's device; the kernels cast
+    it to a's dtype and broadcast it to the indexed shape."""
+    return value if isinstance(value, _ArrayBase) else asarray(_np.asarray(value), device=a.device)
 
 
 def _masked_assign(a, mask, value):
     """a[mask] = value: a number is written where the mask is true in one fused where(); an
     array of the selected shape (or one that broadcasts to it) goes to the selected positions
     in order, through a scan of the mask."""
-    m, inner = _mask_array(a, mask)
+    m = _mask_array(a, mask)
     if not isinstance(value, _ArrayBase) and _np.ndim(value) == 0:
         _weft._assign_where(a, m.reshape(m.shape + (1,) * (a.ndim - m.ndim)), value)
         return
-    count = int(m.sum())
-    v = _values_for(a, value, (count,) + a.shape[m.ndim:])
-    if v.size == 0:
-        return
-    m = _contiguous(m.evaluate()).ravel()
-    k = _mask_scan(_ctype(a), compress=False)
-    _write_through(a, lambda t: k(m, v, t, inner, size=m.size))
+    _weft._expand(a, m, _value_array(a, value))
 
 
 def _is_advanced(key):
@@ -163,13 +99,14 @@ def _mask_indices(a, mask, axis):
 
 
 def _advanced_plan(a, key):
-    """NumPy's advanced indexing, planned: returns None when key is basic, else (flat view of
-    a's allocation, offsets of the indexed elements (int64, one per broadcast index position),
-    offsets of the remaining dimensions (int64), the result's shape, and (nb, post): result
-    element i reads flat[off[i // post % nb] + roff[i // (post * nb) * post + i % post]]).
-    Index arrays broadcast together; integers beside them count as 0-d index arrays; boolean
-    masks stand for their nonzero() positions; the broadcast dimensions replace the indexed
-    ones in place when those were next to each other in the key, else they come first."""
+    """NumPy's advanced indexing, planned: returns None when key is basic, else (a view of a's
+    allocation, off: offsets of the indexed elements (int64, one per broadcast index position),
+    roff: offsets of the remaining dimensions (int64), the result's shape, post): result element
+    i is element off[i // post % nb] + roff[i // (post * nb) * post + i % post] of the
+    allocation, nb = off.size (src/kernels/cl/indexing.cl). Index arrays broadcast together;
+    integers beside them count as 0-d index arrays; boolean masks stand for their nonzero()
+    positions; the broadcast dimensions replace the indexed ones in place when those were next
+    to each other in the key, else they come first."""
     key = key if isinstance(key, tuple) else (key,)
     if not _builtins.any(_is_advanced(x) for x in key):
         return None
@@ -222,7 +159,7 @@ def _advanced_plan(a, key):
     off = view.offset
     for p, i in zip(positions, indices):
         off = off + i * strides[p]
-    off = _contiguous(asarray(off, device=a.device).astype(int64, copy=False).broadcast_to(bshape).evaluate())
+    off = asarray(off, device=a.device).astype(int64, copy=False).broadcast_to(bshape)
     rest = [d for d in range(view.ndim) if d not in positions]
     rshape = tuple(view.shape[d] for d in rest)
     roff = asarray(_np.int64(0), device=a.device)
@@ -230,17 +167,12 @@ def _advanced_plan(a, key):
         shape = [1] * len(rest)
         shape[k] = view.shape[d]
         roff = roff + arange(view.shape[d], dtype=int64, device=a.device).reshape(shape) * strides[d]
-    roff = _contiguous(roff.astype(int64, copy=False).broadcast_to(rshape).evaluate())
+    roff = roff.astype(int64, copy=False).broadcast_to(rshape)
     adjacent = entries == list(range(entries[0], entries[-1] + 1))
     first = _builtins.sum(1 for d in rest if d < positions[0]) if adjacent else 0
     out_shape = rshape[:first] + tuple(bshape) + rshape[first:]
     post = int(_np.prod(rshape[first:], dtype=_np.int64))
-    nb = int(_np.prod(bshape, dtype=_np.int64))
-    flat = _weft._as_strided(view, (view.data.size // item,), (1,), 0)
-    return flat, off, roff, out_shape, nb, post
-
-
-_INDEX_READ = "src[off[i / post % nb] + roff[i / (post * nb) * post + i % post]]"
+    return view, off, roff, out_shape, post
 
 
 def getitem(self, key):
@@ -248,20 +180,12 @@ def getitem(self, key):
     and integers beside them index as NumPy's advanced indexing, into a new array (one gather
     kernel, reading the array where it lies: no copy of a strided source)."""
     if _is_advanced(key) and _key_kind(key) == "b":
-        return _compress(self, key)
+        return _weft._compress(self, _mask_array(self, key))
     plan = _advanced_plan(self, key)
     if plan is None:
         return _basic_getitem(self, key)
-    flat, off, roff, shape, nb, post = plan
-    out = empty(shape, dtype=self.dtype, device=self.device)
-    if out.size == 0:
-        return out
-    ctype = _ctype(self)
-    k = _kernel(("gather", ctype), lambda: ElementwiseKernel(
-        f"{ctype} *out, const {ctype} *src, const long *off, const long *roff, long nb, long post",
-        f"out[i] = {_INDEX_READ}", name="weft_gather"))
-    k(out, flat, off, roff, nb, post, range=out.size)
-    return out
+    view, off, roff, shape, post = plan
+    return _weft._gather(view, off, roff, post, shape)
 
 
 def setitem(self, key, value):
@@ -275,12 +199,5 @@ def setitem(self, key, value):
     if plan is None:
         _basic_setitem(self, key, value)
         return
-    flat, off, roff, shape, nb, post = plan
-    v = _values_for(self, value, shape)
-    if v.size == 0:
-        return
-    ctype = _ctype(self)
-    k = _kernel(("scatter", ctype), lambda: ElementwiseKernel(
-        f"{ctype} *src, const {ctype} *v, const long *off, const long *roff, long nb, long post",
-        f"{_INDEX_READ} = v[i]", name="weft_scatter"))
-    k(flat, v, off, roff, nb, post, range=v.size)
+    view, off, roff, shape, post = plan
+    _weft._scatter(view, off, roff, post, shape, _value_array(self, value))
