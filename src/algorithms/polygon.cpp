@@ -3,6 +3,7 @@
 // one-work-item-per-row kernel of src/kernels/cl/polygon.cl, elsewhere (OpenCL devices, CUDA
 // GPUs) the work-group kernel of src/kernels/cl/polygon_groups.cl, which gives a row to a
 // team of work-items.
+#include "core/lifetime.hpp"
 #include "weft/polygon.hpp"
 
 #include <algorithm>
@@ -39,16 +40,16 @@ bool uses_row_kernel(const Device& device) { return device.backend() == "host"; 
 // get polygon_groups.cl after polygon.cl, whose edge test it shares.
 Program polygon_program(const Device& device) {
   static std::mutex mutex;
-  static std::vector<std::pair<Device, Program>> built;
+  static detail::Immortal<std::vector<std::pair<Device, Program>>> built;  // core/lifetime.hpp
   std::lock_guard lock(mutex);
-  for (const auto& [dev, prg] : built) {
+  for (const auto& [dev, prg] : *built) {
     if (dev == device) return prg;
   }
   static const std::string groups_source =
       std::string(embedded::polygon_cl) + "\n" + std::string(embedded::polygon_groups_cl);
   Program prg = uses_row_kernel(device) ? Program::build(device, embedded::polygon_cl)
                                         : Program::build(device, groups_source);
-  built.emplace_back(device, prg);
+  built->emplace_back(device, prg);
   return prg;
 }
 

@@ -11,6 +11,7 @@
 #include "array/memory_pool.hpp"
 #include "runtime/backend.hpp"
 #include "weft/error.hpp"
+#include "core/lifetime.hpp"
 
 namespace weft {
 
@@ -24,9 +25,10 @@ struct DeviceState {
 };
 DeviceState& state(const Device& device) {
   static std::mutex mutex;
-  static std::map<const void*, std::unique_ptr<DeviceState>> states;
+  // Never destroyed (core/lifetime.hpp): queued array work may still be running at exit.
+  static Immortal<std::map<const void*, std::unique_ptr<DeviceState>>> states;
   std::lock_guard lock(mutex);
-  auto& s = states[device.impl().get()];
+  auto& s = (*states)[device.impl().get()];
   if (!s) s = std::make_unique<DeviceState>(device);
   return *s;
 }

@@ -7,6 +7,7 @@
 #include "runtime/backend.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
+#include "core/lifetime.hpp"
 
 namespace weft {
 
@@ -153,9 +154,10 @@ void MemoryPool::release_cached() {
 
 MemoryPool& memory_pool(const Device& device) {
   static std::mutex mutex;
-  static std::map<const void*, std::shared_ptr<MemoryPool>> pools;
+  // Never destroyed (core/lifetime.hpp): blocks may still be in use by queued work at exit.
+  static Immortal<std::map<const void*, std::shared_ptr<MemoryPool>>> pools;
   std::lock_guard lock(mutex);
-  auto& p = pools[device.impl().get()];
+  auto& p = (*pools)[device.impl().get()];
   if (!p) p = std::make_shared<MemoryPool>(device, config().memory_limit);
   return *p;
 }

@@ -66,7 +66,7 @@ Event Graph::launch(const Queue& queue, std::span<const Event> wait) const {
     detail::DeviceOrder* order = q->order_state.device;
     if (order) order->before_command(*q, w);
     event = Event(q->launch_graph(g, w.span()));
-    if (order) order->after_command(*q, event.impl());
+    if (order) order->after_command(q, event.impl());
   }
   if (q->log_count.load(std::memory_order_relaxed) != 0) {
     std::lock_guard lock(q->log_mutex);

@@ -38,7 +38,8 @@ namespace {
 // Every command goes through here: its wait list, plus what the ordering with the device's
 // array queue adds (queue_order.hpp), then the backend's enqueue, then the record of it.
 template <class Enqueue>
-Event ordered(detail::QueueImpl& q, std::span<const Event> wait, Enqueue&& enqueue) {
+Event ordered(const std::shared_ptr<detail::QueueImpl>& queue, std::span<const Event> wait, Enqueue&& enqueue) {
+  detail::QueueImpl& q = *queue;
   detail::WaitList w;
   for (const Event& e : wait) {
     if (e.impl()) w.push_back(e.impl());
@@ -46,7 +47,7 @@ Event ordered(detail::QueueImpl& q, std::span<const Event> wait, Enqueue&& enque
   detail::DeviceOrder* order = q.order_state.device;
   if (order) order->before_command(q, w);
   detail::EventPtr done = enqueue(w.span());
-  if (order) order->after_command(q, done);
+  if (order) order->after_command(queue, done);
   return Event(std::move(done));
 }
 }  // namespace
@@ -58,7 +59,7 @@ Event Queue::write(const Buffer& dst, const void* src, std::size_t bytes, std::s
                    Blocking blocking, std::span<const Event> wait) {
   check_range("write", dst, dst_offset, bytes, *checked(impl_));
   if (!src && bytes) throw InvalidArgument("write: null source pointer");
-  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) {
+  return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {
     return impl_->write(dst.impl(), dst_offset, bytes, src, blocking == Blocking::yes, w);
   });
 }
@@ -67,7 +68,7 @@ Event Queue::read(const Buffer& src, void* dst, std::size_t bytes, std::size_t s
                   Blocking blocking, std::span<const Event> wait) {
   check_range("read", src, src_offset, bytes, *checked(impl_));
   if (!dst && bytes) throw InvalidArgument("read: null destination pointer");
-  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) {
+  return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {
     return impl_->read(src.impl(), src_offset, bytes, dst, blocking == Blocking::yes, w);
   });
 }
@@ -79,7 +80,7 @@ Event Queue::copy(const Buffer& src, const Buffer& dst, std::size_t bytes, std::
   if (src.impl() == dst.impl() && src_offset < dst_offset + bytes && dst_offset < src_offset + bytes) {
     throw InvalidArgument("copy: source and destination ranges overlap within one buffer");
   }
-  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) {
+  return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {
     return impl_->copy(src.impl(), dst.impl(), src_offset, dst_offset, bytes, w);
   });
 }
@@ -95,16 +96,17 @@ Event Queue::fill(const Buffer& dst, const void* pattern, std::size_t pattern_si
     throw InvalidArgument("fill: offset and size must be multiples of the pattern size " +
                           std::to_string(pattern_size));
   }
-  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) {
+  return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {
     return impl_->fill(dst.impl(), pattern, pattern_size, offset, bytes, w);
   });
 }
 
 namespace {
-Event launch_on(detail::QueueImpl& q, const std::shared_ptr<detail::KernelImpl>& kernel, const detail::ArgList& args,
-                const detail::LaunchConfig& config, std::span<const Event> wait) {
+Event launch_on(const std::shared_ptr<detail::QueueImpl>& queue, const std::shared_ptr<detail::KernelImpl>& kernel,
+                const detail::ArgList& args, const detail::LaunchConfig& config, std::span<const Event> wait) {
+  detail::QueueImpl& q = *queue;
   detail::check_launch(*kernel, args, q.device_ptr ? *q.device_ptr : *q.device(), config);
-  Event event = ordered(q, wait, [&](std::span<const detail::EventPtr> w) { return q.launch(kernel, args, config, w); });
+  Event event = ordered(queue, wait, [&](std::span<const detail::EventPtr> w) { return q.launch(kernel, args, config, w); });
   if (q.log_count.load(std::memory_order_relaxed) != 0) {
     std::lock_guard lock(q.log_mutex);
     for (LaunchLog* log : q.logs) log->add(kernel->name(), event);
@@ -117,14 +119,14 @@ Event Queue::launch(const Kernel& kernel, const NDRange& global, const NDRange& 
                     const NDRange& offset, std::span<const Event> wait) {
   checked(impl_);
   if (!kernel) throw InvalidArgument("launch: an empty Kernel handle was given");
-  return launch_on(*impl_, kernel.impl(), kernel.impl()->args(), {global, local, offset}, wait);
+  return launch_on(impl_, kernel.impl(), kernel.impl()->args(), {global, local, offset}, wait);
 }
 
 Event Queue::launch(const KernelArgs& args, const NDRange& global, const NDRange& local,
                     const NDRange& offset, std::span<const Event> wait) {
   checked(impl_);
   if (!args.kernel()) throw InvalidArgument("launch: the KernelArgs belong to no kernel");
-  return launch_on(*impl_, args.kernel().impl(), args.list(), {global, local, offset}, wait);
+  return launch_on(impl_, args.kernel().impl(), args.list(), {global, local, offset}, wait);
 }
 
 LaunchLog::LaunchLog(const Queue& queue) : queue_(checked(queue.impl())) {
@@ -155,7 +157,7 @@ std::vector<LaunchLog::Entry> LaunchLog::entries() const {
 
 Event Queue::marker(std::span<const Event> wait) {
   checked(impl_);
-  return ordered(*impl_, wait, [&](std::span<const detail::EventPtr> w) { return impl_->marker(w); });
+  return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) { return impl_->marker(w); });
 }
 
 void Queue::finish() { checked(impl_)->finish(); }

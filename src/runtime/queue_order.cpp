@@ -13,16 +13,11 @@ bool finished(const EventPtr& e) {
 }
 }  // namespace
 
-void DeviceOrder::add_queue(const std::shared_ptr<QueueImpl>& queue) {
-  std::lock_guard lock(mutex_);
-  std::erase_if(others_, [](const std::weak_ptr<QueueImpl>& w) { return w.expired(); });
-  others_.push_back(queue);
-  queue->order_state.device = this;
-}
+void DeviceOrder::add_queue(const std::shared_ptr<QueueImpl>& queue) { queue->order_state.device = this; }
 
 void DeviceOrder::set_array_queue(const std::shared_ptr<QueueImpl>& queue) {
   std::lock_guard lock(mutex_);
-  std::erase_if(others_, [&](const std::weak_ptr<QueueImpl>& w) { return w.expired() || w.lock() == queue; });
+  std::erase(flagged_, queue);
   queue->order_state.array_queue = true;
   array_queue_ = queue;
   // Its first command gathers whatever the other queues have pending.
@@ -36,10 +31,13 @@ void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
     const std::uint64_t other = other_work_.load(std::memory_order_acquire);
     if (other == q.seen_other_work.load(std::memory_order_relaxed)) return;
     q.seen_other_work.store(other, std::memory_order_relaxed);
-    std::lock_guard lock(mutex_);
-    for (const auto& w : others_) {
-      auto o = w.lock();
-      if (!o || !o->order_state.has_work.exchange(false, std::memory_order_acq_rel)) continue;
+    std::vector<std::shared_ptr<QueueImpl>> flagged;
+    {
+      std::lock_guard lock(mutex_);
+      flagged.swap(flagged_);
+    }
+    for (const auto& o : flagged) {
+      o->order_state.has_work.store(false, std::memory_order_release);
       // A marker with no wait list completes after every command enqueued on its queue so
       // far (in or out of order): the point to wait for.
       EventPtr m = o->marker({});
@@ -60,14 +58,17 @@ void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
   if (array) wait.push_back(array->marker({}));
 }
 
-void DeviceOrder::after_command(QueueImpl& queue, const EventPtr& done) {
-  QueueOrderState& q = queue.order_state;
+void DeviceOrder::after_command(const std::shared_ptr<QueueImpl>& queue, const EventPtr& done) {
+  QueueOrderState& q = queue->order_state;
   if (q.array_queue) {
     array_work_.fetch_add(1, std::memory_order_release);
     return;
   }
   if (!done || finished(done)) return;  // nothing left for the array queue to wait for
-  q.has_work.store(true, std::memory_order_relaxed);
+  if (!q.has_work.exchange(true, std::memory_order_acq_rel)) {
+    std::lock_guard lock(mutex_);
+    flagged_.push_back(queue);
+  }
   other_work_.fetch_add(1, std::memory_order_release);
 }
 

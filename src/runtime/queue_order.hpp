@@ -79,12 +79,14 @@ class DeviceOrder {
   /// What a command about to be enqueued on queue must also wait for, appended to wait.
   void before_command(QueueImpl& queue, WaitList& wait);
   /// Records the command just enqueued on queue, whose event is done.
-  void after_command(QueueImpl& queue, const EventPtr& done);
+  void after_command(const std::shared_ptr<QueueImpl>& queue, const EventPtr& done);
 
  private:
-  std::mutex mutex_;  // guards the queue lists
+  std::mutex mutex_;  // guards the array queue and the flagged queues
   std::weak_ptr<QueueImpl> array_queue_;
-  std::vector<std::weak_ptr<QueueImpl>> others_;
+  // Other queues with work the array queue has not waited for yet, held until it has: a queue
+  // dropped right after its launch still has that work in flight.
+  std::vector<std::shared_ptr<QueueImpl>> flagged_;
   std::atomic<bool> has_array_queue_{false};
   std::atomic<std::uint64_t> array_work_{0};
   std::atomic<std::uint64_t> other_work_{0};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "core/lifetime.hpp"
 #include "core/log.hpp"
 #include "runtime/backend.hpp"
 #include "weft/config.hpp"
@@ -32,8 +33,9 @@ struct Slot {
   std::unique_ptr<BackendImpl> backend;  // keeps the backend alive
 };
 
+// Never destroyed (core/lifetime.hpp): devices outlive every object that may use them at exit.
 std::vector<std::unique_ptr<Slot>>& slots() {
-  static std::vector<std::unique_ptr<Slot>> list = [] {
+  static Immortal<std::vector<std::unique_ptr<Slot>>> list([] {
     auto regs = registrations();
     std::stable_sort(regs.begin(), regs.end(),
                      [](const Registration& a, const Registration& b) { return a.order < b.order; });
@@ -44,8 +46,8 @@ std::vector<std::unique_ptr<Slot>>& slots() {
       out.push_back(std::move(slot));
     }
     return out;
-  }();
-  return list;
+  }());
+  return *list;
 }
 
 void probe(Slot& slot) {

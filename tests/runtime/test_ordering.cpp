@@ -40,6 +40,21 @@ TEST_P(Ordering, ArrayWorkWaitsForARawKernelOnAnotherQueue) {
   }
 }
 
+TEST_P(Ordering, AQueueDroppedRightAfterItsLaunchIsStillWaitedFor) {
+  std::vector<std::int32_t> x(4096, 3);
+  Array a = Array::from_host<std::int32_t>(x, Shape{4096}, dev);
+  for (int round = 0; round < 10; ++round) {
+    {
+      Queue q(dev);
+      KernelArgs args(slow_add);
+      args.set_all(a.buffer(), 1, spin);
+      q.launch(args, 4096);
+      a.mark_written();
+    }  // the queue is gone; its launch is still in flight
+    ASSERT_EQ(a.to_host<std::int32_t>()[4000], 4 + round) << "round " << round;
+  }
+}
+
 TEST_P(Ordering, ARawKernelWaitsForArrayWork) {
   Queue q(dev);
   for (int round = 0; round < 20; ++round) {

@@ -109,30 +109,36 @@ class HostQueue final : public QueueImpl {
     std::shared_ptr<CompletionEvent> event;
     std::vector<EventPtr> wait;
   };
-  /// Queues cmd; when may_inline and the queue is idle (nothing queued or running, every
-  /// event waited for done), runs it at once on the calling thread instead: a hand-off to the
-  /// worker (a futex wake) costs more than a tiny command itself.
-  EventPtr submit(Command&& cmd, std::span<const EventPtr> wait, bool blocking, bool may_inline = false);
-  EventPtr submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline = false);
-  /// Runs cmd (its waits, then its work); returns what it raised. settle() then completes
-  /// or fails its event, after the queue is marked idle.
-  std::exception_ptr execute(Command& cmd);
-  void run_kernel(KernelRun& run);
-  static void settle(Command& cmd, const std::exception_ptr& err);
-  void worker_loop();
+  /// Everything the worker thread uses, shared with it: destroying a queue never waits for
+  /// its work (a kernel that never ends, Ctrl-C'd from Python, must not hang the caller or
+  /// the process's exit). The worker runs what was enqueued, then ends with the last holder.
+  struct Core {
+    explicit Core(std::shared_ptr<HostDevice> d) : device(std::move(d)) {}
+    /// Queues cmd; when may_inline and the queue is idle (nothing queued or running, every
+    /// event waited for done), runs it at once on the calling thread instead: a hand-off to
+    /// the worker (a futex wake) costs more than a tiny command itself.
+    EventPtr submit(Command&& cmd, std::span<const EventPtr> wait, bool blocking, bool may_inline = false);
+    EventPtr submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline = false);
+    /// Runs cmd (its waits, then its work); returns what it raised. settle() then completes
+    /// or fails its event, after the queue is marked idle.
+    std::exception_ptr execute(Command& cmd);
+    void run_kernel(KernelRun& run);
+    static void settle(Command& cmd, const std::exception_ptr& err);
+    void worker_loop();
 
-  std::shared_ptr<HostDevice> device_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  // A ring of commands (not a deque: a command holds its launch's arguments inline, and a
-  // deque of such large elements allocates a node per command).
-  std::vector<Command> ring_;
-  std::size_t head_ = 0;
-  std::size_t count_ = 0;
-  std::exception_ptr first_error_;
-  bool stop_ = false;
-  bool running_ = false;  // a command is executing (on the worker or inline)
-  std::thread worker_;
+    std::shared_ptr<HostDevice> device;
+    std::mutex mutex;
+    std::condition_variable cv;
+    // A ring of commands (not a deque: a command holds its launch's arguments inline, and a
+    // deque of such large elements allocates a node per command).
+    std::vector<Command> ring;
+    std::size_t head = 0;
+    std::size_t count = 0;
+    std::exception_ptr first_error;
+    bool stop = false;
+    bool running = false;  // a command is executing (on the worker or inline)
+  };
+  std::shared_ptr<Core> core_;
 };
 
 class HostDevice final : public DeviceImpl {

@@ -34,43 +34,43 @@ std::size_t host_default_local_size(std::size_t global, unsigned dim) {
   return 1;
 }
 
-HostQueue::HostQueue(std::shared_ptr<HostDevice> device) : device_(std::move(device)) {
-  worker_ = std::thread([this] { worker_loop(); });
+HostQueue::HostQueue(std::shared_ptr<HostDevice> device) : core_(std::make_shared<Core>(std::move(device))) {
+  std::thread([core = core_] { core->worker_loop(); }).detach();
 }
 
 HostQueue::~HostQueue() {
   {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
+    std::lock_guard lock(core_->mutex);
+    core_->stop = true;
   }
-  cv_.notify_all();
-  worker_.join();  // runs what is queued first: nothing enqueued is dropped
+  // The worker runs what is queued (nothing enqueued is dropped), then ends; this does not wait.
+  core_->cv.notify_all();
 }
 
-std::shared_ptr<DeviceImpl> HostQueue::device() const { return device_; }
+std::shared_ptr<DeviceImpl> HostQueue::device() const { return core_->device; }
 
-void HostQueue::worker_loop() {
+void HostQueue::Core::worker_loop() {
   while (true) {
     Command cmd;
     {
-      std::unique_lock lock(mutex_);
-      cv_.wait(lock, [&] { return (stop_ && !running_) || (count_ != 0 && !running_); });
-      if (count_ == 0) return;  // stop_ and drained
-      cmd = std::move(ring_[head_]);
-      head_ = (head_ + 1) % ring_.size();
-      --count_;
-      running_ = true;
+      std::unique_lock lock(mutex);
+      cv.wait(lock, [&] { return (stop && !running) || (count != 0 && !running); });
+      if (count == 0) return;  // stop and drained
+      cmd = std::move(ring[head]);
+      head = (head + 1) % ring.size();
+      --count;
+      running = true;
     }
     std::exception_ptr err = execute(cmd);
     {
-      std::lock_guard lock(mutex_);
-      running_ = false;  // before the event completes: whoever waited on it finds the queue idle
+      std::lock_guard lock(mutex);
+      running = false;  // before the event completes: whoever waited on it finds the queue idle
     }
     settle(cmd, err);
   }
 }
 
-std::exception_ptr HostQueue::execute(Command& cmd) {
+std::exception_ptr HostQueue::Core::execute(Command& cmd) {
   // The command's closure (and the buffers its kernel arguments hold) goes before its event
   // completes: a waiter then finds the memory released (back in the array pool).
   struct Drop {
@@ -99,25 +99,25 @@ std::exception_ptr HostQueue::execute(Command& cmd) {
   } catch (...) {
     auto err = std::current_exception();
     {
-      std::lock_guard lock(mutex_);
-      if (!first_error_) first_error_ = err;
+      std::lock_guard lock(mutex);
+      if (!first_error) first_error = err;
     }
     return err;
   }
 }
 
-void HostQueue::settle(Command& cmd, const std::exception_ptr& err) {
+void HostQueue::Core::settle(Command& cmd, const std::exception_ptr& err) {
   if (err) cmd.event->fail(err);
   else cmd.event->complete();
 }
 
-EventPtr HostQueue::submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
+EventPtr HostQueue::Core::submit(std::function<void()> work, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
   Command cmd;
   cmd.work = std::move(work);
   return submit(std::move(cmd), wait, blocking, may_inline);
 }
 
-EventPtr HostQueue::submit(Command&& cmd, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
+EventPtr HostQueue::Core::submit(Command&& cmd, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
   auto event = std::make_shared<CompletionEvent>();
   cmd.event = event;
   if (!wait.empty()) cmd.wait.assign(wait.begin(), wait.end());
@@ -125,55 +125,55 @@ EventPtr HostQueue::submit(Command&& cmd, std::span<const EventPtr> wait, bool b
         const auto s = w->status();
         return s == EventStatus::complete || s == EventStatus::error;
       })) {
-    std::unique_lock lock(mutex_);
-    if (count_ == 0 && !running_ && !stop_) {
-      running_ = true;
+    std::unique_lock lock(mutex);
+    if (count == 0 && !running && !stop) {
+      running = true;
       lock.unlock();
       const std::exception_ptr err = execute(cmd);
       lock.lock();
-      running_ = false;
-      const bool more = count_ != 0;
+      running = false;
+      const bool more = count != 0;
       lock.unlock();
       settle(cmd, err);
-      if (more) cv_.notify_one();  // another thread queued work while this ran
+      if (more) cv.notify_one();  // another thread queued work while this ran
       if (blocking) event->wait();  // raises what the command raised, as a queued one would
       return event;
     }
   }
   {
-    std::lock_guard lock(mutex_);
-    if (count_ == ring_.size()) {
+    std::lock_guard lock(mutex);
+    if (count == ring.size()) {
       // Grow the ring, keeping the commands in order.
-      std::vector<Command> bigger(std::max<std::size_t>(16, ring_.size() * 2));
-      for (std::size_t i = 0; i < count_; ++i) bigger[i] = std::move(ring_[(head_ + i) % ring_.size()]);
-      ring_ = std::move(bigger);
-      head_ = 0;
+      std::vector<Command> bigger(std::max<std::size_t>(16, ring.size() * 2));
+      for (std::size_t i = 0; i < count; ++i) bigger[i] = std::move(ring[(head + i) % ring.size()]);
+      ring = std::move(bigger);
+      head = 0;
     }
-    ring_[(head_ + count_) % ring_.size()] = std::move(cmd);
-    ++count_;
+    ring[(head + count) % ring.size()] = std::move(cmd);
+    ++count;
   }
-  cv_.notify_one();
+  cv.notify_one();
   if (blocking) event->wait();
   return event;
 }
 
 EventPtr HostQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t bytes, const void* src,
                           bool blocking, std::span<const EventPtr> wait) {
-  return submit([dst, offset, bytes, src] {
+  return core_->submit([dst, offset, bytes, src] {
     if (bytes) std::memcpy(static_cast<char*>(dst->host_ptr()) + offset, src, bytes);
   }, wait, blocking, bytes <= inline_copy_bytes);
 }
 
 EventPtr HostQueue::read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst,
                          bool blocking, std::span<const EventPtr> wait) {
-  return submit([src, offset, bytes, dst] {
+  return core_->submit([src, offset, bytes, dst] {
     if (bytes) std::memcpy(dst, static_cast<const char*>(src->host_ptr()) + offset, bytes);
   }, wait, blocking, bytes <= inline_copy_bytes);
 }
 
 EventPtr HostQueue::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t src_offset,
                          std::size_t dst_offset, std::size_t bytes, std::span<const EventPtr> wait) {
-  return submit([src, dst, src_offset, dst_offset, bytes] {
+  return core_->submit([src, dst, src_offset, dst_offset, bytes] {
     if (bytes) {
       std::memcpy(static_cast<char*>(dst->host_ptr()) + dst_offset,
                   static_cast<const char*>(src->host_ptr()) + src_offset, bytes);
@@ -185,7 +185,7 @@ EventPtr HostQueue::fill(const BufferPtr& dst, const void* pattern, std::size_t 
                          std::size_t offset, std::size_t bytes, std::span<const EventPtr> wait) {
   std::array<std::byte, 128> pat{};
   std::memcpy(pat.data(), pattern, pattern_size);
-  return submit([dst, pat, pattern_size, offset, bytes] {
+  return core_->submit([dst, pat, pattern_size, offset, bytes] {
     auto* p = static_cast<std::byte*>(dst->host_ptr()) + offset;
     if (pattern_size == 1) {
       std::memset(p, static_cast<int>(pat[0]), bytes);
@@ -217,10 +217,10 @@ EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const ArgL
   // when the queue is idle (it would run on one thread anyway).
   const bool one_chunk = run.explicit_local ? total <= run.group : total <= min_items_per_chunk;
   const bool may_inline = one_chunk && run.kernel->last_run_ns() <= inline_kernel_ns;
-  return submit(std::move(cmd), wait, false, may_inline);
+  return core_->submit(std::move(cmd), wait, false, may_inline);
 }
 
-void HostQueue::run_kernel(KernelRun& r) {
+void HostQueue::Core::run_kernel(KernelRun& r) {
   if (r.total == 0) return;
   const auto t0 = std::chrono::steady_clock::now();
   // Each argument's address: a buffer's is that of a pointer to its memory. Kernels take at
@@ -239,7 +239,7 @@ void HostQueue::run_kernel(KernelRun& r) {
     }
   }
   const weft_host::RunFn run = r.kernel->run();
-  ThreadPool& pool = device_->pool();
+  ThreadPool& pool = device->pool();
   const std::size_t threads = pool.size();
   const std::size_t total = r.total;
   const std::size_t chunks = r.explicit_local ? std::clamp<std::size_t>(total / r.group, 1, threads * chunks_per_thread)
@@ -255,14 +255,14 @@ void HostQueue::run_kernel(KernelRun& r) {
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
 }
 
-EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return submit(Command{}, wait, false, true); }
+EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return core_->submit(Command{}, wait, false, true); }
 
 void HostQueue::finish() {
-  submit(Command{}, {}, true, true);
+  core_->submit(Command{}, {}, true, true);
   std::exception_ptr err;
   {
-    std::lock_guard lock(mutex_);
-    err = std::exchange(first_error_, nullptr);
+    std::lock_guard lock(core_->mutex);
+    err = std::exchange(core_->first_error, nullptr);
   }
   if (err) std::rethrow_exception(err);
 }

@@ -1,0 +1,209 @@
+// Reductions over every element of an expression, in parallel: sum/min/max as futures, the
+// array-valued ones (NumPy's types; integers accumulate exactly in 64 bits), and argmin/argmax
+// over everything (a second pass finds the first index of the extreme).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/lifetime.hpp"
+#include "algorithms/reduction_kernels.hpp"
+#include "array/array_queue.hpp"
+#include "array/codegen.hpp"
+#include "array/expr_node.hpp"
+#include "array/kernel_cache.hpp"
+#include "array/tree_cutting.hpp"
+#include "weft/array.hpp"
+#include "weft/error.hpp"
+#include "weft/reduction.hpp"
+
+namespace weft {
+
+namespace {
+using detail::axis_result_type;
+using detail::element_function;
+using detail::ElementFunction;
+using detail::is_arg;
+using detail::reduce_every_element;
+
+struct Reduction {
+  const char* what;
+  const char* neutral;
+  const char* op;
+};
+const Reduction sum_op{"sum", "0", "a + b"};
+const Reduction min_op{"min", "INFINITY", "(a < b || a != a) ? a : b"};
+const Reduction max_op{"max", "-INFINITY", "(a > b || a != a) ? a : b"};
+
+// The reduction of expr's elements (each converted to double), from the table of those made.
+std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r,
+                                               std::vector<detail::RuntimeArg>& args) {
+  detail::Keyed k = detail::key_and_args(expr.shape(), {expr.node().get()});
+  args = std::move(k.args);
+  static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
+  return detail::cached<ReductionKernel>(table, std::string(r.what) + "|" + k.key, [&] {
+    const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+    const ElementFunction f = element_function(t.sig, t.value, "double");
+    return std::make_shared<ReductionKernel>(DType::float64, r.neutral, r.op, "weft_element(i" + f.names + ")",
+                                             f.params, f.preamble, "weft_array_reduce");
+  });
+}
+
+Future<double> reduce(const Expr& whole, const Reduction& r) {
+  const Expr expr = detail::bounded(whole, whole.shape());
+  const detail::ExprNode& root = *expr.node();
+  const Device dev = detail::device_of(root);
+  if (!dev) throw InvalidArgument(std::string(r.what) + ": the expression holds no array");
+  detail::check_one_device(root, dev);
+  const auto n = static_cast<std::size_t>(expr.shape().size());
+  if (n == 0 && std::string(r.what) != "sum") {
+    throw InvalidArgument(std::string(r.what) + " of an empty array: the operation has no identity");
+  }
+  std::vector<detail::RuntimeArg> args;
+  auto kernel = reduce_kernel(expr, r, args);
+  return kernel->reduce_args<double>(detail::array_queue(dev), n, args);
+}
+
+// ---- reductions over every element, in parallel ------------------------------------------
+
+// The type a full reduction accumulates in: double for floats, 64-bit integers for the rest
+// (exact, and wrapping as NumPy's 64-bit sums do).
+DType full_accumulator(DType t) {
+  if (is_floating(t)) return DType::float64;
+  return is_unsigned_integer(t) ? DType::uint64 : DType::int64;
+}
+
+std::string extreme_literal(DType acc, bool largest) {
+  if (acc == DType::float64) return largest ? "INFINITY" : "-INFINITY";
+  if (acc == DType::uint64) return largest ? "18446744073709551615UL" : "0UL";
+  return largest ? "9223372036854775807L" : "(-9223372036854775807L - 1L)";
+}
+
+struct FullOp {
+  std::string neutral, reduce;
+};
+FullOp full_op(const std::string& what, DType acc) {
+  // 64-bit accumulators add and multiply as signed integers: wrapping them through ulong, as
+  // the elementwise operators do, makes GCC 12's vectorizer (-O3 -march=native) miscompile
+  // the host backend's sum of sign-extended int8/int16 elements.
+  if (what == "sum" || what == "mean") return {"0", "a + b"};
+  if (what == "prod") return {"1", "a * b"};
+  if (what == "min" || what == "argmin") return {extreme_literal(acc, true), "(a < b || a != a) ? a : b"};
+  if (what == "max" || what == "argmax") return {extreme_literal(acc, false), "(a > b || a != a) ? a : b"};
+  if (what == "any") return {"0", "(a || b)"};
+  if (what == "all") return {"1", "(a && b)"};
+  throw InvalidArgument("unknown reduction " + what);
+}
+
+template <class F>
+decltype(auto) with_accumulator(DType acc, F&& f) {
+  if (acc == DType::float64) return f(double{});
+  if (acc == DType::float32) return f(float{});
+  if (acc == DType::uint64) return f(std::uint64_t{});
+  return f(std::int64_t{});
+}
+
+// One parallel reduction of the expression's elements (map: the element, or whether it is
+// nonzero for any/all) into a one-element buffer of the accumulator's type.
+std::shared_ptr<ReductionKernel> full_kernel(const Expr& expr, const std::string& what, DType acc, detail::Keyed& k) {
+  k = detail::key_and_args(expr.shape(), {expr.node().get()});
+  const FullOp op = full_op(what, acc);
+  static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
+  return detail::cached<ReductionKernel>(
+      table, "all|" + what + "|" + std::string(name(acc)) + "|" + k.key, [&] {
+        const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+        const bool logical = what == "any" || what == "all";
+        const ElementFunction f = element_function(t.sig, logical ? "((" + t.value + ") != 0)" : t.value,
+                                                   detail::kernel_type(acc));
+        return std::make_shared<ReductionKernel>(acc, op.neutral, op.reduce, "weft_element(i" + f.names + ")",
+                                                 f.params, f.preamble, "weft_reduce_all");
+      });
+}
+
+Buffer reduce_all_elements(const Expr& expr, const std::string& what, DType acc, const Device& dev) {
+  detail::Keyed k;
+  auto kernel = full_kernel(expr, what, acc, k);
+  const auto n = static_cast<std::size_t>(expr.shape().size());
+  return with_accumulator(acc, [&](auto type) {
+    return kernel->template reduce_args<decltype(type)>(detail::array_queue(dev), n, k.args).device_value();
+  });
+}
+
+// The flat index of the first element equal to the extreme held in extreme (a NaN matches
+// a NaN), by a second parallel reduction: argmin and argmax over every element.
+std::shared_ptr<ReductionKernel> index_kernel(const Expr& expr, DType acc, detail::Keyed& k) {
+  k = detail::key_and_args(expr.shape(), {expr.node().get()});
+  static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
+  auto& table = *tables;
+  return detail::cached<ReductionKernel>(table, "index|" + std::string(name(acc)) + "|" + k.key, [&] {
+    const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+    const std::string A = detail::kernel_type(acc);
+    const ElementFunction f = element_function(t.sig, t.value, A);
+    const std::string preamble = f.preamble + "long weft_pick(" + A + " v, " + A +
+                                 " m, long i) { return (v == m || (m != m && v != v)) ? i : 9223372036854775807L; }\n";
+    return std::make_shared<ReductionKernel>(DType::int64, "9223372036854775807L", "a < b ? a : b",
+                                             "weft_pick(weft_element(i" + f.names + "), weft_extreme[0], i)",
+                                             f.params + ", const " + A + " *weft_extreme", preamble,
+                                             "weft_first_index");
+  });
+}
+
+Buffer first_index_of(const Expr& expr, DType acc, const Buffer& extreme, const Device& dev) {
+  detail::Keyed k;
+  auto kernel = index_kernel(expr, acc, k);
+  k.args.push_back(detail::RuntimeArg::of(extreme));
+  const auto n = static_cast<std::size_t>(expr.shape().size());
+  return kernel->reduce_args<std::int64_t>(detail::array_queue(dev), n, k.args).device_value();
+}
+}  // namespace
+
+Array detail::reduce_every_element(const Expr& whole, const std::string& what, bool keepdims) {
+  const Expr expr = detail::bounded(whole, whole.shape());
+  const detail::ExprNode& root = *expr.node();
+  const Device dev = detail::device_of(root);
+  if (!dev) throw InvalidArgument(what + ": the expression holds no array");
+  detail::check_one_device(root, dev);
+  const std::int64_t count = expr.shape().size();
+  if (count == 0 && (what == "min" || what == "max" || is_arg(what))) {
+    throw InvalidArgument(what + " of an empty array of shape " + to_string(expr.shape()) +
+                          ": the operation has no identity");
+  }
+  const DType result = axis_result_type(what, expr.dtype());
+  // A mean accumulates in double, as NumPy's (a 64-bit integer sum could wrap).
+  const DType acc = what == "mean"                              ? DType::float64
+                    : what == "prod" && expr.dtype() == DType::float32 ? DType::float32
+                                                                       : full_accumulator(expr.dtype());
+  const Shape shape(std::vector<std::int64_t>(keepdims ? expr.shape().ndim() : 0, 1));
+  Buffer value = reduce_all_elements(expr, is_arg(what) ? (what == "argmin" ? "min" : "max") : what, acc, dev);
+  if (is_arg(what)) return Array::wrap(first_index_of(expr, acc, value, dev), DType::int64, shape);
+  const Array r = Array::wrap(std::move(value), acc, shape);
+  if (what == "mean") return eval(astype(Expr(r) / static_cast<double>(count), result));
+  if (result == acc) return r;
+  return eval(astype(Expr(r), result));
+}
+
+Future<double> sum(const Expr& expr) { return reduce(expr, sum_op); }
+Future<double> min(const Expr& expr) { return reduce(expr, min_op); }
+Future<double> max(const Expr& expr) { return reduce(expr, max_op); }
+
+Array argmin(const Expr& expr) { return reduce_every_element(expr, "argmin", false); }
+Array argmax(const Expr& expr) { return reduce_every_element(expr, "argmax", false); }
+
+std::string detail::full_reduce_source(const Expr& expr, const std::string& what) {
+  detail::Keyed k;
+  return full_kernel(expr, what, full_accumulator(expr.dtype()), k)->source();
+}
+
+std::string detail::first_index_source(const Expr& expr) {
+  detail::Keyed k;
+  return index_kernel(expr, full_accumulator(expr.dtype()), k)->source();
+}
+
+std::string detail::sum_source(const Expr& expr) {
+  std::vector<detail::RuntimeArg> args;
+  return reduce_kernel(expr, sum_op, args)->source();
+}
+
+}  // namespace weft

@@ -1,0 +1,350 @@
+// The Generator: an expression tree walked in a fixed order into a cache key (key mode) or
+// into dialect source (text mode), with the kernel's signature: the arrays, numbers and the
+// index arithmetic's extents, offsets and strides.
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "array/array_queue.hpp"
+#include "array/codegen.hpp"
+#include "array/promotion.hpp"
+#include "weft/array.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+struct Leaf {
+  const ExprNode* node;
+  bool general;  // needs strided indexing (not contiguous in the output's shape)
+};
+
+// The kernel type a number is passed as (numbers of every dtype travel as 64 bits).
+std::string scalar_param_type(DType t) {
+  if (is_floating(t)) return "double";
+  return t == DType::uint64 ? "ulong" : "long";
+}
+
+// The unsigned type integer arithmetic on t wraps in: C's signed overflow is undefined (and
+// compilers exploit it), and narrow types are promoted to int first.
+std::string wrap_type(DType t) { return size_of(t) == 8 ? "ulong" : "uint"; }
+
+// a op b in integer type t, wrapping as NumPy's (two's complement) arithmetic does.
+std::string wrapped(DType t, const std::string& a, const char* op, const std::string& b) {
+  const std::string W = wrap_type(t);
+  return "((" + kernel_type(t) + ")((" + W + ")(" + a + ") " + op + " (" + W + ")(" + b + ")))";
+}
+
+// Walks an expression in a fixed order, collecting its arrays (leaves) and numbers. In key
+// mode (text = false) it only writes the cache key: the structure, operations and dtypes,
+// which decide the kernel's source; that is all a call whose kernel is cached needs. In
+// text mode value() returns the expression's source.
+class Generator {
+ public:
+  explicit Generator(const Shape& out_shape, bool text = true) : shape_(out_shape), text_(text) {
+    if (!text) key_.reserve(160);
+  }
+
+  std::string value(const ExprNode& n) {
+    using K = ExprNode::Kind;
+    if (!text_) {
+      walk_key(n);
+      return {};
+    }
+    switch (n.kind) {
+      case K::leaf: {
+        const std::string k = std::to_string(add_leaf(n));
+        return "((" + kernel_type(n.dtype) + ")weft_a" + k + "[weft_o" + k + "])";
+      }
+      case K::scalar: {
+        const std::string c = "weft_c" + std::to_string(add_scalar(n));
+        // A typed number (a NumPy scalar) is of its own dtype; a Python number of the
+        // parameter's until an operation converts it.
+        if (n.weak || kernel_type(n.dtype) == scalar_param_type(n.dtype)) return c;
+        if (n.dtype == DType::bool_) return "((uchar)(" + c + " != 0))";
+        return "((" + kernel_type(n.dtype) + ")" + c + ")";
+      }
+      case K::cast: {
+        const std::string in = value(*n.kids[0]);
+        if (n.dtype == DType::bool_) return "((uchar)((" + in + ") != 0))";
+        return "((" + kernel_type(n.dtype) + ")(" + in + "))";
+      }
+      case K::unary: {
+        // Predicates look at the operand in its own type; the rest work in the result's.
+        const DType in_type = n.dtype == DType::bool_ ? n.kids[0]->dtype : n.dtype;
+        const std::string in = "((" + kernel_type(in_type) + ")(" + value(*n.kids[0]) + "))";
+        const bool fl = is_floating(in_type);
+        const std::string T = kernel_type(in_type);
+        const std::string W = fl ? T : wrap_type(in_type);
+        // Integers negate in their unsigned type and are cast back: -(-128) is -128 in int8,
+        // abs(INT_MIN) is INT_MIN, as in NumPy (and nothing undefined for the compiler).
+        if (n.op == "neg") return fl ? "(-" + in + ")" : "((" + T + ")(0 - (" + W + ")" + in + "))";
+        if (n.op == "abs") {
+          if (fl) return "fabs(" + in + ")";
+          if (!is_signed_integer(in_type)) return in;
+          return "((" + T + ")(" + in + " < 0 ? 0 - (" + W + ")" + in + " : (" + W + ")" + in + "))";
+        }
+        if (n.op == "square") return fl ? "(" + in + " * " + in + ")" : wrapped(in_type, in, "*", in);
+        if (n.op == "reciprocal") {
+          if (fl) return "((" + T + ")1 / " + in + ")";
+          // 1 / x truncated; for 0, NumPy's values: the smallest int32/int64, else 0.
+          const bool wide_signed = is_signed_integer(in_type) && size_of(in_type) >= 4;
+          const std::string at_zero = wide_signed ? "(" + T + ")((" + W + ")1 << (" + std::to_string(8 * size_of(in_type) - 1) + "))" : "0";
+          return "((" + T + ")(" + in + " == 0 ? " + at_zero + " : 1 / " + in + "))";
+        }
+        if (n.op == "logical_not") return "((uchar)((" + in + ") == 0))";
+        if (n.op == "invert") return in_type == DType::bool_ ? "((uchar)((" + in + ") == 0))" : "((" + kernel_type(in_type) + ")~" + in + ")";
+        if (n.op == "isnan" || n.op == "isinf" || n.op == "isfinite") {
+          if (!fl) return n.op == "isfinite" ? "((uchar)1)" : "((uchar)0)";
+          return "((uchar)(" + n.op + "(" + in + ") != 0))";
+        }
+        if (n.op == "floor" || n.op == "ceil" || n.op == "trunc" || n.op == "round") {
+          if (!fl) return in;  // integers are their own floor (NumPy 2 keeps the dtype)
+          return (n.op == "round" ? std::string("rint") : n.op) + "(" + in + ")";  // round half to even
+        }
+        return n.op + "(" + in + ")";
+      }
+      case K::where: {
+        const std::string c = value(*n.kids[0]);
+        const std::string t = kernel_type(n.dtype);
+        const std::string a = value(*n.kids[1]);
+        const std::string b = value(*n.kids[2]);
+        // != 0: OpenCL C takes no floating-point condition in ?: (NaN counts as true).
+        return "((" + c + ") != 0 ? (" + t + ")(" + a + ") : (" + t + ")(" + b + "))";
+      }
+      case K::binary: break;
+    }
+    if (is_logical(n.op)) {
+      // Each operand is true when nonzero in its own type (logical_and(uint8, 256) is true).
+      const std::string a = "((" + value(*n.kids[0]) + ") != 0)";
+      const std::string b = "((" + value(*n.kids[1]) + ") != 0)";
+      const char* op = n.op == "logical_and" ? " && " : n.op == "logical_or" ? " || " : " != ";
+      return "((uchar)(" + a + op + b + "))";
+    }
+    if (is_predicate(n.op)) {
+      const auto [ta, tb] = comparison_types(*n.kids[0], *n.kids[1]);
+      const std::string a = "((" + kernel_type(ta) + ")(" + value(*n.kids[0]) + "))";
+      const std::string b = "((" + kernel_type(tb) + ")(" + value(*n.kids[1]) + "))";
+      if (ta == tb) return "((uchar)(" + a + " " + n.op + " " + b + "))";
+      // A signed and an unsigned 64-bit operand, compared by value.
+      if (ta == DType::int64) return "((uchar)(weft_cmp_lu(" + a + ", " + b + ") " + n.op + " 0))";
+      return "((uchar)(0 " + n.op + " weft_cmp_lu(" + b + ", " + a + ")))";
+    }
+    // Operands are converted to the operation's type.
+    const DType work = n.dtype;
+    const std::string t = kernel_type(work);
+    const std::string a = "((" + t + ")(" + value(*n.kids[0]) + "))";
+    const std::string b = "((" + t + ")(" + value(*n.kids[1]) + "))";
+    if (work == DType::bool_ && (n.op == "+" || n.op == "*")) {  // NumPy: or, and
+      return "((uchar)((" + a + " != 0) " + (n.op == "+" ? "||" : "&&") + " (" + b + " != 0)))";
+    }
+    if ((n.op == "+" || n.op == "-" || n.op == "*") && !is_floating(work)) return wrapped(work, a, n.op.c_str(), b);
+    if (n.op == "+" || n.op == "-" || n.op == "*" || n.op == "/" || is_bitwise(n.op)) {
+      return "((" + t + ")(" + a + " " + n.op + " " + b + "))";
+    }
+    if (n.op == "atan2" || n.op == "hypot") return n.op + "(" + a + ", " + b + ")";
+    if (n.op == "fmin" || n.op == "fmax") {
+      if (is_floating(work)) return n.op + "(" + a + ", " + b + ")";  // NaN-ignoring
+      return std::string(n.op == "fmin" ? "weft_minimum_" : "weft_maximum_") + t + "(" + a + ", " + b + ")";
+    }
+    return "weft_" + n.op + "_" + t + "(" + a + ", " + b + ")";
+  }
+
+  const std::vector<Leaf>& leaves() const { return leaves_; }
+  const std::vector<const ExprNode*>& scalars() const { return scalars_; }
+  const std::string& key() const { return key_; }
+  bool any_general() const {
+    return std::any_of(leaves_.begin(), leaves_.end(), [](const Leaf& l) { return l.general; });
+  }
+
+ private:
+  std::size_t add_leaf(const ExprNode& n) {
+    for (std::size_t k = 0; k < leaves_.size(); ++k) {
+      if (same_view(leaves_[k].node->array, n.array)) {  // a + a reads a through one parameter
+        key_ += 'R';
+        append_number(k);
+        return k;
+      }
+    }
+    const std::size_t k = leaves_.size();
+    const bool general = !(n.array.is_contiguous() && n.array.shape() == shape_);
+    leaves_.push_back({&n, general});
+    key_ += 'L';
+    key_ += name(n.dtype);
+    key_ += general ? "g;" : "c;";
+    return k;
+  }
+  std::size_t add_scalar(const ExprNode& n) {
+    scalars_.push_back(&n);
+    key_ += 'S';
+    key_ += name(n.dtype);
+    key_ += ';';
+    return scalars_.size() - 1;
+  }
+  // The same order as value(): kids first to last.
+  void walk_key(const ExprNode& n) {
+    if (n.kind == ExprNode::Kind::leaf) {
+      add_leaf(n);
+      return;
+    }
+    if (n.kind == ExprNode::Kind::scalar) {
+      add_scalar(n);
+      return;
+    }
+    key_ += static_cast<char>('0' + static_cast<int>(n.kind));
+    key_ += n.op;
+    key_ += ':';
+    key_ += name(n.dtype);
+    key_ += '(';
+    for (const auto& k : n.kids) walk_key(*k);
+    key_ += ')';
+  }
+
+  Shape shape_;
+  bool text_;
+  std::vector<Leaf> leaves_;
+  std::vector<const ExprNode*> scalars_;
+  // The key is written with appends, not a stream: a stream's construction alone costs more
+  // than the rest of a cached call's key.
+  void append_number(std::size_t v) {
+    char digits[24];
+    const auto r = std::to_chars(digits, digits + sizeof digits, v);
+    key_.append(digits, r.ptr);
+    key_ += ';';
+  }
+  std::string key_;
+};
+
+// Adds a parameter to the text of a signature.
+void add_param(Signature& sig, const std::string& type, const std::string& name) {
+  sig.spec += ", " + type + " " + name;
+  sig.names += ", " + name;
+}
+
+void index_arguments(const Generator& g, const Shape& shape, bool text, Signature& sig) {
+  const std::size_t nd = shape.ndim();
+  if (g.any_general()) {
+    for (std::size_t d = 0; d < nd; ++d) {
+      sig.args.push_back(RuntimeArg::of_value(static_cast<std::int64_t>(shape[d])));
+      if (text) add_param(sig, "long", "weft_s" + std::to_string(d));
+    }
+    // i as a multi-index, last dimension fastest.
+    if (text) sig.offsets += "long weft_r = i;";
+    for (std::size_t d = nd; text && d-- > 0;) {
+      sig.offsets += " const long weft_i" + std::to_string(d) + " = weft_r % weft_s" + std::to_string(d) +
+                     "; weft_r /= weft_s" + std::to_string(d) + ";";
+    }
+  }
+  for (std::size_t k = 0; k < g.leaves().size(); ++k) {
+    const Array& a = g.leaves()[k].node->array;
+    const std::string K = text ? std::to_string(k) : std::string();
+    sig.args.push_back(RuntimeArg::of_value(a.offset()));
+    if (text) add_param(sig, "long", "weft_off" + K);
+    if (!g.leaves()[k].general) {
+      if (text) sig.offsets += " const long weft_o" + K + " = weft_off" + K + " + i;";
+      continue;
+    }
+    // The leaf's strides in the output's dimensions (0 where it is broadcast).
+    const Array view = a.broadcast_to(shape);
+    std::string sum = "weft_off" + K;
+    for (std::size_t d = 0; d < nd; ++d) {
+      sig.args.push_back(RuntimeArg::of_value(view.strides()[d]));
+      if (!text) continue;
+      add_param(sig, "long", "weft_st" + K + "_" + std::to_string(d));
+      sum += " + weft_i" + std::to_string(d) + " * weft_st" + K + "_" + std::to_string(d);
+    }
+    if (text) sig.offsets += " const long weft_o" + K + " = " + sum + ";";
+  }
+}
+
+Signature signature(const Generator& g, const Shape& shape, bool text) {
+  Signature sig;
+  // Every argument at once: leaves (buffer and offset, strides when general), numbers, extents.
+  sig.args.reserve(g.scalars().size() + g.leaves().size() * (2 + shape.ndim()) + shape.ndim());
+  for (std::size_t k = 0; k < g.leaves().size(); ++k) {
+    const ExprNode& n = *g.leaves()[k].node;
+    sig.args.push_back(RuntimeArg::of(n.array.buffer()));
+    // restrict: no two parameters alias memory that the kernel writes (the same view read
+    // twice is one parameter, and an assignment reading what it overwrites through another
+    // view goes through a temporary), so a work-item's loads may run ahead of its stores.
+    if (text) add_param(sig, "const " + kernel_type(n.dtype) + " * restrict", "weft_a" + std::to_string(k));
+  }
+  for (std::size_t k = 0; k < g.scalars().size(); ++k) {
+    const ExprNode& n = *g.scalars()[k];
+    if (is_floating(n.dtype)) sig.args.push_back(RuntimeArg::of_value(n.value));
+    else if (n.dtype == DType::uint64) sig.args.push_back(RuntimeArg::of_value(static_cast<std::uint64_t>(n.ivalue)));
+    else sig.args.push_back(RuntimeArg::of_value(n.ivalue));
+    if (text) add_param(sig, scalar_param_type(n.dtype), "weft_c" + std::to_string(k));
+  }
+  index_arguments(g, shape, text, sig);
+  return sig;
+}
+
+}  // namespace
+
+// Whether two leaves read the same elements the same way (one kernel parameter serves both).
+bool same_view(const Array& a, const Array& b) {
+  return a.buffer().impl() == b.buffer().impl() && a.dtype() == b.dtype() && a.offset() == b.offset() &&
+         a.shape() == b.shape() && a.strides() == b.strides();
+}
+
+// Floor division, remainder (Python's sign rules), power, minimum and maximum (NaN-propagating
+// for floats) for every arithmetic type; division by zero gives 0 for integers, as NumPy.
+std::string helpers() {
+  static const std::string text = [] {
+    std::string s;
+    for (const char* t : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong"}) {
+      const std::string T = t;
+      const bool is_signed = T[0] != 'u';
+      // x / -1 is x negated (wrapping, as NumPy): the CPU's division traps on INT_MIN / -1.
+      const std::string minus_one = is_signed ? " if (b == -1) return (" + T + ")(0 - (u" + T + ")a);" : "";
+      const std::string minus_one_rem = is_signed ? " if (b == -1) return 0;" : "";
+      s += "inline " + T + " weft_floordiv_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0;" + minus_one +
+           " " + T + " q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1; return q; }\n";
+      s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return 0;" +
+           minus_one_rem + " " + T + " r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }\n";
+      // In the unsigned type: the product wraps as NumPy's does, without undefined overflow.
+      const std::string W = T == "long" || T == "ulong" ? "ulong" : "uint";
+      s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { " + W + " r = 1, x = (" + W +
+           ")a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (" + T + ")r; }\n";
+      s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return b < a ? b : a; }\n";
+      s += "inline " + T + " weft_maximum_" + T + "(" + T + " a, " + T + " b) { return a < b ? b : a; }\n";
+    }
+    s += "inline int weft_cmp_lu(long a, ulong b) { return a < 0 ? -1 : ((ulong)a < b ? -1 : ((ulong)a > b ? 1 : 0)); }\n";
+    for (const char* t : {"float", "double"}) {
+      const std::string T = t;
+      // NumPy's divmod: (a - fmod(a, b)) / b is nearly an integer, so an inexact division
+      // (OpenCL allows 2.5 ulp in float) still floors to the right value.
+      s += "inline " + T + " weft_floordiv_" + T + "(" + T + " a, " + T + " b) { if (b == 0) return a / b; " + T +
+           " m = fmod(a, b); " + T + " d = (a - m) / b; if (m != 0 && ((b < 0) != (m < 0))) d -= 1; if (d == 0) return copysign((" +
+           T + ")0, a / b); " + T + " f = floor(d); if (d - f > (" + T + ")0.5) f += 1; return f; }\n";
+      s += "inline " + T + " weft_remainder_" + T + "(" + T + " a, " + T + " b) { " + T +
+           " r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; else if (r == 0) r = copysign((" + T +
+           ")0, b); return r; }\n";
+      s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { return pow(a, b); }\n";
+      s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return (a < b || a != a) ? a : b; }\n";
+      s += "inline " + T + " weft_maximum_" + T + "(" + T + " a, " + T + " b) { return (a > b || a != a) ? a : b; }\n";
+    }
+    return s;
+  }();
+  return text;
+}
+
+Keyed key_and_args(const Shape& shape, std::initializer_list<const ExprNode*> roots) {
+  Generator g(shape, false);
+  for (const ExprNode* r : roots) g.value(*r);
+  std::string key = g.key();
+  key += '|';
+  key += static_cast<char>('0' + shape.ndim());
+  return {std::move(key), signature(g, shape, false).args};
+}
+Text text_of(const Shape& shape, std::initializer_list<const ExprNode*> roots) {
+  Generator g(shape);
+  std::string value;
+  for (const ExprNode* r : roots) value = g.value(*r);
+  return {std::move(value), signature(g, shape, true)};
+}
+
+}  // namespace weft::detail

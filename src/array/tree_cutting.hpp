@@ -1,0 +1,12 @@
+// Cutting expression trees too large for one kernel (see tree_cutting.cpp).
+#pragma once
+
+#include "array/expr_node.hpp"
+
+namespace weft::detail {
+
+/// The expression, with its costliest subtrees evaluated into temporaries where it is too
+/// large for one kernel writing an output of shape out.
+Expr bounded(const Expr& expr, const Shape& out);
+
+}  // namespace weft::detail
