@@ -111,8 +111,8 @@ class _ScanKernel:
             neutral = _infer_neutral(params["scan_expr"], np_dtype(dtype_name(params["dtype"])))
             if neutral is None:
                 raise _weft.InvalidArgument(f"{type(self).__name__}: give neutral for scan_expr "
-                                            f"{params['scan_expr']!r} (weft infers it only for sums, products, min, max and "
-                                            "bitwise operators)")
+                                            f"{params['scan_expr']!r} (weft infers it only for sums, products, "
+                                            "min, max and bitwise operators)")
         self.dtype = np_dtype(dtype_name(params["dtype"]))
         self._scan = GenericScanKernel(
             params["dtype"], f"const {ctype} *input_ary, {ctype} *output_ary", "input_ary[i]",

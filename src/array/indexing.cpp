@@ -119,7 +119,8 @@ Array values_for(const Array& dst, const Array& values, const Shape& shape, cons
 // The rows a boolean mask over src's leading dimensions selects: (elements per row, count).
 std::pair<std::int64_t, std::int64_t> mask_rows(const Array& src, const Array& mask, const char* who) {
   if (mask.dtype() != DType::bool_) {
-    throw InvalidArgument(std::string(who) + ": the mask must be of dtype bool, not " + std::string(name(mask.dtype())));
+    throw InvalidArgument(std::string(who) + ": the mask must be of dtype bool, not " +
+                          std::string(name(mask.dtype())));
   }
   same_device(src, mask, who, "mask");
   bool leading = mask.ndim() <= src.ndim();
