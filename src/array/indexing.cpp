@@ -15,6 +15,7 @@
 #include <string>
 
 #include "array/array_queue.hpp"
+#include "core/lifetime.hpp"
 #include "embedded/weft_embedded.hpp"
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"
@@ -56,10 +57,10 @@ struct Kernels {
 Kernels& kernels(DType t) {
   constexpr std::size_t n = std::size(all_dtypes);
   static std::array<std::once_flag, n> once;
-  static std::array<std::unique_ptr<Kernels>, n> made;
+  static Immortal<std::array<std::unique_ptr<Kernels>, n>> made;  // never destroyed: core/lifetime.hpp
   const auto k = static_cast<std::size_t>(t);
-  std::call_once(once[k], [&] { made[k] = std::make_unique<Kernels>(t); });
-  return *made[k];
+  std::call_once(once[k], [&] { (*made)[k] = std::make_unique<Kernels>(t); });
+  return *(*made)[k];
 }
 
 void same_device(const Array& a, const Array& b, const char* who, const char* what) {
