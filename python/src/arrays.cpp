@@ -1,5 +1,6 @@
-// weft.Array for Python: weft::Array with lazy, fused expressions, NumPy-style indexing,
-// reductions and copies to and from host memory.
+// weft.Array for Python, the C++ part (_Array): weft::LazyArray with fused expressions, basic
+// indexing (views), reductions and copies to and from host memory. python/weft/_array.py
+// defines weft.Array over it and registers it, and every array made here is one.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -7,13 +8,31 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "array/indexing.hpp"
 #include "common.hpp"
 
 namespace weftpy {
 
-nb::object make_array(weft::Array array) { return nb::cast(PyArray{weft::LazyArray(std::move(array))}); }
+namespace {
 
-nb::object make_lazy(weft::Expr expr) { return nb::cast(PyArray{weft::LazyArray::defer(std::move(expr))}); }
+// weft.Array, the Python class defined over _Array (python/weft/_array.py), once registered:
+// every array made here is an instance of it, so that its Python methods are the class's own.
+// A strong reference, kept to exit with the module's other types.
+PyObject* array_class = nullptr;
+
+nb::object wrap(weft::LazyArray value) {
+  nb::handle type = array_class ? nb::handle(array_class) : nb::type<PyArray>();
+  nb::object obj = nb::inst_alloc(type);
+  new (nb::inst_ptr<PyArray>(obj)) PyArray{std::move(value)};
+  nb::inst_mark_ready(obj);
+  return obj;
+}
+
+}  // namespace
+
+nb::object make_array(weft::Array array) { return wrap(weft::LazyArray(std::move(array))); }
+
+nb::object make_lazy(weft::Expr expr) { return wrap(weft::LazyArray::defer(std::move(expr))); }
 
 namespace {
 
@@ -313,9 +332,9 @@ weft::Array transposed(const weft::Array& a, nb::handle axes_obj) {
 }  // namespace
 
 void register_arrays(nb::module_& m) {
-  auto cls = nb::class_<PyArray>(m, "Array",
-                                 "An n-dimensional array on a device. Arithmetic is lazy: a chain of operations "
-                                 "runs as one generated kernel when its result is needed.");
+  // The extension's part of weft.Array (python/weft/_array.py defines the class over it).
+  auto cls = nb::class_<PyArray>(m, "_Array",
+                                 "The C++ part of weft.Array: lazy expressions, views, arithmetic and copies.");
   cls.def_prop_ro("shape", [](const PyArray& p) { return to_tuple(p.shape().dims()); })
       .def_prop_ro("ndim", [](const PyArray& p) { return p.shape().ndim(); })
       .def_prop_ro("size", [](const PyArray& p) { return p.shape().size(); })
@@ -521,6 +540,15 @@ void register_arrays(nb::module_& m) {
       return make_lazy(f(x, y));
     }, nb::arg("x1"), nb::arg("x2"));
   }
+  m.def("_set_array_class", [](nb::handle type) {
+    if (!PyType_Check(type.ptr()) ||
+        !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()),
+                          reinterpret_cast<PyTypeObject*>(nb::type<PyArray>().ptr()))) {
+      throw nb::type_error("_set_array_class: expected a subclass of weft._weft._Array");
+    }
+    Py_XDECREF(array_class);
+    array_class = type.inc_ref().ptr();
+  }, nb::arg("type"), "Makes every array the extension returns an instance of type (weft.Array).");
   m.def("where", [](nb::handle c, nb::handle a, nb::handle b) {
     return make_lazy(weft::where(need_operand(c, "where"), need_operand(a, "where"), need_operand(b, "where")));
   }, nb::arg("condition"), nb::arg("x"), nb::arg("y"));
@@ -529,6 +557,39 @@ void register_arrays(nb::module_& m) {
     // it to read and write whole allocations through index arithmetic.
     return make_array(as_py(a).array().as_strided(weft::Shape(shape_arg(shape)), shape_arg(strides), offset));
   }, nb::arg("a"), nb::arg("shape"), nb::arg("strides"), nb::arg("offset"));
+  // NumPy's advanced indexing, planned in python/weft/_indexing.py, run by src/array/indexing.
+  m.def("_gather", [](nb::handle src, nb::handle off, nb::handle roff, std::int64_t post, nb::handle shape) {
+    const weft::Array a = as_py(src).array();
+    const weft::detail::IndexPlan plan{as_py(off).array(), as_py(roff).array(), post, weft::Shape(shape_arg(shape))};
+    weft::Array out;
+    {
+      nb::gil_scoped_release unlocked;
+      out = weft::detail::gather(a, plan);
+    }
+    return make_array(std::move(out));
+  }, nb::arg("src"), nb::arg("off"), nb::arg("roff"), nb::arg("post"), nb::arg("shape"));
+  m.def("_scatter", [](nb::handle dst, nb::handle off, nb::handle roff, std::int64_t post, nb::handle shape,
+                       nb::handle values) {
+    const weft::Array a = as_py(dst).array();
+    const weft::detail::IndexPlan plan{as_py(off).array(), as_py(roff).array(), post, weft::Shape(shape_arg(shape))};
+    const weft::Array v = as_py(values).array();
+    nb::gil_scoped_release unlocked;
+    weft::detail::scatter(a, plan, v);
+  }, nb::arg("dst"), nb::arg("off"), nb::arg("roff"), nb::arg("post"), nb::arg("shape"), nb::arg("values"));
+  m.def("_compress", [](nb::handle src, nb::handle mask) {
+    const weft::Array a = as_py(src).array(), selected = as_py(mask).array();
+    weft::Array out;
+    {
+      nb::gil_scoped_release unlocked;  // it waits for the count of selected rows
+      out = weft::detail::compress(a, selected);
+    }
+    return make_array(std::move(out));
+  }, nb::arg("src"), nb::arg("mask"));
+  m.def("_expand", [](nb::handle dst, nb::handle mask, nb::handle values) {
+    const weft::Array a = as_py(dst).array(), selected = as_py(mask).array(), v = as_py(values).array();
+    nb::gil_scoped_release unlocked;
+    weft::detail::expand(a, selected, v);
+  }, nb::arg("dst"), nb::arg("mask"), nb::arg("values"));
   m.def("_assign_where", [](nb::handle target, nb::handle condition, nb::handle value) {
     // target[...] = where(condition, value, target) in one kernel: the where is never a lazy
     // array of its own (which the write would first evaluate into a temporary).

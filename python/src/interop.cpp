@@ -195,7 +195,7 @@ nb::object from_cuda_array_interface(nb::handle obj) {
 }  // namespace
 
 void register_interop(nb::module_& m) {
-  nb::handle cls = m.attr("Array");
+  nb::handle cls = m.attr("_Array");
   nb::setattr(cls, "__dlpack__", nb::cpp_function([](nb::handle self, nb::kwargs) { return to_dlpack(nb::cast<PyArray&>(self)); },
                                                    nb::is_method(), nb::name("__dlpack__"), nb::scope(cls),
                                                    "A DLPack capsule of the array (CUDA and host devices), after its pending work is done."));

@@ -1,5 +1,5 @@
-// The extension module weft._weft: the C++ library for Python. The Python layer in
-// python/weft/__init__.py adds NumPy's protocols and PyOpenCL's conventions on top.
+// The extension module weft._weft: the C++ library for Python. The package's modules
+// (python/weft/) add NumPy's protocols and PyOpenCL's conventions on top.
 #include "common.hpp"
 
 NB_MODULE(_weft, m) {

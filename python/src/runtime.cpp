@@ -381,6 +381,8 @@ void register_runtime(nb::module_& m) {
   nb::class_<PyEvent>(m, "Event", "A command's completion. Await it, wait() on it, or add a callback with then().")
       .def("wait", [](const PyEvent& e) { wait_interruptible(e); }, "Waits (Ctrl-C interrupts) and raises if the command failed.")
       .def_prop_ro("done", [](const PyEvent& e) { return e.event.done(); })
+      .def("__await__", [](nb::handle self) { return nb::module_::import_("weft._events").attr("await_event")(self); },
+           "await event: resumes when the command is done (weft/_events.py).")
       .def_prop_ro("status", [](const PyEvent& e) { return std::string(weft::to_string(e.event.status())); })
       .def_prop_ro("profile", [](const PyEvent& e) {
         wait_interruptible(e);

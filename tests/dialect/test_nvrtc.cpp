@@ -10,6 +10,7 @@
 #include "dialect/translate.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/evaluate.hpp"
+#include "array/indexing.hpp"
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"
 #include "weft/reduction.hpp"
@@ -168,6 +169,8 @@ std::vector<Source> every_dialect_source() {
       s.push_back({names[k], axis[k], "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     }
   }
+  for (const auto& [name, text] : detail::indexing_sources(DType::float64))
+    s.push_back({name, text, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   s.push_back({"bench/vadd", test_kernels::vadd_cl, ""});
   s.push_back({"bench/tiny", test_kernels::tiny_cl, ""});
   s.push_back({"bench/fma", test_kernels::fma_cl, ""});

@@ -359,6 +359,24 @@ def test_assignment_through_index_arrays_and_masks(device):
     np.testing.assert_array_equal(lazy.get(), before)
 
 
+def test_assigned_values_that_are_views_of_the_target(device):
+    """a[[1, 0]] = a[0:2] and a[mask] = a[0:2]: the values are read as they were before the
+    write, as NumPy's (the kernel used to read values that it had already overwritten)."""
+    h = np.arange(12, dtype=np.float32) * 10
+    a = weft.asarray(h, device=device)
+    a[[1, 0]] = a[0:2]
+    h[[1, 0]] = h[0:2]
+    np.testing.assert_array_equal(a.get(), h)
+    mask = np.zeros(12, dtype=bool)
+    mask[1:3] = True
+    a[mask] = a[0:2]
+    h[mask] = h[0:2]
+    np.testing.assert_array_equal(a.get(), h)
+    m = weft.asarray(np.array([True, False, True, True]), device=device)
+    m[m] = m[1:4]  # the mask itself is overwritten too
+    np.testing.assert_array_equal(m.get(), np.array([False, False, True, True]))
+
+
 def test_one_kernel_counted_from_the_queues_events(device):
     """c = a*b + sin(a) is one kernel: counted by weft.LaunchLog from the array queue's own
     (profiled) events, not from a counter the array layer keeps."""

@@ -1,0 +1,198 @@
+"""weft.Array: the extension's array (C++: lazy expressions, views, arithmetic, copies) with
+NumPy's conventions on top: dtype objects, copies to and from the host, scalar conversions,
+reductions with dtype= and out=, advanced indexing, NumPy's protocols and printing.
+
+The class is defined here, whole, and registered with the extension: every array the
+extension makes (an operation's result, a view, a kernel generator's output) is a weft.Array.
+"""
+from __future__ import annotations
+
+import numpy as _np
+
+from . import _indexing, _protocols, _weft
+from ._dtypes import dtype_name, np_dtype
+from ._events import HostFuture
+from ._linalg import matmul
+
+_deliver = _protocols.deliver
+
+
+class Array(_weft._Array):
+    """An n-dimensional array on a device. Arithmetic is lazy: a chain of operations runs as one
+    generated kernel when its result is needed."""
+
+    __slots__ = ()
+    __module__ = "weft"
+    __hash__ = None  # arrays compare elementwise, so they are not hashable (as NumPy's)
+    __array_priority__ = 100  # NumPy defers to weft in mixed operations
+
+    # ---- elements on the host -----------------------------------------------------------------
+
+    @property
+    def dtype(self):
+        """The NumPy dtype of the elements."""
+        return np_dtype(self._dtype)
+
+    def get(self, queue=None, ary=None):
+        """The array's elements in a new NumPy array (or in ary), waiting for them (Ctrl-C interrupts)."""
+        out = ary if ary is not None else _np.empty(self.shape, dtype=np_dtype(self._dtype))
+        if out.shape != self.shape or out.dtype != np_dtype(self._dtype) or not out.flags.c_contiguous:
+            raise _weft.InvalidArgument(f"get: ary must be a C-contiguous {self._dtype} array of shape {self.shape}")
+        self._read_into(out)
+        return out
+
+    def get_async(self):
+        """Starts the copy to the host and returns a HostFuture (awaitable) at once."""
+        out = _np.empty(self.shape, dtype=np_dtype(self._dtype))
+        return HostFuture(self._read_async(out), out)
+
+    def set(self, ary, queue=None):
+        """Copies the host array ary (same shape) into this array."""
+        ary = _np.ascontiguousarray(ary, dtype=np_dtype(self._dtype))
+        if ary.shape != self.shape:
+            raise _weft.InvalidArgument(f"set: shape {ary.shape} given for an array of shape {self.shape}")
+        self._set(ary)
+
+    def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            raise ValueError("a weft.Array cannot be seen as a NumPy array without a copy to the host")
+        host = self.get()
+        return host if dtype is None else host.astype(dtype, copy=False)
+
+    def astype(self, dtype, copy=True):
+        """The elements converted to dtype, as NumPy's astype (lazy: fuses into what follows)."""
+        return self._astype(dtype_name(dtype), copy)
+
+    def item(self):
+        """The one element as a Python number."""
+        if self.size != 1:
+            raise TypeError("only arrays of one element can be converted to Python scalars")
+        return self.get().reshape(()).item()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __bool__(self):
+        return bool(self.item())
+
+    def __complex__(self):
+        return complex(self.item())
+
+    def tolist(self):
+        return self.get().tolist()
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __str__(self):
+        return str(self.get())
+
+    def __format__(self, spec):
+        if spec:
+            return format(self.get(), spec)
+        return (f"weft.Array({_np.array2string(self.get(), separator=', ')}, dtype={self._dtype}, "
+                f"device={self.device.selector!r})")
+
+    # ---- reductions and scans (NumPy's dtype= and out=) -------------------------------------
+
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False):
+        """sum over axis (None: all), as NumPy's; stays on the device."""
+        return _deliver(_weft._reduce("sum", self, axis, keepdims), dtype, out)
+
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False):
+        """prod over axis (None: all), as NumPy's; stays on the device."""
+        return _deliver(_weft._reduce("prod", self, axis, keepdims), dtype, out)
+
+    def min(self, axis=None, dtype=None, out=None, keepdims=False):
+        """min over axis (None: all), as NumPy's; stays on the device."""
+        return _deliver(_weft._reduce("min", self, axis, keepdims), dtype, out)
+
+    def max(self, axis=None, dtype=None, out=None, keepdims=False):
+        """max over axis (None: all), as NumPy's; stays on the device."""
+        return _deliver(_weft._reduce("max", self, axis, keepdims), dtype, out)
+
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False):
+        """mean over axis (None: all), as NumPy's; stays on the device."""
+        return _deliver(_weft._reduce("mean", self, axis, keepdims), dtype, out)
+
+    def any(self, axis=None, dtype=None, out=None, keepdims=False):
+        """any over axis (None: all), as NumPy's; stays on the device."""
+        return _deliver(_weft._reduce("any", self, axis, keepdims), dtype, out)
+
+    def all(self, axis=None, dtype=None, out=None, keepdims=False):
+        """all over axis (None: all), as NumPy's; stays on the device."""
+        return _deliver(_weft._reduce("all", self, axis, keepdims), dtype, out)
+
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        """The index of the first minimum (a NaN counts as the extreme), over every element (a flat
+        index) or along axis, as NumPy's; stays on the device."""
+        return _deliver(_weft._arg_extreme("argmin", self, axis, keepdims), None, out)
+
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        """The index of the first maximum (a NaN counts as the extreme), over every element (a flat
+        index) or along axis, as NumPy's; stays on the device."""
+        return _deliver(_weft._arg_extreme("argmax", self, axis, keepdims), None, out)
+
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """var over axis (None: all) dividing by N - ddof, as NumPy's (two passes)."""
+        return _deliver(_weft._var("var", self, axis, keepdims, int(ddof)), dtype, out)
+
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+        """std over axis (None: all) dividing by N - ddof, as NumPy's (two passes)."""
+        return _deliver(_weft._var("std", self, axis, keepdims, int(ddof)), dtype, out)
+
+    def cumsum(self, axis=None, dtype=None, out=None):
+        """cumsum of the flattened elements (axis None) or along axis, as NumPy's; one scan kernel."""
+        return _deliver(_weft._scan("cumsum", self, axis), dtype, out)
+
+    def cumprod(self, axis=None, dtype=None, out=None):
+        """cumprod of the flattened elements (axis None) or along axis, as NumPy's; one scan kernel."""
+        return _deliver(_weft._scan("cumprod", self, axis), dtype, out)
+
+    def dot(self, other, out=None):
+        """NumPy's dot, in one kernel without a temporary."""
+        return _deliver(_weft._dot(self, other), None, out)
+
+    def __matmul__(self, other):
+        return matmul(self, other) if isinstance(other, Array) else NotImplemented
+
+    def __rmatmul__(self, other):
+        return matmul(other, self) if isinstance(other, Array) else NotImplemented
+
+    # ---- devices, indexing and NumPy's protocols ---------------------------------------------
+
+    def to(self, device) -> Array:
+        """The same memory seen from device (weft's residence): nothing is copied now; the first
+        kernel that reads it there copies the allocation once, and a write on either side makes the
+        other's copy stale (the next read there copies again). Unlike asarray(a, device=...), which
+        makes an independent copy, writes through either array are seen by the other."""
+        return _weft._to(self, device)
+
+    def __getitem__(self, key):
+        """NumPy indexing: basic indices give views (no copy); integer arrays, lists, boolean masks
+        and integers beside them index as NumPy's advanced indexing, into a new array (one gather
+        kernel, reading the array where it lies: no copy of a strided source)."""
+        return _indexing.getitem(self, key)
+
+    def __setitem__(self, key, value):
+        """NumPy assignment: through a basic index (a view), a boolean mask of the leading
+        dimensions, or any advanced index (value broadcast to the indexed shape; where an element
+        is indexed more than once, which of its values lands is unspecified, as in CuPy)."""
+        _indexing.setitem(self, key, value)
+
+    @property
+    def __cuda_array_interface__(self):
+        """CUDA's array interface (CUDA devices only), for CuPy, PyTorch and Numba: no copy."""
+        return self._cuda_array_interface()
+
+    __array_ufunc__ = _protocols.array_ufunc
+    __array_function__ = _protocols.array_function
+
+
+_weft._set_array_class(Array)

@@ -1,0 +1,92 @@
+"""Making arrays: empty, full, zeros, ones, arange, linspace, asarray, array, to_device and
+the *_like functions, as NumPy's and PyOpenCL's."""
+from __future__ import annotations
+
+import numpy as _np
+
+from . import _weft
+from ._dtypes import dtype_name, float64
+
+_ArrayBase = _weft._Array
+
+
+def empty(shape, dtype=float64, device=None):
+    """An array of shape with undefined contents."""
+    return _weft._empty(shape, dtype_name(dtype), device)
+
+
+def full(shape, fill_value, dtype=None, device=None):
+    if dtype is None:
+        dtype = _np.result_type(fill_value)
+    return _weft._full(shape, fill_value, dtype_name(dtype), device)
+
+
+def zeros(shape, dtype=float64, device=None):
+    return _weft._full(shape, 0, dtype_name(dtype), device)
+
+
+def ones(shape, dtype=float64, device=None):
+    return _weft._full(shape, 1, dtype_name(dtype), device)
+
+
+def arange(start, stop=None, step=1, dtype=None, device=None):
+    """Evenly spaced values in [start, stop), as NumPy's arange."""
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        dtype = _np.result_type(start, stop, step)
+    return _weft._arange(start, stop, step, dtype_name(dtype), device)
+
+
+def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None):
+    return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), device)
+
+
+def asarray(a, dtype=None, device=None):
+    """a on device (the default device when None): a weft.Array already there is returned as it
+    is (or cast); anything else is converted by NumPy and copied over once."""
+    if isinstance(a, _ArrayBase):
+        if device is not None and _weft.Device(device) != a.device:
+            a = _weft._to_device(a, device)
+        return a if dtype is None else a.astype(dtype, copy=False)
+    if not isinstance(a, _np.ndarray) and hasattr(a, "__cuda_array_interface__"):
+        # A CuPy array, PyTorch CUDA tensor, Numba device array: used in place.
+        w = _weft._from_cuda_array_interface(a)
+        return asarray(w, dtype=dtype, device=device)
+    host = _np.asarray(a, dtype=dtype)
+    if host.dtype.kind not in "biuf" or host.dtype == _np.float16:
+        raise _weft.InvalidArgument(f"asarray: dtype {host.dtype} is not one weft arrays hold")
+    if not host.flags.c_contiguous:
+        host = host.copy(order="C")  # (ascontiguousarray would make a 0-d array 1-d)
+    return _weft._from_host(host, host.shape, host.dtype.name, device)
+
+
+def array(obj, dtype=None, copy=True, device=None):
+    """As asarray, but a weft.Array is copied unless copy=False."""
+    a = asarray(obj, dtype=dtype, device=device)
+    if copy and a is obj:
+        a = a.copy()
+    return a
+
+
+def to_device(queue, ary):
+    """PyOpenCL's pyopencl.array.to_device: a copy of the host array on the queue's device."""
+    return asarray(ary, device=queue.device if isinstance(queue, _weft.Queue) else queue)
+
+
+def _like(f):
+    def like(a, *args, dtype=None, shape=None, **kwargs):
+        return f(a.shape if shape is None else shape, *args, dtype=a.dtype if dtype is None else dtype,
+                 device=a.device, **kwargs)
+    like.__name__ = like.__qualname__ = f"{f.__name__}_like"
+    return like
+
+
+empty_like = _like(empty)
+zeros_like = _like(zeros)
+ones_like = _like(ones)
+
+
+def full_like(a, fill_value, dtype=None, device=None):
+    return full(a.shape, fill_value, dtype=a.dtype if dtype is None else dtype,
+                device=a.device if device is None else device)

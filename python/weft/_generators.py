@@ -1,0 +1,163 @@
+"""Kernel generators with PyOpenCL's argument conventions: ElementwiseKernel, ReductionKernel,
+GenericScanKernel, InclusiveScanKernel and ExclusiveScanKernel (a leading context or device
+argument is accepted and ignored: the call's arrays or queue=... choose the device)."""
+from __future__ import annotations
+
+import numpy as _np
+
+from . import _weft
+from ._dtypes import C_NAMES, dtype_name, np_dtype
+
+
+def _drop_context(args):
+    """PyOpenCL's generators take a context first: weft takes (and ignores) None, a Device, a
+    Queue or any other object that is neither a string nor a dtype there."""
+    if args and (args[0] is None or isinstance(args[0], (_weft.Device, _weft.Queue))
+                 or (not isinstance(args[0], str) and not _is_dtype_like(args[0]))):
+        return args[1:]
+    return args
+
+
+def _options(options):
+    """Build options as a string; PyOpenCL also takes a list of them."""
+    if options is None or isinstance(options, str):
+        return options
+    return " ".join(str(o) for o in options)
+
+
+def _is_dtype_like(x):
+    try:
+        _np.dtype(x)
+        return not isinstance(x, (_weft.Device, _weft.Queue))
+    except TypeError:
+        return False
+
+
+class ElementwiseKernel(_weft._ElementwiseKernel):
+    """ElementwiseKernel(arguments, operation, name="elementwise", preamble="", options=None):
+    operation runs for each i in range(n); call it as knl(*args, range=None, queue=None, wait_for=None)
+    (n: the first array argument's size) and get a weft.Event."""
+
+    __module__ = "weft"
+
+    def __init__(self, *args, **kwargs):
+        args = list(_drop_context(args))
+        names = ["arguments", "operation", "name", "preamble", "options"]
+        params = dict(zip(names, args))
+        params.update(kwargs)
+        params["options"] = _options(params.get("options"))
+        super().__init__(**params)
+
+
+class ReductionKernel(_weft._ReductionKernel):
+    """ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None, name="reduce",
+    options=None, preamble=""): call it as knl(*args, queue=None, wait_for=None, range=None) and get a
+    0-d weft.Array (``.get()`` it, or keep using it on the device)."""
+
+    __module__ = "weft"
+
+    def __init__(self, *args, **kwargs):
+        args = list(_drop_context(args))
+        names = ["dtype_out", "neutral", "reduce_expr", "map_expr", "arguments", "name", "options", "preamble"]
+        params = dict(zip(names, args))
+        params.update(kwargs)
+        params["dtype_out"] = dtype_name(params["dtype_out"])
+        if params.get("map_expr") is None:
+            params["map_expr"] = "in[i]"
+        if params.get("arguments") is None:
+            raise _weft.InvalidArgument("ReductionKernel: give arguments (the C parameter list)")
+        params["options"] = _options(params.get("options"))
+        super().__init__(**params)
+
+
+class GenericScanKernel(_weft._GenericScanKernel):
+    """GenericScanKernel(dtype, arguments, input_expr, scan_expr, neutral, output_statement,
+    is_segment_start_expr=None, preamble="", name="scan", options=None), as PyOpenCL's; call it as
+    knl(*args, size=None, queue=None, wait_for=None)."""
+
+    __module__ = "weft"
+
+    def __init__(self, *args, **kwargs):
+        args = list(_drop_context(args))
+        names = ["dtype", "arguments", "input_expr", "scan_expr", "neutral", "output_statement",
+                 "is_segment_start_expr"]
+        params = dict(zip(names, args))
+        params.update(kwargs)
+        params["dtype"] = dtype_name(params["dtype"])
+        params.pop("input_fetch_exprs", None)
+        params.pop("index_dtype", None)
+        if "name_prefix" in params:
+            params["name"] = params.pop("name_prefix")
+        params["options"] = _options(params.get("options"))
+        params.pop("devices", None)
+        if params.get("is_segment_start_expr"):
+            # PyOpenCL's scan_expr may test across_seg_boundary; weft restarts each segment from
+            # neutral itself and never combines across a boundary, so it is always false here.
+            params["preamble"] = "#define across_seg_boundary 0\n" + (params.get("preamble") or "")
+        super().__init__(**params)
+
+
+class _ScanKernel:
+    _output = ""
+
+    def __init__(self, *args, **kwargs):
+        args = list(_drop_context(args))
+        names = ["dtype", "scan_expr", "neutral", "name_prefix", "options", "preamble"]
+        params = dict(zip(names, args))
+        params.update(kwargs)
+        ctype = C_NAMES[dtype_name(params["dtype"])]
+        neutral = params.get("neutral")
+        if neutral is None:
+            neutral = _infer_neutral(params["scan_expr"], np_dtype(dtype_name(params["dtype"])))
+            if neutral is None:
+                raise _weft.InvalidArgument(f"{type(self).__name__}: give neutral for scan_expr "
+                                            f"{params['scan_expr']!r} (weft infers it only for sums, products, "
+                                            "min, max and bitwise operators)")
+        self.dtype = np_dtype(dtype_name(params["dtype"]))
+        self._scan = GenericScanKernel(
+            params["dtype"], f"const {ctype} *input_ary, {ctype} *output_ary", "input_ary[i]",
+            params["scan_expr"], str(neutral), self._output, preamble=params.get("preamble") or "",
+            name=params.get("name_prefix") or "scan", options=_options(params.get("options")))
+
+    def __call__(self, input_ary, output_ary=None, queue=None, wait_for=None, size=None):
+        """Scans input_ary into output_ary (in place when None, as PyOpenCL) and returns output_ary."""
+        if output_ary is None:
+            output_ary = input_ary
+        self._scan(input_ary, output_ary, queue=queue, wait_for=wait_for,
+                   size=input_ary.size if size is None else size)
+        return output_ary
+
+
+def _infer_neutral(scan_expr, dtype):
+    """The neutral element of the common scan operators, as C source, or None."""
+    e = scan_expr.replace(" ", "")
+    lowest = (f"-INFINITY" if dtype.kind == "f" else str(_np.iinfo(dtype).min))
+    highest = (f"INFINITY" if dtype.kind == "f" else str(_np.iinfo(dtype).max))
+    if dtype.kind == "i" and _np.iinfo(dtype).min == _np.iinfo(_np.int64).min:
+        lowest = "(-9223372036854775807L-1)"
+    if dtype.kind == "u":
+        highest = f"{highest}UL" if dtype.itemsize == 8 else highest
+    table = {("a+b", "b+a"): "0", ("a*b", "b*a"): "1", ("a|b", "b|a", "a^b", "b^a"): "0",
+             ("max(a,b)", "max(b,a)", "fmax(a,b)", "fmax(b,a)"): lowest,
+             ("min(a,b)", "min(b,a)", "fmin(a,b)", "fmin(b,a)"): highest,
+             ("a&b", "b&a"): "(~0)" if dtype.kind in "iu" else None}
+    for forms, value in table.items():
+        if e in forms:
+            return value
+    return None
+
+
+class InclusiveScanKernel(_ScanKernel):
+    """InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble=""): out[i] = in[0] op ... op in[i].
+    neutral may be left out for sums, products, min, max and bitwise operators (weft infers it);
+    other operators need it (PyOpenCL's inclusive scans do not)."""
+
+    __module__ = "weft"
+    _output = "output_ary[i] = item;"
+
+
+class ExclusiveScanKernel(_ScanKernel):
+    """ExclusiveScanKernel(dtype, scan_expr, neutral, preamble=""): out[i] = in[0] op ... op in[i-1]."""
+
+    __module__ = "weft"
+    _output = "output_ary[i] = prev_item;"

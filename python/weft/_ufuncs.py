@@ -1,0 +1,71 @@
+"""weft's elementwise functions as NumPy's ufuncs are called: lazy (one fused kernel when the
+result is needed), with NumPy's out= and dtype= keywords."""
+from __future__ import annotations
+
+from . import _weft
+from ._protocols import with_out
+
+add = with_out(_weft.add)
+subtract = with_out(_weft.subtract)
+multiply = with_out(_weft.multiply)
+true_divide = with_out(_weft.true_divide)
+floor_divide = with_out(_weft.floor_divide)
+remainder = with_out(_weft.remainder)
+power = with_out(_weft.power)
+negative = with_out(_weft.negative)
+abs = with_out(_weft.abs)  # noqa: A001  (NumPy's name)
+fabs = with_out(_weft.fabs)
+sqrt = with_out(_weft.sqrt)
+cbrt = with_out(_weft.cbrt)
+exp = with_out(_weft.exp)
+exp2 = with_out(_weft.exp2)
+expm1 = with_out(_weft.expm1)
+log = with_out(_weft.log)
+log2 = with_out(_weft.log2)
+log10 = with_out(_weft.log10)
+log1p = with_out(_weft.log1p)
+sin = with_out(_weft.sin)
+cos = with_out(_weft.cos)
+tan = with_out(_weft.tan)
+arcsin = with_out(_weft.arcsin)
+arccos = with_out(_weft.arccos)
+arctan = with_out(_weft.arctan)
+sinh = with_out(_weft.sinh)
+cosh = with_out(_weft.cosh)
+tanh = with_out(_weft.tanh)
+arctan2 = with_out(_weft.arctan2)
+hypot = with_out(_weft.hypot)
+minimum = with_out(_weft.minimum)
+maximum = with_out(_weft.maximum)
+fmin = with_out(_weft.fmin)
+fmax = with_out(_weft.fmax)
+less = with_out(_weft.less)
+less_equal = with_out(_weft.less_equal)
+greater = with_out(_weft.greater)
+greater_equal = with_out(_weft.greater_equal)
+equal = with_out(_weft.equal)
+not_equal = with_out(_weft.not_equal)
+logical_and = with_out(_weft.logical_and)
+logical_or = with_out(_weft.logical_or)
+logical_xor = with_out(_weft.logical_xor)
+logical_not = with_out(_weft.logical_not)
+bitwise_and = with_out(_weft.bitwise_and)
+bitwise_or = with_out(_weft.bitwise_or)
+bitwise_xor = with_out(_weft.bitwise_xor)
+invert = with_out(_weft.invert)
+isnan = with_out(_weft.isnan)
+isinf = with_out(_weft.isinf)
+isfinite = with_out(_weft.isfinite)
+floor = with_out(_weft.floor)
+ceil = with_out(_weft.ceil)
+trunc = with_out(_weft.trunc)
+rint = with_out(_weft.rint)
+square = with_out(_weft.square)
+reciprocal = with_out(_weft.reciprocal)
+clip = with_out(_weft.clip)
+
+# NumPy's other names for some of them.
+absolute, divide, mod = abs, true_divide, remainder
+# NumPy's round (half to even, integers keep their dtype) and where, as the extension has them.
+round = around = _weft.round  # noqa: A001
+where = _weft.where
