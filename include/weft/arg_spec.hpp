@@ -8,6 +8,8 @@
 // to the declared type.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +18,7 @@
 
 namespace weft {
 
-struct ArgSpec {
+struct WEFT_API ArgSpec {
   std::string name;
   DType dtype = DType::float32;
   unsigned vector_width = 1;  // float4 -> 4
@@ -30,6 +32,6 @@ struct ArgSpec {
 
 /// Parses a C-style argument list. Throws InvalidArgument naming the piece that does not
 /// parse ("argument 2 'float4x b': unknown type 'float4x'").
-std::vector<ArgSpec> parse_arguments(std::string_view spec);
+WEFT_API std::vector<ArgSpec> parse_arguments(std::string_view spec);
 
 }  // namespace weft

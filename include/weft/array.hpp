@@ -26,6 +26,8 @@
 // beyond it throws OutOfMemory naming the request.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -48,7 +50,7 @@ namespace detail {
 struct Residence;
 }
 
-class Array {
+class WEFT_API Array {
  public:
   Array() = default;
 
@@ -172,7 +174,7 @@ struct ExprNode;
 }
 
 /// A lazy expression of arrays and numbers. Building one launches nothing.
-class Expr {
+class WEFT_API Expr {
  public:
   Expr(const Array& a);  // NOLINT: arrays take part in expressions as they are
   Expr(double v);        // NOLINT: a number adopts the other operand's type (NumPy 2 rules)
@@ -201,86 +203,86 @@ class Expr {
   std::shared_ptr<const detail::ExprNode> node_;
 };
 
-Expr operator+(const Expr& a, const Expr& b);
-Expr operator-(const Expr& a, const Expr& b);
-Expr operator*(const Expr& a, const Expr& b);
+WEFT_API Expr operator+(const Expr& a, const Expr& b);
+WEFT_API Expr operator-(const Expr& a, const Expr& b);
+WEFT_API Expr operator*(const Expr& a, const Expr& b);
 /// True division: integers divide as floats, as in NumPy.
-Expr operator/(const Expr& a, const Expr& b);
-Expr operator-(const Expr& a);
-Expr operator<(const Expr& a, const Expr& b);
-Expr operator>(const Expr& a, const Expr& b);
-Expr operator<=(const Expr& a, const Expr& b);
-Expr operator>=(const Expr& a, const Expr& b);
-Expr operator==(const Expr& a, const Expr& b);
-Expr operator!=(const Expr& a, const Expr& b);
-Expr operator&(const Expr& a, const Expr& b);  // bitwise, on integers and bools
-Expr operator|(const Expr& a, const Expr& b);
-Expr operator^(const Expr& a, const Expr& b);
-Expr operator~(const Expr& a);
-Expr logical_and(const Expr& a, const Expr& b);
-Expr logical_or(const Expr& a, const Expr& b);
-Expr logical_xor(const Expr& a, const Expr& b);
-Expr logical_not(const Expr& a);
+WEFT_API Expr operator/(const Expr& a, const Expr& b);
+WEFT_API Expr operator-(const Expr& a);
+WEFT_API Expr operator<(const Expr& a, const Expr& b);
+WEFT_API Expr operator>(const Expr& a, const Expr& b);
+WEFT_API Expr operator<=(const Expr& a, const Expr& b);
+WEFT_API Expr operator>=(const Expr& a, const Expr& b);
+WEFT_API Expr operator==(const Expr& a, const Expr& b);
+WEFT_API Expr operator!=(const Expr& a, const Expr& b);
+WEFT_API Expr operator&(const Expr& a, const Expr& b);  // bitwise, on integers and bools
+WEFT_API Expr operator|(const Expr& a, const Expr& b);
+WEFT_API Expr operator^(const Expr& a, const Expr& b);
+WEFT_API Expr operator~(const Expr& a);
+WEFT_API Expr logical_and(const Expr& a, const Expr& b);
+WEFT_API Expr logical_or(const Expr& a, const Expr& b);
+WEFT_API Expr logical_xor(const Expr& a, const Expr& b);
+WEFT_API Expr logical_not(const Expr& a);
 /// NumPy's floor_divide and remainder (the sign of the divisor; 0 for an integer divided by
 /// 0), power; minimum and maximum propagate NaN, fmin and fmax ignore it.
-Expr floor_divide(const Expr& a, const Expr& b);
-Expr remainder(const Expr& a, const Expr& b);
-Expr power(const Expr& a, const Expr& b);
-Expr minimum(const Expr& a, const Expr& b);
-Expr maximum(const Expr& a, const Expr& b);
-Expr fmin(const Expr& a, const Expr& b);
-Expr fmax(const Expr& a, const Expr& b);
-Expr clip(const Expr& a, const Expr& lo, const Expr& hi);
-Expr atan2(const Expr& a, const Expr& b);
-Expr hypot(const Expr& a, const Expr& b);
-Expr where(const Expr& condition, const Expr& a, const Expr& b);
-Expr astype(const Expr& a, DType dtype);
+WEFT_API Expr floor_divide(const Expr& a, const Expr& b);
+WEFT_API Expr remainder(const Expr& a, const Expr& b);
+WEFT_API Expr power(const Expr& a, const Expr& b);
+WEFT_API Expr minimum(const Expr& a, const Expr& b);
+WEFT_API Expr maximum(const Expr& a, const Expr& b);
+WEFT_API Expr fmin(const Expr& a, const Expr& b);
+WEFT_API Expr fmax(const Expr& a, const Expr& b);
+WEFT_API Expr clip(const Expr& a, const Expr& lo, const Expr& hi);
+WEFT_API Expr atan2(const Expr& a, const Expr& b);
+WEFT_API Expr hypot(const Expr& a, const Expr& b);
+WEFT_API Expr where(const Expr& condition, const Expr& a, const Expr& b);
+WEFT_API Expr astype(const Expr& a, DType dtype);
 /// isnan, isinf and isfinite give bool; floor, ceil, trunc and round (half to even) keep an
 /// integer's dtype as NumPy 2 does; the others give floats for integers.
-Expr isnan(const Expr& a);
-Expr isinf(const Expr& a);
-Expr isfinite(const Expr& a);
-Expr floor(const Expr& a);
-Expr ceil(const Expr& a);
-Expr trunc(const Expr& a);
-Expr round(const Expr& a);
-Expr abs(const Expr& a);
+WEFT_API Expr isnan(const Expr& a);
+WEFT_API Expr isinf(const Expr& a);
+WEFT_API Expr isfinite(const Expr& a);
+WEFT_API Expr floor(const Expr& a);
+WEFT_API Expr ceil(const Expr& a);
+WEFT_API Expr trunc(const Expr& a);
+WEFT_API Expr round(const Expr& a);
+WEFT_API Expr abs(const Expr& a);
 /// NumPy's fabs and rint give floats for integers; square and reciprocal keep the dtype
 /// (square and reciprocal of bools are int8; an integer's reciprocal is 1 / x truncated, and
 /// for 0 NumPy's value: the smallest int32/int64, 0 for the other integer types).
-Expr fabs(const Expr& a);
-Expr rint(const Expr& a);
-Expr square(const Expr& a);
-Expr reciprocal(const Expr& a);
-Expr sqrt(const Expr& a);
-Expr cbrt(const Expr& a);
-Expr exp(const Expr& a);
-Expr exp2(const Expr& a);
-Expr expm1(const Expr& a);
-Expr log(const Expr& a);
-Expr log2(const Expr& a);
-Expr log10(const Expr& a);
-Expr log1p(const Expr& a);
-Expr sin(const Expr& a);
-Expr cos(const Expr& a);
-Expr tan(const Expr& a);
-Expr asin(const Expr& a);
-Expr acos(const Expr& a);
-Expr atan(const Expr& a);
-Expr sinh(const Expr& a);
-Expr cosh(const Expr& a);
-Expr tanh(const Expr& a);
+WEFT_API Expr fabs(const Expr& a);
+WEFT_API Expr rint(const Expr& a);
+WEFT_API Expr square(const Expr& a);
+WEFT_API Expr reciprocal(const Expr& a);
+WEFT_API Expr sqrt(const Expr& a);
+WEFT_API Expr cbrt(const Expr& a);
+WEFT_API Expr exp(const Expr& a);
+WEFT_API Expr exp2(const Expr& a);
+WEFT_API Expr expm1(const Expr& a);
+WEFT_API Expr log(const Expr& a);
+WEFT_API Expr log2(const Expr& a);
+WEFT_API Expr log10(const Expr& a);
+WEFT_API Expr log1p(const Expr& a);
+WEFT_API Expr sin(const Expr& a);
+WEFT_API Expr cos(const Expr& a);
+WEFT_API Expr tan(const Expr& a);
+WEFT_API Expr asin(const Expr& a);
+WEFT_API Expr acos(const Expr& a);
+WEFT_API Expr atan(const Expr& a);
+WEFT_API Expr sinh(const Expr& a);
+WEFT_API Expr cosh(const Expr& a);
+WEFT_API Expr tanh(const Expr& a);
 
 /// Evaluates an expression into a new contiguous array, in one generated kernel, on the
 /// device of its arrays (all must be on one device). A tree too large for one kernel (more
 /// than about 40 kernel parameters, 256 nodes or 32 levels) has its costliest subtrees
 /// evaluated into temporaries first; the same view read several times counts once.
-Array eval(const Expr& expr);
+WEFT_API Array eval(const Expr& expr);
 
 /// Reductions over every element, the expression fused into the one reading pass.
-Future<double> sum(const Expr& expr);
-Future<double> min(const Expr& expr);
-Future<double> max(const Expr& expr);
+WEFT_API Future<double> sum(const Expr& expr);
+WEFT_API Future<double> min(const Expr& expr);
+WEFT_API Future<double> max(const Expr& expr);
 
 /// Reductions along axes (negative axes count from the end; an empty list means every axis),
 /// with NumPy's result types: sum and prod of integers give int64 (uint64 for unsigned),
@@ -290,49 +292,49 @@ Future<double> max(const Expr& expr);
 /// bits); reducing some axes runs one work-item per output element with four accumulators
 /// (commutative operations; prod keeps NumPy's order), and on GPUs a long reduced range
 /// with few outputs is cut into pieces reduced in two stages.
-Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
-Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
-Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
-Array max(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
-Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
-Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
-Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+WEFT_API Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+WEFT_API Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+WEFT_API Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+WEFT_API Array max(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+WEFT_API Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+WEFT_API Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
+WEFT_API Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims = false);
 
 /// The index of the first minimum / maximum (a NaN counts as the extreme, as in NumPy):
 /// over every element (the flat index in C order, a 0-d int64 array; two parallel passes),
 /// or along one axis.
-Array argmin(const Expr& expr);
-Array argmax(const Expr& expr);
-Array argmin(const Expr& expr, int axis, bool keepdims = false);
-Array argmax(const Expr& expr, int axis, bool keepdims = false);
+WEFT_API Array argmin(const Expr& expr);
+WEFT_API Array argmax(const Expr& expr);
+WEFT_API Array argmin(const Expr& expr, int axis, bool keepdims = false);
+WEFT_API Array argmax(const Expr& expr, int axis, bool keepdims = false);
 /// Variance and standard deviation along axes (empty: every axis), dividing by N - ddof, in
 /// two passes as NumPy's (the mean, then the squared deviations); floats keep their type,
 /// integers give float64.
-Array var(const Expr& expr, const std::vector<int>& axes = {}, bool keepdims = false, int ddof = 0);
-Array std(const Expr& expr, const std::vector<int>& axes = {}, bool keepdims = false, int ddof = 0);
+WEFT_API Array var(const Expr& expr, const std::vector<int>& axes = {}, bool keepdims = false, int ddof = 0);
+WEFT_API Array std(const Expr& expr, const std::vector<int>& axes = {}, bool keepdims = false, int ddof = 0);
 /// Cumulative sums and products with NumPy's result types (small integers widen to 64
 /// bits): of the flattened elements, or along axis (a segmented scan over its lines), in
 /// one generated scan kernel reading the expression.
-Array cumsum(const Expr& expr);
-Array cumprod(const Expr& expr);
-Array cumsum(const Expr& expr, int axis);
-Array cumprod(const Expr& expr, int axis);
+WEFT_API Array cumsum(const Expr& expr);
+WEFT_API Array cumprod(const Expr& expr);
+WEFT_API Array cumsum(const Expr& expr, int axis);
+WEFT_API Array cumprod(const Expr& expr, int axis);
 /// numpy.dot: the inner product of 1-D operands; else the sum over a's last axis and b's
 /// second-to-last (matrix product for 2-D), in one kernel without a temporary.
-Array dot(const Expr& a, const Expr& b);
+WEFT_API Array dot(const Expr& a, const Expr& b);
 
 /// The in-order queue the array layer runs its work on, one per device (made on first use).
 /// Work on another queue that reads or writes arrays must be ordered with it (markers).
-Queue& array_queue(const Device& device);
+WEFT_API Queue& array_queue(const Device& device);
 /// Waits until the array work queued on device (evaluations, assignments) has finished.
-void synchronize(const Device& device);
+WEFT_API void synchronize(const Device& device);
 
 /// How many elementwise kernels the arrays have launched on device: each eval or assignment
 /// is one, whatever the size of its expression (two when an assignment reads memory it
 /// overwrites through another view: it goes through a temporary).
-std::uint64_t elementwise_launches(const Device& device);
+WEFT_API std::uint64_t elementwise_launches(const Device& device);
 
 /// NumPy's result type of a binary operation on arrays of dtypes a and b.
-DType result_type(DType a, DType b);
+WEFT_API DType result_type(DType a, DType b);
 
 }  // namespace weft

@@ -6,6 +6,8 @@
 // On the host backend, host_ptr() gives the memory directly; elsewhere it is null.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -20,7 +22,7 @@ namespace detail {
 class BufferImpl;
 }
 
-class Buffer {
+class WEFT_API Buffer {
  public:
   Buffer() = default;
   /// Allocates bytes on device; throws OutOfMemory naming the request when it cannot.

@@ -22,6 +22,8 @@
 //   const weft::Config& cfg = weft::config();   // throws ConfigError on a malformed value
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -34,7 +36,7 @@ namespace weft {
 
 enum class LogLevel : int { off = 0, error = 1, warning = 2, info = 3, debug = 4 };
 
-struct Config {
+struct WEFT_API Config {
   DeviceSelector device;                 // WEFT_DEVICE
   std::vector<DeviceSelector> backends;  // WEFT_BACKENDS; empty: all may load
   std::string cache_dir;                 // resolved directory; empty: no disk cache
@@ -61,6 +63,6 @@ struct Config {
 };
 
 /// The process's configuration, parsed from the environment on first use.
-const Config& config();
+WEFT_API const Config& config();
 
 }  // namespace weft

@@ -8,6 +8,8 @@
 // missing lists no devices, and backends() says why.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,7 +29,7 @@ class DeviceImpl;
 /// when it describes a device.
 ///
 ///   if (!dev.info().capabilities.has_barriers) { /* chunked loops, no work-groups */ }
-struct DeviceCapabilities {
+struct WEFT_API DeviceCapabilities {
   /// Work-groups whose work-items share __local memory and meet at barrier() (OpenCL, CUDA).
   /// The host backend runs work-items to completion one after another: no barriers, no
   /// __local memory, so kernels that need them are refused there.
@@ -59,7 +61,7 @@ struct DeviceCapabilities {
   int dlpack_device_id = 0;
 };
 
-struct DeviceInfo {
+struct WEFT_API DeviceInfo {
   std::string name;              // "AMD EPYC 7B13", "NVIDIA H100 80GB HBM3", ...
   std::string vendor;
   std::string backend;           // "host", "opencl", "cuda"
@@ -80,7 +82,7 @@ struct DeviceInfo {
   DeviceCapabilities capabilities;
 };
 
-class Device {
+class WEFT_API Device {
  public:
   Device() = default;
   explicit Device(std::shared_ptr<detail::DeviceImpl> impl) : impl_(std::move(impl)) {}
@@ -106,7 +108,7 @@ class Device {
 };
 
 /// What became of one backend at discovery.
-struct BackendStatus {
+struct WEFT_API BackendStatus {
   std::string name;             // "host", "opencl", "cuda"
   bool loaded = false;          // its library was found and initialized
   std::string reason;           // why it lists no devices, e.g. "libOpenCL.so.1 not found"
@@ -115,14 +117,14 @@ struct BackendStatus {
 
 /// Every backend weft knows, in a fixed order, each with its devices or the reason it has
 /// none. Discovery runs once per process.
-const std::vector<BackendStatus>& backends();
+WEFT_API const std::vector<BackendStatus>& backends();
 /// Every device of every loaded backend that WEFT_BACKENDS allows.
-std::vector<Device> devices();
+WEFT_API std::vector<Device> devices();
 /// The device a selector names (see selector.hpp). Throws ConfigError for a malformed
 /// selector and InvalidArgument, listing the devices present, when none matches.
-Device device(std::string_view selector);
-Device device(const DeviceSelector& selector);
+WEFT_API Device device(std::string_view selector);
+WEFT_API Device device(const DeviceSelector& selector);
 /// The device WEFT_DEVICE names, or auto's choice when it is unset.
-Device default_device();
+WEFT_API Device default_device();
 
 }  // namespace weft

@@ -8,6 +8,8 @@
 // (OpenCL C: char, uchar, short ... double). float16 exists where a device has it.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -37,14 +39,14 @@ inline constexpr DType all_dtypes[] = {
     DType::uint16, DType::uint32, DType::uint64,  DType::float16, DType::float32, DType::float64};
 
 /// Size of one element in bytes.
-std::size_t size_of(DType t) noexcept;
+WEFT_API std::size_t size_of(DType t) noexcept;
 /// NumPy's name: "bool", "int8", ..., "float64".
-std::string_view name(DType t) noexcept;
+WEFT_API std::string_view name(DType t) noexcept;
 /// The kernel dialect's (OpenCL C's) spelling: "bool", "char", "uchar", ..., "double", "half".
-std::string_view c_name(DType t) noexcept;
+WEFT_API std::string_view c_name(DType t) noexcept;
 /// Parses a NumPy name ("float32", "f4", "uint8", "bool") or an OpenCL C name ("float",
 /// "uint", "unsigned int", "long"). Returns nullopt for anything else.
-std::optional<DType> parse_dtype(std::string_view text) noexcept;
+WEFT_API std::optional<DType> parse_dtype(std::string_view text) noexcept;
 
 constexpr bool is_floating(DType t) noexcept {
   return t == DType::float16 || t == DType::float32 || t == DType::float64;

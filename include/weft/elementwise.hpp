@@ -10,6 +10,8 @@
 // into a KernelArgs of its own.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -22,7 +24,7 @@
 
 namespace weft {
 
-class ElementwiseKernel {
+class WEFT_API ElementwiseKernel {
  public:
   ElementwiseKernel(std::string_view arguments, std::string_view operation, std::string_view name = "elementwise",
                     std::string_view preamble = {}, std::string_view options = {});

@@ -10,6 +10,8 @@
 // a malformed environment variable; Unsupported something this device or build cannot do.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -17,14 +19,14 @@
 namespace weft {
 
 /// Base of every exception weft throws.
-class Error : public std::runtime_error {
+class WEFT_API Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
 /// A kernel failed to compile. what() holds a summary with the offending source lines,
 /// log() the compiler's full output, source() the source that was compiled.
-class BuildError : public Error {
+class WEFT_API BuildError : public Error {
  public:
   BuildError(const std::string& message, std::string log, std::string source)
       : Error(message), log_(std::move(log)), source_(std::move(source)) {}
@@ -38,7 +40,7 @@ class BuildError : public Error {
 
 /// A backend call failed. name() is the backend's own error name (CL_OUT_OF_RESOURCES,
 /// CUDA_ERROR_LAUNCH_FAILED, ...), call() the API call that returned it.
-class DeviceError : public Error {
+class WEFT_API DeviceError : public Error {
  public:
   DeviceError(const std::string& message, std::string name = {}, std::string call = {})
       : Error(message), name_(std::move(name)), call_(std::move(call)) {}
@@ -51,7 +53,7 @@ class DeviceError : public Error {
 };
 
 /// An allocation could not be satisfied. requested() is the size asked for, in bytes.
-class OutOfMemory : public DeviceError {
+class WEFT_API OutOfMemory : public DeviceError {
  public:
   OutOfMemory(const std::string& message, std::size_t requested, std::string name = {},
               std::string call = {})
@@ -64,34 +66,34 @@ class OutOfMemory : public DeviceError {
 
 /// A caller passed something weft cannot use: wrong shape, dtype, device, argument type,
 /// size or selector. Raised before any work is launched.
-class InvalidArgument : public Error {
+class WEFT_API InvalidArgument : public Error {
  public:
   using Error::Error;
 };
 
 /// An operation the operands' dtypes do not support, as NumPy refuses it: bitwise operators
 /// on floats, subtraction or negation of bools.
-class DTypeError : public InvalidArgument {
+class WEFT_API DTypeError : public InvalidArgument {
  public:
   using InvalidArgument::InvalidArgument;
 };
 
 /// A number that does not fit the dtype it must take (NumPy 2's rule for Python integers:
 /// an int8 array plus 300 is refused, not wrapped).
-class ValueOutOfRange : public InvalidArgument {
+class WEFT_API ValueOutOfRange : public InvalidArgument {
  public:
   using InvalidArgument::InvalidArgument;
 };
 
 /// An environment variable (WEFT_DEVICE, WEFT_NUM_THREADS, ...) holds a malformed value.
-class ConfigError : public InvalidArgument {
+class WEFT_API ConfigError : public InvalidArgument {
  public:
   using InvalidArgument::InvalidArgument;
 };
 
 /// The device, backend or build cannot do what was asked (a kernel with barriers on the
 /// host backend, a backend whose library is missing, ...). The message says what can.
-class Unsupported : public Error {
+class WEFT_API Unsupported : public Error {
  public:
   using Error::Error;
 };

@@ -7,6 +7,8 @@
 //   weft::wait_for_all({e1, e2});
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -22,11 +24,11 @@ class EventImpl;
 }
 
 enum class EventStatus : std::uint8_t { queued, submitted, running, complete, error };
-std::string_view to_string(EventStatus s) noexcept;
+WEFT_API std::string_view to_string(EventStatus s) noexcept;
 
 /// Profiling times in nanoseconds on one monotonic clock per device: when the command was
 /// enqueued, handed to the device, started and ended. Valid once the event is complete.
-struct EventProfile {
+struct WEFT_API EventProfile {
   std::uint64_t queued = 0;
   std::uint64_t submitted = 0;
   std::uint64_t start = 0;
@@ -35,7 +37,7 @@ struct EventProfile {
   double seconds() const noexcept { return static_cast<double>(end - start) * 1e-9; }
 };
 
-class Event {
+class WEFT_API Event {
  public:
   /// An event that is already complete (nothing to wait for).
   Event() = default;
@@ -68,7 +70,7 @@ class Event {
 ///   const weft::Event after[] = {ready};
 ///   weft::Event e = q.launch(k, n, {}, {}, after);           // waits for ready
 ///   ...; ready.complete();
-class UserEvent : public Event {
+class WEFT_API UserEvent : public Event {
  public:
   UserEvent();
   /// Marks the event done: commands waiting on it may run.
@@ -78,7 +80,7 @@ class UserEvent : public Event {
 };
 
 /// Waits for every event; throws the first error after all have finished.
-void wait_for_all(std::span<const Event> events);
+WEFT_API void wait_for_all(std::span<const Event> events);
 inline void wait_for_all(std::initializer_list<Event> events) {
   wait_for_all(std::span<const Event>(events.begin(), events.size()));
 }

@@ -20,6 +20,8 @@
 // are serialized by the graph.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -37,7 +39,7 @@ namespace detail {
 struct GraphImpl;
 }
 
-class Graph {
+class WEFT_API Graph {
  public:
   Graph() = default;
   explicit Graph(const Device& device);

@@ -9,6 +9,8 @@
 // Up to 16 arguments are held inline: making, filling and launching one allocates nothing.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -21,7 +23,7 @@
 
 namespace weft {
 
-class KernelArgs {
+class WEFT_API KernelArgs {
  public:
   KernelArgs() = default;
   /// Arguments for kernel, every one unset. The KernelArgs keeps the kernel alive.

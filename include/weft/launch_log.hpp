@@ -8,6 +8,8 @@
 //     std::cout << e.kernel << " " << (e.event.profile().end - e.event.profile().start) << " ns\n";
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,7 +20,7 @@
 
 namespace weft {
 
-class LaunchLog {
+class WEFT_API LaunchLog {
  public:
   struct Entry {
     std::string kernel;  // the kernel's name

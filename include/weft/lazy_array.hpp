@@ -13,6 +13,8 @@
 // Several threads may use one LazyArray: it is evaluated once.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <memory>
 
@@ -24,7 +26,7 @@ namespace detail {
 struct Deferred;
 }
 
-class LazyArray {
+class WEFT_API LazyArray {
  public:
   /// Expressions of more nodes than this are evaluated when deferred: the kernel of an
   /// unbounded chain (a loop of x = x + 1) would cost more to compile than it saves.
@@ -53,8 +55,8 @@ class LazyArray {
 /// Evaluates every lazy array that reads the memory of a (any view, on any device), then
 /// records that a's copy is about to be written (its copies elsewhere become stale): call it
 /// before a write the array layer does not make itself (a raw kernel, DLPack).
-void prepare_write(const Array& a);
+WEFT_API void prepare_write(const Array& a);
 /// The same for a buffer written directly (a raw kernel or a copy into it).
-void prepare_write(const Buffer& buffer);
+WEFT_API void prepare_write(const Buffer& buffer);
 
 }  // namespace weft

@@ -15,13 +15,15 @@
 // elsewhere on an array's memory must be ordered with the array queue (see array.hpp).
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstdint>
 
 #include "weft/device.hpp"
 
 namespace weft {
 
-struct MemoryStats {
+struct WEFT_API MemoryStats {
   std::uint64_t in_use = 0;  // bytes of blocks that arrays hold now (rounded to the pool's sizes)
   std::uint64_t cached = 0;  // bytes of freed blocks kept for reuse
   std::uint64_t peak = 0;    // the most in_use + cached has been
@@ -31,14 +33,14 @@ struct MemoryStats {
 };
 
 /// The array memory pool's figures on device.
-MemoryStats memory_stats(const Device& device);
+WEFT_API MemoryStats memory_stats(const Device& device);
 /// Gives every cached block on device back to the driver (waits for the array queue first).
-void free_cached_memory(const Device& device);
+WEFT_API void free_cached_memory(const Device& device);
 
 /// Copies the array layer made since the process began: from the host into arrays
 /// (from_host), from arrays to the host (to_host) and between devices (an array read on a
 /// device where its valid copy is not; see Array::to).
-struct TransferStats {
+struct WEFT_API TransferStats {
   std::uint64_t to_device = 0;
   std::uint64_t to_host = 0;
   std::uint64_t between_devices = 0;
@@ -49,6 +51,6 @@ struct TransferStats {
   }
   std::uint64_t total() const { return to_device + to_host + between_devices; }
 };
-TransferStats transfer_stats();
+WEFT_API TransferStats transfer_stats();
 
 }  // namespace weft

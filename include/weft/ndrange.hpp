@@ -4,12 +4,14 @@
 //   queue.launch(kernel, weft::NDRange(n), weft::NDRange(256));
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <array>
 #include <cstddef>
 
 namespace weft {
 
-class NDRange {
+class WEFT_API NDRange {
  public:
   /// An empty range: "not given" (a local size left to the device, a zero offset).
   constexpr NDRange() noexcept = default;

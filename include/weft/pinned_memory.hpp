@@ -7,6 +7,8 @@
 //   weft::Event up = q.write(buf, staging.data(), bytes, 0, weft::Blocking::no);
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <memory>
 
@@ -18,7 +20,7 @@ namespace detail {
 class PinnedImpl;
 }
 
-class PinnedMemory {
+class WEFT_API PinnedMemory {
  public:
   PinnedMemory() = default;
   /// Allocates bytes of pinned host memory for transfers with device; OutOfMemory when the

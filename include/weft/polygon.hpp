@@ -18,6 +18,8 @@
 //   e.wait();  double s = e.profile().seconds();                   // the kernel's device time
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -31,14 +33,14 @@
 namespace weft {
 
 /// A vertex: x is the column, y the row, in pixel units (pixel (x, y) is at integer x, y).
-struct Point {
+struct WEFT_API Point {
   double x = 0;
   double y = 0;
   friend bool operator==(const Point&, const Point&) = default;
 };
 
 /// A uint8 image on the host, row-major (C order, as a NumPy (height, width) array).
-struct Mask {
+struct WEFT_API Mask {
   std::size_t height = 0;
   std::size_t width = 0;
   std::vector<std::uint8_t> data;  // height * width values, data[y * width + x]
@@ -49,26 +51,26 @@ struct Mask {
 /// The exercise's random polygon: n integer vertices drawn uniformly from [0, width] x
 /// [0, height] (both ends included, as Python's random.randint). The same seed gives the
 /// same vertices on every machine and standard library.
-std::vector<Point> random_polygon(std::size_t n, std::uint64_t seed, std::size_t width,
+WEFT_API std::vector<Point> random_polygon(std::size_t n, std::uint64_t seed, std::size_t width,
                                   std::size_t height);
 
 /// The mask of the polygon on device, copied to the host.
 /// Throws InvalidArgument for a non-finite vertex or an image too large for int indices,
 /// Unsupported on a device without double precision.
-Mask polygon_mask(std::span<const Point> vertices, std::size_t height, std::size_t width,
+WEFT_API Mask polygon_mask(std::span<const Point> vertices, std::size_t height, std::size_t width,
                   const Device& device = default_device(), std::uint8_t border_value = 1);
 
 /// The same on queue's device: the queue is reused, which saves starting one per call.
 /// On devices other than the host backend, the device and pinned host memory a call needs
 /// are kept for later calls on the same device (a few sets of at most 256 MiB each; see
 /// docs/POLYGON.md).
-Mask polygon_mask(Queue& queue, std::span<const Point> vertices, std::size_t height,
+WEFT_API Mask polygon_mask(Queue& queue, std::span<const Point> vertices, std::size_t height,
                   std::size_t width, std::uint8_t border_value = 1);
 
 /// Enqueues the mask into out (at least height * width bytes on queue's device) after the
 /// events in wait, and returns at once with the event of the kernel that writes it. The
 /// vertices are copied before it returns.
-Event enqueue_polygon_mask(Queue& queue, std::span<const Point> vertices,
+WEFT_API Event enqueue_polygon_mask(Queue& queue, std::span<const Point> vertices,
                            std::size_t height, std::size_t width, const Buffer& out,
                            std::uint8_t border_value = 1, std::span<const Event> wait = {});
 

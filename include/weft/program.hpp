@@ -15,6 +15,8 @@
 // and the offending lines.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,7 +39,7 @@ class KernelImpl;
 
 class Kernel;
 
-class Program {
+class WEFT_API Program {
  public:
   Program() = default;
   explicit Program(std::shared_ptr<detail::ProgramImpl> impl) : impl_(std::move(impl)) {}
@@ -62,7 +64,7 @@ class Program {
 enum class AddressSpace : std::uint8_t { private_, global, local, constant };
 
 /// One parameter of a kernel, as the source declares it.
-struct KernelArgInfo {
+struct WEFT_API KernelArgInfo {
   std::string name;                // "a"
   std::string type_name;           // "const float*", "uint", "float4"
   AddressSpace space = AddressSpace::private_;
@@ -73,11 +75,11 @@ struct KernelArgInfo {
 };
 
 /// Size in bytes of a __local argument: kernel.set_arg(3, weft::LocalMemory{256 * 4}).
-struct LocalMemory {
+struct WEFT_API LocalMemory {
   std::size_t bytes = 0;
 };
 
-class Kernel {
+class WEFT_API Kernel {
  public:
   Kernel() = default;
   explicit Kernel(std::shared_ptr<detail::KernelImpl> impl) : impl_(std::move(impl)) {}

@@ -7,6 +7,8 @@
 //   weft::prune_cache(std::chrono::hours(24 * 30), std::nullopt);   // drop month-old entries
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -17,7 +19,7 @@
 namespace weft {
 
 /// One compiled program on disk.
-struct CacheEntry {
+struct WEFT_API CacheEntry {
   std::string path;
   std::string backend;       // "host", "opencl", "cuda"
   std::string key;           // the hex digest of everything the build depended on
@@ -30,17 +32,17 @@ struct CacheEntry {
 };
 
 /// The cache directory this process uses (it need not exist yet).
-std::string cache_directory();
+WEFT_API std::string cache_directory();
 
 /// Every entry in the cache directory, valid or not.
-std::vector<CacheEntry> list_cache_entries();
+WEFT_API std::vector<CacheEntry> list_cache_entries();
 
 /// Removes every entry (and leftover temporary and lock files); returns how many entries.
-std::size_t clear_cache();
+WEFT_API std::size_t clear_cache();
 
 /// Removes invalid entries, entries of other weft versions and stale temporary files, then
 /// entries older than max_age, then the oldest until the total is at most max_bytes.
 /// Returns how many entries were removed.
-std::size_t prune_cache(std::optional<std::chrono::seconds> max_age, std::optional<std::uint64_t> max_bytes);
+WEFT_API std::size_t prune_cache(std::optional<std::chrono::seconds> max_age, std::optional<std::uint64_t> max_bytes);
 
 }  // namespace weft

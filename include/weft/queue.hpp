@@ -9,6 +9,8 @@
 // them in any order the wait lists allow. Queues of one device may run at the same time.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstddef>
 #include <initializer_list>
 #include <memory>
@@ -29,12 +31,12 @@ class QueueImpl;
 
 enum class Blocking : bool { no = false, yes = true };
 
-struct QueueOptions {
+struct WEFT_API QueueOptions {
   bool out_of_order = false;
   bool profiling = true;
 };
 
-class Queue {
+class WEFT_API Queue {
  public:
   Queue() = default;
   explicit Queue(const Device& device, QueueOptions options = {});

@@ -11,6 +11,8 @@
 // on the device (Future::device_value) until get() asks for it.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,7 +27,7 @@
 
 namespace weft {
 
-class ReductionKernel {
+class WEFT_API ReductionKernel {
  public:
   ReductionKernel(DType out, std::string_view neutral, std::string_view reduce_expr, std::string_view map_expr,
                   std::string_view arguments, std::string_view preamble = {}, std::string_view name = "reduce",

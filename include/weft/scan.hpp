@@ -12,6 +12,8 @@
 // the scan (from neutral) at every i where it holds: segmented scans.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -25,7 +27,7 @@
 
 namespace weft {
 
-class GenericScanKernel {
+class WEFT_API GenericScanKernel {
  public:
   GenericScanKernel(DType dtype, std::string_view arguments, std::string_view input_expr, std::string_view scan_expr,
                     std::string_view neutral, std::string_view output_statement,
@@ -93,7 +95,7 @@ class GenericScanKernel {
 };
 
 /// out[i] = in[0] op in[1] op ... op in[i].
-class InclusiveScanKernel {
+class WEFT_API InclusiveScanKernel {
  public:
   InclusiveScanKernel(DType dtype, std::string_view scan_expr, std::string_view neutral,
                       std::string_view preamble = {});
@@ -106,7 +108,7 @@ class InclusiveScanKernel {
 };
 
 /// out[i] = neutral op in[0] op ... op in[i-1] (out[0] = neutral).
-class ExclusiveScanKernel {
+class WEFT_API ExclusiveScanKernel {
  public:
   ExclusiveScanKernel(DType dtype, std::string_view scan_expr, std::string_view neutral,
                       std::string_view preamble = {});

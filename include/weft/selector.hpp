@@ -9,6 +9,8 @@
 //   auto sel = weft::DeviceSelector::parse("opencl:0:1");
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -18,9 +20,9 @@ namespace weft {
 enum class DeviceType : std::uint8_t { cpu, gpu, accelerator, other };
 
 /// "cpu", "gpu", "accelerator", "other".
-std::string_view to_string(DeviceType t) noexcept;
+WEFT_API std::string_view to_string(DeviceType t) noexcept;
 
-class DeviceSelector {
+class WEFT_API DeviceSelector {
  public:
   enum class Kind : std::uint8_t {
     automatic,        // auto

@@ -8,6 +8,8 @@
 // Strides count elements, not bytes (NumPy counts bytes): a view never splits an element.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -16,7 +18,7 @@
 namespace weft {
 
 /// Extents of an n-dimensional array, outermost first. A 0-d shape is a scalar (size 1).
-class Shape {
+class WEFT_API Shape {
  public:
   Shape() = default;
   Shape(std::initializer_list<std::int64_t> dims);
@@ -40,12 +42,12 @@ class Shape {
 using Strides = std::vector<std::int64_t>;
 
 /// Row-major (C order) strides of a shape.
-Strides contiguous_strides(const Shape& shape);
+WEFT_API Strides contiguous_strides(const Shape& shape);
 /// True when strides are the row-major strides of shape (extent-1 dimensions ignored).
-bool is_contiguous(const Shape& shape, const Strides& strides);
+WEFT_API bool is_contiguous(const Shape& shape, const Strides& strides);
 /// NumPy's broadcasting of two shapes; throws InvalidArgument naming both when they clash.
-Shape broadcast_shapes(const Shape& a, const Shape& b);
+WEFT_API Shape broadcast_shapes(const Shape& a, const Shape& b);
 /// "(3, 4)", "()" for 0-d, "(5,)" for 1-d, as NumPy prints it.
-std::string to_string(const Shape& shape);
+WEFT_API std::string to_string(const Shape& shape);
 
 }  // namespace weft

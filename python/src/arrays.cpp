@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "array/indexing.hpp"
 #include "common.hpp"
 
 namespace weftpy {
@@ -560,35 +559,35 @@ void register_arrays(nb::module_& m) {
   // NumPy's advanced indexing, planned in python/weft/_indexing.py, run by src/array/indexing.
   m.def("_gather", [](nb::handle src, nb::handle off, nb::handle roff, std::int64_t post, nb::handle shape) {
     const weft::Array a = as_py(src).array();
-    const weft::detail::IndexPlan plan{as_py(off).array(), as_py(roff).array(), post, weft::Shape(shape_arg(shape))};
+    const weft::IndexPlan plan{as_py(off).array(), as_py(roff).array(), post, weft::Shape(shape_arg(shape))};
     weft::Array out;
     {
       nb::gil_scoped_release unlocked;
-      out = weft::detail::gather(a, plan);
+      out = weft::gather(a, plan);
     }
     return make_array(std::move(out));
   }, nb::arg("src"), nb::arg("off"), nb::arg("roff"), nb::arg("post"), nb::arg("shape"));
   m.def("_scatter", [](nb::handle dst, nb::handle off, nb::handle roff, std::int64_t post, nb::handle shape,
                        nb::handle values) {
     const weft::Array a = as_py(dst).array();
-    const weft::detail::IndexPlan plan{as_py(off).array(), as_py(roff).array(), post, weft::Shape(shape_arg(shape))};
+    const weft::IndexPlan plan{as_py(off).array(), as_py(roff).array(), post, weft::Shape(shape_arg(shape))};
     const weft::Array v = as_py(values).array();
     nb::gil_scoped_release unlocked;
-    weft::detail::scatter(a, plan, v);
+    weft::scatter(a, plan, v);
   }, nb::arg("dst"), nb::arg("off"), nb::arg("roff"), nb::arg("post"), nb::arg("shape"), nb::arg("values"));
   m.def("_compress", [](nb::handle src, nb::handle mask) {
     const weft::Array a = as_py(src).array(), selected = as_py(mask).array();
     weft::Array out;
     {
       nb::gil_scoped_release unlocked;  // it waits for the count of selected rows
-      out = weft::detail::compress(a, selected);
+      out = weft::masked_select(a, selected);
     }
     return make_array(std::move(out));
   }, nb::arg("src"), nb::arg("mask"));
   m.def("_expand", [](nb::handle dst, nb::handle mask, nb::handle values) {
     const weft::Array a = as_py(dst).array(), selected = as_py(mask).array(), v = as_py(values).array();
     nb::gil_scoped_release unlocked;
-    weft::detail::expand(a, selected, v);
+    weft::masked_scatter(a, selected, v);
   }, nb::arg("dst"), nb::arg("mask"), nb::arg("values"));
   m.def("_assign_where", [](nb::handle target, nb::handle condition, nb::handle value) {
     // target[...] = where(condition, value, target) in one kernel: the where is never a lazy

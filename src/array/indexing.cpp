@@ -164,6 +164,12 @@ void write_through(const Array& dst, const Write& write) {
 
 }  // namespace
 
+}  // namespace weft::detail
+
+namespace weft {
+
+using namespace detail;  // the helpers above
+
 Array gather(const Array& src, const IndexPlan& plan) {
   check_plan(src, plan, "gather");
   Array out = Array::empty(plan.shape, src.dtype(), src.device());
@@ -192,7 +198,7 @@ void scatter(const Array& dst, const IndexPlan& plan, const Array& values) {
   dst.mark_written();
 }
 
-Array compress(const Array& src, const Array& mask) {
+Array masked_select(const Array& src, const Array& mask) {
   const auto [inner, count] = mask_rows(src, mask, "compress");
   Array out = Array::empty(selected_shape(src, mask, count), src.dtype(), src.device());
   if (out.size() == 0) return out;
@@ -204,7 +210,7 @@ Array compress(const Array& src, const Array& mask) {
   return out;
 }
 
-void expand(const Array& dst, const Array& mask, const Array& values) {
+void masked_scatter(const Array& dst, const Array& mask, const Array& values) {
   const auto [inner, count] = mask_rows(dst, mask, "expand");
   const Array v = values_for(dst, values, selected_shape(dst, mask, count), "expand");
   if (v.size() == 0) return;
@@ -215,6 +221,10 @@ void expand(const Array& dst, const Array& mask, const Array& values) {
     kernels(dst.dtype()).expand.run(detail::array_queue(dst.device()), static_cast<std::size_t>(m.size()), args);
   });
 }
+
+}  // namespace weft
+
+namespace weft::detail {
 
 std::vector<std::pair<const char*, std::string_view>> indexing_sources(DType dtype) {
   const Kernels& k = kernels(dtype);

@@ -81,23 +81,23 @@ TEST_P(Indexing, ValuesThatAreViewsOfTheTargetAreReadBeforeTheWrite) {
   EXPECT_EQ(a.to_host<float>(), (std::vector<float>{20, 10, 30}));
   // a[[False, True, True]] = a[0:2] shifts.
   Array b = make(std::vector<float>{10, 20, 30}, Shape{3});
-  expand(b, mask({0, 1, 1}, Shape{3}), b.slice(0, 0, 2));
+  masked_scatter(b, mask({0, 1, 1}, Shape{3}), b.slice(0, 0, 2));
   EXPECT_EQ(b.to_host<float>(), (std::vector<float>{10, 10, 20}));
 }
 
 TEST_P(Indexing, CompressTakesTheSelectedRows) {
   const std::vector<std::int32_t> v = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
   const Array a = make(v, Shape{3, 2, 2});
-  const Array rows = compress(a, mask({1, 0, 1}, Shape{3}));
+  const Array rows = masked_select(a, mask({1, 0, 1}, Shape{3}));
   EXPECT_EQ(rows.shape(), (Shape{2, 2, 2}));
   EXPECT_EQ(rows.to_host<std::int32_t>(), (std::vector<std::int32_t>{0, 1, 2, 3, 8, 9, 10, 11}));
-  const Array pairs = compress(a, mask({0, 1, 1, 0, 0, 0}, Shape{3, 2}));
+  const Array pairs = masked_select(a, mask({0, 1, 1, 0, 0, 0}, Shape{3, 2}));
   EXPECT_EQ(pairs.shape(), (Shape{2, 2}));
   EXPECT_EQ(pairs.to_host<std::int32_t>(), (std::vector<std::int32_t>{2, 3, 4, 5}));
   // Of a strided view (the transpose), in the view's C order.
-  const Array t = compress(make(v, Shape{3, 4}).transpose(), mask({1, 0, 0, 1}, Shape{4}));
+  const Array t = masked_select(make(v, Shape{3, 4}).transpose(), mask({1, 0, 0, 1}, Shape{4}));
   EXPECT_EQ(t.to_host<std::int32_t>(), (std::vector<std::int32_t>{0, 4, 8, 3, 7, 11}));
-  const Array none = compress(a, mask({0, 0, 0}, Shape{3}));
+  const Array none = masked_select(a, mask({0, 0, 0}, Shape{3}));
   EXPECT_EQ(none.shape(), (Shape{0, 2, 2}));
   // Many rows: the scan spans several work-groups (tiles) on every device.
   std::vector<std::uint8_t> m(100000);
@@ -108,20 +108,20 @@ TEST_P(Indexing, CompressTakesTheSelectedRows) {
     big[i] = static_cast<float>(i);
     if (m[i]) want.push_back(big[i]);
   }
-  EXPECT_EQ(compress(make(big, Shape{100000}), mask(m, Shape{100000})).to_host<float>(), want);
+  EXPECT_EQ(masked_select(make(big, Shape{100000}), mask(m, Shape{100000})).to_host<float>(), want);
 }
 
 TEST_P(Indexing, ExpandWritesTheSelectedRowsInOrder) {
   Array a = make(iota_f(6), Shape{3, 2});
-  expand(a, mask({1, 0, 1}, Shape{3}), make(std::vector<float>{-1, -2, -3, -4}, Shape{2, 2}));
+  masked_scatter(a, mask({1, 0, 1}, Shape{3}), make(std::vector<float>{-1, -2, -3, -4}, Shape{2, 2}));
   EXPECT_EQ(a.to_host<float>(), (std::vector<float>{-1, -2, 2, 3, -3, -4}));
-  expand(a, mask({0, 1, 0}, Shape{3}), make(std::vector<double>{7}, Shape{1}));  // broadcast, cast
+  masked_scatter(a, mask({0, 1, 0}, Shape{3}), make(std::vector<double>{7}, Shape{1}));  // broadcast, cast
   EXPECT_EQ(a.to_host<float>(), (std::vector<float>{-1, -2, 7, 7, -3, -4}));
   // Through a strided view (written through a copy, then back).
   Array b = make(iota_f(6), Shape{2, 3});
-  expand(b.transpose(), mask({0, 1, 1}, Shape{3}), make(std::vector<float>{10, 20, 30, 40}, Shape{2, 2}));
+  masked_scatter(b.transpose(), mask({0, 1, 1}, Shape{3}), make(std::vector<float>{10, 20, 30, 40}, Shape{2, 2}));
   EXPECT_EQ(b.to_host<float>(), (std::vector<float>{0, 10, 30, 3, 20, 40}));
-  EXPECT_THROW(expand(a, mask({1, 1, 0}, Shape{3}), make(std::vector<float>{1, 2, 3}, Shape{3})), InvalidArgument);
+  EXPECT_THROW(masked_scatter(a, mask({1, 1, 0}, Shape{3}), make(std::vector<float>{1, 2, 3}, Shape{3})), InvalidArgument);
 }
 
 TEST_P(Indexing, LazyReadersSeeTheValuesFromBeforeTheWrite) {
@@ -129,7 +129,7 @@ TEST_P(Indexing, LazyReadersSeeTheValuesFromBeforeTheWrite) {
   const LazyArray twice = LazyArray::defer(Expr(a) * 2);  // reads a, not evaluated yet
   scatter(a, {offsets({0}), offsets({0}), 1, Shape{1}}, make(std::vector<float>{100}, Shape{1}));
   const LazyArray thrice = LazyArray::defer(Expr(a) * 3);
-  expand(a, mask({0, 1, 0}, Shape{3}), make(std::vector<float>{200}, Shape{1}));
+  masked_scatter(a, mask({0, 1, 0}, Shape{3}), make(std::vector<float>{200}, Shape{1}));
   EXPECT_EQ(twice.array().to_host<float>(), (std::vector<float>{2, 4, 6}));
   EXPECT_EQ(thrice.array().to_host<float>(), (std::vector<float>{300, 6, 9}));
   EXPECT_EQ(a.to_host<float>(), (std::vector<float>{100, 200, 3}));
@@ -140,9 +140,9 @@ TEST_P(Indexing, BadPlansAndMasksAreRefused) {
   EXPECT_THROW(gather(a, {offsets({0, 2}), offsets({0, 1}), 2, Shape{3, 2}}), InvalidArgument);  // 4 != 6
   EXPECT_THROW(gather(a, {offsets({0, 2}), offsets({0, 1}), 3, Shape{2, 2}}), InvalidArgument);  // post
   EXPECT_THROW(gather(a, {offsets({0}).astype(DType::int32), offsets({0}), 1, Shape{1}}), InvalidArgument);
-  EXPECT_THROW(compress(a, make(std::vector<float>{1, 0, 1}, Shape{3})), InvalidArgument);  // not bool
-  EXPECT_THROW(compress(a, mask({1, 0}, Shape{2})), InvalidArgument);                      // not leading
-  EXPECT_THROW(compress(a, mask({1, 0, 1, 1, 0, 0, 1}, Shape{7})), InvalidArgument);
+  EXPECT_THROW(masked_select(a, make(std::vector<float>{1, 0, 1}, Shape{3})), InvalidArgument);  // not bool
+  EXPECT_THROW(masked_select(a, mask({1, 0}, Shape{2})), InvalidArgument);                      // not leading
+  EXPECT_THROW(masked_select(a, mask({1, 0, 1, 1, 0, 0, 1}, Shape{7})), InvalidArgument);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDevices, Indexing, ::testing::ValuesIn(test::test_devices()), test::device_name);

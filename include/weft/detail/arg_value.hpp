@@ -4,6 +4,8 @@
 // and Kernel::set_arg are the public faces.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +22,7 @@ using BufferPtr = std::shared_ptr<BufferImpl>;
 
 /// One bound kernel argument. Values are copied when set and snapshotted at launch, as in
 /// OpenCL: changing an argument after a launch does not affect that launch.
-struct ArgValue {
+struct WEFT_API ArgValue {
   enum class Kind : std::uint8_t { unset, buffer, value, local };
   static constexpr std::size_t max_value_size = 128;  // double16
 
@@ -63,7 +65,7 @@ struct ArgValue {
 /// The arguments of one launch: a vector of ArgValue that holds 16 in place and spills to the
 /// heap beyond (generated array kernels with many strided operands). Only the arguments in
 /// use are ever constructed, moved or destroyed: making an empty ArgList costs nothing.
-class ArgList {
+class WEFT_API ArgList {
  public:
   static constexpr std::size_t inline_capacity = 16;
 

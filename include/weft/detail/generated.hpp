@@ -3,6 +3,8 @@
 // argument specs. Not a public API of its own.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <mutex>
 #include <span>
 #include <string>
@@ -18,7 +20,7 @@
 namespace weft::detail {
 
 /// A number of any C++ arithmetic type on its way to a value argument.
-struct ScalarArg {
+struct WEFT_API ScalarArg {
   enum class Kind { signed_int, unsigned_int, floating } kind;
   long long i = 0;
   unsigned long long u = 0;
@@ -34,12 +36,12 @@ ScalarArg scalar_arg(const A& a) {
 
 /// Binds a buffer to a pointer spec; InvalidArgument when the spec is a value or the buffer's
 /// dtype differs from the spec's.
-void bind_buffer(KernelArgs& args, std::size_t index, const ArgSpec& spec, const Buffer& buffer, std::string_view who);
+WEFT_API void bind_buffer(KernelArgs& args, std::size_t index, const ArgSpec& spec, const Buffer& buffer, std::string_view who);
 /// Binds a number to a value spec, converted to its type; InvalidArgument for a pointer spec.
-void bind_scalar(KernelArgs& args, std::size_t index, const ArgSpec& spec, const ScalarArg& value,
+WEFT_API void bind_scalar(KernelArgs& args, std::size_t index, const ArgSpec& spec, const ScalarArg& value,
                  std::string_view who);
 /// InvalidArgument when count differs from the number of specs.
-void check_arg_count(std::string_view who, const std::vector<ArgSpec>& specs, std::size_t count);
+WEFT_API void check_arg_count(std::string_view who, const std::vector<ArgSpec>& specs, std::size_t count);
 
 template <class A>
 void bind_one(KernelArgs& k, std::size_t index, const ArgSpec& spec, const A& a, std::string_view who) {
@@ -54,7 +56,7 @@ void bind_one(KernelArgs& k, std::size_t index, const ArgSpec& spec, const A& a,
 }
 
 /// An argument known only at run time: a buffer or a number.
-struct RuntimeArg {
+struct WEFT_API RuntimeArg {
   Buffer buffer;     // used when is_buffer
   ScalarArg scalar;  // otherwise
   bool is_buffer = false;
@@ -68,7 +70,7 @@ struct RuntimeArg {
 /// Binds arguments known only at run time (the array layer's expressions), in order, to the
 /// first specs.size() parameters. Each call binds into arguments of its own (KernelArgs): a
 /// generator's kernels are shared by every thread that calls it and hold no call's state.
-void bind_runtime_args(KernelArgs& k, const std::vector<ArgSpec>& specs, std::string_view who,
+WEFT_API void bind_runtime_args(KernelArgs& k, const std::vector<ArgSpec>& specs, std::string_view who,
                        std::span<const RuntimeArg> args);
 
 /// Binds the user's arguments, in order, to the first specs.size() parameters.
@@ -81,12 +83,12 @@ void bind_user_args(KernelArgs& k, const std::vector<ArgSpec>& specs, std::strin
 
 /// Copies the first count arguments of from into to: the user's, bound once for two kernels
 /// that take them alike.
-void copy_user_args(const KernelArgs& from, KernelArgs& to, std::size_t count);
+WEFT_API void copy_user_args(const KernelArgs& from, KernelArgs& to, std::size_t count);
 
 /// One generated source and its programs, built on first use on each device (with build
 /// options that depend on the device's kind) and kept: a repeat call finds its program by
 /// comparing a pointer, building no string and hashing nothing.
-class GeneratedSource {
+class WEFT_API GeneratedSource {
  public:
   explicit GeneratedSource(std::string source) : source_(std::move(source)) {}
   const std::string& source() const noexcept { return source_; }
@@ -107,11 +109,11 @@ class GeneratedSource {
 };
 
 /// Replaces every ${KEY} in text.
-std::string substitute(std::string_view text, const std::vector<std::pair<std::string, std::string>>& values);
+WEFT_API std::string substitute(std::string_view text, const std::vector<std::pair<std::string, std::string>>& values);
 
 /// The user's argument list as kernel parameters: "__global float *x, float a, ".
-std::string parameter_list(const std::vector<ArgSpec>& specs);
+WEFT_API std::string parameter_list(const std::vector<ArgSpec>& specs);
 /// The names, comma-separated with a trailing ", ": "x, a, ".
-std::string name_list(const std::vector<ArgSpec>& specs);
+WEFT_API std::string name_list(const std::vector<ArgSpec>& specs);
 
 }  // namespace weft::detail

@@ -3,6 +3,8 @@
 // The Python tests reach it as weft._weft._set_generator_choice.
 #pragma once
 
+#include "weft/export.hpp"
+
 #include <string_view>
 
 namespace weft::detail {
@@ -11,6 +13,6 @@ namespace weft::detail {
 /// scan_tickets, scan_lookback_warp, scan_status16 (auto, on, off), scan_prefetch (auto or
 /// tiles ahead, 0 to 4096), reduce_algorithm (auto, fused, two-pass), reduce_split (auto,
 /// always, never). Throws InvalidArgument naming what is accepted.
-void set_generator_choice(std::string_view name, std::string_view value);
+WEFT_API void set_generator_choice(std::string_view name, std::string_view value);
 
 }  // namespace weft::detail
