@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "array/memory_pool.hpp"
 #include "core/lifetime.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/array_queue.hpp"
@@ -50,6 +51,18 @@ std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction
   });
 }
 
+// A reduction into a block of the device's memory pool: no driver allocation per call (on
+// CUDA, freeing memory synchronizes the device), and the block goes back to the pool, in the
+// array queue's order, when the result is dropped.
+template <class T>
+Future<T> pooled_reduce(ReductionKernel& kernel, const Device& dev, std::size_t n,
+                        std::span<const detail::RuntimeArg> args) {
+  Buffer result = detail::memory_pool(dev).allocate(sizeof(T), dtype_of<T>, [] { return std::string("a reduction's result"); });
+  Queue& q = detail::array_queue(dev);
+  Event done = kernel.reduce_into(q, n, result, args);
+  return Future<T>(q, std::move(result), std::move(done));
+}
+
 Future<double> reduce(const Expr& whole, const Reduction& r) {
   const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
@@ -62,7 +75,7 @@ Future<double> reduce(const Expr& whole, const Reduction& r) {
   }
   std::vector<detail::RuntimeArg> args;
   auto kernel = reduce_kernel(expr, r, args);
-  return kernel->reduce_args<double>(detail::array_queue(dev), n, args);
+  return pooled_reduce<double>(*kernel, dev, n, args);
 }
 
 // ---- reductions over every element, in parallel ------------------------------------------
@@ -127,7 +140,7 @@ Buffer reduce_all_elements(const Expr& expr, const std::string& what, DType acc,
   auto kernel = full_kernel(expr, what, acc, k);
   const auto n = static_cast<std::size_t>(expr.shape().size());
   return with_accumulator(acc, [&](auto type) {
-    return kernel->template reduce_args<decltype(type)>(detail::array_queue(dev), n, k.args).device_value();
+    return pooled_reduce<decltype(type)>(*kernel, dev, n, k.args).device_value();
   });
 }
 
@@ -155,7 +168,7 @@ Buffer first_index_of(const Expr& expr, DType acc, const Buffer& extreme, const 
   auto kernel = index_kernel(expr, acc, k);
   k.args.push_back(detail::RuntimeArg::of(extreme));
   const auto n = static_cast<std::size_t>(expr.shape().size());
-  return kernel->reduce_args<std::int64_t>(detail::array_queue(dev), n, k.args).device_value();
+  return pooled_reduce<std::int64_t>(*kernel, dev, n, k.args).device_value();
 }
 }  // namespace
 

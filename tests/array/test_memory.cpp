@@ -161,3 +161,21 @@ INSTANTIATE_TEST_SUITE_P(AllDevices, Memory, ::testing::ValuesIn(test::test_devi
 
 }  // namespace
 }  // namespace weft
+
+namespace weft {
+namespace {
+
+TEST_P(Memory, ReductionResultsComeFromThePool) {
+  const Array a = Array::arange(0, 1000, 1, DType::float32, dev);
+  EXPECT_EQ(sum(a).get(), 499500.0);  // warm: the kernels, and a block of the result's size
+  synchronize(dev);
+  const MemoryStats before = memory_stats(dev);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(sum(a * 2).get(), 999000.0);
+  synchronize(dev);
+  const MemoryStats after = memory_stats(dev);
+  EXPECT_EQ(after.allocations, before.allocations) << "a sum asked the driver for memory";
+  EXPECT_GE(after.reuses, before.reuses + 20);
+}
+
+}  // namespace
+}  // namespace weft
