@@ -2,6 +2,8 @@
 the *_like functions, as NumPy's and PyOpenCL's."""
 from __future__ import annotations
 
+import numbers as _numbers
+
 import numpy as _np
 
 from . import _weft
@@ -33,6 +35,9 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
     """Evenly spaced values in [start, stop), as NumPy's arange."""
     if stop is None:
         start, stop = 0, start
+    for what, v in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(v, (bool, _np.bool_)) or not isinstance(v, (_numbers.Real, _np.number)):
+            raise TypeError(f"arange: {what} must be a real number, not {type(v).__name__}")
     if dtype is None:
         dtype = _np.result_type(start, stop, step)
     return _weft._arange(start, stop, step, dtype_name(dtype), device)
