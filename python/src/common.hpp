@@ -106,6 +106,7 @@ void register_errors(nb::module_& m);
 void register_runtime(nb::module_& m);
 void register_arrays(nb::module_& m);
 void register_kernels(nb::module_& m);
+void register_generators(nb::module_& m);
 void register_interop(nb::module_& m);
 
 }  // namespace weftpy

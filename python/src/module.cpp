@@ -11,5 +11,6 @@ NB_MODULE(_weft, m) {
   weftpy::register_runtime(m);
   weftpy::register_arrays(m);
   weftpy::register_kernels(m);
+  weftpy::register_generators(m);
   weftpy::register_interop(m);
 }

@@ -1,0 +1,111 @@
+// Python values as weft expressions: Python's numbers (ints beyond 64 bits included), NumPy
+// scalars as strong numbers of their dtype (NEP 50), arrays; and shapes and axes.
+#include <string>
+#include <string_view>
+
+#include "arrays.hpp"
+
+namespace weftpy {
+
+namespace {
+
+bool is_numpy_array(nb::handle h) {
+  return std::string_view(Py_TYPE(h.ptr())->tp_name) == "numpy.ndarray";
+}
+
+/// A NumPy scalar as a number of its own dtype (NEP 50: int8 array + np.int64(3) is int64;
+/// np.float64 is a Python float too, but a strong one).
+std::optional<weft::Expr> numpy_scalar(nb::handle h) {
+  PyObject* np = PyImport_GetModule(nb::str("numpy").ptr());
+  if (!np) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  nb::object numpy = nb::steal(np);
+  if (!nb::isinstance(h, numpy.attr("generic")) || !nb::hasattr(h, "dtype")) return std::nullopt;
+  const std::string dt = nb::cast<std::string>(h.attr("dtype").attr("name"));
+  weft::DType t{};
+  try {
+    t = dtype_arg(dt);
+  } catch (const weft::InvalidArgument&) {
+    return std::nullopt;  // complex, strings: not one weft computes with
+  }
+  nb::object v = h.attr("item")();  // the value as a Python bool, int or float
+  if (t == weft::DType::float16) return weft::Expr(PyFloat_AsDouble(v.ptr()));  // no float16 arithmetic yet
+  if (weft::is_floating(t)) return weft::Expr::typed(PyFloat_AsDouble(v.ptr()), t);
+  if (t == weft::DType::uint64) return weft::Expr::typed(PyLong_AsUnsignedLongLong(v.ptr()), t);
+  return weft::Expr::typed(static_cast<long long>(PyLong_AsLongLong(v.ptr())), t);
+}
+
+}  // namespace
+
+/// An operand of an arithmetic operation, or nothing when the type is not one weft takes.
+std::optional<weft::Expr> operand(nb::handle h) {
+  if (nb::isinstance<PyArray>(h)) return as_py(h).expr();
+  // Python's own numbers first (cheap); np.float64 is a float subclass but a strong number.
+  if (!PyBool_Check(h.ptr()) && !PyLong_CheckExact(h.ptr()) && !PyFloat_CheckExact(h.ptr())) {
+    if (auto e = numpy_scalar(h)) return e;
+  }
+  if (PyBool_Check(h.ptr())) return weft::Expr(h.ptr() == Py_True);
+  if (PyLong_Check(h.ptr())) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (!overflow) return weft::Expr(v);
+    if (overflow > 0) {  // up to 2**64-1: a uint64 number
+      const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+      if (!PyErr_Occurred()) return weft::Expr(u);
+      PyErr_Clear();
+    }
+    // Beyond 64 bits: only a float can take it (an integer array refuses it, as NumPy's).
+    return weft::Expr(PyLong_AsDouble(h.ptr()));
+  }
+  if (PyFloat_Check(h.ptr())) return weft::Expr(PyFloat_AS_DOUBLE(h.ptr()));
+  if (is_numpy_array(h)) {
+    throw nb::type_error("a NumPy array in an expression with a weft.Array: move it to the device with "
+                         "weft.asarray() first (weft makes no copy you did not ask for)");
+  }
+  return std::nullopt;
+}
+
+weft::Expr need_operand(nb::handle h, const char* who) {
+  auto e = operand(h);
+  if (!e) {
+    throw nb::type_error((std::string(who) + ": unsupported operand of type " +
+                          nb::cast<std::string>(nb::type_name(h.type())))
+                             .c_str());
+  }
+  return *e;
+}
+
+std::vector<std::int64_t> shape_arg(nb::handle h) {
+  std::vector<std::int64_t> out;
+  if (PyIndex_Check(h.ptr())) {
+    out.push_back(nb::cast<std::int64_t>(nb::int_(h)));
+    return out;
+  }
+  for (nb::handle d : h) out.push_back(nb::cast<std::int64_t>(nb::int_(d)));
+  return out;
+}
+
+/// Axes from None (all), an int or a sequence, normalized against ndim.
+std::vector<int> axes_arg(nb::handle h, std::size_t ndim) {
+  std::vector<int> out;
+  auto add_axis = [&](std::int64_t ax) {
+    const auto n = static_cast<std::int64_t>(ndim);
+    if (ax < -n || ax >= n) {
+      throw weft::InvalidArgument("axis " + std::to_string(ax) + " is out of bounds for array of dimension " +
+                                  std::to_string(ndim));
+    }
+    out.push_back(static_cast<int>(ax < 0 ? ax + n : ax));
+  };
+  if (h.is_none()) {
+    for (std::size_t d = 0; d < ndim; ++d) out.push_back(static_cast<int>(d));
+  } else if (PyIndex_Check(h.ptr())) {
+    add_axis(nb::cast<std::int64_t>(nb::int_(h)));
+  } else {
+    for (nb::handle d : h) add_axis(nb::cast<std::int64_t>(nb::int_(d)));
+  }
+  return out;
+}
+
+}  // namespace weftpy

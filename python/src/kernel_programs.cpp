@@ -1,0 +1,170 @@
+// Programs, kernels and graphs called as in PyOpenCL: weft.Program (OpenCL C source built for
+// a device), weft.Kernel (k(queue, global_size, local_size, *args)) and weft.Graph (launches
+// recorded once and replayed).
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+#include "kernel_arguments.hpp"
+
+namespace weftpy {
+
+namespace {
+
+struct PyProgram {
+  weft::Device device;
+  std::string source;
+  weft::Program program;
+  std::unordered_map<std::string, nb::object> kernels;
+
+  weft::Program& built() {
+    if (!program) throw weft::InvalidArgument("program: call build() before asking for a kernel");
+    return program;
+  }
+};
+
+/// weft.Graph: recorded launches and what they may write.
+struct PyGraph {
+  weft::Graph graph;
+  Written written;
+  bool arrays = false;  // a recorded launch took a weft.Array or Buffer
+
+  weft::Event launch(weft::Queue& q, std::vector<weft::Event> wait) {
+    for (const auto& a : written.arrays) before_write(a);
+    for (const auto& b : written.buffers) before_write(b);
+    if (arrays) {
+    }
+    weft::Event ev;
+    {
+      nb::gil_scoped_release unlocked;  // a first launch instantiates the graph
+      ev = graph.launch(q, wait);
+    }
+    return ev;
+  }
+};
+
+/// The PyOpenCL-style call: k(queue, global_size, local_size, *args, global_offset=, wait_for=).
+/// With a weft.Graph in place of the queue, the launch is recorded (and None returned).
+// The keywords are parameters of their own (not **kwargs): a call without them makes no dict.
+nb::object call_kernel(PyKernel& k, nb::args args, nb::handle global_offset, nb::handle wait_for) {
+  if (args.size() < 3) {
+    throw nb::type_error(("kernel " + k.kernel.name() + ": call as kernel(queue, global_size, local_size, *args)").c_str());
+  }
+  if (nb::isinstance<PyGraph>(args[0])) {
+    PyGraph* g = nb::inst_ptr<PyGraph>(args[0]);
+    if (!wait_for.is_none()) {
+      throw weft::InvalidArgument("kernel " + k.kernel.name() +
+                                  ": a launch recorded in a Graph takes no wait_for (give it to Graph.launch)");
+    }
+    const weft::NDRange global = ndrange(args[1], "global_size");
+    const weft::NDRange local = ndrange(args[2], "local_size");
+    const weft::NDRange offset = ndrange(global_offset, "global_offset");
+    Written written;
+    const bool buffers = k.bind(args, 3, &written);
+    g->graph.add(k.kernel, global, local, offset);
+    g->arrays = g->arrays || buffers;
+    g->written.merge(std::move(written));  // after add: a refused launch leaves no trace
+    return nb::none();
+  }
+  weft::Queue& q = nb::cast<weft::Queue&>(args[0]);
+  const weft::NDRange global = ndrange(args[1], "global_size");
+  const weft::NDRange local = ndrange(args[2], "local_size");
+  const weft::NDRange offset = ndrange(global_offset, "global_offset");
+  std::vector<weft::Event> wait = events_of(wait_for);
+  const bool buffers = k.bind(args, 3);
+  if (buffers) {
+  }
+  weft::Event ev = q.launch(k.kernel, global, local, offset, wait);
+  return nb::cast(PyEvent{std::move(ev), q});
+}
+
+}  // namespace
+
+void register_kernels(nb::module_& m) {
+  nb::class_<PyKernel>(m, "Kernel", "A kernel of a built Program, called as in PyOpenCL.")
+      .def_prop_ro("name", [](const PyKernel& k) { return k.kernel.name(); })
+      .def_prop_ro("num_args", [](const PyKernel& k) { return k.info.size(); })
+      .def_prop_ro("arg_names", [](const PyKernel& k) {
+        std::vector<std::string> out;
+        for (const auto& a : k.info) out.push_back(a.name);
+        return out;
+      })
+      .def_prop_ro("private_bytes_per_item", [](const PyKernel& k) { return k.kernel.private_bytes_per_item(); },
+                   "Bytes of private memory per work-item the build placed in device memory (arrays kept "
+                   "out of registers, spilled registers), or None where the backend cannot tell (host). "
+                   "PyOpenCL: kernel.get_work_group_info(PRIVATE_MEM_SIZE, device).")
+      .def("__call__", &call_kernel, nb::arg("args"), nb::arg("global_offset").none() = nb::none(),
+           nb::arg("wait_for").none() = nb::none(),
+           "kernel(queue, global_size, local_size, *args, global_offset=None, wait_for=None) -> Event. "
+           "Arrays and Buffers go to pointer parameters, numbers to values (converted to the declared "
+           "type), LocalMemory to __local ones.")
+      .def("__repr__", [](const PyKernel& k) { return "<weft.Kernel " + k.kernel.name() + ">"; });
+
+  nb::class_<PyGraph>(m, "Graph",
+                      "Kernel launches recorded once and replayed as one submission (a CUDA graph on CUDA "
+                      "devices). Record by calling a kernel with the graph in place of the queue.")
+      .def("__init__", [](PyGraph* self, nb::handle device) {
+        new (self) PyGraph{weft::Graph(device_arg(device)), {}, false};
+      }, nb::arg("device").none() = nb::none())
+      .def_prop_ro("device", [](const PyGraph& g) { return g.graph.device(); })
+      .def("__len__", [](const PyGraph& g) { return g.graph.size(); })
+      .def("launch", [](PyGraph& g, weft::Queue& q, nb::handle wait_for) {
+        return PyEvent{g.launch(q, events_of(wait_for)), q};
+      }, nb::arg("queue"), nb::arg("wait_for").none() = nb::none(),
+         "Runs every recorded launch on queue, in order, after wait_for; returns the Event of the last.")
+      .def("clear", [](PyGraph& g) {
+        g.graph.clear();
+        g.written = {};
+        g.arrays = false;
+      }, "Forgets every recorded launch.")
+      .def("__repr__", [](const PyGraph& g) {
+        return "<weft.Graph of " + std::to_string(g.graph.size()) + " launches on " + g.graph.device().selector() + ">";
+      });
+
+  nb::class_<PyProgram>(m, "Program", "Kernels from OpenCL C source, built for one device, as PyOpenCL's Program.")
+      .def("__init__", [](PyProgram* self, nb::handle device, std::string source) {
+        new (self) PyProgram{device_arg(device), std::move(source), {}, {}};
+      }, nb::arg("device").none(), nb::arg("source"))
+      .def("build", [](nb::handle self, nb::handle options_obj) {
+        PyProgram& p = nb::cast<PyProgram&>(self);
+        std::string options;
+        if (nb::isinstance<nb::str>(options_obj)) {
+          options = nb::cast<std::string>(options_obj);
+        } else if (!options_obj.is_none()) {
+          for (nb::handle o : options_obj) options += (options.empty() ? "" : " ") + nb::cast<std::string>(nb::str(o));
+        }
+        weft::Program built;
+        {
+          nb::gil_scoped_release unlocked;
+          built = weft::Program::build(p.device, p.source, options);
+        }
+        p.program = built;
+        p.kernels.clear();
+        return nb::borrow(self);
+      }, nb::arg("options").none() = "", "Compiles (or finds in the disk cache) and returns the program. options: "
+         "a string or a list of strings, as PyOpenCL's.")
+      .def_prop_ro("kernel_names", [](PyProgram& p) { return p.built().kernel_names(); })
+      .def_prop_ro("device", [](const PyProgram& p) { return p.device; })
+      .def_prop_ro("source", [](const PyProgram& p) { return p.source; })
+      .def("kernel", [](PyProgram& p, const std::string& name) {
+        auto it = p.kernels.find(name);
+        if (it != p.kernels.end()) return it->second;
+        nb::object k = nb::cast(PyKernel(p.built().kernel(name)));
+        p.kernels.emplace(name, k);
+        return k;
+      }, nb::arg("name"))
+      .def("__getattr__", [](PyProgram& p, const std::string& name) {
+        auto it = p.kernels.find(name);
+        if (it != p.kernels.end()) return it->second;
+        if (!p.program) throw nb::attribute_error(("program is not built: no kernel '" + name + "' yet").c_str());
+        const auto names = p.program.kernel_names();
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+          throw nb::attribute_error(("program has no kernel '" + name + "'").c_str());
+        }
+        nb::object k = nb::cast(PyKernel(p.program.kernel(name)));
+        p.kernels.emplace(name, k);
+        return k;
+      });
+}
+
+}  // namespace weftpy
