@@ -77,13 +77,40 @@ weft::Expr need_operand(nb::handle h, const char* who) {
   return *e;
 }
 
+namespace {
+/// An integer as Python holds it (an int, a NumPy integer: anything with __index__, not a
+/// float or a str), checked to fit an int64; TypeError / OverflowError naming what.
+std::int64_t index_arg(nb::handle h, const char* what) {
+  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr())) {
+    throw nb::type_error((std::string(what) + ": expected an integer, got " +
+                          nb::cast<std::string>(nb::type_name(h.type())))
+                             .c_str());
+  }
+  nb::object i = nb::steal(PyNumber_Index(h.ptr()));
+  if (!i.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    throw weft::ValueOutOfRange(std::string(what) + ": " + nb::cast<std::string>(nb::str(h)) +
+                                " does not fit a 64-bit integer");
+  }
+  return v;
+}
+}  // namespace
+
 std::vector<std::int64_t> shape_arg(nb::handle h) {
   std::vector<std::int64_t> out;
-  if (PyIndex_Check(h.ptr())) {
-    out.push_back(nb::cast<std::int64_t>(nb::int_(h)));
+  if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
+    out.push_back(index_arg(h, "shape"));
     return out;
   }
-  for (nb::handle d : h) out.push_back(nb::cast<std::int64_t>(nb::int_(d)));
+  if (!PySequence_Check(h.ptr()) || PyUnicode_Check(h.ptr()) || PyBytes_Check(h.ptr())) {
+    throw nb::type_error(("shape: expected an integer or a sequence of integers, got " +
+                          nb::cast<std::string>(nb::type_name(h.type())))
+                             .c_str());
+  }
+  for (nb::handle d : h) out.push_back(index_arg(d, "shape"));
   return out;
 }
 
@@ -100,10 +127,14 @@ std::vector<int> axes_arg(nb::handle h, std::size_t ndim) {
   };
   if (h.is_none()) {
     for (std::size_t d = 0; d < ndim; ++d) out.push_back(static_cast<int>(d));
-  } else if (PyIndex_Check(h.ptr())) {
-    add_axis(nb::cast<std::int64_t>(nb::int_(h)));
+  } else if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) {
+    add_axis(index_arg(h, "axis"));
+  } else if (PySequence_Check(h.ptr()) && !PyUnicode_Check(h.ptr())) {
+    for (nb::handle d : h) add_axis(index_arg(d, "axis"));
   } else {
-    for (nb::handle d : h) add_axis(nb::cast<std::int64_t>(nb::int_(d)));
+    throw nb::type_error(("axis: expected None, an integer or a tuple of integers, got " +
+                          nb::cast<std::string>(nb::type_name(h.type())))
+                             .c_str());
   }
   return out;
 }

@@ -37,7 +37,14 @@ GeneratedCall generated_call(const std::vector<weft::ArgSpec>& specs, nb::args a
     if (k == "queue") queue_obj = value;
     else if (k == "range" || k == "size") size_obj = value;
     else if (k == "wait_for") wait_for = value;
-    else if (reduction && k == "out") c.out = value;
+    else if (reduction && k == "out") {
+      if (!value.is_none() && !nb::isinstance<PyArray>(value) && !PyObject_CheckBuffer(value.ptr())) {
+        throw nb::type_error((who() + ": out= must be a weft.Array (or a NumPy array), not " +
+                              nb::cast<std::string>(nb::type_name(value.type())))
+                                 .c_str());
+      }
+      c.out = value;
+    }
     else if (reduction && k == "return_event") c.return_event = nb::cast<bool>(value);
     else if (reduction && k == "allocator") continue;
     else throw nb::type_error((who() + " call: unexpected keyword argument '" + k + "'").c_str());

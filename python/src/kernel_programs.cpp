@@ -66,6 +66,11 @@ nb::object call_kernel(PyKernel& k, nb::args args, nb::handle global_offset, nb:
     g->written.merge(std::move(written));  // after add: a refused launch leaves no trace
     return nb::none();
   }
+  if (!nb::isinstance<weft::Queue>(args[0])) {
+    throw nb::type_error(("kernel " + k.kernel.name() + ": the first argument must be a weft.Queue (or a weft.Graph), not " +
+                          nb::cast<std::string>(nb::type_name(args[0].type())))
+                             .c_str());
+  }
   weft::Queue& q = nb::cast<weft::Queue&>(args[0]);
   const weft::NDRange global = ndrange(args[1], "global_size");
   const weft::NDRange local = ndrange(args[2], "local_size");
@@ -122,8 +127,13 @@ void register_kernels(nb::module_& m) {
       });
 
   nb::class_<PyProgram>(m, "Program", "Kernels from OpenCL C source, built for one device, as PyOpenCL's Program.")
-      .def("__init__", [](PyProgram* self, nb::handle device, std::string source) {
-        new (self) PyProgram{device_arg(device), std::move(source), {}, {}};
+      .def("__init__", [](PyProgram* self, nb::handle device, nb::handle source) {
+        if (!nb::isinstance<nb::str>(source)) {
+          throw nb::type_error(("Program: source must be a str of OpenCL C, not " +
+                                nb::cast<std::string>(nb::type_name(source.type())))
+                                   .c_str());
+        }
+        new (self) PyProgram{device_arg(device), nb::cast<std::string>(source), {}, {}};
       }, nb::arg("device").none(), nb::arg("source"))
       .def("build", [](nb::handle self, nb::handle options_obj) {
         PyProgram& p = nb::cast<PyProgram&>(self);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "common.hpp"
+#include "kernel_arguments.hpp"
 
 namespace weftpy {
 
@@ -388,7 +389,12 @@ void register_runtime(nb::module_& m) {
         wait_interruptible(e);
         return e.event.profile();
       }, "Profiling times (waits for the event first).")
-      .def("then", [](nb::handle self, nb::callable callback) {
+      .def("then", [](nb::handle self, nb::handle callback) {
+        if (!PyCallable_Check(callback.ptr())) {
+          throw nb::type_error(("then: callback must be callable, not " +
+                                nb::cast<std::string>(nb::type_name(callback.type())))
+                                   .c_str());
+        }
         const PyEvent& e = nb::cast<const PyEvent&>(self);
         if (e.queue) e.queue.flush();
         auto cb = std::make_shared<PyRef>(callback);
@@ -408,7 +414,9 @@ void register_runtime(nb::module_& m) {
   m.def("_shutdown", [] { Dispatcher::get().shutdown(); }, "Stops the callback thread (atexit).");
 
   nb::class_<weft::Buffer>(m, "Buffer", "Raw device memory, as PyOpenCL's Buffer.")
-      .def(nb::new_([](nb::handle device, std::size_t size) { return weft::Buffer(device_arg(device), size); }),
+      .def(nb::new_([](nb::handle device, nb::handle size) {
+             return weft::Buffer(device_arg(device), size_of_index(size.ptr(), "Buffer: size"));
+           }),
            nb::arg("device").none(), nb::arg("size"))
       .def_prop_ro("size", &weft::Buffer::size)
       .def_prop_ro("device", &weft::Buffer::device)
@@ -418,8 +426,9 @@ void register_runtime(nb::module_& m) {
 
   nb::class_<weft::LocalMemory>(m, "LocalMemory", "A __local argument's size in bytes, as PyOpenCL's LocalMemory.")
       .def(nb::init<>())
-      .def("__init__", [](weft::LocalMemory* self, std::size_t bytes) { new (self) weft::LocalMemory{bytes}; },
-           nb::arg("size"))
+      .def("__init__", [](weft::LocalMemory* self, nb::handle bytes) {
+             new (self) weft::LocalMemory{size_of_index(bytes.ptr(), "LocalMemory: size")};
+           }, nb::arg("size"))
       .def_ro("size", &weft::LocalMemory::bytes);
 
   m.def("enqueue_copy", [](weft::Queue& q, nb::handle dest, nb::handle src, bool is_blocking, nb::handle wait_for,

@@ -204,3 +204,27 @@ def test_the_interpreter_exits_cleanly_with_work_still_queued(device, tmp_path):
         r = subprocess.run([sys.executable, str(script), device.selector], capture_output=True, text=True,
                            timeout=120, env=dict(os.environ))
         assert r.returncode == 0, r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("call, kind, words", [
+    (lambda d, q: weft.empty("abc", device=d), TypeError, "shape"),
+    (lambda d, q: weft.zeros(2.5, device=d), TypeError, "shape"),
+    (lambda d, q: weft.Buffer(d, "x"), TypeError, "Buffer: size"),
+    (lambda d, q: weft.Buffer(d, -5), OverflowError, "Buffer: size"),
+    (lambda d, q: weft.Buffer(d, 2**70), OverflowError, "Buffer: size"),
+    (lambda d, q: weft.LocalMemory(-1), OverflowError, "LocalMemory"),
+    (lambda d, q: weft.Program(d, 3), TypeError, "source"),
+    (lambda d, q: weft.zeros(4, device=d).reshape("x"), TypeError, "shape"),
+    (lambda d, q: weft.zeros(4, device=d).sum(axis="x"), TypeError, "axis"),
+    (lambda d, q: weft.arange("a", device=d), TypeError, "arange"),
+    (lambda d, q: weft.Program(d, "__kernel void k(__global float *x) { x[0] = 1; }").build().k("q", (1,), None,
+                                                                                                 weft.zeros(1, device=d)),
+     TypeError, "weft.Queue"),
+    (lambda d, q: weft.ReductionKernel(np.float32, "0", "a+b", "x[i]", "const float *x")(
+        weft.zeros(4, np.float32, device=d), out=3), TypeError, "out="),
+    (lambda d, q: q.marker().then(3), TypeError, "callable"),
+])
+def test_arguments_of_the_wrong_kind_get_messages_naming_them(device, call, kind, words):
+    q = weft.Queue(device)
+    with pytest.raises(kind, match=words):
+        call(device, q)
