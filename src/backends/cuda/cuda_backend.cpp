@@ -3,12 +3,10 @@
 #include <algorithm>
 
 #include "backends/cuda/cuda_compiler.hpp"
-#include "cache/include_digest.hpp"
 #include "core/log.hpp"
 #include "dialect/translate.hpp"
 #include "runtime/completion_event.hpp"
 #include "weft/error.hpp"
-#include "weft/version.hpp"
 
 namespace weft::detail {
 
@@ -172,7 +170,7 @@ CudaDevice::CudaDevice(DeviceInfo info, CUdevice device, CUcontext context, std:
 
 CudaDevice::~CudaDevice() {
   callbacks_.reset();
-  programs_.clear();  // modules unload while the context still exists
+  builder_.clear();  // modules unload while the context still exists
   make_current();
   if (anchor_) driver().cuEventDestroy(anchor_);
   driver().cuDevicePrimaryCtxRelease(device_);
@@ -260,43 +258,6 @@ CudaModule::~CudaModule() {
     d->make_current();
     driver().cuModuleUnload(module_);
   }
-}
-
-std::shared_ptr<ProgramImpl> CudaDevice::build_program(std::string_view source, std::string_view options) {
-  const std::vector<std::string> flags = cuda_build_flags(options);
-  Hasher h;
-  h.update("cuda").update(WEFT_VERSION_STRING).update(cuda_prelude_text()).update(info_.driver_version).update(arch_);
-  for (const auto& f : flags) h.update(f);
-  h.update(source);
-  hash_includes(h, source, options);
-  const Digest key = h.finish();
-  if (auto p = programs_.find(key)) {
-    WEFT_LOG_DEBUG("program cache hit (memory): cuda/" << key.hex());
-    return p;
-  }
-  const dialect::Translation tr = dialect::translate(source, dialect::Target::cuda, options);
-  std::map<std::string, dialect::KernelEntry> kernels;
-  std::string description = "cuda " + arch_ + " program:";
-  for (const auto& k : tr.kernels) {
-    kernels[k.name] = k;
-    description += " " + k.name;
-  }
-  const std::string cubin = ProgramCache::instance().load_or_build("cuda", key, description, [&] {
-    WEFT_LOG_DEBUG("compiling cuda program " << key.hex() << " for " << arch_);
-    return compile_cuda(tr.text, flags, arch_, source);
-  });
-  make_current();
-  CUmodule module = nullptr;
-  CUresult r = driver().cuModuleLoadData(&module, cubin.data());
-  if (r != CUDA_SUCCESS) {
-    WEFT_LOG_WARNING("cached cubin " << key.hex() << " does not load (" << error_name(r) << "); rebuilding");
-    const std::string fresh = compile_cuda(tr.text, flags, arch_, source);
-    ProgramCache::instance().store("cuda", key, description, fresh);
-    check(driver().cuModuleLoadData(&module, fresh.data()), "cuModuleLoadData");
-  }
-  auto self = std::static_pointer_cast<CudaDevice>(shared_from_this());
-  auto program = std::make_shared<CudaProgram>(self, std::make_shared<CudaModule>(self, module), std::move(kernels));
-  return programs_.insert(key, std::move(program));
 }
 
 // ---- programs and kernels ------------------------------------------------------------------

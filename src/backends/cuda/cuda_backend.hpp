@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_api.hpp"
+#include "backends/cuda/cuda_compiler.hpp"
 #include "cache/program_cache.hpp"
 #include "dialect/translate.hpp"
 #include "runtime/backend.hpp"
@@ -74,7 +75,7 @@ class CudaDevice final : public DeviceImpl {
   std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
   BufferPtr allocate(std::size_t bytes) override;
   BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) override;
-  std::shared_ptr<ProgramImpl> build_program(std::string_view source, std::string_view options) override;
+  ProgramBuilder& program_builder() noexcept override { return builder_; }
   std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
 
   /// Makes the device's context current on the calling thread (cheap when it already is).
@@ -93,7 +94,8 @@ class CudaDevice final : public DeviceImpl {
   std::unique_ptr<CudaCallbackThread> callbacks_;
   cu::CUevent anchor_ = nullptr;     // a timing event recorded at start-up ...
   std::uint64_t anchor_host_ns_ = 0;  // ... when the host clock read this
-  ProgramTable<ProgramImpl> programs_;
+  CudaCompiler compiler_{*this};
+  ProgramBuilder builder_{compiler_};
 };
 
 class CudaBuffer final : public BufferImpl {

@@ -1,6 +1,9 @@
 #include "backends/cuda/cuda_compiler.hpp"
 
+#include <map>
+
 #include "backends/cuda/cuda_api.hpp"
+#include "backends/cuda/cuda_backend.hpp"
 #include "dialect/translate.hpp"
 #include "weft/error.hpp"
 
@@ -55,6 +58,46 @@ std::string compile_cuda(const std::string& cu, const std::vector<std::string>& 
   std::string cubin(size, '\0');
   nv.nvrtcGetCUBIN(prog, cubin.data());
   return cubin;
+}
+
+namespace {
+using Translation = Translated<dialect::Translation>;
+}  // namespace
+
+void CudaCompiler::hash_device(Hasher& h) const {
+  h.update(cuda_prelude_text()).update(device_.info().driver_version).update(device_.arch());
+}
+
+std::unique_ptr<TranslatedSource> CudaCompiler::translate(std::string_view source, std::string_view options) const {
+  dialect::Translation tr = dialect::translate(source, dialect::Target::cuda, options);
+  std::string description = "cuda " + device_.arch() + " program:";
+  for (const auto& k : tr.kernels) description += " " + k.name;
+  return std::make_unique<Translation>(std::move(description), std::move(tr));
+}
+
+CompiledProgram CudaCompiler::compile(const TranslatedSource& translated, const std::vector<std::string>& flags,
+                                      std::string_view source) {
+  return {compile_cuda(Translation::of(translated).text, flags, device_.arch(), source), nullptr};
+}
+
+std::shared_ptr<ProgramImpl> CudaCompiler::load(std::string_view payload, const TranslatedSource& translated,
+                                                const std::vector<std::string>&) {
+  const dialect::Translation& tr = Translation::of(translated);
+  device_.make_current();
+  cu::CUmodule module = nullptr;
+  const cu::CUresult r = cu::driver().cuModuleLoadData(&module, payload.data());
+  if (r != cu::CUDA_SUCCESS) throw PayloadRefused("the driver refused the cubin: " + cu::error_name(r));
+  auto self = std::static_pointer_cast<CudaDevice>(device_.shared_from_this());
+  auto held = std::make_shared<CudaModule>(self, module);  // unloaded should a kernel be missing
+  std::map<std::string, dialect::KernelEntry> kernels;
+  for (const auto& k : tr.kernels) {
+    cu::CUfunction f = nullptr;
+    if (k.refused.empty() && cu::driver().cuModuleGetFunction(&f, module, k.symbol.c_str()) != cu::CUDA_SUCCESS) {
+      throw PayloadRefused("it lacks the entry point of kernel '" + k.name + "'");
+    }
+    kernels[k.name] = k;
+  }
+  return std::make_shared<CudaProgram>(self, std::move(held), std::move(kernels));
 }
 
 }  // namespace weft::detail

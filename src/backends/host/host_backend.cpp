@@ -7,10 +7,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "cache/include_digest.hpp"
 #include "core/files.hpp"
 #include "core/log.hpp"
-#include "dialect/translate.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "weft/version.hpp"
@@ -163,63 +161,6 @@ BufferPtr HostDevice::wrap_memory(std::uint64_t address, std::size_t bytes, std:
 
 BufferPtr HostDevice::allocate(std::size_t bytes) {
   return std::make_shared<HostBuffer>(shared_from_this(), bytes);
-}
-
-std::shared_ptr<ProgramImpl> HostDevice::build_program(std::string_view source, std::string_view options) {
-  const HostToolchain& tc = HostToolchain::get();
-  const std::vector<std::string> flags = host_build_flags(options);
-
-  // What every host key shares (prelude, compiler, CPU) is hashed once per process.
-  static const Hasher base = [&] {
-    Hasher b;
-    b.update("host").update(WEFT_VERSION_STRING).update(host_prelude_text());
-    b.update(tc.command.empty() ? "" : tc.command[0]).update(tc.version).update(tc.target_cpu);
-    for (const auto& f : tc.flags) b.update(f);
-    return b;
-  }();
-  Hasher h = base;
-  for (const auto& f : flags) h.update(f);
-  h.update(source);
-  hash_includes(h, source, options);
-  const Digest key = h.finish();
-
-  if (auto p = programs_.find(key)) {
-    WEFT_LOG_DEBUG("program cache hit (memory): host/" << key.hex());
-    return p;
-  }
-  const dialect::Translation tr = dialect::translate(source, dialect::Target::host, options);
-  std::string description = "host program:";
-  for (const auto& k : tr.kernels) description += " " + k.name;
-
-  bool from_disk = false;
-  const std::string image = ProgramCache::instance().load_or_build(
-      "host", key, description,
-      [&] {
-        WEFT_LOG_DEBUG("compiling host program " << key.hex() << " (" << description << ")");
-        return compile_host_module(tc, tr.text, flags, source);
-      },
-      &from_disk);
-  std::shared_ptr<HostModule> module;
-  try {
-    module = HostModule::load(image, description);
-    for (const auto& k : tr.kernels) {
-      if (!from_disk || !k.refused.empty()) continue;  // a fresh build; a kernel the host refuses has no entry
-      const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + k.symbol));
-      if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size()) {
-        throw Error("it lacks the entry point of kernel '" + k.name + "'");
-      }
-    }
-  } catch (const Error& e) {
-    // A payload that passed its checksum but will not load (built by another toolchain
-    // state), or that lacks a kernel (built from another source): rebuild once rather than fail.
-    WEFT_LOG_WARNING("cached host program " << key.hex() << " does not load (" << e.what()
-                                            << "); rebuilding");
-    const std::string fresh = compile_host_module(tc, tr.text, flags, source);
-    ProgramCache::instance().store("host", key, description, fresh);
-    module = HostModule::load(fresh, description);
-  }
-  auto program = std::make_shared<HostProgram>(shared_from_this(), std::move(module), tr.kernels);
-  return programs_.insert(key, std::move(program));
 }
 
 }  // namespace weft::detail

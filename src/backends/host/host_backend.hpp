@@ -146,13 +146,13 @@ class HostDevice final : public DeviceImpl {
   std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
   BufferPtr allocate(std::size_t bytes) override;
   BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) override;
-  std::shared_ptr<ProgramImpl> build_program(std::string_view source,
-                                             std::string_view options) override;
+  ProgramBuilder& program_builder() noexcept override { return builder_; }
   ThreadPool& pool() { return pool_; }
 
  private:
   ThreadPool pool_;
-  ProgramTable<HostProgram> programs_;
+  HostCompiler compiler_{*this};
+  ProgramBuilder builder_{compiler_};
 };
 
 /// The local size weft uses when a launch gives none: the largest divisor of the global

@@ -10,10 +10,12 @@
 #include <set>
 #include <sstream>
 
+#include "backends/host/host_backend.hpp"
 #include "cache/program_cache.hpp"
 #include "core/files.hpp"
 #include "core/log.hpp"
 #include "core/process.hpp"
+#include "dialect/prelude/launch_abi.hpp"
 #include "dialect/translate.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
@@ -166,6 +168,45 @@ std::shared_ptr<HostModule> HostModule::load(std::string_view image, std::string
                 (err ? err : "dlopen failed"));
   }
   return module;
+}
+
+void HostCompiler::hash_device(Hasher& h) const {
+  const HostToolchain& tc = HostToolchain::get();
+  h.update(host_prelude_text());
+  h.update(tc.command.empty() ? "" : tc.command[0]).update(tc.version).update(tc.target_cpu);
+  for (const auto& f : tc.flags) h.update(f);
+}
+
+std::unique_ptr<TranslatedSource> HostCompiler::translate(std::string_view source, std::string_view options) const {
+  dialect::Translation tr = dialect::translate(source, dialect::Target::host, options);
+  std::string description = "host program:";
+  for (const auto& k : tr.kernels) description += " " + k.name;
+  return std::make_unique<Translated<dialect::Translation>>(std::move(description), std::move(tr));
+}
+
+CompiledProgram HostCompiler::compile(const TranslatedSource& translated, const std::vector<std::string>& flags,
+                                      std::string_view source) {
+  const auto& tr = Translated<dialect::Translation>::of(translated);
+  return {compile_host_module(HostToolchain::get(), tr.text, flags, source), nullptr};
+}
+
+std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const TranslatedSource& translated,
+                                                const std::vector<std::string>&) {
+  const auto& tr = Translated<dialect::Translation>::of(translated);
+  std::shared_ptr<HostModule> module;
+  try {
+    module = HostModule::load(payload, translated.description());
+  } catch (const Error& e) {
+    throw PayloadRefused(e.what());
+  }
+  for (const auto& k : tr.kernels) {
+    if (!k.refused.empty()) continue;  // a kernel the host refuses has no entry point
+    const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + k.symbol));
+    if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size()) {
+      throw PayloadRefused("it lacks the entry point of kernel '" + k.name + "'");
+    }
+  }
+  return std::make_shared<HostProgram>(device_.shared_from_this(), std::move(module), tr.kernels);
 }
 
 HostModule::~HostModule() {

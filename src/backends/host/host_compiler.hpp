@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/hash.hpp"
+#include "runtime/program_builder.hpp"
 
 namespace weft::detail {
 
@@ -51,5 +52,23 @@ std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
 /// Maps OpenCL-style build options (-D, -I, -cl-fast-relaxed-math ...) to compiler flags;
 /// InvalidArgument for anything else.
 std::vector<std::string> host_build_flags(std::string_view options);
+
+/// The host device's side of the ProgramBuilder: the translation for the host, the system
+/// compiler, shared objects loaded from memory.
+class HostCompiler final : public ProgramCompiler {
+ public:
+  explicit HostCompiler(DeviceImpl& device) : device_(device) {}
+  std::string_view backend() const noexcept override { return "host"; }
+  void hash_device(Hasher& h) const override;
+  std::vector<std::string> map_options(std::string_view options) const override { return host_build_flags(options); }
+  std::unique_ptr<TranslatedSource> translate(std::string_view source, std::string_view options) const override;
+  CompiledProgram compile(const TranslatedSource& translated, const std::vector<std::string>& flags,
+                          std::string_view source) override;
+  std::shared_ptr<ProgramImpl> load(std::string_view payload, const TranslatedSource& translated,
+                                    const std::vector<std::string>& flags) override;
+
+ private:
+  DeviceImpl& device_;
+};
 
 }  // namespace weft::detail

@@ -89,6 +89,7 @@ inline constexpr cl_map_flags CL_MAP_WRITE = 1 << 1;
 
 inline constexpr cl_program_info CL_PROGRAM_BINARY_SIZES = 0x1165;
 inline constexpr cl_program_info CL_PROGRAM_BINARIES = 0x1166;
+inline constexpr cl_program_info CL_PROGRAM_KERNEL_NAMES = 0x1168;
 inline constexpr cl_program_build_info CL_PROGRAM_BUILD_LOG = 0x1183;
 inline constexpr cl_kernel_work_group_info CL_KERNEL_WORK_GROUP_SIZE = 0x11B0;
 inline constexpr cl_kernel_work_group_info CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 0x11B3;

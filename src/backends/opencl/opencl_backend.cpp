@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "cache/include_digest.hpp"
 #include "core/log.hpp"
-#include "dialect/translate.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
-#include "weft/version.hpp"
 
 namespace weft::detail {
 
@@ -135,21 +132,6 @@ class OpenclBackend final : public BackendImpl {
 
 const BackendRegistration registration("opencl", 10, [] { return std::make_unique<OpenclBackend>(); });
 
-std::string build_log(cl_program program, cl_device_id device) {
-  std::size_t size = 0;
-  api().clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-  std::string log(size, '\0');
-  if (size) api().clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-  while (!log.empty() && log.back() == '\0') log.pop_back();
-  return log;
-}
-
-std::string join_options(const std::vector<std::string>& words) {
-  std::string s;
-  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
-  return s;
-}
-
 }  // namespace
 
 OpenclDevice::OpenclDevice(DeviceInfo info, cl_device_id id, std::shared_ptr<OpenclContext> context,
@@ -158,7 +140,7 @@ OpenclDevice::OpenclDevice(DeviceInfo info, cl_device_id id, std::shared_ptr<Ope
       out_of_order_supported_(out_of_order), sub_device_(sub_device) {}
 
 OpenclDevice::~OpenclDevice() {
-  programs_.clear();
+  builder_.clear();
   if (sub_device_) api().clReleaseDevice(id_);
 }
 
@@ -191,85 +173,6 @@ BufferPtr OpenclDevice::allocate(std::size_t bytes) {
     check(err, "clCreateBuffer");
   }
   return std::make_shared<OpenclBuffer>(shared_from_this(), bytes, mem);
-}
-
-std::shared_ptr<ProgramImpl> OpenclDevice::build_program(std::string_view source, std::string_view options) {
-  const std::string opts = join_options(dialect::check_build_options(options));
-  Hasher h;
-  h.update("opencl").update(WEFT_VERSION_STRING).update(context_->platform_name).update(context_->platform_version);
-  h.update(info_.name).update(info_.driver_version).update(opts).update(source);
-  hash_includes(h, source, opts);
-  const Digest key = h.finish();
-  if (auto p = programs_.find(key)) {
-    WEFT_LOG_DEBUG("program cache hit (memory): opencl/" << key.hex());
-    return p;
-  }
-  const dialect::Translation tr = dialect::translate(source, dialect::Target::opencl, options);
-  std::map<std::string, std::vector<KernelArgInfo>> kernels;
-  std::string description = "opencl program for " + info_.name + ":";
-  for (const auto& k : tr.kernels) {
-    kernels[k.name] = k.params;
-    description += " " + k.name;
-  }
-  const Api& a = api();
-  cl_device_id dev = id_;
-
-  auto build_from_source = [&]() -> ClRef<cl_program> {
-    WEFT_LOG_DEBUG("compiling opencl program " << key.hex() << " for " << info_.name);
-    const char* text = source.data();
-    const std::size_t len = source.size();
-    cl_int err = CL_SUCCESS;
-    ClRef<cl_program> prog(a.clCreateProgramWithSource(context(), 1, &text, &len, &err), a.clReleaseProgram);
-    check(err, "clCreateProgramWithSource");
-    err = a.clBuildProgram(prog.get(), 1, &dev, opts.c_str(), nullptr, nullptr);
-    if (err == CL_BUILD_PROGRAM_FAILURE) {
-      const std::string log = build_log(prog.get(), dev);
-      throw BuildError("kernel build failed on " + info_.selector + " (" + info_.name + "):\n" +
-                           dialect::summarize_build_log(log, source, "[^:\\s]*"),
-                       log, std::string(source));
-    }
-    if (err == CL_INVALID_BUILD_OPTIONS) {
-      throw InvalidArgument("the OpenCL driver of " + info_.selector + " refused the build options '" + opts + "'");
-    }
-    check(err, "clBuildProgram");
-    return prog;
-  };
-
-  ClRef<cl_program> built;
-  bool from_disk = false;
-  const std::string binary = ProgramCache::instance().load_or_build(
-      "opencl", key, description,
-      [&] {
-        built = build_from_source();
-        std::size_t size = 0;
-        check(a.clGetProgramInfo(built.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
-              "clGetProgramInfo");
-        std::string bin(size, '\0');
-        unsigned char* ptr = reinterpret_cast<unsigned char*>(bin.data());
-        check(a.clGetProgramInfo(built.get(), CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), "clGetProgramInfo");
-        return bin;
-      },
-      &from_disk);
-  if (from_disk) {
-    const auto* ptr = reinterpret_cast<const unsigned char*>(binary.data());
-    const std::size_t size = binary.size();
-    cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-    ClRef<cl_program> prog(a.clCreateProgramWithBinary(context(), 1, &dev, &size, &ptr, &status, &err),
-                           a.clReleaseProgram);
-    if (err == CL_SUCCESS && status == CL_SUCCESS) {
-      err = a.clBuildProgram(prog.get(), 1, &dev, opts.c_str(), nullptr, nullptr);
-    }
-    if (err == CL_SUCCESS && status == CL_SUCCESS) {
-      built = std::move(prog);
-    } else {
-      WEFT_LOG_WARNING("cached opencl binary " << key.hex() << " was refused by the driver ("
-                                               << error_name(err != CL_SUCCESS ? err : status) << "); rebuilding");
-      built = build_from_source();
-    }
-  }
-  auto program = std::make_shared<OpenclProgram>(std::static_pointer_cast<OpenclDevice>(shared_from_this()),
-                                                 std::move(built), std::move(kernels));
-  return programs_.insert(key, std::move(program));
 }
 
 namespace {

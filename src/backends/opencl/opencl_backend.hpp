@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends/opencl/opencl_api.hpp"
+#include "backends/opencl/opencl_compiler.hpp"
 #include "cache/program_cache.hpp"
 #include "runtime/backend.hpp"
 
@@ -64,19 +65,21 @@ class OpenclDevice final : public DeviceImpl {
 
   std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
   BufferPtr allocate(std::size_t bytes) override;
-  std::shared_ptr<ProgramImpl> build_program(std::string_view source, std::string_view options) override;
+  ProgramBuilder& program_builder() noexcept override { return builder_; }
   std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units) override;
   std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
 
   cl::cl_device_id id() const noexcept { return id_; }
   cl::cl_context context() const noexcept { return context_->context.get(); }
+  const OpenclContext& context_info() const noexcept { return *context_; }
 
  private:
   cl::cl_device_id id_;
   std::shared_ptr<OpenclContext> context_;
   bool out_of_order_supported_;
   bool sub_device_;
-  ProgramTable<ProgramImpl> programs_;
+  OpenclCompiler compiler_{*this};
+  ProgramBuilder builder_{compiler_};
   std::mutex map_mutex_;
   ClRef<cl::cl_command_queue> map_queue_;  // maps pinned buffers; made on first use
 };
