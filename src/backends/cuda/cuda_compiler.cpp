@@ -3,11 +3,13 @@
 #include <map>
 
 #include "backends/cuda/cuda_api.hpp"
-#include "backends/cuda/cuda_backend.hpp"
+#include "backends/cuda/cuda_device.hpp"
 #include "dialect/translate.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
+
+using namespace cu;
 
 std::string nvrtc_version() { return cu::nvrtc().version; }
 
@@ -98,6 +100,69 @@ std::shared_ptr<ProgramImpl> CudaCompiler::load(std::string_view payload, const 
     kernels[k.name] = k;
   }
   return std::make_shared<CudaProgram>(self, std::move(held), std::move(kernels));
+}
+
+// ---- modules, programs and kernels ---------------------------------------------------------
+
+CudaModule::~CudaModule() {
+  if (auto d = device_.lock()) {
+    d->make_current();
+    driver().cuModuleUnload(module_);
+  }
+}
+
+std::shared_ptr<DeviceImpl> CudaProgram::device() const { return device_.lock(); }
+
+std::vector<std::string> CudaProgram::kernel_names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, params] : kernels_) out.push_back(name);
+  return out;
+}
+
+std::shared_ptr<KernelImpl> CudaProgram::create_kernel(std::string_view name) {
+  auto it = kernels_.find(std::string(name));
+  if (it == kernels_.end()) {
+    std::string names;
+    for (const auto& n : kernel_names()) names += (names.empty() ? "" : ", ") + n;
+    throw InvalidArgument("the program has no kernel '" + std::string(name) + "'; its kernels: " +
+                          (names.empty() ? "none" : names));
+  }
+  auto dev = device_.lock();
+  if (!dev) throw InvalidArgument("the program's device no longer exists");
+  dev->make_current();
+  CUfunction f = nullptr;
+  check(driver().cuModuleGetFunction(&f, module_->get(), it->second.symbol.c_str()), "cuModuleGetFunction");
+  int max_threads = 0, local_bytes = 0;
+  driver().cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
+  std::optional<std::size_t> private_bytes;
+  if (driver().cuFuncGetAttribute(&local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f) == CUDA_SUCCESS && local_bytes >= 0) {
+    private_bytes = static_cast<std::size_t>(local_bytes);
+  }
+  return std::make_shared<CudaKernel>(it->first, it->second.params, module_, f, static_cast<std::size_t>(max_threads),
+                                      private_bytes);
+}
+
+CudaKernel::CudaKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<CudaModule> module,
+                       CUfunction function, std::size_t max_threads, std::optional<std::size_t> private_bytes)
+    : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), function_(function),
+      max_threads_(max_threads ? max_threads : 1), private_bytes_(private_bytes) {}
+
+std::size_t CudaKernel::resident_groups(std::size_t local_size, std::size_t local_bytes) const {
+  // The occupancy calculator counts the kernel's registers and static shared memory too.
+  int blocks = 0;
+  if (driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function_, static_cast<int>(local_size),
+                                                          local_bytes) != CUDA_SUCCESS) {
+    return 0;
+  }
+  return blocks > 0 ? static_cast<std::size_t>(blocks) : 0;
+}
+
+void CudaKernel::allow_shared(std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  if (bytes <= shared_allowed_) return;
+  check(driver().cuFuncSetAttribute(function_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes)),
+        "cuFuncSetAttribute");
+  shared_allowed_ = bytes;
 }
 
 }  // namespace weft::detail

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace weft::detail::cl {
 
@@ -123,3 +124,38 @@ std::string error_name(cl_int code);
 void check(cl_int code, const char* call);
 
 }  // namespace weft::detail::cl
+
+namespace weft::detail {
+
+/// An owned reference to an OpenCL object, released on destruction.
+template <class T>
+class ClRef {
+ public:
+  using Release = cl::cl_int (*)(T);
+  ClRef() = default;
+  ClRef(T handle, Release release) : handle_(handle), release_(release) {}
+  ClRef(ClRef&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)), release_(o.release_) {}
+  ClRef& operator=(ClRef&& o) noexcept {
+    if (this != &o) {
+      reset();
+      handle_ = std::exchange(o.handle_, nullptr);
+      release_ = o.release_;
+    }
+    return *this;
+  }
+  ClRef(const ClRef&) = delete;
+  ClRef& operator=(const ClRef&) = delete;
+  ~ClRef() { reset(); }
+  T get() const noexcept { return handle_; }
+  explicit operator bool() const noexcept { return handle_ != nullptr; }
+  void reset() noexcept {
+    if (handle_ && release_) release_(handle_);
+    handle_ = nullptr;
+  }
+
+ private:
+  T handle_ = nullptr;
+  Release release_ = nullptr;
+};
+
+}  // namespace weft::detail

@@ -1,10 +1,11 @@
 #include "backends/opencl/opencl_compiler.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
 
-#include "backends/opencl/opencl_backend.hpp"
+#include "backends/opencl/opencl_device.hpp"
 #include "dialect/translate.hpp"
 #include "weft/error.hpp"
 
@@ -135,5 +136,58 @@ std::shared_ptr<ProgramImpl> OpenclCompiler::load(std::string_view payload, cons
   }
   return make_program(device_, std::move(prog), tr);
 }
+
+// ---- programs and kernels ------------------------------------------------------------------
+
+OpenclProgram::OpenclProgram(std::shared_ptr<OpenclDevice> device, ClRef<cl_program> program,
+                             std::map<std::string, std::vector<KernelArgInfo>> kernels)
+    : device_(device), device_id_(device->id()), program_(std::move(program)), kernels_(std::move(kernels)) {}
+
+std::shared_ptr<DeviceImpl> OpenclProgram::device() const { return device_.lock(); }
+
+std::vector<std::string> OpenclProgram::kernel_names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, params] : kernels_) out.push_back(name);
+  return out;
+}
+
+std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) {
+  const Api& a = api();
+  cl_int err = CL_SUCCESS;
+  const std::string n(name);
+  ClRef<cl_kernel> k(a.clCreateKernel(program_.get(), n.c_str(), &err), a.clReleaseKernel);
+  auto it = kernels_.find(n);
+  if (err == CL_INVALID_KERNEL_NAME || (err == CL_SUCCESS && it == kernels_.end())) {
+    std::string names;
+    for (const auto& s : kernel_names()) names += (names.empty() ? "" : ", ") + s;
+    throw InvalidArgument("the program has no kernel '" + n + "'; its kernels: " + (names.empty() ? "none" : names));
+  }
+  check(err, "clCreateKernel");
+  std::size_t max_group = 0, multiple = 1;
+  a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group, &max_group, nullptr);
+  a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
+                             &multiple, nullptr);
+  // NVIDIA's OpenCL reports 256 here for every kernel (driver 580 on an H200: a kernel of 10
+  // registers says 256 and runs work-groups of 512; the scan capped at 32 registers by
+  // -cl-nv-maxrregcount says 256 and runs 288). The driver checks each launch against the kernel's real registers
+  // and local memory itself, so the device's limit stands and the driver has the last word.
+  if (const auto dev = device_.lock(); dev && dev->info().nvidia_arch != 0) {
+    max_group = std::max(max_group, dev->info().max_work_group_size);
+  }
+  cl_ulong private_mem = 0;
+  std::optional<std::size_t> private_bytes;
+  if (a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof private_mem, &private_mem,
+                                 nullptr) == CL_SUCCESS) {
+    private_bytes = static_cast<std::size_t>(private_mem);
+  }
+  return std::make_shared<OpenclKernel>(n, it->second, std::move(k), max_group ? max_group : 1,
+                                        multiple ? multiple : 1, private_bytes);
+}
+
+OpenclKernel::OpenclKernel(std::string name, std::vector<KernelArgInfo> params, ClRef<cl_kernel> kernel,
+                           std::size_t max_group, std::size_t preferred_multiple,
+                           std::optional<std::size_t> private_bytes)
+    : KernelImpl(std::move(name), std::move(params)), kernel_(std::move(kernel)), max_group_(max_group),
+      preferred_multiple_(preferred_multiple), private_bytes_(private_bytes), bound_(this->params().size()) {}
 
 }  // namespace weft::detail

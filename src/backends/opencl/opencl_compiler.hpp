@@ -1,12 +1,18 @@
 // Compiling dialect kernels with an OpenCL driver: the source as is, built for one device,
-// kept as the driver's binary in the program cache.
+// kept as the driver's binary in the program cache; the programs and kernels it makes.
 #pragma once
 
+#include <cstddef>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "backends/opencl/opencl_api.hpp"
+#include "runtime/backend.hpp"
 #include "runtime/program_builder.hpp"
 
 namespace weft::detail {
@@ -31,6 +37,42 @@ class OpenclCompiler final : public ProgramCompiler {
 
  private:
   OpenclDevice& device_;
+};
+
+class OpenclProgram final : public ProgramImpl {
+ public:
+  OpenclProgram(std::shared_ptr<OpenclDevice> device, ClRef<cl::cl_program> program,
+                std::map<std::string, std::vector<KernelArgInfo>> kernels);
+  std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
+  std::vector<std::string> kernel_names() const override;
+  std::shared_ptr<DeviceImpl> device() const override;
+
+ private:
+  // Weak: the device's program table holds this program.
+  std::weak_ptr<OpenclDevice> device_;
+  cl::cl_device_id device_id_;
+  ClRef<cl::cl_program> program_;
+  std::map<std::string, std::vector<KernelArgInfo>> kernels_;
+};
+
+class OpenclKernel final : public KernelImpl {
+ public:
+  OpenclKernel(std::string name, std::vector<KernelArgInfo> params, ClRef<cl::cl_kernel> kernel,
+               std::size_t max_group, std::size_t preferred_multiple, std::optional<std::size_t> private_bytes);
+  /// Sets the arguments on the cl_kernel (skipping those unchanged since the last launch)
+  /// and enqueues it, under the kernel's lock: a cl_kernel holds one set of arguments.
+  /// Defined with the other launches, in opencl_queue.cpp.
+  cl::cl_event enqueue(cl::cl_command_queue queue, const ArgList& args,
+                       const LaunchConfig& config, const std::vector<cl::cl_event>& wait);
+  std::optional<std::size_t> private_bytes() const override { return private_bytes_; }
+
+ private:
+  std::mutex mutex_;
+  ClRef<cl::cl_kernel> kernel_;
+  std::size_t max_group_;
+  std::size_t preferred_multiple_;
+  std::optional<std::size_t> private_bytes_;
+  std::vector<ArgValue> bound_;  // what the cl_kernel holds now
 };
 
 }  // namespace weft::detail

@@ -1,8 +1,6 @@
-#include "backends/opencl/opencl_backend.hpp"
+#include "backends/opencl/opencl_device.hpp"
 
-#include <algorithm>
-#include <cstring>
-
+#include "backends/opencl/opencl_queue.hpp"
 #include "core/log.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
@@ -153,75 +151,6 @@ std::shared_ptr<QueueImpl> OpenclDevice::create_queue(const QueueOptions& option
   return std::make_shared<OpenclQueue>(std::static_pointer_cast<OpenclDevice>(shared_from_this()), o);
 }
 
-BufferPtr OpenclDevice::allocate(std::size_t bytes) {
-  // OpenCL allocates lazily, so an impossible request is refused here, with the limits.
-  if (bytes > info_.max_alloc_bytes) {
-    throw OutOfMemory(info_.selector + " (" + info_.name + "): cannot allocate " + std::to_string(bytes) +
-                          " bytes; its largest allocation is " + std::to_string(info_.max_alloc_bytes) +
-                          " bytes of " + std::to_string(info_.global_mem_bytes) + " in all",
-                      bytes, "CL_INVALID_BUFFER_SIZE", "clCreateBuffer");
-  }
-  cl_int err = CL_SUCCESS;
-  // A zero-byte cl_mem is invalid; an empty weft buffer still gets a minimal one.
-  cl_mem mem = api().clCreateBuffer(context(), CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &err);
-  if (err != CL_SUCCESS) {
-    const std::string name = error_name(err);
-    if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY) {
-      throw OutOfMemory(info_.selector + ": cannot allocate " + std::to_string(bytes) + " bytes: " + name, bytes,
-                        name, "clCreateBuffer");
-    }
-    check(err, "clCreateBuffer");
-  }
-  return std::make_shared<OpenclBuffer>(shared_from_this(), bytes, mem);
-}
-
-namespace {
-// A CL_MEM_ALLOC_HOST_PTR buffer mapped for the life of the object: drivers back such
-// buffers with page-locked memory (NVIDIA's does), which makes its mapping a fast transfer source.
-class OpenclPinned final : public PinnedImpl {
- public:
-  OpenclPinned(void* data, std::size_t size, ClRef<cl_mem> mem, cl_command_queue queue)
-      : PinnedImpl(data, size), mem_(std::move(mem)), queue_(queue) {}
-  ~OpenclPinned() override {
-    cl_event e = nullptr;
-    if (api().clEnqueueUnmapMemObject(queue_, mem_.get(), data(), 0, nullptr, &e) == CL_SUCCESS) {
-      api().clWaitForEvents(1, &e);
-      api().clReleaseEvent(e);
-    }
-  }
-
- private:
-  ClRef<cl_mem> mem_;
-  cl_command_queue queue_;  // the device's map queue, which outlives this
-};
-}  // namespace
-
-std::shared_ptr<PinnedImpl> OpenclDevice::allocate_pinned(std::size_t bytes) {
-  const Api& a = api();
-  cl_command_queue q = nullptr;
-  {
-    std::lock_guard lock(map_mutex_);
-    if (!map_queue_) {
-      cl_int err = CL_SUCCESS;
-      map_queue_ = ClRef<cl_command_queue>(a.clCreateCommandQueue(context(), id_, 0, &err), a.clReleaseCommandQueue);
-      check(err, "clCreateCommandQueue");
-    }
-    q = map_queue_.get();
-  }
-  const std::size_t n = std::max<std::size_t>(bytes, 1);
-  cl_int err = CL_SUCCESS;
-  ClRef<cl_mem> mem(a.clCreateBuffer(context(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, n, nullptr, &err),
-                    a.clReleaseMemObject);
-  if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_HOST_MEMORY || err == CL_OUT_OF_RESOURCES) {
-    throw OutOfMemory("cannot pin " + std::to_string(bytes) + " bytes of host memory for " + info_.selector, bytes,
-                      error_name(err), "clCreateBuffer");
-  }
-  check(err, "clCreateBuffer");
-  void* p = a.clEnqueueMapBuffer(q, mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, nullptr, nullptr, &err);
-  check(err, "clEnqueueMapBuffer");
-  return std::make_shared<OpenclPinned>(p, bytes, std::move(mem), q);
-}
-
 std::vector<std::shared_ptr<DeviceImpl>> OpenclDevice::partition_equally(unsigned compute_units) {
   const Api& a = api();
   const auto max_sub = device_value<cl_uint>(id_, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
@@ -254,49 +183,6 @@ std::vector<std::shared_ptr<DeviceImpl>> OpenclDevice::partition_equally(unsigne
     out.push_back(std::make_shared<OpenclDevice>(std::move(info), ids[i], shared, out_of_order_supported_, true));
   }
   return out;
-}
-
-OpenclProgram::OpenclProgram(std::shared_ptr<OpenclDevice> device, ClRef<cl_program> program,
-                             std::map<std::string, std::vector<KernelArgInfo>> kernels)
-    : device_(device), device_id_(device->id()), program_(std::move(program)), kernels_(std::move(kernels)) {}
-
-std::vector<std::string> OpenclProgram::kernel_names() const {
-  std::vector<std::string> out;
-  for (const auto& [name, params] : kernels_) out.push_back(name);
-  return out;
-}
-
-std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) {
-  const Api& a = api();
-  cl_int err = CL_SUCCESS;
-  const std::string n(name);
-  ClRef<cl_kernel> k(a.clCreateKernel(program_.get(), n.c_str(), &err), a.clReleaseKernel);
-  auto it = kernels_.find(n);
-  if (err == CL_INVALID_KERNEL_NAME || (err == CL_SUCCESS && it == kernels_.end())) {
-    std::string names;
-    for (const auto& s : kernel_names()) names += (names.empty() ? "" : ", ") + s;
-    throw InvalidArgument("the program has no kernel '" + n + "'; its kernels: " + (names.empty() ? "none" : names));
-  }
-  check(err, "clCreateKernel");
-  std::size_t max_group = 0, multiple = 1;
-  a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group, &max_group, nullptr);
-  a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
-                             &multiple, nullptr);
-  // NVIDIA's OpenCL reports 256 here for every kernel (driver 580 on an H200: a kernel of 10
-  // registers says 256 and runs work-groups of 512; the scan capped at 32 registers by
-  // -cl-nv-maxrregcount says 256 and runs 288). The driver checks each launch against the kernel's real registers
-  // and local memory itself, so the device's limit stands and the driver has the last word.
-  if (const auto dev = device_.lock(); dev && dev->info().nvidia_arch != 0) {
-    max_group = std::max(max_group, dev->info().max_work_group_size);
-  }
-  cl_ulong private_mem = 0;
-  std::optional<std::size_t> private_bytes;
-  if (a.clGetKernelWorkGroupInfo(k.get(), device_id_, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof private_mem, &private_mem,
-                                 nullptr) == CL_SUCCESS) {
-    private_bytes = static_cast<std::size_t>(private_mem);
-  }
-  return std::make_shared<OpenclKernel>(n, it->second, std::move(k), max_group ? max_group : 1,
-                                        multiple ? multiple : 1, private_bytes);
 }
 
 }  // namespace weft::detail
