@@ -32,6 +32,7 @@
 namespace weft::detail {
 
 class DeviceImpl;
+class ProgramBuilder;
 
 class EventImpl {
  public:
@@ -210,9 +211,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   /// A buffer over memory allocated by someone else (DLPack, __cuda_array_interface__): owner
   /// is kept alive with it and nothing is freed. Unsupported where memory has no address.
   virtual BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner);
-  /// Throws BuildError with the log and offending lines.
-  virtual std::shared_ptr<ProgramImpl> build_program(std::string_view source,
-                                                     std::string_view options) = 0;
+  /// Builds the device's programs (program_builder.hpp): Program::build goes through it.
+  virtual ProgramBuilder& program_builder() noexcept = 0;
   /// Pinned host memory for fast transfers with this device (default: aligned host memory).
   virtual std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes);
   /// Sub-devices of compute_units each (OpenCL device fission); Unsupported elsewhere.

@@ -1,4 +1,5 @@
 #include "runtime/backend.hpp"
+#include "runtime/program_builder.hpp"
 #include "weft/error.hpp"
 #include "weft/program.hpp"
 
@@ -6,7 +7,7 @@ namespace weft {
 
 Program Program::build(const Device& device, std::string_view source, std::string_view options) {
   if (!device) throw InvalidArgument("Program::build: no device given");
-  return Program(device.impl()->build_program(source, options));
+  return Program(device.impl()->program_builder().build(source, options));
 }
 
 Kernel Program::kernel(std::string_view name) const {

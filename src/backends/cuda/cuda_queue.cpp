@@ -1,9 +1,14 @@
 // CUDA streams as queues, CUevents as events, kernel launches.
+#include "backends/cuda/cuda_queue.hpp"
+
 #include <array>
 #include <vector>
 #include <cstring>
 
-#include "backends/cuda/cuda_backend.hpp"
+#include "backends/cuda/cuda_compiler.hpp"
+#include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_memory.hpp"
+#include "core/log.hpp"
 #include "runtime/completion_event.hpp"
 #include "runtime/launch_geometry.hpp"
 #include "weft/error.hpp"
@@ -26,6 +31,77 @@ void wait_foreign(void* user) {
   }
 }
 }  // namespace
+
+// ---- events pool and callbacks -------------------------------------------------------------
+
+CudaEventPool::~CudaEventPool() {
+  device_.make_current();
+  for (auto e : timing_) driver().cuEventDestroy(e);
+  for (auto e : plain_) driver().cuEventDestroy(e);
+}
+
+CUevent CudaEventPool::take(bool timing) {
+  {
+    std::lock_guard lock(mutex_);
+    auto& list = timing ? timing_ : plain_;
+    if (!list.empty()) {
+      CUevent e = list.back();
+      list.pop_back();
+      return e;
+    }
+  }
+  CUevent e = nullptr;
+  check(driver().cuEventCreate(&e, timing ? 0u : CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  return e;
+}
+
+void CudaEventPool::give(CUevent e, bool timing) {
+  std::lock_guard lock(mutex_);
+  (timing ? timing_ : plain_).push_back(e);
+}
+
+CudaCallbackThread::CudaCallbackThread(CudaDevice& device) : device_(device) {
+  thread_ = std::thread([this] { loop(); });
+}
+
+CudaCallbackThread::~CudaCallbackThread() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void CudaCallbackThread::add(CUevent event, std::shared_ptr<void> keeper, std::function<void()> callback) {
+  {
+    std::lock_guard lock(mutex_);
+    items_.push_back({event, std::move(keeper), std::move(callback)});
+  }
+  cv_.notify_one();
+}
+
+void CudaCallbackThread::loop() {
+  device_.make_current();
+  while (true) {
+    Item item;
+    {
+      std::unique_lock lock(mutex_);
+      cv_.wait(lock, [&] { return stop_ || !items_.empty(); });
+      if (items_.empty()) return;
+      item = std::move(items_.front());
+      items_.pop_front();
+    }
+    driver().cuEventSynchronize(item.event);
+    try {
+      item.callback();
+    } catch (const std::exception& e) {
+      WEFT_LOG_WARNING("an event callback threw: " << e.what());
+    } catch (...) {
+      WEFT_LOG_WARNING("an event callback threw");
+    }
+  }
+}
 
 // ---- events ------------------------------------------------------------------------------
 
@@ -93,6 +169,8 @@ CudaQueue::CudaQueue(std::shared_ptr<CudaDevice> device, const QueueOptions& opt
   device_->make_current();
   check(driver().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
+
+std::shared_ptr<DeviceImpl> CudaQueue::device() const { return device_; }
 
 CudaQueue::~CudaQueue() {
   device_->make_current();

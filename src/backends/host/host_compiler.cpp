@@ -1,99 +1,11 @@
 #include "backends/host/host_compiler.hpp"
 
-#include <dlfcn.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <set>
-#include <sstream>
-
-#include "cache/program_cache.hpp"
 #include "core/files.hpp"
 #include "core/log.hpp"
 #include "core/process.hpp"
-#include "dialect/translate.hpp"
-#include "weft/config.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
-
-namespace {
-
-std::string cpu_signature() {
-  auto info = read_file("/proc/cpuinfo");
-  if (!info) return "unknown-cpu";
-  std::string model, flags;
-  std::istringstream in(*info);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (model.empty() && line.rfind("model name", 0) == 0) model = line.substr(line.find(':') + 1);
-    if (flags.empty() && line.rfind("flags", 0) == 0) flags = line.substr(line.find(':') + 1);
-    if (!model.empty() && !flags.empty()) break;
-  }
-  return model + " |" + flags;
-}
-
-std::string first_line(const std::string& s) {
-  const auto nl = s.find('\n');
-  return s.substr(0, nl);
-}
-
-HostToolchain resolve_toolchain() {
-  HostToolchain tc;
-  const Config& cfg = config();
-  tc.command = split_command(cfg.cxx);
-  tc.target_cpu = cpu_signature();
-  tc.flags = {"-std=c++20", "-O3", "-march=native", "-fPIC", "-shared", "-fno-math-errno",
-              "-fno-trapping-math", "-fno-exceptions", "-fno-rtti", "-fvisibility=hidden",
-              "-fno-semantic-interposition", "-w", "-x", "c++"};
-  if (tc.command.empty()) {
-    tc.problem = "WEFT_CXX is empty";
-    return tc;
-  }
-  const std::string path = find_executable(tc.command[0]);
-  if (path.empty()) {
-    tc.problem = "the C++ compiler '" + tc.command[0] +
-                 "' was not found (install g++ or clang++, or set WEFT_CXX)";
-    return tc;
-  }
-  tc.command[0] = path;
-  // The version string, kept in the program cache by the compiler's identity.
-  struct stat st {};
-  ::stat(path.c_str(), &st);
-  Hasher h;
-  h.update(path).update(static_cast<std::uint64_t>(st.st_size)).update(static_cast<std::uint64_t>(st.st_mtime));
-  const Digest memo = h.finish();
-  if (auto v = ProgramCache::instance().load_note("compilers", memo); v && !v->empty()) {
-    tc.version = *v;
-  } else {
-    std::vector<std::string> argv = tc.command;
-    argv.push_back("--version");
-    try {
-      auto r = run_process(argv);
-      tc.version = first_line(r.output);
-      if (r.exit_code != 0 || tc.version.empty()) {
-        tc.problem = "'" + path + " --version' failed: " + first_line(r.output);
-        return tc;
-      }
-    } catch (const Error& e) {
-      tc.problem = e.what();
-      return tc;
-    }
-    ProgramCache::instance().store_note("compilers", memo, tc.version);
-  }
-  WEFT_LOG_DEBUG("host compiler: " << path << " (" << tc.version << ")");
-  return tc;
-}
-
-}  // namespace
-
-const HostToolchain& HostToolchain::get() {
-  static const HostToolchain tc = resolve_toolchain();
-  return tc;
-}
 
 std::vector<std::string> host_build_flags(std::string_view options) {
   std::vector<std::string> out;
@@ -143,36 +55,86 @@ std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
   return std::move(*image);
 }
 
-std::shared_ptr<HostModule> HostModule::load(std::string_view image, std::string_view what) {
-  auto module = std::make_shared<HostModule>();
-  module->fd_ = ::memfd_create("weft-kernels", MFD_CLOEXEC);
-  if (module->fd_ < 0) throw Error(std::string("memfd_create failed: ") + std::strerror(errno));
-  const char* p = image.data();
-  std::size_t left = image.size();
-  while (left) {
-    const ssize_t n = ::write(module->fd_, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw Error(std::string("cannot stage a kernel module: ") + std::strerror(errno));
+void HostCompiler::hash_device(Hasher& h) const {
+  const HostToolchain& tc = HostToolchain::get();
+  h.update(host_prelude_text());
+  h.update(tc.command.empty() ? "" : tc.command[0]).update(tc.version).update(tc.target_cpu);
+  for (const auto& f : tc.flags) h.update(f);
+}
+
+std::unique_ptr<TranslatedSource> HostCompiler::translate(std::string_view source, std::string_view options) const {
+  dialect::Translation tr = dialect::translate(source, dialect::Target::host, options);
+  std::string description = "host program:";
+  for (const auto& k : tr.kernels) description += " " + k.name;
+  return std::make_unique<Translated<dialect::Translation>>(std::move(description), std::move(tr));
+}
+
+CompiledProgram HostCompiler::compile(const TranslatedSource& translated, const std::vector<std::string>& flags,
+                                      std::string_view source) {
+  const auto& tr = Translated<dialect::Translation>::of(translated);
+  return {compile_host_module(HostToolchain::get(), tr.text, flags, source), nullptr};
+}
+
+std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const TranslatedSource& translated,
+                                                const std::vector<std::string>&) {
+  const auto& tr = Translated<dialect::Translation>::of(translated);
+  std::shared_ptr<HostModule> module;
+  try {
+    module = HostModule::load(payload, translated.description());
+  } catch (const Error& e) {
+    throw PayloadRefused(e.what());
+  }
+  for (const auto& k : tr.kernels) {
+    if (!k.refused.empty()) continue;  // a kernel the host refuses has no entry point
+    const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + k.symbol));
+    if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size()) {
+      throw PayloadRefused("it lacks the entry point of kernel '" + k.name + "'");
     }
-    p += n;
-    left -= static_cast<std::size_t>(n);
   }
-  const std::string path = "/proc/self/fd/" + std::to_string(module->fd_);
-  module->handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!module->handle_) {
-    const char* err = ::dlerror();
-    throw Error("cannot load the compiled kernels of " + std::string(what) + ": " +
-                (err ? err : "dlopen failed"));
-  }
-  return module;
+  return std::make_shared<HostProgram>(device_.shared_from_this(), std::move(module), tr.kernels);
 }
 
-HostModule::~HostModule() {
-  if (handle_) ::dlclose(handle_);
-  if (fd_ >= 0) ::close(fd_);
+// ---- programs and kernels ------------------------------------------------------------------
+
+HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params,
+                       std::shared_ptr<HostModule> module, weft_host::RunFn entry)
+    : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), run_(entry) {}
+
+HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
+                         std::vector<dialect::KernelEntry> kernels)
+    : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)) {}
+
+std::vector<std::string> HostProgram::kernel_names() const {
+  std::vector<std::string> out;
+  for (const auto& k : kernels_) out.push_back(k.name);
+  return out;
 }
 
-void* HostModule::symbol(const std::string& name) const { return ::dlsym(handle_, name.c_str()); }
+std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
+  for (const auto& k : kernels_) {
+    if (k.name != name) continue;
+    if (!k.refused.empty()) {
+      throw Unsupported("kernel '" + k.name + "' needs work-group synchronization (" + k.refused +
+                        "), which the host backend does not provide; run it on an OpenCL CPU "
+                        "device instead (WEFT_DEVICE=opencl:cpu, e.g. PoCL) or on a GPU");
+    }
+    auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + k.symbol));
+    auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + k.symbol));
+    if (!run || !info || info->num_args != k.params.size()) {
+      throw Error("host: the compiled module lacks a consistent entry point for kernel '" + k.name + "'");
+    }
+    auto p = k.params;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      // By-value parameters of types the parser cannot size (structs) take their size
+      // from the compiler.
+      if (!p[i].is_pointer && p[i].value_size == 0) p[i].value_size = info->arg_size[i];
+    }
+    return std::make_shared<HostKernel>(k.name, std::move(p), module_, run);
+  }
+  std::string names;
+  for (const auto& n : kernel_names()) names += (names.empty() ? "" : ", ") + n;
+  throw InvalidArgument("the program has no kernel '" + std::string(name) +
+                        "'; its kernels: " + (names.empty() ? "none" : names));
+}
 
 }  // namespace weft::detail

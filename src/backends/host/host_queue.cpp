@@ -7,7 +7,8 @@
 #include <cstring>
 #include <utility>
 
-#include "backends/host/host_backend.hpp"
+#include "backends/host/host_device.hpp"
+#include "backends/host/host_queue.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {

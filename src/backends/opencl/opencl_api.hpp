@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace weft::detail::cl {
 
@@ -89,6 +90,7 @@ inline constexpr cl_map_flags CL_MAP_WRITE = 1 << 1;
 
 inline constexpr cl_program_info CL_PROGRAM_BINARY_SIZES = 0x1165;
 inline constexpr cl_program_info CL_PROGRAM_BINARIES = 0x1166;
+inline constexpr cl_program_info CL_PROGRAM_KERNEL_NAMES = 0x1168;
 inline constexpr cl_program_build_info CL_PROGRAM_BUILD_LOG = 0x1183;
 inline constexpr cl_kernel_work_group_info CL_KERNEL_WORK_GROUP_SIZE = 0x11B0;
 inline constexpr cl_kernel_work_group_info CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE = 0x11B3;
@@ -122,3 +124,38 @@ std::string error_name(cl_int code);
 void check(cl_int code, const char* call);
 
 }  // namespace weft::detail::cl
+
+namespace weft::detail {
+
+/// An owned reference to an OpenCL object, released on destruction.
+template <class T>
+class ClRef {
+ public:
+  using Release = cl::cl_int (*)(T);
+  ClRef() = default;
+  ClRef(T handle, Release release) : handle_(handle), release_(release) {}
+  ClRef(ClRef&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)), release_(o.release_) {}
+  ClRef& operator=(ClRef&& o) noexcept {
+    if (this != &o) {
+      reset();
+      handle_ = std::exchange(o.handle_, nullptr);
+      release_ = o.release_;
+    }
+    return *this;
+  }
+  ClRef(const ClRef&) = delete;
+  ClRef& operator=(const ClRef&) = delete;
+  ~ClRef() { reset(); }
+  T get() const noexcept { return handle_; }
+  explicit operator bool() const noexcept { return handle_ != nullptr; }
+  void reset() noexcept {
+    if (handle_ && release_) release_(handle_);
+    handle_ = nullptr;
+  }
+
+ private:
+  T handle_ = nullptr;
+  Release release_ = nullptr;
+};
+
+}  // namespace weft::detail

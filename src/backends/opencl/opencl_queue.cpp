@@ -1,8 +1,11 @@
 // OpenCL queues, kernels launches and events.
+#include "backends/opencl/opencl_queue.hpp"
+
 #include <algorithm>
 #include <cstring>
 
-#include "backends/opencl/opencl_backend.hpp"
+#include "backends/opencl/opencl_compiler.hpp"
+#include "backends/opencl/opencl_memory.hpp"
 #include "core/log.hpp"
 #include "runtime/launch_geometry.hpp"
 #include "weft/error.hpp"
@@ -83,13 +86,7 @@ void OpenclEvent::on_complete(std::function<void()> callback) {
   holder.release();  // now owned by the trampoline
 }
 
-// ---- kernels -----------------------------------------------------------------------------
-
-OpenclKernel::OpenclKernel(std::string name, std::vector<KernelArgInfo> params, ClRef<cl_kernel> kernel,
-                           std::size_t max_group, std::size_t preferred_multiple,
-                           std::optional<std::size_t> private_bytes)
-    : KernelImpl(std::move(name), std::move(params)), kernel_(std::move(kernel)), max_group_(max_group),
-      preferred_multiple_(preferred_multiple), private_bytes_(private_bytes), bound_(this->params().size()) {}
+// ---- kernel launches -----------------------------------------------------------------------------
 
 cl_event OpenclKernel::enqueue(cl_command_queue queue, const ArgList& args, const LaunchConfig& c,
                                const std::vector<cl_event>& wait) {

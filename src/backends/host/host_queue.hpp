@@ -1,77 +1,23 @@
-// The native CPU backend: aligned buffers in host memory, queues that run commands in order
-// on their own worker thread, and kernels compiled by the system C++ compiler and run on a
-// thread pool, one contiguous chunk of work-items per thread.
+// Host queues: enqueue returns at once; a worker thread per queue runs the commands in
+// order; a kernel launch splits its work-items over the device's thread pool.
 #pragma once
 
-#include <atomic>
-
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <thread>
+#include <span>
+#include <vector>
 
 #include "backends/host/host_compiler.hpp"
-#include "backends/host/thread_pool.hpp"
-#include "cache/program_cache.hpp"
 #include "dialect/prelude/launch_abi.hpp"
-#include "dialect/translate.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/completion_event.hpp"
 
 namespace weft::detail {
 
 class HostDevice;
-
-class HostBuffer final : public BufferImpl {
- public:
-  HostBuffer(std::shared_ptr<DeviceImpl> device, std::size_t bytes);
-  /// Over memory allocated by someone else, kept alive by owner and never freed.
-  HostBuffer(std::shared_ptr<DeviceImpl> device, void* external, std::size_t bytes, std::shared_ptr<void> owner)
-      : BufferImpl(std::move(device), bytes), external_(external), owner_(std::move(owner)) {}
-  void* host_ptr() noexcept override { return external_ ? external_ : data_.get(); }
-
- private:
-  void* external_ = nullptr;
-  std::shared_ptr<void> owner_;
-  struct Free {
-    void operator()(void* p) const noexcept;
-  };
-  std::unique_ptr<void, Free> data_;
-};
-
-class HostKernel final : public KernelImpl {
- public:
-  HostKernel(std::string name, std::vector<KernelArgInfo> params,
-             std::shared_ptr<HostModule> module, weft_host::RunFn entry);
-  weft_host::RunFn run() const noexcept { return run_; }
-  /// How long its last run took on the thread that ran it (ns); max before the first run.
-  std::uint64_t last_run_ns() const noexcept { return last_run_ns_.load(std::memory_order_relaxed); }
-  void note_run_ns(std::uint64_t ns) noexcept { last_run_ns_.store(ns, std::memory_order_relaxed); }
-
- private:
-  std::atomic<std::uint64_t> last_run_ns_{~std::uint64_t{0}};
-  std::shared_ptr<HostModule> module_;  // keeps the code loaded
-  weft_host::RunFn run_;
-};
-
-class HostProgram final : public ProgramImpl {
- public:
-  HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
-              std::vector<dialect::KernelEntry> kernels);
-  std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
-  std::vector<std::string> kernel_names() const override;
-  std::shared_ptr<DeviceImpl> device() const override { return device_.lock(); }
-
- private:
-  // Weak: the device's program table holds this program.
-  std::weak_ptr<DeviceImpl> device_;
-  std::shared_ptr<HostModule> module_;
-  std::vector<dialect::KernelEntry> kernels_;  // refused ones included: named in the error
-};
 
 class HostQueue final : public QueueImpl {
  public:
@@ -138,21 +84,6 @@ class HostQueue final : public QueueImpl {
     bool running = false;  // a command is executing (on the worker or inline)
   };
   std::shared_ptr<Core> core_;
-};
-
-class HostDevice final : public DeviceImpl {
- public:
-  explicit HostDevice(DeviceInfo info);
-  std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
-  BufferPtr allocate(std::size_t bytes) override;
-  BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) override;
-  std::shared_ptr<ProgramImpl> build_program(std::string_view source,
-                                             std::string_view options) override;
-  ThreadPool& pool() { return pool_; }
-
- private:
-  ThreadPool pool_;
-  ProgramTable<HostProgram> programs_;
 };
 
 /// The local size weft uses when a launch gives none: the largest divisor of the global

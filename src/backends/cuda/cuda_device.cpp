@@ -1,0 +1,123 @@
+#include "backends/cuda/cuda_device.hpp"
+
+#include "core/log.hpp"
+#include "runtime/completion_event.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail {
+
+using namespace cu;
+
+namespace {
+
+int attribute(CUdevice d, int which) {
+  int v = 0;
+  driver().cuDeviceGetAttribute(&v, which, d);
+  return v;
+}
+
+class CudaBackend final : public BackendImpl {
+ public:
+  CudaBackend() {
+    const Driver& drv = driver();  // throws Unsupported: no libcuda, no device
+    int count = 0;
+    check(drv.cuDeviceGetCount(&count), "cuDeviceGetCount");
+    int version = 0;
+    drv.cuDriverGetVersion(&version);
+    std::string nvrtc = "NVRTC missing";
+    try {
+      nvrtc = "NVRTC " + nvrtc_version();
+    } catch (const Unsupported& e) {
+      WEFT_LOG_WARNING("cuda: " << e.what() << "; CUDA devices are listed but cannot build kernels");
+    }
+    for (int i = 0; i < count; ++i) {
+      CUdevice dev = 0;
+      check(drv.cuDeviceGet(&dev, i), "cuDeviceGet");
+      char name[256] = {};
+      drv.cuDeviceGetName(name, sizeof name, dev);
+      const int major = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+      const int minor = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+      DeviceInfo info;
+      info.name = name;
+      info.vendor = "NVIDIA";
+      info.backend = "cuda";
+      info.selector = "cuda:" + std::to_string(i);
+      info.type = DeviceType::gpu;
+      info.compute_units = static_cast<unsigned>(attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+      std::size_t total = 0;
+      drv.cuDeviceTotalMem(&total, dev);
+      info.global_mem_bytes = total;
+      info.max_alloc_bytes = total;
+      info.local_mem_bytes = static_cast<std::uint64_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN));
+      info.max_work_group_size = static_cast<std::size_t>(attribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
+      info.fp64 = true;
+      info.fp16 = false;  // the dialect's half is not mapped onto CUDA yet
+      const std::string arch = "sm_" + std::to_string(major) + std::to_string(minor);
+      info.platform = "CUDA driver " + std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10) +
+                      ", " + nvrtc;
+      info.driver_version = info.platform + ", " + arch;
+      info.nvidia_arch = static_cast<unsigned>(10 * major + minor);
+      DeviceCapabilities& caps = info.capabilities;
+      caps.has_barriers = true;
+      caps.addressable_memory = true;  // device pointers
+      caps.native_ptx = true;          // the CUDA prelude defines WEFT_PTX
+      caps.inline_ptx = true;
+      caps.native_api = true;
+      caps.dlpack_device_type = 2;  // kDLCUDA
+      caps.dlpack_device_id = i;
+      CUcontext ctx = nullptr;
+      check(drv.cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+      devices_.push_back(std::make_shared<CudaDevice>(std::move(info), dev, ctx, arch));
+    }
+  }
+  std::vector<std::shared_ptr<DeviceImpl>> devices() override { return devices_; }
+
+ private:
+  std::vector<std::shared_ptr<DeviceImpl>> devices_;
+};
+
+const BackendRegistration registration("cuda", 20, [] { return std::make_unique<CudaBackend>(); });
+
+}  // namespace
+
+// ---- device ------------------------------------------------------------------------------
+
+CudaDevice::CudaDevice(DeviceInfo info, CUdevice device, CUcontext context, std::string arch)
+    : DeviceImpl(std::move(info)), device_(device), context_(context), arch_(std::move(arch)), events_(*this) {
+  make_current();
+  // The anchor ties device timestamps to the host clock: recorded and synchronized once.
+  check(driver().cuEventCreate(&anchor_, 0), "cuEventCreate");
+  check(driver().cuEventRecord(anchor_, nullptr), "cuEventRecord");
+  check(driver().cuEventSynchronize(anchor_), "cuEventSynchronize");
+  anchor_host_ns_ = now_ns();
+  callbacks_ = std::make_unique<CudaCallbackThread>(*this);
+}
+
+CudaDevice::~CudaDevice() {
+  callbacks_.reset();
+  builder_.clear();  // modules unload while the context still exists
+  make_current();
+  if (anchor_) driver().cuEventDestroy(anchor_);
+  driver().cuDevicePrimaryCtxRelease(device_);
+}
+
+void CudaDevice::make_current() const {
+  thread_local CUcontext current = nullptr;
+  if (current != context_) {
+    check(driver().cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+    current = context_;
+  }
+}
+
+std::uint64_t CudaDevice::host_time_of(CUevent e) const {
+  float ms = 0;
+  if (driver().cuEventElapsedTime(&ms, anchor_, e) != CUDA_SUCCESS) return 0;
+  return anchor_host_ns_ + static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
+}
+
+std::shared_ptr<QueueImpl> CudaDevice::create_queue(const QueueOptions& options) {
+  make_current();
+  return std::make_shared<CudaQueue>(std::static_pointer_cast<CudaDevice>(shared_from_this()), options);
+}
+
+}  // namespace weft::detail

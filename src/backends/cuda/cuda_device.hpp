@@ -1,0 +1,52 @@
+// The CUDA backend: the driver API and NVRTC, both opened at run time (cuda_api). Each
+// device uses its primary context; queues are non-blocking streams and events are CUevents
+// from a per-device pool (cuda_queue); buffers are cuMemAlloc'd (cuda_memory); programs are
+// dialect source translated (dialect/translate.hpp), compiled by NVRTC for the device's
+// exact architecture and kept as CUBINs in the program cache (cuda_compiler). This file: the
+// backend, its devices and their registration.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "backends/cuda/cuda_api.hpp"
+#include "backends/cuda/cuda_compiler.hpp"
+#include "backends/cuda/cuda_queue.hpp"
+#include "runtime/backend.hpp"
+#include "runtime/program_builder.hpp"
+
+namespace weft::detail {
+
+class CudaDevice final : public DeviceImpl {
+ public:
+  CudaDevice(DeviceInfo info, cu::CUdevice device, cu::CUcontext context, std::string arch);
+  ~CudaDevice() override;
+
+  std::shared_ptr<QueueImpl> create_queue(const QueueOptions& options) override;
+  BufferPtr allocate(std::size_t bytes) override;
+  BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) override;
+  ProgramBuilder& program_builder() noexcept override { return builder_; }
+  std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
+
+  /// Makes the device's context current on the calling thread (cheap when it already is).
+  void make_current() const;
+  const std::string& arch() const noexcept { return arch_; }
+  CudaEventPool& events() { return events_; }
+  CudaCallbackThread& callbacks() { return *callbacks_; }
+  /// Host nanoseconds of a timing event: the device clock anchored once to the host's.
+  std::uint64_t host_time_of(cu::CUevent e) const;
+
+ private:
+  cu::CUdevice device_;
+  cu::CUcontext context_;
+  std::string arch_;
+  CudaEventPool events_;
+  std::unique_ptr<CudaCallbackThread> callbacks_;
+  cu::CUevent anchor_ = nullptr;     // a timing event recorded at start-up ...
+  std::uint64_t anchor_host_ns_ = 0;  // ... when the host clock read this
+  CudaCompiler compiler_{*this};
+  ProgramBuilder builder_{compiler_};
+};
+
+}  // namespace weft::detail

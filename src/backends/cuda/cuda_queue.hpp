@@ -1,0 +1,122 @@
+// CUDA queues and events: queues are non-blocking streams, events CUevents taken from a
+// per-device pool; callbacks run on a thread of the device's own.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "backends/cuda/cuda_api.hpp"
+#include "runtime/backend.hpp"
+
+namespace weft::detail {
+
+class CudaDevice;
+
+/// CUevents are costly to create; a device keeps the released ones for reuse.
+class CudaEventPool {
+ public:
+  explicit CudaEventPool(CudaDevice& device) : device_(device) {}
+  ~CudaEventPool();
+  CudaEventPool(const CudaEventPool&) = delete;
+  CudaEventPool& operator=(const CudaEventPool&) = delete;
+  cu::CUevent take(bool timing);
+  void give(cu::CUevent e, bool timing);
+
+ private:
+  CudaDevice& device_;
+  std::mutex mutex_;
+  std::vector<cu::CUevent> timing_, plain_;
+};
+
+/// Runs event callbacks on a thread of the device's own, after cuEventSynchronize: user
+/// callbacks may call CUDA, which the driver's stream callbacks must not.
+class CudaCallbackThread {
+ public:
+  explicit CudaCallbackThread(CudaDevice& device);
+  ~CudaCallbackThread();
+  CudaCallbackThread(const CudaCallbackThread&) = delete;
+  CudaCallbackThread& operator=(const CudaCallbackThread&) = delete;
+  /// Calls callback once event has completed; keeper keeps what event needs alive.
+  void add(cu::CUevent event, std::shared_ptr<void> keeper, std::function<void()> callback);
+
+ private:
+  struct Item {
+    cu::CUevent event;
+    std::shared_ptr<void> keeper;
+    std::function<void()> callback;
+  };
+  void loop();
+  CudaDevice& device_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<Item> items_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+/// A command on a stream: an end event (and a start event on profiling queues).
+class CudaEvent final : public EventImpl {
+ public:
+  CudaEvent(std::shared_ptr<CudaDevice> device, cu::CUevent start, cu::CUevent end, std::uint64_t queued_ns);
+  ~CudaEvent() override;
+  EventStatus status() const override;
+  void wait() override;
+  EventProfile profile() override;
+  void on_complete(std::function<void()> callback) override;
+  cu::CUevent end() const noexcept { return end_; }
+  /// Events of other kinds the command waited for: their failure is this command's.
+  void set_foreign(std::vector<EventPtr> foreign) { foreign_ = std::move(foreign); }
+
+ private:
+  void check_foreign() const;
+
+  std::shared_ptr<CudaDevice> device_;
+  cu::CUevent start_;  // null on queues without profiling
+  cu::CUevent end_;
+  std::uint64_t queued_ns_;
+  std::vector<EventPtr> foreign_;
+};
+
+class CudaQueue final : public QueueImpl, public std::enable_shared_from_this<CudaQueue> {
+ public:
+  CudaQueue(std::shared_ptr<CudaDevice> device, const QueueOptions& options);
+  ~CudaQueue() override;
+  std::shared_ptr<DeviceImpl> device() const override;
+  EventPtr write(const BufferPtr& dst, std::size_t offset, std::size_t bytes, const void* src, bool blocking,
+                 std::span<const EventPtr> wait) override;
+  EventPtr read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst, bool blocking,
+                std::span<const EventPtr> wait) override;
+  EventPtr copy(const BufferPtr& src, const BufferPtr& dst, std::size_t src_offset, std::size_t dst_offset,
+                std::size_t bytes, std::span<const EventPtr> wait) override;
+  EventPtr fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size, std::size_t offset,
+                std::size_t bytes, std::span<const EventPtr> wait) override;
+  EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
+                  const LaunchConfig& config, std::span<const EventPtr> wait) override;
+  EventPtr marker(std::span<const EventPtr> wait) override;
+  /// One cuGraphLaunch of the graph, instantiated as a CUDA graph at its first launch.
+  EventPtr launch_graph(GraphImpl& graph, std::span<const EventPtr> wait) override;
+  void finish() override;
+
+ private:
+  /// Makes the stream wait for each event (CUDA events directly; others through a host
+  /// function that blocks until they complete). Returns the others.
+  std::vector<EventPtr> wait_for(std::span<const EventPtr> wait);
+  /// Records the start event (profiling queues) before a command ...
+  cu::CUevent begin_command();
+  /// ... and the end event after it.
+  std::shared_ptr<CudaEvent> end_command(cu::CUevent start, std::uint64_t queued_ns,
+                                         std::vector<EventPtr> foreign);
+
+  std::shared_ptr<CudaDevice> device_;
+  cu::CUstream stream_ = nullptr;
+  bool profiling_;
+};
+
+}  // namespace weft::detail
