@@ -38,6 +38,11 @@ Shape::Shape(std::initializer_list<std::int64_t> dims) : dims_(dims) { check_dim
 Shape::Shape(std::vector<std::int64_t> dims) : dims_(std::move(dims)) { check_dims(dims_); }
 
 std::int64_t Shape::size() const noexcept {
+  // The constructor refused products that overflow, except with an extent 0 somewhere: the
+  // product is then 0, and must not be formed from the large extents first.
+  for (auto d : dims_) {
+    if (d == 0) return 0;
+  }
   std::int64_t n = 1;
   for (auto d : dims_) n *= d;
   return n;

@@ -29,9 +29,21 @@ void check_range(const char* what, const Buffer& b, std::size_t offset, std::siz
 
 Queue::Queue(const Device& device, QueueOptions options) {
   if (!device) throw InvalidArgument("Queue: no device given");
-  impl_ = device.impl()->create_queue(options);
-  impl_->device_ptr = device.impl().get();
-  device.impl()->order().add_queue(impl_);
+  std::shared_ptr<detail::QueueImpl> made = device.impl()->create_queue(options);
+  made->device_ptr = device.impl().get();
+  detail::DeviceOrder& order = device.impl()->order();
+  order.add_queue(made);
+  // The handles share one owner whose release first leaves a marker after the queue's work
+  // in flight with the device's ordering (queue_order.hpp), then lets the queue go.
+  detail::QueueImpl* raw = made.get();
+  impl_ = std::shared_ptr<detail::QueueImpl>(raw, [made = std::move(made), &order](detail::QueueImpl* q) mutable {
+    try {
+      order.retire(*q);
+    } catch (...) {
+      // A marker the backend refuses (a device lost): nothing more can be ordered after it.
+    }
+    made.reset();
+  });
 }
 
 namespace {

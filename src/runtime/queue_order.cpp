@@ -17,7 +17,7 @@ void DeviceOrder::add_queue(const std::shared_ptr<QueueImpl>& queue) { queue->or
 
 void DeviceOrder::set_array_queue(const std::shared_ptr<QueueImpl>& queue) {
   std::lock_guard lock(mutex_);
-  std::erase(flagged_, queue);
+  std::erase_if(flagged_, [&](const std::weak_ptr<QueueImpl>& w) { return w.expired() || w.lock() == queue; });
   queue->order_state.array_queue = true;
   array_queue_ = queue;
   // Its first command gathers whatever the other queues have pending.
@@ -31,12 +31,19 @@ void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
     const std::uint64_t other = other_work_.load(std::memory_order_acquire);
     if (other == q.seen_other_work.load(std::memory_order_relaxed)) return;
     q.seen_other_work.store(other, std::memory_order_relaxed);
-    std::vector<std::shared_ptr<QueueImpl>> flagged;
+    std::vector<std::weak_ptr<QueueImpl>> flagged;
+    std::vector<EventPtr> retired;
     {
       std::lock_guard lock(mutex_);
       flagged.swap(flagged_);
+      retired.swap(retired_);
     }
-    for (const auto& o : flagged) {
+    for (auto& e : retired) {
+      if (!finished(e)) wait.push_back(std::move(e));
+    }
+    for (const auto& w : flagged) {
+      auto o = w.lock();
+      if (!o) continue;  // gone: it left its marker in retired_
       o->order_state.has_work.store(false, std::memory_order_release);
       // A marker with no wait list completes after every command enqueued on its queue so
       // far (in or out of order): the point to wait for.
@@ -70,6 +77,16 @@ void DeviceOrder::after_command(const std::shared_ptr<QueueImpl>& queue, const E
     flagged_.push_back(queue);
   }
   other_work_.fetch_add(1, std::memory_order_release);
+}
+
+void DeviceOrder::retire(QueueImpl& queue) {
+  QueueOrderState& q = queue.order_state;
+  if (q.array_queue || !q.has_work.exchange(false, std::memory_order_acq_rel)) return;
+  EventPtr m = queue.marker({});
+  if (finished(m)) return;
+  std::lock_guard lock(mutex_);
+  std::erase_if(retired_, finished);  // keeps the list short where no array queue ever gathers it
+  retired_.push_back(std::move(m));
 }
 
 }  // namespace weft::detail

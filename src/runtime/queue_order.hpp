@@ -80,13 +80,18 @@ class DeviceOrder {
   void before_command(QueueImpl& queue, WaitList& wait);
   /// Records the command just enqueued on queue, whose event is done.
   void after_command(const std::shared_ptr<QueueImpl>& queue, const EventPtr& done);
+  /// queue's last handle is going while it may still have work in flight: a marker after its
+  /// work, taken now, is what the array queue will wait for instead of the queue.
+  void retire(QueueImpl& queue);
 
  private:
-  std::mutex mutex_;  // guards the array queue and the flagged queues
+  std::mutex mutex_;  // guards the array queue, the flagged queues and the retired markers
   std::weak_ptr<QueueImpl> array_queue_;
-  // Other queues with work the array queue has not waited for yet, held until it has: a queue
-  // dropped right after its launch still has that work in flight.
-  std::vector<std::shared_ptr<QueueImpl>> flagged_;
+  // Other queues with work the array queue has not waited for yet. Held weakly (a queue holds
+  // its device, which holds this: a strong hold would be a cycle); a queue dropped with work
+  // in flight leaves a marker after that work in retired_ (retire()).
+  std::vector<std::weak_ptr<QueueImpl>> flagged_;
+  std::vector<EventPtr> retired_;
   std::atomic<bool> has_array_queue_{false};
   std::atomic<std::uint64_t> array_work_{0};
   std::atomic<std::uint64_t> other_work_{0};
