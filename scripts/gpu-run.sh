@@ -21,8 +21,10 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   "$B/weft_tests" --gtest_brief=1 > "$OUT/tests.txt" 2>&1
   echo "tests exit $?"; grep -E "PASSED|FAILED|SKIPPED" "$OUT/tests.txt" | tail -25
   echo "== compute-sanitizer memcheck on the CUDA device"
+  # The builder tests that store a payload the driver must refuse (CachedPayload*) make the
+  # driver return the errors they test for: memcheck would count those API errors.
   compute-sanitizer --tool memcheck --error-exitcode 3 "$B/weft_tests" --gtest_brief=1 \
-    --gtest_filter='*cuda*:*Nvrtc*' > "$OUT/memcheck.txt" 2>&1
+    --gtest_filter='*cuda*:*Nvrtc*:-*CachedPayload*' > "$OUT/memcheck.txt" 2>&1
   echo "memcheck exit $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.txt" | tail -8
 fi
 if [ "$what" = python ] || [ "$what" = all ]; then
