@@ -58,7 +58,12 @@ std::string cxx_text(std::string_view text) {
   return apply_edits(text, std::move(edits));
 }
 
-std::vector<Edit> keyword_renames(const ParsedSource& parsed) {
+bool is_opencl_compiler_reserved(std::string_view name) {
+  // GNU extension keywords that clang-based OpenCL compilers (NVIDIA's) keep in OpenCL C mode.
+  return name == "asm" || name == "typeof";
+}
+
+std::vector<Edit> keyword_renames(const ParsedSource& parsed, bool (*reserved_by)(std::string_view)) {
   std::vector<Edit> edits;
   const auto& toks = parsed.tokens;
   bool skip = false;  // inside a directive whose text is not code
@@ -72,9 +77,11 @@ std::vector<Edit> keyword_renames(const ParsedSource& parsed) {
     if (!t.in_directive) skip = false;
     if (skip || t.kind != TokenKind::identifier) continue;
     const std::string_view s = t.text(parsed.source);
-    if (is_cxx_reserved(s)) edits.push_back({t.begin, t.end, cxx_name(s)});
+    if (reserved_by(s)) edits.push_back({t.begin, t.end, cxx_name(s)});
   }
   return edits;
 }
+
+std::vector<Edit> keyword_renames(const ParsedSource& parsed) { return keyword_renames(parsed, is_cxx_reserved); }
 
 }  // namespace weft::detail::dialect

@@ -29,5 +29,12 @@ std::string cxx_text(std::string_view text);
 /// Edits renaming every reserved identifier of the source: in code and in macro bodies and
 /// conditions; not in strings, nor on #include, #pragma, #error, #warning and #line lines.
 std::vector<Edit> keyword_renames(const ParsedSource& parsed);
+/// The same for the names reserved_by says are reserved.
+std::vector<Edit> keyword_renames(const ParsedSource& parsed, bool (*reserved_by)(std::string_view));
+
+/// True for the names OpenCL C lets users take that OpenCL compilers built on clang (NVIDIA's)
+/// still read as GNU keywords (`asm`, `typeof`): the OpenCL translation renames these, as the
+/// C++ ones rename theirs (cxx_name gives the new name).
+bool is_opencl_compiler_reserved(std::string_view name);
 
 }  // namespace weft::detail::dialect

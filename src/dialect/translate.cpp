@@ -1,5 +1,8 @@
 #include "dialect/translate.hpp"
 
+#include "dialect/edits.hpp"
+#include "dialect/keywords.hpp"
+
 #include "dialect/cuda_translate.hpp"
 #include "dialect/host_translate.hpp"
 #include "dialect/parse.hpp"
@@ -42,8 +45,13 @@ Translation translate(std::string_view source, Target target, std::string_view o
   }
   check_build_options(options);
   Translation out;
-  out.text = std::string(source);
-  for (const auto* k : parsed.kernels()) out.kernels.push_back({k->name, k->name, k->params, {}});
+  // As is, but for the GNU keywords of clang-based drivers (kernels keep their OpenCL names).
+  std::vector<Edit> renames = keyword_renames(parsed, is_opencl_compiler_reserved);
+  out.text = renames.empty() ? std::string(source) : apply_edits(source, std::move(renames));
+  for (const auto* k : parsed.kernels()) {
+    const std::string symbol = is_opencl_compiler_reserved(k->name) ? cxx_name(k->name) : k->name;
+    out.kernels.push_back({k->name, symbol, k->params, {}});
+  }
   return out;
 }
 

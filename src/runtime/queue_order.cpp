@@ -56,18 +56,24 @@ void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
   const std::uint64_t work = array_work_.load(std::memory_order_acquire);
   if (work == q.seen_array_work.load(std::memory_order_relaxed)) return;
   q.seen_array_work.store(work, std::memory_order_relaxed);
-  std::shared_ptr<QueueImpl> array;
+  // The array queue is in order: its last command ends after the ones before it. Waiting for
+  // that event (only while it is not done) adds no command to the array queue and no
+  // dependency between queues that a driver might serialize on.
+  EventPtr last;
   {
-    std::lock_guard lock(mutex_);
-    array = array_queue_.lock();
+    std::lock_guard lock(last_mutex_);
+    last = array_last_;
   }
-  // A point on the array queue after the work enqueued there so far.
-  if (array) wait.push_back(array->marker({}));
+  if (last && !finished(last)) wait.push_back(std::move(last));
 }
 
 void DeviceOrder::after_command(const std::shared_ptr<QueueImpl>& queue, const EventPtr& done) {
   QueueOrderState& q = queue->order_state;
   if (q.array_queue) {
+    if (done) {
+      std::lock_guard lock(last_mutex_);
+      array_last_ = done;
+    }
     array_work_.fetch_add(1, std::memory_order_release);
     return;
   }

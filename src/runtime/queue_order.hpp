@@ -11,8 +11,8 @@
 // enqueued, makes it hold for every caller.
 //
 // Cost: a command on another queue loads one counter (has the array queue had work since
-// this queue last waited for it?) and, only when it has, enqueues one marker on the array
-// queue to wait for; then it flags its queue as having work and bumps a counter. A command on
+// this queue last waited for it?) and, only when it has, waits for the array queue's last
+// command if that is not done yet; then it flags its queue as having work and bumps a counter. A command on
 // the array queue loads that counter and, only when another queue has had work since,
 // enqueues a marker on each flagged queue (after everything enqueued there so far) and waits
 // for those. No process-wide lock: a lock per device, taken only when something new must be
@@ -92,6 +92,8 @@ class DeviceOrder {
   // in flight leaves a marker after that work in retired_ (retire()).
   std::vector<std::weak_ptr<QueueImpl>> flagged_;
   std::vector<EventPtr> retired_;
+  std::mutex last_mutex_;  // guards array_last_
+  EventPtr array_last_;    // the array queue's last command
   std::atomic<bool> has_array_queue_{false};
   std::atomic<std::uint64_t> array_work_{0};
   std::atomic<std::uint64_t> other_work_{0};

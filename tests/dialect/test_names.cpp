@@ -67,6 +67,21 @@ TEST(DialectNames, KernelsKeepTheirOpenCLNames) {
   EXPECT_NE(host.text.find("weft_info_weft_kw_class "), std::string::npos);
 }
 
+TEST(DialectNames, OpenCLRenamesOnlyTheGnuKeywordsOfClangDrivers) {
+  // NVIDIA's OpenCL compiler (clang, GNU mode) reads `asm` and `typeof` as keywords.
+  const std::string src = "__kernel void typeof(__global int* asm, int class) { asm[0] = class; }";
+  const auto t = translate(src, Target::opencl);
+  EXPECT_EQ(t.text.find(" typeof("), std::string::npos) << t.text;
+  EXPECT_EQ(t.text.find(" asm"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("weft_kw_typeof("), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("int class"), std::string::npos) << "C++ keywords stay as OpenCL C has them: " << t.text;
+  ASSERT_EQ(t.kernels.size(), 1u);
+  EXPECT_EQ(t.kernels[0].name, "typeof");
+  EXPECT_EQ(t.kernels[0].symbol, "weft_kw_typeof");
+  const std::string plain = "__kernel void k(__global int* x) { x[0] = 1; }";
+  EXPECT_EQ(translate(plain, Target::opencl).text, plain);
+}
+
 TEST(DialectNames, EveryTargetRefusesOverlongKernelNames) {
   const std::string src = "__kernel void " + std::string(1000, 'k') + "(__global int* x) { }";
   for (Target t : {Target::host, Target::cuda, Target::opencl}) EXPECT_THROW(translate(src, t), BuildError);

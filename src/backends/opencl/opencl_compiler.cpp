@@ -56,8 +56,8 @@ std::optional<std::set<std::string>> kernels_in(cl_program program) {
 
 std::shared_ptr<ProgramImpl> make_program(OpenclDevice& device, ClRef<cl_program> built,
                                           const dialect::Translation& tr) {
-  std::map<std::string, std::vector<KernelArgInfo>> kernels;
-  for (const auto& k : tr.kernels) kernels[k.name] = k.params;
+  std::map<std::string, OpenclProgram::Entry> kernels;
+  for (const auto& k : tr.kernels) kernels[k.name] = {k.symbol, k.params};
   return std::make_shared<OpenclProgram>(std::static_pointer_cast<OpenclDevice>(device.shared_from_this()),
                                          std::move(built), std::move(kernels));
 }
@@ -131,7 +131,7 @@ std::shared_ptr<ProgramImpl> OpenclCompiler::load(std::string_view payload, cons
   }
   if (const auto held = kernels_in(prog.get())) {
     for (const auto& k : tr.kernels) {
-      if (!held->count(k.name)) throw PayloadRefused("it lacks kernel '" + k.name + "'");
+      if (!held->count(k.symbol)) throw PayloadRefused("it lacks kernel '" + k.name + "'");
     }
   }
   return make_program(device_, std::move(prog), tr);
@@ -140,14 +140,14 @@ std::shared_ptr<ProgramImpl> OpenclCompiler::load(std::string_view payload, cons
 // ---- programs and kernels ------------------------------------------------------------------
 
 OpenclProgram::OpenclProgram(std::shared_ptr<OpenclDevice> device, ClRef<cl_program> program,
-                             std::map<std::string, std::vector<KernelArgInfo>> kernels)
+                             std::map<std::string, Entry> kernels)
     : device_(device), device_id_(device->id()), program_(std::move(program)), kernels_(std::move(kernels)) {}
 
 std::shared_ptr<DeviceImpl> OpenclProgram::device() const { return device_.lock(); }
 
 std::vector<std::string> OpenclProgram::kernel_names() const {
   std::vector<std::string> out;
-  for (const auto& [name, params] : kernels_) out.push_back(name);
+  for (const auto& [name, entry] : kernels_) out.push_back(name);
   return out;
 }
 
@@ -155,8 +155,10 @@ std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) 
   const Api& a = api();
   cl_int err = CL_SUCCESS;
   const std::string n(name);
-  ClRef<cl_kernel> k(a.clCreateKernel(program_.get(), n.c_str(), &err), a.clReleaseKernel);
   auto it = kernels_.find(n);
+  // The compiled name: the OpenCL name, or its rename where the driver reserves it.
+  const std::string& symbol = it != kernels_.end() ? it->second.symbol : n;
+  ClRef<cl_kernel> k(a.clCreateKernel(program_.get(), symbol.c_str(), &err), a.clReleaseKernel);
   if (err == CL_INVALID_KERNEL_NAME || (err == CL_SUCCESS && it == kernels_.end())) {
     std::string names;
     for (const auto& s : kernel_names()) names += (names.empty() ? "" : ", ") + s;
@@ -180,7 +182,7 @@ std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) 
                                  nullptr) == CL_SUCCESS) {
     private_bytes = static_cast<std::size_t>(private_mem);
   }
-  return std::make_shared<OpenclKernel>(n, it->second, std::move(k), max_group ? max_group : 1,
+  return std::make_shared<OpenclKernel>(n, it->second.params, std::move(k), max_group ? max_group : 1,
                                         multiple ? multiple : 1, private_bytes);
 }
 

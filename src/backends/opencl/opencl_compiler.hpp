@@ -41,8 +41,14 @@ class OpenclCompiler final : public ProgramCompiler {
 
 class OpenclProgram final : public ProgramImpl {
  public:
+  /// A kernel: the name the driver knows it by (its OpenCL name, or a rename where the
+  /// driver reserves that: dialect/keywords.hpp), and its parameters.
+  struct Entry {
+    std::string symbol;
+    std::vector<KernelArgInfo> params;
+  };
   OpenclProgram(std::shared_ptr<OpenclDevice> device, ClRef<cl::cl_program> program,
-                std::map<std::string, std::vector<KernelArgInfo>> kernels);
+                std::map<std::string, Entry> kernels);
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
   std::shared_ptr<DeviceImpl> device() const override;
@@ -52,7 +58,7 @@ class OpenclProgram final : public ProgramImpl {
   std::weak_ptr<OpenclDevice> device_;
   cl::cl_device_id device_id_;
   ClRef<cl::cl_program> program_;
-  std::map<std::string, std::vector<KernelArgInfo>> kernels_;
+  std::map<std::string, Entry> kernels_;
 };
 
 class OpenclKernel final : public KernelImpl {
