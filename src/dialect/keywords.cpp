@@ -84,4 +84,18 @@ std::vector<Edit> keyword_renames(const ParsedSource& parsed, bool (*reserved_by
 
 std::vector<Edit> keyword_renames(const ParsedSource& parsed) { return keyword_renames(parsed, is_cxx_reserved); }
 
+std::vector<Edit> opencl_renames(const ParsedSource& parsed) {
+  std::vector<Edit> edits = keyword_renames(parsed, is_opencl_compiler_reserved);
+  // `asm` used as the statement it is on NVIDIA GPUs (`asm volatile(...)`, `asm(...)`: the
+  // inline PTX of weft's own kernels, ptx_opencl.cl) stays; only `asm` as a name is renamed.
+  const auto& toks = parsed.tokens;
+  std::erase_if(edits, [&](const Edit& e) {
+    const auto it = std::find_if(toks.begin(), toks.end(), [&](const Token& t) { return t.begin == e.begin; });
+    if (it == toks.end() || it->text(parsed.source) != "asm" || it + 1 == toks.end()) return false;
+    const std::string_view next = (it + 1)->text(parsed.source);
+    return next == "(" || next == "volatile" || next == "__volatile__" || next == "goto" || next == "inline";
+  });
+  return edits;
+}
+
 }  // namespace weft::detail::dialect

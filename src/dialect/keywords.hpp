@@ -36,5 +36,8 @@ std::vector<Edit> keyword_renames(const ParsedSource& parsed, bool (*reserved_by
 /// still read as GNU keywords (`asm`, `typeof`): the OpenCL translation renames these, as the
 /// C++ ones rename theirs (cxx_name gives the new name).
 bool is_opencl_compiler_reserved(std::string_view name);
+/// The OpenCL translation's renames: those names, but `asm` only where it is a name (not the
+/// inline-assembly statement NVIDIA's OpenCL takes, `asm volatile(...)`).
+std::vector<Edit> opencl_renames(const ParsedSource& parsed);
 
 }  // namespace weft::detail::dialect

@@ -46,7 +46,7 @@ Translation translate(std::string_view source, Target target, std::string_view o
   check_build_options(options);
   Translation out;
   // As is, but for the GNU keywords of clang-based drivers (kernels keep their OpenCL names).
-  std::vector<Edit> renames = keyword_renames(parsed, is_opencl_compiler_reserved);
+  std::vector<Edit> renames = opencl_renames(parsed);
   out.text = renames.empty() ? std::string(source) : apply_edits(source, std::move(renames));
   for (const auto* k : parsed.kernels()) {
     const std::string symbol = is_opencl_compiler_reserved(k->name) ? cxx_name(k->name) : k->name;

@@ -80,6 +80,10 @@ TEST(DialectNames, OpenCLRenamesOnlyTheGnuKeywordsOfClangDrivers) {
   EXPECT_EQ(t.kernels[0].symbol, "weft_kw_typeof");
   const std::string plain = "__kernel void k(__global int* x) { x[0] = 1; }";
   EXPECT_EQ(translate(plain, Target::opencl).text, plain);
+  // Inline PTX, as weft's own NVIDIA kernels write it, stays a statement.
+  const std::string ptx = "void f(int n) { asm volatile(\"nanosleep.u32 %0;\" :: \"r\"(n)); asm(\"membar.gl;\"); }\n"
+                          "__kernel void k(__global int* x) { f(x[0]); }";
+  EXPECT_EQ(translate(ptx, Target::opencl).text, ptx);
 }
 
 TEST(DialectNames, EveryTargetRefusesOverlongKernelNames) {

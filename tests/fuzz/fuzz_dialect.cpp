@@ -38,9 +38,7 @@ void dialect(const std::uint8_t* data, std::size_t size) {
       }
       // OpenCL: the source as it is, but for the GNU keywords clang-based drivers reserve.
       if (t == Target::opencl && tr.text != source) {
-        WEFT_FUZZ_CHECK(!detail::dialect::keyword_renames(detail::dialect::parse(source),
-                                                           detail::dialect::is_opencl_compiler_reserved)
-                             .empty());
+        WEFT_FUZZ_CHECK(!detail::dialect::opencl_renames(detail::dialect::parse(source)).empty());
       }
     } catch (const Error&) {
       // BuildError for source the dialect cannot read, InvalidArgument for options.
