@@ -66,13 +66,14 @@ std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::stri
                                                std::vector<detail::RuntimeArg>& args) {
   const Shape& in = expr.shape();
   const detail::ExprNode& root = *expr.node();
-  detail::Keyed k = detail::key_and_args(in, {&root});
-  args.insert(args.end(), k.args.begin(), k.args.end());
+  detail::CallKey call;
+  call << what << "|" << name(result) << (lines ? "|lines|" : "|one|");
+  call.walk(in, nullptr, {&root});
+  args.insert(args.end(), call.args().begin(), call.args().end());
   static detail::Immortal<detail::KernelTable<GenericScanKernel>> tables;  // never destroyed: core/lifetime.hpp
   auto& table = *tables;
-  const std::string key = what + "|" + std::string(name(result)) + (lines ? "|lines|" : "|one|") + k.key;
-  return detail::cached<GenericScanKernel>(table, key, [&] {
-    const detail::Text t = detail::text_of(in, {&root});
+  return detail::cached<GenericScanKernel>(table, call.key(), [&] {
+    const detail::Text t = detail::text_of(in, nullptr, {&root});
     const std::string R = detail::kernel_type(result);
     const ElementFunction f = element_function(t.sig, t.value, R);
     // Scan position j runs along the lines one after another; weft_flat gives the element's

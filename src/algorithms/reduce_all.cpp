@@ -37,14 +37,13 @@ const Reduction min_op{"min", "INFINITY", "(a < b || a != a) ? a : b"};
 const Reduction max_op{"max", "-INFINITY", "(a > b || a != a) ? a : b"};
 
 // The reduction of expr's elements (each converted to double), from the table of those made.
-std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r,
-                                               std::vector<detail::RuntimeArg>& args) {
-  detail::Keyed k = detail::key_and_args(expr.shape(), {expr.node().get()});
-  args = std::move(k.args);
+std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r, detail::CallKey& call) {
+  call << r.what << "|";
+  call.walk(expr.shape(), nullptr, {expr.node().get()});
   static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
   auto& table = *tables;
-  return detail::cached<ReductionKernel>(table, std::string(r.what) + "|" + k.key, [&] {
-    const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+  return detail::cached<ReductionKernel>(table, call.key(), [&] {
+    const detail::Text t = detail::text_of(expr.shape(), nullptr, {expr.node().get()});
     const ElementFunction f = element_function(t.sig, t.value, "double");
     return std::make_shared<ReductionKernel>(DType::float64, r.neutral, r.op, "weft_element(i" + f.names + ")",
                                              f.params, f.preamble, "weft_array_reduce");
@@ -73,9 +72,9 @@ Future<double> reduce(const Expr& whole, const Reduction& r) {
   if (n == 0 && std::string(r.what) != "sum") {
     throw InvalidArgument(std::string(r.what) + " of an empty array: the operation has no identity");
   }
-  std::vector<detail::RuntimeArg> args;
-  auto kernel = reduce_kernel(expr, r, args);
-  return pooled_reduce<double>(*kernel, dev, n, args);
+  detail::CallKey call;
+  auto kernel = reduce_kernel(expr, r, call);
+  return pooled_reduce<double>(*kernel, dev, n, call.args());
 }
 
 // ---- reductions over every element, in parallel ------------------------------------------
@@ -119,14 +118,16 @@ decltype(auto) with_accumulator(DType acc, F&& f) {
 
 // One parallel reduction of the expression's elements (map: the element, or whether it is
 // nonzero for any/all) into a one-element buffer of the accumulator's type.
-std::shared_ptr<ReductionKernel> full_kernel(const Expr& expr, const std::string& what, DType acc, detail::Keyed& k) {
-  k = detail::key_and_args(expr.shape(), {expr.node().get()});
-  const FullOp op = full_op(what, acc);
+std::shared_ptr<ReductionKernel> full_kernel(const Expr& expr, const std::string& what, DType acc,
+                                             detail::CallKey& call) {
+  call << "all|" << what << "|" << name(acc) << "|";
+  call.walk(expr.shape(), nullptr, {expr.node().get()});
   static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
   auto& table = *tables;
   return detail::cached<ReductionKernel>(
-      table, "all|" + what + "|" + std::string(name(acc)) + "|" + k.key, [&] {
-        const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+      table, call.key(), [&] {
+        const FullOp op = full_op(what, acc);
+        const detail::Text t = detail::text_of(expr.shape(), nullptr, {expr.node().get()});
         const bool logical = what == "any" || what == "all";
         const ElementFunction f = element_function(t.sig, logical ? "((" + t.value + ") != 0)" : t.value,
                                                    detail::kernel_type(acc));
@@ -136,22 +137,23 @@ std::shared_ptr<ReductionKernel> full_kernel(const Expr& expr, const std::string
 }
 
 Buffer reduce_all_elements(const Expr& expr, const std::string& what, DType acc, const Device& dev) {
-  detail::Keyed k;
-  auto kernel = full_kernel(expr, what, acc, k);
+  detail::CallKey call;
+  auto kernel = full_kernel(expr, what, acc, call);
   const auto n = static_cast<std::size_t>(expr.shape().size());
   return with_accumulator(acc, [&](auto type) {
-    return pooled_reduce<decltype(type)>(*kernel, dev, n, k.args).device_value();
+    return pooled_reduce<decltype(type)>(*kernel, dev, n, call.args()).device_value();
   });
 }
 
 // The flat index of the first element equal to the extreme held in extreme (a NaN matches
 // a NaN), by a second parallel reduction: argmin and argmax over every element.
-std::shared_ptr<ReductionKernel> index_kernel(const Expr& expr, DType acc, detail::Keyed& k) {
-  k = detail::key_and_args(expr.shape(), {expr.node().get()});
+std::shared_ptr<ReductionKernel> index_kernel(const Expr& expr, DType acc, detail::CallKey& call) {
+  call << "index|" << name(acc) << "|";
+  call.walk(expr.shape(), nullptr, {expr.node().get()});
   static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
   auto& table = *tables;
-  return detail::cached<ReductionKernel>(table, "index|" + std::string(name(acc)) + "|" + k.key, [&] {
-    const detail::Text t = detail::text_of(expr.shape(), {expr.node().get()});
+  return detail::cached<ReductionKernel>(table, call.key(), [&] {
+    const detail::Text t = detail::text_of(expr.shape(), nullptr, {expr.node().get()});
     const std::string A = detail::kernel_type(acc);
     const ElementFunction f = element_function(t.sig, t.value, A);
     const std::string preamble = f.preamble + "long weft_pick(" + A + " v, " + A +
@@ -164,11 +166,11 @@ std::shared_ptr<ReductionKernel> index_kernel(const Expr& expr, DType acc, detai
 }
 
 Buffer first_index_of(const Expr& expr, DType acc, const Buffer& extreme, const Device& dev) {
-  detail::Keyed k;
-  auto kernel = index_kernel(expr, acc, k);
-  k.args.push_back(detail::RuntimeArg::of(extreme));
+  detail::CallKey call;
+  auto kernel = index_kernel(expr, acc, call);
+  call.args().push_back(detail::RuntimeArg::of(extreme));
   const auto n = static_cast<std::size_t>(expr.shape().size());
-  return pooled_reduce<std::int64_t>(*kernel, dev, n, k.args).device_value();
+  return pooled_reduce<std::int64_t>(*kernel, dev, n, call.args()).device_value();
 }
 }  // namespace
 
@@ -205,18 +207,18 @@ Array argmin(const Expr& expr) { return reduce_every_element(expr, "argmin", fal
 Array argmax(const Expr& expr) { return reduce_every_element(expr, "argmax", false); }
 
 std::string detail::full_reduce_source(const Expr& expr, const std::string& what) {
-  detail::Keyed k;
-  return full_kernel(expr, what, full_accumulator(expr.dtype()), k)->source();
+  detail::CallKey call;
+  return full_kernel(expr, what, full_accumulator(expr.dtype()), call)->source();
 }
 
 std::string detail::first_index_source(const Expr& expr) {
-  detail::Keyed k;
-  return index_kernel(expr, full_accumulator(expr.dtype()), k)->source();
+  detail::CallKey call;
+  return index_kernel(expr, full_accumulator(expr.dtype()), call)->source();
 }
 
 std::string detail::sum_source(const Expr& expr) {
-  std::vector<detail::RuntimeArg> args;
-  return reduce_kernel(expr, sum_op, args)->source();
+  detail::CallKey call;
+  return reduce_kernel(expr, sum_op, call)->source();
 }
 
 }  // namespace weft

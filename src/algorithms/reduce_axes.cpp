@@ -124,9 +124,10 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
 
   // Arguments: the output, the expression's, then each dimension's extent and its flat
   // stride in the expression's (contiguous, row-major) index, then the reduced count.
-  detail::Keyed k = detail::key_and_args(in, {&root});
+  detail::CallKey call;
   std::vector<detail::RuntimeArg> args{detail::RuntimeArg::of(out.buffer())};
-  args.insert(args.end(), k.args.begin(), k.args.end());
+  call.walk(in, nullptr, {&root});
+  args.insert(args.end(), call.args().begin(), call.args().end());
   const Strides flat = contiguous_strides(in);
   std::string mask;
   for (std::size_t d = nd; d-- > 0;) {
@@ -142,9 +143,9 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
   static detail::Immortal<detail::KernelTable<ElementwiseKernel>> tables;  // never destroyed: core/lifetime.hpp
   auto& table = *tables;
   const std::string key = what + "|" + std::string(name(result)) + "|" + mask +
-                          (interleaved ? "|interleaved|" : partial ? "|parts|" : "|") + k.key;
+                          (interleaved ? "|interleaved|" : partial ? "|parts|" : "|") + std::string(call.key());
   auto kernel = detail::cached<ElementwiseKernel>(table, key, [&] {
-    const detail::Text t = detail::text_of(in, {&root});
+    const detail::Text t = detail::text_of(in, nullptr, {&root});
     const std::string A = detail::kernel_type(acc);
     // any and all look at whether each element is nonzero (0.5 must count, not truncate to 0).
     const bool logical = what == "any" || what == "all";

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,28 @@
 
 namespace weft::detail {
 
+// What a walk writes: kept by each thread and reused by its CallKeys (cleared, capacity kept).
+struct CallKey::Storage {
+  struct Leaf {
+    const Array* array;
+    DType dtype;
+    bool general;  // needs strided indexing (not contiguous in the output's shape)
+  };
+  std::string key;
+  std::vector<Leaf> leaves;
+  std::vector<const ExprNode*> scalars;
+  std::vector<RuntimeArg> args;
+  void clear() {
+    key.clear();
+    leaves.clear();
+    scalars.clear();
+    args.clear();  // releases the buffers the call held
+  }
+};
+
 namespace {
 
-struct Leaf {
-  const ExprNode* node;
-  bool general;  // needs strided indexing (not contiguous in the output's shape)
-};
+using Leaf = CallKey::Storage::Leaf;
 
 // The kernel type a number is passed as (numbers of every dtype travel as 64 bits).
 std::string scalar_param_type(DType t) {
@@ -43,9 +60,12 @@ std::string wrapped(DType t, const std::string& a, const char* op, const std::st
 // text mode value() returns the expression's source.
 class Generator {
  public:
-  explicit Generator(const Shape& out_shape, bool text = true) : shape_(out_shape), text_(text) {
-    if (!text) key_.reserve(160);
-  }
+  // Key mode writes into the storage of a CallKey; text mode into storage of its own.
+  Generator(const Shape& out_shape, CallKey::Storage& store, bool text)
+      : shape_(out_shape), text_(text), key_(store.key), leaves_(store.leaves), scalars_(store.scalars) {}
+
+  // The array the kernel writes, as leaf 0.
+  void destination(const Array& dest) { add_leaf(dest, dest.dtype()); }
 
   std::string value(const ExprNode& n) {
     using K = ExprNode::Kind;
@@ -55,7 +75,7 @@ class Generator {
     }
     switch (n.kind) {
       case K::leaf: {
-        const std::string k = std::to_string(add_leaf(n));
+        const std::string k = std::to_string(add_leaf(n.array, n.dtype));
         return "((" + kernel_type(n.dtype) + ")weft_a" + k + "[weft_o" + k + "])";
       }
       case K::scalar: {
@@ -160,19 +180,19 @@ class Generator {
   }
 
  private:
-  std::size_t add_leaf(const ExprNode& n) {
+  std::size_t add_leaf(const Array& a, DType dtype) {
     for (std::size_t k = 0; k < leaves_.size(); ++k) {
-      if (same_view(leaves_[k].node->array, n.array)) {  // a + a reads a through one parameter
+      if (same_view(*leaves_[k].array, a)) {  // a + a reads a through one parameter
         key_ += 'R';
         append_number(k);
         return k;
       }
     }
     const std::size_t k = leaves_.size();
-    const bool general = !(n.array.is_contiguous() && n.array.shape() == shape_);
-    leaves_.push_back({&n, general});
+    const bool general = !(a.is_contiguous() && a.shape() == shape_);
+    leaves_.push_back({&a, dtype, general});
     key_ += 'L';
-    key_ += name(n.dtype);
+    key_ += name(dtype);
     key_ += general ? "g;" : "c;";
     return k;
   }
@@ -186,7 +206,7 @@ class Generator {
   // The same order as value(): kids first to last.
   void walk_key(const ExprNode& n) {
     if (n.kind == ExprNode::Kind::leaf) {
-      add_leaf(n);
+      add_leaf(n.array, n.dtype);
       return;
     }
     if (n.kind == ExprNode::Kind::scalar) {
@@ -202,19 +222,19 @@ class Generator {
     key_ += ')';
   }
 
-  Shape shape_;
+  const Shape& shape_;
   bool text_;
-  std::vector<Leaf> leaves_;
-  std::vector<const ExprNode*> scalars_;
   // The key is written with appends, not a stream: a stream's construction alone costs more
   // than the rest of a cached call's key.
+  std::string& key_;
+  std::vector<Leaf>& leaves_;
+  std::vector<const ExprNode*>& scalars_;
   void append_number(std::size_t v) {
     char digits[24];
     const auto r = std::to_chars(digits, digits + sizeof digits, v);
     key_.append(digits, r.ptr);
     key_ += ';';
   }
-  std::string key_;
 };
 
 // Adds a parameter to the text of a signature.
@@ -223,11 +243,19 @@ void add_param(Signature& sig, const std::string& type, const std::string& name)
   sig.names += ", " + name;
 }
 
-void index_arguments(const Generator& g, const Shape& shape, bool text, Signature& sig) {
+// The stride of a leaf in dimension d of the output (0 where it is broadcast), as
+// broadcast_to would give it, without making the view.
+std::int64_t broadcast_stride(const Array& a, const Shape& shape, std::size_t d) {
+  const std::size_t lead = shape.ndim() - a.shape().ndim();
+  if (d < lead || a.shape()[d - lead] == 1) return 0;
+  return a.strides()[d - lead];
+}
+
+void index_arguments(const Generator& g, const Shape& shape, bool text, Signature& sig, std::vector<RuntimeArg>& args) {
   const std::size_t nd = shape.ndim();
   if (g.any_general()) {
     for (std::size_t d = 0; d < nd; ++d) {
-      sig.args.push_back(RuntimeArg::of_value(static_cast<std::int64_t>(shape[d])));
+      args.push_back(RuntimeArg::of_value(static_cast<std::int64_t>(shape[d])));
       if (text) add_param(sig, "long", "weft_s" + std::to_string(d));
     }
     // i as a multi-index, last dimension fastest.
@@ -238,19 +266,18 @@ void index_arguments(const Generator& g, const Shape& shape, bool text, Signatur
     }
   }
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {
-    const Array& a = g.leaves()[k].node->array;
+    const Array& a = *g.leaves()[k].array;
     const std::string K = text ? std::to_string(k) : std::string();
-    sig.args.push_back(RuntimeArg::of_value(a.offset()));
+    args.push_back(RuntimeArg::of_value(a.offset()));
     if (text) add_param(sig, "long", "weft_off" + K);
     if (!g.leaves()[k].general) {
       if (text) sig.offsets += " const long weft_o" + K + " = weft_off" + K + " + i;";
       continue;
     }
     // The leaf's strides in the output's dimensions (0 where it is broadcast).
-    const Array view = a.broadcast_to(shape);
-    std::string sum = "weft_off" + K;
+    std::string sum = text ? "weft_off" + K : std::string();
     for (std::size_t d = 0; d < nd; ++d) {
-      sig.args.push_back(RuntimeArg::of_value(view.strides()[d]));
+      args.push_back(RuntimeArg::of_value(broadcast_stride(a, shape, d)));
       if (!text) continue;
       add_param(sig, "long", "weft_st" + K + "_" + std::to_string(d));
       sum += " + weft_i" + std::to_string(d) + " * weft_st" + K + "_" + std::to_string(d);
@@ -259,28 +286,34 @@ void index_arguments(const Generator& g, const Shape& shape, bool text, Signatur
   }
 }
 
-Signature signature(const Generator& g, const Shape& shape, bool text) {
-  Signature sig;
+// The arguments (args) and, in text mode, the parameter list and offset statements (sig).
+void signature(const Generator& g, const Shape& shape, bool text, Signature& sig, std::vector<RuntimeArg>& args) {
   // Every argument at once: leaves (buffer and offset, strides when general), numbers, extents.
-  sig.args.reserve(g.scalars().size() + g.leaves().size() * (2 + shape.ndim()) + shape.ndim());
+  args.reserve(args.size() + g.scalars().size() + g.leaves().size() * (2 + shape.ndim()) + shape.ndim());
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {
-    const ExprNode& n = *g.leaves()[k].node;
-    sig.args.push_back(RuntimeArg::of(n.array.buffer()));
+    const Leaf& leaf = g.leaves()[k];
+    args.push_back(RuntimeArg::of(leaf.array->buffer()));
     // restrict: no two parameters alias memory that the kernel writes (the same view read
     // twice is one parameter, and an assignment reading what it overwrites through another
     // view goes through a temporary), so a work-item's loads may run ahead of its stores.
-    if (text) add_param(sig, "const " + kernel_type(n.dtype) + " * restrict", "weft_a" + std::to_string(k));
+    if (text) add_param(sig, "const " + kernel_type(leaf.dtype) + " * restrict", "weft_a" + std::to_string(k));
   }
   for (std::size_t k = 0; k < g.scalars().size(); ++k) {
     const ExprNode& n = *g.scalars()[k];
-    if (is_floating(n.dtype)) sig.args.push_back(RuntimeArg::of_value(n.value));
-    else if (n.dtype == DType::uint64) sig.args.push_back(RuntimeArg::of_value(static_cast<std::uint64_t>(n.ivalue)));
-    else sig.args.push_back(RuntimeArg::of_value(n.ivalue));
+    if (is_floating(n.dtype)) args.push_back(RuntimeArg::of_value(n.value));
+    else if (n.dtype == DType::uint64) args.push_back(RuntimeArg::of_value(static_cast<std::uint64_t>(n.ivalue)));
+    else args.push_back(RuntimeArg::of_value(n.ivalue));
     if (text) add_param(sig, scalar_param_type(n.dtype), "weft_c" + std::to_string(k));
   }
-  index_arguments(g, shape, text, sig);
-  return sig;
+  index_arguments(g, shape, text, sig, args);
 }
+
+// The storage of this thread's CallKeys, one per CallKey alive at once (nested calls).
+struct Leases {
+  std::vector<std::unique_ptr<CallKey::Storage>> storage;
+  std::size_t in_use = 0;
+};
+thread_local Leases leases;
 
 }  // namespace
 
@@ -332,19 +365,43 @@ std::string helpers() {
   return text;
 }
 
-Keyed key_and_args(const Shape& shape, std::initializer_list<const ExprNode*> roots) {
-  Generator g(shape, false);
-  for (const ExprNode* r : roots) g.value(*r);
-  std::string key = g.key();
-  key += '|';
-  key += static_cast<char>('0' + shape.ndim());
-  return {std::move(key), signature(g, shape, false).args};
+CallKey::CallKey() {
+  if (leases.in_use == leases.storage.size()) {
+    auto fresh = std::make_unique<Storage>();
+    fresh->key.reserve(160);
+    leases.storage.push_back(std::move(fresh));
+  }
+  s_ = leases.storage[leases.in_use++].get();
 }
-Text text_of(const Shape& shape, std::initializer_list<const ExprNode*> roots) {
-  Generator g(shape);
+CallKey::~CallKey() {
+  s_->clear();
+  --leases.in_use;
+}
+CallKey& CallKey::operator<<(std::string_view text) {
+  s_->key += text;
+  return *this;
+}
+void CallKey::walk(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots) {
+  Generator g(shape, *s_, false);
+  if (dest) g.destination(*dest);
+  for (const ExprNode* r : roots) g.value(*r);
+  s_->key += '|';
+  s_->key += static_cast<char>('0' + shape.ndim());
+  Signature unused;
+  signature(g, shape, false, unused, s_->args);
+}
+std::string_view CallKey::key() const { return s_->key; }
+std::vector<RuntimeArg>& CallKey::args() { return s_->args; }
+
+Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots) {
+  CallKey::Storage store;
+  Generator g(shape, store, true);
+  if (dest) g.destination(*dest);
   std::string value;
   for (const ExprNode* r : roots) value = g.value(*r);
-  return {std::move(value), signature(g, shape, true)};
+  Text t{std::move(value), {}};
+  signature(g, shape, true, t.sig, store.args);
+  return t;
 }
 
 }  // namespace weft::detail

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "array/expr_node.hpp"
@@ -23,22 +24,40 @@ std::string helpers();
 struct Signature {
   std::string spec;     // ", const float *weft_a0, double weft_c0, long weft_off0, ..."
   std::string names;    // ", weft_a0, weft_c0, weft_off0, ...": the same, to pass them on
-  std::vector<RuntimeArg> args;
   std::string offsets;  // statements computing weft_oK from i
 };
 
-// An expression (several roots, walked in order; the value is the last one's) in the
-// output's shape: the cache key and arguments, which every call needs ...
-struct Keyed {
-  std::string key;
-  std::vector<RuntimeArg> args;
+// The cache key and the arguments of a call whose kernel may already be made: all such a call
+// needs. They are written into storage the calling thread keeps and reuses (a call made while
+// another's is held takes the next), so a call whose kernel is cached allocates nothing.
+// A CallKey lends the thread's storage: hold it on the stack, for one call.
+class CallKey {
+ public:
+  CallKey();
+  ~CallKey();
+  CallKey(const CallKey&) = delete;
+  CallKey& operator=(const CallKey&) = delete;
+
+  /// Appends text to the key: what the kernel does besides the expression (its kind, dtype).
+  CallKey& operator<<(std::string_view text);
+  /// The expression roots (walked in order; the value is the last one's) in the output's
+  /// shape: their key after the text, and their arguments. dest, when given, is leaf 0 (the
+  /// array the kernel writes, with its own offset and strides).
+  void walk(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots);
+  std::string_view key() const;
+  std::vector<RuntimeArg>& args();
+
+  struct Storage;
+
+ private:
+  Storage* s_;
 };
-Keyed key_and_args(const Shape& shape, std::initializer_list<const ExprNode*> roots);
-// ... and, to build its kernel, its source.
+
+// To build the kernel of a walk: the expression's source and its parameter list.
 struct Text {
   std::string value;
   Signature sig;
 };
-Text text_of(const Shape& shape, std::initializer_list<const ExprNode*> roots);
+Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots);
 
 }  // namespace weft::detail

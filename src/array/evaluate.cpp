@@ -35,21 +35,16 @@ bool reads_overlapping(const ExprNode& n, const Array& dest) {
   return std::any_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return reads_overlapping(*k, dest); });
 }
 
-// The kernel that writes expr into out, from the table of those already made, and its arguments.
-std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode& root,
-                                               std::vector<RuntimeArg>& args) {
+// The kernel that writes expr into out, from the table of those already made; call holds
+// its key and arguments.
+std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode& root, CallKey& call) {
   // The destination takes part as leaf 0, so its own strides (a view) are honoured too.
-  ExprNode dest;
-  dest.kind = ExprNode::Kind::leaf;
-  dest.array = out;
-  dest.dtype = out.dtype();
-  dest.shape = out.shape();
-  Keyed k = key_and_args(out.shape(), {&dest, &root});
-  args = std::move(k.args);
+  call << "eval|";
+  call.walk(out.shape(), &out, {&root});
   static Immortal<KernelTable<ElementwiseKernel>> tables;  // never destroyed: core/lifetime.hpp
   auto& table = *tables;
-  return cached<ElementwiseKernel>(table, "eval|" + k.key, [&] {
-    Text t = text_of(out.shape(), {&dest, &root});
+  return cached<ElementwiseKernel>(table, call.key(), [&] {
+    Text t = text_of(out.shape(), &out, {&root});
     t.sig.spec.erase(t.sig.spec.find("const "), 6);  // the destination is written: not const
     // A bool holds 0 or 1 whatever is written into it (5 is True, as NumPy's); the root's dtype
     // is in the key, so a bool root (already 0 or 1) keeps the plain store.
@@ -65,8 +60,8 @@ std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode&
 }  // namespace
 
 std::string eval_source(const Array& out, const Expr& expr) {
-  std::vector<RuntimeArg> args;
-  return eval_kernel(out, *expr.node(), args)->source();
+  CallKey call;
+  return eval_kernel(out, *expr.node(), call)->source();
 }
 
 // Writes the value of expr into out (already of the broadcast shape), in one kernel (more when
@@ -90,9 +85,9 @@ void assign_into(const Array& out, const Expr& whole) {
     assign_into(out, Expr(tmp));
     return;
   }
-  std::vector<RuntimeArg> args;
-  auto kernel = eval_kernel(out, root, args);
-  kernel->run(detail::array_queue(dev), n, args);
+  CallKey call;
+  auto kernel = eval_kernel(out, root, call);
+  kernel->run(detail::array_queue(dev), n, call.args());
   count_launch(dev);
   out.mark_written();
 }
