@@ -261,6 +261,15 @@ EventPtr OpenclQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const Ar
 
 EventPtr OpenclQueue::marker(std::span<const EventPtr> wait) { return enqueue_marker(wait_list(wait)); }
 
+EventPtr OpenclQueue::barrier(std::span<const EventPtr> wait) {
+  const auto w = wait_list(wait);
+  if (!out_of_order_) return enqueue_marker(w);
+  cl_event ev = nullptr;
+  check(api().clEnqueueBarrierWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()), w.empty() ? nullptr : w.data(), &ev),
+        "clEnqueueBarrierWithWaitList");
+  return std::make_shared<OpenclEvent>(ev);
+}
+
 EventPtr OpenclQueue::enqueue_marker(const std::vector<cl_event>& w) {
   cl_event ev = nullptr;
   check(api().clEnqueueMarkerWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()),
