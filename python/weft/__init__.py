@@ -24,6 +24,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     Buffer,
     BuildError,
     ConfigError,
+    Context,
     Device,
     DTypeError,
     DeviceError,
@@ -39,6 +40,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     Program,
     Queue,
     Unsupported,
+    UserEvent,
     ValueOutOfRange,
     array_queue,
     backends,
@@ -46,6 +48,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     devices,
     elementwise_launches,
     enqueue_copy,
+    enqueue_nd_range_kernel,
     free_cached_memory,
     from_dlpack,
     memory_stats,
@@ -116,6 +119,19 @@ from ._generators import (  # noqa: F401
     ReductionKernel,
 )
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
+from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/PYTHON.md, "From PyOpenCL")
+    CommandQueue,
+    Platform,
+    command_execution_status,
+    command_queue_properties,
+    create_some_context,
+    device_partition_property,
+    device_type,
+    enqueue_barrier,
+    enqueue_marker,
+    get_platforms,
+    mem_flags,
+)
 from ._ufuncs import (  # noqa: F401
     abs,
     absolute,
@@ -183,6 +199,12 @@ from ._ufuncs import (  # noqa: F401
     where,
 )
 
+# weft.array is a module (pyopencl.array's names) that is also NumPy's array() when called.
+import importlib as _importlib
+
+array = _importlib.import_module(".array", __name__)  # noqa: F811
+from . import elementwise, reduction, scan  # noqa: E402,F401
+
 __version__ = "0.1.0"
 
 _atexit.register(_weft._shutdown)
@@ -195,6 +217,6 @@ for _name in __all__:
     _obj = globals()[_name]
     if getattr(_obj, "__module__", "").startswith("weft._") and _obj.__module__ != "weft._weft":
         _obj.__module__ = "weft"
-for _obj in (Array, Buffer, Device, Event, EventProfile, Graph, Kernel, LocalMemory, Program, Queue):
+for _obj in (Array, Buffer, Context, Device, Event, EventProfile, Graph, Kernel, LocalMemory, Program, Queue, UserEvent):
     _obj.__module__ = "weft"
 del _name, _obj
