@@ -3,7 +3,6 @@ the *_like functions, as NumPy's and PyOpenCL's."""
 from __future__ import annotations
 
 import functools as _functools
-import inspect as _inspect
 import numbers as _numbers
 
 import numpy as _np
@@ -35,8 +34,7 @@ def _queue_first(f):
             kwargs["device"] = queue
         return f(*args, **kwargs)
 
-    call.__signature__ = _inspect.signature(f)
-    return call
+    return call  # (help() and inspect.signature show f's parameters: wraps sets __wrapped__)
 
 
 @_queue_first
