@@ -164,7 +164,7 @@ def test_user_event_error_status_fails_what_waits(queue):
     bad = cl.UserEvent(cl.Context([queue.device]))
     m = queue.marker([bad])
     bad.set_status(-5)
-    # (OpenCL passes only a status code on to what waits: PoCL's says -1, not set_status(-5).)
+    # (OpenCL passes only a status code on to what waits, not the message; PoCL's is -1.)
     with pytest.raises(weft.Error, match="set_status|failed"):
         m.wait()
     assert m.command_execution_status < 0

@@ -53,7 +53,9 @@ void OpenclEvent::wait() {
   cl_int s = CL_COMPLETE;
   api().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
   if (s < 0) {
-    throw DeviceError("an OpenCL command failed: " + error_name(s) + " (" + std::to_string(s) + ")",
+    throw DeviceError("an OpenCL command failed: " + error_name(s) + " (" + std::to_string(s) + ")" +
+                          (s == -14 ? ": an event it waited for failed (a failed command, a UserEvent set to an error)"
+                                    : ""),
                       error_name(s), "command execution");
   }
   check(err, "clWaitForEvents");
@@ -189,7 +191,9 @@ std::vector<cl_event> OpenclQueue::wait_list(std::span<const EventPtr> wait) {
     std::weak_ptr<EventImpl> weak = e;
     e->on_complete([bridge, weak] {
       cl_int status = CL_COMPLETE;
-      if (auto src = weak.lock(); src && src->status() == EventStatus::error) status = -1;
+      // OpenCL passes a status code, not the error: this one says "an event waited for failed".
+      constexpr cl_int waited_for_failed = -14;  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+      if (auto src = weak.lock(); src && src->status() == EventStatus::error) status = waited_for_failed;
       api().clSetUserEventStatus(bridge->get(), status);
     });
   }
