@@ -34,6 +34,8 @@ def _queue_first(f):
             kwargs["device"] = queue
         return f(*args, **kwargs)
 
+    call.__doc__ = ((f.__doc__ or "").rstrip() + f"\n\nAlso pyopencl.array's form: {f.__name__}(queue, ...) or "
+                    f"queue=queue, the array on the queue's device.").lstrip()
     return call  # (help() and inspect.signature show f's parameters: wraps sets __wrapped__)
 
 
