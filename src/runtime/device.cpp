@@ -42,14 +42,18 @@ std::size_t next_device_index() noexcept {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-std::vector<std::shared_ptr<DeviceImpl>> DeviceImpl::partition_equally(unsigned) {
-  throw Unsupported(info_.selector + " (" + info_.name +
+namespace {
+[[noreturn]] void refuse_partition(const DeviceInfo& info) {
+  throw Unsupported(info.selector + " (" + info.name +
                     ") cannot be partitioned into sub-devices; OpenCL devices with device fission "
                     "(PoCL's CPU device, for one) can");
 }
+}  // namespace
+
+std::vector<std::shared_ptr<DeviceImpl>> DeviceImpl::partition_equally(unsigned) { refuse_partition(info_); }
 
 std::vector<std::shared_ptr<DeviceImpl>> DeviceImpl::partition_by_counts(std::span<const unsigned>) {
-  return partition_equally(0);  // the same refusal
+  refuse_partition(info_);
 }
 
 std::vector<std::shared_ptr<DeviceImpl>> DeviceImpl::sub_devices() const {
