@@ -145,13 +145,15 @@ void register_opencl_forms(nb::module_& m) {
           for (nb::handle d : devices) devs.push_back(device_arg(d));
           if (devs.empty()) throw weft::InvalidArgument("Context: devices is empty");
         } else if (!dev_type.is_none()) {
-          // PyOpenCL's device_type bits: CPU 2, GPU 4, ACCELERATOR 8 (DEFAULT 1 and ALL: any).
+          // PyOpenCL's device_type bits: DEFAULT 1 (the default device), CPU 2, GPU 4,
+          // ACCELERATOR 8, ALL (every bit).
           const auto bits = nb::cast<unsigned long long>(nb::int_(dev_type));
-          for (const auto& d : weft::devices()) {
+          if (bits == 1) devs.push_back(weft::default_device());
+          for (const auto& d : bits == 1 ? std::vector<weft::Device>{} : weft::devices()) {
             const unsigned long long t = d.type() == weft::DeviceType::cpu   ? 2
                                          : d.type() == weft::DeviceType::gpu ? 4
                                          : d.type() == weft::DeviceType::accelerator ? 8 : 0;
-            if ((bits & t) != 0 || bits == 1) devs.push_back(d);
+            if ((bits & t) != 0 || bits == 0xFFFFFFFFULL) devs.push_back(d);
           }
           if (devs.empty()) throw weft::InvalidArgument("Context: no device of dev_type " + std::to_string(bits));
         } else {

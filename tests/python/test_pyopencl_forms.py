@@ -70,6 +70,8 @@ def test_contexts_stand_for_their_first_device(device):
     assert cl.Program(ctx, "__kernel void k(__global int *x) { x[0] = 1; }").build().device == device
     assert cl.create_some_context().devices == [weft.default_device()]
     assert cl.Context(dev_type=cl.device_type.ALL).devices == weft.devices()
+    assert cl.Context(dev_type=cl.device_type.DEFAULT).devices == [weft.default_device()]
+    assert all(d.type == "cpu" for d in cl.Context(dev_type=cl.device_type.CPU).devices)
     with pytest.raises(weft.InvalidArgument, match="devices is empty"):
         cl.Context([])
     with pytest.raises(TypeError, match="list of weft.Device"):
