@@ -1,0 +1,377 @@
+// weft::random::Generator on every device: Random123's known answers for Philox4x32-10, the
+// stream against a C++ transcription of its layout (include/weft/random.hpp) bit for bit,
+// the same numbers on every device, loose statistics, and the errors bad requests get.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+#include "weft/random.hpp"
+
+namespace weft {
+namespace {
+
+using random::Counter;
+using random::Generator;
+
+// Random123's tests/kat_vectors (github.com/DEShawResearch/random123, commit 9545ff64), the
+// three "philox4x32 10" lines: counter (4 words), key (2 words), the 4 words philox gives.
+struct Kat {
+  Counter counter;
+  std::uint32_t key[2];
+  Counter expected;
+};
+const Kat kat_vectors[] = {
+    {{0x00000000, 0x00000000, 0x00000000, 0x00000000}, {0x00000000, 0x00000000},
+     {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+    {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff},
+     {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+    {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0},
+     {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+};
+
+std::uint64_t seed_of(const std::uint32_t key[2]) { return key[0] | (std::uint64_t{key[1]} << 32); }
+
+// Philox4x32-10 in plain C++, from the paper's definition (checked against the same vectors).
+Counter philox(Counter c, std::uint32_t k0, std::uint32_t k1) {
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    const std::uint64_t p0 = std::uint64_t{0xD2511F53u} * c[0], p1 = std::uint64_t{0xCD9E8D57u} * c[2];
+    c = {static_cast<std::uint32_t>(p1 >> 32) ^ c[1] ^ k0, static_cast<std::uint32_t>(p1),
+         static_cast<std::uint32_t>(p0 >> 32) ^ c[3] ^ k1, static_cast<std::uint32_t>(p0)};
+  }
+  return c;
+}
+
+// The words of blocks start, start + 1, ... (a 128-bit counter) for seed.
+struct Stream {
+  std::uint64_t seed;
+  Counter start;
+  Counter block(std::uint64_t j) const {
+    std::uint64_t lo = start[0] | (std::uint64_t{start[1]} << 32), hi = start[2] | (std::uint64_t{start[3]} << 32);
+    lo += j;
+    hi += lo < j ? 1 : 0;
+    return philox({static_cast<std::uint32_t>(lo), static_cast<std::uint32_t>(lo >> 32), static_cast<std::uint32_t>(hi),
+                   static_cast<std::uint32_t>(hi >> 32)},
+                  static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
+  }
+  std::uint32_t word(std::uint64_t i) const { return block(i / 4)[i % 4]; }
+  std::uint64_t pair(std::uint64_t i) const {  // 64 bits: words 2i (low) and 2i + 1
+    return word(2 * i) | (std::uint64_t{word(2 * i + 1)} << 32);
+  }
+};
+
+float unit_f32(std::uint32_t w) { return static_cast<float>(w >> 8) * 0x1p-24f; }
+double unit_f64(std::uint64_t x) { return static_cast<double>(x >> 11) * 0x1p-53; }
+
+class Random : public ::testing::TestWithParam<Device> {
+ protected:
+  Device dev = GetParam();
+  bool fp64 = dev.info().fp64;
+};
+
+TEST_P(Random, KnownAnswerVectors) {
+  for (const Kat& v : kat_vectors) {
+    EXPECT_EQ(philox(v.counter, v.key[0], v.key[1]), v.expected);  // the test's own reference
+    Generator g(seed_of(v.key), v.counter);
+    const auto got = g.random_raw({4}, dev).to_host<std::uint32_t>();
+    EXPECT_EQ((Counter{got[0], got[1], got[2], got[3]}), v.expected) << std::hex << v.counter[0];
+  }
+}
+
+// A counter whose low 64 bits carry into the high ones inside the call, an odd size.
+const Counter carrying{0xfffffffe, 0xffffffff, 7, 0};
+constexpr std::uint64_t seed = 0x0123456789abcdefULL;
+constexpr std::int64_t n = 1003;
+
+TEST_P(Random, RawWordsFollowTheCounter) {
+  Generator g(seed, carrying);
+  const auto got = g.random_raw({n}, dev).to_host<std::uint32_t>();
+  const Stream s{seed, carrying};
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], s.word(i)) << i;
+  // 251 blocks used: the next call starts after them.
+  EXPECT_EQ(g.counter(), (Counter{0xf9, 0, 8, 0}));
+}
+
+TEST_P(Random, FloatsAreTheTopBitsOfTheWords) {
+  Generator g(seed, carrying);
+  const auto f = g.random({n}, DType::float32, dev).to_host<float>();
+  const Stream s{seed, carrying};
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(f[i], unit_f32(s.word(i))) << i;
+  const auto u = g.uniform(-3.0, 5.0, {n}, DType::float32, dev).to_host<float>();
+  const std::uint64_t used = (n + 3) / 4;  // random's blocks
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(u[i], std::fma(8.0f, unit_f32(s.word(4 * used + i)), -3.0f)) << i;
+  }
+  if (!fp64) return;
+  Generator h(seed, carrying);
+  const auto d = h.random({n}, DType::float64, dev).to_host<double>();
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(d[i], unit_f64(s.pair(i))) << i;
+  const auto ud = h.uniform(2.0, 2.5, {n}, DType::float64, dev).to_host<double>();
+  const std::uint64_t used64 = (n + 1) / 2;
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(ud[i], std::fma(0.5, unit_f64(s.pair(2 * used64 + i)), 2.0)) << i;
+}
+
+__extension__ typedef unsigned __int128 U128;
+__extension__ typedef __int128 I128;
+
+// floor(x * r / 2^k), x the element's 64 (or 128) bits, as the header documents.
+template <class T>
+void expect_integers(const Device& dev, std::int64_t low, std::int64_t high, DType dtype) {
+  Generator g(seed, carrying);
+  const auto got = g.integers(low, high, {n}, dtype, dev).template to_host<T>();
+  const Stream s{seed, carrying};
+  const U128 range = static_cast<U128>(static_cast<I128>(high) - low);
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint64_t offset;
+    if (sizeof(T) == 8) {
+      const Counter w = s.block(i);
+      const U128 x = (U128{w[3]} << 96) | (U128{w[2]} << 64) | (U128{w[1]} << 32) | w[0];
+      // x * range / 2^128 without 256 bits: split x into 64-bit halves.
+      const U128 hi = (x >> 64) * range, lo = (x & ~std::uint64_t{0}) * range;
+      offset = static_cast<std::uint64_t>((hi + (lo >> 64)) >> 64);
+    } else {
+      offset = static_cast<std::uint64_t>((U128{s.pair(i)} * range) >> 64);
+    }
+    ASSERT_EQ(got[i], static_cast<T>(static_cast<std::uint64_t>(low) + offset)) << i << " " << name(dtype);
+    ASSERT_GE(static_cast<std::int64_t>(got[i]), low);
+    ASSERT_LT(static_cast<std::int64_t>(got[i]), high);
+  }
+}
+
+TEST_P(Random, IntegersEveryWidth) {
+  expect_integers<std::int8_t>(dev, -100, 27, DType::int8);
+  expect_integers<std::uint8_t>(dev, 0, 256, DType::uint8);
+  expect_integers<std::int16_t>(dev, -5, 7, DType::int16);
+  expect_integers<std::uint16_t>(dev, 10, 60000, DType::uint16);
+  expect_integers<std::int32_t>(dev, std::numeric_limits<std::int32_t>::min(), 1, DType::int32);
+  expect_integers<std::uint32_t>(dev, 0, 4294967296LL, DType::uint32);
+  expect_integers<std::int64_t>(dev, -(std::int64_t{1} << 62), std::int64_t{3} << 61, DType::int64);
+  expect_integers<std::uint64_t>(dev, 1, 1000, DType::uint64);
+}
+
+TEST_P(Random, IntegersFullRangesAndEndpoint) {
+  Generator g(3);
+  const auto all = g.integers(std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), {64},
+                              DType::int64, dev, true)
+                       .to_host<std::int64_t>();
+  const Stream s{3, {}};
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const Counter w = s.block(i);
+    ASSERT_EQ(static_cast<std::uint64_t>(all[i]), (w[2] | (std::uint64_t{w[3]} << 32)) + (std::uint64_t{1} << 63));
+  }
+  const auto u = g.integers_unsigned(0, std::numeric_limits<std::uint64_t>::max(), {64}, DType::uint64, dev, true)
+                     .to_host<std::uint64_t>();
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    const Counter w = s.block(64 + i);
+    ASSERT_EQ(u[i], w[2] | (std::uint64_t{w[3]} << 32));
+  }
+  const auto b = g.integers(0, 1, {1000}, DType::bool_, dev, true).astype(DType::uint8).to_host<std::uint8_t>();
+  int ones = 0;
+  for (const auto v : b) {
+    ASSERT_LE(v, 1);
+    ones += v;
+  }
+  EXPECT_GT(ones, 400);
+  EXPECT_LT(ones, 600);
+  const auto one = g.integers(5, 5, {10}, DType::int16, dev, true).to_host<std::int16_t>();
+  for (const auto v : one) EXPECT_EQ(v, 5);
+}
+
+TEST_P(Random, CallsContinueTheStream) {
+  Generator a(11), b(11);
+  const auto first = a.random({8}, DType::float32, dev).to_host<float>();
+  const auto second = a.random({8}, DType::float32, dev).to_host<float>();
+  const auto both = b.random({16}, DType::float32, dev).to_host<float>();
+  for (std::size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(first[i], both[i]);
+    EXPECT_EQ(second[i], both[8 + i]);
+  }
+  // A call of 5 float32 uses 2 blocks; an empty call none.
+  Generator c(11);
+  c.random({5}, DType::float32, dev);
+  c.random({0}, DType::float32, dev);
+  EXPECT_EQ(c.counter(), (Counter{2, 0, 0, 0}));
+  Generator copy = c;
+  EXPECT_EQ(copy.random({3, 2}, DType::float32, dev).to_host<float>(), c.random({6}, DType::float32, dev).to_host<float>());
+  EXPECT_EQ(copy.random({3, 2}, DType::float32, dev).shape(), (Shape{3, 2}));
+  c.advance(~std::uint64_t{0});
+  EXPECT_EQ(c.counter(), (Counter{3, 0, 1, 0}));  // 4 + 2^64 - 1 blocks, carried
+}
+
+// |got - want| within 16 ulp of max(1, |want|): the device's log, sqrt, sin and cos against
+// the C++ library's.
+template <class T>
+void expect_close(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const T tol = 16 * std::numeric_limits<T>::epsilon() * std::max(T(1), std::fabs(want[i]));
+    ASSERT_NEAR(got[i], want[i], tol) << what << " element " << i;
+  }
+}
+
+TEST_P(Random, NormalAndExponentialAgreeWithTheFormulas) {
+  const Stream s{seed, {}};
+  Generator g(seed);
+  const auto z = g.normal(1.0, 2.0, {n}, DType::float32, dev).to_host<float>();
+  std::vector<float> want(n);
+  for (std::int64_t i = 0; i < n; i += 2) {
+    const float r = std::sqrt(-2.0f * std::log(static_cast<float>((s.word(i) >> 8) + 1) * 0x1p-24f));
+    const float t = 6.2831853071795864769f * unit_f32(s.word(i + 1));
+    want[i] = std::fma(2.0f, r * std::cos(t), 1.0f);
+    if (i + 1 < n) want[i + 1] = std::fma(2.0f, r * std::sin(t), 1.0f);
+  }
+  expect_close(z, want, "normal float32");
+  const std::uint64_t next = (n + 3) / 4;
+  const auto e = g.exponential(3.0, {n}, DType::float32, dev).to_host<float>();
+  for (std::int64_t i = 0; i < n; ++i) {
+    want[i] = (0.0f - std::log(static_cast<float>((s.word(4 * next + i) >> 8) + 1) * 0x1p-24f)) * 3.0f;
+  }
+  expect_close(e, want, "exponential float32");
+  if (!fp64) return;
+  Generator h(seed);
+  const auto zd = h.standard_normal({n}, DType::float64, dev).to_host<double>();
+  std::vector<double> wantd(n);
+  for (std::int64_t i = 0; i < n; i += 2) {
+    const double r = std::sqrt(-2.0 * std::log(static_cast<double>((s.pair(i) >> 11) + 1) * 0x1p-53));
+    const double t = 6.283185307179586476925 * unit_f64(s.pair(i + 1));
+    wantd[i] = r * std::cos(t);
+    if (i + 1 < n) wantd[i + 1] = r * std::sin(t);
+  }
+  expect_close(zd, wantd, "normal float64");
+  const auto ed = h.standard_exponential({n}, DType::float64, dev).to_host<double>();
+  const std::uint64_t next64 = 2 * ((n + 1) / 2);
+  for (std::int64_t i = 0; i < n; ++i) {
+    wantd[i] = 0.0 - std::log(static_cast<double>((s.pair(next64 + i) >> 11) + 1) * 0x1p-53);
+  }
+  expect_close(ed, wantd, "exponential float64");
+}
+
+// Moments of 2^16 draws: loose bounds (many standard errors) on a fixed seed.
+TEST_P(Random, Statistics) {
+  Generator g(2024);
+  const std::int64_t m = 1 << 16;
+  const auto moments = [](const auto& v) {
+    double mean = 0, var = 0;
+    for (const auto x : v) mean += static_cast<double>(x);
+    mean /= static_cast<double>(v.size());
+    for (const auto x : v) var += (static_cast<double>(x) - mean) * (static_cast<double>(x) - mean);
+    return std::pair{mean, var / static_cast<double>(v.size())};
+  };
+  const auto u = g.random({m}, DType::float32, dev).to_host<float>();
+  for (const float x : u) ASSERT_TRUE(x >= 0.0f && x < 1.0f) << x;
+  auto [mu, var] = moments(u);
+  EXPECT_NEAR(mu, 0.5, 0.01);
+  EXPECT_NEAR(var, 1.0 / 12, 0.005);
+  const auto z = g.normal(-2.0, 3.0, {m}, DType::float32, dev).to_host<float>();
+  std::tie(mu, var) = moments(z);
+  EXPECT_NEAR(mu, -2.0, 0.06);
+  EXPECT_NEAR(var, 9.0, 0.3);
+  const auto e = g.exponential(0.5, {m}, DType::float32, dev).to_host<float>();
+  for (const float x : e) ASSERT_GE(x, 0.0f);
+  std::tie(mu, var) = moments(e);
+  EXPECT_NEAR(mu, 0.5, 0.02);
+  EXPECT_NEAR(var, 0.25, 0.02);
+  if (fp64) {
+    const auto d = g.standard_normal({m}, DType::float64, dev).to_host<double>();
+    std::tie(mu, var) = moments(d);
+    EXPECT_NEAR(mu, 0.0, 0.02);
+    EXPECT_NEAR(var, 1.0, 0.03);
+  }
+  // Chi-square of 10 equally likely values, 9 degrees of freedom: 42 is beyond p = 1e-5.
+  const auto k = g.integers(-3, 7, {m}, DType::int32, dev).to_host<std::int32_t>();
+  std::vector<double> counts(10);
+  for (const auto v : k) {
+    ASSERT_TRUE(v >= -3 && v < 7) << v;
+    counts[static_cast<std::size_t>(v + 3)] += 1;
+  }
+  double chi2 = 0;
+  for (const double c : counts) chi2 += (c - m / 10.0) * (c - m / 10.0) / (m / 10.0);
+  EXPECT_LT(chi2, 42.0);
+}
+
+template <class F>
+void expect_invalid(F&& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "expected InvalidArgument mentioning " << needle;
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST_P(Random, BadRequestsNameTheArgument) {
+  Generator g(1);
+  expect_invalid([&] { g.integers(5, 5, {3}, DType::int32, dev); }, "low >= high");
+  expect_invalid([&] { g.integers(6, 5, {3}, DType::int32, dev, true); }, "low > high");
+  expect_invalid([&] { g.integers(-1, 5, {3}, DType::uint8, dev); }, "low is out of bounds for uint8");
+  expect_invalid([&] { g.integers(0, 129, {3}, DType::int8, dev); }, "high is out of bounds for int8");
+  expect_invalid([&] { g.integers(0, 3, {3}, DType::float32, dev); }, "dtype must be an integer type or bool");
+  expect_invalid([&] { g.integers(0, 3, {3}, DType::bool_, dev); }, "high is out of bounds for bool");
+  expect_invalid([&] { g.random({3}, DType::int32, dev); }, "dtype must be float32 or float64, not int32");
+  expect_invalid([&] { g.normal(0, 1, {3}, DType::float16, dev); }, "dtype must be float32 or float64");
+  expect_invalid([&] { g.normal(0, -1, {3}, DType::float32, dev); }, "scale must be non-negative");
+  expect_invalid([&] { g.exponential(-2, {3}, DType::float32, dev); }, "scale must be non-negative");
+  expect_invalid([&] { g.normal(NAN, 1, {3}, DType::float32, dev); }, "mean must be finite");
+  expect_invalid([&] { g.uniform(0, INFINITY, {3}, DType::float32, dev); }, "high must be finite");
+  expect_invalid([&] { g.uniform(-1e300, 1e300, {3}, DType::float32, dev); }, "float32");
+  expect_invalid([&] { g.random({std::int64_t{1} << 61}, DType::float64, dev); }, "size (2305843009213693952,)");
+  expect_invalid([&] { g.random({3}, DType::float32, Device()); }, "no device");
+  EXPECT_EQ(g.counter(), (Counter{0, 0, 0, 0}));  // nothing taken by a refused request
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDevice, Random, ::testing::ValuesIn(test::test_devices()), test::device_name);
+
+// The first device (the host backend) against every other: the same numbers, bit for bit where
+// no math library is involved.
+TEST(RandomAcrossDevices, SameSeedSameNumbers) {
+  const std::vector<Device> all = test::test_devices();
+  if (all.size() < 2) GTEST_SKIP() << "one device only";
+  const Device& first = all[0];
+  const auto draw = [](const Device& d) {
+    Generator g(99);
+    std::vector<std::vector<std::uint64_t>> bits;
+    const auto add = [&](const Array& w) {  // the elements' bits, whatever their dtype
+      std::vector<std::uint64_t> v;
+      if (size_of(w.dtype()) == 4) {
+        std::vector<std::uint32_t> raw(static_cast<std::size_t>(w.size()));
+        w.to_host_bytes(raw.data(), w.dtype());
+        v.assign(raw.begin(), raw.end());
+      } else {
+        v.resize(static_cast<std::size_t>(w.size()));
+        w.to_host_bytes(v.data(), w.dtype());
+      }
+      bits.push_back(std::move(v));
+    };
+    add(g.random_raw({4099}, d));
+    add(g.random({4099}, DType::float32, d));
+    add(g.uniform(-1, 7, {4099}, DType::float32, d));
+    add(g.integers(-9, 1000, {4099}, DType::int32, d));
+    add(g.integers(0, 1LL << 40, {4099}, DType::int64, d));
+    if (d.info().fp64) {
+      add(g.random({4099}, DType::float64, d));
+      add(g.uniform(-1, 7, {4099}, DType::float64, d));
+    }
+    return bits;
+  };
+  const auto want = draw(first);
+  for (std::size_t k = 1; k < all.size(); ++k) {
+    const auto got = draw(all[k]);
+    ASSERT_LE(got.size(), want.size());
+    for (std::size_t c = 0; c < got.size(); ++c) EXPECT_EQ(got[c], want[c]) << all[k].selector() << " call " << c;
+    Generator a(5), b(5);
+    expect_close(a.normal(0, 1, {4099}, DType::float32, all[k]).to_host<float>(),
+                 b.normal(0, 1, {4099}, DType::float32, first).to_host<float>(), "normal across devices");
+  }
+}
+
+}  // namespace
+}  // namespace weft
