@@ -116,6 +116,7 @@ from ._generators import (  # noqa: F401
     ReductionKernel,
 )
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
+from . import random  # noqa: F401  (weft.random: the Philox generator)
 from ._ufuncs import (  # noqa: F401
     abs,
     absolute,
