@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -207,36 +208,121 @@ TEST_P(Random, CallsContinueTheStream) {
   EXPECT_EQ(c.counter(), (Counter{3, 0, 1, 0}));  // 4 + 2^64 - 1 blocks, carried
 }
 
-// |got - want| within 16 ulp of max(1, |want|): the device's log, sqrt, sin and cos against
-// the C++ library's.
+// |got - want| within ulps units in the last place of max(1, |want|).
 template <class T>
-void expect_close(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+void expect_close(const std::vector<T>& got, const std::vector<T>& want, const char* what, T ulps = 16) {
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
-    const T tol = 16 * std::numeric_limits<T>::epsilon() * std::max(T(1), std::fabs(want[i]));
+    const T tol = ulps * std::numeric_limits<T>::epsilon() * std::max(T(1), std::fabs(want[i]));
     ASSERT_NEAR(got[i], want[i], tol) << what << " element " << i;
   }
 }
 
-TEST_P(Random, NormalAndExponentialAgreeWithTheFormulas) {
+// random.cl's float32 math, transcribed: the kernels must give these bits on every device.
+float log_f32(std::uint32_t k) {
+  std::uint32_t bits;
+  const auto fk = static_cast<float>(k);
+  std::memcpy(&bits, &fk, 4);
+  int e = static_cast<int>(bits >> 23) - 127 - 24;
+  const std::uint32_t mbits = (bits & 0x007fffffu) | 0x3f800000u;
+  float m;
+  std::memcpy(&m, &mbits, 4);
+  if (m > 1.41421356f) {
+    m *= 0.5f;
+    e += 1;
+  }
+  const float x = m - 1.0f, z = x * x;
+  float p = 7.0376836292E-2f;
+  for (const float c : {-1.1514610310E-1f, 1.1676998740E-1f, -1.2420140846E-1f, 1.4249322787E-1f, -1.6668057665E-1f,
+                        2.0000714765E-1f, -2.4999993993E-1f, 3.3333331174E-1f}) {
+    p = std::fma(p, x, c);
+  }
+  const auto fe = static_cast<float>(e);
+  float y = std::fma(fe, -2.12194440E-4f, (x * z) * p);
+  y = std::fma(-0.5f, z, y);
+  return std::fma(fe, 0.693359375f, x + y);
+}
+
+float sqrt_f32(float v) {
+  const float h = 0.5f * v;
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  bits = 0x5f375a86u - (bits >> 1);
+  float y;
+  std::memcpy(&y, &bits, 4);
+  for (int k = 0; k < 3; ++k) y = y * std::fma(-(h * y), y, 1.5f);
+  const float s = v * y;
+  return std::fma(std::fma(-s, s, v), 0.5f * y, s);
+}
+
+std::pair<float, float> sincos_turns_f32(std::uint32_t k) {  // (sin, cos) of 2 pi k / 2^24
+  const std::uint32_t quadrant = k >> 22, r = k & 0x3fffffu;
+  const bool fold = r > 0x200000u;
+  const float x = static_cast<float>(fold ? 0x400000u - r : r) * 3.7450702829239286e-07f;
+  const float z = x * x;
+  const float ps = std::fma(std::fma(-1.9515295891E-4f, z, 8.3321608736E-3f), z, -1.6666654611E-1f);
+  const float s = std::fma(ps * z, x, x);
+  const float pc = std::fma(std::fma(2.443315711809948E-5f, z, -1.388731625493765E-3f), z, 4.166664568298827E-2f);
+  const float c = std::fma(pc * z, z, std::fma(-0.5f, z, 1.0f));
+  const float sq = fold ? c : s, cq = fold ? s : c;
+  switch (quadrant) {
+    case 0: return {sq, cq};
+    case 1: return {cq, -sq};
+    case 2: return {-sq, -cq};
+    default: return {-cq, sq};
+  }
+}
+
+TEST(RandomMath, Float32MathIsAccurate) {
+  // The transcription against the C++ library in double: every k of log, a sweep of angles.
+  float worst_log = 0, worst_sin = 0, worst_sqrt = 0;
+  for (std::uint32_t k = 1; k <= (1u << 24); k += (k < 4096 ? 1 : 97)) {
+    const double want = std::log(static_cast<double>(k) * 0x1p-24);
+    const double got = log_f32(k);
+    worst_log = std::max(worst_log, static_cast<float>(std::fabs(got - want) / std::max(1e-30, std::fabs(want) * 0x1p-23)));
+    const float v = -2.0f * log_f32(k);
+    const double root = std::sqrt(static_cast<double>(v));
+    if (root > 0) {
+      worst_sqrt = std::max(worst_sqrt, static_cast<float>(std::fabs(sqrt_f32(v) - root) / (root * 0x1p-23)));
+    }
+  }
+  for (std::uint32_t k = 0; k < (1u << 24); k += 331) {
+    const double t = 6.283185307179586476925 * static_cast<double>(k) * 0x1p-24;
+    const auto [s, c] = sincos_turns_f32(k);
+    worst_sin = std::max({worst_sin, static_cast<float>(std::fabs(s - std::sin(t)) / 0x1p-24),
+                          static_cast<float>(std::fabs(c - std::cos(t)) / 0x1p-24)});
+  }
+  EXPECT_EQ(sqrt_f32(0.0f), 0.0f);
+  EXPECT_EQ(log_f32(1u << 24), 0.0f);
+  EXPECT_LT(worst_log, 4.0f) << "ulps of log";
+  EXPECT_LT(worst_sqrt, 1.0f) << "ulps of sqrt";
+  EXPECT_LT(worst_sin, 2.0f) << "sin and cos, in units of 2^-24";
+}
+
+TEST_P(Random, NormalAndExponentialAreTheDocumentedMath) {
   const Stream s{seed, {}};
   Generator g(seed);
   const auto z = g.normal(1.0, 2.0, {n}, DType::float32, dev).to_host<float>();
-  std::vector<float> want(n);
   for (std::int64_t i = 0; i < n; i += 2) {
-    const float r = std::sqrt(-2.0f * std::log(static_cast<float>((s.word(i) >> 8) + 1) * 0x1p-24f));
-    const float t = 6.2831853071795864769f * unit_f32(s.word(i + 1));
-    want[i] = std::fma(2.0f, r * std::cos(t), 1.0f);
-    if (i + 1 < n) want[i + 1] = std::fma(2.0f, r * std::sin(t), 1.0f);
+    const float r = sqrt_f32(-2.0f * log_f32((s.word(i) >> 8) + 1));
+    const auto [sn, cs] = sincos_turns_f32(s.word(i + 1) >> 8);
+    ASSERT_EQ(z[i], std::fma(2.0f, r * cs, 1.0f)) << i;
+    if (i + 1 < n) {
+      ASSERT_EQ(z[i + 1], std::fma(2.0f, r * sn, 1.0f)) << i + 1;
+    }
+    // And the distribution's formula in double, to float32's precision.
+    const double rd = std::sqrt(-2.0 * std::log(static_cast<double>((s.word(i) >> 8) + 1) * 0x1p-24));
+    const double td = 6.283185307179586476925 * unit_f32(s.word(i + 1));
+    ASSERT_NEAR(z[i], 1.0 + 2.0 * rd * std::cos(td), 1e-5 * std::max(1.0, std::fabs(static_cast<double>(z[i])))) << i;
   }
-  expect_close(z, want, "normal float32");
   const std::uint64_t next = (n + 3) / 4;
   const auto e = g.exponential(3.0, {n}, DType::float32, dev).to_host<float>();
   for (std::int64_t i = 0; i < n; ++i) {
-    want[i] = (0.0f - std::log(static_cast<float>((s.word(4 * next + i) >> 8) + 1) * 0x1p-24f)) * 3.0f;
+    const std::uint32_t k = (s.word(4 * next + i) >> 8) + 1;
+    ASSERT_EQ(e[i], (0.0f - log_f32(k)) * 3.0f) << i;
   }
-  expect_close(e, want, "exponential float32");
   if (!fp64) return;
+  // float64 calls the device's log, sqrt, sin and cos: a few ulp from the C++ library's.
   Generator h(seed);
   const auto zd = h.standard_normal({n}, DType::float64, dev).to_host<double>();
   std::vector<double> wantd(n);
@@ -330,8 +416,8 @@ TEST_P(Random, BadRequestsNameTheArgument) {
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, Random, ::testing::ValuesIn(test::test_devices()), test::device_name);
 
-// The first device (the host backend) against every other: the same numbers, bit for bit where
-// no math library is involved.
+// The first device (the host backend) against every other: the same numbers, bit for bit (all
+// but float64 normal and exponential, which call the device's math library).
 TEST(RandomAcrossDevices, SameSeedSameNumbers) {
   const std::vector<Device> all = test::test_devices();
   if (all.size() < 2) GTEST_SKIP() << "one device only";
@@ -356,6 +442,8 @@ TEST(RandomAcrossDevices, SameSeedSameNumbers) {
     add(g.uniform(-1, 7, {4099}, DType::float32, d));
     add(g.integers(-9, 1000, {4099}, DType::int32, d));
     add(g.integers(0, 1LL << 40, {4099}, DType::int64, d));
+    add(g.normal(-1, 3, {4099}, DType::float32, d));
+    add(g.exponential(2, {4099}, DType::float32, d));
     if (d.info().fp64) {
       add(g.random({4099}, DType::float64, d));
       add(g.uniform(-1, 7, {4099}, DType::float64, d));
@@ -367,9 +455,10 @@ TEST(RandomAcrossDevices, SameSeedSameNumbers) {
     const auto got = draw(all[k]);
     ASSERT_LE(got.size(), want.size());
     for (std::size_t c = 0; c < got.size(); ++c) EXPECT_EQ(got[c], want[c]) << all[k].selector() << " call " << c;
+    if (!all[k].info().fp64 || !first.info().fp64) continue;
     Generator a(5), b(5);
-    expect_close(a.normal(0, 1, {4099}, DType::float32, all[k]).to_host<float>(),
-                 b.normal(0, 1, {4099}, DType::float32, first).to_host<float>(), "normal across devices");
+    expect_close(a.normal(0, 1, {4099}, DType::float64, all[k]).to_host<double>(),
+                 b.normal(0, 1, {4099}, DType::float64, first).to_host<double>(), "float64 normal across devices");
   }
 }
 

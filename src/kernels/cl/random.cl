@@ -19,99 +19,156 @@
 // 2^-24, exactly.
 #define WEFT_RANDOM_2_M24 5.9604644775390625e-8f
 
-// One round: two 32x32 -> 64-bit products, their halves exchanged and keyed (Random123's
-// _philox4x32round, multipliers 0xD2511F53 and 0xCD9E8D57).
-uint4 weft_philox_round(uint4 c, uint k0, uint k1)
-{
-  ulong p0 = (ulong)0xD2511F53u * (ulong)c.x;
-  ulong p1 = (ulong)0xCD9E8D57u * (ulong)c.z;
-  return (uint4)((uint)(p1 >> 32) ^ c.y ^ k0, (uint)p1, (uint)(p0 >> 32) ^ c.w ^ k1, (uint)p0);
-}
-
-// Ten rounds, the key bumped by the Weyl constants 0x9E3779B9 and 0xBB67AE85 between rounds.
-uint4 weft_philox4x32_10(uint4 c, uint k0, uint k1)
-{
-  for (int r = 0; r < 9; ++r) {
-    c = weft_philox_round(c, k0, k1);
-    k0 += 0x9E3779B9u;
-    k1 += 0xBB67AE85u;
-  }
-  return weft_philox_round(c, k0, k1);
-}
-
-// Block b of a call whose first block is the 128-bit counter (base_hi, base_lo); the counter's
-// words are (low word of base_lo, high word of base_lo, low of base_hi, high of base_hi).
-uint4 weft_philox_block(ulong seed, ulong base_lo, ulong base_hi, ulong b)
+// Block b of a call whose first block is the 128-bit counter (base_hi, base_lo), into w: the
+// counter's words are (low word of base_lo, high word of base_lo, low of base_hi, high of
+// base_hi), the key (low word of seed, high word). Ten rounds of Random123's _philox4x32round
+// (two 32x32 -> 64-bit products by 0xD2511F53 and 0xCD9E8D57, their halves exchanged and
+// keyed), the key bumped by the Weyl constants 0x9E3779B9 and 0xBB67AE85 between rounds.
+// Scalars and a private array rather than uint4: the host backend's compiler vectorizes the
+// loop over work-items then.
+void weft_philox_block(ulong seed, ulong base_lo, ulong base_hi, ulong b, uint *w)
 {
   ulong lo = base_lo + b;
   ulong hi = base_hi + (lo < b ? 1 : 0);
-  uint4 c = (uint4)((uint)lo, (uint)(lo >> 32), (uint)hi, (uint)(hi >> 32));
-  return weft_philox4x32_10(c, (uint)seed, (uint)(seed >> 32));
+  uint c0 = (uint)lo, c1 = (uint)(lo >> 32), c2 = (uint)hi, c3 = (uint)(hi >> 32);
+  uint k0 = (uint)seed, k1 = (uint)(seed >> 32);
+  for (int r = 0; r < 10; ++r) {
+    ulong p0 = (ulong)0xD2511F53u * (ulong)c0;
+    ulong p1 = (ulong)0xCD9E8D57u * (ulong)c2;
+    uint n0 = (uint)(p1 >> 32) ^ c1 ^ k0;
+    uint n2 = (uint)(p0 >> 32) ^ c3 ^ k1;
+    c1 = (uint)p1;
+    c3 = (uint)p0;
+    c0 = n0;
+    c2 = n2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  w[0] = c0;
+  w[1] = c1;
+  w[2] = c2;
+  w[3] = c3;
 }
 
 // [0, 1) and (0, 1] from one word: its top 24 bits (plus one for the second) times 2^-24.
 float weft_unit_f32(uint w) { return (float)(w >> 8) * WEFT_RANDOM_2_M24; }
 float weft_unit_open_f32(uint w) { return (float)((w >> 8) + 1u) * WEFT_RANDOM_2_M24; }
 
-// Box-Muller: two standard normals from (0, 1] and [0, 1).
+// The math of normal and exponential, from operations every backend rounds alike: integer
+// arithmetic, exact conversions, +, -, * and fma (correctly rounded everywhere, where the
+// libraries' log, sin, cos and OpenCL's sqrt are not). Every product that meets a sum is an
+// explicit fma, so no compiler's contraction (CUDA's --fmad, OpenCL's FP_CONTRACT) has
+// anything left to fuse. The polynomials are Cephes's (S. Moshier) logf, sinf and cosf.
+
+// log(k * 2^-24) for an integer k in [1, 2^24]: k = m * 2^e with m in (sqrt(1/2), sqrt(2)]
+// taken from the bits of (float)k (exact), then log(m) = x - x^2/2 + x^3 P(x), x = m - 1 (exact).
+float weft_log_f32(uint k)
+{
+  uint bits = as_uint((float)k);
+  int e = (int)(bits >> 23) - 127 - 24;
+  float m = as_float((bits & 0x007fffffu) | 0x3f800000u);
+  if (m > 1.41421356f) {
+    m = m * 0.5f;
+    e += 1;
+  }
+  float x = m - 1.0f;
+  float z = x * x;
+  float p = 7.0376836292E-2f;
+  p = fma(p, x, -1.1514610310E-1f);
+  p = fma(p, x, 1.1676998740E-1f);
+  p = fma(p, x, -1.2420140846E-1f);
+  p = fma(p, x, 1.4249322787E-1f);
+  p = fma(p, x, -1.6668057665E-1f);
+  p = fma(p, x, 2.0000714765E-1f);
+  p = fma(p, x, -2.4999993993E-1f);
+  p = fma(p, x, 3.3333331174E-1f);
+  float fe = (float)e;
+  float y = fma(fe, -2.12194440E-4f, (x * z) * p);
+  y = fma(-0.5f, z, y);
+  return fma(fe, 0.693359375f, x + y);
+}
+
+// sqrt(v), v >= 0 (0 included), by Newton's iterations for 1/sqrt(v) from the exponent's
+// estimate, then one correction of v / sqrt(v): within an ulp, the same everywhere.
+float weft_sqrt_f32(float v)
+{
+  float h = 0.5f * v;
+  float y = as_float(0x5f375a86u - (as_uint(v) >> 1));
+  for (int k = 0; k < 3; ++k) y = y * fma(-(h * y), y, 1.5f);
+  float s = v * y;
+  return fma(fma(-s, s, v), 0.5f * y, s);
+}
+
+// sin and cos of the angle 2 pi k / 2^24 for an integer k in [0, 2^24): the quadrant and the
+// angle within it come from k's bits (exact), the angle is folded into [0, pi/4].
+float2 weft_sincos_turns_f32(uint k)
+{
+  uint quadrant = k >> 22;
+  uint r = k & 0x3fffffu;
+  bool fold = r > 0x200000u;  // past pi/4: sin and cos of the complement, swapped
+  float x = (float)(fold ? 0x400000u - r : r) * 3.7450702829239286e-07f;  // (pi / 2) / 2^22
+  float z = x * x;
+  float ps = fma(fma(-1.9515295891E-4f, z, 8.3321608736E-3f), z, -1.6666654611E-1f);
+  float s = fma(ps * z, x, x);
+  float pc = fma(fma(2.443315711809948E-5f, z, -1.388731625493765E-3f), z, 4.166664568298827E-2f);
+  float c = fma(pc * z, z, fma(-0.5f, z, 1.0f));
+  float sin_q = fold ? c : s;  // of the angle within the quadrant
+  float cos_q = fold ? s : c;
+  if (quadrant == 0) return (float2)(sin_q, cos_q);
+  if (quadrant == 1) return (float2)(cos_q, -sin_q);
+  if (quadrant == 2) return (float2)(-sin_q, -cos_q);
+  return (float2)(-cos_q, sin_q);
+}
+
+// Box-Muller: two standard normals, r cos(t) and r sin(t), from words a (u1 in (0, 1]) and b
+// (t = 2 pi u2, u2 in [0, 1)); a word's top 24 bits as in weft_unit_open_f32 and weft_unit_f32.
 float2 weft_box_muller_f32(uint a, uint b)
 {
-  float r = sqrt(-2.0f * log(weft_unit_open_f32(a)));
-  float t = 6.2831853071795864769f * weft_unit_f32(b);
-  return (float2)(r * cos(t), r * sin(t));
+  float r = weft_sqrt_f32(-2.0f * weft_log_f32((a >> 8) + 1u));
+  float2 sc = weft_sincos_turns_f32(b >> 8);
+  return (float2)(r * sc.y, r * sc.x);
 }
 
 // The raw words: element 4b + k is word k of block b.
 __kernel void weft_random_raw(__global uint *out, ulong n, ulong seed, ulong base_lo, ulong base_hi)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 4 * b;
-  if (i + 4 <= n) {
-    vstore4(w, b, out);
-    return;
+  for (int k = 0; k < 4; ++k) {
+    if (i + k < n) out[i + k] = w[k];
   }
-  if (i < n) out[i] = w.x;
-  if (i + 1 < n) out[i + 1] = w.y;
-  if (i + 2 < n) out[i + 2] = w.z;
 }
 
-// low + range * u, rounded once (fma: no backend may contract it differently).
+// low + range * u, rounded once (an fma: no backend may contract it differently).
 __kernel void weft_uniform_f32(__global float *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
                                float low, float range)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
-  float4 v = (float4)(fma(range, weft_unit_f32(w.x), low), fma(range, weft_unit_f32(w.y), low),
-                      fma(range, weft_unit_f32(w.z), low), fma(range, weft_unit_f32(w.w), low));
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 4 * b;
-  if (i + 4 <= n) {
-    vstore4(v, b, out);
-    return;
+  for (int k = 0; k < 4; ++k) {
+    if (i + k < n) out[i + k] = fma(range, weft_unit_f32(w[k]), low);
   }
-  if (i < n) out[i] = v.x;
-  if (i + 1 < n) out[i + 1] = v.y;
-  if (i + 2 < n) out[i + 2] = v.z;
 }
 
-// mean + scale * z, z a standard normal: words (x, y) give elements 4b and 4b + 1, (z, w)
-// elements 4b + 2 and 4b + 3.
+// mean + scale * z, z a standard normal: words 0 and 1 give elements 4b and 4b + 1, words 2
+// and 3 elements 4b + 2 and 4b + 3.
 __kernel void weft_normal_f32(__global float *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
                               float mean, float scale)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
-  float2 p = weft_box_muller_f32(w.x, w.y);
-  float2 q = weft_box_muller_f32(w.z, w.w);
-  float4 v = (float4)(fma(scale, p.x, mean), fma(scale, p.y, mean), fma(scale, q.x, mean), fma(scale, q.y, mean));
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
+  float2 p = weft_box_muller_f32(w[0], w[1]);
+  float2 q = weft_box_muller_f32(w[2], w[3]);
+  float v[4] = {p.x, p.y, q.x, q.y};
   ulong i = 4 * b;
-  if (i + 4 <= n) {
-    vstore4(v, b, out);
-    return;
+  for (int k = 0; k < 4; ++k) {
+    if (i + k < n) out[i + k] = fma(scale, v[k], mean);
   }
-  if (i < n) out[i] = v.x;
-  if (i + 1 < n) out[i + 1] = v.y;
-  if (i + 2 < n) out[i + 2] = v.z;
 }
 
 // scale * -log(u), u in (0, 1]: the inverse of the exponential distribution's CDF. 0 - log(u)
@@ -120,17 +177,12 @@ __kernel void weft_exponential_f32(__global float *out, ulong n, ulong seed, ulo
                                    float scale)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
-  float4 v = (float4)((0.0f - log(weft_unit_open_f32(w.x))) * scale, (0.0f - log(weft_unit_open_f32(w.y))) * scale,
-                      (0.0f - log(weft_unit_open_f32(w.z))) * scale, (0.0f - log(weft_unit_open_f32(w.w))) * scale);
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 4 * b;
-  if (i + 4 <= n) {
-    vstore4(v, b, out);
-    return;
+  for (int k = 0; k < 4; ++k) {
+    if (i + k < n) out[i + k] = (0.0f - weft_log_f32((w[k] >> 8) + 1u)) * scale;
   }
-  if (i < n) out[i] = v.x;
-  if (i + 1 < n) out[i + 1] = v.y;
-  if (i + 2 < n) out[i + 2] = v.z;
 }
 
 // Integers in [low, low + range) for ranges up to 2^32: floor(x * range / 2^64) of a 64-bit x
@@ -146,30 +198,33 @@ __kernel void weft_integers_8(__global uchar *out, ulong n, ulong seed, ulong ba
                               ulong low, ulong range)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 2 * b;
-  if (i < n) out[i] = (uchar)weft_bounded_narrow(w.x, w.y, low, range);
-  if (i + 1 < n) out[i + 1] = (uchar)weft_bounded_narrow(w.z, w.w, low, range);
+  if (i < n) out[i] = (uchar)weft_bounded_narrow(w[0], w[1], low, range);
+  if (i + 1 < n) out[i + 1] = (uchar)weft_bounded_narrow(w[2], w[3], low, range);
 }
 
 __kernel void weft_integers_16(__global ushort *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
                                ulong low, ulong range)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 2 * b;
-  if (i < n) out[i] = (ushort)weft_bounded_narrow(w.x, w.y, low, range);
-  if (i + 1 < n) out[i + 1] = (ushort)weft_bounded_narrow(w.z, w.w, low, range);
+  if (i < n) out[i] = (ushort)weft_bounded_narrow(w[0], w[1], low, range);
+  if (i + 1 < n) out[i + 1] = (ushort)weft_bounded_narrow(w[2], w[3], low, range);
 }
 
 __kernel void weft_integers_32(__global uint *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
                                ulong low, ulong range)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 2 * b;
-  if (i < n) out[i] = (uint)weft_bounded_narrow(w.x, w.y, low, range);
-  if (i + 1 < n) out[i + 1] = (uint)weft_bounded_narrow(w.z, w.w, low, range);
+  if (i < n) out[i] = (uint)weft_bounded_narrow(w[0], w[1], low, range);
+  if (i + 1 < n) out[i + 1] = (uint)weft_bounded_narrow(w[2], w[3], low, range);
 }
 
 // 64-bit integers, one a block: floor(X * range / 2^128) of the block's 128 bits X (w, z the
@@ -179,9 +234,10 @@ __kernel void weft_integers_64(__global ulong *out, ulong n, ulong seed, ulong b
 {
   ulong b = get_global_id(0);
   if (b >= n) return;
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
-  ulong x_hi = ((ulong)w.w << 32) | (ulong)w.z;
-  ulong x_lo = ((ulong)w.y << 32) | (ulong)w.x;
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
+  ulong x_hi = ((ulong)w[3] << 32) | (ulong)w[2];
+  ulong x_lo = ((ulong)w[1] << 32) | (ulong)w[0];
   if (range == 0) {
     out[b] = low + x_hi;
     return;

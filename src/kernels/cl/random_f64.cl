@@ -17,19 +17,21 @@ __kernel void weft_uniform_f64(__global double *out, ulong n, ulong seed, ulong 
                                double low, double range)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 2 * b;
-  if (i < n) out[i] = fma(range, weft_unit_f64(w.x, w.y), low);
-  if (i + 1 < n) out[i + 1] = fma(range, weft_unit_f64(w.z, w.w), low);
+  if (i < n) out[i] = fma(range, weft_unit_f64(w[0], w[1]), low);
+  if (i + 1 < n) out[i + 1] = fma(range, weft_unit_f64(w[2], w[3]), low);
 }
 
 __kernel void weft_normal_f64(__global double *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
                               double mean, double scale)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
-  double r = sqrt(-2.0 * log(weft_unit_open_f64(w.x, w.y)));
-  double t = 6.283185307179586476925 * weft_unit_f64(w.z, w.w);
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
+  double r = sqrt(-2.0 * log(weft_unit_open_f64(w[0], w[1])));
+  double t = 6.283185307179586476925 * weft_unit_f64(w[2], w[3]);
   ulong i = 2 * b;
   if (i < n) out[i] = fma(scale, r * cos(t), mean);
   if (i + 1 < n) out[i + 1] = fma(scale, r * sin(t), mean);
@@ -39,8 +41,9 @@ __kernel void weft_exponential_f64(__global double *out, ulong n, ulong seed, ul
                                    double scale)
 {
   ulong b = get_global_id(0);
-  uint4 w = weft_philox_block(seed, base_lo, base_hi, b);
+  uint w[4];
+  weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 2 * b;
-  if (i < n) out[i] = (0.0 - log(weft_unit_open_f64(w.x, w.y))) * scale;
-  if (i + 1 < n) out[i + 1] = (0.0 - log(weft_unit_open_f64(w.z, w.w))) * scale;
+  if (i < n) out[i] = (0.0 - log(weft_unit_open_f64(w[0], w[1]))) * scale;
+  if (i + 1 < n) out[i + 1] = (0.0 - log(weft_unit_open_f64(w[2], w[3]))) * scale;
 }
