@@ -67,10 +67,9 @@ float weft_log_f32(uint k)
   uint bits = as_uint((float)k);
   int e = (int)(bits >> 23) - 127 - 24;
   float m = as_float((bits & 0x007fffffu) | 0x3f800000u);
-  if (m > 1.41421356f) {
-    m = m * 0.5f;
-    e += 1;
-  }
+  bool high = m > 1.41421356f;  // selects, not branches: the host backend's loop vectorizes
+  m = high ? m * 0.5f : m;
+  e += high ? 1 : 0;
   float x = m - 1.0f;
   float z = x * x;
   float p = 7.0376836292E-2f;
@@ -112,12 +111,12 @@ float2 weft_sincos_turns_f32(uint k)
   float s = fma(ps * z, x, x);
   float pc = fma(fma(2.443315711809948E-5f, z, -1.388731625493765E-3f), z, 4.166664568298827E-2f);
   float c = fma(pc * z, z, fma(-0.5f, z, 1.0f));
-  float sin_q = fold ? c : s;  // of the angle within the quadrant
-  float cos_q = fold ? s : c;
-  if (quadrant == 0) return (float2)(sin_q, cos_q);
-  if (quadrant == 1) return (float2)(cos_q, -sin_q);
-  if (quadrant == 2) return (float2)(-sin_q, -cos_q);
-  return (float2)(-cos_q, sin_q);
+  // Of the angle within the quadrant, then turned by the quadrant: (sin, cos) becomes
+  // (cos, -sin), (-sin, -cos), (-cos, sin).
+  bool odd = (fold ? 1u : 0u) != (quadrant & 1u);
+  float sin_a = odd ? c : s;
+  float cos_a = odd ? s : c;
+  return (float2)(quadrant >= 2u ? -sin_a : sin_a, quadrant == 1u || quadrant == 2u ? -cos_a : cos_a);
 }
 
 // Box-Muller: two standard normals, r cos(t) and r sin(t), from words a (u1 in (0, 1]) and b
@@ -136,6 +135,10 @@ __kernel void weft_random_raw(__global uint *out, ulong n, ulong seed, ulong bas
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 4 * b;
+  if (i + 4 <= n) {
+    vstore4((uint4)(w[0], w[1], w[2], w[3]), b, out);
+    return;
+  }
   for (int k = 0; k < 4; ++k) {
     if (i + k < n) out[i + k] = w[k];
   }
@@ -149,6 +152,11 @@ __kernel void weft_uniform_f32(__global float *out, ulong n, ulong seed, ulong b
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong i = 4 * b;
+  if (i + 4 <= n) {
+    vstore4((float4)(fma(range, weft_unit_f32(w[0]), low), fma(range, weft_unit_f32(w[1]), low),
+                     fma(range, weft_unit_f32(w[2]), low), fma(range, weft_unit_f32(w[3]), low)), b, out);
+    return;
+  }
   for (int k = 0; k < 4; ++k) {
     if (i + k < n) out[i + k] = fma(range, weft_unit_f32(w[k]), low);
   }
@@ -166,6 +174,11 @@ __kernel void weft_normal_f32(__global float *out, ulong n, ulong seed, ulong ba
   float2 q = weft_box_muller_f32(w[2], w[3]);
   float v[4] = {p.x, p.y, q.x, q.y};
   ulong i = 4 * b;
+  if (i + 4 <= n) {
+    vstore4((float4)(fma(scale, v[0], mean), fma(scale, v[1], mean), fma(scale, v[2], mean), fma(scale, v[3], mean)),
+            b, out);
+    return;
+  }
   for (int k = 0; k < 4; ++k) {
     if (i + k < n) out[i + k] = fma(scale, v[k], mean);
   }
@@ -179,9 +192,15 @@ __kernel void weft_exponential_f32(__global float *out, ulong n, ulong seed, ulo
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
+  float v[4];
+  for (int k = 0; k < 4; ++k) v[k] = (0.0f - weft_log_f32((w[k] >> 8) + 1u)) * scale;
   ulong i = 4 * b;
+  if (i + 4 <= n) {
+    vstore4((float4)(v[0], v[1], v[2], v[3]), b, out);
+    return;
+  }
   for (int k = 0; k < 4; ++k) {
-    if (i + k < n) out[i + k] = (0.0f - weft_log_f32((w[k] >> 8) + 1u)) * scale;
+    if (i + k < n) out[i + k] = v[k];
   }
 }
 
