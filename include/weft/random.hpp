@@ -1,7 +1,8 @@
 // Counter-based random numbers: Philox4x32-10 (Salmon et al., SC'11) with NumPy's
 // Generator names. A number is a function of the seed and its position in the stream, so the
 // same seed gives the same numbers, bit for bit, on the host, any OpenCL device and any CUDA
-// GPU, whatever the work-group size.
+// GPU, whatever the work-group size (a device that flushes subnormal floats to zero aside:
+// results below 2^-126 in float32 or 2^-1022 in float64 can differ there).
 //
 //   weft::random::Generator g(42);
 //   weft::Array u = g.random({1000}, weft::DType::float32, dev);    // [0, 1)
@@ -18,10 +19,11 @@
 // its elements per block leaves the rest of its last block unused.
 //
 // Conversions are exact: float32 is a word's top 24 bits times 2^-24, float64 the top 53 bits
-// of two words times 2^-53; uniform is one fma. random, uniform, integers and random_raw are
-// bit-identical on every backend. normal (Box-Muller) and exponential (-log u) call the
-// device's log, sqrt, sin and cos, whose last bits differ between math libraries: backends
-// agree to a few ulp there (docs/ALGORITHMS.md).
+// of two words times 2^-53; uniform is one fma. normal (Box-Muller) and exponential (-log u)
+// compute log, sin and cos with weft's own polynomials (Cephes for float32, fdlibm for float64)
+// from integer arithmetic, +, -, *, /, sqrt and explicit fma, never the device's math library,
+// whose last bits differ between backends. So every method gives the same bits on every
+// backend (docs/ALGORITHMS.md has the accuracy).
 //
 // A Generator is a value: copying it copies its position (both copies then give the same
 // numbers). Use one from one thread at a time, as a standard library engine.

@@ -6,10 +6,10 @@
     z = rng.normal(0.0, 2.0, size=(256, 256), device="opencl:cpu")
     k = rng.integers(6, size=100, dtype="int8")         # [0, 6)
 
-The same seed gives the same numbers on every device (host, OpenCL, CUDA), bit for bit for
-random, uniform and integers; normal and exponential use the device's log, sqrt, sin and cos,
-so there they agree to a few ulp. The stream's layout is documented in include/weft/random.hpp
-and docs/ALGORITHMS.md.
+The same seed gives the same numbers on every device (host, OpenCL, CUDA), bit for bit, for
+every method: normal and exponential compute log, sin and cos with weft's own polynomials, not
+the device's math library. The stream's layout is documented in include/weft/random.hpp and
+docs/ALGORITHMS.md.
 
 Differences from NumPy's Generator: results are weft arrays on a device (device=, the default
 device when None); size=None gives a 0-d array, not a Python scalar; the parameters (low,

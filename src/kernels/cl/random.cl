@@ -9,9 +9,8 @@
 //
 // Conversions are exact integer arithmetic and one rounding the IEEE standard fixes (a product
 // of exact values, or an explicit fma): float32 takes a word's top 24 bits times 2^-24, float64
-// two words' top 53 bits times 2^-53. normal and exponential also call log, sqrt, sin and cos,
-// whose last bit differs between math libraries: there backends agree to a few ulp, not to
-// the bit (docs/ALGORITHMS.md).
+// two words' top 53 bits times 2^-53. normal and exponential compute their log, sqrt, sin and
+// cos here too (below), so that every backend gives the same bits.
 //
 // The float64 kernels are in random_f64.cl, which follows this file in the program of a device
 // with double precision.
