@@ -140,17 +140,33 @@ std::array<std::uint64_t, 2> Generator::take(std::uint64_t blocks) noexcept {
 
 namespace {
 
-// Launches kernel over the blocks that n elements, per_block a block, need (taken from g by
-// the caller: base) into a new array, with the kernel's trailing parameters after the five
-// every kernel has (out, n, seed, base_lo, base_hi).
+// Launches kernel (parameters out, seed, base_lo, base_hi, extra...) for the n elements of a
+// new array, per_block a block, from the blocks starting at base (taken from the generator by
+// the caller). The kernels write whole blocks and test no bounds: the whole blocks go straight
+// into the array, a last, partial one into a block of its own whose first elements are copied
+// after them.
 template <class... Extra>
 Array launch(const Kernel& kernel, const Shape& shape, DType dtype, const Device& device, std::uint64_t n,
-             std::uint64_t blocks, std::uint64_t seed, std::array<std::uint64_t, 2> base, const Extra&... extra) {
+             std::uint64_t per_block, std::uint64_t seed, std::array<std::uint64_t, 2> base, const Extra&... extra) {
   Array out = Array::empty(shape, dtype, device);
   if (n == 0) return out;
-  KernelArgs args(kernel);
-  args.set_all(out.buffer(), n, seed, base[0], base[1], extra...);
-  detail::array_queue(device).launch(args, NDRange(static_cast<std::size_t>(blocks)));
+  Queue& queue = detail::array_queue(device);
+  const std::uint64_t whole = n / per_block, rest = n % per_block;
+  if (whole) {
+    KernelArgs args(kernel);
+    args.set_all(out.buffer(), seed, base[0], base[1], extra...);
+    queue.launch(args, NDRange(static_cast<std::size_t>(whole)));
+  }
+  if (rest) {
+    const Array last = Array::empty(Shape{static_cast<std::int64_t>(per_block)}, dtype, device);
+    const std::uint64_t lo = base[0] + whole, hi = base[1] + (lo < whole ? 1 : 0);
+    KernelArgs args(kernel);
+    args.set_all(last.buffer(), seed, lo, hi, extra...);
+    queue.launch(args, NDRange(1));
+    const std::size_t item = size_of(dtype);
+    queue.copy(last.buffer(), out.buffer(), static_cast<std::size_t>(rest) * item, 0,
+               static_cast<std::size_t>(whole * per_block) * item);
+  }
   out.mark_written();
   return out;
 }
@@ -160,9 +176,8 @@ Array launch(const Kernel& kernel, const Shape& shape, DType dtype, const Device
 Array Generator::random_raw(const Shape& shape, const Device& device) {
   check_device(device, "random_raw");
   const std::uint64_t n = element_count(shape, DType::uint32, "random_raw");
-  const std::uint64_t blocks = blocks_for(n, 4);
   const Kernels& k = kernels(device);
-  return launch(k.raw, shape, DType::uint32, device, n, blocks, seed_, take(blocks));
+  return launch(k.raw, shape, DType::uint32, device, n, 4, seed_, take(blocks_for(n, 4)));
 }
 
 Array Generator::random(const Shape& shape, DType dtype, const Device& device) {
@@ -186,16 +201,14 @@ Array Generator::uniform(double low, double high, const Shape& shape, DType dtyp
       throw InvalidArgument("Generator.uniform: low " + std::to_string(low) + " and high " + std::to_string(high) +
                             " are not a finite range in float32");
     }
-    const std::uint64_t blocks = blocks_for(n, 4);
-    return launch(k.uniform_f32, shape, dtype, device, n, blocks, seed_, take(blocks), lo, range);
+    return launch(k.uniform_f32, shape, dtype, device, n, 4, seed_, take(blocks_for(n, 4)), lo, range);
   }
   const double range = high - low;
   if (!std::isfinite(range)) {
     throw InvalidArgument("Generator.uniform: high - low overflows (low " + std::to_string(low) + ", high " +
                           std::to_string(high) + ")");
   }
-  const std::uint64_t blocks = blocks_for(n, 2);
-  return launch(k.uniform_f64, shape, dtype, device, n, blocks, seed_, take(blocks), low, range);
+  return launch(k.uniform_f64, shape, dtype, device, n, 2, seed_, take(blocks_for(n, 2)), low, range);
 }
 
 Array Generator::normal(double mean, double scale, const Shape& shape, DType dtype, const Device& device) {
@@ -206,12 +219,10 @@ Array Generator::normal(double mean, double scale, const Shape& shape, DType dty
   const std::uint64_t n = element_count(shape, dtype, "normal");
   const Kernels& k = kernels(device);
   if (dtype == DType::float32) {
-    const std::uint64_t blocks = blocks_for(n, 4);
-    return launch(k.normal_f32, shape, dtype, device, n, blocks, seed_, take(blocks), static_cast<float>(mean),
+    return launch(k.normal_f32, shape, dtype, device, n, 4, seed_, take(blocks_for(n, 4)), static_cast<float>(mean),
                   static_cast<float>(scale));
   }
-  const std::uint64_t blocks = blocks_for(n, 2);
-  return launch(k.normal_f64, shape, dtype, device, n, blocks, seed_, take(blocks), mean, scale);
+  return launch(k.normal_f64, shape, dtype, device, n, 2, seed_, take(blocks_for(n, 2)), mean, scale);
 }
 
 Array Generator::standard_normal(const Shape& shape, DType dtype, const Device& device) {
@@ -225,11 +236,9 @@ Array Generator::exponential(double scale, const Shape& shape, DType dtype, cons
   const std::uint64_t n = element_count(shape, dtype, "exponential");
   const Kernels& k = kernels(device);
   if (dtype == DType::float32) {
-    const std::uint64_t blocks = blocks_for(n, 4);
-    return launch(k.exponential_f32, shape, dtype, device, n, blocks, seed_, take(blocks), static_cast<float>(scale));
+    return launch(k.exponential_f32, shape, dtype, device, n, 4, seed_, take(blocks_for(n, 4)), static_cast<float>(scale));
   }
-  const std::uint64_t blocks = blocks_for(n, 2);
-  return launch(k.exponential_f64, shape, dtype, device, n, blocks, seed_, take(blocks), scale);
+  return launch(k.exponential_f64, shape, dtype, device, n, 2, seed_, take(blocks_for(n, 2)), scale);
 }
 
 Array Generator::standard_exponential(const Shape& shape, DType dtype, const Device& device) {
@@ -271,8 +280,8 @@ Array Generator::bounded(std::array<std::uint64_t, 2> range, const Shape& shape,
   const Kernels& k = kernels(device);
   const std::size_t width = size_of(dtype);
   const Kernel& kernel = k.integers[width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : 3];
-  const std::uint64_t blocks = blocks_for(n, width == 8 ? 1 : 2);
-  return launch(kernel, shape, dtype, device, n, blocks, seed_, take(blocks), range[0], range[1]);
+  const std::uint64_t per_block = width == 8 ? 1 : 2;
+  return launch(kernel, shape, dtype, device, n, per_block, seed_, take(blocks_for(n, per_block)), range[0], range[1]);
 }
 
 }  // namespace weft::random

@@ -127,80 +127,54 @@ float2 weft_box_muller_f32(uint a, uint b)
   return (float2)(r * sc.y, r * sc.x);
 }
 
+// Every kernel writes the whole block b of its call, with no bounds to test (so the host
+// backend's loop over work-items vectorizes and no GPU warp diverges): the caller launches the
+// whole blocks into the array and a last, partial block into memory of its own.
+// Kernels take (out, seed, base_lo, base_hi) and then their parameters.
+
 // The raw words: element 4b + k is word k of block b.
-__kernel void weft_random_raw(__global uint *out, ulong n, ulong seed, ulong base_lo, ulong base_hi)
+__kernel void weft_random_raw(__global uint *out, ulong seed, ulong base_lo, ulong base_hi)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
-  ulong i = 4 * b;
-  if (i + 4 <= n) {
-    vstore4((uint4)(w[0], w[1], w[2], w[3]), b, out);
-    return;
-  }
-  for (int k = 0; k < 4; ++k) {
-    if (i + k < n) out[i + k] = w[k];
-  }
+  vstore4((uint4)(w[0], w[1], w[2], w[3]), b, out);
 }
 
 // low + range * u, rounded once (an fma: no backend may contract it differently).
-__kernel void weft_uniform_f32(__global float *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
-                               float low, float range)
+__kernel void weft_uniform_f32(__global float *out, ulong seed, ulong base_lo, ulong base_hi, float low, float range)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
-  ulong i = 4 * b;
-  if (i + 4 <= n) {
-    vstore4((float4)(fma(range, weft_unit_f32(w[0]), low), fma(range, weft_unit_f32(w[1]), low),
-                     fma(range, weft_unit_f32(w[2]), low), fma(range, weft_unit_f32(w[3]), low)), b, out);
-    return;
-  }
-  for (int k = 0; k < 4; ++k) {
-    if (i + k < n) out[i + k] = fma(range, weft_unit_f32(w[k]), low);
-  }
+  vstore4((float4)(fma(range, weft_unit_f32(w[0]), low), fma(range, weft_unit_f32(w[1]), low),
+                   fma(range, weft_unit_f32(w[2]), low), fma(range, weft_unit_f32(w[3]), low)),
+          b, out);
 }
 
 // mean + scale * z, z a standard normal: words 0 and 1 give elements 4b and 4b + 1, words 2
 // and 3 elements 4b + 2 and 4b + 3.
-__kernel void weft_normal_f32(__global float *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
-                              float mean, float scale)
+__kernel void weft_normal_f32(__global float *out, ulong seed, ulong base_lo, ulong base_hi, float mean, float scale)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
   float2 p = weft_box_muller_f32(w[0], w[1]);
   float2 q = weft_box_muller_f32(w[2], w[3]);
-  float v[4] = {p.x, p.y, q.x, q.y};
-  ulong i = 4 * b;
-  if (i + 4 <= n) {
-    vstore4((float4)(fma(scale, v[0], mean), fma(scale, v[1], mean), fma(scale, v[2], mean), fma(scale, v[3], mean)),
-            b, out);
-    return;
-  }
-  for (int k = 0; k < 4; ++k) {
-    if (i + k < n) out[i + k] = fma(scale, v[k], mean);
-  }
+  vstore4((float4)(fma(scale, p.x, mean), fma(scale, p.y, mean), fma(scale, q.x, mean), fma(scale, q.y, mean)), b,
+          out);
 }
 
 // scale * -log(u), u in (0, 1]: the inverse of the exponential distribution's CDF. 0 - log(u)
 // rather than -log(u), so that u = 1 gives +0, not -0.
-__kernel void weft_exponential_f32(__global float *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
-                                   float scale)
+__kernel void weft_exponential_f32(__global float *out, ulong seed, ulong base_lo, ulong base_hi, float scale)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
-  float v[4];
-  for (int k = 0; k < 4; ++k) v[k] = (0.0f - weft_log_f32((w[k] >> 8) + 1u)) * scale;
-  ulong i = 4 * b;
-  if (i + 4 <= n) {
-    vstore4((float4)(v[0], v[1], v[2], v[3]), b, out);
-    return;
-  }
-  for (int k = 0; k < 4; ++k) {
-    if (i + k < n) out[i + k] = v[k];
-  }
+  vstore4((float4)((0.0f - weft_log_f32((w[0] >> 8) + 1u)) * scale, (0.0f - weft_log_f32((w[1] >> 8) + 1u)) * scale,
+                   (0.0f - weft_log_f32((w[2] >> 8) + 1u)) * scale, (0.0f - weft_log_f32((w[3] >> 8) + 1u)) * scale),
+          b, out);
 }
 
 // Integers in [low, low + range) for ranges up to 2^32: floor(x * range / 2^64) of a 64-bit x
@@ -212,46 +186,42 @@ ulong weft_bounded_narrow(uint lo, uint hi, ulong low, ulong range)
   return low + mul_hi(((ulong)hi << 32) | (ulong)lo, range);
 }
 
-__kernel void weft_integers_8(__global uchar *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
+__kernel void weft_integers_8(__global uchar *out, ulong seed, ulong base_lo, ulong base_hi,
                               ulong low, ulong range)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
-  ulong i = 2 * b;
-  if (i < n) out[i] = (uchar)weft_bounded_narrow(w[0], w[1], low, range);
-  if (i + 1 < n) out[i + 1] = (uchar)weft_bounded_narrow(w[2], w[3], low, range);
+  out[2 * b] = (uchar)weft_bounded_narrow(w[0], w[1], low, range);
+  out[2 * b + 1] = (uchar)weft_bounded_narrow(w[2], w[3], low, range);
 }
 
-__kernel void weft_integers_16(__global ushort *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
+__kernel void weft_integers_16(__global ushort *out, ulong seed, ulong base_lo, ulong base_hi,
                                ulong low, ulong range)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
-  ulong i = 2 * b;
-  if (i < n) out[i] = (ushort)weft_bounded_narrow(w[0], w[1], low, range);
-  if (i + 1 < n) out[i + 1] = (ushort)weft_bounded_narrow(w[2], w[3], low, range);
+  out[2 * b] = (ushort)weft_bounded_narrow(w[0], w[1], low, range);
+  out[2 * b + 1] = (ushort)weft_bounded_narrow(w[2], w[3], low, range);
 }
 
-__kernel void weft_integers_32(__global uint *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
+__kernel void weft_integers_32(__global uint *out, ulong seed, ulong base_lo, ulong base_hi,
                                ulong low, ulong range)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
-  ulong i = 2 * b;
-  if (i < n) out[i] = (uint)weft_bounded_narrow(w[0], w[1], low, range);
-  if (i + 1 < n) out[i + 1] = (uint)weft_bounded_narrow(w[2], w[3], low, range);
+  out[2 * b] = (uint)weft_bounded_narrow(w[0], w[1], low, range);
+  out[2 * b + 1] = (uint)weft_bounded_narrow(w[2], w[3], low, range);
 }
 
 // 64-bit integers, one a block: floor(X * range / 2^128) of the block's 128 bits X (w, z the
 // high words), to within 2^-128 of 1/range a value; range 0 stands for 2^64 (every value).
-__kernel void weft_integers_64(__global ulong *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
+__kernel void weft_integers_64(__global ulong *out, ulong seed, ulong base_lo, ulong base_hi,
                                ulong low, ulong range)
 {
   ulong b = get_global_id(0);
-  if (b >= n) return;
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
   ulong x_hi = ((ulong)w[3] << 32) | (ulong)w[2];

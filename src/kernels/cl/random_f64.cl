@@ -69,20 +69,19 @@ double2 weft_sincos_turns_f64(ulong k)
 }
 
 // Elements 2b (words 0, 1) and 2b + 1 (words 2, 3).
-__kernel void weft_uniform_f64(__global double *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
+__kernel void weft_uniform_f64(__global double *out, ulong seed, ulong base_lo, ulong base_hi,
                                double low, double range)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
-  ulong i = 2 * b;
-  if (i < n) out[i] = fma(range, weft_unit_f64(w[0], w[1]), low);
-  if (i + 1 < n) out[i + 1] = fma(range, weft_unit_f64(w[2], w[3]), low);
+  out[2 * b] = fma(range, weft_unit_f64(w[0], w[1]), low);
+  out[2 * b + 1] = fma(range, weft_unit_f64(w[2], w[3]), low);
 }
 
 // Box-Muller: u1 in (0, 1] from words 0 and 1, the angle from words 2 and 3; r cos(t) is
 // element 2b, r sin(t) element 2b + 1.
-__kernel void weft_normal_f64(__global double *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
+__kernel void weft_normal_f64(__global double *out, ulong seed, ulong base_lo, ulong base_hi,
                               double mean, double scale)
 {
   ulong b = get_global_id(0);
@@ -90,19 +89,17 @@ __kernel void weft_normal_f64(__global double *out, ulong n, ulong seed, ulong b
   weft_philox_block(seed, base_lo, base_hi, b, w);
   double r = sqrt(-2.0 * weft_log_f64(weft_top53(w[0], w[1]) + 1));
   double2 sc = weft_sincos_turns_f64(weft_top53(w[2], w[3]));
-  ulong i = 2 * b;
-  if (i < n) out[i] = fma(scale, r * sc.y, mean);
-  if (i + 1 < n) out[i + 1] = fma(scale, r * sc.x, mean);
+  out[2 * b] = fma(scale, r * sc.y, mean);
+  out[2 * b + 1] = fma(scale, r * sc.x, mean);
 }
 
 // scale * -log(u), u in (0, 1] (0 - log(u): u = 1 gives +0).
-__kernel void weft_exponential_f64(__global double *out, ulong n, ulong seed, ulong base_lo, ulong base_hi,
+__kernel void weft_exponential_f64(__global double *out, ulong seed, ulong base_lo, ulong base_hi,
                                    double scale)
 {
   ulong b = get_global_id(0);
   uint w[4];
   weft_philox_block(seed, base_lo, base_hi, b, w);
-  ulong i = 2 * b;
-  if (i < n) out[i] = (0.0 - weft_log_f64(weft_top53(w[0], w[1]) + 1)) * scale;
-  if (i + 1 < n) out[i + 1] = (0.0 - weft_log_f64(weft_top53(w[2], w[3]) + 1)) * scale;
+  out[2 * b] = (0.0 - weft_log_f64(weft_top53(w[0], w[1]) + 1)) * scale;
+  out[2 * b + 1] = (0.0 - weft_log_f64(weft_top53(w[2], w[3]) + 1)) * scale;
 }
