@@ -18,6 +18,9 @@
 // 2^-24, exactly.
 #define WEFT_RANDOM_2_M24 5.9604644775390625e-8f
 
+// The helpers are always inlined: the host backend's compiler vectorizes the loop over
+// work-items only through a body with no calls.
+
 // Block b of a call whose first block is the 128-bit counter (base_hi, base_lo), into w: the
 // counter's words are (low word of base_lo, high word of base_lo, low of base_hi, high of
 // base_hi), the key (low word of seed, high word). Ten rounds of Random123's _philox4x32round
@@ -25,7 +28,7 @@
 // keyed), the key bumped by the Weyl constants 0x9E3779B9 and 0xBB67AE85 between rounds.
 // Scalars and a private array rather than uint4: the host backend's compiler vectorizes the
 // loop over work-items then.
-void weft_philox_block(ulong seed, ulong base_lo, ulong base_hi, ulong b, uint *w)
+inline __attribute__((always_inline)) void weft_philox_block(ulong seed, ulong base_lo, ulong base_hi, ulong b, uint *w)
 {
   ulong lo = base_lo + b;
   ulong hi = base_hi + (lo < b ? 1 : 0);
@@ -50,8 +53,8 @@ void weft_philox_block(ulong seed, ulong base_lo, ulong base_hi, ulong b, uint *
 }
 
 // [0, 1) and (0, 1] from one word: its top 24 bits (plus one for the second) times 2^-24.
-float weft_unit_f32(uint w) { return (float)(w >> 8) * WEFT_RANDOM_2_M24; }
-float weft_unit_open_f32(uint w) { return (float)((w >> 8) + 1u) * WEFT_RANDOM_2_M24; }
+inline __attribute__((always_inline)) float weft_unit_f32(uint w) { return (float)(w >> 8) * WEFT_RANDOM_2_M24; }
+inline __attribute__((always_inline)) float weft_unit_open_f32(uint w) { return (float)((w >> 8) + 1u) * WEFT_RANDOM_2_M24; }
 
 // The math of normal and exponential, from operations every backend rounds alike: integer
 // arithmetic, exact conversions, +, -, * and fma (correctly rounded everywhere, where the
@@ -61,7 +64,7 @@ float weft_unit_open_f32(uint w) { return (float)((w >> 8) + 1u) * WEFT_RANDOM_2
 
 // log(k * 2^-24) for an integer k in [1, 2^24]: k = m * 2^e with m in (sqrt(1/2), sqrt(2)]
 // taken from the bits of (float)k (exact), then log(m) = x - x^2/2 + x^3 P(x), x = m - 1 (exact).
-float weft_log_f32(uint k)
+inline __attribute__((always_inline)) float weft_log_f32(uint k)
 {
   uint bits = as_uint((float)k);
   int e = (int)(bits >> 23) - 127 - 24;
@@ -88,7 +91,7 @@ float weft_log_f32(uint k)
 
 // sqrt(v), v >= 0 (0 included), by Newton's iterations for 1/sqrt(v) from the exponent's
 // estimate, then one correction of v / sqrt(v): within an ulp, the same everywhere.
-float weft_sqrt_f32(float v)
+inline __attribute__((always_inline)) float weft_sqrt_f32(float v)
 {
   float h = 0.5f * v;
   float y = as_float(0x5f375a86u - (as_uint(v) >> 1));
@@ -99,7 +102,7 @@ float weft_sqrt_f32(float v)
 
 // sin and cos of the angle 2 pi k / 2^24 for an integer k in [0, 2^24): the quadrant and the
 // angle within it come from k's bits (exact), the angle is folded into [0, pi/4].
-float2 weft_sincos_turns_f32(uint k)
+inline __attribute__((always_inline)) float2 weft_sincos_turns_f32(uint k)
 {
   uint quadrant = k >> 22;
   uint r = k & 0x3fffffu;
@@ -120,7 +123,7 @@ float2 weft_sincos_turns_f32(uint k)
 
 // Box-Muller: two standard normals, r cos(t) and r sin(t), from words a (u1 in (0, 1]) and b
 // (t = 2 pi u2, u2 in [0, 1)); a word's top 24 bits as in weft_unit_open_f32 and weft_unit_f32.
-float2 weft_box_muller_f32(uint a, uint b)
+inline __attribute__((always_inline)) float2 weft_box_muller_f32(uint a, uint b)
 {
   float r = weft_sqrt_f32(-2.0f * weft_log_f32((a >> 8) + 1u));
   float2 sc = weft_sincos_turns_f32(b >> 8);
@@ -181,7 +184,7 @@ __kernel void weft_exponential_f32(__global float *out, ulong seed, ulong base_l
 // (words x, y for element 2b; z, w for 2b + 1). Each value has probability 1/range to within
 // 2^-64. The sum wraps modulo 2^64 and is cut to the element's width: two's complement gives
 // signed results their value.
-ulong weft_bounded_narrow(uint lo, uint hi, ulong low, ulong range)
+inline __attribute__((always_inline)) ulong weft_bounded_narrow(uint lo, uint hi, ulong low, ulong range)
 {
   return low + mul_hi(((ulong)hi << 32) | (ulong)lo, range);
 }

@@ -10,16 +10,16 @@
 #define WEFT_RANDOM_2_M53 1.1102230246251565404236316680908203125e-16
 
 // The top 53 bits of the 64-bit number (hi, lo).
-ulong weft_top53(uint lo, uint hi) { return ((((ulong)hi) << 32) | (ulong)lo) >> 11; }
+inline __attribute__((always_inline)) ulong weft_top53(uint lo, uint hi) { return ((((ulong)hi) << 32) | (ulong)lo) >> 11; }
 
 // [0, 1) from two words: their top 53 bits times 2^-53.
-double weft_unit_f64(uint lo, uint hi) { return (double)weft_top53(lo, hi) * WEFT_RANDOM_2_M53; }
+inline __attribute__((always_inline)) double weft_unit_f64(uint lo, uint hi) { return (double)weft_top53(lo, hi) * WEFT_RANDOM_2_M53; }
 
 // log(k * 2^-53) for an integer k in [1, 2^53]: k = m * 2^e with m in (sqrt(1/2), sqrt(2)]
 // from the bits of (double)k (exact), f = m - 1 (exact), then fdlibm's
 // log(1 + f) = f - hfsq + s (hfsq + R), s = f / (2 + f), hfsq = f^2 / 2, with each product
 // that meets a sum fused explicitly.
-double weft_log_f64(ulong k)
+inline __attribute__((always_inline)) double weft_log_f64(ulong k)
 {
   ulong bits = as_ulong((double)k);
   int e = (int)(bits >> 52) - 1023 - 53;
@@ -45,7 +45,7 @@ double weft_log_f64(ulong k)
 
 // sin and cos of the angle 2 pi k / 2^53 for an integer k in [0, 2^53), as
 // weft_sincos_turns_f32: quadrant and fold from k's bits, x in [0, pi/4].
-double2 weft_sincos_turns_f64(ulong k)
+inline __attribute__((always_inline)) double2 weft_sincos_turns_f64(ulong k)
 {
   ulong quadrant = k >> 51;
   ulong r = k & 0x7ffffffffffffUL;
