@@ -77,7 +77,7 @@ void check_float_dtype(DType dtype, const Device& device, const char* who) {
     throw InvalidArgument(std::string("Generator.") + who + ": dtype must be float32 or float64, not " +
                           std::string(name(dtype)));
   }
-  if (dtype == DType::float64 && !kernels(device).fp64) {
+  if (dtype == DType::float64 && !device.info().fp64) {
     throw Unsupported(std::string("Generator.") + who + ": " + device.selector() + " (" + device.name() +
                       ") has no double precision; ask for dtype float32");
   }
