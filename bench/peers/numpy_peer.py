@@ -67,6 +67,13 @@ def main():
         emit("numpy multiply+add with out=", n, "float32", med, mn, 16.0 * n)
         med, mn = timed(lambda: a * b + c, repeat)
         emit("numpy a*b+c (temporaries)", n, "float32", med, mn, 16.0 * n)
+    elif suite == "random":
+        out = np.empty(n, dtype=np.float32)
+        for name, gen in (("PCG64", np.random.default_rng(42)), ("Philox", np.random.Generator(np.random.Philox(42)))):
+            med, mn = timed(lambda: gen.random(dtype=np.float32, out=out), repeat)
+            emit(f"numpy Generator({name}).random float32, out=", n, "float32", med, mn, 4.0 * n)
+            med, mn = timed(lambda: gen.standard_normal(dtype=np.float32, out=out), repeat)
+            emit(f"numpy Generator({name}).standard_normal float32, out=", n, "float32", med, mn, 4.0 * n)
     else:
         print(f"skip\tno NumPy peer for suite {suite}")
     return 0

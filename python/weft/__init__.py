@@ -134,6 +134,7 @@ from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/PYTHON.md, "From
     get_platforms,
     mem_flags,
 )
+from . import random  # noqa: F401  (weft.random: the Philox generator)
 from ._ufuncs import (  # noqa: F401
     abs,
     absolute,
