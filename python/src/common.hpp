@@ -108,5 +108,6 @@ void register_arrays(nb::module_& m);
 void register_kernels(nb::module_& m);
 void register_generators(nb::module_& m);
 void register_interop(nb::module_& m);
+void register_cache(nb::module_& m);
 
 }  // namespace weftpy

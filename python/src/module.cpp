@@ -13,4 +13,5 @@ NB_MODULE(_weft, m) {
   weftpy::register_kernels(m);
   weftpy::register_generators(m);
   weftpy::register_interop(m);
+  weftpy::register_cache(m);
 }
