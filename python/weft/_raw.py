@@ -3,9 +3,9 @@ as kernel(grid, block, args, shared_mem=0) (grid counted in blocks, as CUDA's).
 
 Source written in weft's dialect (OpenCL C: ``__kernel void f(__global float *x)``) runs on
 every device: grid x block becomes the global size and block the work-group. CUDA C
-(``__global__`` functions, what CuPy users bring) is refused with a message saying what to
-write instead: weft's C++ layer builds only the dialect (it translates it to CUDA itself on
-CUDA devices) and has no NVRTC path for CUDA source as written yet."""
+(``extern "C" __global__`` functions, what CuPy users bring) builds as written on CUDA devices
+(NVRTC, Program::build_cuda) and is refused elsewhere with a message saying what to write
+instead."""
 from __future__ import annotations
 
 import re as _re
@@ -61,14 +61,14 @@ class RawModule:
         """The module built for device (a weft.Program)."""
         p = self._programs.get(device)
         if p is None:
-            if self.is_cuda:
+            if self.is_cuda and not device.cuda_source:
                 raise _weft.Unsupported(
-                    f"RawModule: this source is CUDA C (__global__ functions); weft builds kernels written in "
-                    f"its dialect, OpenCL C, on every device (on {device.selector} too): write the kernel as "
-                    "`__kernel void f(__global const double *x, ...)` with get_global_id(0) for "
-                    "blockDim.x * blockIdx.x + threadIdx.x (docs/MIGRATING.md, 'From CuPy'). CUDA C as "
-                    "written (NVRTC) is not supported yet on any device")
-            p = self._programs[device] = _weft.Program(device, self.code).build(self.options)
+                    f"RawModule: this source is CUDA C (__global__ functions), which builds only on CUDA devices, "
+                    f"and {device.selector} is not one: write the kernel in weft's dialect, OpenCL C, which runs "
+                    "on every device: `__kernel void f(__global const double *x, ...)` with get_global_id(0) for "
+                    "blockDim.x * blockIdx.x + threadIdx.x (docs/MIGRATING.md, 'From CuPy')")
+            language = "cuda" if self.is_cuda else "opencl"
+            p = self._programs[device] = _weft.Program(device, self.code, language=language).build(self.options)
         return p
 
     def get_function(self, name):
@@ -114,9 +114,10 @@ class RawKernel:
             raise TypeError(f"RawKernel {self.name}: args must be a tuple of the kernel's arguments, "
                             f"not {type(args).__name__}")
         if shared_mem:
-            raise _weft.InvalidArgument(f"RawKernel {self.name}: shared_mem={shared_mem}: a dialect kernel "
-                                        "declares its dynamic local memory as a __local pointer parameter; "
-                                        "pass weft.LocalMemory(bytes) for it in args")
+            raise _weft.InvalidArgument(f"RawKernel {self.name}: shared_mem={shared_mem}: weft gives dynamic "
+                                        "local memory to a dialect kernel's __local pointer parameter (pass "
+                                        "weft.LocalMemory(bytes) for it in args); CUDA C's extern __shared__ "
+                                        "arrays are not supported yet")
         if stream is not None:
             queue = stream
         else:

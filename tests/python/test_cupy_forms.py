@@ -267,3 +267,21 @@ def test_python_m_weft_runs_the_tool(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "weft", "version"], env=env, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0 and weft.__version__ in proc.stdout
+
+
+def test_program_language_cuda(device):
+    src = 'extern "C" __global__ void f(float *x) { x[threadIdx.x] = 2.0f; }'
+    p = weft.Program(device, src, language="cuda")
+    if not device.cuda_source:
+        with pytest.raises(weft.Unsupported, match="CUDA C source builds only on CUDA devices"):
+            p.build()
+        return
+    k = p.build().f
+    x = weft.zeros(4, dtype=np.float32, device=device)
+    k(weft.array_queue(device), (4,), (4,), x)
+    np.testing.assert_array_equal(x.get(), np.full(4, 2.0, np.float32))
+
+
+def test_program_language_is_checked(device):
+    with pytest.raises(weft.InvalidArgument, match="language"):
+        weft.Program(device, "__kernel void k() {}", language="hip")
