@@ -285,3 +285,26 @@ def test_program_language_cuda(device):
 def test_program_language_is_checked(device):
     with pytest.raises(weft.InvalidArgument, match="language"):
         weft.Program(device, "__kernel void k() {}", language="hip")
+
+
+def test_repeat_calls_reuse_the_plan_only_when_it_fits(device):
+    # The second call of the same dtypes takes the planned path; shapes, views, given outputs
+    # and other devices must still give NumPy's answers.
+    mul = weft.ElementwiseKernel('T x, T y', 'T z', 'z = x * y', 'mul_plan')
+    for shape in [(4,), (4,), (2, 3), (0,)]:
+        xh = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+        x = dev_array(device, xh)
+        np.testing.assert_array_equal(mul(x, x).get(), xh * xh)
+        out = weft.empty(shape, dtype=np.float32, device=device)
+        assert mul(x, x, out) is out
+        np.testing.assert_array_equal(out.get(), xh * xh)
+    xh = np.arange(8, dtype=np.float32)
+    x = dev_array(device, xh)
+    np.testing.assert_array_equal(mul(x[::2], x[1::2]).get(), xh[::2] * xh[1::2])
+    np.testing.assert_array_equal(mul(x.reshape(2, 4), x[:4]).get(), xh.reshape(2, 4) * xh[:4])
+    with pytest.raises(TypeError):
+        mul(x, dev_array(device, xh.astype(np.float64)))
+    others = [d for d in weft.devices() if d != device]
+    if others:
+        with pytest.raises(weft.InvalidArgument):
+            mul(x, weft.asarray(xh, device=others[0]))
