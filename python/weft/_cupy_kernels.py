@@ -70,8 +70,9 @@ def _checked_params(text, what, kind):
                 raise _weft.InvalidArgument(f"{kind}: parameter '{p.name}' has type {p.type!r}: give a dtype "
                                             f"weft holds ({', '.join(sorted(C_NAMES))}, bool) or a one-letter "
                                             "placeholder such as T")
-        if p.name in ("i", "n") or p.name.startswith("weft_"):
-            raise _weft.InvalidArgument(f"{kind}: parameter name '{p.name}' is reserved (i is the index, n the size)")
+        if p.name in ("i", "a", "b") and kind == "ReductionKernel" or p.name == "i" or p.name.startswith("weft_"):
+            raise _weft.InvalidArgument(f"{kind}: parameter name '{p.name}' is reserved (i is the index"
+                                        f"{', a and b the reduced values' if kind == 'ReductionKernel' else ''})")
     return params
 
 
@@ -104,9 +105,14 @@ _IN_SIZE = _re.compile(r"_in_ind\s*\.\s*size\s*\(\s*\)")
 _OUT_SIZE = _re.compile(r"_out_ind\s*\.\s*size\s*\(\s*\)")
 
 
-def _sizes(code):
-    """CuPy's reduction sizes: _in_ind.size() (elements read) and _out_ind.size() (results)."""
-    return _OUT_SIZE.sub("n", _IN_SIZE.sub("(weft_m * n)", code))
+def _sizes(code, in_size, out_size):
+    """CuPy's reduction sizes in code: _in_ind.size() (elements read) and _out_ind.size() (results)."""
+    return _OUT_SIZE.sub(out_size, _IN_SIZE.sub(in_size, code))
+
+
+def _count(sig):
+    """The name of a generated kernel's element count: n, or weft_n where a parameter is n."""
+    return "weft_n" if any(_re.search(r"[\s*]n$", s) for s in sig) else "n"
 
 
 def _ctype(dtype):
@@ -251,7 +257,7 @@ class CupyElementwiseKernel:
     def _kernel(self, key, bound, scalar_ins):
         k = self._kernels.get(key)
         if k is None:
-            sig, names = [], {"_ind.size()": "n"}
+            sig, names = [], {}
             for p, scalar in zip(self.in_params, scalar_ins):
                 c = _ctype(_resolved(p, bound))
                 if scalar:
@@ -269,7 +275,7 @@ class CupyElementwiseKernel:
                     sig.append(f"{c} *weft_p_{p.name}")
                     names[p.name] = f"weft_p_{p.name}[i]"
             op = _typedefs(bound, self.in_params, self.out_params) + "\n" + _substitute(self.operation, names)
-            op = op.replace("_ind.size()", "n")
+            op = _re.sub(r"\b_ind\s*\.\s*size\s*\(\s*\)", _count(sig), op)
             from ._generators import ElementwiseKernel
             k = self._kernels[key] = ElementwiseKernel(", ".join(sig), op, self.name, self.preamble, self.options)
         return k
@@ -406,10 +412,11 @@ class CupyReductionKernel:
             return bound[rt]
         return rt
 
-    def _post_map(self, bound, rt):
-        """The post-map statement over element i, from the reduced value `a`."""
+    def _post_map(self, bound, rt, count):
+        """The post-map statement over element i, from the reduced value `a` (count: the name
+        of the kernel's element count; weft_m: elements per result)."""
         p = self.out_params[0]
-        body = _substitute(_sizes(self.post_map_expr), {p.name: f"weft_p_{p.name}[i]"})
+        body = _substitute(_sizes(self.post_map_expr, f"(weft_m * {count})", count), {p.name: f"weft_p_{p.name}[i]"})
         return f"{_typedefs(bound, self.in_params, self.out_params)} {{ const {_ctype(rt)} a = weft_acc; {body}; }}"
 
     def _trivial_post_map(self, bound, rt):
@@ -497,14 +504,14 @@ class CupyReductionKernel:
             sig, names = self._sig(bound, scalar_ins)
             p = self.out_params[0]
             sig += [f"{_ctype(_resolved(p, bound))} *weft_p_{p.name}", "long weft_m"]
-            c = _ctype(rt)
+            c, count = _ctype(rt), _count(sig)
             op = (f"{_typedefs(bound, self.in_params, self.out_params)}\n"
                   f"{c} weft_acc = ({c})({self.identity});\n"
                   f"for (long weft_k = 0; weft_k < weft_m; ++weft_k) {{\n"
                   f"  const long weft_j = i * weft_m + weft_k;\n"
-                  f"  const {c} weft_b = ({c})({_substitute(_sizes(self.map_expr), names)});\n"
+                  f"  const {c} weft_b = ({c})({_substitute(_sizes(self.map_expr, f'(weft_m * {count})', count), names)});\n"
                   f"  {{ const {c} a = weft_acc; const {c} b = weft_b; weft_acc = ({c})({self.reduce_expr}); }}\n"
-                  f"}}\n{self._post_map(bound, rt)}")
+                  f"}}\n{self._post_map(bound, rt, count)}")
             from ._generators import ElementwiseKernel
             k = self._kernels[key] = ElementwiseKernel(", ".join(sig), op, self.name, self.preamble, self.options)
         return k
@@ -518,7 +525,8 @@ class CupyReductionKernel:
             names = {name: sub.replace("[weft_j]", "[i]") for name, sub in names.items()}
             typedefs = _typedefs(bound, self.in_params, self.out_params)
             from ._generators import ElementwiseKernel, ReductionKernel
-            red = ReductionKernel(rt, self.identity, self.reduce_expr, _substitute(self.map_expr, names),
+            map_expr = _substitute(_sizes(self.map_expr, _count(sig), "1"), names)
+            red = ReductionKernel(rt, self.identity, self.reduce_expr, map_expr,
                                   ", ".join(sig), name=self.name, options=self.options,
                                   preamble=typedefs + "\n" + self.preamble)
             post = None
@@ -527,7 +535,7 @@ class CupyReductionKernel:
                 post_sig = (f"const {_ctype(rt)} *weft_r, {_ctype(_resolved(p, bound))} *weft_p_{p.name}, "
                             "long weft_m")
                 post = ElementwiseKernel(post_sig, f"const {_ctype(rt)} weft_acc = weft_r[0];\n" +
-                                         self._post_map(bound, rt), self.name + "_post", self.preamble,
+                                         self._post_map(bound, rt, "n"), self.name + "_post", self.preamble,
                                          self.options)
             k = self._kernels[key] = (red, post)
         red, post = k

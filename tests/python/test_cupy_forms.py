@@ -308,3 +308,18 @@ def test_repeat_calls_reuse_the_plan_only_when_it_fits(device):
     if others:
         with pytest.raises(weft.InvalidArgument):
             mul(x, weft.asarray(xh, device=others[0]))
+
+
+def test_a_parameter_called_n_and_the_sizes(device):
+    # n is a parameter's name in CuPy (weft's own count is then weft_n); _ind.size() and the
+    # reductions' _in_ind.size() / _out_ind.size() still mean the sizes.
+    k = weft.ElementwiseKernel('T x, int32 n', 'T y', 'y = x * n + _ind.size()', 'uses_n')
+    xh = np.arange(6.0)
+    np.testing.assert_array_equal(k(dev_array(device, xh), 3).get(), xh * 3 + 6)
+    r = weft.ReductionKernel('T x, T n', 'T y', 'x * n + _in_ind.size()', 'a + b',
+                             'y = a / _in_ind.size() * _out_ind.size()', '0', 'sizes_k')
+    h = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_allclose(r(dev_array(device, h), 2.0, axis=1).get(), (h * 2 + 12).sum(axis=1) / 12 * 3)
+    np.testing.assert_allclose(float(r(dev_array(device, h), 2.0)), (h * 2 + 12).sum() / 12)
+    with pytest.raises(weft.InvalidArgument, match="reserved"):
+        weft.ReductionKernel('T a', 'T y', 'a', 'a + b', 'y = a', '0', 'bad')
