@@ -52,7 +52,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     transfer_stats,
     wait_for_events,
 )
-from . import cache  # noqa: F401  (weft.cache.info(), weft.cache.clear())
+from . import cache, cuda  # noqa: F401  (weft.cache.info(), weft.cuda.Device(0))
 from ._array import Array  # noqa: F401
 from ._benchmark import BenchmarkResult, benchmark  # noqa: F401
 from ._cupy_kernels import CupyElementwiseKernel, CupyReductionKernel  # noqa: F401

@@ -323,3 +323,15 @@ def test_a_parameter_called_n_and_the_sizes(device):
     np.testing.assert_allclose(float(r(dev_array(device, h), 2.0)), (h * 2 + 12).sum() / 12)
     with pytest.raises(weft.InvalidArgument, match="reserved"):
         weft.ReductionKernel('T a', 'T y', 'a', 'a + b', 'y = a', '0', 'bad')
+
+
+def test_cuda_device_names():
+    cuda = [d for d in weft.devices() if d.backend == "cuda"]
+    assert weft.cuda.is_available() == bool(cuda)
+    assert weft.cuda.Device() == weft.default_device()
+    if cuda:
+        with weft.cuda.Device(0) as d:
+            assert d == weft.Device("cuda:0") and weft.zeros(1).device == d
+    else:
+        with pytest.raises(weft.InvalidArgument):
+            weft.cuda.Device(0)
