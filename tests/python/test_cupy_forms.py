@@ -335,3 +335,21 @@ def test_cuda_device_names():
     else:
         with pytest.raises(weft.InvalidArgument):
             weft.cuda.Device(0)
+
+
+def test_reduction_repeat_calls_reuse_the_plan_only_when_it_fits(device):
+    s = weft.ReductionKernel('T x', 'T y', 'x', 'a + b', 'y = a', '0', 'sum_plan')
+    h = np.arange(12.0).reshape(3, 4)
+    x = dev_array(device, h)
+    for _ in range(2):  # the second call runs the plan of the first
+        assert float(s(x)) == h.sum()
+        np.testing.assert_array_equal(s(x, axis=1).get(), h.sum(axis=1))
+        np.testing.assert_array_equal(s(x, axis=1, keepdims=True).get(), h.sum(axis=1, keepdims=True))
+        np.testing.assert_array_equal(s(x, axis=0).get(), h.sum(axis=0))
+        np.testing.assert_array_equal(s(x, axis=[1]).get(), h.sum(axis=1))
+    np.testing.assert_array_equal(s(x[:, ::2], axis=1).get(), h[:, ::2].sum(axis=1))
+    np.testing.assert_array_equal(s(x.T, axis=1).get(), h.T.sum(axis=1))
+    r1, r2 = s(x), s(x)
+    assert r1 is not r2  # each call its own result
+    xi = dev_array(device, h.astype(np.int32))
+    assert s(xi).dtype == np.int32 and int(s(xi)) == int(h.sum())
