@@ -96,8 +96,9 @@ CudaDevice::CudaDevice(DeviceInfo info, CUdevice device, CUcontext context, std:
 
 CudaDevice::~CudaDevice() {
   callbacks_.reset();
+  // Modules unload while the context still exists.
   builder_.clear();
-  source_builder_.clear();  // modules unload while the context still exists
+  source_builder_.clear();
   make_current();
   if (anchor_) driver().cuEventDestroy(anchor_);
   driver().cuDevicePrimaryCtxRelease(device_);
