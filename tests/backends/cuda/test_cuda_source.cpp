@@ -98,6 +98,19 @@ TEST(CudaSource, RefusesKernelsWithoutCLinkage) {
   EXPECT_THROW(read_cuda_source("extern \"C\" __global__ void k(float* x) {}\n", "-fno-such-flag"), InvalidArgument);
 }
 
+TEST(CudaSource, EveryPrefixIsReadOrRefusedCleanly) {
+  // Truncated sources (a user's half-typed kernel): read, or refused with weft's errors, never
+  // a crash or a read past the end (the sanitizer runs check the latter).
+  const std::string src = std::string(seed_mymul) +
+                          "\nextern \"C\" __global__ void __launch_bounds__(64) b(const float4* v, unsigned n) {}\n";
+  for (std::size_t len = 0; len <= src.size(); ++len) {
+    try {
+      read_cuda_source(std::string_view(src).substr(0, len), "");
+    } catch (const Error&) {
+    }
+  }
+}
+
 TEST(CudaSource, CompilesWithNvrtc) {
   try {
     nvrtc_version();
