@@ -303,6 +303,9 @@ class CupyElementwiseKernel:
         return outs[0] if len(outs) == 1 and not self.return_tuple else tuple(outs)
 
     def __call__(self, *args, size=None, block_size=None, stream=None, queue=None):
+        """Runs on stream (CuPy's word) or queue, a weft.Queue; else on the array queue of the
+        arrays' device. block_size is accepted and left to weft."""
+        queue = stream if queue is None else queue
         if self._plain and size is None and queue is None and args and len(args) in (self.nin, self.nargs):
             r = self._planned(args)
             if r is not _MISS:
@@ -462,6 +465,9 @@ class CupyReductionKernel:
         return result
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None, queue=None):
+        """Runs on stream (CuPy's word) or queue, a weft.Queue; else on the array queue of the
+        inputs' device."""
+        queue = stream if queue is None else queue
         nin = len(self.in_params)
         if out is None and queue is None and len(args) == nin:
             r = self._planned(args, axis, keepdims)

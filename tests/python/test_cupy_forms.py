@@ -353,3 +353,17 @@ def test_reduction_repeat_calls_reuse_the_plan_only_when_it_fits(device):
     assert r1 is not r2  # each call its own result
     xi = dev_array(device, h.astype(np.int32))
     assert s(xi).dtype == np.int32 and int(s(xi)) == int(h.sum())
+
+
+def test_stream_is_a_queue(device):
+    q = weft.Queue(device)
+    mul = weft.ElementwiseKernel('T x', 'T y', 'y = 2 * x', 'twice_q')
+    s = weft.ReductionKernel('T x', 'T y', 'x', 'a + b', 'y = a', '0', 'sum_q')
+    x = dev_array(device, np.arange(4.0))
+    with weft.LaunchLog(q) as log:
+        y = mul(x, stream=q)
+        r = s(x, stream=q)
+    q.finish()
+    np.testing.assert_array_equal(y.get(), 2 * np.arange(4.0))
+    assert float(r) == 6.0
+    assert len(log.kernels) >= 2  # both ran on q
