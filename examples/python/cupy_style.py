@@ -1,34 +1,24 @@
 """The CuPy examples of shared/seeds/004 (the "Multiplatform Programming with Python" course)
-with weft: cupy_example_api.py, cupy_example_raw.py and the profiling slide.
+with weft, in CuPy's own forms: cupy_example_api.py, cupy_example_raw.py, the current-device
+and transfer slides, the profiling slide, and a typed ElementwiseKernel/ReductionKernel.
 
-The device is weft.default_device() (WEFT_DEVICE). What changed from CuPy:
-- cp.array(x) / cp.zeros_like(x) / y.get() -> weft.asarray(x) / weft.zeros_like(x) / y.get();
-  weft.asarray takes device=... where CuPy uses the current device (cp.cuda.Device(i));
-- cp.get_array_module(*args) has no weft twin; the "transfer between devices" slide becomes
-  weft.asarray(x_dev, device=other) over weft.devices();
-- cp.RawModule(code=...) with a CUDA kernel (extern "C", __global__, blockDim.x * blockIdx.x
-  + threadIdx.x) -> weft.Program(device, src).build() with the OpenCL C kernel (__kernel,
-  __global pointers, get_global_id(0)); weft translates it for CUDA GPUs itself;
-- mymul_kernel(grid=(n_blocks,), block=(blocksize,), args=(...)) ->
-  prg.mymul(queue, (n_blocks * blocksize,), (blocksize,), *args): OpenCL's global size is
-  the total number of work-items, not the number of blocks;
-- cupyx.profiler.benchmark(..., n_repeat=100) -> 100 launches timed on the host
-  (time.perf_counter) and on the device (Event.profile.start/end, in ns).
+The device is weft's current device (WEFT_DEVICE, or a `with weft.Device(...)` block). What
+changed from CuPy (docs/MIGRATING.md has the whole table):
+- `import cupy as cp` -> `import weft as cp`; `cp.cuda.Device(i)` -> `weft.Device(selector)`;
+- the RawModule kernel is written in OpenCL C (__kernel, __global pointers, get_global_id(0)),
+  which runs on every device; CUDA C as written builds on CUDA devices only;
+- `cupyx.profiler.benchmark` -> `weft.benchmark` (the same printout).
 """
-import time
-
 import numpy as np
 
-import weft
-
-device = weft.default_device()
+import weft as cp
 
 # --- cupy_example_api.py ---------------------------------------------------------------------
 x1 = np.array([1, 3, 5, 7, 9], dtype=np.float64)
 x2 = np.array([2, 4, 6, 8, 10], dtype=np.float64)
 
-x1_dev = weft.asarray(x1, device=device)  # copy the data to the device
-x2_dev = weft.asarray(x2, device=device)
+x1_dev = cp.array(x1)  # copy the data to the current device
+x2_dev = cp.array(x2)
 
 y_dev = x1_dev * x2_dev  # the multiplication runs on the device
 print(y_dev, type(y_dev), y_dev.dtype)
@@ -38,14 +28,18 @@ print(y, type(y), y.dtype)
 assert isinstance(y, np.ndarray) and y.dtype == np.float64
 assert np.array_equal(y, x1 * x2)
 
+# cp.get_array_module: weft for weft arrays, numpy otherwise.
+assert cp.get_array_module(x1_dev, x2_dev) is cp and cp.get_array_module(x1) is np
+
 # Transfer between devices (cp.array(x_gpu_0) under another cp.cuda.Device).
-for other in weft.devices():
-    x_other = weft.asarray(x1_dev, device=other)
+for other in cp.devices():
+    with other:
+        x_other = cp.array(x1_dev)  # a copy on `other`
     assert x_other.device == other and np.array_equal(x_other.get(), x1)
-print(f"copied to {len(weft.devices())} device(s): {[d.selector for d in weft.devices()]}")
+print(f"copied to {len(cp.devices())} device(s): {[d.selector for d in cp.devices()]}")
 
 # --- cupy_example_raw.py ---------------------------------------------------------------------
-y_dev = weft.zeros_like(x1_dev)  # an output buffer on the device
+y_dev = cp.zeros_like(x1_dev)  # an output buffer on the device
 
 source_str = r"""
 __kernel void mymul(int n, __global const double* x1, __global const double* x2, __global double* y)
@@ -57,13 +51,12 @@ __kernel void mymul(int n, __global const double* x1, __global const double* x2,
 }
 """
 
-module = weft.Program(device, source_str).build()  # compiled now (and cached on disk)
-mymul_kernel = module.kernel("mymul")
-queue = weft.Queue(device)
+module = cp.RawModule(code=source_str)  # built at the first call (and cached on disk)
+mymul_kernel = module.get_function("mymul")
 
 blocksize = 2
 n_blocks = int(np.ceil(len(x1) / blocksize))
-mymul_kernel(queue, (n_blocks * blocksize,), (blocksize,), np.int32(len(x1)), x1_dev, x2_dev, y_dev)
+mymul_kernel(grid=(n_blocks,), block=(blocksize,), args=(np.int32(len(x1)), x1_dev, x2_dev, y_dev))
 print(y_dev, type(y_dev), y_dev.dtype)
 
 y = y_dev.get()
@@ -71,30 +64,26 @@ print(y, type(y), y.dtype)
 assert np.array_equal(y, x1 * x2)
 
 # --- profiling (cupyx.profiler.benchmark) ---------------------------------------------------
-n_repeat = 100
 n = 1 << 16
-a = weft.asarray(np.random.rand(n), device=device)
-b = weft.asarray(np.random.rand(n), device=device)
-c = weft.empty((n,), np.float64, device=device)
+a = cp.asarray(np.random.rand(n))
+b = cp.asarray(np.random.rand(n))
+c = cp.empty((n,), np.float64)
 blocksize = 64
 n_blocks = (n + blocksize - 1) // blocksize
 
 
 def mul(n_blocks, blocksize, n, a, b, c):
-    return mymul_kernel(queue, (n_blocks * blocksize,), (blocksize,), n, a, b, c)
+    mymul_kernel(grid=(n_blocks,), block=(blocksize,), args=(n, a, b, c))
 
 
-mul(n_blocks, blocksize, np.int32(n), a, b, c).wait()  # warm-up
-host_us, device_us = [], []
-for _ in range(n_repeat):
-    t0 = time.perf_counter()
-    ev = mul(n_blocks, blocksize, np.int32(n), a, b, c)
-    host_us.append((time.perf_counter() - t0) * 1e6)
-    ev.wait()
-    device_us.append((ev.profile.end - ev.profile.start) * 1e-3)
+print(cp.benchmark(mul, (n_blocks, blocksize, np.int32(n), a, b, c), n_repeat=100))
 assert np.allclose(c.get(), a.get() * b.get())
-print(f"mul: CPU: {np.mean(host_us):.3f} us +/- {np.std(host_us):.3f} "
-      f"(min: {np.min(host_us):.3f} / max: {np.max(host_us):.3f}) us")
-print(f"     {device.selector}: {np.mean(device_us):.3f} us +/- {np.std(device_us):.3f} "
-      f"(min: {np.min(device_us):.3f} / max: {np.max(device_us):.3f}) us")
+
+# --- CuPy's user-defined kernels ------------------------------------------------------------
+squared_diff = cp.ElementwiseKernel('float64 x, float64 y', 'float64 z', 'z = (x - y) * (x - y)', 'squared_diff')
+l2norm = cp.ReductionKernel('T x', 'T y', 'x * x', 'a + b', 'y = sqrt(a)', '0', 'l2norm')
+m = cp.asarray(np.arange(10.0).reshape(2, 5))
+d = squared_diff(m, cp.asarray(np.arange(5.0)))  # broadcast, output allocated
+print(d, l2norm(m, axis=1))
+assert np.allclose(l2norm(m, axis=1).get(), np.sqrt((np.arange(10.0).reshape(2, 5) ** 2).sum(axis=1)))
 print("cupy_style: OK")

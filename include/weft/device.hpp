@@ -55,6 +55,10 @@ struct WEFT_API DeviceCapabilities {
   /// backend for the CPU) rather than a portable one (OpenCL) over the same hardware: `auto`
   /// prefers it.
   bool native_api = false;
+  /// Program::build_cuda compiles CUDA C as written (`extern "C" __global__` kernels, what
+  /// CuPy's RawModule takes) for the device: CUDA devices (NVRTC). Elsewhere kernels are
+  /// written in the dialect, which runs everywhere.
+  bool cuda_source = false;
   /// DLPack's device type for the device's memory: kDLCPU (1) host, kDLCUDA (2) CUDA,
   /// kDLOpenCL (4) OpenCL. Memory is shared through DLPack only where addressable_memory.
   int dlpack_device_type = 0;

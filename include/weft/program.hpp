@@ -47,6 +47,14 @@ class WEFT_API Program {
   /// Compiles source for device. options: -D NAME[=VALUE], -I DIR and OpenCL's -cl-* flags.
   static Program build(const Device& device, std::string_view source,
                        std::string_view options = {});
+  /// Compiles CUDA C as written (NVRTC) for a device whose capabilities().cuda_source is
+  /// set, through the program cache: `extern "C" __global__` kernels, found by name, whose
+  /// parameters bind as a dialect kernel's (pointers take Buffers, values numbers of their
+  /// type); launched as any kernel (global size = grid x block, local size = block). options
+  /// as build()'s. Unsupported on other devices (the message names the device and says to
+  /// write the kernel in the dialect); BuildError with NVRTC's log, or for a kernel without
+  /// C linkage.
+  static Program build_cuda(const Device& device, std::string_view source, std::string_view options = {});
 
   /// The kernel called name; InvalidArgument listing the program's kernels when there is
   /// none, Unsupported when this device cannot run it.

@@ -118,5 +118,6 @@ void register_kernels(nb::module_& m);
 void register_generators(nb::module_& m);
 void register_interop(nb::module_& m);
 void register_random(nb::module_& m);
+void register_cache(nb::module_& m);
 
 }  // namespace weftpy

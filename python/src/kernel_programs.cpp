@@ -16,6 +16,7 @@ struct PyProgram {
   std::string source;
   weft::Program program;
   std::unordered_map<std::string, nb::object> kernels;
+  bool cuda = false;  // CUDA C as written (Program::build_cuda), not the dialect
 
   weft::Program& built() {
     if (!program) throw weft::InvalidArgument("program: call build() before asking for a kernel");
@@ -160,14 +161,18 @@ void register_kernels(nb::module_& m) {
       });
 
   nb::class_<PyProgram>(m, "Program", "Kernels from OpenCL C source, built for one device, as PyOpenCL's Program.")
-      .def("__init__", [](PyProgram* self, nb::handle device, nb::handle source) {
+      .def("__init__", [](PyProgram* self, nb::handle device, nb::handle source, const std::string& language) {
         if (!nb::isinstance<nb::str>(source)) {
           throw nb::type_error(("Program: source must be a str of OpenCL C, not " +
                                 nb::cast<std::string>(nb::type_name(source.type())))
                                    .c_str());
         }
-        new (self) PyProgram{device_arg(device), nb::cast<std::string>(source), {}, {}};
-      }, nb::arg("device").none(), nb::arg("source"))
+        if (language != "opencl" && language != "cuda") {
+          throw weft::InvalidArgument("Program: language must be 'opencl' (weft's dialect, every device) or 'cuda' "
+                                      "(CUDA C as written, CUDA devices), not '" + language + "'");
+        }
+        new (self) PyProgram{device_arg(device), nb::cast<std::string>(source), {}, {}, language == "cuda"};
+      }, nb::arg("device").none(), nb::arg("source"), nb::kw_only(), nb::arg("language") = "opencl")
       .def("build", [](nb::handle self, nb::handle options_obj) {
         PyProgram& p = nb::cast<PyProgram&>(self);
         std::string options;
@@ -179,13 +184,15 @@ void register_kernels(nb::module_& m) {
         weft::Program built;
         {
           nb::gil_scoped_release unlocked;
-          built = weft::Program::build(p.device, p.source, options);
+          built = p.cuda ? weft::Program::build_cuda(p.device, p.source, options)
+                         : weft::Program::build(p.device, p.source, options);
         }
         p.program = built;
         p.kernels.clear();
         return nb::borrow(self);
       }, nb::arg("options").none() = "", "Compiles (or finds in the disk cache) and returns the program. options: "
-         "a string or a list of strings, as PyOpenCL's.")
+         "a string or a list of strings, as PyOpenCL's. A Program made with language='cuda' is CUDA C as "
+         "written, built by NVRTC where the device's cuda_source is set (CUDA devices).")
       .def_prop_ro("kernel_names", [](PyProgram& p) { return p.built().kernel_names(); })
       .def_prop_ro("device", [](const PyProgram& p) { return p.device; })
       .def_prop_ro("source", [](const PyProgram& p) { return p.source; })

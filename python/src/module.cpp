@@ -15,4 +15,5 @@ NB_MODULE(_weft, m) {
   weftpy::register_generators(m);
   weftpy::register_interop(m);
   weftpy::register_random(m);
+  weftpy::register_cache(m);
 }

@@ -303,6 +303,8 @@ void register_runtime(nb::module_& m) {
       .def_prop_ro("native_ptx", [](const weft::Device& d) { return d.capabilities().native_ptx; })
       .def_prop_ro("inline_ptx", [](const weft::Device& d) { return d.capabilities().inline_ptx; })
       .def_prop_ro("native_api", [](const weft::Device& d) { return d.capabilities().native_api; })
+      .def_prop_ro("cuda_source", [](const weft::Device& d) { return d.capabilities().cuda_source; },
+                   "Whether CUDA C as written builds here (weft.Program(..., language='cuda'), weft.RawModule).")
       .def_prop_ro("dlpack_device_type", [](const weft::Device& d) { return d.capabilities().dlpack_device_type; })
       .def_prop_ro("dlpack_device_id", [](const weft::Device& d) { return d.capabilities().dlpack_device_id; })
       .def("create_sub_devices", &create_sub_devices, nb::arg("properties"),

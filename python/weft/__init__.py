@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import atexit as _atexit
 
-from . import _weft
+from . import _device, _weft
 from ._weft import (  # noqa: F401  (re-exported)
     Buffer,
     BuildError,
@@ -46,7 +46,6 @@ from ._weft import (  # noqa: F401  (re-exported)
     ValueOutOfRange,
     array_queue,
     backends,
-    default_device,
     devices,
     elementwise_launches,
     enqueue_copy,
@@ -58,7 +57,11 @@ from ._weft import (  # noqa: F401  (re-exported)
     transfer_stats,
     wait_for_events,
 )
+from . import cache, cuda  # noqa: F401  (weft.cache.info(), weft.cuda.Device(0))
 from ._array import Array  # noqa: F401
+from ._benchmark import BenchmarkResult, benchmark  # noqa: F401
+from ._cupy_kernels import CupyElementwiseKernel, CupyReductionKernel  # noqa: F401
+from ._device import get_array_module  # noqa: F401
 from ._creation import (  # noqa: F401
     arange,
     array,
@@ -135,6 +138,7 @@ from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/PYTHON.md, "From
     mem_flags,
 )
 from . import random  # noqa: F401  (weft.random: the Philox generator)
+from ._raw import RawKernel, RawModule  # noqa: F401
 from ._ufuncs import (  # noqa: F401
     abs,
     absolute,
@@ -209,6 +213,18 @@ array = _importlib.import_module(".array", __name__)  # noqa: F811
 from . import elementwise, reduction, scan  # noqa: E402,F401
 
 __version__ = "0.1.0"
+
+# CuPy's current device: `with weft.Device(...):` / `with dev:` (python/weft/_device.py).
+Device.__enter__ = _device._enter
+Device.__exit__ = _device._exit
+Device.use = _device.use
+
+
+def default_device():
+    """The current device: this thread's innermost ``with device:`` block's, else the device
+    WEFT_DEVICE names (auto's choice when unset)."""
+    return _device.current_device()
+
 
 _atexit.register(_weft._shutdown)
 

@@ -8,9 +8,16 @@ import numbers as _numbers
 import numpy as _np
 
 from . import _weft
+from ._device import block_device
 from ._dtypes import dtype_name, float64
 
 _ArrayBase = _weft._Array
+
+
+def _dev(device):
+    """device, or the current one of a ``with device:`` block when None (None outside blocks:
+    the extension then takes weft.default_device())."""
+    return block_device() if device is None else device
 
 
 def _queue_first(f):
@@ -42,24 +49,24 @@ def _queue_first(f):
 @_queue_first
 def empty(shape, dtype=float64, device=None):
     """An array of shape with undefined contents."""
-    return _weft._empty(shape, dtype_name(dtype), device)
+    return _weft._empty(shape, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
 def full(shape, fill_value, dtype=None, device=None):
     if dtype is None:
         dtype = _np.result_type(fill_value)
-    return _weft._full(shape, fill_value, dtype_name(dtype), device)
+    return _weft._full(shape, fill_value, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
 def zeros(shape, dtype=float64, device=None):
-    return _weft._full(shape, 0, dtype_name(dtype), device)
+    return _weft._full(shape, 0, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
 def ones(shape, dtype=float64, device=None):
-    return _weft._full(shape, 1, dtype_name(dtype), device)
+    return _weft._full(shape, 1, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
@@ -72,18 +79,19 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
             raise TypeError(f"arange: {what} must be a real number, not {type(v).__name__}")
     if dtype is None:
         dtype = _np.result_type(start, stop, step)
-    return _weft._arange(start, stop, step, dtype_name(dtype), device)
+    return _weft._arange(start, stop, step, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
 def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None):
-    return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), device)
+    return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), _dev(device))
 
 
 def asarray(a, dtype=None, device=None):
     """a on device (the default device when None): a weft.Array already there is returned as it
     is (or cast); anything else is converted by NumPy and copied over once."""
     if isinstance(a, _ArrayBase):
+        device = _dev(device)
         if device is not None and _weft.Device(device) != a.device:
             a = _weft._to_device(a, device)
         return a if dtype is None else a.astype(dtype, copy=False)
@@ -96,7 +104,7 @@ def asarray(a, dtype=None, device=None):
         raise _weft.InvalidArgument(f"asarray: dtype {host.dtype} is not one weft arrays hold")
     if not host.flags.c_contiguous:
         host = host.copy(order="C")  # (ascontiguousarray would make a 0-d array 1-d)
-    return _weft._from_host(host, host.shape, host.dtype.name, device)
+    return _weft._from_host(host, host.shape, host.dtype.name, _dev(device))
 
 
 def array(obj, dtype=None, copy=True, device=None):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as _np
 
 from . import _weft
+from ._cupy_kernels import CupyElementwiseKernel, CupyReductionKernel, is_cupy_form
 from ._dtypes import C_NAMES, dtype_name, np_dtype
 
 
@@ -36,9 +37,18 @@ def _is_dtype_like(x):
 class ElementwiseKernel(_weft._ElementwiseKernel):
     """ElementwiseKernel(arguments, operation, name="elementwise", preamble="", options=None):
     operation runs for each i in range(n); call it as knl(*args, range=None, queue=None, wait_for=None)
-    (n: the first array argument's size) and get a weft.Event."""
+    (n: the first array argument's size) and get a weft.Event.
+
+    CuPy's form is taken too, told apart by its two parameter lists:
+    ElementwiseKernel('float64 x, T y', 'T z', 'z = x * y', 'mul') makes a weft.CupyElementwiseKernel
+    (outputs allocated, inputs broadcast, placeholders bound from the arguments' dtypes)."""
 
     __module__ = "weft"
+
+    def __new__(cls, *args, **kwargs):
+        if is_cupy_form(args, kwargs):
+            return CupyElementwiseKernel(*args, **kwargs)
+        return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
         args = list(_drop_context(args))
@@ -52,9 +62,17 @@ class ElementwiseKernel(_weft._ElementwiseKernel):
 class ReductionKernel(_weft._ReductionKernel):
     """ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None, name="reduce",
     options=None, preamble=""): call it as knl(*args, queue=None, wait_for=None, range=None) and get a
-    0-d weft.Array (``.get()`` it, or keep using it on the device)."""
+    0-d weft.Array (``.get()`` it, or keep using it on the device).
+
+    CuPy's form is taken too: ReductionKernel(in_params, out_params, map_expr, reduce_expr,
+    post_map_expr, identity, name) makes a weft.CupyReductionKernel (knl(x, axis=, keepdims=, out=))."""
 
     __module__ = "weft"
+
+    def __new__(cls, *args, **kwargs):
+        if is_cupy_form(args, kwargs):
+            return CupyReductionKernel(*args, **kwargs)
+        return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
         args = list(_drop_context(args))

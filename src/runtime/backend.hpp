@@ -216,6 +216,9 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   virtual BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner);
   /// Builds the device's programs (program_builder.hpp): Program::build goes through it.
   virtual ProgramBuilder& program_builder() noexcept = 0;
+  /// Builds CUDA C as written (Program::build_cuda), where the device compiles it (CUDA
+  /// devices, whose capabilities say cuda_source); nullptr elsewhere.
+  virtual ProgramBuilder* cuda_source_builder() noexcept { return nullptr; }
   /// Pinned host memory for fast transfers with this device (default: aligned host memory).
   virtual std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes);
   /// Sub-devices of compute_units each (OpenCL device fission); Unsupported elsewhere.

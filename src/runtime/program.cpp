@@ -10,6 +10,17 @@ Program Program::build(const Device& device, std::string_view source, std::strin
   return Program(device.impl()->program_builder().build(source, options));
 }
 
+Program Program::build_cuda(const Device& device, std::string_view source, std::string_view options) {
+  if (!device) throw InvalidArgument("Program::build_cuda: no device given");
+  auto* builder = device.impl()->cuda_source_builder();
+  if (!builder) {
+    throw Unsupported("Program::build_cuda: CUDA C source builds only on CUDA devices (NVRTC), and " +
+                      device.selector() + " is not one; write the kernel in weft's dialect (OpenCL C: __kernel, "
+                      "__global pointers, get_global_id(0)) to run it on every device");
+  }
+  return Program(builder->build(source, options));
+}
+
 Kernel Program::kernel(std::string_view name) const {
   if (!impl_) throw InvalidArgument("an empty Program handle was used");
   auto k = impl_->create_kernel(name);

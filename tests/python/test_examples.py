@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+import weft
+
 EXAMPLES_DIR = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python"
 EXAMPLES = sorted(p.name for p in EXAMPLES_DIR.glob("*.py"))
 
@@ -20,8 +22,13 @@ def test_examples_found_and_listed():
 
 @pytest.mark.parametrize("script", EXAMPLES)
 def test_example_runs(script, device):
-    env = dict(os.environ)  # keeps PYTHONPATH (and conftest's WEFT_CACHE_DIR)
+    env = dict(os.environ)  # keeps conftest's WEFT_CACHE_DIR
     env["WEFT_DEVICE"] = device.selector
+    # The weft this test imported: a relative PYTHONPATH (PYTHONPATH=build/python) means
+    # nothing from the examples' folder, and the scripts then imported whatever other weft
+    # the interpreter had installed.
+    package_root = str(pathlib.Path(weft.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([package_root] + [p for p in [env.get("PYTHONPATH")] if p])
     proc = subprocess.run([sys.executable, str(EXAMPLES_DIR / script)], env=env, cwd=EXAMPLES_DIR,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, (f"{script} on {device.selector} exited {proc.returncode}\n"

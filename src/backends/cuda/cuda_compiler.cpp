@@ -4,6 +4,7 @@
 
 #include "backends/cuda/cuda_api.hpp"
 #include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_source.hpp"
 #include "dialect/translate.hpp"
 #include "weft/error.hpp"
 
@@ -68,11 +69,13 @@ using Translation = Translated<dialect::Translation>;
 
 void CudaCompiler::hash_device(Hasher& h) const {
   h.update(cuda_prelude_text()).update(device_.info().driver_version).update(device_.arch());
+  if (cuda_source_) h.update("CUDA C as written");  // never the key of a dialect source's build
 }
 
 std::unique_ptr<TranslatedSource> CudaCompiler::translate(std::string_view source, std::string_view options) const {
-  dialect::Translation tr = dialect::translate(source, dialect::Target::cuda, options);
-  std::string description = "cuda " + device_.arch() + " program:";
+  dialect::Translation tr = cuda_source_ ? read_cuda_source(source, options)
+                                         : dialect::translate(source, dialect::Target::cuda, options);
+  std::string description = std::string(cuda_source_ ? "CUDA C " : "cuda ") + device_.arch() + " program:";
   for (const auto& k : tr.kernels) description += " " + k.name;
   return std::make_unique<Translation>(std::move(description), std::move(tr));
 }
@@ -99,7 +102,7 @@ std::shared_ptr<ProgramImpl> CudaCompiler::load(std::string_view payload, const 
     }
     kernels[k.name] = k;
   }
-  return std::make_shared<CudaProgram>(self, std::move(held), std::move(kernels));
+  return std::make_shared<CudaProgram>(self, std::move(held), std::move(kernels), cuda_source_);
 }
 
 // ---- modules, programs and kernels ---------------------------------------------------------
@@ -139,13 +142,15 @@ std::shared_ptr<KernelImpl> CudaProgram::create_kernel(std::string_view name) {
     private_bytes = static_cast<std::size_t>(local_bytes);
   }
   return std::make_shared<CudaKernel>(it->first, it->second.params, module_, f, static_cast<std::size_t>(max_threads),
-                                      private_bytes);
+                                      private_bytes, !cuda_source_);
 }
 
 CudaKernel::CudaKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<CudaModule> module,
-                       CUfunction function, std::size_t max_threads, std::optional<std::size_t> private_bytes)
+                       CUfunction function, std::size_t max_threads, std::optional<std::size_t> private_bytes,
+                       bool launch_description)
     : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), function_(function),
-      max_threads_(max_threads ? max_threads : 1), private_bytes_(private_bytes) {}
+      max_threads_(max_threads ? max_threads : 1), private_bytes_(private_bytes),
+      launch_description_(launch_description) {}
 
 std::size_t CudaKernel::resident_groups(std::size_t local_size, std::size_t local_bytes) const {
   // The occupancy calculator counts the kernel's registers and static shared memory too.

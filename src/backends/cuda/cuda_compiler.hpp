@@ -34,10 +34,12 @@ std::string nvrtc_version();
 class CudaDevice;
 
 /// The CUDA device's side of the ProgramBuilder: the translation for CUDA, NVRTC for the
-/// device's exact architecture, CUBINs loaded as modules.
+/// device's exact architecture, CUBINs loaded as modules. With cuda_source, the compiler of
+/// Program::build_cuda: CUDA C as written (cuda_source.hpp), its kernels launched without
+/// the hidden launch description dialect kernels take first.
 class CudaCompiler final : public ProgramCompiler {
  public:
-  explicit CudaCompiler(CudaDevice& device) : device_(device) {}
+  explicit CudaCompiler(CudaDevice& device, bool cuda_source = false) : device_(device), cuda_source_(cuda_source) {}
   std::string_view backend() const noexcept override { return "cuda"; }
   void hash_device(Hasher& h) const override;
   std::vector<std::string> map_options(std::string_view options) const override { return cuda_build_flags(options); }
@@ -50,6 +52,7 @@ class CudaCompiler final : public ProgramCompiler {
 
  private:
   CudaDevice& device_;
+  bool cuda_source_;
 };
 
 class CudaModule {
@@ -69,19 +72,24 @@ class CudaModule {
 class CudaKernel final : public KernelImpl {
  public:
   CudaKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<CudaModule> module,
-             cu::CUfunction function, std::size_t max_threads, std::optional<std::size_t> private_bytes);
+             cu::CUfunction function, std::size_t max_threads, std::optional<std::size_t> private_bytes,
+             bool launch_description = true);
   cu::CUfunction function() const noexcept { return function_; }
   std::size_t max_threads() const noexcept { return max_threads_; }
   /// Raises the kernel's dynamic shared memory limit when a launch needs more than 48 KiB.
   void allow_shared(std::size_t bytes);
   std::size_t resident_groups(std::size_t local_size, std::size_t local_bytes) const override;
   std::optional<std::size_t> private_bytes() const override { return private_bytes_; }
+  /// Whether the kernel's first parameter is weft's hidden launch description (offsets, work
+  /// dimensions: every dialect kernel); CUDA C as written takes its own parameters only.
+  bool launch_description() const noexcept { return launch_description_; }
 
  private:
   std::shared_ptr<CudaModule> module_;  // keeps the code loaded
   cu::CUfunction function_;
   std::size_t max_threads_;
   std::optional<std::size_t> private_bytes_;
+  bool launch_description_;
   std::mutex mutex_;
   std::size_t shared_allowed_ = 48 * 1024;
 };
@@ -89,8 +97,9 @@ class CudaKernel final : public KernelImpl {
 class CudaProgram final : public ProgramImpl {
  public:
   CudaProgram(std::shared_ptr<CudaDevice> device, std::shared_ptr<CudaModule> module,
-              std::map<std::string, dialect::KernelEntry> kernels)
-      : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)) {}
+              std::map<std::string, dialect::KernelEntry> kernels, bool cuda_source = false)
+      : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)),
+        cuda_source_(cuda_source) {}
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
   std::shared_ptr<DeviceImpl> device() const override;
@@ -100,6 +109,7 @@ class CudaProgram final : public ProgramImpl {
   std::weak_ptr<CudaDevice> device_;
   std::shared_ptr<CudaModule> module_;
   std::map<std::string, dialect::KernelEntry> kernels_;  // by OpenCL name
+  bool cuda_source_;  // CUDA C as written: kernels take no launch description
 };
 
 }  // namespace weft::detail

@@ -61,6 +61,7 @@ class CudaBackend final : public BackendImpl {
       caps.has_barriers = true;
       caps.addressable_memory = true;  // device pointers
       caps.native_ptx = true;          // the CUDA prelude defines WEFT_PTX
+      caps.cuda_source = true;         // Program::build_cuda: NVRTC
       caps.inline_ptx = true;
       caps.native_api = true;
       caps.dlpack_device_type = 2;  // kDLCUDA
@@ -95,7 +96,9 @@ CudaDevice::CudaDevice(DeviceInfo info, CUdevice device, CUcontext context, std:
 
 CudaDevice::~CudaDevice() {
   callbacks_.reset();
-  builder_.clear();  // modules unload while the context still exists
+  // Modules unload while the context still exists.
+  builder_.clear();
+  source_builder_.clear();
   make_current();
   if (anchor_) driver().cuEventDestroy(anchor_);
   driver().cuDevicePrimaryCtxRelease(device_);

@@ -27,6 +27,7 @@ class CudaDevice final : public DeviceImpl {
   BufferPtr allocate(std::size_t bytes) override;
   BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) override;
   ProgramBuilder& program_builder() noexcept override { return builder_; }
+  ProgramBuilder* cuda_source_builder() noexcept override { return &source_builder_; }
   std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
 
   /// Makes the device's context current on the calling thread (cheap when it already is).
@@ -47,6 +48,8 @@ class CudaDevice final : public DeviceImpl {
   std::uint64_t anchor_host_ns_ = 0;  // ... when the host clock read this
   CudaCompiler compiler_{*this};
   ProgramBuilder builder_{compiler_};
+  CudaCompiler source_compiler_{*this, true};  // CUDA C as written (Program::build_cuda)
+  ProgramBuilder source_builder_{source_compiler_};
 };
 
 }  // namespace weft::detail

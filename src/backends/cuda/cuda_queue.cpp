@@ -320,20 +320,22 @@ class PreparedLaunch {
     if (args.size() > max_args) throw InvalidArgument("kernel '" + k.name() + "' has more than 64 arguments");
     for (unsigned d = 0; d < 3; ++d) launch_.goff[d] = c.offset.empty() ? 0 : c.offset[d];
     launch_.work_dim = c.global.dims();
-    params[0] = &launch_;
+    // Dialect kernels take the launch description first; CUDA C as written does not.
+    const std::size_t base = k.launch_description() ? 1 : 0;
+    if (base) params[0] = &launch_;
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < args.size(); ++i) {
       switch (args[i].kind) {
         case ArgValue::Kind::buffer:
           pointers_[i] = ptr_of(args[i].buffer);
-          params[i + 1] = &pointers_[i];
+          params[i + base] = &pointers_[i];
           break;
-        case ArgValue::Kind::value: params[i + 1] = const_cast<std::byte*>(args[i].bytes.data()); break;
+        case ArgValue::Kind::value: params[i + base] = const_cast<std::byte*>(args[i].bytes.data()); break;
         case ArgValue::Kind::local:
           bytes = (bytes + 15) / 16 * 16;
           offsets_[i] = static_cast<unsigned>(bytes);
           bytes += args[i].size;
-          params[i + 1] = &offsets_[i];
+          params[i + base] = &offsets_[i];
           break;
         case ArgValue::Kind::unset: break;
       }

@@ -1,0 +1,99 @@
+"""weft.benchmark, as cupyx.profiler.benchmark: CPU time (the call returning) and device time
+(the call's commands on the device, from events) of repeated calls, after warm-up runs."""
+from __future__ import annotations
+
+import math as _math
+import time as _time
+
+import numpy as _np
+
+from . import _weft
+
+
+class BenchmarkResult:
+    """Times in seconds: cpu_times (n_repeat,) and gpu_times (one row per device:
+    (len(devices), n_repeat)), as cupyx's _PerfCaseResult; print it for a summary."""
+
+    __module__ = "weft"
+
+    def __init__(self, name, cpu_times, gpu_times, devices):
+        self.name = name
+        self.cpu_times = _np.asarray(cpu_times, dtype=_np.float64)
+        self.gpu_times = _np.asarray(gpu_times, dtype=_np.float64).reshape(len(devices), -1)
+        self.devices = list(devices)
+
+    # weft's word for the device times, beside CuPy's
+    @property
+    def device_times(self):
+        return self.gpu_times
+
+    @staticmethod
+    def _summary(label, t):
+        us = t * 1e6
+        return (f"    {label}: {us.mean():9.3f} us +/- {us.std():6.3f} "
+                f"(min: {us.min():9.3f} / max: {us.max():9.3f}) us")
+
+    def __str__(self):
+        lines = [f"{self.name}:", self._summary("CPU", self.cpu_times)]
+        for d, t in zip(self.devices, self.gpu_times):
+            lines.append(self._summary(f"{d.selector}", t))
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def to_str(self, show_gpu=True):
+        return str(self) if show_gpu else "\n".join(str(self).splitlines()[:2])
+
+
+def _device_seconds(start, end, wall):
+    """end - start from the markers' profiles (nanoseconds); the host clock's wall when the
+    queue's events carry no times."""
+    try:
+        t = (end.profile.end - start.profile.start) * 1e-9
+    except Exception:  # a queue made without profiling
+        return wall
+    return t if t > 0 else wall
+
+
+def benchmark(func, args=(), kwargs=None, n_repeat=10000, *, name=None, n_warmup=10,
+              max_duration=_math.inf, devices=None, queues=None):
+    """Calls func(*args, **kwargs) n_warmup times, then up to n_repeat times (stopping once
+    max_duration seconds have passed) and returns a BenchmarkResult.
+
+    CPU time: the call, on the host clock. Device time: per device, from a marker enqueued
+    before the call to one enqueued after it on the device's array queue (where array
+    operations, the kernel generators and RawKernel launches go), waited for before the next
+    call (so calls never overlap), from the markers' profiles (the host clock until the wait
+    returns where a queue has no profiling). queues= names other queues to time (a
+    weft.Queue the function launches on); devices= the devices (default: the current one)."""
+    from ._device import current_device
+    kwargs = kwargs or {}
+    name = name if name is not None else getattr(func, "__name__", "benchmark")
+    if n_repeat < 1:
+        raise _weft.InvalidArgument(f"benchmark: n_repeat must be at least 1, not {n_repeat}")
+    if queues is None:
+        devs = list(devices) if devices is not None else [current_device()]
+        queues = [_weft.array_queue(_weft.Device(d) if not isinstance(d, _weft.Device) else d) for d in devs]
+    else:
+        queues = list(queues)
+    for _ in range(n_warmup):
+        func(*args, **kwargs)
+    for q in queues:
+        q.finish()
+    cpu, dev = [], [[] for _ in queues]
+    begin = _time.perf_counter()
+    for _ in range(n_repeat):
+        starts = [q.marker() for q in queues]
+        t0 = _time.perf_counter()
+        func(*args, **kwargs)
+        t1 = _time.perf_counter()
+        ends = [q.marker() for q in queues]
+        for e in ends:
+            e.wait()
+        wall = _time.perf_counter() - t0
+        cpu.append(t1 - t0)
+        for row, s, e in zip(dev, starts, ends):
+            row.append(_device_seconds(s, e, wall))
+        if _time.perf_counter() - begin > max_duration:
+            break
+    return BenchmarkResult(name, cpu, dev, [q.device for q in queues])

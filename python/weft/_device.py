@@ -1,0 +1,64 @@
+"""The current device, as CuPy's: ``with weft.Device("opencl:cpu"):`` (or ``with dev:``) makes
+arrays created in the block live there, in this thread only; blocks nest. Outside any block
+the current device is weft.default_device() (WEFT_DEVICE, else auto's choice). Also
+get_array_module, as CuPy's."""
+from __future__ import annotations
+
+import threading as _threading
+
+import numpy as _np
+
+from . import _weft
+
+_local = _threading.local()
+
+
+def _stack():
+    s = getattr(_local, "stack", None)
+    if s is None:
+        s = _local.stack = []
+    return s
+
+
+def block_device():
+    """The device of this thread's innermost ``with device:`` block, or None outside blocks."""
+    s = getattr(_local, "stack", None)
+    return s[-1] if s else None
+
+
+def current_device():
+    """The device arrays are created on: the innermost ``with device:`` block's, else the default."""
+    d = block_device()
+    return d if d is not None else _weft.default_device()
+
+
+def _enter(self):
+    _stack().append(self)
+    return self
+
+
+def _exit(self, *exc):
+    s = _stack()
+    if not s or s[-1] is not self:
+        raise RuntimeError("weft.Device: blocks must end in the order they began")
+    s.pop()
+    return False
+
+
+def use(self):
+    """Makes this device current for the rest of this thread (CuPy's Device.use())."""
+    s = _stack()
+    if s:
+        s[-1] = self
+    else:
+        s.append(self)
+    return self
+
+
+def get_array_module(*args):
+    """weft when any argument is a weft.Array, else numpy (CuPy's cupy.get_array_module)."""
+    for a in args:
+        if isinstance(a, _weft._Array):
+            import weft
+            return weft
+    return _np

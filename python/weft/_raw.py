@@ -1,0 +1,134 @@
+"""CuPy's raw kernels: RawModule(code=...).get_function(name) and RawKernel(code, name), called
+as kernel(grid, block, args, shared_mem=0) (grid counted in blocks, as CUDA's).
+
+Source written in weft's dialect (OpenCL C: ``__kernel void f(__global float *x)``) runs on
+every device: grid x block becomes the global size and block the work-group. CUDA C
+(``extern "C" __global__`` functions, what CuPy users bring) builds as written on CUDA devices
+(NVRTC, Program::build_cuda) and is refused elsewhere with a message saying what to write
+instead."""
+from __future__ import annotations
+
+import re as _re
+
+from . import _weft
+
+_CUDA = _re.compile(r"\b__global__\b")
+_DIALECT = _re.compile(r"\b__kernel\b|\bkernel\s+void\b")
+
+
+def _options(options):
+    if options is None or isinstance(options, str):
+        return options or ""
+    return " ".join(str(o) for o in options)
+
+
+def _dims(v, what, kernel):
+    t = (v,) if not isinstance(v, (tuple, list)) else tuple(v)
+    if not 1 <= len(t) <= 3:
+        raise _weft.InvalidArgument(f"RawKernel {kernel}: {what} must be an int or a tuple of 1 to 3 ints, not {v!r}")
+    out = []
+    for x in t:
+        x = int(x)
+        if x < 1:
+            raise _weft.InvalidArgument(f"RawKernel {kernel}: {what} {v!r} has a dimension below 1")
+        out.append(x)
+    return tuple(out)
+
+
+class RawModule:
+    """RawModule(code=source, options=(), name_expressions=None), as CuPy's: get_function(name)
+    returns a RawKernel. The program is built (through weft's disk cache) on first use on a
+    device: the device of the call's first array, else the current device."""
+
+    __module__ = "weft"
+
+    def __init__(self, code=None, *, path=None, options=(), backend="nvrtc", translate_cucomplex=False,
+                 enable_cooperative_groups=False, name_expressions=None, jitify=False):
+        if (code is None) == (path is None):
+            raise TypeError("RawModule: give code= (the source) or path= (a file of it), one of them")
+        if path is not None:
+            with open(path, encoding="utf-8") as f:
+                code = f.read()
+        if not isinstance(code, str):
+            raise TypeError(f"RawModule: code must be a str, not {type(code).__name__}")
+        if path is not None and str(path).endswith((".cubin", ".ptx", ".fatbin")):
+            raise _weft.Unsupported("RawModule: weft builds from source; a compiled .cubin/.ptx cannot be loaded")
+        self.code, self.options = code, _options(options)
+        self.is_cuda = bool(_CUDA.search(code)) and not _DIALECT.search(code)
+        self._programs = {}
+
+    def program(self, device):
+        """The module built for device (a weft.Program)."""
+        p = self._programs.get(device)
+        if p is None:
+            if self.is_cuda and not device.cuda_source:
+                raise _weft.Unsupported(
+                    f"RawModule: this source is CUDA C (__global__ functions), which builds only on CUDA devices, "
+                    f"and {device.selector} is not one: write the kernel in weft's dialect, OpenCL C, which runs "
+                    "on every device: `__kernel void f(__global const double *x, ...)` with get_global_id(0) for "
+                    "blockDim.x * blockIdx.x + threadIdx.x (docs/MIGRATING.md, 'From CuPy')")
+            language = "cuda" if self.is_cuda else "opencl"
+            p = self._programs[device] = _weft.Program(device, self.code, language=language).build(self.options)
+        return p
+
+    def get_function(self, name):
+        """The kernel called name (a RawKernel of this module)."""
+        return RawKernel(None, name, _module=self)
+
+
+class RawKernel:
+    """RawKernel(code, name, options=()), as CuPy's: kernel(grid, block, args, shared_mem=0,
+    stream=None) launches grid blocks of block work-items (global size grid x block) on
+    stream (a weft.Queue), else on the array queue of the first array's device (or the current
+    device's), and returns the launch's weft.Event."""
+
+    __module__ = "weft"
+
+    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
+                 enable_cooperative_groups=False, jitify=False, *, _module=None):
+        self.name = name
+        self._module = _module if _module is not None else RawModule(code=code, options=options)
+        self._kernels = {}
+
+    @property
+    def code(self):
+        return self._module.code
+
+    def kernel(self, device):
+        """This kernel built for device (a weft.Kernel)."""
+        k = self._kernels.get(device)
+        if k is None:
+            program = self._module.program(device)
+            if self.name not in program.kernel_names:
+                raise _weft.InvalidArgument(f"RawKernel: the module has no kernel '{self.name}' "
+                                            f"(it has {', '.join(program.kernel_names)})")
+            k = self._kernels[device] = program.kernel(self.name)
+        return k
+
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None, enable_cooperative_groups=False):
+        grid = _dims(grid, "grid", self.name)
+        block = _dims(block, "block", self.name)
+        if len(grid) != len(block):
+            grid, block = grid + (1,) * (len(block) - len(grid)), block + (1,) * (len(grid) - len(block))
+        if not isinstance(args, (tuple, list)):
+            raise TypeError(f"RawKernel {self.name}: args must be a tuple of the kernel's arguments, "
+                            f"not {type(args).__name__}")
+        if shared_mem:
+            raise _weft.InvalidArgument(f"RawKernel {self.name}: shared_mem={shared_mem}: weft gives dynamic "
+                                        "local memory to a dialect kernel's __local pointer parameter (pass "
+                                        "weft.LocalMemory(bytes) for it in args); CUDA C's extern __shared__ "
+                                        "arrays are not supported yet")
+        if stream is not None:
+            queue = stream
+        else:
+            device = next((a.device for a in args if isinstance(a, _weft._Array)), None)
+            if device is None:
+                from ._device import current_device
+                device = current_device()
+            queue = _weft.array_queue(device)
+        k = self.kernel(queue.device)
+        global_size = tuple(g * b for g, b in zip(grid, block))
+        return k(queue, global_size, block, *args)
+
+    def __repr__(self):
+        return f"<weft.RawKernel {self.name}>"
