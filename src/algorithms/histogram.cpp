@@ -200,8 +200,8 @@ Array bincount(const Expr& input, const std::optional<Expr>& weights, std::int64
   const Device dev = device_of(x, who);
   std::optional<Expr> w;
   if (weights) w = astype(*weights, DType::float64);  // NumPy sums weights as doubles
-  const DType result = weights ? DType::float64 : DType::int64;
-  if (x.shape().size() == 0) return Array::zeros(Shape({minlength}), result, dev);
+  // NumPy's empty input gives int64 zeros, weights or not.
+  if (x.shape().size() == 0) return Array::zeros(Shape({minlength}), DType::int64, dev);
   const auto lowest = eval(astype(Expr(detail::reduce_every_element(x, "min", false)), DType::int64)).to_host<std::int64_t>()[0];
   if (lowest < 0) throw InvalidArgument("bincount: 'list' argument must have no negative elements");
   const auto highest = eval(astype(Expr(detail::reduce_every_element(x, "max", false)), DType::int64)).to_host<std::int64_t>()[0];
