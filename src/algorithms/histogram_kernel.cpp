@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -177,14 +178,33 @@ HistogramProgram& program_for(const std::vector<BinAxis>& axes, const std::optio
   return *p;  // the table keeps it
 }
 
+std::atomic<HistogramVariant> chosen{HistogramVariant::automatic};
+
 Variant variant_for(const Device& dev, std::int64_t nbins, bool weighted) {
-  if (!dev.capabilities().has_barriers) return Variant::private_;
+  const DeviceCapabilities& caps = dev.capabilities();
   // Half the local memory at most: the device keeps room for the launch and other groups.
   const std::uint64_t bytes = static_cast<std::uint64_t>(nbins) * (weighted ? 8 : 4);
-  return bytes <= dev.info().local_mem_bytes / 2 ? Variant::local : Variant::global;
+  const bool fits = bytes <= dev.info().local_mem_bytes / 2;
+  switch (chosen.load(std::memory_order_relaxed)) {
+    case HistogramVariant::private_: return Variant::private_;
+    case HistogramVariant::local:
+      if (caps.has_barriers && fits) return Variant::local;
+      break;
+    case HistogramVariant::global: return Variant::global;
+    case HistogramVariant::automatic: break;
+  }
+  // CPUs (the host backend, OpenCL CPU devices) count best in a private histogram per thread:
+  // no atomics at all. PoCL's local memory is ordinary memory and its atomics locked
+  // instructions: 2^24 floats into 256 bins took 4.3x longer in local memory on the 2-core VM
+  // (docs/ALGORITHMS.md).
+  if (!caps.has_barriers || device_style(dev).chunked) return Variant::private_;
+  return fits ? Variant::local : Variant::global;
 }
 
 }  // namespace
+
+ScopedHistogramVariant::ScopedHistogramVariant(HistogramVariant v) : before_(chosen.exchange(v)) {}
+ScopedHistogramVariant::~ScopedHistogramVariant() { chosen.store(before_); }
 
 Array count_bins(const std::vector<BinAxis>& given, const std::optional<Expr>& given_weights) {
   if (given.empty()) throw InvalidArgument("histogram: no axis");

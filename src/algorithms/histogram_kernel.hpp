@@ -37,6 +37,22 @@ struct BinAxis {
 /// an element outside any axis's edges, or NaN, counts nowhere.
 Array count_bins(const std::vector<BinAxis>& axes, const std::optional<Expr>& weights);
 
+/// The kernel variant count_bins launches: automatic (private histograms per work-item on
+/// CPUs, in local memory per work-group on other devices with barriers, global atomics where
+/// the bins outgrow local memory), or one chosen by a test while a ScopedHistogramVariant
+/// lives (local needs work-groups: the host backend keeps its own).
+enum class HistogramVariant : std::uint8_t { automatic, private_, local, global };
+class ScopedHistogramVariant {
+ public:
+  explicit ScopedHistogramVariant(HistogramVariant v);
+  ~ScopedHistogramVariant();
+  ScopedHistogramVariant(const ScopedHistogramVariant&) = delete;
+  ScopedHistogramVariant& operator=(const ScopedHistogramVariant&) = delete;
+
+ private:
+  HistogramVariant before_;
+};
+
 /// The dialect source count_bins builds for these axes (the NVRTC test compiles each):
 /// variant 0 private histograms (no work-groups), 1 local memory, 2 global atomics.
 std::string histogram_source(const std::vector<BinAxis>& axes, const std::optional<Expr>& weights, int variant);

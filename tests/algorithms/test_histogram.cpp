@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "algorithms/histogram_kernel.hpp"
 #include "support.hpp"
 #include "weft/histogram.hpp"
 
@@ -190,6 +191,35 @@ TEST_P(Histograms, TwoDimensions) {
     if (bx >= 0 && by >= 0) expect[static_cast<std::size_t>(bx * 3 + by)] += 1;
   }
   EXPECT_EQ(as_doubles(h.counts), expect);
+}
+
+// Each kernel variant where the device can run it: private histograms, local memory (devices
+// with work-groups), global atomics; counts, integer and floating weights, one and two axes.
+TEST_P(Histograms, EveryVariantCountsAlike) {
+  const std::vector<double> v = awkward(5001, 21);
+  std::vector<double> w(v.size());
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<double>(i % 5) - 1.0;
+  const Array a = array_of(v, DType::float32), wi = array_of(w, DType::int32), wf = array_of(w, DType::float64);
+  const std::vector<double> edges{-1.0, 0.0, 2.5, 3.0, 11.0};
+  const std::vector<double> x = as_doubles(a);
+  for (auto variant : {detail::HistogramVariant::private_, detail::HistogramVariant::local,
+                       detail::HistogramVariant::global}) {
+    const detail::ScopedHistogramVariant chosen(variant);
+    const Histogram plain = histogram(a, 13, {.range = {{0.0, 10.0}}});
+    EXPECT_EQ(as_doubles(plain.counts), reference_counts(x, as_doubles(plain.edges)));
+    const Histogram ints = histogram(a, Bins(array_of(edges, DType::float64)), {.weights = Expr(wi)});
+    EXPECT_EQ(as_doubles(ints.counts), reference_counts(x, edges, &w));
+    const Histogram floats = histogram(a, 13, {.range = {{0.0, 10.0}}, .weights = Expr(wf)});
+    EXPECT_EQ(as_doubles(floats.counts), reference_counts(x, as_doubles(floats.edges), &w));
+    const Histogram2d two = histogram2d(a, a, 3, Bins(array_of(edges, DType::float64)), {.x_range = {{0.0, 10.0}}});
+    std::vector<double> expect(12, 0.0);
+    const std::vector<double> ex = as_doubles(two.x_edges);
+    for (double y : x) {
+      const long bx = reference_bin(y, ex), by = reference_bin(y, edges);
+      if (bx >= 0 && by >= 0) expect[static_cast<std::size_t>(bx * 4 + by)] += 1;
+    }
+    EXPECT_EQ(as_doubles(two.counts), expect);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDevice, Histograms, ::testing::ValuesIn(test::test_devices()), test::device_name);
