@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -89,11 +90,24 @@ struct HistogramProgram {
   std::mutex mutex;
   std::array<std::unique_ptr<GeneratedSource>, 3> sources;
 
-  GeneratedSource& source(Variant v) {
+  struct Built {
+    const void* device;
+    Variant variant;
+    Kernel count, merge;
+  };
+  std::deque<Built> built;  // found by comparing pointers; a deque keeps references handed out
+
+  // The variant's counting and merging kernels on dev, built on first use.
+  const Built& kernels(const Device& dev, Variant v) {
     std::lock_guard lock(mutex);
+    for (const auto& b : built) {
+      if (b.device == dev.impl().get() && b.variant == v) return b;
+    }
     auto& s = sources[static_cast<int>(v)];
     if (!s) s = std::make_unique<GeneratedSource>(common + substitute(variant_file[static_cast<int>(v)], values));
-    return *s;
+    const Program p = s->program(dev, device_style(dev).options);
+    built.push_back({dev.impl().get(), v, p.kernel(variant_kernel[static_cast<int>(v)]), p.kernel("weft_histogram_merge")});
+    return built.back();
   }
 };
 
@@ -241,8 +255,8 @@ Array count_bins(const std::vector<BinAxis>& given, const std::optional<Expr>& g
 
   const Variant v = variant_for(dev, total, weights.has_value());
   const DeviceStyle& style = device_style(dev);
-  Program program = prog.source(v).program(dev, style.options);
-  KernelArgs main(program.kernel(variant_kernel[static_cast<int>(v)]));
+  const HistogramProgram::Built& kernels = prog.kernels(dev, v);
+  KernelArgs main(kernels.count);
   bind_runtime_args(main, prog.specs, "histogram", args);
   const std::size_t p = prog.specs.size();
   Queue& q = detail::array_queue(dev);
@@ -282,7 +296,7 @@ Array count_bins(const std::vector<BinAxis>& given, const std::optional<Expr>& g
     q.launch(main, parts * group, group);
   }
   Array out = Array::empty(Shape({total}), acc, dev);
-  KernelArgs merge(program.kernel("weft_histogram_merge"));
+  KernelArgs merge(kernels.merge);
   merge.set(0, partials).set(1, static_cast<std::int64_t>(parts)).set(2, total).set(3, out.buffer());
   q.launch(merge, bins);
   out.mark_written();
