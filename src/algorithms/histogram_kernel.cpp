@@ -229,6 +229,14 @@ Array count_bins(const std::vector<BinAxis>& given, const std::optional<Expr>& g
     if (a.value.shape() != shape) throw InvalidArgument("histogram: the coordinates differ in shape");
     a.value = bounded(a.value, shape);
     if (a.rule != BinRule::integers && (!a.edges.is_contiguous() || a.edges.offset() != 0)) a.edges = a.edges.copy();
+    // The bins must fit one allocation of 8-byte counters (bincount of a huge value asks for
+    // as many bins): refused before any size computed from them can wrap.
+    const Device d = device_of(*a.value.node());
+    const auto limit = static_cast<std::int64_t>(std::min<std::uint64_t>(d ? d.info().max_alloc_bytes / 8 : 0, INT64_MAX / 8));
+    if (a.nbins < 0 || (a.nbins > 0 && total > limit / a.nbins)) {
+      throw InvalidArgument("histogram: " + std::to_string(total) + " x " + std::to_string(a.nbins) +
+                            " bins are more than one allocation of the device holds");
+    }
     total *= a.nbins;
   }
   std::optional<Expr> weights;

@@ -172,6 +172,8 @@ TEST_P(Histograms, BincountCountsEachValue) {
   }
   EXPECT_EQ(bincount(array_of({}, DType::int64), std::nullopt, 3).size(), 3);
   EXPECT_THROW(bincount(array_of({1.0, -1.0}, DType::int64)), InvalidArgument);
+  // 2^62 bins: refused, not a size that wraps around.
+  EXPECT_THROW(bincount(array_of({4611686018427387904.0}, DType::int64)), InvalidArgument);
   EXPECT_THROW(bincount(array_of({1.0}, DType::float32)), InvalidArgument);
   EXPECT_THROW(bincount(array_of({1.0}, DType::int8), std::nullopt, -1), InvalidArgument);
 }

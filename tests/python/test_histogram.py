@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 import weft
-from random_arrays import DTYPES, _values
+from random_arrays import _values
 
 SIZES = [0, 1, 2, 3, 7, 64, 100, 1023, 4099]
+# A kernel is generated per data dtype: a spread of them keeps the cold run short (CI).
+SOME_DTYPES = [np.dtype(t) for t in ("bool", "int8", "uint16", "int64", "uint64", "float32", "float64")]
 
 
 def _numpy(f, *args, **kwargs):
@@ -50,7 +52,7 @@ def _data(rng, dt, n):
     return _values(rng, np.dtype(dt), (n,))
 
 
-@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("dt", SOME_DTYPES, ids=str)
 def test_equal_bins_match_numpy(device, dt):
     rng = np.random.default_rng(11)
     for n in SIZES:
@@ -63,13 +65,13 @@ def test_equal_bins_match_numpy(device, dt):
             _check(_numpy(np.histogram, x, bins, range=r), lambda: weft.histogram(w, bins, range=r))
 
 
-@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("dt", SOME_DTYPES, ids=str)
 def test_explicit_edges_match_numpy(device, dt):
     rng = np.random.default_rng(12)
     for n in SIZES:
         x = _data(rng, dt, n)
         w = weft.asarray(x, device=device)
-        for edt in ("float64", "float32", "int64", "int32"):
+        for edt in ("float64", "int32"):
             edges = np.sort(rng.integers(-6, 7, int(rng.integers(1, 9)))).astype(edt)
             if edt.startswith("float"):
                 edges = np.sort(edges + rng.choice([0.0, 0.5, -0.25], edges.size)).astype(edt)
@@ -77,7 +79,7 @@ def test_explicit_edges_match_numpy(device, dt):
             _check(_numpy(np.histogram, x, edges), lambda: weft.histogram(w, weft.asarray(edges, device=device)))
 
 
-@pytest.mark.parametrize("wdt", DTYPES, ids=str)
+@pytest.mark.parametrize("wdt", SOME_DTYPES, ids=str)
 def test_weights_and_density(device, wdt):
     rng = np.random.default_rng(13)
     for n in (0, 1, 5, 37, 1000):
@@ -122,7 +124,7 @@ def test_numpy_errors(device):
     np.testing.assert_array_equal(np.asarray(weft.histogram(x, 2, range=(0, 4))[0]), [1, 1])
 
 
-@pytest.mark.parametrize("dt", [d for d in DTYPES if d.kind in "biu"], ids=str)
+@pytest.mark.parametrize("dt", [d for d in SOME_DTYPES if d.kind in "biu"], ids=str)
 def test_bincount_matches_numpy(device, dt):
     rng = np.random.default_rng(15)
     for n in SIZES:
