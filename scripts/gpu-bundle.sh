@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .gpu-bundle && mkdir -p .gpu-bundle .gpu
-cp -a build/libweft.so* build/tests/weft_tests build/tests/weft_cache_worker build/tools/weft .gpu-bundle/
+cp -a build/libweft.so* build/tests/weft_tests build/tests/weft_hot_path_tests build/tests/weft_cache_worker build/tools/weft .gpu-bundle/
 cp -L "$(g++ -print-file-name=libstdc++.so.6)" .gpu-bundle/
 cp -a ../shared/gpu/. .gpu/
 # The Python package for the GPU machine's Python (3.12 there; GPU_PYTHON names a local

@@ -20,6 +20,8 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   echo "== tests"
   "$B/weft_tests" --gtest_brief=1 > "$OUT/tests.txt" 2>&1
   echo "tests exit $?"; grep -E "PASSED|FAILED|SKIPPED" "$OUT/tests.txt" | tail -25
+  "$B/weft_hot_path_tests" --gtest_brief=1 > "$OUT/hot-path.txt" 2>&1
+  echo "hot-path tests exit $?"; grep -E "PASSED|FAILED|Failure|actual" "$OUT/hot-path.txt" | tail -12
   echo "== compute-sanitizer memcheck on the CUDA device"
   # The builder tests that store a payload the driver must refuse (CachedPayload*) make the
   # driver return the errors they test for: memcheck would count those API errors.

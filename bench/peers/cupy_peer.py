@@ -106,6 +106,18 @@ def main():
         print(f"record\tCuPy RawKernel: launch, back to back\tcuda:0 (cupy)\t{n}\tfloat32\t"
               f"{statistics.median(times):.9g}\t{min(times):.9g}\t0", flush=True)
         torch_launch(n, repeat)
+    elif suite == "random":
+        out = cp.empty(n, dtype=cp.float32)
+        med, mn = timed(lambda: rng.random(dtype=cp.float32, out=out))
+        emit("cupy default_rng().random float32, out=", n, med, mn, 4.0 * n)
+        med, mn = timed(lambda: rng.standard_normal(dtype=cp.float32, out=out))
+        emit("cupy default_rng().standard_normal float32, out=", n, med, mn, 4.0 * n)
+        # cuRAND's Philox4x32-10, weft's generator, through CuPy's legacy RandomState.
+        philox = cp.random.RandomState(42, method=cp.cuda.curand.CURAND_RNG_PSEUDO_PHILOX4_32_10)
+        med, mn = timed(lambda: philox.random_sample(n, dtype=cp.float32))
+        emit("cupy RandomState(cuRAND Philox).random_sample float32", n, med, mn, 4.0 * n)
+        med, mn = timed(lambda: philox.standard_normal(n, dtype=cp.float32))
+        emit("cupy RandomState(cuRAND Philox).standard_normal float32", n, med, mn, 4.0 * n)
     else:
         print(f"skip\tno CuPy peer for suite {suite}")
     return 0

@@ -76,6 +76,13 @@ def main():
         labels = rng.integers(0, 1 << 16, n).astype(np.int32)
         med, mn = timed(lambda: np.bincount(labels), repeat)
         emit("numpy np.bincount(x), 2^16 bins", n, "int32", med, mn, 4.0 * n)
+    elif suite == "random":
+        out = np.empty(n, dtype=np.float32)
+        for name, gen in (("PCG64", np.random.default_rng(42)), ("Philox", np.random.Generator(np.random.Philox(42)))):
+            med, mn = timed(lambda: gen.random(dtype=np.float32, out=out), repeat)
+            emit(f"numpy Generator({name}).random float32, out=", n, "float32", med, mn, 4.0 * n)
+            med, mn = timed(lambda: gen.standard_normal(dtype=np.float32, out=out), repeat)
+            emit(f"numpy Generator({name}).standard_normal float32, out=", n, "float32", med, mn, 4.0 * n)
     else:
         print(f"skip\tno NumPy peer for suite {suite}")
     return 0

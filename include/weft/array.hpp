@@ -324,7 +324,11 @@ WEFT_API Array cumprod(const Expr& expr, int axis);
 WEFT_API Array dot(const Expr& a, const Expr& b);
 
 /// The in-order queue the array layer runs its work on, one per device (made on first use).
-/// Work on another queue that reads or writes arrays must be ordered with it (markers).
+/// It is ordered with the device's other queues as CUDA's legacy default stream is with other
+/// streams: a command on another queue runs after the array work enqueued before it, and
+/// array work after what other queues enqueued before it. So a kernel on a queue of the user's
+/// that takes an array's buffer (`Array::buffer()`, Python's `.data`) needs no wait from the
+/// user, before or after (src/runtime/queue_order.hpp).
 WEFT_API Queue& array_queue(const Device& device);
 /// Waits until the array work queued on device (evaluations, assignments) has finished.
 WEFT_API void synchronize(const Device& device);

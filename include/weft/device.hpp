@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,6 +98,13 @@ class WEFT_API Device {
   /// Splits the device into sub-devices of compute_units_each compute units (OpenCL device
   /// fission). Throws Unsupported where the device cannot be split.
   std::vector<Device> partition(unsigned compute_units_each) const;
+  /// Splits the device into one sub-device per entry of counts, of that many compute units
+  /// (OpenCL fission by counts). Throws Unsupported where the device cannot be split and
+  /// InvalidArgument where the counts do not fit it.
+  std::vector<Device> partition_by_counts(std::span<const unsigned> counts) const;
+  /// The sub-devices of the latest partition of this device that are still alive, in order:
+  /// the selector "<this device's selector>/S" names the S-th (see selector.hpp).
+  std::vector<Device> sub_devices() const;
 
   explicit operator bool() const noexcept { return impl_ != nullptr; }
   friend bool operator==(const Device& a, const Device& b) noexcept { return a.impl_ == b.impl_; }

@@ -75,6 +75,9 @@ class WEFT_API Queue {
   }
   /// An event that completes when everything before it (and wait) has.
   Event marker(std::span<const Event> wait = {});
+  /// A marker that every command enqueued after it also waits for (on an in-order queue,
+  /// the same as marker; on an out-of-order queue, a fence between what came before and after).
+  Event barrier(std::span<const Event> wait = {});
   /// Blocks until every command so far has finished; throws the first failure among them.
   void finish();
   /// Hands queued commands to the device without waiting.

@@ -5,6 +5,8 @@
 //   opencl:P:D     OpenCL platform P, device D (as `weft devices` numbers them); opencl:P
 //   cuda           the first CUDA device;    cuda:N
 //   auto           the device expected to finish first (today: a GPU if present, else host)
+//   D/S            sub-device S of device D's latest partition (Device::partition), while
+//                  it exists: opencl:0:0/1, opencl:cpu/0, opencl:0:0/1/0 (a sub-device's own)
 //
 //   auto sel = weft::DeviceSelector::parse("opencl:0:1");
 #pragma once
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace weft {
 
@@ -45,15 +48,20 @@ class WEFT_API DeviceSelector {
   int platform() const noexcept { return platform_; }
   int index() const noexcept { return index_; }
   const std::string& text() const noexcept { return text_; }
+  /// The sub-device indices after the device ("opencl:0:0/1/0" -> {1, 0}); empty for a device.
+  const std::vector<int>& sub_devices() const noexcept { return sub_; }
   /// The backend this selector names ("host", "opencl", "cuda"), or "" for auto.
   std::string_view backend() const noexcept;
 
  private:
+  static DeviceSelector parse_device(std::string_view raw, std::string_view text);
+
   Kind kind_ = Kind::automatic;
   DeviceType type_ = DeviceType::other;
   int platform_ = -1;
   int index_ = -1;
   std::string text_ = "auto";
+  std::vector<int> sub_;
 };
 
 }  // namespace weft

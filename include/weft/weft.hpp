@@ -22,6 +22,7 @@
 #include "weft/pinned_memory.hpp"
 #include "weft/polygon.hpp"
 #include "weft/polygon_reference.hpp"
+#include "weft/random.hpp"
 #include "weft/program.hpp"
 #include "weft/program_cache.hpp"
 #include "weft/launch_log.hpp"

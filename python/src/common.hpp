@@ -82,8 +82,16 @@ struct HostBuffer {
   Py_buffer view{};
 };
 
-/// A device from None (the default device), a Device, a Queue or a selector string.
+/// weft.Context: PyOpenCL's context, the devices it was made with (opencl_forms.cpp).
+struct PyContext {
+  std::vector<weft::Device> devices;
+};
+
+/// A device from None (the default device), a Device, a Queue, a Context (its first device)
+/// or a selector string.
 weft::Device device_arg(nb::handle h);
+/// Device.create_sub_devices(properties), PyOpenCL's device fission (opencl_forms.cpp).
+std::vector<weft::Device> create_sub_devices(const weft::Device& dev, nb::handle properties);
 /// A dtype from its NumPy name ("float32"), as the Python layer passes it.
 weft::DType dtype_arg(const std::string& name);
 
@@ -104,9 +112,11 @@ void post_to_python(std::function<void()> job);
 
 void register_errors(nb::module_& m);
 void register_runtime(nb::module_& m);
+void register_opencl_forms(nb::module_& m);
 void register_arrays(nb::module_& m);
 void register_kernels(nb::module_& m);
 void register_generators(nb::module_& m);
 void register_interop(nb::module_& m);
+void register_random(nb::module_& m);
 
 }  // namespace weftpy

@@ -129,61 +129,71 @@ bool PyKernel::bind(nb::handle args_obj, std::size_t first, Written* written) {
                                 " arguments, " + std::to_string(n) + " were given");
   }
   bool arrays = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    nb::handle a = args[first + i];
-    const auto& p = info[i];
-    if (PyArray* arr = as_array(a)) {
-      const weft::Buffer b = array_buffer(*arr, [&] { return "kernel " + kernel.name() + " " + arg_name(i, p.name); });
-      if (writes[i]) {
-        before_write(arr->array());
-        if (written) written->arrays.push_back(arr->array());
-      }
-      kernel.set_arg(i, b);
-      arrays = true;
-    } else if (nb::isinstance<weft::Buffer>(a)) {
-      const auto& b = nb::cast<const weft::Buffer&>(a);
-      if (writes[i]) {
-        before_write(b);
-        if (written) written->buffers.push_back(b);
-      }
-      kernel.set_arg(i, b);
-      arrays = true;
-    } else if (nb::isinstance<weft::LocalMemory>(a)) {
-      kernel.set_arg(i, nb::cast<weft::LocalMemory>(a));
-    } else if (p.is_pointer) {
-      throw nb::type_error(("kernel " + kernel.name() + " " + arg_name(i, p.name) + " is a pointer (" + p.type_name +
-                            "): pass a weft.Array, a weft.Buffer" +
-                            (p.space == weft::AddressSpace::local ? " or a weft.LocalMemory" : "") + ", not " +
-                            nb::cast<std::string>(nb::type_name(a.type())))
-                               .c_str());
-    } else if (p.dtype && p.vector_width == 1) {
-      unsigned char bytes[8];
-      number_to(*p.dtype, a, bytes, "kernel " + kernel.name() + " " + arg_name(i, p.name));
-      kernel.set_value(i, p.dtype, bytes, weft::size_of(*p.dtype));
-    } else if (PyObject_CheckBuffer(a.ptr())) {
-      Py_buffer view;
-      if (PyObject_GetBuffer(a.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) throw nb::python_error();
-      try {
-        kernel.set_value(i, std::nullopt, view.buf, static_cast<std::size_t>(view.len));
-      } catch (...) {
-        PyBuffer_Release(&view);
-        throw;
-      }
-      PyBuffer_Release(&view);
-    } else if (p.dtype && nb::isinstance<nb::sequence>(a)) {
-      // A vector value from a sequence of numbers: (1, 2, 3, 4) for a float4.
-      std::vector<unsigned char> bytes;
-      const std::size_t es = weft::size_of(*p.dtype);
-      for (nb::handle x : a) {
-        bytes.resize(bytes.size() + es);
-        number_to(*p.dtype, x, bytes.data() + bytes.size() - es, "kernel " + kernel.name() + " " + arg_name(i, p.name));
-      }
-      kernel.set_value(i, std::nullopt, bytes.data(), bytes.size());
-    } else {
-      throw nb::type_error(("kernel " + kernel.name() + " " + arg_name(i, p.name) + " (" + p.type_name +
-                            ") takes the value's bytes (a NumPy scalar or array, bytes)")
-                               .c_str());
+  for (std::size_t i = 0; i < n; ++i) arrays = bind_one(i, args[first + i], written) || arrays;
+  return arrays;
+}
+
+bool PyKernel::bind_one(std::size_t i, nb::handle a, Written* written) {
+  if (i >= info.size()) {
+    throw weft::InvalidArgument("kernel " + kernel.name() + " has " + std::to_string(info.size()) +
+                                " arguments; there is no argument " + std::to_string(i));
+  }
+  const auto& p = info[i];
+  bool arrays = false;
+  held[i] = nb::object();
+  if (PyArray* arr = as_array(a)) {
+    const weft::Buffer b = array_buffer(*arr, [&] { return "kernel " + kernel.name() + " " + arg_name(i, p.name); });
+    if (writes[i]) {
+      before_write(arr->array());
+      if (written) written->arrays.push_back(arr->array());
     }
+    kernel.set_arg(i, b);
+    if (writes[i]) held[i] = nb::borrow(a);
+    arrays = true;
+  } else if (nb::isinstance<weft::Buffer>(a)) {
+    const auto& b = nb::cast<const weft::Buffer&>(a);
+    if (writes[i]) {
+      before_write(b);
+      if (written) written->buffers.push_back(b);
+    }
+    kernel.set_arg(i, b);
+    if (writes[i]) held[i] = nb::borrow(a);
+    arrays = true;
+  } else if (nb::isinstance<weft::LocalMemory>(a)) {
+    kernel.set_arg(i, nb::cast<weft::LocalMemory>(a));
+  } else if (p.is_pointer) {
+    throw nb::type_error(("kernel " + kernel.name() + " " + arg_name(i, p.name) + " is a pointer (" + p.type_name +
+                          "): pass a weft.Array, a weft.Buffer" +
+                          (p.space == weft::AddressSpace::local ? " or a weft.LocalMemory" : "") + ", not " +
+                          nb::cast<std::string>(nb::type_name(a.type())))
+                             .c_str());
+  } else if (p.dtype && p.vector_width == 1) {
+    unsigned char bytes[8];
+    number_to(*p.dtype, a, bytes, "kernel " + kernel.name() + " " + arg_name(i, p.name));
+    kernel.set_value(i, p.dtype, bytes, weft::size_of(*p.dtype));
+  } else if (PyObject_CheckBuffer(a.ptr())) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(a.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) throw nb::python_error();
+    try {
+      kernel.set_value(i, std::nullopt, view.buf, static_cast<std::size_t>(view.len));
+    } catch (...) {
+      PyBuffer_Release(&view);
+      throw;
+    }
+    PyBuffer_Release(&view);
+  } else if (p.dtype && nb::isinstance<nb::sequence>(a)) {
+    // A vector value from a sequence of numbers: (1, 2, 3, 4) for a float4.
+    std::vector<unsigned char> bytes;
+    const std::size_t es = weft::size_of(*p.dtype);
+    for (nb::handle x : a) {
+      bytes.resize(bytes.size() + es);
+      number_to(*p.dtype, x, bytes.data() + bytes.size() - es, "kernel " + kernel.name() + " " + arg_name(i, p.name));
+    }
+    kernel.set_value(i, std::nullopt, bytes.data(), bytes.size());
+  } else {
+    throw nb::type_error(("kernel " + kernel.name() + " " + arg_name(i, p.name) + " (" + p.type_name +
+                          ") takes the value's bytes (a NumPy scalar or array, bytes)")
+                             .c_str());
   }
   return arrays;
 }

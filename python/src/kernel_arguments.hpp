@@ -74,6 +74,10 @@ struct PyKernel {
   weft::Kernel kernel;
   std::vector<weft::KernelArgInfo> info;
   std::vector<bool> writes;  // a non-const __global pointer
+  // The array or buffer each written parameter holds now (set_args, or the last call): a
+  // launch with the arguments already set (enqueue_nd_range_kernel) evaluates the lazy arrays
+  // reading them first, as a call does.
+  std::vector<nb::object> held;
 
   explicit PyKernel(weft::Kernel k) : kernel(std::move(k)) {
     for (std::size_t i = 0; i < kernel.num_args(); ++i) {
@@ -82,12 +86,23 @@ struct PyKernel {
       writes.push_back(a.is_pointer && a.space == weft::AddressSpace::global &&
                        a.type_name.find("const") == std::string::npos);
     }
+    held.resize(info.size());
   }
 
   /// Binds args[first..] to the parameters; returns whether any was a weft.Array or Buffer.
   /// written, when given, collects what the kernel may write (a graph does this again at
   /// each launch).
   bool bind(nb::handle args_obj, std::size_t first, Written* written = nullptr);
+  /// Binds one argument (Kernel.set_arg); returns whether it was a weft.Array or Buffer.
+  bool bind_one(std::size_t i, nb::handle a, Written* written = nullptr);
+  /// Before a launch with the arguments already set: what the held arguments' lazy readers need.
+  void before_launch() const {
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      if (!writes[i] || !held[i].is_valid()) continue;
+      if (PyArray* arr = as_array(held[i])) before_write(arr->array());
+      else if (nb::isinstance<weft::Buffer>(held[i])) before_write(nb::cast<const weft::Buffer&>(held[i]));
+    }
+  }
 };
 
 }  // namespace weftpy

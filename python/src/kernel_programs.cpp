@@ -83,6 +83,29 @@ nb::object call_kernel(PyKernel& k, nb::args args, nb::handle global_offset, nb:
   return nb::cast(PyEvent{std::move(ev), q});
 }
 
+/// PyOpenCL's enqueue_nd_range_kernel(queue, kernel, global_size, local_size, ...): a launch
+/// with the arguments set_args (or the last call) left in the kernel.
+nb::object enqueue_nd_range(weft::Queue& q, PyKernel& k, nb::handle global_size, nb::handle local_size,
+                            nb::handle global_offset, nb::handle wait_for, bool g_times_l) {
+  weft::NDRange global = ndrange(global_size, "global_size");
+  const weft::NDRange local = ndrange(local_size, "local_size");
+  if (g_times_l) {
+    if (local.dims() != global.dims()) {
+      throw weft::InvalidArgument("enqueue_nd_range_kernel: g_times_l needs local_size with as many dimensions as "
+                                  "global_size");
+    }
+    std::size_t d[3] = {1, 1, 1};
+    for (unsigned i = 0; i < global.dims(); ++i) d[i] = global[i] * local[i];
+    global = global.dims() == 1 ? weft::NDRange(d[0]) : global.dims() == 2 ? weft::NDRange(d[0], d[1])
+                                                                            : weft::NDRange(d[0], d[1], d[2]);
+  }
+  const weft::NDRange offset = ndrange(global_offset, "global_offset");
+  std::vector<weft::Event> wait = events_of(wait_for);
+  k.before_launch();
+  weft::Event ev = q.launch(k.kernel, global, local, offset, wait);
+  return nb::cast(PyEvent{std::move(ev), q});
+}
+
 }  // namespace
 
 void register_kernels(nb::module_& m) {
@@ -103,7 +126,17 @@ void register_kernels(nb::module_& m) {
            "kernel(queue, global_size, local_size, *args, global_offset=None, wait_for=None) -> Event. "
            "Arrays and Buffers go to pointer parameters, numbers to values (converted to the declared "
            "type), LocalMemory to __local ones.")
+      .def("set_args", [](PyKernel& k, nb::args args) { k.bind(args, 0); },
+           "Sets every argument (PyOpenCL's Kernel.set_args), for enqueue_nd_range_kernel.")
+      .def("set_arg", [](PyKernel& k, std::size_t i, nb::handle value) { k.bind_one(i, value); },
+           nb::arg("index"), nb::arg("value"), "Sets argument index (PyOpenCL's Kernel.set_arg).")
       .def("__repr__", [](const PyKernel& k) { return "<weft.Kernel " + k.kernel.name() + ">"; });
+
+  m.def("enqueue_nd_range_kernel", &enqueue_nd_range, nb::arg("queue"), nb::arg("kernel"), nb::arg("global_size"),
+        nb::arg("local_size").none(), nb::arg("global_offset").none() = nb::none(),
+        nb::arg("wait_for").none() = nb::none(), nb::kw_only(), nb::arg("g_times_l") = false,
+        "PyOpenCL's enqueue_nd_range_kernel: launches kernel with the arguments set_args gave it (or its last "
+        "call's); returns a weft.Event.");
 
   nb::class_<PyGraph>(m, "Graph",
                       "Kernel launches recorded once and replayed as one submission (a CUDA graph on CUDA "

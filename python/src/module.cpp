@@ -9,8 +9,10 @@ NB_MODULE(_weft, m) {
   nanobind::set_leak_warnings(false);
   weftpy::register_errors(m);
   weftpy::register_runtime(m);
+  weftpy::register_opencl_forms(m);
   weftpy::register_arrays(m);
   weftpy::register_kernels(m);
   weftpy::register_generators(m);
   weftpy::register_interop(m);
+  weftpy::register_random(m);
 }

@@ -215,8 +215,9 @@ weft::Device device_arg(nb::handle h) {
   if (nb::isinstance<weft::Device>(h)) return nb::cast<weft::Device>(h);
   if (nb::isinstance<weft::Queue>(h)) return nb::cast<weft::Queue&>(h).device();
   if (nb::isinstance<nb::str>(h)) return weft::device(nb::cast<std::string>(h));
-  throw nb::type_error("device: expected None, a weft.Device, a weft.Queue or a selector string such as "
-                       "'host', 'opencl:cpu' or 'cuda:0'");
+  if (nb::isinstance<PyContext>(h)) return nb::cast<const PyContext&>(h).devices.front();
+  throw nb::type_error("device: expected None, a weft.Device, a weft.Queue, a weft.Context or a selector string "
+                       "such as 'host', 'opencl:cpu', 'cuda:0' or 'opencl:0:0/1' (a sub-device)");
 }
 
 weft::DType dtype_arg(const std::string& name) {
@@ -304,6 +305,13 @@ void register_runtime(nb::module_& m) {
       .def_prop_ro("native_api", [](const weft::Device& d) { return d.capabilities().native_api; })
       .def_prop_ro("dlpack_device_type", [](const weft::Device& d) { return d.capabilities().dlpack_device_type; })
       .def_prop_ro("dlpack_device_id", [](const weft::Device& d) { return d.capabilities().dlpack_device_id; })
+      .def("create_sub_devices", &create_sub_devices, nb::arg("properties"),
+           "Device fission, as PyOpenCL's: [weft.device_partition_property.EQUALLY, n] gives sub-devices of n compute "
+           "units each; [BY_COUNTS, c1, c2, ..., BY_COUNTS_LIST_END] one of each count. OpenCL devices that can be "
+           "split (PoCL's CPU device); Unsupported elsewhere. A selector names each while it lives: "
+           "weft.Device('opencl:0:0/1').")
+      .def_prop_ro("sub_devices", &weft::Device::sub_devices,
+                   "The sub-devices of this device's latest create_sub_devices that are still alive.")
       .def("__eq__", [](const weft::Device& a, nb::handle b) {
         return nb::isinstance<weft::Device>(b) && a == nb::cast<const weft::Device&>(b);
       })
@@ -344,6 +352,13 @@ void register_runtime(nb::module_& m) {
         const auto w = wait_list(wait_for);
         return PyEvent{q.marker(w), q};
       }, nb::arg("wait_for").none() = nb::none(), "An event that completes when the work before it (or wait_for) has.")
+      .def("barrier", [](weft::Queue& q, nb::handle wait_for) {
+        const auto w = wait_list(wait_for);
+        return PyEvent{q.barrier(w), q};
+      }, nb::arg("wait_for").none() = nb::none(),
+         "A marker that commands enqueued after it also wait for (PyOpenCL's enqueue_barrier; on an in-order "
+         "queue the same as marker()).")
+      .def_prop_ro("out_of_order", &weft::Queue::out_of_order)
       .def("__eq__", [](const weft::Queue& a, nb::handle b) {
         return nb::isinstance<weft::Queue>(b) && a.impl() == nb::cast<const weft::Queue&>(b).impl();
       })
@@ -385,6 +400,18 @@ void register_runtime(nb::module_& m) {
       .def("__await__", [](nb::handle self) { return nb::module_::import_("weft._events").attr("await_event")(self); },
            "await event: resumes when the command is done (weft/_events.py).")
       .def_prop_ro("status", [](const PyEvent& e) { return std::string(weft::to_string(e.event.status())); })
+      .def_prop_ro("command_execution_status", [](const PyEvent& e) {
+        // PyOpenCL's numbers (weft.command_execution_status): COMPLETE 0, RUNNING 1, SUBMITTED 2,
+        // QUEUED 3, and a negative number for a command that failed.
+        switch (e.event.status()) {
+          case weft::EventStatus::queued: return 3;
+          case weft::EventStatus::submitted: return 2;
+          case weft::EventStatus::running: return 1;
+          case weft::EventStatus::complete: return 0;
+          case weft::EventStatus::error: break;
+        }
+        return -1;
+      }, "As PyOpenCL's: weft.command_execution_status.COMPLETE (0), RUNNING, SUBMITTED, QUEUED, or < 0 (failed).")
       .def_prop_ro("profile", [](const PyEvent& e) {
         wait_interruptible(e);
         return e.event.profile();
@@ -412,17 +439,6 @@ void register_runtime(nb::module_& m) {
       "Returns the event.");
 
   m.def("_shutdown", [] { Dispatcher::get().shutdown(); }, "Stops the callback thread (atexit).");
-
-  nb::class_<weft::Buffer>(m, "Buffer", "Raw device memory, as PyOpenCL's Buffer.")
-      .def(nb::new_([](nb::handle device, nb::handle size) {
-             return weft::Buffer(device_arg(device), size_of_index(size.ptr(), "Buffer: size"));
-           }),
-           nb::arg("device").none(), nb::arg("size"))
-      .def_prop_ro("size", &weft::Buffer::size)
-      .def_prop_ro("device", &weft::Buffer::device)
-      .def("__repr__", [](const weft::Buffer& b) {
-        return "<weft.Buffer of " + std::to_string(b.size()) + " bytes on " + b.device().selector() + ">";
-      });
 
   nb::class_<weft::LocalMemory>(m, "LocalMemory", "A __local argument's size in bytes, as PyOpenCL's LocalMemory.")
       .def(nb::init<>())

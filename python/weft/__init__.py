@@ -13,7 +13,9 @@ A PyOpenCL or CuPy user should feel at home::
 The package: the extension weft._weft (C++: devices, queues, kernels, arrays) and a module
 per concept on top of it: _dtypes, _array (weft.Array), _indexing, _creation, _functions,
 _ufuncs, _protocols (NumPy's __array_ufunc__ and __array_function__), _linalg, _generators,
-_events and _polygon. This file only gathers their public names.
+_events, _polygon and _pyopencl (PyOpenCL's names: mem_flags, CommandQueue, get_platforms ...),
+and the public modules array, scan, elementwise and reduction (pyopencl.array's, pyopencl.scan's
+... names). This file only gathers their public names.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     Buffer,
     BuildError,
     ConfigError,
+    Context,
     Device,
     DTypeError,
     DeviceError,
@@ -39,6 +42,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     Program,
     Queue,
     Unsupported,
+    UserEvent,
     ValueOutOfRange,
     array_queue,
     backends,
@@ -46,6 +50,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     devices,
     elementwise_launches,
     enqueue_copy,
+    enqueue_nd_range_kernel,
     free_cached_memory,
     from_dlpack,
     memory_stats,
@@ -117,6 +122,20 @@ from ._generators import (  # noqa: F401
 )
 from ._histogram import bincount, histogram, histogram2d  # noqa: F401
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
+from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/PYTHON.md, "From PyOpenCL")
+    CommandQueue,
+    Platform,
+    command_execution_status,
+    command_queue_properties,
+    create_some_context,
+    device_partition_property,
+    device_type,
+    enqueue_barrier,
+    enqueue_marker,
+    get_platforms,
+    mem_flags,
+)
+from . import random  # noqa: F401  (weft.random: the Philox generator)
 from ._ufuncs import (  # noqa: F401
     abs,
     absolute,
@@ -184,6 +203,12 @@ from ._ufuncs import (  # noqa: F401
     where,
 )
 
+# weft.array is a module (pyopencl.array's names) that is also NumPy's array() when called.
+import importlib as _importlib
+
+array = _importlib.import_module(".array", __name__)  # noqa: F811
+from . import elementwise, reduction, scan  # noqa: E402,F401
+
 __version__ = "0.1.0"
 
 _atexit.register(_weft._shutdown)
@@ -196,6 +221,6 @@ for _name in __all__:
     _obj = globals()[_name]
     if getattr(_obj, "__module__", "").startswith("weft._") and _obj.__module__ != "weft._weft":
         _obj.__module__ = "weft"
-for _obj in (Array, Buffer, Device, Event, EventProfile, Graph, Kernel, LocalMemory, Program, Queue):
+for _obj in (Array, Buffer, Context, Device, Event, EventProfile, Graph, Kernel, LocalMemory, Program, Queue, UserEvent):
     _obj.__module__ = "weft"
 del _name, _obj

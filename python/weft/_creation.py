@@ -2,6 +2,7 @@
 the *_like functions, as NumPy's and PyOpenCL's."""
 from __future__ import annotations
 
+import functools as _functools
 import numbers as _numbers
 
 import numpy as _np
@@ -12,25 +13,56 @@ from ._dtypes import dtype_name, float64
 _ArrayBase = _weft._Array
 
 
+def _queue_first(f):
+    """Also takes pyopencl.array's forms: f(queue, shape, dtype) with a weft.Queue or Context
+    first (the array goes to its device; weft runs array operations on the device's own array
+    queue), queue= as a keyword, and order="C" and allocator= (weft's memory pool allocates)."""
+
+    @_functools.wraps(f)
+    def call(*args, **kwargs):
+        queue = kwargs.pop("queue", None)
+        if args and isinstance(args[0], (_weft.Queue, _weft.Context)):
+            if queue is not None:
+                raise TypeError(f"{f.__name__}: a queue given twice (first argument and queue=)")
+            queue, args = args[0], args[1:]
+        if kwargs.pop("order", "C") not in ("C", "c"):
+            raise _weft.InvalidArgument(f"{f.__name__}: weft arrays are C-ordered; order='F' is not supported")
+        kwargs.pop("allocator", None)
+        if queue is not None:
+            if kwargs.get("device") is not None:
+                raise TypeError(f"{f.__name__}: give a queue or device=, not both")
+            kwargs["device"] = queue
+        return f(*args, **kwargs)
+
+    call.__doc__ = ((f.__doc__ or "").rstrip() + f"\n\nAlso pyopencl.array's form: {f.__name__}(queue, ...) or "
+                    f"queue=queue, the array on the queue's device.").lstrip()
+    return call  # (help() and inspect.signature show f's parameters: wraps sets __wrapped__)
+
+
+@_queue_first
 def empty(shape, dtype=float64, device=None):
     """An array of shape with undefined contents."""
     return _weft._empty(shape, dtype_name(dtype), device)
 
 
+@_queue_first
 def full(shape, fill_value, dtype=None, device=None):
     if dtype is None:
         dtype = _np.result_type(fill_value)
     return _weft._full(shape, fill_value, dtype_name(dtype), device)
 
 
+@_queue_first
 def zeros(shape, dtype=float64, device=None):
     return _weft._full(shape, 0, dtype_name(dtype), device)
 
 
+@_queue_first
 def ones(shape, dtype=float64, device=None):
     return _weft._full(shape, 1, dtype_name(dtype), device)
 
 
+@_queue_first
 def arange(start, stop=None, step=1, dtype=None, device=None):
     """Evenly spaced values in [start, stop), as NumPy's arange."""
     if stop is None:
@@ -43,6 +75,7 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
     return _weft._arange(start, stop, step, dtype_name(dtype), device)
 
 
+@_queue_first
 def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None):
     return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), device)
 
@@ -74,8 +107,10 @@ def array(obj, dtype=None, copy=True, device=None):
     return a
 
 
-def to_device(queue, ary):
-    """PyOpenCL's pyopencl.array.to_device: a copy of the host array on the queue's device."""
+def to_device(queue, ary, allocator=None, async_=False):
+    """PyOpenCL's pyopencl.array.to_device: a copy of the host array on the device of queue (a
+    weft.Queue, Context, Device or selector). allocator and async_ are accepted and unused (weft's
+    pool allocates; the copy is done when this returns)."""
     return asarray(ary, device=queue.device if isinstance(queue, _weft.Queue) else queue)
 
 

@@ -52,7 +52,8 @@ std::string_view to_string(DeviceType t) noexcept {
 
 std::string_view DeviceSelector::valid_forms() noexcept {
   return "auto, host, opencl, opencl:cpu, opencl:gpu, opencl:accelerator, opencl:P, "
-         "opencl:P:D, cuda, cuda:N (P, D, N are indices from `weft devices`)";
+         "opencl:P:D, cuda, cuda:N (P, D, N are indices from `weft devices`), and any of those but auto "
+         "followed by /S for sub-device S of its latest partition (opencl:0:0/1)";
 }
 
 std::string_view DeviceSelector::backend() const noexcept {
@@ -66,7 +67,30 @@ std::string_view DeviceSelector::backend() const noexcept {
 }
 
 DeviceSelector DeviceSelector::parse(std::string_view raw) {
-  const std::string_view text = trim(raw);
+  std::string_view text = trim(raw);
+  if (text.empty()) bad_selector(raw, "it is empty");
+  // Sub-devices: "D/S/S..." is the device D and a path of sub-device indices.
+  std::vector<int> sub;
+  if (const std::size_t slash = text.find('/'); slash != std::string_view::npos) {
+    std::string_view path = text.substr(slash + 1);
+    text = text.substr(0, slash);
+    while (true) {
+      const std::size_t next = path.find('/');
+      const auto index = parse_index(path.substr(0, next));
+      if (!index) bad_selector(raw, "a sub-device is named by a non-negative integer after '/'");
+      sub.push_back(*index);
+      if (next == std::string_view::npos) break;
+      path = path.substr(next + 1);
+    }
+    if (text == "auto") bad_selector(raw, "'auto' has no sub-devices; name the device (opencl:0:0/1)");
+  }
+  DeviceSelector s = parse_device(raw, text);
+  s.text_ = std::string(trim(raw));
+  s.sub_ = std::move(sub);
+  return s;
+}
+
+DeviceSelector DeviceSelector::parse_device(std::string_view raw, std::string_view text) {
   DeviceSelector s;
   s.text_ = std::string(text);
   if (text.empty()) bad_selector(raw, "it is empty");

@@ -140,6 +140,9 @@ class QueueImpl {
   virtual EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                           const LaunchConfig& config, std::span<const EventPtr> wait) = 0;
   virtual EventPtr marker(std::span<const EventPtr> wait) = 0;
+  /// A marker that later commands also wait for. On an in-order queue every marker is one;
+  /// out-of-order queues (OpenCL) override this.
+  virtual EventPtr barrier(std::span<const EventPtr> wait) { return marker(wait); }
   /// Runs a graph's launches in order (graph.mutex held by the caller). This default
   /// enqueues them one by one; a backend with graphs of its own overrides it.
   virtual EventPtr launch_graph(GraphImpl& graph, std::span<const EventPtr> wait);
@@ -217,6 +220,14 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   virtual std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes);
   /// Sub-devices of compute_units each (OpenCL device fission); Unsupported elsewhere.
   virtual std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units);
+  /// Sub-devices of counts[k] compute units each (OpenCL fission by counts); Unsupported elsewhere.
+  virtual std::vector<std::shared_ptr<DeviceImpl>> partition_by_counts(std::span<const unsigned> counts);
+
+  /// The sub-devices of this device's latest partition that are still alive: a selector
+  /// "D/S" names the S-th of them (the list holds weak references, so naming one changes no
+  /// device's lifetime).
+  std::vector<std::shared_ptr<DeviceImpl>> sub_devices() const;
+  void remember_sub_devices(const std::vector<std::shared_ptr<DeviceImpl>>& subs);
 
   /// The ordering of this device's queues with its array queue (queue_order.hpp).
   DeviceOrder& order() const noexcept { return order_; }
@@ -231,6 +242,8 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
  private:
   std::size_t local_index_;
   mutable DeviceOrder order_;
+  mutable std::mutex sub_mutex_;
+  std::vector<std::weak_ptr<DeviceImpl>> sub_devices_;
 };
 
 class BackendImpl {

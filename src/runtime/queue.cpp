@@ -172,6 +172,11 @@ Event Queue::marker(std::span<const Event> wait) {
   return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) { return impl_->marker(w); });
 }
 
+Event Queue::barrier(std::span<const Event> wait) {
+  checked(impl_);
+  return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) { return impl_->barrier(w); });
+}
+
 void Queue::finish() { checked(impl_)->finish(); }
 
 void Queue::flush() { checked(impl_)->flush(); }

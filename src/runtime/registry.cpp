@@ -127,7 +127,31 @@ std::vector<Device> devices() { return detail::devices_of(""); }
 
 Device device(std::string_view selector) { return device(DeviceSelector::parse(selector)); }
 
+namespace {
+Device device_itself(const DeviceSelector& sel);
+}  // namespace
+
 Device device(const DeviceSelector& sel) {
+  Device d = device_itself(sel);
+  for (const int s : sel.sub_devices()) {
+    const std::string want = d.selector() + "/" + std::to_string(s);
+    const auto subs = d.sub_devices();
+    const auto it = std::find_if(subs.begin(), subs.end(), [&](const Device& x) { return x.selector() == want; });
+    if (it == subs.end()) {
+      std::string have;
+      for (const auto& x : subs) have += (have.empty() ? "" : ", ") + x.selector();
+      throw InvalidArgument("no device matches selector '" + sel.text() + "': " + d.selector() +
+                            (subs.empty() ? " has no sub-devices now (make them first: Device::partition, "
+                                            "Device.create_sub_devices in Python)"
+                                          : " has no sub-device " + std::to_string(s) + " now (it has " + have + ")"));
+    }
+    d = *it;
+  }
+  return d;
+}
+
+namespace {
+Device device_itself(const DeviceSelector& sel) {
   using Kind = DeviceSelector::Kind;
   const auto all = detail::devices_of(sel.backend());
   auto no_match = [&]() -> InvalidArgument {
@@ -169,6 +193,7 @@ Device device(const DeviceSelector& sel) {
   }
   throw no_match();
 }
+}  // namespace
 
 Device default_device() {
   const Device d = device(config().device);

@@ -211,6 +211,33 @@ TEST_P(DeviceFeatures, SubDevices) {
   }
 }
 
+TEST_P(DeviceFeatures, SubDevicesByCountsAndBySelector) {
+  const unsigned counts[] = {1, 1};
+  if (dev.capabilities().dlpack_device_type != 4 || dev.info().compute_units < 2) {
+    EXPECT_THROW(dev.partition_by_counts(counts), Unsupported);
+    EXPECT_THROW(device(dev.selector() + "/0"), InvalidArgument);  // no sub-devices to name
+    return;
+  }
+  std::vector<Device> subs;
+  try {
+    subs = dev.partition_by_counts(counts);
+  } catch (const Unsupported& e) {
+    GTEST_SKIP() << e.what();
+  }
+  ASSERT_EQ(subs.size(), 2u);
+  EXPECT_EQ(subs[0].info().compute_units, 1u);
+  // A selector names each while it lives; its own selector names it.
+  EXPECT_EQ(device(dev.selector() + "/1"), subs[1]);
+  EXPECT_EQ(device(subs[0].selector()), subs[0]);
+  EXPECT_THROW(device(dev.selector() + "/7"), InvalidArgument);
+  const unsigned too_many[] = {1000000};
+  EXPECT_THROW(dev.partition_by_counts(too_many), InvalidArgument);
+  const unsigned zero[] = {0};
+  EXPECT_THROW(dev.partition_by_counts(zero), InvalidArgument);
+  subs.clear();
+  EXPECT_THROW(device(dev.selector() + "/1"), InvalidArgument);  // gone with the last handle
+}
+
 INSTANTIATE_TEST_SUITE_P(AllDevices, DeviceFeatures, ::testing::ValuesIn(test::test_devices()), test::device_name);
 
 }  // namespace

@@ -165,5 +165,18 @@ TEST(Selector, EveryForm) {
   EXPECT_EQ(DeviceSelector::parse(" cuda:0 ").backend(), "cuda");
 }
 
+TEST(Selector, SubDevicesFollowASlash) {
+  const auto s = DeviceSelector::parse("opencl:0:1/2/0");
+  EXPECT_EQ(s.kind(), DeviceSelector::Kind::opencl_index);
+  EXPECT_EQ(s.index(), 1);
+  EXPECT_EQ(s.sub_devices(), (std::vector<int>{2, 0}));
+  EXPECT_EQ(s.text(), "opencl:0:1/2/0");
+  EXPECT_EQ(DeviceSelector::parse("opencl:cpu/1").sub_devices(), std::vector<int>{1});
+  EXPECT_TRUE(DeviceSelector::parse("opencl:0:0").sub_devices().empty());
+  for (const char* bad : {"opencl:0:0/", "opencl:0:0/x", "opencl:0:0/-1", "auto/0", "opencl:0:0//1", "/1"}) {
+    EXPECT_THROW(DeviceSelector::parse(bad), ConfigError) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace weft

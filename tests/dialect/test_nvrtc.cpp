@@ -47,6 +47,9 @@ std::vector<Source> every_dialect_source() {
   s.push_back({"builtin/polygon", embedded::polygon_cl, ""});
   static const std::string polygon_groups = std::string(embedded::polygon_cl) + "\n" + std::string(embedded::polygon_groups_cl);
   s.push_back({"builtin/polygon_groups", polygon_groups, ""});
+  s.push_back({"builtin/random", embedded::random_cl, ""});
+  static const std::string random_f64 = std::string(embedded::random_cl) + "\n" + std::string(embedded::random_f64_cl);
+  s.push_back({"builtin/random_f64", random_f64, ""});
   // The generators' sources, as they are built for a GPU (work-group variants).
   static const ElementwiseKernel ew("float a, const float *x, float *y", "y[i] = a * x[i] + y[i]", "axpy");
   static const ReductionKernel red(DType::float32, "0", "a + b", "x[i] * y[i]", "const float *x, const float *y");

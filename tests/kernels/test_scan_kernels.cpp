@@ -268,5 +268,34 @@ TEST_P(Generators, SegmentedScanAndStreamCompaction) {
 }
 
 
+TEST_P(Generators, ScanOutputSeesTheCountAsNLikePyOpenCL) {
+  // PyOpenCL's copy_if writes `if (i+1 == N) *count = item;`: N is the element count here too,
+  // and an argument named N keeps its own meaning.
+  const std::size_t n = 5003;
+  std::vector<std::int32_t> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<std::int32_t>(i % 7) - 3;
+  Buffer dx = upload_typed(x), kept = Buffer::of<std::int32_t>(dev, n), count = Buffer::of<std::int32_t>(dev, 1);
+  GenericScanKernel copy_if(DType::int32, "__global int *ary, __global int *out, __global int *count",
+                            "(ary[i] > 0) ? 1 : 0", "a+b", "0",
+                            "if (prev_item != item) out[item-1] = ary[i]; if (i+1 == N) *count = item;", {}, {},
+                            "copy_if");
+  copy_if(q, n, dx, kept, count);
+  std::vector<std::int32_t> ref;
+  for (auto v : x) {
+    if (v > 0) ref.push_back(v);
+  }
+  ASSERT_EQ(static_cast<std::size_t>(download<std::int32_t>(q, count, 1)[0]), ref.size());
+  EXPECT_EQ(download<std::int32_t>(q, kept, ref.size()), ref);
+  Buffer out = Buffer::of<std::int32_t>(dev, n);
+  GenericScanKernel own_n(DType::int32, "const int *v, int *out, int N", "v[i]", "a + b", "0", "out[i] = item + N");
+  own_n(q, n, dx, out, 1000);
+  const auto o = download<std::int32_t>(q, out, n);
+  std::int32_t run = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    run += x[i];
+    ASSERT_EQ(o[i], run + 1000) << i;
+  }
+}
+
 }  // namespace
 }  // namespace weft

@@ -308,6 +308,17 @@ def test_polygon_mask_matches_the_rule(device):
         weft.polygon_mask(np.zeros(6), 4, 4, device=device)
 
 
+def test_polygon_mask_does_what_its_docstring_says(device):
+    # Integer pixel coordinates (not centres); border_value only on vertex pixels; every other
+    # pixel, edges included, by the even-odd rule: a left or top edge is outside, a right or
+    # bottom edge inside.
+    square = np.array([[2, 2], [6, 2], [6, 6], [2, 6]])
+    m = weft.polygon_mask(square, 10, 10, device=device, border_value=7)
+    assert [m[2, 2], m[2, 6], m[6, 6], m[6, 2]] == [7, 7, 7, 7]
+    assert (m[4, 2], m[4, 6], m[2, 4], m[6, 4], m[4, 4], m[1, 1]) == (0, 1, 0, 1, 1, 0)
+    assert "border_value" in weft.polygon_mask.__doc__ and "not a pixel" in weft.polygon_mask.__doc__
+
+
 def test_user_queues_and_array_work_are_ordered(device):
     prg = weft.Program(device, "__kernel void add(__global float *x, float v) { x[get_global_id(0)] += v; }").build()
     q1, q2 = weft.Queue(device), weft.Queue(device, out_of_order=True)

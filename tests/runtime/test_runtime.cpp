@@ -156,6 +156,31 @@ TEST_P(Runtime, WaitListsOrderWorkAcrossQueues) {
   EXPECT_EQ(out, v);
 }
 
+TEST_P(Runtime, BarriersHoldBackLaterCommandsOnEveryKindOfQueue) {
+  // PyOpenCL's enqueue_barrier: a command enqueued after the barrier with no wait list of its
+  // own still waits for what came before (on an out-of-order queue a marker would not do this).
+  Device dev = GetParam();
+  for (const bool out_of_order : {false, true}) {
+    Queue q(dev, QueueOptions{.out_of_order = out_of_order, .profiling = false});
+    const std::vector<int> v{1, 2, 3, 4};
+    Buffer a = upload(q, v), b(dev, v.size() * 4);
+    UserEvent gate;
+    const Event gates[] = {gate};
+    Event first = q.marker(gates);
+    Event fence = q.barrier();
+    Event later = q.copy(a, b, a.size());
+    q.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    EXPECT_FALSE(first.done());
+    EXPECT_FALSE(fence.done());
+    EXPECT_FALSE(later.done()) << (out_of_order ? "out-of-order queue" : "in-order queue");
+    gate.complete();
+    later.wait();
+    EXPECT_TRUE(fence.done());
+    EXPECT_EQ(download<int>(q, b, v.size()), v);
+  }
+}
+
 TEST_P(Runtime, PinnedMemoryTransfersAsynchronously) {
   Device dev = GetParam();
   Queue q(dev);

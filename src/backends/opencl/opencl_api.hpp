@@ -78,6 +78,8 @@ inline constexpr cl_device_info CL_DEVICE_DOUBLE_FP_CONFIG = 0x1032;
 inline constexpr cl_device_info CL_DEVICE_PARTITION_MAX_SUB_DEVICES = 0x1043;
 
 inline constexpr cl_device_partition_property CL_DEVICE_PARTITION_EQUALLY = 0x1086;
+inline constexpr cl_device_partition_property CL_DEVICE_PARTITION_BY_COUNTS = 0x1087;
+inline constexpr cl_device_partition_property CL_DEVICE_PARTITION_BY_COUNTS_LIST_END = 0x0;
 inline constexpr cl_context_properties CL_CONTEXT_PLATFORM = 0x1084;
 
 inline constexpr cl_command_queue_properties CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE = 1 << 0;

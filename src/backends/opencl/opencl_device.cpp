@@ -152,17 +152,33 @@ std::shared_ptr<QueueImpl> OpenclDevice::create_queue(const QueueOptions& option
 }
 
 std::vector<std::shared_ptr<DeviceImpl>> OpenclDevice::partition_equally(unsigned compute_units) {
-  const Api& a = api();
-  const auto max_sub = device_value<cl_uint>(id_, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
-  if (max_sub < 2) return DeviceImpl::partition_equally(compute_units);
+  if (device_value<cl_uint>(id_, CL_DEVICE_PARTITION_MAX_SUB_DEVICES) < 2) return DeviceImpl::partition_equally(compute_units);
   const cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY,
                                                 static_cast<cl_device_partition_property>(compute_units), 0};
+  return split(props, "sub-devices of " + std::to_string(compute_units));
+}
+
+std::vector<std::shared_ptr<DeviceImpl>> OpenclDevice::partition_by_counts(std::span<const unsigned> counts) {
+  if (device_value<cl_uint>(id_, CL_DEVICE_PARTITION_MAX_SUB_DEVICES) < 2) return DeviceImpl::partition_by_counts(counts);
+  std::vector<cl_device_partition_property> props{CL_DEVICE_PARTITION_BY_COUNTS};
+  std::string how = "sub-devices of";
+  for (unsigned c : counts) {
+    props.push_back(static_cast<cl_device_partition_property>(c));
+    how += " " + std::to_string(c);
+  }
+  props.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
+  props.push_back(0);
+  return split(props.data(), how + " compute units");
+}
+
+std::vector<std::shared_ptr<DeviceImpl>> OpenclDevice::split(const cl_device_partition_property* props,
+                                                             const std::string& how) {
+  const Api& a = api();
   cl_uint n = 0;
   const cl_int err = a.clCreateSubDevices(id_, props, 0, nullptr, &n);
   if (err != CL_SUCCESS || n == 0) {
     throw InvalidArgument(info_.selector + " (" + info_.name + ", " + std::to_string(info_.compute_units) +
-                          " compute units) cannot be split into sub-devices of " + std::to_string(compute_units) +
-                          ": " + error_name(err));
+                          " compute units) cannot be split into " + how + ": " + error_name(err));
   }
   std::vector<cl_device_id> ids(n);
   check(a.clCreateSubDevices(id_, props, n, ids.data(), nullptr), "clCreateSubDevices");

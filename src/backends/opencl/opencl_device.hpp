@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ class OpenclDevice final : public DeviceImpl {
   BufferPtr allocate(std::size_t bytes) override;
   ProgramBuilder& program_builder() noexcept override { return builder_; }
   std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units) override;
+  std::vector<std::shared_ptr<DeviceImpl>> partition_by_counts(std::span<const unsigned> counts) override;
   std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
 
   cl::cl_device_id id() const noexcept { return id_; }
@@ -41,6 +43,9 @@ class OpenclDevice final : public DeviceImpl {
   const OpenclContext& context_info() const noexcept { return *context_; }
 
  private:
+  /// clCreateSubDevices with props (a zero-terminated list); how words the request in errors.
+  std::vector<std::shared_ptr<DeviceImpl>> split(const cl::cl_device_partition_property* props, const std::string& how);
+
   cl::cl_device_id id_;
   std::shared_ptr<OpenclContext> context_;
   bool out_of_order_supported_;

@@ -53,7 +53,9 @@ void OpenclEvent::wait() {
   cl_int s = CL_COMPLETE;
   api().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr);
   if (s < 0) {
-    throw DeviceError("an OpenCL command failed: " + error_name(s) + " (" + std::to_string(s) + ")",
+    throw DeviceError("an OpenCL command failed: " + error_name(s) + " (" + std::to_string(s) + ")" +
+                          (s == -14 ? ": an event it waited for failed (a failed command, a UserEvent set to an error)"
+                                    : ""),
                       error_name(s), "command execution");
   }
   check(err, "clWaitForEvents");
@@ -189,7 +191,9 @@ std::vector<cl_event> OpenclQueue::wait_list(std::span<const EventPtr> wait) {
     std::weak_ptr<EventImpl> weak = e;
     e->on_complete([bridge, weak] {
       cl_int status = CL_COMPLETE;
-      if (auto src = weak.lock(); src && src->status() == EventStatus::error) status = -1;
+      // OpenCL passes a status code, not the error: this one says "an event waited for failed".
+      constexpr cl_int waited_for_failed = -14;  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+      if (auto src = weak.lock(); src && src->status() == EventStatus::error) status = waited_for_failed;
       api().clSetUserEventStatus(bridge->get(), status);
     });
   }
@@ -260,6 +264,15 @@ EventPtr OpenclQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const Ar
 }
 
 EventPtr OpenclQueue::marker(std::span<const EventPtr> wait) { return enqueue_marker(wait_list(wait)); }
+
+EventPtr OpenclQueue::barrier(std::span<const EventPtr> wait) {
+  const auto w = wait_list(wait);
+  if (!out_of_order_) return enqueue_marker(w);
+  cl_event ev = nullptr;
+  check(api().clEnqueueBarrierWithWaitList(queue_.get(), static_cast<cl_uint>(w.size()), w.empty() ? nullptr : w.data(), &ev),
+        "clEnqueueBarrierWithWaitList");
+  return std::make_shared<OpenclEvent>(ev);
+}
 
 EventPtr OpenclQueue::enqueue_marker(const std::vector<cl_event>& w) {
   cl_event ev = nullptr;

@@ -42,6 +42,7 @@ class OpenclQueue final : public QueueImpl {
   EventPtr launch(const std::shared_ptr<KernelImpl>& kernel, const ArgList& args,
                   const LaunchConfig& config, std::span<const EventPtr> wait) override;
   EventPtr marker(std::span<const EventPtr> wait) override;
+  EventPtr barrier(std::span<const EventPtr> wait) override;
   void finish() override;
   void flush() override;
 

@@ -40,11 +40,18 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
   if (blank(neutral)) throw InvalidArgument(who_ + ": the neutral element is empty");
   if (blank(output_statement)) throw InvalidArgument(who_ + ": the output statement is empty");
   if (dtype == DType::float16) throw Unsupported(who_ + ": float16 scans are not supported");
-  bool n_taken = false;
-  for (const auto& s : specs_) n_taken |= s.name == "n";
+  bool n_taken = false, big_n_taken = false;
+  for (const auto& s : specs_) {
+    n_taken |= s.name == "n";
+    big_n_taken |= s.name == "N";
+  }
   const bool segmented = !blank(is_segment_start_expr);
+  // PyOpenCL's scans call the element count N (its copy_if writes `if (i+1 == N) *count = item;`):
+  // N is n here too, unless an argument or the preamble has the name.
+  const std::string count_name = n_taken ? "weft_n" : "n";
+  const std::string pyopencl_n = big_n_taken ? "" : "\n#ifndef N\n#define N " + count_name + "\n#endif\n";
   const std::vector<std::pair<std::string, std::string>> values{
-      {"PREAMBLE", std::string(preamble)},
+      {"PREAMBLE", std::string(preamble) + pyopencl_n},
       {"T", std::string(c_name(dtype))},
       {"SCAN", std::string(scan_expr)},
       {"INPUT", std::string(input_expr)},
@@ -53,7 +60,7 @@ GenericScanKernel::GenericScanKernel(DType dtype, std::string_view arguments, st
       {"OUTPUT", std::string(output_statement)},
       {"ARGS", detail::parameter_list(specs_)},
       {"NAMES", detail::name_list(specs_)},
-      {"N", n_taken ? "weft_n" : "n"},
+      {"N", count_name},
       // The single pass packs values of 4 bytes or less into the tiles' status words.
       {"PACKED", size_of(dtype) <= 4 ? "1" : "0"},
       // The value's bits in a status word (4-byte values) or beside it (8-byte, CUDA).

@@ -1,0 +1,191 @@
+"""PyOpenCL's names and forms, so that PyOpenCL code runs with ``import weft as cl``:
+mem_flags, command_execution_status, device_partition_property, device_type,
+command_queue_properties; get_platforms() and Platform; create_some_context(); CommandQueue;
+enqueue_marker and enqueue_barrier; and the queue methods some tutorials write
+(``queue.enqueue_copy(...)``, ``queue.enqueue_nd_range_kernel(kernel, ...)``).
+
+The objects with state (Context, UserEvent, Buffer, Device.create_sub_devices,
+Kernel.set_args, enqueue_nd_range_kernel) are in the extension (python/src/opencl_forms.cpp,
+kernel_programs.cpp). docs/PYTHON.md's "From PyOpenCL" table lists every name and what differs.
+"""
+from __future__ import annotations
+
+from . import _weft
+
+
+class mem_flags:
+    """Buffer flags, OpenCL's values (PyOpenCL's cl.mem_flags). weft allocates where it sees
+    fit: READ_ONLY/WRITE_ONLY/ALLOC_HOST_PTR are accepted and checked for conflicts, not enforced;
+    COPY_HOST_PTR and USE_HOST_PTR both copy hostbuf (weft's buffers never alias host memory)."""
+
+    READ_WRITE = 1 << 0
+    WRITE_ONLY = 1 << 1
+    READ_ONLY = 1 << 2
+    USE_HOST_PTR = 1 << 3
+    ALLOC_HOST_PTR = 1 << 4
+    COPY_HOST_PTR = 1 << 5
+    HOST_WRITE_ONLY = 1 << 7
+    HOST_READ_ONLY = 1 << 8
+    HOST_NO_ACCESS = 1 << 9
+
+
+class command_execution_status:
+    """Event.command_execution_status values (PyOpenCL's); a failed command's is negative."""
+
+    COMPLETE = 0
+    RUNNING = 1
+    SUBMITTED = 2
+    QUEUED = 3
+
+
+class device_partition_property:
+    """Device.create_sub_devices properties (OpenCL's values)."""
+
+    EQUALLY = 0x1086
+    BY_COUNTS = 0x1087
+    BY_COUNTS_LIST_END = 0x0
+    BY_AFFINITY_DOMAIN = 0x1088
+
+
+class device_type:
+    """Context(dev_type=...) and Platform.get_devices(device_type=...) values (OpenCL's)."""
+
+    DEFAULT = 1 << 0
+    CPU = 1 << 1
+    GPU = 1 << 2
+    ACCELERATOR = 1 << 3
+    CUSTOM = 1 << 4
+    ALL = 0xFFFFFFFF
+
+
+class command_queue_properties:
+    """CommandQueue(properties=...) values (OpenCL's)."""
+
+    OUT_OF_ORDER_EXEC_MODE_ENABLE = 1 << 0
+    PROFILING_ENABLE = 1 << 1
+
+
+_TYPE_BITS = {"cpu": device_type.CPU, "gpu": device_type.GPU, "accelerator": device_type.ACCELERATOR}
+
+
+def _type_matches(device, bits):
+    return bits in (None, device_type.ALL, device_type.DEFAULT) or bool(bits & _TYPE_BITS.get(device.type, 0))
+
+
+class Platform:
+    """The devices that share one platform (an OpenCL platform, CUDA, the host backend), as
+    PyOpenCL's Platform."""
+
+    __module__ = "weft"
+
+    def __init__(self, name, devices):
+        self.name = name
+        self._devices = list(devices)
+
+    @property
+    def vendor(self):
+        return self._devices[0].vendor if self._devices else ""
+
+    def get_devices(self, device_type=None):
+        """The platform's devices, of device_type (weft.device_type bits) when given."""
+        found = [d for d in self._devices if _type_matches(d, device_type)]
+        if not found:
+            raise _weft.InvalidArgument(f"Platform {self.name!r} has no device of type {device_type}")
+        return found
+
+    def __eq__(self, other):
+        return isinstance(other, Platform) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return f"<weft.Platform {self.name!r}: {len(self._devices)} device(s)>"
+
+
+def get_platforms():
+    """Every platform with a device, in the order `weft devices` lists them (host first)."""
+    order = []
+    groups = {}
+    for d in _weft.devices():
+        key = (d.backend, d.platform)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(d)
+    return [Platform(platform or backend, groups[(backend, platform)]) for backend, platform in order]
+
+
+def create_some_context(interactive=None, answers=None):
+    """A Context on the default device (WEFT_DEVICE, else auto's choice). It never prompts:
+    interactive and answers are accepted for PyOpenCL's signature (PYOPENCL_CTX is not read;
+    set WEFT_DEVICE instead)."""
+    return _weft.Context([_weft.default_device()])
+
+
+class _QueueType(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, _weft.Queue)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, _weft.Queue)
+
+
+class CommandQueue(metaclass=_QueueType):
+    """PyOpenCL's CommandQueue(context, device=None, properties=None): makes a weft.Queue on
+    device (else the context's first device). Profiling is always on, as weft queues are by
+    default; OUT_OF_ORDER_EXEC_MODE_ENABLE makes an out-of-order queue."""
+
+    def __new__(cls, context=None, device=None, properties=None):
+        props = int(properties or 0)
+        if props & ~(command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
+                     | command_queue_properties.PROFILING_ENABLE):
+            raise _weft.InvalidArgument(f"CommandQueue: properties {props} hold bits that are no "
+                                        "weft.command_queue_properties value")
+        if device is not None and isinstance(context, _weft.Context) and device not in context.devices:
+            raise _weft.InvalidArgument(f"CommandQueue: {device!r} is not one of the context's devices")
+        out_of_order = bool(props & command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return _weft.Queue(device if device is not None else context, out_of_order=out_of_order)
+
+
+def enqueue_marker(queue, wait_for=None):
+    """An event that completes when the queue's work before it (or wait_for) has, as PyOpenCL's."""
+    return queue.marker(wait_for)
+
+
+def enqueue_barrier(queue, wait_for=None):
+    """A barrier: commands enqueued after it wait for the work before it (or wait_for), as PyOpenCL's."""
+    return queue.barrier(wait_for)
+
+
+def _queue_enqueue_copy(self, *args, **kwargs):
+    """queue.enqueue_copy(dest, src, ...): weft.enqueue_copy on this queue. Some tutorials write
+    queue.enqueue_copy(queue, dest, src); the repeated queue is accepted."""
+    if args and isinstance(args[0], _weft.Queue):
+        if args[0] != self:
+            raise _weft.InvalidArgument("Queue.enqueue_copy: the queue given as first argument is not this queue")
+        args = args[1:]
+    return _weft.enqueue_copy(self, *args, **kwargs)
+
+
+def _queue_enqueue_nd_range_kernel(self, kernel, global_size, local_size, *args, global_offset=None,
+                                   wait_for=None):
+    """queue.enqueue_nd_range_kernel(kernel, global_size, local_size, *args): launches kernel on this
+    queue with args (or, without them, with the arguments set_args gave it)."""
+    if args:
+        return kernel(self, global_size, local_size, *args, global_offset=global_offset, wait_for=wait_for)
+    return _weft.enqueue_nd_range_kernel(self, kernel, global_size, local_size, global_offset, wait_for)
+
+
+def _queue_enqueue_marker(self, wait_for=None):
+    return self.marker(wait_for)
+
+
+def _queue_enqueue_barrier(self, wait_for=None):
+    return self.barrier(wait_for)
+
+
+_weft.Queue.enqueue_copy = _queue_enqueue_copy
+_weft.Queue.enqueue_nd_range_kernel = _queue_enqueue_nd_range_kernel
+_weft.Queue.enqueue_marker = _queue_enqueue_marker
+_weft.Queue.enqueue_barrier = _queue_enqueue_barrier

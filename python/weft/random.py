@@ -1,0 +1,162 @@
+"""Counter-based random numbers (Philox4x32-10) with NumPy's Generator names.
+
+    import weft
+    rng = weft.random.default_rng(42)
+    u = rng.random(1000, dtype="float32")              # weft.Array in [0, 1)
+    z = rng.normal(0.0, 2.0, size=(256, 256), device="opencl:cpu")
+    k = rng.integers(6, size=100, dtype="int8")         # [0, 6)
+
+The same seed gives the same numbers on every device (host, OpenCL, CUDA), bit for bit, for
+every method: normal and exponential compute log, sin and cos with weft's own polynomials, not
+the device's math library. The stream's layout is documented in include/weft/random.hpp and
+docs/ALGORITHMS.md.
+
+Differences from NumPy's Generator: results are weft arrays on a device (device=, the default
+device when None); size=None gives a 0-d array, not a Python scalar; the parameters (low,
+high, loc, scale) are numbers, not arrays; every method takes dtype= (float32 or float64 for
+the real distributions). The numbers are not NumPy's: NumPy's Philox is Philox4x64 seeded
+through SeedSequence, and its normal and integers reject draws (ziggurat, Lemire), which a
+stream where every element has a fixed place cannot reproduce. permutation and shuffle need a
+sort weft does not have yet.
+"""
+from __future__ import annotations
+
+import copy as _copy
+import numbers as _numbers
+import secrets as _secrets
+
+import numpy as _np
+
+from . import _weft
+from ._dtypes import dtype_name
+
+__all__ = ["Generator", "default_rng"]
+
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
+
+
+def _shape(size):
+    if size is None:
+        return ()
+    if isinstance(size, (_numbers.Integral, _np.integer)) and not isinstance(size, (bool, _np.bool_)):
+        return (int(size),)
+    try:
+        return tuple(size)
+    except TypeError:
+        raise TypeError(f"size must be None, an int or a tuple of ints, not {type(size).__name__}") from None
+
+
+def _number(value, what, who):
+    if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (_numbers.Real, _np.number)):
+        raise TypeError(f"Generator.{who}: {what} must be a real number, not {type(value).__name__} "
+                        "(weft's generator takes scalar parameters only)")
+    return float(value)
+
+
+def _integer(value, what):
+    if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (_numbers.Integral, _np.integer)):
+        raise TypeError(f"Generator.integers: {what} must be an integer, not {type(value).__name__}")
+    return int(value)
+
+
+class Generator:
+    """A Philox4x32-10 stream keyed by a 64-bit seed (NumPy's numpy.random.Generator names).
+
+    seed: an int in [0, 2**64), or None for one drawn from the operating system's entropy."""
+
+    def __init__(self, seed=None):
+        if isinstance(seed, Generator):
+            self._g = _copy.copy(seed._g)
+            return
+        if seed is None:
+            seed = _secrets.randbits(64)
+        if isinstance(seed, (bool, _np.bool_)) or not isinstance(seed, (_numbers.Integral, _np.integer)):
+            raise TypeError(f"Generator: seed must be an int in [0, 2**64) or None, not {type(seed).__name__}")
+        if not 0 <= int(seed) <= _UINT64_MAX:
+            raise ValueError(f"Generator: seed must be in [0, 2**64), not {seed}")
+        self._g = _weft._Generator(int(seed))
+
+    @property
+    def seed(self) -> int:
+        return self._g.seed
+
+    @property
+    def counter(self):
+        """The next Philox block, as its four 32-bit counter words (least significant first)."""
+        return tuple(self._g.counter)
+
+    @counter.setter
+    def counter(self, words):
+        self._g.counter = [int(w) for w in words]
+
+    def advance(self, blocks):
+        """Skips blocks Philox blocks, as if a call had used them."""
+        self._g.advance(int(blocks))
+        return self
+
+    def __copy__(self):
+        return Generator(self)
+
+    def __repr__(self):
+        return f"weft.random.Generator(seed={self.seed}, counter={self.counter})"
+
+    def random_raw(self, size=None, device=None):
+        """The raw Philox words, uint32: element 4j + k is word k of block j."""
+        return self._g.random_raw(_shape(size), device)
+
+    def random(self, size=None, dtype=_np.float64, out=None, device=None):
+        """Uniform in [0, 1): float32 (24 random bits) or float64 (53)."""
+        if out is not None:
+            raise TypeError("Generator.random: out= is not supported; the result is a new weft array")
+        return self._g.uniform(0.0, 1.0, _shape(size), dtype_name(dtype), device)
+
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=_np.float64, device=None):
+        """low + (high - low) * u, u in [0, 1) (as NumPy, high may come out through rounding)."""
+        return self._g.uniform(_number(low, "low", "uniform"), _number(high, "high", "uniform"), _shape(size),
+                               dtype_name(dtype), device)
+
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=_np.float64, device=None):
+        """loc + scale * z, z standard normal (Box-Muller on the Philox words)."""
+        return self._g.normal(_number(loc, "loc", "normal"), _number(scale, "scale", "normal"), _shape(size),
+                              dtype_name(dtype), device)
+
+    def standard_normal(self, size=None, dtype=_np.float64, out=None, device=None):
+        if out is not None:
+            raise TypeError("Generator.standard_normal: out= is not supported; the result is a new weft array")
+        return self._g.normal(0.0, 1.0, _shape(size), dtype_name(dtype), device)
+
+    def exponential(self, scale=1.0, size=None, dtype=_np.float64, device=None):
+        """scale * -log(u), u in (0, 1]."""
+        return self._g.exponential(_number(scale, "scale", "exponential"), _shape(size), dtype_name(dtype), device)
+
+    def standard_exponential(self, size=None, dtype=_np.float64, out=None, device=None):
+        if out is not None:
+            raise TypeError("Generator.standard_exponential: out= is not supported; the result is a new weft array")
+        return self._g.exponential(1.0, _shape(size), dtype_name(dtype), device)
+
+    def integers(self, low, high=None, size=None, dtype=_np.int64, endpoint=False, device=None):
+        """Integers in [low, high) ([low, high] with endpoint=True); with high None, in [0, low).
+        Each value of a range of r has probability 1/r to within 2**-64 (no rejection)."""
+        if high is None:
+            low, high = 0, low
+        low, high, endpoint = _integer(low, "low"), _integer(high, "high"), bool(endpoint)
+        name = dtype_name(dtype)
+        if _INT64_MIN <= low <= _INT64_MAX and _INT64_MIN <= high <= _INT64_MAX:
+            return self._g.integers(low, high, _shape(size), name, endpoint, device)
+        # uint64 ranges above 2**63: the inclusive form, which reaches 2**64 - 1.
+        last = high if endpoint else high - 1
+        if low < 0 or low > _UINT64_MAX:
+            raise _weft.InvalidArgument(f"Generator.integers: low is out of bounds for {name}")
+        if last > _UINT64_MAX:
+            raise _weft.InvalidArgument(f"Generator.integers: high is out of bounds for {name}")
+        if last < low:
+            raise _weft.InvalidArgument("Generator.integers: " + ("low > high" if endpoint else "low >= high")
+                                        + " (the range is empty)")
+        return self._g.integers_unsigned(low, last, _shape(size), name, True, device)
+
+
+def default_rng(seed=None):
+    """NumPy's spelling: a Generator keyed by seed (a Generator given is returned as it is)."""
+    if isinstance(seed, Generator):
+        return seed
+    return Generator(seed)
