@@ -67,6 +67,15 @@ def main():
         emit("numpy multiply+add with out=", n, "float32", med, mn, 16.0 * n)
         med, mn = timed(lambda: a * b + c, repeat)
         emit("numpy a*b+c (temporaries)", n, "float32", med, mn, 16.0 * n)
+    elif suite == "histogram":
+        x = rng.uniform(0, 1, n).astype(np.float32)
+        med, mn = timed(lambda: np.histogram(x, 256, range=(0, 1)), repeat)
+        emit("numpy np.histogram(a, 256, range=(0, 1))", n, "float32", med, mn, 4.0 * n)
+        med, mn = timed(lambda: np.histogram(x, 256), repeat)
+        emit("numpy np.histogram(a, 256)", n, "float32", med, mn, 4.0 * n)
+        labels = rng.integers(0, 1 << 16, n).astype(np.int32)
+        med, mn = timed(lambda: np.bincount(labels), repeat)
+        emit("numpy np.bincount(x), 2^16 bins", n, "int32", med, mn, 4.0 * n)
     elif suite == "random":
         out = np.empty(n, dtype=np.float32)
         for name, gen in (("PCG64", np.random.default_rng(42)), ("Philox", np.random.Generator(np.random.Philox(42)))):

@@ -15,6 +15,7 @@
 #include "weft/event.hpp"
 #include "weft/future.hpp"
 #include "weft/graph.hpp"
+#include "weft/histogram.hpp"
 #include "weft/indexing.hpp"
 #include "weft/memory.hpp"
 #include "weft/ndrange.hpp"

@@ -201,6 +201,7 @@ void register_arrays(nb::module_& m) {
   register_array_reductions(m);
   register_array_creation(m);
   register_array_memory(m);
+  register_array_histogram(m);
 }
 
 }  // namespace weftpy

@@ -36,5 +36,6 @@ void register_array_indexing(nb::module_& m, nb::class_<PyArray>& cls);
 void register_array_reductions(nb::module_& m);
 void register_array_creation(nb::module_& m);
 void register_array_memory(nb::module_& m);
+void register_array_histogram(nb::module_& m);
 
 }  // namespace weftpy

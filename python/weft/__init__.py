@@ -123,6 +123,7 @@ from ._generators import (  # noqa: F401
     InclusiveScanKernel,
     ReductionKernel,
 )
+from ._histogram import bincount, histogram, histogram2d  # noqa: F401
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
 from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/PYTHON.md, "From PyOpenCL")
     CommandQueue,

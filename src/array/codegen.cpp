@@ -397,9 +397,9 @@ Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const 
   CallKey::Storage store;
   Generator g(shape, store, true);
   if (dest) g.destination(*dest);
-  std::string value;
-  for (const ExprNode* r : roots) value = g.value(*r);
-  Text t{std::move(value), {}};
+  std::vector<std::string> values;
+  for (const ExprNode* r : roots) values.push_back(g.value(*r));
+  Text t{values.empty() ? std::string() : values.back(), {}, std::move(values)};
   signature(g, shape, true, t.sig, store.args);
   return t;
 }

@@ -55,8 +55,9 @@ class CallKey {
 
 // To build the kernel of a walk: the expression's source and its parameter list.
 struct Text {
-  std::string value;
+  std::string value;                // the last root's
   Signature sig;
+  std::vector<std::string> values;  // every root's, in order (kernels that read several)
 };
 Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots);
 

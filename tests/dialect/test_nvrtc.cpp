@@ -16,6 +16,7 @@
 #include "weft/reduction.hpp"
 #include "weft/scan.hpp"
 #include "embedded/weft_embedded.hpp"
+#include "algorithms/histogram_kernel.hpp"
 
 namespace weft::detail {
 namespace {
@@ -170,6 +171,33 @@ std::vector<Source> every_dialect_source() {
                                   "array/cumprod_int", "array/cumsum_int16"};
     for (std::size_t k = 0; k < axis.size(); ++k) {
       s.push_back({names[k], axis[k], "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    }
+    // The histogram kernel's three variants: equal bins of an expression with float weights,
+    // searched edges with integer weights, bincount's integers, and two axes.
+    using detail::BinAxis;
+    using detail::BinRule;
+    const Array e32 = Array::zeros({5}, DType::float32, host), e64 = Array::zeros({5}, DType::float64, host);
+    BinAxis uniform(a * a, BinRule::uniform), edges(astype(c, DType::float64)), integers(c, BinRule::integers);
+    uniform.edges = e32;
+    uniform.nbins = 4;
+    edges.edges = e64;
+    edges.nbins = 4;
+    integers.nbins = 8;
+    static std::vector<std::string> hist;
+    for (int variant = 0; variant < 3; ++variant) {
+      hist.push_back(detail::histogram_source({uniform}, Expr(c) * 0.5, variant));
+      hist.push_back(detail::histogram_source({edges}, Expr(b), variant));
+      hist.push_back(detail::histogram_source({integers}, std::nullopt, variant));
+      hist.push_back(detail::histogram_source({uniform, edges}, std::nullopt, variant));
+    }
+    static const char* hist_names[] = {"private", "local", "global"};
+    static const char* hist_kinds[] = {"uniform_float_weights", "edges_int_weights", "integers", "two_axes"};
+    static std::vector<std::string> hist_labels;
+    for (std::size_t k = 0; k < hist.size(); ++k) {
+      hist_labels.push_back(std::string("array/histogram_") + hist_names[k / 4] + "_" + hist_kinds[k % 4]);
+    }
+    for (std::size_t k = 0; k < hist.size(); ++k) {
+      s.push_back({hist_labels[k].c_str(), hist[k], "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     }
   }
   for (const auto& [name, text] : detail::indexing_sources(DType::float64))

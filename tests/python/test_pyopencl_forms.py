@@ -17,7 +17,8 @@ import weft as cl
 import weft.array as cl_array
 
 SEEDS_DIR = pathlib.Path(__file__).resolve().parent / "seeds"
-SEEDS = sorted(p.name for p in SEEDS_DIR.glob("*.py"))
+# Seed 004's snippets have a runner of their own (seeds/seed004_snippets_test.py).
+SEEDS = sorted(p.name for p in SEEDS_DIR.glob("*.py") if not p.name.startswith("seed004_"))
 
 
 def _splittable(device):

@@ -1,0 +1,93 @@
+"""NumPy's histograms on weft arrays: weft.histogram, weft.bincount and weft.histogram2d
+(also np.histogram(a) and the others through __array_function__). The results are weft
+arrays on the data's device, edges included, as CuPy's are device arrays."""
+from __future__ import annotations
+
+import operator as _operator
+
+import numpy as _np
+
+from . import _weft
+from ._array import Array
+from ._creation import asarray
+from ._protocols import implements
+
+
+def _data(a, who):
+    if isinstance(a, Array):
+        return a
+    return asarray(a)
+
+
+def _same_device(x, data):
+    """x (an array-like, or None) as a weft array on data's device."""
+    if x is None:
+        return None
+    return asarray(x, device=data.device)
+
+
+def _bins(bins, data, who, what="bins"):
+    if isinstance(bins, str):
+        raise _weft.InvalidArgument(f"{who}: bin estimators by name ({bins!r}) are not supported; "
+                                    f"give a number of bins or the edges")
+    if _np.ndim(bins) == 0 and not isinstance(bins, Array):
+        try:
+            return _operator.index(bins)
+        except TypeError as e:
+            raise TypeError(f"`{what}` must be an integer, a string, or an array") from e
+    edges = _same_device(bins, data)
+    if edges.ndim != 1:
+        raise _weft.InvalidArgument(f"`{what}` must be 1d, when an array")
+    return edges
+
+
+def _range(r, who):
+    if r is None:
+        return None
+    lo, hi = r
+    return float(lo), float(hi)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
+    """numpy.histogram: (counts, edges) as weft arrays. bins: a number of equal bins or the
+    edges; values outside the range (or the edges) and NaN are not counted; the last bin
+    holds its right edge. The data may be an expression (weft.histogram(a * b)): it is read
+    once, in the counting kernel."""
+    a = _data(a, "histogram")
+    w = _same_device(weights, a)
+    return _weft._histogram(a, _bins(bins, a, "histogram"), _range(range, "histogram"), w, bool(density))
+
+
+def bincount(x, weights=None, minlength=0):
+    """numpy.bincount: the number of occurrences of each value 0 ... max(x) of a
+    one-dimensional array of non-negative integers (float64 sums of weights when given)."""
+    x = _data(x, "bincount")
+    if x.dtype.kind not in "biu":
+        raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to dtype('int64') according to the rule 'safe'")
+    if minlength is None:
+        raise TypeError("use 0 instead of None for minlength")
+    return _weft._bincount(x, _same_device(weights, x), _operator.index(minlength))
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """numpy.histogram2d: (H, xedges, yedges) as weft arrays, H float64 with x along its first
+    axis. bins: an int, [int, int], an array of edges, or [edges, edges]."""
+    x = _data(x, "histogram2d")
+    y = _same_device(y, x)
+    # NumPy's reading: two items are the bins of x and of y; anything else serves both.
+    try:
+        n = len(bins)
+    except TypeError:
+        n = 1
+    xb, yb = bins if n == 2 else (bins, bins)
+    xr = yr = None
+    if range is not None:
+        xr, yr = range
+    return _weft._histogram2d(x, y, _bins(xb, x, "histogram2d", "bins[0]"), _bins(yb, x, "histogram2d", "bins[1]"),
+                              _range(xr, "histogram2d"), _range(yr, "histogram2d"),
+                              _same_device(weights, x), bool(density))
+
+
+implements(_np.histogram)(histogram)
+implements(_np.bincount)(bincount)
+implements(_np.histogram2d)(histogram2d)
