@@ -27,6 +27,7 @@
 #include "weft/queue.hpp"
 #include "weft/reduction.hpp"
 #include "weft/scan.hpp"
+#include "weft/sort.hpp"
 #include "weft/selector.hpp"
 #include "weft/shape.hpp"
 #include "weft/version.hpp"
