@@ -28,6 +28,8 @@
 #include "weft/reduction.hpp"
 #include "weft/scan.hpp"
 #include "weft/sort.hpp"
+#include "weft/unique.hpp"
+#include "weft/search.hpp"
 #include "weft/selector.hpp"
 #include "weft/shape.hpp"
 #include "weft/version.hpp"

@@ -65,11 +65,7 @@ class SortPrograms {
     std::lock_guard lock(mutex_);
     std::unique_ptr<SortKernels>& k = built_[slot];
     if (!k) {
-      std::string source = sort_key_source(key);
-      if (payload_size) source = "#define WEFT_SORT_PAYLOAD " + std::string(bits_type(payload_size)) + "\n" + source;
-      source += "\n";
-      source += embedded::radix_sort_cl;
-      const Program p = Program::build(device_, source);
+      const Program p = Program::build(device_, sort_program_source(key, payload_size));
       k = std::make_unique<SortKernels>(
           SortKernels{p.kernel("weft_sort_count"), p.kernel("weft_sort_scan"), p.kernel("weft_sort_scatter")});
     }
@@ -155,6 +151,20 @@ std::string sort_key_source(DType t) {
     s += "\ninline weft_sort_key weft_sort_bits(" + value + " x) { return " + bits + "; }\n";
   }
   return s;
+}
+
+std::string search_source(DType t) {
+  const std::string value = t == DType::bool_ ? "uchar" : std::string(c_name(t));
+  return "typedef " + value + " weft_sort_elem;\n" + sort_key_source(t) + "\n" + std::string(embedded::search_cl);
+}
+
+std::string sort_program_source(DType key, std::size_t payload_size) {
+  payload_slot(payload_size);  // refuses other sizes
+  std::string source = sort_key_source(key);
+  if (payload_size) source = "#define WEFT_SORT_PAYLOAD " + std::string(bits_type(payload_size)) + "\n" + source;
+  source += "\n";
+  source += embedded::radix_sort_cl;
+  return source;
 }
 
 Event radix_sort(Queue& queue, const RadixSortJob& job, const SortScratch& scratch, std::span<const Event> wait) {

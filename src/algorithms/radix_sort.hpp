@@ -47,5 +47,10 @@ Event radix_sort(Queue& queue, const RadixSortJob& job, const SortScratch& scrat
 /// _INF), and weft_sort_bits(x): the key bits of x, a value of t as the array kernels type it.
 /// InvalidArgument for a type without an order (none yet: every dtype has one).
 std::string sort_key_source(DType t);
+/// The functions of search.cl (unique's run starts, searchsorted's binary search) for arrays of
+/// t: the preamble of their generated kernels.
+std::string search_source(DType t);
+/// The radix sort's program for keys of type key and a payload of payload_size bytes (0: none).
+std::string sort_program_source(DType key, std::size_t payload_size);
 
 }  // namespace weft::detail

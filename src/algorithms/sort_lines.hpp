@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 #include "weft/array.hpp"
 
@@ -32,6 +33,10 @@ struct SortedLines {
 
 /// Sorts every line of l (stable); values, when given, are laid out as l.data.
 SortedLines sort_lines(const Lines& l, bool descending, bool want_indices, const Array* values);
+
+/// The generated kernels of unique and searchsorted for arrays of t (for the NVRTC test).
+std::string unique_source(DType t);
+std::string searchsorted_source(DType t);
 
 /// Unsupported for dtypes without arrays (float16), naming who.
 void check_sortable(DType t, const char* who);

@@ -27,3 +27,13 @@ inline weft_sort_key weft_sort_order(weft_sort_key k)
   return (k & WEFT_SORT_SIGN) ? (weft_sort_key)~k : (weft_sort_key)(k | WEFT_SORT_SIGN);
 #endif
 }
+
+// Whether key bits k are a NaN's (never, for integers).
+inline int weft_sort_is_nan(weft_sort_key k)
+{
+#if WEFT_SORT_KIND == 2
+  return (weft_sort_key)(k & (weft_sort_key)~WEFT_SORT_SIGN) > WEFT_SORT_INF;
+#else
+  return 0;
+#endif
+}
