@@ -13,7 +13,7 @@ A PyOpenCL or CuPy user should feel at home::
 The package: the extension weft._weft (C++: devices, queues, kernels, arrays) and a module
 per concept on top of it: _dtypes, _array (weft.Array), _indexing, _creation, _functions,
 _ufuncs, _protocols (NumPy's __array_ufunc__ and __array_function__), _linalg, _generators,
-_events and _polygon. This file only gathers their public names.
+_events, _polygon and _sorting. This file only gathers their public names.
 """
 from __future__ import annotations
 
@@ -116,6 +116,17 @@ from ._generators import (  # noqa: F401
     ReductionKernel,
 )
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
+from ._sorting import (  # noqa: F401
+    argsort,
+    searchsorted,
+    sort,
+    sort_by_key,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
 from ._ufuncs import (  # noqa: F401
     abs,
     absolute,
