@@ -1,8 +1,8 @@
 // sort: weft::sort of 2^24 float32 and uint32 keys on CPUs (2^26 on GPUs), argsort of the
 // float32 keys and sort_by_key of uint32 keys with uint32 values, each a new array as
 // np.sort gives; with --compare, NumPy's np.sort (its default kind and 'stable') and
-// np.argsort in the same run. Times are wall-clock per call (the sort's eight to twelve
-// launches and the host's share included), keys per second in the note.
+// np.argsort, and PyOpenCL's RadixSort on the OpenCL devices, in the same run. Times are
+// wall-clock per call (the sort's twelve launches and the host's share included).
 #include <algorithm>
 #include <random>
 
@@ -65,9 +65,13 @@ void run_sort(Context& ctx) {
   for (const Device& d : ctx.devices()) {
     if (d.type() != DeviceType::gpu) cpu_n = ctx.n_or(default_n(d));
   }
+  const std::string repeat = std::to_string(ctx.options().repeat);
   std::string why;
-  if (cpu_n && !run_peer(ctx, "sort", "numpy_peer.py", {"sort", std::to_string(cpu_n), std::to_string(ctx.options().repeat)},
-                         &why)) {
+  if (cpu_n && !run_peer(ctx, "sort", "numpy_peer.py", {"sort", std::to_string(cpu_n), repeat}, &why)) {
+    ctx.progress(why);
+  }
+  // PyOpenCL's RadixSort on every OpenCL device it finds (the CPU size: PoCL is the peer here).
+  if (cpu_n && !run_peer(ctx, "sort", "pyopencl_peer.py", {"sort", std::to_string(cpu_n), repeat}, &why)) {
     ctx.progress(why);
   }
 }
