@@ -83,6 +83,16 @@ def main():
             emit(f"numpy Generator({name}).random float32, out=", n, "float32", med, mn, 4.0 * n)
             med, mn = timed(lambda: gen.standard_normal(dtype=np.float32, out=out), repeat)
             emit(f"numpy Generator({name}).standard_normal float32, out=", n, "float32", med, mn, 4.0 * n)
+    elif suite == "sort":
+        f = rng.uniform(-1, 1, n).astype(np.float32)
+        u = rng.integers(0, 2**32, n, dtype=np.uint32)
+        for x, dtype in ((f, "float32"), (u, "uint32")):
+            med, mn = timed(lambda: np.sort(x), repeat)
+            emit("numpy np.sort(a)", n, dtype, med, mn, 8.0 * n)
+            med, mn = timed(lambda: np.sort(x, kind="stable"), repeat)
+            emit("numpy np.sort(a, kind='stable')", n, dtype, med, mn, 8.0 * n)
+        med, mn = timed(lambda: np.argsort(f, kind="stable"), repeat)
+        emit("numpy np.argsort(a, kind='stable')", n, "float32", med, mn, 12.0 * n)
     else:
         print(f"skip\tno NumPy peer for suite {suite}")
     return 0

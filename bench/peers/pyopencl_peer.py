@@ -22,6 +22,8 @@ def main():
         return 0
     if suite in ("elementwise", "reduce", "scan"):
         return generators(cl, np, suite, n, repeat)
+    if suite == "sort":
+        return radix_sort(cl, np, n, repeat)
     if suite != "launch":
         print(f"skip\tno PyOpenCL peer for suite {suite}")
         return 0
@@ -82,6 +84,43 @@ def generators(cl, np, suite, n, repeat):
                 times.append(time.perf_counter() - t0)
             print(f"record\t{name}\topencl:{p}:{d} (pyopencl)\t{n}\tfloat32\t"
                   f"{statistics.median(times):.9g}\t{min(times):.9g}\t{nbytes:.9g}", flush=True)
+    return 0
+
+
+def radix_sort(cl, np, n, repeat):
+    """pyopencl.algorithm.RadixSort of n uint32 keys and of n float32 keys (through the
+    order-preserving map to uint32 as its key expression), wall-clock per call."""
+    try:
+        import pyopencl.array as cla
+        from pyopencl.algorithm import RadixSort
+    except ImportError as e:  # RadixSort needs Mako
+        print(f"skip\tPyOpenCL's RadixSort cannot be imported ({e})".replace("\n", " "))
+        return 0
+
+    rng = np.random.default_rng(42)
+    host = {"uint32": rng.integers(0, 2**32, n, dtype=np.uint32), "float32": rng.uniform(-1, 1, n).astype(np.float32)}
+    spec = {"uint32": ("unsigned *keys", "keys[i]"),
+            "float32": ("float *keys", "as_uint(keys[i]) ^ (as_int(keys[i]) < 0 ? 0xffffffffu : 0x80000000u)")}
+    for p, platform in enumerate(cl.get_platforms()):
+        for d, dev in enumerate(platform.get_devices()):
+            ctx = cl.Context([dev])
+            queue = cl.CommandQueue(ctx)
+            for dtype, x in host.items():
+                args, key = spec[dtype]
+                sorter = RadixSort(ctx, args, key_expr=key, sort_arg_names=["keys"], key_dtype=np.uint32)
+                keys = cla.to_device(queue, x)
+                times = []
+                for r in range(1 + repeat):
+                    t0 = time.perf_counter()
+                    (out,), _ = sorter(keys, key_bits=32, queue=queue)
+                    queue.finish()
+                    if r >= 1:
+                        times.append(time.perf_counter() - t0)
+                if not np.array_equal(out.get(), np.sort(x)):
+                    print(f"skip\tPyOpenCL's RadixSort gave a wrong {dtype} result on opencl:{p}:{d}")
+                    continue
+                print(f"record\tPyOpenCL RadixSort\topencl:{p}:{d} (pyopencl)\t{n}\t{dtype}\t"
+                      f"{statistics.median(times):.9g}\t{min(times):.9g}\t{8.0 * n:.9g}", flush=True)
     return 0
 
 

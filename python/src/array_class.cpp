@@ -199,6 +199,7 @@ void register_arrays(nb::module_& m) {
   register_array_arithmetic(m, cls);
   register_array_indexing(m, cls);
   register_array_reductions(m);
+  register_array_sorting(m);
   register_array_creation(m);
   register_array_memory(m);
   register_array_histogram(m);

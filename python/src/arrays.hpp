@@ -1,8 +1,9 @@
 // weft.Array's binding, one file a concept: operand conversion (array_operands.cpp), the
 // class with its properties, views and host copies (array_class.cpp), arithmetic and math
 // functions (array_arithmetic.cpp), indexing (array_indexing.cpp), reductions
-// (array_reductions.cpp), creation and copies between devices (array_creation.cpp), and the
-// array layer's memory and queue (array_memory.cpp). What more than one of them uses.
+// (array_reductions.cpp), sorting and searching (array_sorting.cpp), creation and copies
+// between devices (array_creation.cpp), and the array layer's memory and queue
+// (array_memory.cpp). What more than one of them uses.
 #pragma once
 
 #include <nanobind/stl/optional.h>
@@ -34,6 +35,7 @@ std::vector<int> axes_arg(nb::handle h, std::size_t ndim);
 void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls);
 void register_array_indexing(nb::module_& m, nb::class_<PyArray>& cls);
 void register_array_reductions(nb::module_& m);
+void register_array_sorting(nb::module_& m);
 void register_array_creation(nb::module_& m);
 void register_array_memory(nb::module_& m);
 void register_array_histogram(nb::module_& m);

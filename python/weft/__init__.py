@@ -13,7 +13,7 @@ A PyOpenCL or CuPy user should feel at home::
 The package: the extension weft._weft (C++: devices, queues, kernels, arrays) and a module
 per concept on top of it: _dtypes, _array (weft.Array), _indexing, _creation, _functions,
 _ufuncs, _protocols (NumPy's __array_ufunc__ and __array_function__), _linalg, _generators,
-_events, _polygon and _pyopencl (PyOpenCL's names: mem_flags, CommandQueue, get_platforms ...),
+_events, _polygon, _sorting and _pyopencl (PyOpenCL's names: mem_flags, CommandQueue, get_platforms ...),
 and the public modules array, scan, elementwise and reduction (pyopencl.array's, pyopencl.scan's
 ... names). This file only gathers their public names.
 """
@@ -140,6 +140,17 @@ from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/PYTHON.md, "From
 )
 from . import random  # noqa: F401  (weft.random: the Philox generator)
 from ._raw import RawKernel, RawModule  # noqa: F401
+from ._sorting import (  # noqa: F401
+    argsort,
+    searchsorted,
+    sort,
+    sort_by_key,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
 from ._ufuncs import (  # noqa: F401
     abs,
     absolute,

@@ -165,6 +165,23 @@ class Array(_weft._Array):
     def __rmatmul__(self, other):
         return matmul(other, self) if isinstance(other, Array) else NotImplemented
 
+    # ---- sorting ---------------------------------------------------------------------------
+
+    def sort(self, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+        """Sorts the elements along axis in place, as NumPy's ndarray.sort (a stable radix sort)."""
+        from . import _sorting
+        _sorting.sort_in_place(self, axis, kind, order, descending)
+
+    def argsort(self, axis=-1, kind=None, order=None, *, descending=False, stable=None):
+        """The int64 indices that sort the array along axis (None: flattened), as NumPy's."""
+        from . import _sorting
+        return _sorting.argsort(self, axis, kind, order, descending=descending)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        """Where the elements of v go in this sorted 1-D array, as NumPy's ndarray.searchsorted."""
+        from . import _sorting
+        return _sorting.searchsorted(self, v, side, sorter)
+
     # ---- devices, indexing and NumPy's protocols ---------------------------------------------
 
     def to(self, device) -> Array:

@@ -12,6 +12,7 @@ from ._creation import empty_like, full_like, ones_like, zeros_like
 from ._dtypes import dtype_name, np_dtype
 from ._linalg import matmul as _matmul
 from ._protocols import deliver, implements, into, typed_call
+from ._sorting import argsort, searchsorted, sort, unique
 from ._ufuncs import clip, round, where
 
 
@@ -118,7 +119,8 @@ for _np_f, _f in [(_np.argmin, argmin), (_np.argmax, argmax), (_np.var, var), (_
                   (_np.clip, clip), (_np.reshape, reshape), (_np.transpose, transpose), (_np.ravel, ravel),
                   (_np.copy, copy), (_np.broadcast_to, broadcast_to), (_np.zeros_like, zeros_like),
                   (_np.ones_like, ones_like), (_np.empty_like, empty_like), (_np.full_like, full_like),
-                  (_np.round, round), (_np.result_type, result_type),
+                  (_np.round, round), (_np.result_type, result_type), (_np.sort, sort), (_np.argsort, argsort),
+                  (_np.unique, unique), (_np.searchsorted, searchsorted),
                   (_np.shape, lambda a: a.shape), (_np.ndim, lambda a: a.ndim), (_np.size, lambda a: a.size)]:
     implements(_np_f)(_f)
 del _np_f, _f

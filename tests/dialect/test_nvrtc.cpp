@@ -8,7 +8,9 @@
 #include "backends/cuda/cuda_compiler.hpp"
 #include "embedded/weft_test_kernels.hpp"
 #include "dialect/translate.hpp"
+#include "algorithms/radix_sort.hpp"
 #include "algorithms/reduction_kernels.hpp"
+#include "algorithms/sort_lines.hpp"
 #include "array/evaluate.hpp"
 #include "array/indexing.hpp"
 #include "weft/elementwise.hpp"
@@ -202,6 +204,23 @@ std::vector<Source> every_dialect_source() {
   }
   for (const auto& [name, text] : detail::indexing_sources(DType::float64))
     s.push_back({name, text, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  // The radix sort's program: every key width and kind, keys alone and with payloads.
+  static const std::string sorts[] = {
+      detail::sort_program_source(DType::uint8, 0),   detail::sort_program_source(DType::int16, 2),
+      detail::sort_program_source(DType::float16, 0), detail::sort_program_source(DType::float32, 8),
+      detail::sort_program_source(DType::int32, 4),   detail::sort_program_source(DType::float64, 1),
+      detail::sort_program_source(DType::bool_, 8)};
+  static const char* sort_names[] = {"sort/uint8",         "sort/int16_by_ushort", "sort/float16",
+                                     "sort/float32_index", "sort/int32_by_uint",   "sort/float64_by_uchar",
+                                     "sort/bool_index"};
+  for (std::size_t k = 0; k < std::size(sorts); ++k) s.push_back({sort_names[k], sorts[k], ""});
+  static const std::string unique_f32 = detail::unique_source(DType::float32), unique_bool = detail::unique_source(DType::bool_),
+                           search_f64 = detail::searchsorted_source(DType::float64),
+                           search_i8 = detail::searchsorted_source(DType::int8);
+  s.push_back({"array/unique_float32", unique_f32, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"array/unique_bool", unique_bool, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"array/searchsorted_float64", search_f64, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+  s.push_back({"array/searchsorted_int8", search_i8, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
   s.push_back({"bench/vadd", test_kernels::vadd_cl, ""});
   s.push_back({"bench/tiny", test_kernels::tiny_cl, ""});
   s.push_back({"bench/fma", test_kernels::fma_cl, ""});

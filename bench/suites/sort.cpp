@@ -1,0 +1,83 @@
+// sort: weft::sort of 2^24 float32 and uint32 keys on CPUs (2^26 on GPUs), argsort of the
+// float32 keys and sort_by_key of uint32 keys with uint32 values, each a new array as
+// np.sort gives; with --compare, NumPy's np.sort (its default kind and 'stable') and
+// np.argsort, and PyOpenCL's RadixSort on the OpenCL devices, in the same run. Times are
+// wall-clock per call (the sort's twelve launches and the host's share included).
+#include <algorithm>
+#include <random>
+
+#include "bench/harness.hpp"
+
+namespace weft::bench {
+namespace {
+
+std::size_t default_n(const Device& d) {
+  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
+}
+
+Stats per_call(const Context& ctx, const Device& dev, const std::function<void()>& fn) {
+  return time_wall(ctx.options().warmup, ctx.options().repeat, [&] {
+    fn();
+    synchronize(dev);
+  });
+}
+
+std::string rate(std::size_t n, const Stats& s) {
+  return std::to_string(static_cast<long long>(static_cast<double>(n) / s.median * 1e-6)) + " Mkeys/s";
+}
+
+template <class T>
+void check_sorted(const Array& a, const char* what) {
+  const auto v = a.to_host<T>();
+  if (!std::is_sorted(v.begin(), v.end())) throw Error(std::string("sort bench: ") + what + " is not sorted");
+}
+
+void run_sort(Context& ctx) {
+  for (const Device& dev : ctx.devices()) {
+    const std::size_t n = ctx.n_or(default_n(dev));
+    const auto len = static_cast<std::int64_t>(n);
+    ctx.progress("sort on " + dev.selector() + ", n = " + std::to_string(n));
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+    std::vector<float> f(n);
+    std::vector<std::uint32_t> u(n);
+    for (auto& x : f) x = real(rng);
+    for (auto& x : u) x = static_cast<std::uint32_t>(rng());
+    const Array keys_f = Array::from_host<float>(f, Shape{len}, dev);
+    const Array keys_u = Array::from_host<std::uint32_t>(u, Shape{len}, dev);
+    Array out;
+    const Stats sf = per_call(ctx, dev, [&] { out = sort(keys_f); });
+    check_sorted<float>(out, "float32");
+    const Stats su = per_call(ctx, dev, [&] { out = sort(keys_u); });
+    check_sorted<std::uint32_t>(out, "uint32");
+    const Stats af = per_call(ctx, dev, [&] { out = argsort(keys_f); });
+    const Stats kv = per_call(ctx, dev, [&] { out = sort_by_key(keys_u, keys_u).second; });
+    check_sorted<std::uint32_t>(out, "uint32 values");
+    const double b4 = 4.0 * static_cast<double>(n);
+    ctx.add({"sort", "weft sort(a)", dev.selector(), n, "float32", sf.median, sf.min, 2 * b4, rate(n, sf)});
+    ctx.add({"sort", "weft sort(a)", dev.selector(), n, "uint32", su.median, su.min, 2 * b4, rate(n, su)});
+    ctx.add({"sort", "weft argsort(a)", dev.selector(), n, "float32", af.median, af.min, 3 * b4, rate(n, af)});
+    ctx.add({"sort", "weft sort_by_key(k, v), uint32 values", dev.selector(), n, "uint32", kv.median, kv.min, 4 * b4,
+             rate(n, kv)});
+  }
+  if (!ctx.options().compare) return;
+  std::size_t cpu_n = 0;
+  for (const Device& d : ctx.devices()) {
+    if (d.type() != DeviceType::gpu) cpu_n = ctx.n_or(default_n(d));
+  }
+  const std::string repeat = std::to_string(ctx.options().repeat);
+  std::string why;
+  if (cpu_n && !run_peer(ctx, "sort", "numpy_peer.py", {"sort", std::to_string(cpu_n), repeat}, &why)) {
+    ctx.progress(why);
+  }
+  // PyOpenCL's RadixSort on every OpenCL device it finds (the CPU size: PoCL is the peer here).
+  if (cpu_n && !run_peer(ctx, "sort", "pyopencl_peer.py", {"sort", std::to_string(cpu_n), repeat}, &why)) {
+    ctx.progress(why);
+  }
+}
+
+const SuiteRegistration registration{
+    {"sort", "radix sort: sort, argsort, sort_by_key of 2^24 float32/uint32 keys", run_sort}};
+
+}  // namespace
+}  // namespace weft::bench

@@ -1,0 +1,61 @@
+// Sorting and searching of weft.Array for Python: sort, argsort, sort_by_key, the in-place
+// sort, unique and searchsorted (python/weft/_sorting.py gives them NumPy's signatures).
+#include <nanobind/stl/tuple.h>
+
+#include <optional>
+#include <string>
+
+#include "arrays.hpp"
+#include "weft/search.hpp"
+#include "weft/sort.hpp"
+#include "weft/unique.hpp"
+
+namespace weftpy {
+
+namespace {
+
+const weft::Array& need_array(nb::handle h, const char* who) {
+  if (!nb::isinstance<PyArray>(h)) throw nb::type_error((std::string(who) + ": expected a weft.Array").c_str());
+  return as_py(h).array();
+}
+
+// None: the flattened elements; else one axis (an int).
+std::optional<int> axis_arg(nb::handle axis, const char* who) {
+  if (axis.is_none()) return std::nullopt;
+  if (!nb::isinstance<nb::int_>(axis)) throw nb::type_error((std::string(who) + ": axis must be an int or None").c_str());
+  return nb::cast<int>(axis);
+}
+
+nb::object optional_array(const weft::Array& a) { return a ? make_array(a) : nb::none(); }
+
+}  // namespace
+
+void register_array_sorting(nb::module_& m) {
+  m.def("_sort", [](nb::handle x, nb::handle axis, bool descending) {
+    return make_array(weft::sort(need_array(x, "sort"), axis_arg(axis, "sort"), descending));
+  }, nb::arg("x"), nb::arg("axis").none(), nb::arg("descending") = false);
+  m.def("_argsort", [](nb::handle x, nb::handle axis, bool descending) {
+    return make_array(weft::argsort(need_array(x, "argsort"), axis_arg(axis, "argsort"), descending));
+  }, nb::arg("x"), nb::arg("axis").none(), nb::arg("descending") = false);
+  m.def("_sort_by_key", [](nb::handle keys, nb::handle values, nb::handle axis, bool descending) {
+    auto [k, v] = weft::sort_by_key(need_array(keys, "sort_by_key"), need_array(values, "sort_by_key"),
+                                    axis_arg(axis, "sort_by_key"), descending);
+    return nb::make_tuple(make_array(std::move(k)), make_array(std::move(v)));
+  }, nb::arg("keys"), nb::arg("values"), nb::arg("axis").none(), nb::arg("descending") = false);
+  m.def("_sort_in_place", [](nb::handle x, int axis, bool descending) {
+    weft::sort_in_place(need_array(x, "sort"), axis, descending);
+  }, nb::arg("x"), nb::arg("axis"), nb::arg("descending") = false);
+  m.def("_unique", [](nb::handle x, bool index, bool inverse, bool counts, bool equal_nan) {
+    const weft::Unique u = weft::unique(need_array(x, "unique"), index, inverse, counts, equal_nan);
+    return nb::make_tuple(make_array(u.values), optional_array(u.index), optional_array(u.inverse),
+                          optional_array(u.counts));
+  }, nb::arg("x"), nb::arg("return_index"), nb::arg("return_inverse"), nb::arg("return_counts"),
+        nb::arg("equal_nan") = true);
+  m.def("_searchsorted", [](nb::handle a, nb::handle v, bool right, nb::handle sorter) {
+    const weft::Array none;
+    return make_array(weft::searchsorted(need_array(a, "searchsorted"), need_array(v, "searchsorted"), right,
+                                         sorter.is_none() ? none : need_array(sorter, "searchsorted")));
+  }, nb::arg("a"), nb::arg("v"), nb::arg("right") = false, nb::arg("sorter").none() = nb::none());
+}
+
+}  // namespace weftpy

@@ -1,0 +1,107 @@
+"""Sorting and searching: weft.sort, argsort, unique (and the Array API's unique_values,
+unique_counts, unique_inverse, unique_all), searchsorted, with NumPy's signatures, and
+sort_by_key. All run the stable radix sort of every device (C++: weft/sort.hpp,
+weft/unique.hpp, weft/search.hpp); NumPy's order: NaNs last, -0.0 equal to 0.0."""
+from __future__ import annotations
+
+from collections import namedtuple as _namedtuple
+
+import numpy as _np
+
+from . import _weft
+from ._array import Array
+from ._creation import asarray
+
+# Every kind sorts stably (the radix sort is): a stable sort is a valid answer to each.
+_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _check(kind, order, who):
+    if kind not in _KINDS:
+        raise ValueError(f"{who}: kind must be 'quicksort', 'mergesort', 'heapsort', 'stable' or None, not {kind!r}")
+    if order is not None:
+        raise ValueError(f"{who}: order= names fields of structured arrays, which weft does not have")
+
+
+def _array(a):
+    return a if isinstance(a, Array) else asarray(a)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    """A sorted copy of a along axis (None: the flattened elements), as numpy.sort and the Array
+    API's sort. Always stable; descending is the reverse order with ties kept in input order
+    (NaNs first)."""
+    _check(kind, order, "sort")
+    return _weft._sort(_array(a), axis, bool(descending))
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+    """The int64 indices that sort a along axis (None: the flattened elements), as
+    numpy.argsort and the Array API's argsort. Always stable."""
+    _check(kind, order, "argsort")
+    return _weft._argsort(_array(a), axis, bool(descending))
+
+
+def sort_by_key(keys, values, axis=-1, *, descending=False):
+    """(sorted keys, values in the keys' order) along axis: values (keys' shape, any dtype)
+    follow their keys. Stable."""
+    return _weft._sort_by_key(_array(keys), _array(values), axis, bool(descending))
+
+
+def sort_in_place(a, axis=-1, kind=None, order=None, descending=False):
+    """Array.sort: a's elements sorted along axis where they are."""
+    _check(kind, order, "sort")
+    if axis is None or not isinstance(axis, (int, _np.integer)):
+        raise TypeError(f"sort: axis must be an int, not {axis!r}")
+    _weft._sort_in_place(a, int(axis), bool(descending))
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):  # noqa: A002 (NumPy's name)
+    """numpy.unique of the flattened array: the sorted distinct elements and, when asked for, the
+    index of each one's first occurrence, the inverse (ar's shape: ar == unique[inverse]) and the
+    counts, in that order. With equal_nan (NumPy 2's default) all NaNs are one element."""
+    if axis is not None:
+        raise _weft.Unsupported("unique: axis= is not supported (only the flattened array)")
+    u, index, inverse, counts = _weft._unique(_array(ar), bool(return_index), bool(return_inverse),
+                                              bool(return_counts), bool(equal_nan))
+    extras = [x for x, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
+    return (u, *extras) if extras else u
+
+
+UniqueAllResult = _namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = _namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = _namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def unique_values(x):
+    """The Array API's unique_values: the distinct elements (sorted here), NaNs as one."""
+    return unique(x)
+
+
+def unique_counts(x):
+    return UniqueCountsResult(*unique(x, return_counts=True))
+
+
+def unique_inverse(x):
+    return UniqueInverseResult(*unique(x, return_inverse=True))
+
+
+def unique_all(x):
+    return UniqueAllResult(*unique(x, True, True, True))
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """numpy.searchsorted: where each element of v goes in the sorted 1-D array a (side 'left':
+    the first such place, 'right': the last), int64 of v's shape; sorter: the indices that sort
+    a. Elements compare in the two arrays' common dtype, in the sort's order."""
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', not {side!r}")
+    a = _array(a)
+    if not isinstance(v, Array):
+        v = asarray(_np.asarray(v), device=a.device)
+    if sorter is not None:
+        sorter = asarray(sorter, device=a.device)
+        if sorter.dtype != _np.int64 and sorter.dtype.kind in "iu":
+            sorter = sorter.astype(_np.int64)
+    return _weft._searchsorted(a, v, side == "right", sorter)
