@@ -125,7 +125,7 @@ from ._generators import (  # noqa: F401
 )
 from ._histogram import bincount, histogram, histogram2d  # noqa: F401
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
-from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/PYTHON.md, "From PyOpenCL")
+from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "From PyOpenCL")
     CommandQueue,
     Platform,
     command_execution_status,

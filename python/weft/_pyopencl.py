@@ -6,7 +6,7 @@ enqueue_marker and enqueue_barrier; and the queue methods some tutorials write
 
 The objects with state (Context, UserEvent, Buffer, Device.create_sub_devices,
 Kernel.set_args, enqueue_nd_range_kernel) are in the extension (python/src/opencl_forms.cpp,
-kernel_programs.cpp). docs/PYTHON.md's "From PyOpenCL" table lists every name and what differs.
+kernel_programs.cpp). docs/MIGRATING.md's "From PyOpenCL" table lists every name and what differs.
 """
 from __future__ import annotations
 
