@@ -16,8 +16,9 @@ device when None); size=None gives a 0-d array, not a Python scalar; the paramet
 high, loc, scale) are numbers, not arrays; every method takes dtype= (float32 or float64 for
 the real distributions). The numbers are not NumPy's: NumPy's Philox is Philox4x64 seeded
 through SeedSequence, and its normal and integers reject draws (ziggurat, Lemire), which a
-stream where every element has a fixed place cannot reproduce. permutation and shuffle need a
-sort weft does not have yet.
+stream where every element has a fixed place cannot reproduce. permutation and shuffle order
+by 64-bit keys from the stream (weft's stable radix argsort), so they too are the same on every
+device, but they are not NumPy's (which swaps element by element, Fisher-Yates).
 """
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ import secrets as _secrets
 import numpy as _np
 
 from . import _weft
+from ._array import Array as _Array
+from ._creation import asarray as _asarray
 from ._dtypes import dtype_name
+from ._sorting import argsort as _argsort
 
 __all__ = ["Generator", "default_rng"]
 
@@ -153,6 +157,49 @@ class Generator:
             raise _weft.InvalidArgument("Generator.integers: " + ("low > high" if endpoint else "low >= high")
                                         + " (the range is empty)")
         return self._g.integers_unsigned(low, last, _shape(size), name, True, device)
+
+    def _order(self, n, device):
+        # Positions sorted by 64-bit keys of the stream: a uniformly random order (equal keys,
+        # with probability about n**2 / 2**65, keep their index order: the sort is stable).
+        keys = self.integers(0, _UINT64_MAX, size=n, dtype="uint64", endpoint=True, device=device)
+        return _argsort(keys)
+
+    def permutation(self, x, axis=0, device=None):
+        """A random permutation: of arange(x) (int64) for an integer x, else a permuted copy
+        of the weft array x along axis. The same for a seed on every device."""
+        if isinstance(x, _numbers.Integral) and not isinstance(x, bool):
+            n = _integer(x, "x")
+            if n < 0:
+                raise ValueError(f"Generator.permutation: x must be a non-negative integer or a weft array, got {n}")
+            return self._order(n, device)
+        a = _array_arg(x, "permutation")
+        if device is not None:
+            raise TypeError("Generator.permutation: device= is for an integer x; an array keeps its own device")
+        ax = _axis(a, axis, "permutation")
+        index = (slice(None),) * ax + (self._order(a.shape[ax], a.device),)
+        return _asarray(a[index])
+
+    def shuffle(self, x, axis=0):
+        """Permutes the weft array x in place along axis (as permutation, written back)."""
+        a = _array_arg(x, "shuffle")
+        ax = _axis(a, axis, "shuffle")
+        index = (slice(None),) * ax + (self._order(a.shape[ax], a.device),)
+        a[...] = _asarray(a[index])
+
+
+def _array_arg(x, who):
+    if not isinstance(x, _Array):
+        raise TypeError(f"Generator.{who}: x must be an integer or a weft array (weft.asarray(x) puts a NumPy "
+                        f"array on a device), got {type(x).__name__}")
+    if x.ndim == 0:
+        raise ValueError(f"Generator.{who}: x must have at least one dimension")
+    return x
+
+
+def _axis(a, axis, who):
+    if not isinstance(axis, _numbers.Integral) or isinstance(axis, bool) or not -a.ndim <= axis < a.ndim:
+        raise _weft.InvalidArgument(f"Generator.{who}: axis must be an integer in [{-a.ndim}, {a.ndim}), got {axis!r}")
+    return int(axis) % a.ndim
 
 
 def default_rng(seed=None):

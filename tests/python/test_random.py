@@ -165,3 +165,30 @@ def test_bad_python_arguments():
     with pytest.raises(TypeError, match="seed must be an int"):
         Generator(1.5)
     assert 0 <= Generator().seed < 2 ** 64
+
+
+def test_permutation_and_shuffle(device):
+    rng = default_rng(7)
+    p = rng.permutation(1000, device=device)
+    assert p.dtype == np.int64 and p.device == device
+    got = p.get()
+    assert sorted(got.tolist()) == list(range(1000)) and not np.array_equal(got, np.arange(1000))
+    # The order comes from the stream and a stable sort: the same on every device.
+    np.testing.assert_array_equal(got, default_rng(7).permutation(1000, device=weft.devices()[0]).get())
+    assert rng.permutation(0, device=device).shape == (0,)
+    x = np.arange(60).reshape(20, 3)
+    a = weft.asarray(x, device=device)
+    rows = rng.permutation(a).get()
+    assert sorted(map(tuple, rows)) == sorted(map(tuple, x)) and not np.array_equal(rows, x)
+    cols = rng.permutation(a, axis=-1).get()
+    np.testing.assert_array_equal(np.sort(cols, axis=1), x)  # each row's own values, moved together
+    assert len({tuple(np.argsort(r)) for r in cols}) == 1
+    rng.shuffle(a)
+    shuffled = a.get()
+    assert sorted(map(tuple, shuffled)) == sorted(map(tuple, x)) and not np.array_equal(shuffled, x)
+    with pytest.raises(TypeError, match="weft.asarray"):
+        rng.permutation(x)
+    with pytest.raises(ValueError, match="non-negative"):
+        rng.permutation(-1)
+    with pytest.raises(weft.InvalidArgument, match="axis"):
+        rng.shuffle(a, axis=2)
