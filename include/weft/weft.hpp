@@ -32,6 +32,7 @@
 #include "weft/sort.hpp"
 #include "weft/unique.hpp"
 #include "weft/search.hpp"
+#include "weft/selection.hpp"
 #include "weft/selector.hpp"
 #include "weft/shape.hpp"
 #include "weft/version.hpp"

@@ -1,5 +1,6 @@
 // Sorting and searching of weft.Array for Python: sort, argsort, sort_by_key, the in-place
-// sort, unique and searchsorted (python/weft/_sorting.py gives them NumPy's signatures).
+// sort, unique, searchsorted, and where the nonzero elements are (flatnonzero, nonzero,
+// argwhere, extract); python/weft/_sorting.py gives them NumPy's signatures.
 #include <nanobind/stl/tuple.h>
 
 #include <optional>
@@ -7,6 +8,7 @@
 
 #include "arrays.hpp"
 #include "weft/search.hpp"
+#include "weft/selection.hpp"
 #include "weft/sort.hpp"
 #include "weft/unique.hpp"
 
@@ -29,6 +31,19 @@ std::optional<int> axis_arg(nb::handle axis, const char* who) {
 nb::object optional_array(const weft::Array& a) { return a ? make_array(a) : nb::none(); }
 
 }  // namespace
+
+void register_array_selection(nb::module_& m) {
+  m.def("_flatnonzero", [](nb::handle x) { return make_array(weft::flatnonzero(need_array(x, "flatnonzero"))); });
+  m.def("_nonzero", [](nb::handle x) {
+    nb::list out;
+    for (auto& a : weft::nonzero(need_array(x, "nonzero"))) out.append(make_array(std::move(a)));
+    return nb::tuple(out);
+  });
+  m.def("_argwhere", [](nb::handle x) { return make_array(weft::argwhere(need_array(x, "argwhere"))); });
+  m.def("_extract", [](nb::handle condition, nb::handle arr) {
+    return make_array(weft::extract(need_array(condition, "extract"), need_array(arr, "extract")));
+  });
+}
 
 void register_array_sorting(nb::module_& m) {
   m.def("_sort", [](nb::handle x, nb::handle axis, bool descending) {
@@ -56,6 +71,7 @@ void register_array_sorting(nb::module_& m) {
     return make_array(weft::searchsorted(need_array(a, "searchsorted"), need_array(v, "searchsorted"), right,
                                          sorter.is_none() ? none : need_array(sorter, "searchsorted")));
   }, nb::arg("a"), nb::arg("v"), nb::arg("right") = false, nb::arg("sorter").none() = nb::none());
+  register_array_selection(m);
 }
 
 }  // namespace weftpy

@@ -142,6 +142,11 @@ from . import random  # noqa: F401  (weft.random: the Philox generator)
 from ._raw import RawKernel, RawModule  # noqa: F401
 from ._sorting import (  # noqa: F401
     argsort,
+    argwhere,
+    compress,
+    extract,
+    flatnonzero,
+    nonzero,
     searchsorted,
     sort,
     sort_by_key,

@@ -177,6 +177,16 @@ class Array(_weft._Array):
         from . import _sorting
         return _sorting.argsort(self, axis, kind, order, descending=descending)
 
+    def nonzero(self):
+        """A tuple of int64 index arrays, one per dimension, of the nonzero elements."""
+        from . import _sorting
+        return _sorting.nonzero(self)
+
+    def compress(self, condition, axis=None):
+        """The slices along axis (None: flattened) where the 1-D condition is true."""
+        from . import _sorting
+        return _sorting.compress(condition, self, axis)
+
     def searchsorted(self, v, side="left", sorter=None):
         """Where the elements of v go in this sorted 1-D array, as NumPy's ndarray.searchsorted."""
         from . import _sorting

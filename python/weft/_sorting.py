@@ -1,6 +1,7 @@
 """Sorting and searching: weft.sort, argsort, unique (and the Array API's unique_values,
 unique_counts, unique_inverse, unique_all), searchsorted, with NumPy's signatures, and
-sort_by_key. All run the stable radix sort of every device (C++: weft/sort.hpp,
+sort_by_key; where the nonzero elements are: nonzero, flatnonzero, argwhere, extract, compress
+(C++: weft/selection.hpp). All run the stable radix sort of every device (C++: weft/sort.hpp,
 weft/unique.hpp, weft/search.hpp); NumPy's order: NaNs last, -0.0 equal to 0.0."""
 from __future__ import annotations
 
@@ -105,3 +106,53 @@ def searchsorted(a, v, side="left", sorter=None):
         if sorter.dtype != _np.int64 and sorter.dtype.kind in "iu":
             sorter = sorter.astype(_np.int64)
     return _weft._searchsorted(a, v, side == "right", sorter)
+
+
+def flatnonzero(a):
+    """The int64 flat (C-order) indices of a's nonzero elements (NaN is nonzero), as
+    numpy.flatnonzero."""
+    return _weft._flatnonzero(_array(a))
+
+
+def nonzero(a):
+    """A tuple of int64 index arrays, one per dimension, of a's nonzero elements in C order, as
+    numpy.nonzero (a 0-d array is refused, as NumPy 2 refuses it)."""
+    a = _array(a)
+    if a.ndim == 0:
+        raise ValueError("nonzero: a 0-d array has no dimensions to index (NumPy 2 refuses it too); "
+                         "use weft.atleast_1d(a) or argwhere")
+    return _weft._nonzero(a)
+
+
+def argwhere(a):
+    """The indices of a's nonzero elements as the rows of an int64 (count, a.ndim) array, as
+    numpy.argwhere."""
+    return _weft._argwhere(_array(a))
+
+
+def extract(condition, arr):
+    """The elements of arr where condition is nonzero, flattened in C order, as numpy.extract
+    (condition must have as many elements as arr)."""
+    return _weft._extract(_array(condition), _array(arr))
+
+
+def compress(condition, a, axis=None, out=None):
+    """The slices of a along axis (None: its flattened elements) where the 1-D condition is
+    true, as numpy.compress. A condition shorter than the axis selects among its first
+    elements; a longer one may be true only within the axis (IndexError otherwise)."""
+    if out is not None:
+        raise TypeError("compress: out= is not supported; the result is a new weft array")
+    a = _array(a)
+    cond = _array(condition)
+    if cond.ndim != 1:
+        raise ValueError(f"compress: condition must be 1-d, got {cond.ndim} dimensions")
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -a.ndim <= axis < a.ndim:
+        raise _np.exceptions.AxisError(f"compress: axis {axis!r} is out of bounds for {a.ndim} dimensions")
+    axis %= a.ndim
+    index = _weft._flatnonzero(cond)
+    if index.size and int(index[-1].get()) >= a.shape[axis]:
+        raise IndexError(f"compress: condition selects index {int(index[-1].get())}, beyond axis {axis} "
+                         f"of length {a.shape[axis]}")
+    return asarray(a[(slice(None),) * axis + (index,)])
