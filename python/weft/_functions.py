@@ -12,7 +12,7 @@ from ._creation import empty_like, full_like, ones_like, zeros_like
 from ._dtypes import dtype_name, np_dtype
 from ._linalg import matmul as _matmul
 from ._protocols import deliver, implements, into, typed_call
-from ._sorting import argsort, argwhere, compress, extract, flatnonzero, nonzero, searchsorted, sort, unique
+from ._sorting import argpartition, argsort, argwhere, partition, compress, extract, flatnonzero, nonzero, searchsorted, sort, unique
 from ._ufuncs import clip, round, where
 
 
@@ -122,7 +122,7 @@ for _np_f, _f in [(_np.argmin, argmin), (_np.argmax, argmax), (_np.var, var), (_
                   (_np.round, round), (_np.result_type, result_type), (_np.sort, sort), (_np.argsort, argsort),
                   (_np.unique, unique), (_np.searchsorted, searchsorted), (_np.nonzero, nonzero),
                   (_np.flatnonzero, flatnonzero), (_np.argwhere, argwhere), (_np.extract, extract),
-                  (_np.compress, compress),
+                  (_np.compress, compress), (_np.partition, partition), (_np.argpartition, argpartition),
                   (_np.shape, lambda a: a.shape), (_np.ndim, lambda a: a.ndim), (_np.size, lambda a: a.size)]:
     implements(_np_f)(_f)
 del _np_f, _f

@@ -156,3 +156,42 @@ def compress(condition, a, axis=None, out=None):
         raise IndexError(f"compress: condition selects index {int(index[-1].get())}, beyond axis {axis} "
                          f"of length {a.shape[axis]}")
     return asarray(a[(slice(None),) * axis + (index,)])
+
+
+def _kth(kth, n, who):
+    ks = [kth] if _np.ndim(kth) == 0 else list(_np.asarray(kth).ravel())
+    if not ks and _np.ndim(kth) != 0:
+        return
+    for k in ks:
+        if isinstance(k, (bool, _np.bool_)) or not isinstance(k, (int, _np.integer)):
+            raise TypeError(f"{who}: kth must be an integer or a sequence of integers, got {k!r}")
+        if not -n <= int(k) < n:
+            raise ValueError(f"{who}: kth(={int(k)}) out of bounds ({n})")
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """numpy.partition: the element at each kth position is the one a sort would put there,
+    no larger ones before it and no smaller ones after. weft answers with the stable radix sort
+    (a sorted array is a valid partition; O(n) selection is not written yet)."""
+    if kind != "introselect" or order is not None:
+        raise ValueError("partition: kind must be 'introselect' and order None")
+    a = _array(a)
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    if a.ndim == 0:
+        raise _np.exceptions.AxisError("partition: a 0-d array has no axis to partition")
+    _kth(kth, a.shape[axis], "partition")
+    return _weft._sort(a, axis, False)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """numpy.argpartition: int64 indices that partition a (see partition): the stable argsort."""
+    if kind != "introselect" or order is not None:
+        raise ValueError("argpartition: kind must be 'introselect' and order None")
+    a = _array(a)
+    if axis is None:
+        a, axis = a.reshape(-1), -1
+    if a.ndim == 0:
+        raise _np.exceptions.AxisError("argpartition: a 0-d array has no axis to partition")
+    _kth(kth, a.shape[axis], "argpartition")
+    return _weft._argsort(a, axis, False)

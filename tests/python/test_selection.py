@@ -64,3 +64,22 @@ def test_zero_dimensional_inputs(device):
         weft.nonzero(s)
     with pytest.raises(weft.InvalidArgument, match="elements"):
         weft.extract(weft.asarray(np.ones(3), device=device), weft.asarray(np.ones(4), device=device))
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32", "float64"])
+def test_partition_and_argpartition_partition(device, dtype):
+    x = _data((6, 33), dtype, 9)
+    a = weft.asarray(x, device=device)
+    for kth in (0, 5, -1, [2, 20]):
+        want = np.sort(x, axis=-1)  # the kth elements (and NaNs last) as NumPy's partition puts them
+        got = weft.partition(a, kth).get()
+        idx = weft.argpartition(a, kth).get()
+        for k in np.atleast_1d(kth):
+            np.testing.assert_array_equal(got[:, k], want[:, k])
+            np.testing.assert_array_equal(np.take_along_axis(x, idx, axis=-1)[:, k], want[:, k])
+        np.testing.assert_array_equal(np.sort(got, axis=-1), want)  # the same elements
+    np.testing.assert_array_equal(np.partition(a, 3, axis=None).get()[3], np.sort(x, axis=None)[3])
+    with pytest.raises(ValueError, match="out of bounds"):
+        weft.partition(a, 33)
+    with pytest.raises(TypeError, match="kth"):
+        weft.argpartition(a, 1.5)
