@@ -51,7 +51,6 @@ from ._weft import (  # noqa: F401  (re-exported)
     enqueue_copy,
     enqueue_nd_range_kernel,
     free_cached_memory,
-    from_dlpack,
     memory_stats,
     synchronize,
     transfer_stats,
@@ -78,6 +77,7 @@ from ._creation import (  # noqa: F401
     zeros_like,
 )
 from ._dtypes import (  # noqa: F401
+    bool,  # (the Array API's name; this file never calls the builtin bool)
     bool_,
     float32,
     float64,
@@ -124,6 +124,23 @@ from ._generators import (  # noqa: F401
     ReductionKernel,
 )
 from ._histogram import bincount, histogram, histogram2d  # noqa: F401
+from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
+    __array_api_version__,
+    __array_namespace_info__,
+    can_cast,
+    e,
+    finfo,
+    from_dlpack,
+    iinfo,
+    inf,
+    isdtype,
+    logaddexp,
+    nan,
+    newaxis,
+    pi,
+    positive,
+    sign,
+)
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
 from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "From PyOpenCL")
     CommandQueue,
@@ -224,6 +241,9 @@ from ._ufuncs import (  # noqa: F401
     trunc,
     where,
 )
+
+# The Array API's names of functions weft has under NumPy's names.
+acos, asin, atan, atan2, bitwise_invert, pow = arccos, arcsin, arctan, arctan2, invert, power  # noqa: A001
 
 # weft.array is a module (pyopencl.array's names) that is also NumPy's array() when called.
 import importlib as _importlib

@@ -7,6 +7,8 @@ extension makes (an operation's result, a view, a kernel generator's output) is 
 """
 from __future__ import annotations
 
+import builtins as _builtins
+
 import numpy as _np
 
 from . import _indexing, _protocols, _weft
@@ -76,7 +78,13 @@ class Array(_weft._Array):
         return int(self.item())
 
     def __bool__(self):
-        return bool(self.item())
+        return _builtins.bool(self.item())
+
+    def __index__(self):
+        """An integer 0-d (or one-element) array as a Python int, for indexing and range()."""
+        if self.dtype.kind not in "iu":
+            raise TypeError(f"only integer arrays can be used as an index, not {self._dtype}")
+        return int(self.item())
 
     def __complex__(self):
         return complex(self.item())
@@ -139,12 +147,20 @@ class Array(_weft._Array):
         index) or along axis, as NumPy's; stays on the device."""
         return _deliver(_weft._arg_extreme("argmax", self, axis, keepdims), None, out)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
         """var over axis (None: all) dividing by N - ddof, as NumPy's (two passes)."""
+        if correction is not None:  # (the Array API's name of ddof)
+            if ddof != 0 and ddof != correction:
+                raise ValueError(f"var: ddof={ddof!r} and correction={correction!r} disagree; give one of them")
+            ddof = correction
         return _deliver(_weft._var("var", self, axis, keepdims, int(ddof)), dtype, out)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
         """std over axis (None: all) dividing by N - ddof, as NumPy's (two passes)."""
+        if correction is not None:  # (the Array API's name of ddof)
+            if ddof != 0 and ddof != correction:
+                raise ValueError(f"std: ddof={ddof!r} and correction={correction!r} disagree; give one of them")
+            ddof = correction
         return _deliver(_weft._var("std", self, axis, keepdims, int(ddof)), dtype, out)
 
     def cumsum(self, axis=None, dtype=None, out=None):
@@ -193,6 +209,31 @@ class Array(_weft._Array):
         return _sorting.searchsorted(self, v, side, sorter)
 
     # ---- devices, indexing and NumPy's protocols ---------------------------------------------
+
+    def __array_namespace__(self, *, api_version=None):
+        """The Array API's namespace of this array: the weft module."""
+        if api_version is not None and api_version not in ("2021.12", "2022.12", "2023.12", "2024.12"):
+            raise ValueError(f"__array_namespace__: api_version {api_version!r} is not one weft implements "
+                             "(2024.12 and earlier)")
+        import weft
+        return weft
+
+    @property
+    def mT(self):
+        """The matrix transpose: the last two axes swapped (a view)."""
+        if self.ndim < 2:
+            raise ValueError(f"mT: the array must have at least 2 dimensions, not {self.ndim}")
+        axes = list(range(self.ndim))
+        axes[-2], axes[-1] = axes[-1], axes[-2]
+        return self.transpose(tuple(axes))
+
+    def to_device(self, device, /, *, stream=None):
+        """The Array API's to_device: this array when it is on device already, else a copy there."""
+        if stream is not None:
+            raise ValueError("to_device: stream= is not supported (weft orders copies on the device's array queue)")
+        if _weft.Device(device) == self.device:
+            return self
+        return _weft._to_device(self, device)
 
     def to(self, device) -> Array:
         """The same memory seen from device (weft's residence): nothing is copied now; the first

@@ -2,6 +2,7 @@
 the *_like functions, as NumPy's and PyOpenCL's."""
 from __future__ import annotations
 
+import builtins as _builtins
 import functools as _functools
 import numbers as _numbers
 
@@ -87,18 +88,34 @@ def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None):
     return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), _dev(device))
 
 
-def asarray(a, dtype=None, device=None):
+def _no_copy(why):
+    return ValueError(f"asarray: copy=False, but {why} needs a copy")
+
+
+def asarray(a, dtype=None, device=None, copy=None):
     """a on device (the default device when None): a weft.Array already there is returned as it
-    is (or cast); anything else is converted by NumPy and copied over once."""
+    is (or cast); anything else is converted by NumPy and copied over once. copy as the Array API
+    standard's: True always copies, False never does (ValueError where a copy is needed: another
+    device, another dtype, or host data), None copies only where needed."""
+    if copy is not None and not isinstance(copy, _builtins.bool):
+        raise TypeError(f"asarray: copy must be True, False or None, not {copy!r}")
     if isinstance(a, _ArrayBase):
         device = _dev(device)
         if device is not None and _weft.Device(device) != a.device:
-            a = _weft._to_device(a, device)
-        return a if dtype is None else a.astype(dtype, copy=False)
+            if copy is False:
+                raise _no_copy(f"moving the array from {a.device.selector} to {_weft.Device(device).selector}")
+            a, copy = _weft._to_device(a, device), None  # (already a new array)
+        if dtype is not None and dtype_name(dtype) != a._dtype:
+            if copy is False:
+                raise _no_copy(f"converting {a._dtype} to {dtype_name(dtype)}")
+            return a.astype(dtype, copy=True)
+        return a.copy() if copy else a
     if not isinstance(a, _np.ndarray) and hasattr(a, "__cuda_array_interface__"):
         # A CuPy array, PyTorch CUDA tensor, Numba device array: used in place.
         w = _weft._from_cuda_array_interface(a)
-        return asarray(w, dtype=dtype, device=device)
+        return asarray(w, dtype=dtype, device=device, copy=copy)
+    if copy is False:
+        raise _no_copy(f"a {type(a).__name__} (host data copied to a device)")
     host = _np.asarray(a, dtype=dtype)
     if host.dtype.kind not in "biuf" or host.dtype == _np.float16:
         raise _weft.InvalidArgument(f"asarray: dtype {host.dtype} is not one weft arrays hold")
@@ -123,9 +140,9 @@ def to_device(queue, ary, allocator=None, async_=False):
 
 
 def _like(f):
-    def like(a, *args, dtype=None, shape=None, **kwargs):
+    def like(a, *args, dtype=None, shape=None, device=None, **kwargs):
         return f(a.shape if shape is None else shape, *args, dtype=a.dtype if dtype is None else dtype,
-                 device=a.device, **kwargs)
+                 device=a.device if device is None else device, **kwargs)
     like.__name__ = like.__qualname__ = f"{f.__name__}_like"
     return like
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as _np
 
 bool_ = _np.bool_
+bool = _np.bool_  # noqa: A001  (the Array API's name; this module never calls the builtin)
 int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
 uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float32, float64 = _np.float32, _np.float64

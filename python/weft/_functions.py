@@ -56,12 +56,21 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     return Array.argmax(a, axis, out, keepdims=keepdims)
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return Array.var(a, axis, dtype, out, ddof, keepdims)
+def _ddof(ddof, correction, name):
+    """The Array API's correction= is NumPy's ddof= under another name: one of them, or both equal."""
+    if correction is None:
+        return ddof
+    if ddof != 0 and ddof != correction:
+        raise ValueError(f"{name}: ddof={ddof!r} and correction={correction!r} disagree; give one of them")
+    return correction
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return Array.std(a, axis, dtype, out, ddof, keepdims)
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    return Array.var(a, axis, dtype, out, _ddof(ddof, correction, "var"), keepdims)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    return Array.std(a, axis, dtype, out, _ddof(ddof, correction, "std"), keepdims)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -82,8 +91,20 @@ def matmul(a, b, out=None, dtype=None):
     return r if out is None else into(out, r, "matmul")
 
 
-def reshape(a, newshape):
-    return a.reshape(newshape)
+def reshape(a, /, shape=None, *, copy=None, newshape=None):
+    """The Array API's reshape(x, shape, copy=) (also NumPy's newshape= keyword). copy=True gives a
+    new array; copy=False raises ValueError where the result could not be a view of a (weft makes
+    views of C-contiguous arrays only); None: a view where possible."""
+    if newshape is not None:
+        if shape is not None:
+            raise TypeError("reshape: give shape or newshape, not both")
+        shape = newshape
+    if shape is None:
+        raise TypeError("reshape: missing the shape")
+    if copy is False and not a.flags_c_contiguous:
+        raise ValueError("reshape: copy=False, but this array is not C-contiguous, so the result needs a copy")
+    r = a.reshape(shape)
+    return r.copy() if copy else r
 
 
 def transpose(a, axes=None):

@@ -3,7 +3,7 @@ result is needed), with NumPy's out= and dtype= keywords."""
 from __future__ import annotations
 
 from . import _weft
-from ._protocols import with_out
+from ._protocols import into, with_out
 
 add = with_out(_weft.add)
 subtract = with_out(_weft.subtract)
@@ -62,7 +62,24 @@ trunc = with_out(_weft.trunc)
 rint = with_out(_weft.rint)
 square = with_out(_weft.square)
 reciprocal = with_out(_weft.reciprocal)
-clip = with_out(_weft.clip)
+_clip = with_out(_weft.clip)
+
+
+def clip(x, /, min=None, max=None, out=None, *, dtype=None, a_min=None, a_max=None):  # noqa: A002
+    """The Array API's clip(x, min=, max=), also NumPy's clip(a, a_min, a_max) (positionally or by
+    those names); either bound may be None (no bound on that side)."""
+    if a_min is not None or a_max is not None:
+        if min is not None or max is not None:
+            raise TypeError("clip: give the bounds as min=/max= or as a_min=/a_max=, not both")
+        min, max = a_min, a_max
+    if min is None and max is None:
+        r = x.astype(x.dtype, copy=True) if dtype is None else x.astype(dtype, copy=True)
+        return r if out is None else into(out, r, "clip")
+    if min is None:
+        return minimum(x, max, out=out, dtype=dtype)
+    if max is None:
+        return maximum(x, min, out=out, dtype=dtype)
+    return _clip(x, min, max, out=out, dtype=dtype)
 
 # NumPy's other names for some of them.
 absolute, divide, mod = abs, true_divide, remainder

@@ -1,0 +1,168 @@
+"""The Array API standard's namespace names (2024.12 revision) that weft answers in Python over
+its existing operations: the inspection object, dtype queries (finfo, iinfo, isdtype,
+can_cast), constants, from_dlpack's standard signature and the elementwise functions that are
+exact compositions of weft's own (positive, sign, logaddexp and the standard's aliases)."""
+from __future__ import annotations
+
+import builtins as _builtins
+import math as _math
+
+import numpy as _np
+
+from . import _device, _weft
+from ._dtypes import dtype_name, np_dtype
+from ._protocols import with_out
+
+__array_api_version__ = "2024.12"
+
+e, pi, inf, nan = _math.e, _math.pi, _math.inf, _math.nan
+newaxis = None
+
+# The dtypes weft arrays hold, by the standard's kinds.
+_KINDS = {
+    "bool": ("bool",),
+    "signed integer": ("int8", "int16", "int32", "int64"),
+    "unsigned integer": ("uint8", "uint16", "uint32", "uint64"),
+    "real floating": ("float32", "float64"),
+    "complex floating": (),
+}
+_KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
+_KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"]
+_HELD = frozenset(_KINDS["bool"] + _KINDS["numeric"])
+
+
+def _held_name(dtype, what):
+    """The NumPy name of a weft dtype (a dtype-like or an array's), or TypeError naming what."""
+    if isinstance(dtype, _weft._Array):
+        return dtype._dtype
+    try:
+        name = dtype_name(dtype)
+    except TypeError:
+        raise TypeError(f"{what}: expected a dtype or a weft.Array, not {type(dtype).__name__}") from None
+    if name not in _HELD:
+        raise TypeError(f"{what}: {name} is not a dtype weft arrays hold ({', '.join(sorted(_HELD))})")
+    return name
+
+
+def isdtype(dtype, kind):
+    """Whether dtype is of kind: a dtype, one of the standard's kind names ('bool', 'signed
+    integer', 'unsigned integer', 'integral', 'real floating', 'complex floating', 'numeric') or a
+    tuple of those."""
+    name = _held_name(dtype, "isdtype")
+    if isinstance(kind, tuple):
+        return _builtins.any(isdtype(dtype, k) for k in kind)
+    if isinstance(kind, str):
+        if kind not in _KINDS:
+            raise ValueError(f"isdtype: unknown kind {kind!r}; the kinds are {', '.join(repr(k) for k in _KINDS)}")
+        return name in _KINDS[kind]
+    return name == _held_name(kind, "isdtype")
+
+
+def finfo(type):  # noqa: A002  (the standard's parameter name)
+    """Machine limits of a floating dtype (or a floating array's): bits, eps, max, min,
+    smallest_normal, dtype, as NumPy's finfo."""
+    name = _held_name(type, "finfo")
+    if name not in _KINDS["real floating"]:
+        raise TypeError(f"finfo: {name} is not a floating dtype (use iinfo for integers)")
+    return _np.finfo(np_dtype(name))
+
+
+def iinfo(type):  # noqa: A002
+    """Machine limits of an integer dtype (or an integer array's): bits, max, min, dtype."""
+    name = _held_name(type, "iinfo")
+    if name not in _KINDS["integral"]:
+        raise TypeError(f"iinfo: {name} is not an integer dtype (use finfo for floating dtypes)")
+    return _np.iinfo(np_dtype(name))
+
+
+def _kind(name):
+    return "b" if name == "bool" else "f" if name in _KINDS["real floating"] else "i"
+
+
+def can_cast(from_, to, /):
+    """Whether the standard's type promotion casts from_ (a dtype or an array) to to: both of one
+    kind (bool, integer, floating) and promoting the two gives to."""
+    a, b = _held_name(from_, "can_cast"), _held_name(to, "can_cast")
+    if _kind(a) != _kind(b):
+        return False
+    try:
+        return _weft._result_type(a, b) == b
+    except _weft.Error:
+        return False
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """The Array API's from_dlpack: x's memory as a weft.Array without a copy (copy=None or
+    False); copy=True gives a new array; device= another device: a copy there (ValueError with
+    copy=False)."""
+    a = _weft.from_dlpack(x)
+    if device is not None and _weft.Device(device) != a.device:
+        if copy is False:
+            raise ValueError(f"from_dlpack: copy=False, but moving the array to {_weft.Device(device).selector} "
+                             "needs a copy")
+        return _weft._to_device(a, device)
+    return a.copy() if copy else a
+
+
+class _Info:
+    """What weft.__array_namespace_info__() returns: the standard's inspection methods."""
+
+    __module__ = "weft"
+
+    def capabilities(self):
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": None}
+
+    def default_device(self):
+        return _device.current_device()
+
+    def devices(self):
+        return list(_weft.devices())
+
+    def default_dtypes(self, *, device=None):
+        # complex floating: weft arrays hold no complex dtype yet (None, not a dtype they lack).
+        return {"real floating": np_dtype("float64"), "complex floating": None,
+                "integral": np_dtype("int64"), "indexing": np_dtype("int64")}
+
+    def dtypes(self, *, device=None, kind=None):
+        """The dtypes weft arrays hold on device (float64 only where the device has fp64), by name,
+        of kind (a kind name, a tuple of them, or None: all)."""
+        dev = _device.current_device() if device is None else _weft.Device(device)
+        names = [n for n in ("bool",) + _KINDS["numeric"] if n != "float64" or dev.fp64]
+        if kind is not None:
+            names = [n for n in names if isdtype(n, kind)]
+        return {n: np_dtype(n) for n in names}
+
+
+def __array_namespace_info__():
+    return _Info()
+
+
+# ---- elementwise functions composed exactly from weft's ------------------------------------------
+
+def _positive(x):
+    return x.astype(x.dtype, copy=True)
+
+
+def _sign(x):
+    """-1, 0 or 1 in x's dtype; a NaN stays NaN and -0.0 gives 0.0 (as NumPy's sign)."""
+    if x._dtype == "bool":
+        raise TypeError("sign: not defined for bool arrays")
+    s = (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
+    if x._dtype in _KINDS["real floating"]:
+        s = _weft.where(_weft.isnan(x), x, s)
+    return s
+
+
+def _logaddexp(x1, x2):
+    """log(exp(x1) + exp(x2)) without overflow: max + log1p(exp(-|x1 - x2|)); equal arguments
+    (infinities included) give x + log(2), as NumPy's."""
+    m = _weft.maximum(x1, x2)
+    d = _weft.subtract(x1, x2)
+    r = m + _weft.log1p(_weft.exp(-_weft.abs(d)))
+    return _weft.where(_weft.equal(x1, x2), m + _math.log(2.0), r)
+
+
+_positive.__name__, _sign.__name__, _logaddexp.__name__ = "positive", "sign", "logaddexp"
+positive = with_out(_positive)
+sign = with_out(_sign)
+logaddexp = with_out(_logaddexp)
