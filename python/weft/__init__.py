@@ -128,6 +128,7 @@ from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
     __array_api_version__,
     __array_namespace_info__,
     can_cast,
+    conj,
     e,
     finfo,
     from_dlpack,
@@ -139,6 +140,7 @@ from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
     newaxis,
     pi,
     positive,
+    real,
     sign,
 )
 from ._polygon import polygon_mask, random_polygon  # noqa: F401

@@ -1,7 +1,7 @@
 """The Array API standard's namespace names (2024.12 revision) that weft answers in Python over
 its existing operations: the inspection object, dtype queries (finfo, iinfo, isdtype,
 can_cast), constants, from_dlpack's standard signature and the elementwise functions that are
-exact compositions of weft's own (positive, sign, logaddexp and the standard's aliases)."""
+exact compositions of weft's own (positive, sign, logaddexp, real and conj of real arrays)."""
 from __future__ import annotations
 
 import builtins as _builtins
@@ -162,7 +162,20 @@ def _logaddexp(x1, x2):
     return _weft.where(_weft.equal(x1, x2), m + _math.log(2.0), r)
 
 
+def _real(x):
+    """The real part: a copy of x, as weft arrays hold real dtypes only (2024.12 takes real input)."""
+    return x.astype(x.dtype, copy=True)
+
+
+def _conj(x):
+    """The complex conjugate: a copy of x for the real dtypes weft arrays hold."""
+    return x.astype(x.dtype, copy=True)
+
+
 _positive.__name__, _sign.__name__, _logaddexp.__name__ = "positive", "sign", "logaddexp"
+_real.__name__, _conj.__name__ = "real", "conj"
+real = with_out(_real)
+conj = with_out(_conj)
 positive = with_out(_positive)
 sign = with_out(_sign)
 logaddexp = with_out(_logaddexp)

@@ -109,6 +109,17 @@ def test_from_dlpack_signature():
         np.testing.assert_array_equal(r.get(), h)
 
 
+def test_from_dlpack_copy_false_across_devices():
+    devs = weft.devices()
+    if len(devs) < 2:
+        pytest.skip("one device")
+    src = weft.asarray(np.arange(3, dtype=np.float32), device="host")
+    other = next(d for d in devs if d != src.device)
+    with pytest.raises(ValueError, match="copy=False"):
+        weft.from_dlpack(src, device=other, copy=False)
+    np.testing.assert_array_equal(weft.from_dlpack(src, device=other).get(), np.arange(3, dtype=np.float32))
+
+
 def test_polygon_mask_shape_tuple():
     v = [[1, 1], [8, 1], [4, 6]]
     np.testing.assert_array_equal(weft.polygon_mask(v, (7, 10)), weft.polygon_mask(v, 7, 10))
@@ -198,6 +209,11 @@ def test_positive_sign(device, dtype):
     p = weft.positive(x)
     assert p is not x and p.dtype == h.dtype
     np.testing.assert_array_equal(p.get(), np.positive(h))
+    for f in ("real", "conj"):
+        r = getattr(weft, f)(x)
+        assert r is not x and r.dtype == h.dtype
+        np.testing.assert_array_equal(r.get(), getattr(np, f)(h))
+        np.testing.assert_array_equal(np.signbit(r.get()), np.signbit(h))
     s = weft.sign(x)
     assert s.dtype == np.sign(h).dtype
     np.testing.assert_array_equal(s.get(), np.sign(h))
