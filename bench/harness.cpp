@@ -102,6 +102,20 @@ Stats time_events(int warmup, int repeat, const std::function<Event()>& fn) {
   return summarize(std::move(t));
 }
 
+Stats time_array_calls(const Context& ctx, const Device& dev, const std::function<void()>& fn, int batch) {
+  Stats s = time_wall(ctx.options().warmup, ctx.options().repeat, [&] {
+    for (int k = 0; k < batch; ++k) fn();
+    synchronize(dev);
+  });
+  s.median /= batch;
+  s.min /= batch;
+  return s;
+}
+
+std::size_t default_array_n(const Device& d) {
+  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
+}
+
 Stats time_wall(int warmup, int repeat, const std::function<void()>& fn) {
   for (int i = 0; i < warmup; ++i) fn();
   std::vector<double> t;

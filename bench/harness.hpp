@@ -84,6 +84,11 @@ const std::vector<Suite>& suites();
 Stats time_events(int warmup, int repeat, const std::function<Event()>& fn);
 /// Wall-clock time of fn (which must block until done).
 Stats time_wall(int warmup, int repeat, const std::function<void()>& fn);
+/// Wall-clock time per call of fn, which enqueues array work on dev: batch calls, then a wait
+/// for the device's array work, with the context's warmup and repeat; the figures are per call.
+Stats time_array_calls(const Context& ctx, const Device& dev, const std::function<void()>& fn, int batch = 1);
+/// The default element count of the array suites: 2^26 on GPUs, 2^24 elsewhere.
+std::size_t default_array_n(const Device& d);
 
 /// Runs a peer script from bench/peers (PYTHON SCRIPT ARGS...). Each line it prints of the
 /// form "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median<TAB>min<TAB>bytes" becomes

@@ -10,23 +10,13 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_n(const Device& d) {
+std::size_t default_array_n(const Device& d) {
   return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
-}
-
-Stats per_call(const Context& ctx, const Device& dev, int batch, const std::function<void()>& fn) {
-  Stats s = time_wall(ctx.options().warmup, ctx.options().repeat, [&] {
-    for (int k = 0; k < batch; ++k) fn();
-    synchronize(dev);
-  });
-  s.median /= batch;
-  s.min /= batch;
-  return s;
 }
 
 void run_array_expr(Context& ctx) {
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     const auto len = static_cast<std::int64_t>(n);
     ctx.progress("array-expr on " + dev.selector() + ", n = " + std::to_string(n));
     std::vector<float> host[3];
@@ -40,10 +30,10 @@ void run_array_expr(Context& ctx) {
     const Array b = Array::from_host<float>(host[1], Shape{len}, dev);
     const Array c = Array::from_host<float>(host[2], Shape{len}, dev);
     Array d = Array::empty(Shape{len}, DType::float32, dev);
-    const Stats assign = per_call(ctx, dev, 10, [&] { d.assign(a * b + c); });
+    const Stats assign = time_array_calls(ctx, dev, [&] { d.assign(a * b + c); }, 10);
     Array e;
-    const Stats fresh = per_call(ctx, dev, 10, [&] { e = eval(a * b + c); });
-    const Stats copy = per_call(ctx, dev, 10, [&] { d.assign(a); });
+    const Stats fresh = time_array_calls(ctx, dev, [&] { e = eval(a * b + c); }, 10);
+    const Stats copy = time_array_calls(ctx, dev, [&] { d.assign(a); }, 10);
     d.assign(a * b + c);
     const auto got = d.to_host<float>();
     const auto got_e = e.to_host<float>();
@@ -61,13 +51,13 @@ void run_array_expr(Context& ctx) {
     // The host's share of a small operation: 16 elements, one kernel launch each.
     const Array s = Array::ones(Shape{16}, DType::float32, dev);
     Array t = Array::empty(Shape{16}, DType::float32, dev);
-    const Stats small = per_call(ctx, dev, 100, [&] { t.assign(s * 2.0 + s); });
+    const Stats small = time_array_calls(ctx, dev, [&] { t.assign(s * 2.0 + s); }, 100);
     ctx.add({"array-expr", "weft t.assign(s*2 + s), 16 elements (time per op)", dev.selector(), 16, "float32",
              small.median, small.min, 0, ""});
   }
   if (!ctx.options().compare) return;
   std::size_t cpu_n = 0, gpu_n = 0;
-  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_n(d));
+  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d));
   const std::string repeat = std::to_string(ctx.options().repeat);
   std::string why;
   if (cpu_n && !run_peer(ctx, "array-expr", "numpy_peer.py", {"array-expr", std::to_string(cpu_n), repeat}, &why)) {

@@ -10,11 +10,11 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_n(const Device& d) { return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24); }
+std::size_t default_array_n(const Device& d) { return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24); }
 
 void run_fma(Context& ctx) {
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     ctx.progress("fma on " + dev.selector() + ", n = " + std::to_string(n));
     std::vector<float> a(n), b(n), c(n), d(n);
     std::mt19937 rng(7);
@@ -47,7 +47,7 @@ void run_fma(Context& ctx) {
   }
   if (ctx.options().compare) {
     std::size_t cpu_n = 0, gpu_n = 0;
-    for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_n(d));
+    for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d));
     std::string why;
     if (cpu_n && !run_peer(ctx, "fma", "numpy_peer.py", {"fma", std::to_string(cpu_n), std::to_string(ctx.options().repeat)}, &why)) {
       ctx.progress("NumPy peer did not run: " + why);

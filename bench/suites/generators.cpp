@@ -8,7 +8,7 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_n(const Device& d) {
+std::size_t default_array_n(const Device& d) {
   return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
 }
 
@@ -23,7 +23,7 @@ std::vector<float> random_floats(std::size_t n, unsigned seed) {
 void run_peers(Context& ctx, const std::string& suite) {
   if (!ctx.options().compare) return;
   std::size_t cpu_n = 0, gpu_n = 0;
-  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_n(d));
+  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d));
   const std::string repeat = std::to_string(ctx.options().repeat);
   std::string why;
   if (cpu_n) {
@@ -37,7 +37,7 @@ void run_elementwise(Context& ctx) {
   ElementwiseKernel fma("const float *a, const float *b, const float *c, float *d", "d[i] = a[i] * b[i] + c[i]",
                         "bench_fma");
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     ctx.progress("elementwise on " + dev.selector() + ", n = " + std::to_string(n));
     const auto a = random_floats(n, 1), b = random_floats(n, 2), c = random_floats(n, 3);
     Queue q(dev);
@@ -62,7 +62,7 @@ void run_elementwise(Context& ctx) {
 void run_reduce(Context& ctx) {
   ReductionKernel sum(DType::float32, "0", "a + b", "x[i]", "const float *x", {}, "bench_sum");
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     ctx.progress("reduce on " + dev.selector() + ", n = " + std::to_string(n));
     const auto x = random_floats(n, 4);
     Queue q(dev);
@@ -99,7 +99,7 @@ void run_reduce(Context& ctx) {
 void run_scan(Context& ctx) {
   InclusiveScanKernel cumsum(DType::float32, "a + b", "0");
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     ctx.progress("scan on " + dev.selector() + ", n = " + std::to_string(n));
     const auto x = random_floats(n, 5);
     Queue q(dev);

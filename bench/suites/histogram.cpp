@@ -12,13 +12,6 @@
 namespace weft::bench {
 namespace {
 
-Stats per_call(const Context& ctx, const Device& dev, const std::function<void()>& fn) {
-  return time_wall(ctx.options().warmup, ctx.options().repeat, [&] {
-    fn();
-    synchronize(dev);
-  });
-}
-
 void check(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected, const char* what) {
   if (got != expected) throw Error(std::string("histogram: wrong counts from ") + what);
 }
@@ -40,13 +33,13 @@ void run_histogram(Context& ctx) {
     const Array x = Array::from_host<std::int32_t>(ints, Shape{len}, dev);
 
     Histogram h;
-    const Stats ranged = per_call(ctx, dev, [&] { h = histogram(a, bins, {.range = {{0.0, 1.0}}}); });
+    const Stats ranged = time_array_calls(ctx, dev, [&] { h = histogram(a, bins, {.range = {{0.0, 1.0}}}); });
     std::vector<std::int64_t> expected(bins, 0);
     for (float v : values) ++expected[std::min<std::int64_t>(static_cast<std::int64_t>(v * 256.0f), bins - 1)];
     check(h.counts.to_host<std::int64_t>(), expected, "histogram(a, 256, range)");
-    const Stats found = per_call(ctx, dev, [&] { h = histogram(a, bins); });
+    const Stats found = time_array_calls(ctx, dev, [&] { h = histogram(a, bins); });
     Array c;
-    const Stats counted = per_call(ctx, dev, [&] { c = bincount(x); });
+    const Stats counted = time_array_calls(ctx, dev, [&] { c = bincount(x); });
     std::vector<std::int64_t> expected_labels(labels, 0);
     for (std::int32_t v : ints) ++expected_labels[static_cast<std::size_t>(v)];
     check(c.to_host<std::int64_t>(), expected_labels, "bincount");

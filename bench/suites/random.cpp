@@ -11,18 +11,8 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_n(const Device& d) {
+std::size_t default_array_n(const Device& d) {
   return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
-}
-
-Stats per_call(const Context& ctx, const Device& dev, int batch, const std::function<void()>& fn) {
-  Stats s = time_wall(ctx.options().warmup, ctx.options().repeat, [&] {
-    for (int k = 0; k < batch; ++k) fn();
-    synchronize(dev);
-  });
-  s.median /= batch;
-  s.min /= batch;
-  return s;
 }
 
 // A few elements against what the stream's layout gives, so a wrong kernel is not timed.
@@ -38,17 +28,17 @@ void check(const Array& u, const Array& z) {
 
 void run_random(Context& ctx) {
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     const Shape shape{static_cast<std::int64_t>(n)};
     const double bytes = 4.0 * static_cast<double>(n);
     ctx.progress("random on " + dev.selector() + ", n = " + std::to_string(n));
     random::Generator g(42);
     Array u, z;
-    const Stats uni = per_call(ctx, dev, 10, [&] { u = g.random(shape, DType::float32, dev); });
-    const Stats nor = per_call(ctx, dev, 10, [&] { z = g.standard_normal(shape, DType::float32, dev); });
+    const Stats uni = time_array_calls(ctx, dev, [&] { u = g.random(shape, DType::float32, dev); }, 10);
+    const Stats nor = time_array_calls(ctx, dev, [&] { z = g.standard_normal(shape, DType::float32, dev); }, 10);
     check(u, z);
     Array d = Array::empty(shape, DType::float32, dev);
-    const Stats fill = per_call(ctx, dev, 10, [&] { d.assign(0.5); });
+    const Stats fill = time_array_calls(ctx, dev, [&] { d.assign(0.5); }, 10);
     ctx.add({"random", "weft Generator.random float32", dev.selector(), n, "float32", uni.median, uni.min, bytes, ""});
     ctx.add({"random", "weft Generator.standard_normal float32", dev.selector(), n, "float32", nor.median, nor.min,
              bytes, ""});
@@ -57,7 +47,7 @@ void run_random(Context& ctx) {
   }
   if (!ctx.options().compare) return;
   std::size_t cpu_n = 0, gpu_n = 0;
-  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_n(d));
+  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d));
   const std::string repeat = std::to_string(ctx.options().repeat);
   std::string why;
   if (cpu_n && !run_peer(ctx, "random", "numpy_peer.py", {"random", std::to_string(cpu_n), repeat}, &why)) {

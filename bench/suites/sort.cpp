@@ -11,15 +11,8 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_n(const Device& d) {
+std::size_t default_array_n(const Device& d) {
   return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
-}
-
-Stats per_call(const Context& ctx, const Device& dev, const std::function<void()>& fn) {
-  return time_wall(ctx.options().warmup, ctx.options().repeat, [&] {
-    fn();
-    synchronize(dev);
-  });
 }
 
 std::string rate(std::size_t n, const Stats& s) {
@@ -34,7 +27,7 @@ void check_sorted(const Array& a, const char* what) {
 
 void run_sort(Context& ctx) {
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     const auto len = static_cast<std::int64_t>(n);
     ctx.progress("sort on " + dev.selector() + ", n = " + std::to_string(n));
     std::mt19937 rng(42);
@@ -46,12 +39,12 @@ void run_sort(Context& ctx) {
     const Array keys_f = Array::from_host<float>(f, Shape{len}, dev);
     const Array keys_u = Array::from_host<std::uint32_t>(u, Shape{len}, dev);
     Array out;
-    const Stats sf = per_call(ctx, dev, [&] { out = sort(keys_f); });
+    const Stats sf = time_array_calls(ctx, dev, [&] { out = sort(keys_f); });
     check_sorted<float>(out, "float32");
-    const Stats su = per_call(ctx, dev, [&] { out = sort(keys_u); });
+    const Stats su = time_array_calls(ctx, dev, [&] { out = sort(keys_u); });
     check_sorted<std::uint32_t>(out, "uint32");
-    const Stats af = per_call(ctx, dev, [&] { out = argsort(keys_f); });
-    const Stats kv = per_call(ctx, dev, [&] { out = sort_by_key(keys_u, keys_u).second; });
+    const Stats af = time_array_calls(ctx, dev, [&] { out = argsort(keys_f); });
+    const Stats kv = time_array_calls(ctx, dev, [&] { out = sort_by_key(keys_u, keys_u).second; });
     check_sorted<std::uint32_t>(out, "uint32 values");
     const double b4 = 4.0 * static_cast<double>(n);
     ctx.add({"sort", "weft sort(a)", dev.selector(), n, "float32", sf.median, sf.min, 2 * b4, rate(n, sf)});
@@ -63,7 +56,7 @@ void run_sort(Context& ctx) {
   if (!ctx.options().compare) return;
   std::size_t cpu_n = 0;
   for (const Device& d : ctx.devices()) {
-    if (d.type() != DeviceType::gpu) cpu_n = ctx.n_or(default_n(d));
+    if (d.type() != DeviceType::gpu) cpu_n = ctx.n_or(default_array_n(d));
   }
   const std::string repeat = std::to_string(ctx.options().repeat);
   std::string why;
