@@ -169,29 +169,28 @@ def _kth(kth, n, who):
             raise ValueError(f"{who}: kth(={int(k)}) out of bounds ({n})")
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """numpy.partition: the element at each kth position is the one a sort would put there,
-    no larger ones before it and no smaller ones after. weft answers with the stable radix sort
-    (a sorted array is a valid partition; O(n) selection is not written yet)."""
+def _partition_operand(a, kth, axis, kind, order, who):
+    # numpy.partition's checks; the operand and axis the sort then runs on.
     if kind != "introselect" or order is not None:
-        raise ValueError("partition: kind must be 'introselect' and order None")
+        raise ValueError(f"{who}: kind must be 'introselect' and order None")
     a = _array(a)
     if axis is None:
         a, axis = a.reshape(-1), -1
     if a.ndim == 0:
-        raise _np.exceptions.AxisError("partition: a 0-d array has no axis to partition")
-    _kth(kth, a.shape[axis], "partition")
+        raise _np.exceptions.AxisError(f"{who}: a 0-d array has no axis to partition")
+    _kth(kth, a.shape[axis], who)
+    return a, axis
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """numpy.partition: the element at each kth position is the one a sort would put there,
+    no larger ones before it and no smaller ones after. weft answers with the stable radix sort
+    (a sorted array is a valid partition; O(n) selection is not written yet)."""
+    a, axis = _partition_operand(a, kth, axis, kind, order, "partition")
     return _weft._sort(a, axis, False)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """numpy.argpartition: int64 indices that partition a (see partition): the stable argsort."""
-    if kind != "introselect" or order is not None:
-        raise ValueError("argpartition: kind must be 'introselect' and order None")
-    a = _array(a)
-    if axis is None:
-        a, axis = a.reshape(-1), -1
-    if a.ndim == 0:
-        raise _np.exceptions.AxisError("argpartition: a 0-d array has no axis to partition")
-    _kth(kth, a.shape[axis], "argpartition")
+    a, axis = _partition_operand(a, kth, axis, kind, order, "argpartition")
     return _weft._argsort(a, axis, False)
