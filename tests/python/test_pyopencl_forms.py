@@ -51,9 +51,6 @@ def test_seed_runs_with_only_the_import_changed(script, device):
                           timeout=600)
     out = f"--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"
     # What a device cannot do is refused with weft.Unsupported and says why (the seeds' comments).
-    if script == "s000_example3_local_memory.py" and not device.has_barriers:
-        assert proc.returncode != 0 and "weft.Unsupported" in proc.stderr and "opencl:cpu" in proc.stderr, out
-        return
     if script == "s002_fission.py" and not _splittable(device):
         assert proc.returncode != 0 and "weft.Unsupported" in proc.stderr and "sub-devices" in proc.stderr, out
         return

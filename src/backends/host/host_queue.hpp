@@ -2,6 +2,7 @@
 // order; a kernel launch splits its work-items over the device's thread pool.
 #pragma once
 
+#include <array>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -68,6 +69,7 @@ class HostQueue final : public QueueImpl {
     /// or fails its event, after the queue is marked idle.
     std::exception_ptr execute(Command& cmd);
     void run_kernel(KernelRun& run);
+    void run_groups(KernelRun& run, std::array<void*, 64>& argv, std::size_t n);
     static void settle(Command& cmd, const std::exception_ptr& err);
     void worker_loop();
 

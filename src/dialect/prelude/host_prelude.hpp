@@ -12,6 +12,16 @@
 #define WEFT_HALF _Float16
 
 extern "C" int printf(const char* format, ...);
+// The per-work-item arrays of kernels with barriers (weft_host::Scratch) come from the C
+// library's allocator, declared here without its header.
+extern "C" void* aligned_alloc(decltype(sizeof 0) alignment, decltype(sizeof 0) bytes);
+extern "C" void free(void* p);
+WEFT_INLINE void* weft_host_alloc(decltype(sizeof 0) bytes) {
+  void* p = aligned_alloc(64, bytes);
+  if (!p) __builtin_trap();  // out of memory inside a kernel: no error channel, stop loudly
+  return p;
+}
+WEFT_INLINE void weft_host_free(void* p) { free(p); }
 
 namespace weft_core {
 WEFT_INLINE int weft_clz64(unsigned long long x) noexcept { return x ? __builtin_clzll(x) : 64; }
@@ -214,6 +224,103 @@ inline void run(void* const* args, const Launch* l, size_t begin, size_t end) no
 template <auto Kernel>
 constexpr KernelInfo info() noexcept {
   return kernel_traits<decltype(Kernel)>::info();
+}
+
+// ---- work-groups: kernels that meet at barriers (dialect/group_fission.hpp) ---------------
+// Such a kernel is split at its barriers into regions; each region runs as a loop over the
+// work-items of one group, and the variables that live across a barrier are kept in arrays
+// with one element per work-item. A launch's unit is then a group: [begin, end) count groups.
+
+/// One group's place in the launch: its id per dimension and its first global id.
+struct GroupIds {
+  size_t grp[3];
+  size_t base[3];
+};
+
+/// The groups one call runs.
+struct Groups {
+  const Launch* l;
+  size_t begin, end;
+  WEFT_INLINE GroupIds ids(size_t g) const {
+    const size_t n0 = l->gsize[0] / l->lsize[0], n1 = l->gsize[1] / l->lsize[1];
+    const size_t g0 = g % n0, rest = g / n0, g1 = rest % n1, g2 = rest / n1;
+    return {{g0, g1, g2},
+            {l->goff[0] + g0 * l->lsize[0], l->goff[1] + g1 * l->lsize[1], l->goff[2] + g2 * l->lsize[2]}};
+  }
+};
+
+/// The work-item functions inside a region: the item's local ids are the loop's counters.
+struct GroupItem {
+  const Launch* l;
+  GroupIds g;
+  size_t lid[3];
+  WEFT_INLINE size_t global_id(unsigned d) const { return d < 3 ? g.base[d] + lid[d] : 0; }
+  WEFT_INLINE size_t global_size(unsigned d) const { return d < 3 ? l->gsize[d] : 1; }
+  WEFT_INLINE size_t global_offset(unsigned d) const { return d < 3 ? l->goff[d] : 0; }
+  WEFT_INLINE size_t local_size(unsigned d) const { return d < 3 ? l->lsize[d] : 1; }
+  WEFT_INLINE size_t local_id(unsigned d) const { return d < 3 ? lid[d] : 0; }
+  WEFT_INLINE size_t group_id(unsigned d) const { return d < 3 ? g.grp[d] : 0; }
+  WEFT_INLINE size_t num_groups(unsigned d) const { return d < 3 ? l->gsize[d] / l->lsize[d] : 1; }
+  WEFT_INLINE unsigned work_dim() const { return l->work_dim; }
+  WEFT_INLINE WorkItem work_item() const {
+    return {{g.base[0] + lid[0], g.base[1] + lid[1], g.base[2] + lid[2]}, l};
+  }
+};
+
+template <class T>
+using unconst_t = weft_std::remove_cv_t<T>;
+
+/// The per-work-item arrays of one call: one block each, freed when the call returns.
+class Scratch {
+ public:
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    for (unsigned i = 0; i < count_; ++i) weft_host_free(blocks_[i]);
+  }
+  template <class T>
+  T* alloc(size_t n) {
+    // 64-byte aligned and rounded, so that each array starts on its own cache line.
+    const size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+    void* p = weft_host_alloc(bytes ? bytes : 64);
+    if (count_ < 256) blocks_[count_++] = p;
+    return static_cast<T*>(p);
+  }
+
+ private:
+  void* blocks_[256];
+  unsigned count_ = 0;
+};
+
+template <class F>
+struct group_kernel_traits;
+template <class... P>
+struct group_kernel_traits<void (*)(Groups, P...)> {
+  static constexpr size_t arity = sizeof...(P);
+  static constexpr KernelInfo info() noexcept {
+    static_assert(sizeof...(P) <= 64, "a kernel may have at most 64 parameters");
+    return KernelInfo{static_cast<uint32_t>(sizeof...(P)), {static_cast<uint32_t>(sizeof(P))...}};
+  }
+};
+
+template <auto Kernel, class... P, int... I>
+WEFT_INLINE void run_groups_of(void (*)(Groups, P...), weft_std::int_sequence<I...>, void* const* args,
+                               const Launch* lp, size_t begin, size_t end) noexcept {
+  const Launch L = *lp;
+  Kernel(Groups{&L, begin, end}, *static_cast<const weft_std::remove_cv_t<P>*>(args[I])...);
+}
+
+/// Runs groups [begin, end) of a launch of a group kernel.
+template <auto Kernel>
+inline void run_groups(void* const* args, const Launch* l, size_t begin, size_t end) noexcept {
+  run_groups_of<Kernel>(Kernel, weft_std::make_integer_sequence<int, group_kernel_traits<decltype(Kernel)>::arity>{},
+                        args, l, begin, end);
+}
+
+template <auto Kernel>
+constexpr KernelInfo group_info() noexcept {
+  return group_kernel_traits<decltype(Kernel)>::info();
 }
 
 }  // namespace weft_host

@@ -1,0 +1,478 @@
+#include "dialect/group_fission.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "dialect/keywords.hpp"
+#include "dialect/statements.hpp"
+#include "dialect/translate.hpp"
+#include "dialect/uniformity.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail::dialect {
+
+namespace {
+
+// One statement of a region, or a clause (a condition, a for's init or increment) made one.
+struct Item {
+  const Stmt* stmt = nullptr;
+  TokenRange range;  // a clause's tokens
+  std::string prefix, suffix;
+  bool declaration = false;
+};
+
+// A variable declared at the top level of a region, visible to the regions after it.
+struct Decl {
+  std::string name;
+  int region = 0;
+  TokenRange statement;  // the declaration, its ';' included
+  std::size_t index = 0; // which of its declarators
+  bool replicated = false;
+};
+
+struct Region {
+  std::vector<Item> items;
+  std::vector<int> visible;  // declarations made before it, in enclosing scopes
+  std::set<std::string> idents;
+  std::vector<Edit> edits;   // rewritten jumps, hoisted __local declarations
+  int loop = -1;             // the innermost loop with a barrier around it
+};
+
+// The new body in order: fixed text, and regions rendered once replication is decided.
+struct Op {
+  std::string text;
+  int region = -1;
+};
+
+bool is_local_declaration(const ParsedSource& p, const Stmt& s) {
+  if (s.kind != StmtKind::simple || !s.is_declaration) return false;
+  for (std::size_t j = s.tokens.begin; j < s.tokens.end; ++j) {
+    const auto t = p.tokens[j].text(p.source);
+    if (t == "=" || t == "(" ) break;
+    if (t == "__local" || t == "local") return true;
+  }
+  return false;
+}
+
+class Fission {
+ public:
+  Fission(const ParsedSource& p, const Function& k, const std::vector<Edit>& edits, bool set_tls)
+      : p_(p), k_(k), global_(edits), set_tls_(set_tls) {}
+
+  std::vector<Edit> run() {
+    const Stmt body = parse_body(p_, k_);
+    check_uniform_barriers(p_, k_, body);
+    collect_locals(body);
+    scopes_.emplace_back();
+    emit_list(children_of(body));
+    decide();
+    std::vector<Edit> out;
+    const auto& toks = p_.tokens;
+    out.push_back({toks[k_.qualifier_token].begin, toks[k_.qualifier_token].end,
+                   "static inline __attribute__((always_inline))"});
+    const auto& open = toks[k_.params_open];
+    if (k_.params.empty()) {
+      out.push_back({open.end, toks[k_.params_close].begin, "::weft_host::Groups weft__G"});
+    } else {
+      out.push_back({open.end, open.end, "::weft_host::Groups weft__G, "});
+    }
+    out.push_back({toks[k_.body_open].begin, toks[k_.body_close].end, body_text()});
+    return out;
+  }
+
+ private:
+  std::string_view text(std::size_t i) const { return p_.tokens[i].text(p_.source); }
+  std::size_t byte_begin(TokenRange r) const { return p_.tokens[r.begin].begin; }
+  std::size_t byte_end(TokenRange r) const { return p_.tokens[r.end - 1].end; }
+
+  static std::vector<const Stmt*> children_of(const Stmt& s) {
+    std::vector<const Stmt*> out;
+    if (s.kind == StmtKind::block) {
+      for (const auto& c : s.children) out.push_back(&c);
+    } else {
+      out.push_back(&s);
+    }
+    return out;
+  }
+
+  // The source of bytes [b, e) with the translation's edits inside it and extra ones.
+  std::string render(std::size_t b, std::size_t e, const std::vector<Edit>& extra = {}) const {
+    std::vector<Edit> inside;
+    for (const auto* list : {&global_, &extra}) {
+      for (const auto& ed : *list) {
+        if (ed.begin >= b && ed.end <= e && !(ed.begin == e && ed.end == e)) {
+          inside.push_back({ed.begin - b, ed.end - b, ed.text});
+        }
+      }
+    }
+    return apply_edits(p_.source.substr(b, e - b), std::move(inside));
+  }
+
+  std::string line_mark(std::size_t token) const {
+    return "\n#line " + std::to_string(p_.tokens[token].line) + " \"" + source_file_name + "\"\n";
+  }
+
+  void collect_locals(const Stmt& s) {
+    if (is_local_declaration(p_, s)) {
+      locals_.push_back(&s);
+      return;
+    }
+    for (const auto& c : s.children) collect_locals(c);
+  }
+  bool is_hoisted(const Stmt* s) const { return std::find(locals_.begin(), locals_.end(), s) != locals_.end(); }
+
+  // ---- pass 1: structure and regions -------------------------------------------------------
+
+  void emit_list(const std::vector<const Stmt*>& list) {
+    std::vector<Item> run;
+    auto flush = [&] {
+      if (!run.empty()) emit_region(std::move(run));
+      run.clear();
+    };
+    for (const Stmt* s : list) {
+      if (is_hoisted(s)) continue;
+      if (!s->has_sync) {
+        run.push_back({s, {}, {}, {}, false});
+        continue;
+      }
+      flush();
+      switch (s->kind) {
+        case StmtKind::barrier:
+          break;
+        case StmtKind::block:
+          ops_.push_back({"{"});
+          scopes_.emplace_back();
+          emit_list(children_of(*s));
+          scopes_.pop_back();
+          ops_.push_back({"}"});
+          break;
+        case StmtKind::if_: {
+          const std::string c = condition(s->cond);
+          ops_.push_back({"if (" + c + ") {"});
+          scopes_.emplace_back();
+          emit_list(children_of(s->children[0]));
+          scopes_.pop_back();
+          ops_.push_back({"}"});
+          if (s->has_else) {
+            ops_.push_back({" else {"});
+            scopes_.emplace_back();
+            emit_list(children_of(s->children[1]));
+            scopes_.pop_back();
+            ops_.push_back({"}"});
+          }
+          break;
+        }
+        case StmtKind::for_:
+        case StmtKind::while_:
+        case StmtKind::do_:
+          emit_loop(*s);
+          break;
+        default:
+          throw BuildError("kernel '" + k_.name + "', line " + std::to_string(s->line) +
+                               ": the host backend cannot place a barrier inside this statement",
+                           "", std::string(p_.source));
+      }
+    }
+    flush();
+  }
+
+  void emit_loop(const Stmt& s) {
+    const int id = loops_++;
+    const std::string n = std::to_string(id);
+    ops_.push_back({"{"});
+    scopes_.emplace_back();
+    if (s.kind == StmtKind::for_ && !s.init.empty()) {
+      Item init;
+      init.range = {s.init.begin, s.init.end + 1};  // with the for's ';'
+      init.declaration = looks_like_declaration(p_, init.range);
+      emit_region({init});
+    }
+    loop_stack_.push_back(id);
+    ops_.push_back({"for (;;) {\nweft__brk" + n + " = false; weft__cont" + n + " = false;\n"});
+    if (s.kind != StmtKind::do_ && !s.cond.empty()) {
+      ops_.push_back({"if (!" + condition(s.cond) + ") break;\n"});
+    }
+    scopes_.emplace_back();
+    emit_list(children_of(s.children[0]));
+    scopes_.pop_back();
+    ops_.push_back({"weft__next" + n + ":;\n"});
+    loop_stack_.pop_back();
+    if (s.kind == StmtKind::do_) {
+      ops_.push_back({"if (!" + condition(s.cond) + ") break;\n"});
+    } else if (s.kind == StmtKind::for_ && !s.inc.empty()) {
+      Item inc;
+      inc.range = s.inc;
+      inc.suffix = ";";
+      emit_region({inc});
+    }
+    ops_.push_back({"}\n"});
+    scopes_.pop_back();
+    ops_.push_back({"}\n"});
+  }
+
+  // A condition every work-item evaluates (side effects included); by OpenCL's rule they
+  // agree, and the group follows their value. Returns the flag's name.
+  std::string condition(TokenRange cond) {
+    const std::string flag = "weft__c" + std::to_string(conditions_++);
+    ops_.push_back({flag + " = false;\n"});
+    Item c;
+    c.range = cond;
+    c.prefix = flag + " = (";
+    c.suffix = ");";
+    emit_region({c});
+    return flag;
+  }
+
+  void emit_region(std::vector<Item> items) {
+    const int id = static_cast<int>(regions_.size());
+    Region r;
+    for (const auto& scope : scopes_) r.visible.insert(r.visible.end(), scope.begin(), scope.end());
+    r.loop = loop_stack_.empty() ? -1 : loop_stack_.back();
+    bool breaks = false, continues = false;
+    for (const Item& it : items) {
+      const TokenRange range = it.stmt ? it.stmt->tokens : it.range;
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        if (p_.tokens[j].kind != TokenKind::identifier) continue;
+        if (j > range.begin && (text(j - 1) == "." || text(j - 1) == "->")) continue;
+        r.idents.insert(std::string(text(j)));
+      }
+      if (it.stmt) jumps(*it.stmt, r, id, 0, 0, breaks, continues, true);
+      const bool declares = it.stmt ? it.stmt->kind == StmtKind::simple && it.stmt->is_declaration : it.declaration;
+      if (declares) {
+        const TokenRange stmt = it.stmt ? it.stmt->tokens : it.range;
+        if (auto d = split_declaration(p_, stmt)) {
+          for (std::size_t i = 0; i < d->items.size(); ++i) {
+            decls_.push_back({std::string(text(d->items[i].name)), id, stmt, i, false});
+            scopes_.back().push_back(static_cast<int>(decls_.size()) - 1);
+          }
+        }
+      }
+    }
+    r.items = std::move(items);
+    regions_.push_back(std::move(r));
+    ops_.push_back({"", id});
+    const std::string n = std::to_string(regions_.back().loop);
+    if (breaks) ops_.push_back({"if (weft__brk" + n + ") break;\n"});
+    if (continues) ops_.push_back({"if (weft__cont" + n + ") goto weft__next" + n + ";\n"});
+  }
+
+  // Rewrites the jumps of s that leave the region: a return ends the work-item's part of the
+  // kernel; a break or continue of the loop around the region (one with barriers) ends its
+  // part of this region and tells the loop, which every work-item leaves alike.
+  void jumps(const Stmt& s, Region& r, int id, int loops, int switches, bool& breaks, bool& continues, bool top) {
+    const std::string end = "goto weft__end" + std::to_string(id) + "; }";
+    const std::size_t b = byte_begin(s.tokens), e = byte_end(s.tokens);
+    switch (s.kind) {
+      case StmtKind::return_:
+        r.edits.push_back({b, e, "{ weft__done[weft__l] = 1; " + end});
+        returns_ = true;
+        return;
+      case StmtKind::break_:
+        if (loops == 0 && switches == 0 && r.loop >= 0) {
+          r.edits.push_back({b, e, "{ weft__brk" + std::to_string(r.loop) + " = true; " + end});
+          breaks = true;
+        }
+        return;
+      case StmtKind::continue_:
+        if (loops == 0 && r.loop >= 0) {
+          r.edits.push_back({b, e, "{ weft__cont" + std::to_string(r.loop) + " = true; " + end});
+          continues = true;
+        }
+        return;
+      case StmtKind::simple:
+        if (!top && is_hoisted(&s)) r.edits.push_back({b, e, ""});
+        return;
+      default:
+        break;
+    }
+    const bool loop = s.kind == StmtKind::for_ || s.kind == StmtKind::while_ || s.kind == StmtKind::do_;
+    for (const auto& c : s.children) {
+      jumps(c, r, id, loops + (loop ? 1 : 0), switches + (s.kind == StmtKind::switch_ ? 1 : 0), breaks, continues,
+            false);
+    }
+  }
+
+  // ---- pass 2: which variables live across a barrier, and the text -------------------------
+
+  void decide() {
+    for (std::size_t r = 0; r < regions_.size(); ++r) {
+      for (int d : regions_[r].visible) {
+        Decl& v = decls_[d];
+        if (v.region != static_cast<int>(r) && regions_[r].idents.count(v.name)) v.replicated = true;
+      }
+    }
+  }
+
+  bool statement_replicated(TokenRange stmt) const {
+    for (const auto& d : decls_) {
+      if (d.replicated && d.statement.begin == stmt.begin) return true;
+    }
+    return false;
+  }
+
+  int decl_of(TokenRange stmt, std::size_t index) const {
+    for (std::size_t i = 0; i < decls_.size(); ++i) {
+      if (decls_[i].statement.begin == stmt.begin && decls_[i].index == index) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // `typedef <specs> <ptrs> weft__T<n> <suffix>;` for every declarator of a statement whose
+  // variables (some of them) move into per-work-item arrays.
+  std::string storage() const {
+    std::string out;
+    std::set<std::size_t> done;
+    for (std::size_t i = 0; i < decls_.size(); ++i) {
+      const Decl& d = decls_[i];
+      if (!statement_replicated(d.statement)) continue;
+      const auto parts = split_declaration(p_, d.statement);
+      const Declarator& v = parts->items[d.index];
+      const std::string n = std::to_string(i);
+      out += line_mark(d.statement.begin) + "typedef ";
+      if (!parts->specs.empty()) out += render(byte_begin(parts->specs), byte_end(parts->specs)) + " ";
+      if (!v.ptrs.empty() && v.ptrs.begin >= parts->specs.end) out += render(byte_begin(v.ptrs), byte_end(v.ptrs)) + " ";
+      out += "weft__T" + n;
+      if (!v.suffix.empty()) out += render(byte_begin(v.suffix), byte_end(v.suffix));
+      out += ";\ntypedef ::weft_host::unconst_t<weft__T" + n + "> weft__U" + n + ";\n";
+      if (d.replicated) out += "weft__U" + n + "* const weft__v" + n + " = weft__S.alloc<weft__U" + n + ">(weft__n);\n";
+    }
+    return out;
+  }
+
+  std::string declaration_text(TokenRange stmt, const std::vector<Edit>& edits) const {
+    const auto parts = split_declaration(p_, stmt);
+    std::string out;
+    for (std::size_t i = 0; i < parts->items.size(); ++i) {
+      const Declarator& v = parts->items[i];
+      const int id = decl_of(stmt, i);
+      const std::string n = std::to_string(id);
+      const std::string name = cxx_name(text(v.name));
+      const std::string init = v.init.empty() ? "" : render(byte_begin(v.init), byte_end(v.init), edits);
+      if (decls_[id].replicated) {
+        out += "weft__U" + n + "& " + name + " = weft__v" + n + "[weft__l];";
+        if (!init.empty()) {
+          out += " { weft__T" + n + " weft__init_ = " + init + "; __builtin_memcpy(&" + name +
+                 ", &weft__init_, sizeof(" + name + ")); }";
+        }
+      } else {
+        out += "weft__T" + n + " " + name + (init.empty() ? "" : " = " + init) + ";";
+      }
+      out += " ";
+    }
+    return out;
+  }
+
+  std::string region_text(int id) const {
+    const Region& r = regions_[id];
+    std::string out =
+        "for (::weft_host::size_t weft__lz = 0; weft__lz < weft__ls2; ++weft__lz)\n"
+        "for (::weft_host::size_t weft__ly = 0; weft__ly < weft__ls1; ++weft__ly)\n"
+        "for (int weft__lx = 0; weft__lx < weft__lsx; ++weft__lx) {\n"
+        "const ::weft_host::size_t weft__l = (weft__lz * weft__ls1 + weft__ly) * weft__ls0 + "
+        "static_cast<::weft_host::size_t>(weft__lx);\n"
+        "const ::weft_host::GroupItem weft_wi{&weft__L, weft__gi, {static_cast<::weft_host::size_t>(weft__lx), "
+        "weft__ly, weft__lz}};\n";
+    if (returns_) out += "if (weft__done[weft__l]) continue;\n";
+    if (set_tls_) out += "::weft_kernel::weft_wi = weft_wi.work_item();\n";
+    std::map<std::string, int> bound;  // the innermost declaration of each name
+    for (int d : r.visible) {
+      if (decls_[d].replicated && r.idents.count(decls_[d].name)) bound[decls_[d].name] = d;
+    }
+    for (const auto& [name, d] : bound) {
+      const std::string n = std::to_string(d);
+      out += "weft__U" + n + "& " + cxx_name(name) + " = weft__v" + n + "[weft__l];\n";
+    }
+    out += "{";
+    for (const Item& it : r.items) {
+      const TokenRange range = it.stmt ? it.stmt->tokens : it.range;
+      out += line_mark(range.begin);
+      const bool declares = it.stmt ? it.stmt->kind == StmtKind::simple && it.stmt->is_declaration : it.declaration;
+      if (declares && statement_replicated(range)) {
+        out += declaration_text(range, r.edits);
+      } else {
+        out += it.prefix + render(byte_begin(range), byte_end(range), r.edits) + it.suffix;
+      }
+    }
+    out += "\n}\nweft__end" + std::to_string(id) + ":;\n}\n";
+    return out;
+  }
+
+  std::string body_text() const {
+    std::string out =
+        "{\n"
+        "const ::weft_host::Launch& weft__L = *weft__G.l;\n"
+        "const ::weft_host::size_t weft__ls0 = weft__L.lsize[0], weft__ls1 = weft__L.lsize[1], "
+        "weft__ls2 = weft__L.lsize[2];\n"
+        "const ::weft_host::size_t weft__n = weft__ls0 * weft__ls1 * weft__ls2;\n"
+        "const int weft__lsx = static_cast<int>(weft__ls0);\n"
+        "::weft_host::Scratch weft__S;\n";
+    out += storage();
+    if (returns_) out += "unsigned char* const weft__done = weft__S.alloc<unsigned char>(weft__n);\n";
+    for (int c = 0; c < conditions_; ++c) out += "bool weft__c" + std::to_string(c) + " = false;\n";
+    for (int l = 0; l < loops_; ++l) {
+      out += "bool weft__brk" + std::to_string(l) + " = false, weft__cont" + std::to_string(l) + " = false;\n";
+    }
+    for (const Stmt* s : locals_) out += line_mark(s->tokens.begin) + render(byte_begin(s->tokens), byte_end(s->tokens));
+    out += "\nfor (::weft_host::size_t weft__g = weft__G.begin; weft__g < weft__G.end; ++weft__g) {\n"
+           "const ::weft_host::GroupIds weft__gi = weft__G.ids(weft__g);\n";
+    if (returns_) out += "for (::weft_host::size_t weft__i = 0; weft__i < weft__n; ++weft__i) weft__done[weft__i] = 0;\n";
+    for (const Op& op : ops_) out += op.region >= 0 ? region_text(op.region) : op.text + "\n";
+    out += "}\n}";
+    return out;
+  }
+
+  const ParsedSource& p_;
+  const Function& k_;
+  const std::vector<Edit>& global_;
+  bool set_tls_;
+  std::vector<const Stmt*> locals_;
+  std::vector<std::vector<int>> scopes_;
+  std::vector<int> loop_stack_;
+  std::vector<Region> regions_;
+  std::vector<Decl> decls_;
+  std::vector<Op> ops_;
+  int loops_ = 0;
+  int conditions_ = 0;
+  bool returns_ = false;
+};
+
+bool calls_barrier(const ParsedSource& p, const Function& f) {
+  for (std::size_t j = f.body_open; j < f.body_close; ++j) {
+    if (p.tokens[j].kind == TokenKind::identifier && is_barrier_name(p.tokens[j].text(p.source)) &&
+        j + 1 < f.body_close && p.tokens[j + 1].text(p.source) == "(") {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string host_group_refusal(const ParsedSource& parsed, const Function& k) {
+  // Every helper the kernel reaches through its calls.
+  std::set<std::string> seen;
+  std::vector<const Function*> todo{&k};
+  while (!todo.empty()) {
+    const Function* f = todo.back();
+    todo.pop_back();
+    for (const auto& c : f->calls) {
+      const Function* g = parsed.find(c);
+      if (!g || g->is_kernel || !seen.insert(c).second) continue;
+      if (calls_barrier(parsed, *g)) {
+        return "barrier() inside helper function " + g->name + "() (line " + std::to_string(g->line) +
+               "); the host backend splits kernels at barriers written in the kernel's own body: move the "
+               "barrier there";
+      }
+      todo.push_back(g);
+    }
+  }
+  return {};
+}
+
+std::vector<Edit> group_kernel_edits(const ParsedSource& parsed, const Function& k, const std::vector<Edit>& edits,
+                                     bool set_tls) {
+  return Fission(parsed, k, edits, set_tls).run();
+}
+
+}  // namespace weft::detail::dialect
