@@ -1,9 +1,11 @@
 #include "dialect/group_fission.hpp"
 
+#include <cstdint>
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "dialect/group_values.hpp"
 #include "dialect/keywords.hpp"
 #include "dialect/statements.hpp"
 #include "dialect/translate.hpp"
@@ -22,13 +24,24 @@ struct Item {
   bool declaration = false;
 };
 
+// Where a variable that regions after its own use keeps its value (group_values.hpp).
+enum class Keep : std::uint8_t {
+  plain,      // used in one region only: an ordinary local variable there
+  per_item,   // an array with one element per work-item
+  recompute,  // never assigned again and computed from work-item ids and constants: recomputed
+  shared,     // a loop counter every work-item holds alike: one copy for the group
+};
+
 // A variable declared at the top level of a region, visible to the regions after it.
 struct Decl {
   std::string name;
   int region = 0;
   TokenRange statement;  // the declaration, its ';' included
   std::size_t index = 0; // which of its declarators
-  bool replicated = false;
+  Keep keep = Keep::plain;
+  bool recomputable = false;
+  bool uniform = false;
+  TokenRange init;
 };
 
 struct Region {
@@ -37,6 +50,7 @@ struct Region {
   std::set<std::string> idents;
   std::vector<Edit> edits;   // rewritten jumps, hoisted __local declarations
   int loop = -1;             // the innermost loop with a barrier around it
+  bool single = false;       // run once for the group (a uniform loop's clauses), not per item
 };
 
 // The new body in order: fixed text, and regions rendered once replication is decided.
@@ -63,14 +77,21 @@ class Fission {
   std::vector<Edit> run() {
     const Stmt body = parse_body(p_, k_);
     check_uniform_barriers(p_, k_, body);
+    varying_ = varying_variables(p_, body);
+    reassigned_ = reassigned_names(p_, body);
+    constants_ = constant_parameters(p_, k_, reassigned_);
+    for (const auto& prm : k_.params) {
+      if (prm.space == AddressSpace::local) local_names_.insert(prm.name);
+    }
     collect_locals(body);
     scopes_.emplace_back();
     emit_list(children_of(body));
     decide();
     std::vector<Edit> out;
     const auto& toks = p_.tokens;
+    // A template on the x counter's type: the launcher picks int where the ids fit.
     out.push_back({toks[k_.qualifier_token].begin, toks[k_.qualifier_token].end,
-                   "static inline __attribute__((always_inline))"});
+                   "template <class weft__X> static inline __attribute__((always_inline))"});
     const auto& open = toks[k_.params_open];
     if (k_.params.empty()) {
       out.push_back({open.end, toks[k_.params_close].begin, "::weft_host::Groups weft__G"});
@@ -116,6 +137,9 @@ class Fission {
   void collect_locals(const Stmt& s) {
     if (is_local_declaration(p_, s)) {
       locals_.push_back(&s);
+      if (auto d = split_declaration(p_, s.tokens)) {
+        for (const auto& v : d->items) local_names_.insert(std::string(text(v.name)));
+      }
       return;
     }
     for (const auto& c : s.children) collect_locals(c);
@@ -182,16 +206,17 @@ class Fission {
     const std::string n = std::to_string(id);
     ops_.push_back({"{"});
     scopes_.emplace_back();
+    const bool once = uniform_counter(s);
     if (s.kind == StmtKind::for_ && !s.init.empty()) {
       Item init;
       init.range = {s.init.begin, s.init.end + 1};  // with the for's ';'
       init.declaration = looks_like_declaration(p_, init.range);
-      emit_region({init});
+      emit_region({init}, once);
     }
     loop_stack_.push_back(id);
     ops_.push_back({"for (;;) {\nweft__brk" + n + " = false; weft__cont" + n + " = false;\n"});
     if (s.kind != StmtKind::do_ && !s.cond.empty()) {
-      ops_.push_back({"if (!" + condition(s.cond) + ") break;\n"});
+      ops_.push_back({"if (!" + condition(s.cond, once) + ") break;\n"});
     }
     scopes_.emplace_back();
     emit_list(children_of(s.children[0]));
@@ -204,7 +229,7 @@ class Fission {
       Item inc;
       inc.range = s.inc;
       inc.suffix = ";";
-      emit_region({inc});
+      emit_region({inc}, once);
     }
     ops_.push_back({"}\n"});
     scopes_.pop_back();
@@ -213,20 +238,56 @@ class Fission {
 
   // A condition every work-item evaluates (side effects included); by OpenCL's rule they
   // agree, and the group follows their value. Returns the flag's name.
-  std::string condition(TokenRange cond) {
+  std::string condition(TokenRange cond, bool once = false) {
     const std::string flag = "weft__c" + std::to_string(conditions_++);
     ops_.push_back({flag + " = false;\n"});
     Item c;
     c.range = cond;
     c.prefix = flag + " = (";
     c.suffix = ");";
-    emit_region({c});
+    emit_region({c}, once);
     return flag;
   }
 
-  void emit_region(std::vector<Item> items) {
+  // The names visible here that hold the same value for every work-item and that a clause run
+  // once for the group may read: constant parameters, recomputable uniform variables and the
+  // counters of uniform loops around.
+  std::set<std::string> uniform_names() const {
+    std::set<std::string> out = constants_;
+    for (const auto& scope : scopes_) {
+      for (int d : scope) {
+        if ((decls_[d].recomputable && decls_[d].uniform) || decls_[d].keep == Keep::shared) {
+          out.insert(decls_[d].name);
+        }
+      }
+    }
+    return out;
+  }
+
+  // A for loop with barriers whose counters every work-item computes alike from uniform
+  // values, and which its body does not assign: its clauses run once for the group.
+  bool uniform_counter(const Stmt& s) const {
+    if (s.kind != StmtKind::for_ || s.init.empty()) return false;
+    const TokenRange init{s.init.begin, s.init.end + 1};
+    if (!looks_like_declaration(p_, init)) return false;
+    const auto d = split_declaration(p_, init);
+    if (!d) return false;
+    std::set<std::string> names = uniform_names(), counters;
+    const std::set<std::string> in_body = reassigned_names(p_, s.children[0]);
+    for (const auto& v : d->items) {
+      const std::string name(text(v.name));
+      if (!v.suffix.empty() || varying_.count(name) || in_body.count(name)) return false;
+      if (!pure_expression(p_, v.init, names, false)) return false;
+      counters.insert(name);
+      names.insert(name);
+    }
+    return pure_expression(p_, s.cond, names, false) && pure_expression(p_, s.inc, names, false, &counters);
+  }
+
+  void emit_region(std::vector<Item> items, bool single = false) {
     const int id = static_cast<int>(regions_.size());
     Region r;
+    r.single = single;
     for (const auto& scope : scopes_) r.visible.insert(r.visible.end(), scope.begin(), scope.end());
     r.loop = loop_stack_.empty() ? -1 : loop_stack_.back();
     bool breaks = false, continues = false;
@@ -238,12 +299,31 @@ class Fission {
         r.idents.insert(std::string(text(j)));
       }
       if (it.stmt) jumps(*it.stmt, r, id, 0, 0, breaks, continues, true);
+      local_atomics(range, r);
       const bool declares = it.stmt ? it.stmt->kind == StmtKind::simple && it.stmt->is_declaration : it.declaration;
       if (declares) {
         const TokenRange stmt = it.stmt ? it.stmt->tokens : it.range;
         if (auto d = split_declaration(p_, stmt)) {
           for (std::size_t i = 0; i < d->items.size(); ++i) {
-            decls_.push_back({std::string(text(d->items[i].name)), id, stmt, i, false});
+            const Declarator& v = d->items[i];
+            Decl decl;
+            decl.name = std::string(text(v.name));
+            decl.region = id;
+            decl.statement = stmt;
+            decl.index = i;
+            decl.init = v.init;
+            decl.uniform = !varying_.count(decl.name);
+            decl.keep = single ? Keep::shared : Keep::plain;
+            if (!single && v.suffix.empty() && !v.init.empty() && !reassigned_.count(decl.name)) {
+              std::set<std::string> names = constants_;
+              for (const auto& scope : scopes_) {
+                for (int e : scope) {
+                  if (decls_[e].recomputable) names.insert(decls_[e].name);
+                }
+              }
+              decl.recomputable = pure_expression(p_, v.init, names, true);
+            }
+            decls_.push_back(decl);
             scopes_.back().push_back(static_cast<int>(decls_.size()) - 1);
           }
         }
@@ -255,6 +335,21 @@ class Fission {
     const std::string n = std::to_string(regions_.back().loop);
     if (breaks) ops_.push_back({"if (weft__brk" + n + ") break;\n"});
     if (continues) ops_.push_back({"if (weft__cont" + n + ") goto weft__next" + n + ";\n"});
+  }
+
+  // Atomics on __local memory need no atomicity here: one thread runs a whole group, and its
+  // __local memory is its own. `atomic_inc(&bins[d])` becomes a plain increment.
+  void local_atomics(TokenRange range, Region& r) const {
+    for (std::size_t j = range.begin; j + 2 < range.end; ++j) {
+      const auto t = text(j);
+      if (p_.tokens[j].kind != TokenKind::identifier || text(j + 1) != "(") continue;
+      if (t.rfind("atomic_", 0) != 0 && t.rfind("atom_", 0) != 0) continue;
+      std::size_t a = j + 2;
+      if (text(a) == "&" && a + 1 < range.end) ++a;
+      if (p_.tokens[a].kind == TokenKind::identifier && local_names_.count(std::string(text(a)))) {
+        r.edits.push_back({p_.tokens[j].begin, p_.tokens[j].end, "weft_local_" + std::string(t)});
+      }
+    }
   }
 
   // Rewrites the jumps of s that leave the region: a return ends the work-item's part of the
@@ -299,14 +394,22 @@ class Fission {
     for (std::size_t r = 0; r < regions_.size(); ++r) {
       for (int d : regions_[r].visible) {
         Decl& v = decls_[d];
-        if (v.region != static_cast<int>(r) && regions_[r].idents.count(v.name)) v.replicated = true;
+        if (v.keep != Keep::plain || v.region == static_cast<int>(r) || !regions_[r].idents.count(v.name)) continue;
+        v.keep = v.recomputable ? Keep::recompute : Keep::per_item;
       }
     }
   }
 
-  bool statement_replicated(TokenRange stmt) const {
+  // The statement declares a variable whose storage is not its own declaration's.
+  bool statement_moved(TokenRange stmt) const {
     for (const auto& d : decls_) {
-      if (d.replicated && d.statement.begin == stmt.begin) return true;
+      if ((d.keep == Keep::per_item || d.keep == Keep::shared) && d.statement.begin == stmt.begin) return true;
+    }
+    return false;
+  }
+  bool statement_typed(TokenRange stmt) const {
+    for (const auto& d : decls_) {
+      if (d.keep != Keep::plain && d.statement.begin == stmt.begin) return true;
     }
     return false;
   }
@@ -325,7 +428,7 @@ class Fission {
     std::set<std::size_t> done;
     for (std::size_t i = 0; i < decls_.size(); ++i) {
       const Decl& d = decls_[i];
-      if (!statement_replicated(d.statement)) continue;
+      if (!statement_typed(d.statement)) continue;
       const auto parts = split_declaration(p_, d.statement);
       const Declarator& v = parts->items[d.index];
       const std::string n = std::to_string(i);
@@ -335,7 +438,11 @@ class Fission {
       out += "weft__T" + n;
       if (!v.suffix.empty()) out += render(byte_begin(v.suffix), byte_end(v.suffix));
       out += ";\ntypedef ::weft_host::unconst_t<weft__T" + n + "> weft__U" + n + ";\n";
-      if (d.replicated) out += "weft__U" + n + "* const weft__v" + n + " = weft__S.alloc<weft__U" + n + ">(weft__n);\n";
+      if (d.keep == Keep::per_item) {
+        out += "weft__U" + n + "* const weft__v" + n + " = weft__S.alloc<weft__U" + n + ">(weft__n);\n";
+      } else if (d.keep == Keep::shared) {
+        out += "weft__U" + n + " weft__v" + n + "[1];\n";
+      }
     }
     return out;
   }
@@ -349,8 +456,8 @@ class Fission {
       const std::string n = std::to_string(id);
       const std::string name = cxx_name(text(v.name));
       const std::string init = v.init.empty() ? "" : render(byte_begin(v.init), byte_end(v.init), edits);
-      if (decls_[id].replicated) {
-        out += "weft__U" + n + "& " + name + " = weft__v" + n + "[weft__l];";
+      if (decls_[id].keep == Keep::per_item || decls_[id].keep == Keep::shared) {
+        out += "weft__U" + n + "& " + name + " = weft__v" + n + (decls_[id].keep == Keep::shared ? "[0];" : "[weft__l];");
         if (!init.empty()) {
           out += " { weft__T" + n + " weft__init_ = " + init + "; __builtin_memcpy(&" + name +
                  ", &weft__init_, sizeof(" + name + ")); }";
@@ -363,32 +470,63 @@ class Fission {
     return out;
   }
 
+  // The variables of earlier regions that region r reads: references to their storage, or
+  // their recomputation (with the recomputed variables theirs reads, first).
+  std::string bindings(const Region& r) const {
+    std::map<std::string, int> latest;  // the innermost declaration of each name
+    for (int d : r.visible) latest[decls_[d].name] = d;
+    std::set<int> bound;
+    std::vector<std::string> todo(r.idents.begin(), r.idents.end());
+    while (!todo.empty()) {
+      const std::string name = todo.back();
+      todo.pop_back();
+      const auto it = latest.find(name);
+      if (it == latest.end() || decls_[it->second].keep == Keep::plain || !bound.insert(it->second).second) continue;
+      const Decl& d = decls_[it->second];
+      if (d.keep != Keep::recompute) continue;
+      for (std::size_t j = d.init.begin; j < d.init.end; ++j) {
+        if (p_.tokens[j].kind == TokenKind::identifier) todo.emplace_back(text(j));
+      }
+    }
+    std::string out;
+    for (int d : bound) {  // in declaration order
+      const Decl& v = decls_[d];
+      const std::string n = std::to_string(d), name = cxx_name(v.name);
+      if (v.keep == Keep::recompute) {
+        out += "const weft__U" + n + " " + name + " = " + render(byte_begin(v.init), byte_end(v.init)) + ";\n";
+      } else {
+        out += "weft__U" + n + "& " + name + " = weft__v" + n + (v.keep == Keep::shared ? "[0];\n" : "[weft__l];\n");
+      }
+    }
+    return out;
+  }
+
   std::string region_text(int id) const {
     const Region& r = regions_[id];
-    std::string out =
-        "for (::weft_host::size_t weft__lz = 0; weft__lz < weft__ls2; ++weft__lz)\n"
-        "for (::weft_host::size_t weft__ly = 0; weft__ly < weft__ls1; ++weft__ly)\n"
-        "for (int weft__lx = 0; weft__lx < weft__lsx; ++weft__lx) {\n"
-        "const ::weft_host::size_t weft__l = (weft__lz * weft__ls1 + weft__ly) * weft__ls0 + "
-        "static_cast<::weft_host::size_t>(weft__lx);\n"
-        "const ::weft_host::GroupItem weft_wi{&weft__L, weft__gi, {static_cast<::weft_host::size_t>(weft__lx), "
-        "weft__ly, weft__lz}};\n";
-    if (returns_) out += "if (weft__done[weft__l]) continue;\n";
-    if (set_tls_) out += "::weft_kernel::weft_wi = weft_wi.work_item();\n";
-    std::map<std::string, int> bound;  // the innermost declaration of each name
-    for (int d : r.visible) {
-      if (decls_[d].replicated && r.idents.count(decls_[d].name)) bound[decls_[d].name] = d;
+    std::string out;
+    if (r.single) {
+      out = "{\nconst ::weft_host::size_t weft__l = 0;\n"
+            "const ::weft_host::GroupItem weft_wi{&weft__L, weft__gi, {0, 0, 0}, weft__gi.base[0]};\n";
+    } else {
+      // The innermost counter is of the launch's counter type (int where the global ids in x
+      // fit): `int i = get_global_id(0)` and `int l = get_local_id(0)` then fold to it, the
+      // addresses stay affine and the loop vectorizes (as in the plain kernels' run_loop).
+      out = "for (::weft_host::size_t weft__lz = 0; weft__lz < weft__ls2; ++weft__lz)\n"
+            "for (::weft_host::size_t weft__ly = 0; weft__ly < weft__ls1; ++weft__ly)\n"
+            "for (weft__X weft__x = 0; weft__x < weft__nx; ++weft__x) {\n"
+            "const ::weft_host::size_t weft__lx = static_cast<::weft_host::size_t>(weft__x);\n"
+            "const ::weft_host::size_t weft__l = (weft__lz * weft__ls1 + weft__ly) * weft__ls0 + weft__lx;\n"
+            "const ::weft_host::GroupItem weft_wi{&weft__L, weft__gi, {weft__lx, weft__ly, weft__lz}, "
+            "static_cast<::weft_host::size_t>(weft__b0 + weft__x)};\n";
+      if (returns_) out += "if (weft__done[weft__l]) continue;\n";
+      if (set_tls_) out += "::weft_kernel::weft_wi = weft_wi.work_item();\n";
     }
-    for (const auto& [name, d] : bound) {
-      const std::string n = std::to_string(d);
-      out += "weft__U" + n + "& " + cxx_name(name) + " = weft__v" + n + "[weft__l];\n";
-    }
-    out += "{";
+    out += bindings(r) + "{";
     for (const Item& it : r.items) {
       const TokenRange range = it.stmt ? it.stmt->tokens : it.range;
       out += line_mark(range.begin);
       const bool declares = it.stmt ? it.stmt->kind == StmtKind::simple && it.stmt->is_declaration : it.declaration;
-      if (declares && statement_replicated(range)) {
+      if (declares && statement_moved(range)) {
         out += declaration_text(range, r.edits);
       } else {
         out += it.prefix + render(byte_begin(range), byte_end(range), r.edits) + it.suffix;
@@ -405,7 +543,6 @@ class Fission {
         "const ::weft_host::size_t weft__ls0 = weft__L.lsize[0], weft__ls1 = weft__L.lsize[1], "
         "weft__ls2 = weft__L.lsize[2];\n"
         "const ::weft_host::size_t weft__n = weft__ls0 * weft__ls1 * weft__ls2;\n"
-        "const int weft__lsx = static_cast<int>(weft__ls0);\n"
         "::weft_host::Scratch weft__S;\n";
     out += storage();
     if (returns_) out += "unsigned char* const weft__done = weft__S.alloc<unsigned char>(weft__n);\n";
@@ -415,7 +552,9 @@ class Fission {
     }
     for (const Stmt* s : locals_) out += line_mark(s->tokens.begin) + render(byte_begin(s->tokens), byte_end(s->tokens));
     out += "\nfor (::weft_host::size_t weft__g = weft__G.begin; weft__g < weft__G.end; ++weft__g) {\n"
-           "const ::weft_host::GroupIds weft__gi = weft__G.ids(weft__g);\n";
+           "const ::weft_host::GroupIds weft__gi = weft__G.ids(weft__g);\n"
+           "const weft__X weft__b0 = static_cast<weft__X>(weft__gi.base[0]);\n"
+           "const weft__X weft__nx = static_cast<weft__X>(weft__ls0);\n";
     if (returns_) out += "for (::weft_host::size_t weft__i = 0; weft__i < weft__n; ++weft__i) weft__done[weft__i] = 0;\n";
     for (const Op& op : ops_) out += op.region >= 0 ? region_text(op.region) : op.text + "\n";
     out += "}\n}";
@@ -426,6 +565,7 @@ class Fission {
   const Function& k_;
   const std::vector<Edit>& global_;
   bool set_tls_;
+  std::set<std::string> varying_, reassigned_, constants_, local_names_;
   std::vector<const Stmt*> locals_;
   std::vector<std::vector<int>> scopes_;
   std::vector<int> loop_stack_;

@@ -67,9 +67,9 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
       cpp += "extern \"C\" __attribute__((visibility(\"default\"))) void weft_run_" + s +
              "(void* const* weft_args_, const ::weft_host::Launch* weft_launch_, "
              "::weft_host::size_t weft_begin_, ::weft_host::size_t weft_end_) {\n  ::weft_host::run_groups<&::weft_kernel::" +
-             s + ">(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
+             s + "<int>, &::weft_kernel::" + s + "<long long>>(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
       cpp += "extern \"C\" __attribute__((visibility(\"default\"))) const ::weft_host::KernelInfo "
-             "weft_info_" + s + " = ::weft_host::group_info<&::weft_kernel::" + s + ">();\n";
+             "weft_info_" + s + " = ::weft_host::group_info<&::weft_kernel::" + s + "<int>>();\n";
       cpp += "extern \"C\" __attribute__((visibility(\"default\"))) const int weft_groups_" + s + " = 1;\n";
       continue;
     }

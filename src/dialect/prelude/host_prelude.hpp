@@ -144,6 +144,55 @@ template <class T>
   requires weft_std::is_integral_v<T>
 WEFT_INLINE T atom_max(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_max(p, v); }
 
+// Atomics on __local memory in kernels split at barriers (dialect/group_fission.hpp): one
+// thread runs a whole group, so they are plain read-modify-writes there.
+#define WEFT_LOCAL_RMW(name, expr)                                                          \
+  template <class T>                                                                        \
+  WEFT_INLINE T weft_local_##name(volatile T* p, weft_std::type_identity_t<T> v) noexcept { \
+    T* q = const_cast<T*>(p);                                                               \
+    const T old = *q;                                                                       \
+    *q = expr;                                                                              \
+    return old;                                                                             \
+  }
+WEFT_LOCAL_RMW(atomic_add, old + v)
+WEFT_LOCAL_RMW(atomic_sub, old - v)
+WEFT_LOCAL_RMW(atomic_and, old & v)
+WEFT_LOCAL_RMW(atomic_or, old | v)
+WEFT_LOCAL_RMW(atomic_xor, old ^ v)
+WEFT_LOCAL_RMW(atomic_min, v < old ? v : old)
+WEFT_LOCAL_RMW(atomic_max, old < v ? v : old)
+WEFT_LOCAL_RMW(atomic_xchg, v)
+WEFT_LOCAL_RMW(atom_add, old + v)
+WEFT_LOCAL_RMW(atom_sub, old - v)
+WEFT_LOCAL_RMW(atom_and, old & v)
+WEFT_LOCAL_RMW(atom_or, old | v)
+WEFT_LOCAL_RMW(atom_xor, old ^ v)
+WEFT_LOCAL_RMW(atom_min, v < old ? v : old)
+WEFT_LOCAL_RMW(atom_max, old < v ? v : old)
+WEFT_LOCAL_RMW(atom_xchg, v)
+#undef WEFT_LOCAL_RMW
+template <class T>
+WEFT_INLINE T weft_local_atomic_inc(volatile T* p) noexcept { return weft_local_atomic_add(p, T(1)); }
+template <class T>
+WEFT_INLINE T weft_local_atomic_dec(volatile T* p) noexcept { return weft_local_atomic_sub(p, T(1)); }
+template <class T>
+WEFT_INLINE T weft_local_atom_inc(volatile T* p) noexcept { return weft_local_atomic_add(p, T(1)); }
+template <class T>
+WEFT_INLINE T weft_local_atom_dec(volatile T* p) noexcept { return weft_local_atomic_sub(p, T(1)); }
+template <class T>
+WEFT_INLINE T weft_local_atomic_cmpxchg(volatile T* p, weft_std::type_identity_t<T> cmp,
+                                        weft_std::type_identity_t<T> v) noexcept {
+  T* q = const_cast<T*>(p);
+  const T old = *q;
+  if (old == cmp) *q = v;
+  return old;
+}
+template <class T>
+WEFT_INLINE T weft_local_atom_cmpxchg(volatile T* p, weft_std::type_identity_t<T> cmp,
+                                      weft_std::type_identity_t<T> v) noexcept {
+  return weft_local_atomic_cmpxchg(p, cmp, v);
+}
+
 // Fences order one work-item's own accesses, which the host runs in program order anyway.
 // barrier() only appears in kernels the host refuses to run (see dialect/parse.cpp); it compiles
 // here so that the other kernels of the same program stay usable.
@@ -254,7 +303,8 @@ struct GroupItem {
   const Launch* l;
   GroupIds g;
   size_t lid[3];
-  WEFT_INLINE size_t global_id(unsigned d) const { return d < 3 ? g.base[d] + lid[d] : 0; }
+  size_t gid0;  // the loop's counter
+  WEFT_INLINE size_t global_id(unsigned d) const { return d == 0 ? gid0 : d < 3 ? g.base[d] + lid[d] : 0; }
   WEFT_INLINE size_t global_size(unsigned d) const { return d < 3 ? l->gsize[d] : 1; }
   WEFT_INLINE size_t global_offset(unsigned d) const { return d < 3 ? l->goff[d] : 0; }
   WEFT_INLINE size_t local_size(unsigned d) const { return d < 3 ? l->lsize[d] : 1; }
@@ -262,9 +312,7 @@ struct GroupItem {
   WEFT_INLINE size_t group_id(unsigned d) const { return d < 3 ? g.grp[d] : 0; }
   WEFT_INLINE size_t num_groups(unsigned d) const { return d < 3 ? l->gsize[d] / l->lsize[d] : 1; }
   WEFT_INLINE unsigned work_dim() const { return l->work_dim; }
-  WEFT_INLINE WorkItem work_item() const {
-    return {{g.base[0] + lid[0], g.base[1] + lid[1], g.base[2] + lid[2]}, l};
-  }
+  WEFT_INLINE WorkItem work_item() const { return {{gid0, g.base[1] + lid[1], g.base[2] + lid[2]}, l}; }
 };
 
 template <class T>
@@ -311,11 +359,17 @@ WEFT_INLINE void run_groups_of(void (*)(Groups, P...), weft_std::int_sequence<I.
   Kernel(Groups{&L, begin, end}, *static_cast<const weft_std::remove_cv_t<P>*>(args[I])...);
 }
 
-/// Runs groups [begin, end) of a launch of a group kernel.
-template <auto Kernel>
+/// Runs groups [begin, end) of a launch of a group kernel: its int-counter instance where the
+/// global ids in x fit an int, else its 64-bit one.
+template <auto Narrow, auto Wide>
 inline void run_groups(void* const* args, const Launch* l, size_t begin, size_t end) noexcept {
-  run_groups_of<Kernel>(Kernel, weft_std::make_integer_sequence<int, group_kernel_traits<decltype(Kernel)>::arity>{},
+  if (l->goff[0] + l->gsize[0] <= static_cast<size_t>(__INT_MAX__)) {
+    run_groups_of<Narrow>(Narrow, weft_std::make_integer_sequence<int, group_kernel_traits<decltype(Narrow)>::arity>{},
+                          args, l, begin, end);
+  } else {
+    run_groups_of<Wide>(Wide, weft_std::make_integer_sequence<int, group_kernel_traits<decltype(Wide)>::arity>{},
                         args, l, begin, end);
+  }
 }
 
 template <auto Kernel>
