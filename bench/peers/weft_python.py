@@ -83,8 +83,8 @@ def launch(weft, np, n, repeat):
     for dev in weft.devices():
         prg = weft.Program(dev, SRC).build()
         knl = prg.tiny
-        for label, x, q in (("Buffer", weft.Buffer(dev, 64), weft.Queue(dev)),
-                            ("Array", weft.zeros(16, np.float32, device=dev), weft.Queue(dev)),
+        for label, x, q in (("Buffer", weft.Buffer(dev, 64), weft.Queue(dev, profiling=True)),
+                            ("Array", weft.zeros(16, np.float32, device=dev), weft.Queue(dev, profiling=True)),
                             ("Buffer, queue without profiling", weft.Buffer(dev, 64), weft.Queue(dev, profiling=False))):
             buf = x.data if isinstance(x, weft.Array) else x
             weft.enqueue_copy(q, buf, np.zeros(16, np.float32))
