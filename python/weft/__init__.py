@@ -90,7 +90,7 @@ from ._dtypes import (  # noqa: F401
     uint32,
     uint64,
 )
-from ._events import HostFuture  # noqa: F401
+from ._events import HostFuture, gather  # noqa: F401
 from ._functions import (  # noqa: F401
     all,
     amax,

@@ -80,8 +80,9 @@ def test_command_queue_takes_pyopencl_properties(device):
     ctx = cl.Context([device])
     q = cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE)
     assert isinstance(q, cl.CommandQueue) and isinstance(q, weft.Queue) and not q.out_of_order
+    assert q.profiling
     ooo = cl.CommandQueue(ctx, device, properties=cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE)
-    assert ooo.device == device
+    assert ooo.device == device and not ooo.profiling
     assert not isinstance(ctx, cl.CommandQueue)
     with pytest.raises(weft.InvalidArgument, match="properties"):
         cl.CommandQueue(ctx, properties=1 << 20)

@@ -67,7 +67,8 @@ def test_program_call_as_in_pyopencl(device, queue):
         assert isinstance(private, int) and private >= 0
         if "NVIDIA" in device.name:
             assert private == 0
-    ev = prg.vadd(queue, (1024,), None, a, b, c, 0.5, n)
+    timed = weft.Queue(device, profiling=True)
+    ev = prg.vadd(timed, (1024,), None, a, b, c, 0.5, n)
     assert isinstance(ev, weft.Event)
     ev.wait()
     assert ev.done and ev.status == "complete"

@@ -79,9 +79,9 @@ const BackendRegistration registration("host", 0, [] { return std::make_unique<H
 
 HostDevice::HostDevice(DeviceInfo info) : DeviceImpl(std::move(info)), pool_(info_.compute_units) {}
 
-std::shared_ptr<QueueImpl> HostDevice::create_queue(const QueueOptions&) {
+std::shared_ptr<QueueImpl> HostDevice::create_queue(const QueueOptions& options) {
   // Out-of-order queues run in order here: a valid schedule of any wait-list graph.
-  return std::make_shared<HostQueue>(std::static_pointer_cast<HostDevice>(shared_from_this()));
+  return std::make_shared<HostQueue>(std::static_pointer_cast<HostDevice>(shared_from_this()), options.profiling);
 }
 
 }  // namespace weft::detail

@@ -375,7 +375,7 @@ TEST(HostBackend, TinyLaunchesOnAnIdleQueueRunOnTheCallersThreadLongOnesDoNot) {
           for (long i = 0; i < n; ++i) s = s * 0.999999 + 1e-9;
           x[get_global_id(0)] = s;
       })").kernel("spin");
-  Queue q(dev);
+  Queue q(dev, QueueOptions{.profiling = true});
   Buffer x = Buffer::of<double>(dev, 16);
   const double zero = 0;
   q.fill(x, &zero, sizeof zero, 0, x.size());
