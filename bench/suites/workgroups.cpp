@@ -37,7 +37,7 @@ void run_workgroups(Context& ctx) {
   const std::size_t groups = n / 256;
   for (const Device& dev : ctx.devices()) {
     ctx.progress("workgroups on " + dev.selector() + " (" + dev.name() + ")");
-    Queue q(dev);
+    Queue q(dev, QueueOptions{.profiling = true});  // timed by its events
     Program p = Program::build(dev, weft::embedded::workgroups_cl);
     Buffer da(dev, n * 4), db(dev, n * 4), di(dev, img.size() * 4), dout(dev, img.size() * 4);
     Buffer dbytes(dev, n), dbins(dev, 256 * 4);

@@ -192,6 +192,9 @@ class Fission {
         case StmtKind::do_:
           emit_loop(*s);
           break;
+        case StmtKind::simple:
+          emit_group_call(*s);
+          break;
         default:
           throw BuildError("kernel '" + k_.name + "', line " + std::to_string(s->line) +
                                ": the host backend cannot place a barrier inside this statement",
@@ -234,6 +237,128 @@ class Fission {
     ops_.push_back({"}\n"});
     scopes_.pop_back();
     ops_.push_back({"}\n"});
+  }
+
+  // The arguments of the call whose '(' is at open: top-level comma-separated ranges.
+  std::vector<TokenRange> arguments(std::size_t open, std::size_t& close) const {
+    std::vector<TokenRange> out;
+    int depth = 0;
+    std::size_t start = open + 1;
+    for (std::size_t j = open; j < p_.tokens.size(); ++j) {
+      const auto t = text(j);
+      if (t == "(" || t == "[" || t == "{") {
+        ++depth;
+      } else if (t == ")" || t == "]" || t == "}") {
+        if (--depth == 0) {
+          if (j > start) out.push_back({start, j});
+          close = j;
+          return out;
+        }
+      } else if (t == "," && depth == 1) {
+        out.push_back({start, j});
+        start = j + 1;
+      }
+    }
+    close = p_.tokens.size() - 1;
+    return out;
+  }
+
+  [[noreturn]] void refuse(const Stmt& s, const std::string& what) const {
+    throw BuildError("kernel '" + k_.name + "', line " + std::to_string(s.line) + ": " + what, "",
+                     std::string(p_.source));
+  }
+
+  // A statement calling work-group functions. An asynchronous copy runs once for the group,
+  // between the regions before and after it. A collective's argument is stored per work-item
+  // in a region of its own; the statement then runs with each call replaced by the combined
+  // value (computed once, by the first work-item to ask).
+  void emit_group_call(const Stmt& s) {
+    struct Call {
+      std::size_t name, close;
+      std::vector<TokenRange> args;
+    };
+    std::vector<Call> calls;
+    bool copies = false, collectives = false;
+    for (std::size_t j = s.tokens.begin; j + 1 < s.tokens.end; ++j) {
+      if (p_.tokens[j].kind != TokenKind::identifier || text(j + 1) != "(" || !is_group_function(text(j))) continue;
+      Call c{j, 0, {}};
+      c.args = arguments(j + 1, c.close);
+      for (std::size_t k = j + 2; k < c.close; ++k) {
+        if (p_.tokens[k].kind == TokenKind::identifier && is_group_function(text(k))) {
+          refuse(s, "a work-group function inside another's arguments; compute the inner one into a variable first");
+        }
+      }
+      (text(j).rfind("async_", 0) == 0 ? copies : collectives) = true;
+      calls.push_back(std::move(c));
+      j = c.close;
+    }
+    if (copies && collectives) {
+      refuse(s, "an asynchronous copy and a work-group collective in one statement; write them as two");
+    }
+    if (copies) {
+      const int id = static_cast<int>(regions_.size());
+      emit_region({Item{&s, {}, {}, {}, false}}, true);
+      for (const Call& c : calls) {
+        if (text(c.name) != "async_work_group_strided_copy" || c.args.empty()) continue;
+        // The destination's address space tells the direction (__local names are known).
+        std::size_t d = c.args[0].begin;
+        while (d < c.args[0].end && p_.tokens[d].kind != TokenKind::identifier) ++d;
+        const bool to_local = d < c.args[0].end && local_names_.count(std::string(text(d)));
+        regions_[id].edits.push_back({p_.tokens[c.name].begin, p_.tokens[c.name].end,
+                                      to_local ? "weft_async_copy_strided_src" : "weft_async_copy_strided_dst"});
+      }
+      return;
+    }
+    std::vector<Item> stores;
+    std::vector<Edit> replacements;
+    for (const Call& c : calls) {
+      const std::string name(text(c.name));
+      const int id = collectives_++;
+      const std::string n = std::to_string(id);
+      if (c.args.empty()) refuse(s, name + "() without an argument");
+      const std::string arg = render(byte_begin(c.args[0]), byte_end(c.args[0]));
+      const bool predicate = name == "work_group_any" || name == "work_group_all";
+      const std::string type = predicate ? "int" : "::weft_host::unref_t<decltype(" + arg + ")>";
+      Item store;
+      store.range = c.args[0];
+      store.prefix = "::weft_host::slot_put<" + type + ">(weft__w" + n + "[weft__l], (";
+      store.suffix = "));";
+      stores.push_back(store);
+      ops_.push_back({"weft__f" + n + " = false;"});
+      std::string value;
+      const std::string slots = "weft__w" + n;
+      auto op_of = [&](std::string_view suffix) -> std::string {
+        if (suffix == "add") return "::weft_host::GroupOp::add";
+        if (suffix == "min") return "::weft_host::GroupOp::min";
+        if (suffix == "max") return "::weft_host::GroupOp::max";
+        refuse(s, name + "(): the work-group functions combine with add, min or max");
+      };
+      if (name.rfind("work_group_reduce_", 0) == 0) {
+        value = "::weft_host::group_reduce<" + type + ", " + op_of(std::string_view(name).substr(18)) + ">(" + slots +
+                ", weft__n, weft__r" + n + ", weft__f" + n + ")";
+      } else if (name.rfind("work_group_scan_inclusive_", 0) == 0 || name.rfind("work_group_scan_exclusive_", 0) == 0) {
+        const bool inclusive = name[16] == 'i';
+        value = "::weft_host::group_scan<" + type + ", " + op_of(std::string_view(name).substr(26)) + ", " +
+                (inclusive ? "true" : "false") + ">(" + slots + ", weft__n, weft__f" + n + ", weft__l)";
+      } else if (predicate) {
+        value = "::weft_host::group_reduce<int, ::weft_host::GroupOp::" + std::string(name == "work_group_any" ? "any" : "all") +
+                ">(" + slots + ", weft__n, weft__r" + n + ", weft__f" + n + ")";
+      } else if (name == "work_group_broadcast") {
+        if (c.args.size() < 2 || c.args.size() > 4) refuse(s, "work_group_broadcast(value, x[, y[, z]])");
+        value = "::weft_host::group_broadcast<" + type + ">(" + slots + ", weft__L";
+        for (std::size_t a = 1; a < c.args.size(); ++a) {
+          value += ", static_cast<::weft_host::size_t>(" + render(byte_begin(c.args[a]), byte_end(c.args[a])) + ")";
+        }
+        value += ")";
+      } else {
+        refuse(s, name + "() is not a work-group function the host backend knows");
+      }
+      replacements.push_back({p_.tokens[c.name].begin, p_.tokens[c.close].end, value});
+    }
+    emit_region(std::move(stores));
+    const int id = static_cast<int>(regions_.size());
+    emit_region({Item{&s, {}, {}, {}, false}});
+    regions_[id].edits.insert(regions_[id].edits.end(), replacements.begin(), replacements.end());
   }
 
   // A condition every work-item evaluates (side effects included); by OpenCL's rule they
@@ -547,6 +672,11 @@ class Fission {
     out += storage();
     if (returns_) out += "unsigned char* const weft__done = weft__S.alloc<unsigned char>(weft__n);\n";
     for (int c = 0; c < conditions_; ++c) out += "bool weft__c" + std::to_string(c) + " = false;\n";
+    for (int c = 0; c < collectives_; ++c) {
+      const std::string n = std::to_string(c);
+      out += "::weft_host::Slot* const weft__w" + n + " = weft__S.alloc<::weft_host::Slot>(weft__n);\n"
+             "::weft_host::Slot weft__r" + n + ";\nbool weft__f" + n + " = false;\n";
+    }
     for (int l = 0; l < loops_; ++l) {
       out += "bool weft__brk" + std::to_string(l) + " = false, weft__cont" + std::to_string(l) + " = false;\n";
     }
@@ -574,17 +704,20 @@ class Fission {
   std::vector<Op> ops_;
   int loops_ = 0;
   int conditions_ = 0;
+  int collectives_ = 0;
   bool returns_ = false;
 };
 
-bool calls_barrier(const ParsedSource& p, const Function& f) {
+// The barrier or work-group function f calls itself, if any.
+std::string_view group_call_in(const ParsedSource& p, const Function& f) {
   for (std::size_t j = f.body_open; j < f.body_close; ++j) {
-    if (p.tokens[j].kind == TokenKind::identifier && is_barrier_name(p.tokens[j].text(p.source)) &&
+    const auto t = p.tokens[j].text(p.source);
+    if (p.tokens[j].kind == TokenKind::identifier && (is_barrier_name(t) || is_group_function(t)) &&
         j + 1 < f.body_close && p.tokens[j + 1].text(p.source) == "(") {
-      return true;
+      return t;
     }
   }
-  return false;
+  return {};
 }
 
 }  // namespace
@@ -599,10 +732,10 @@ std::string host_group_refusal(const ParsedSource& parsed, const Function& k) {
     for (const auto& c : f->calls) {
       const Function* g = parsed.find(c);
       if (!g || g->is_kernel || !seen.insert(c).second) continue;
-      if (calls_barrier(parsed, *g)) {
-        return "barrier() inside helper function " + g->name + "() (line " + std::to_string(g->line) +
-               "); the host backend splits kernels at barriers written in the kernel's own body: move the "
-               "barrier there";
+      if (const auto call = group_call_in(parsed, *g); !call.empty()) {
+        return std::string(call) + "() inside helper function " + g->name + "() (line " + std::to_string(g->line) +
+               "); the host backend splits kernels at barriers and work-group functions written in the kernel's "
+               "own body: move the call there";
       }
       todo.push_back(g);
     }

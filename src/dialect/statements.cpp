@@ -9,6 +9,12 @@ namespace weft::detail::dialect {
 
 bool is_barrier_name(std::string_view s) { return s == "barrier" || s == "work_group_barrier"; }
 
+bool is_group_function(std::string_view s) {
+  return s.rfind("work_group_reduce_", 0) == 0 || s.rfind("work_group_scan_", 0) == 0 ||
+         s == "work_group_broadcast" || s == "work_group_any" || s == "work_group_all" ||
+         s == "async_work_group_copy" || s == "async_work_group_strided_copy";
+}
+
 namespace {
 
 bool is_scalar_type_name(std::string_view s) {
@@ -118,9 +124,10 @@ class BodyParser {
     return i;
   }
 
-  bool sync_in(TokenRange r) const {
+  bool sync_in(TokenRange r, bool group_functions = false) const {
     for (std::size_t j = r.begin; j < r.end; ++j) {
-      if (tok(j).kind == TokenKind::identifier && is_barrier_name(text(j)) && j + 1 < r.end && text(j + 1) == "(") {
+      if (tok(j).kind == TokenKind::identifier && j + 1 < r.end && text(j + 1) == "(" &&
+          (is_barrier_name(text(j)) || (group_functions && is_group_function(text(j))))) {
         return true;
       }
     }
@@ -225,6 +232,8 @@ class BodyParser {
       } else {
         s.kind = StmtKind::simple;
         s.is_declaration = declaration(r);
+        s.group_call = sync_in(r, true);
+        s.has_sync = s.group_call;
         if (sync_in(r)) {
           fail(i, "barrier() must be a statement of its own (`barrier(CLK_LOCAL_MEM_FENCE);`), not part of an "
                   "expression");
@@ -237,9 +246,10 @@ class BodyParser {
       fail(s.tokens.begin, "a barrier inside a switch statement; the host backend needs barriers in blocks, "
                            "if/else and loops (write the cases as if/else)");
     }
-    if (s.kind != StmtKind::block && s.kind != StmtKind::if_ && s.kind != StmtKind::switch_ &&
-        s.kind != StmtKind::barrier && (sync_in(s.cond) || sync_in(s.init) || sync_in(s.inc))) {
-      fail(s.tokens.begin, "barrier() inside a loop's or if's condition");
+    if (s.kind != StmtKind::block && s.kind != StmtKind::switch_ &&
+        s.kind != StmtKind::barrier && (sync_in(s.cond, true) || sync_in(s.init, true) || sync_in(s.inc, true))) {
+      fail(s.tokens.begin, "a barrier or work-group function inside a loop's or if's condition; compute it into "
+                           "a variable before the statement");
     }
     return s;
   }

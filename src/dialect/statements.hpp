@@ -49,12 +49,18 @@ struct Stmt {
   bool has_else = false;
   bool is_declaration = false;  // simple: declares variables
   bool has_sync = false;        // a barrier inside (this statement or any it contains)
+  bool group_call = false;      // simple: calls a work-group function (a collective, an async copy)
   int line = 0;
   std::vector<Stmt> children;
 };
 
 /// True for the functions that make work-items of a group wait for each other.
 bool is_barrier_name(std::string_view name);
+
+/// True for the work-group functions every work-item of a group calls alike, which act as
+/// barriers: OpenCL C 2.0's collectives (work_group_reduce_add ...) and the asynchronous
+/// copies (async_work_group_copy, async_work_group_strided_copy).
+bool is_group_function(std::string_view name);
 
 /// The body of function f (its braces included) as a block statement. Throws BuildError naming
 /// the line for a barrier the statement level cannot place (inside an expression, a switch, or

@@ -298,3 +298,78 @@ __kernel void plain(__global float* x) { x[get_global_id(0)] = 2.0f; }
     xb = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 16)
     prg.plain(queue, (4,), None, xb)  # the program's other kernels still run
     np.testing.assert_array_equal(_get(queue, xb, np.empty(4, np.float32)), 2.0)
+
+
+COLLECTIVES = r"""
+__kernel void coll(__global const int* in, __global int* out, __global float* fout) {
+  const int l = get_local_id(0), g = get_global_id(0);
+  int v = in[g];
+  int total = work_group_reduce_add(v);
+  int lo = work_group_reduce_min(v), hi = work_group_reduce_max(v);
+  int inc = work_group_scan_inclusive_add(v);
+  int exc = work_group_scan_exclusive_add(v);
+  int first = work_group_broadcast(v, 0);
+  int any_big = work_group_any(v > 90), all_pos = work_group_all(v >= 0);
+  float mx = work_group_scan_inclusive_max((float)v * 0.5f);
+  out[g * 8 + 0] = total;
+  out[g * 8 + 1] = lo;
+  out[g * 8 + 2] = hi;
+  out[g * 8 + 3] = inc;
+  out[g * 8 + 4] = exc;
+  out[g * 8 + 5] = first;
+  out[g * 8 + 6] = any_big != 0;
+  out[g * 8 + 7] = all_pos != 0;
+  fout[g] = mx;
+}
+__kernel void copy_in(__global const float* in, __global float* out) {
+  __local float tile[32];
+  event_t e = async_work_group_copy(tile, in + get_group_id(0) * 32, 32, 0);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tile[31 - get_local_id(0)];
+}
+"""
+
+
+def test_work_group_functions_on_the_host():
+    # OpenCL C 2.0's collectives (the host backend's own; OpenCL 1.2 devices lack them) and the
+    # asynchronous copies OpenCL 1.2 has.
+    device = _host()
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 100, 64, dtype=np.int32)
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    prg = cl.Program(ctx, COLLECTIVES).build()
+    xb = _buf(ctx, x)
+    ob = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64 * 8 * 4)
+    fb = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64 * 4)
+    prg.coll(queue, (64,), (16,), xb, ob, fb)
+    got = _get(queue, ob, np.empty((64, 8), np.int32))
+    fgot = _get(queue, fb, np.empty(64, np.float32))
+    for g in range(4):
+        v = x[g * 16:(g + 1) * 16]
+        rows = got[g * 16:(g + 1) * 16]
+        np.testing.assert_array_equal(rows[:, 0], v.sum())
+        np.testing.assert_array_equal(rows[:, 1], v.min())
+        np.testing.assert_array_equal(rows[:, 2], v.max())
+        np.testing.assert_array_equal(rows[:, 3], np.cumsum(v))
+        np.testing.assert_array_equal(rows[:, 4], np.cumsum(v) - v)
+        np.testing.assert_array_equal(rows[:, 5], v[0])
+        np.testing.assert_array_equal(rows[:, 6], int((v > 90).any()))
+        np.testing.assert_array_equal(rows[:, 7], 1)
+        np.testing.assert_array_equal(fgot[g * 16:(g + 1) * 16], np.maximum.accumulate(v * 0.5))
+    a = rng.random(64, dtype=np.float32)
+    ab, cb = _buf(ctx, a), cl.Buffer(ctx, cl.mem_flags.READ_WRITE, a.nbytes)
+    prg.copy_in(queue, (64,), (32,), ab, cb)
+    np.testing.assert_array_equal(_get(queue, cb, a), a.reshape(2, 32)[:, ::-1].ravel())
+
+
+def test_async_work_group_copy_on_every_device(device):
+    src = COLLECTIVES[COLLECTIVES.index("__kernel void copy_in"):]
+    rng = np.random.default_rng(9)
+    a = rng.random(64, dtype=np.float32)
+    ctx = cl.Context([device])
+    queue = cl.CommandQueue(ctx)
+    prg = cl.Program(ctx, src).build()
+    ab, cb = _buf(ctx, a), cl.Buffer(ctx, cl.mem_flags.READ_WRITE, a.nbytes)
+    prg.copy_in(queue, (64,), (32,), ab, cb)
+    np.testing.assert_array_equal(_get(queue, cb, a), a.reshape(2, 32)[:, ::-1].ravel())

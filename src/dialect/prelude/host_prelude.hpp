@@ -193,6 +193,30 @@ WEFT_INLINE T weft_local_atom_cmpxchg(volatile T* p, weft_std::type_identity_t<T
   return weft_local_atomic_cmpxchg(p, cmp, v);
 }
 
+// Asynchronous copies between global and __local memory, in kernels split at barriers
+// (dialect/group_fission.hpp): the group's one call copies at once, so waiting is free.
+typedef int event_t;
+template <class T>
+WEFT_INLINE event_t async_work_group_copy(T* dst, const T* src, size_t n, event_t e) noexcept {
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i];
+  return e;
+}
+// The strided forms: global to __local strides the source, __local to global the destination
+// (the translation tells them apart by the destination's address space).
+template <class T>
+WEFT_INLINE event_t weft_async_copy_strided_src(T* dst, const T* src, size_t n, size_t stride, event_t e) noexcept {
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i * stride];
+  return e;
+}
+template <class T>
+WEFT_INLINE event_t weft_async_copy_strided_dst(T* dst, const T* src, size_t n, size_t stride, event_t e) noexcept {
+  for (size_t i = 0; i < n; ++i) dst[i * stride] = src[i];
+  return e;
+}
+WEFT_INLINE void wait_group_events(int, event_t*) noexcept {}
+template <class T>
+WEFT_INLINE void prefetch(const T*, size_t) noexcept {}
+
 // Fences order one work-item's own accesses, which the host runs in program order anyway.
 // barrier() only appears in kernels the host refuses to run (see dialect/parse.cpp); it compiles
 // here so that the other kernels of the same program stay usable.
@@ -375,6 +399,75 @@ inline void run_groups(void* const* args, const Launch* l, size_t begin, size_t 
 template <auto Kernel>
 constexpr KernelInfo group_info() noexcept {
   return group_kernel_traits<decltype(Kernel)>::info();
+}
+
+// ---- work-group functions (OpenCL C 2.0's collectives) in kernels split at barriers --------
+// A collective's argument is stored per work-item in a slot; the first work-item of the
+// region after it combines the slots once for the group (weft_host::Slot arrays come from
+// the kernel's Scratch).
+struct alignas(16) Slot {
+  unsigned char b[16];
+};
+template <class T>
+WEFT_INLINE void slot_put(Slot& s, T v) noexcept {
+  static_assert(sizeof(T) <= sizeof(Slot), "work-group functions take scalars");
+  __builtin_memcpy(s.b, &v, sizeof(T));
+}
+template <class T>
+WEFT_INLINE T slot_get(const Slot& s) noexcept {
+  T v;
+  __builtin_memcpy(&v, s.b, sizeof(T));
+  return v;
+}
+template <class T>
+using unref_t = weft_std::remove_cvref_t<T>;
+
+enum class GroupOp { add, min, max, any, all };
+template <class T, GroupOp O>
+WEFT_INLINE T group_combine(T a, T b) noexcept {
+  if constexpr (O == GroupOp::add) return a + b;
+  else if constexpr (O == GroupOp::min) return b < a ? b : a;
+  else if constexpr (O == GroupOp::max) return a < b ? b : a;
+  else if constexpr (O == GroupOp::any) return (a != 0 || b != 0) ? 1 : 0;
+  else return (a != 0 && b != 0) ? 1 : 0;
+}
+template <class T, GroupOp O>
+WEFT_INLINE T group_identity() noexcept {
+  if constexpr (O == GroupOp::add || O == GroupOp::any) return T(0);
+  else if constexpr (O == GroupOp::all) return T(1);
+  else if constexpr (weft_std::is_integral_v<T>) {
+    return O == GroupOp::min ? weft_std::numeric_limits<T>::max() : weft_std::numeric_limits<T>::min();
+  } else {
+    return O == GroupOp::min ? T(__builtin_inf()) : T(-__builtin_inf());
+  }
+}
+template <class T, GroupOp O>
+inline T group_reduce(Slot* w, size_t n, Slot& result, bool& done) noexcept {
+  if (!done) {
+    T acc = group_identity<T, O>();
+    for (size_t i = 0; i < n; ++i) acc = group_combine<T, O>(acc, slot_get<T>(w[i]));
+    slot_put(result, acc);
+    done = true;
+  }
+  return slot_get<T>(result);
+}
+template <class T, GroupOp O, bool Inclusive>
+inline T group_scan(Slot* w, size_t n, bool& done, size_t l) noexcept {
+  if (!done) {
+    T acc = group_identity<T, O>();
+    for (size_t i = 0; i < n; ++i) {
+      const T v = slot_get<T>(w[i]);
+      const T next = group_combine<T, O>(acc, v);
+      slot_put(w[i], Inclusive ? next : acc);
+      acc = next;
+    }
+    done = true;
+  }
+  return slot_get<T>(w[l]);
+}
+template <class T>
+WEFT_INLINE T group_broadcast(const Slot* w, const Launch& L, size_t x, size_t y = 0, size_t z = 0) noexcept {
+  return slot_get<T>(w[(z * L.lsize[1] + y) * L.lsize[0] + x]);
 }
 
 }  // namespace weft_host
