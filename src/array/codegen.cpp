@@ -382,10 +382,11 @@ std::string helpers() {
       // 0.0 for -0.0 (not OpenCL's sign, which keeps the zero's sign), NaN for NaN, as NumPy's.
       s += "inline " + T + " weft_sign_" + T + "(" + T + " a) { return a > 0 ? (" + T + ")1 : a < 0 ? (" + T +
            ")-1 : a == 0 ? (" + T + ")0 : a; }\n";
-      const std::string ln2 = T == "float" ? "0.693147180559945309417232121458176568f" : "0.693147180559945309417232121458176568";
       // NumPy's npy_logaddexp: equal arguments (infinities of one sign too) give x + log(2).
-      s += "inline " + T + " weft_logaddexp_" + T + "(" + T + " a, " + T + " b) { if (a == b) return a + " + ln2 + "; " + T + " d = a - b; if (d > 0) return a + log1p(exp(-d)); " +
-           "if (d <= 0) return b + log1p(exp(d)); return d; }\n";
+      const std::string ln2 = std::string("0.693147180559945309417232121458176568") + (T == "float" ? "f" : "");
+      s += "inline " + T + " weft_logaddexp_" + T + "(" + T + " a, " + T + " b) { if (a == b) return a + " + ln2 +
+           "; " + T + " d = a - b; if (d > 0) return a + log1p(exp(-d)); if (d <= 0) return b + log1p(exp(d)); " +
+           "return d; }\n";
     }
     return s;
   }();

@@ -164,8 +164,10 @@ T reference_logaddexp(T a, T b) {
 template <class T>
 void check_transcendental(Arrays& t, double bound) {
   const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
-  const std::vector<T> x = {T(0), T(-0.0), T(0.5), T(-0.75), T(1), T(1.25), T(3), T(-40), T(1e-5), T(2e5), inf, -inf, nan};
-  const std::vector<T> y = {T(0), T(-3), T(0.5), T(0.25), T(-1), T(1e3), T(3), T(-39), T(-1e-5), T(2e5), inf, -inf, T(1)};
+  const std::vector<T> x = {T(0),  T(-0.0), T(0.5), T(-0.75), T(1),    T(1.25), T(3),
+                            T(-40), T(1e-5), T(2e5), inf,      -inf,    nan};
+  const std::vector<T> y = {T(0),  T(-3),    T(0.5), T(0.25), T(-1), T(1e3), T(3),
+                            T(-39), T(-1e-5), T(2e5), inf,     -inf,  T(1)};
   const Shape shape{static_cast<std::int64_t>(x.size())};
   const Array X = t.make(x, shape), Y = t.make(y, shape);
   const auto as = eval(asinh(X)).template to_host<T>();
@@ -176,7 +178,8 @@ void check_transcendental(Arrays& t, double bound) {
     EXPECT_LE(ulps(as[k], std::asinh(x[k])), bound) << "asinh(" << x[k] << ") = " << as[k];
     EXPECT_LE(ulps(ac[k], std::acosh(x[k])), bound) << "acosh(" << x[k] << ") = " << ac[k];
     EXPECT_LE(ulps(at[k], std::atanh(x[k])), bound) << "atanh(" << x[k] << ") = " << at[k];
-    EXPECT_LE(ulps(la[k], reference_logaddexp(x[k], y[k])), bound) << "logaddexp(" << x[k] << ", " << y[k] << ") = " << la[k];
+    EXPECT_LE(ulps(la[k], reference_logaddexp(x[k], y[k])), bound)
+        << "logaddexp(" << x[k] << ", " << y[k] << ") = " << la[k];
   }
 }
 
