@@ -37,8 +37,7 @@ void check_shifts(Arrays& t) {
   std::vector<T> values = {0, 1, 3, hi, lo, static_cast<T>(hi / 3), static_cast<T>(lo + 5)};
   if constexpr (std::is_signed_v<T>) values.insert(values.end(), {T(-1), T(-7)});
   const int width = 8 * sizeof(T);
-  std::vector<T> counts = {0, 1, 2, static_cast<T>(width - 1)};
-  if constexpr (sizeof(T) < 8 || std::is_unsigned_v<T>) counts.push_back(static_cast<T>(width));
+  std::vector<T> counts = {0, 1, 2, static_cast<T>(width - 1), static_cast<T>(width)};
   counts.push_back(static_cast<T>(width == 8 ? 100 : width + 1));
   if constexpr (std::is_signed_v<T>) counts.insert(counts.end(), {T(-1), lo});
   else counts.push_back(hi);
