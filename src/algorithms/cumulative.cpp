@@ -61,7 +61,7 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
   auto kernel = scan_kernel(type ? astype(expr, *type) : expr, what, result, lines, initial, args);
   args.push_back(detail::RuntimeArg::of_value(length));
   args.push_back(detail::RuntimeArg::of_value(inner));
-  kernel->run(detail::array_queue(dev), static_cast<std::size_t>(out.size()), args);
+  kernel->run(detail::array_queue(dev), static_cast<std::size_t>(in.size()), args);
   detail::count_launch(dev);
   out.mark_written();
   return out;
