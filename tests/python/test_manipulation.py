@@ -318,3 +318,15 @@ def test_numpy_functions_dispatch(device):
     _same(np.roll(x, 1, axis=0), np.roll(H, 1, axis=0))
     _same(np.take(x, [1], axis=2), np.take(H, [1], axis=2))
     _same(np.cumulative_sum(x, axis=1), np.cumulative_sum(H, axis=1))
+
+
+def test_array_methods(device):
+    x = _w(H, device, True)
+    _same(x[:, :1].squeeze(), H[:, :1].squeeze())
+    _same(x.repeat(2, axis=1), H.repeat(2, axis=1))
+    _same(x.take([2, 0], axis=-1), H.take([2, 0], axis=-1))
+    for a1, a2 in ((0, 2), (-1, 1), (1, 1)):
+        _same(x.swapaxes(a1, a2), H.swapaxes(a1, a2))
+    with pytest.raises(ValueError, match="out of bounds"):
+        x.swapaxes(0, 3)
+
