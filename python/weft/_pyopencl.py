@@ -133,8 +133,8 @@ class _QueueType(type):
 
 class CommandQueue(metaclass=_QueueType):
     """PyOpenCL's CommandQueue(context, device=None, properties=None): makes a weft.Queue on
-    device (else the context's first device). Profiling is always on, as weft queues are by
-    default; OUT_OF_ORDER_EXEC_MODE_ENABLE makes an out-of-order queue."""
+    device (else the context's first device). PROFILING_ENABLE gives its events times
+    (Event.profile), as in PyOpenCL; OUT_OF_ORDER_EXEC_MODE_ENABLE makes an out-of-order queue."""
 
     def __new__(cls, context=None, device=None, properties=None):
         props = int(properties or 0)
@@ -145,7 +145,9 @@ class CommandQueue(metaclass=_QueueType):
         if device is not None and isinstance(context, _weft.Context) and device not in context.devices:
             raise _weft.InvalidArgument(f"CommandQueue: {device!r} is not one of the context's devices")
         out_of_order = bool(props & command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE)
-        return _weft.Queue(device if device is not None else context, out_of_order=out_of_order)
+        profiling = bool(props & command_queue_properties.PROFILING_ENABLE)
+        return _weft.Queue(device if device is not None else context, out_of_order=out_of_order,
+                           profiling=profiling)
 
 
 def enqueue_marker(queue, wait_for=None):
