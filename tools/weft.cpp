@@ -411,6 +411,9 @@ int main(int argc, char** argv) {
     if (cmd == "bench-child" && args.size() == 2 && args[0] == "first-launch") {
       return weft::bench::first_launch_child(args[1]);
     }
+    if (cmd == "bench-child" && args.size() == 2 && args[0] == "first-result") {
+      return weft::bench::first_result_child(args[1]);
+    }
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
       std::cout << usage;
       return 0;
