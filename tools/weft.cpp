@@ -153,7 +153,7 @@ int cmd_cache(const std::vector<std::string>& args) {
       char when[32] = "?";
       const std::time_t t = e.modified;
       if (std::tm tm{}; localtime_r(&t, &tm)) std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
-      std::cout << std::left << std::setw(8) << e.backend << std::setw(34) << e.key << std::right
+      std::cout << std::left << std::setw(10) << e.backend << std::setw(34) << e.key << std::right
                 << std::setw(11) << human_bytes(e.bytes) << "  " << when << "  "
                 << (e.valid ? e.description : "INVALID: " + e.problem) << "\n";
     }
