@@ -102,5 +102,7 @@ int run_bench(const Options& options);
 
 /// `weft bench-child first-launch SELECTOR`: the program-cache suite's child process.
 int first_launch_child(const std::string& selector);
+/// `weft bench-child first-result SELECTOR`: the first-result suite's child process.
+int first_result_child(const std::string& selector);
 
 }  // namespace weft::bench

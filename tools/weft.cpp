@@ -153,7 +153,7 @@ int cmd_cache(const std::vector<std::string>& args) {
       char when[32] = "?";
       const std::time_t t = e.modified;
       if (std::tm tm{}; localtime_r(&t, &tm)) std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
-      std::cout << std::left << std::setw(8) << e.backend << std::setw(34) << e.key << std::right
+      std::cout << std::left << std::setw(10) << e.backend << std::setw(34) << e.key << std::right
                 << std::setw(11) << human_bytes(e.bytes) << "  " << when << "  "
                 << (e.valid ? e.description : "INVALID: " + e.problem) << "\n";
     }
@@ -410,6 +410,9 @@ int main(int argc, char** argv) {
     if (cmd == "polygon") return cmd_polygon(args);
     if (cmd == "bench-child" && args.size() == 2 && args[0] == "first-launch") {
       return weft::bench::first_launch_child(args[1]);
+    }
+    if (cmd == "bench-child" && args.size() == 2 && args[0] == "first-result") {
+      return weft::bench::first_result_child(args[1]);
     }
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
       std::cout << usage;

@@ -15,6 +15,9 @@
 //                    (powers of 1024, an optional "B" or "iB": 512M, 1.5GiB); default none
 //   WEFT_OPENCL_PTX  1 | on (default): generated kernels use inline PTX on NVIDIA's OpenCL
 //                    (compute capability 7.0 and later); 0 | off keeps their OpenCL C plain
+//   WEFT_HOST_PCH    1 | on (default): the host backend keeps its prelude precompiled (GCC's
+//                    .gch, in the program cache) so a new kernel compiles sooner; 0 | off
+//                    parses the prelude text in every compile
 //   PATH             where programs (the host backend's compiler) are looked up
 //
 //   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
@@ -47,6 +50,7 @@ struct WEFT_API Config {
   LogLevel log_level = LogLevel::warning;
   std::uint64_t memory_limit = 0;        // WEFT_MEMORY_LIMIT in bytes; 0: no limit
   bool opencl_ptx = true;                // WEFT_OPENCL_PTX
+  bool host_pch = true;                  // WEFT_HOST_PCH
   std::string path;                      // PATH; default /usr/local/bin:/usr/bin:/bin
 
   /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.

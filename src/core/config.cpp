@@ -355,6 +355,16 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     }
   }
 
+  if (auto v = get("WEFT_HOST_PCH"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    if (t == "1" || t == "on") c.host_pch = true;
+    else if (t == "0" || t == "off") c.host_pch = false;
+    else {
+      throw ConfigError("WEFT_HOST_PCH='" + std::string(*v) + "' is not a switch: expected 1 or on (the host "
+                        "prelude precompiled, the default), 0 or off (parsed in every compile)");
+    }
+  }
+
   // An empty PATH entry is the current directory (as execvp takes it), so PATH is kept as is.
   const auto path = get("PATH");
   c.path = path ? std::string(*path) : "/usr/local/bin:/usr/bin:/bin";

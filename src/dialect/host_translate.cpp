@@ -43,8 +43,11 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
   edits.insert(edits.end(), group_edits.begin(), group_edits.end());
 
   std::string& cpp = out.text;
-  cpp.reserve(host_prelude_text().size() + parsed.source.size() * 2 + 1024);
-  cpp += host_prelude_text();
+  cpp.reserve(parsed.source.size() * 2 + 1024);
+  // The prelude is included, not pasted: the backend keeps it precompiled beside the file.
+  cpp += "#include \"";
+  cpp += host_prelude_file;
+  cpp += "\"\n";
   cpp += "\n#line 1 \"<build options>\"\n";
   cpp += defines;
   cpp += "namespace weft_kernel {\n#line 1 \"";

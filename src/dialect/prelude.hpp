@@ -7,6 +7,11 @@
 
 namespace weft::detail {
 
+/// The file the host translation includes in place of its head (host_prelude_text(), which
+/// the host backend stages under this name, precompiled where it can:
+/// backends/host/host_prelude_header.hpp).
+inline constexpr std::string_view host_prelude_file = "weft_host_prelude.hpp";
+
 /// The host's translation unit head: launch ABI, host prelude, dialect core, spellings.
 std::string_view host_prelude_text();
 

@@ -138,6 +138,10 @@ TEST(Config, CacheLockTimeoutInSeconds) {
 
 TEST(Config, OpenclPtxIsASwitch) {
   EXPECT_TRUE(parse({}).opencl_ptx);
+  EXPECT_TRUE(parse({}).host_pch);
+  for (const char* off : {"0", "off", " off "}) EXPECT_FALSE(parse({{"WEFT_HOST_PCH", off}}).host_pch) << off;
+  EXPECT_TRUE(parse({{"WEFT_HOST_PCH", "on"}}).host_pch);
+  EXPECT_NE(error_of({{"WEFT_HOST_PCH", "yes"}}).find("WEFT_HOST_PCH='yes'"), std::string::npos);
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_OPENCL_PTX", on}}).opencl_ptx) << on;
   for (const char* off : {"0", "off"}) EXPECT_FALSE(parse({{"WEFT_OPENCL_PTX", off}}).opencl_ptx) << off;
   for (const char* bad : {"yes", "2", "OFF!"}) {

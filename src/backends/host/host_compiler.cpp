@@ -49,19 +49,22 @@ std::string host_build_hints(const std::string& log) {
 
 std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
                                 const std::vector<std::string>& options,
-                                std::string_view user_source) {
+                                std::string_view user_source, PreludeHeaders& headers) {
   if (!tc.problem.empty()) throw Unsupported("host backend cannot compile kernels: " + tc.problem);
+  const PreludeHeader& prelude = headers.get(tc, options);
   TempDir dir("weft-build-");
   const std::string src = dir.path() + "/program.cpp";
   const std::string out = dir.path() + "/program.so";
   if (!write_file_atomic(src, cpp)) throw Error("cannot write " + src);
   std::vector<std::string> argv = tc.command;
   argv.insert(argv.end(), tc.flags.begin(), tc.flags.end());
+  argv.push_back("-I" + prelude.directory);  // before the user's: the translation's first line
   for (const auto& o : options) {
     // The translation defines the -D macros after its prelude (dialect/translate.hpp).
     if (o.rfind("-D", 0) != 0) argv.push_back(o);
   }
   argv.push_back(src);
+  for (const char* lib : {"-lm", "-lc", "-lgcc"}) argv.push_back(lib);  // -nodefaultlibs (host_api.cpp)
   argv.push_back("-o");
   argv.push_back(out);
   WEFT_LOG_DEBUG("host compile: " << tc.command[0] << " ... " << src);
@@ -93,7 +96,9 @@ std::unique_ptr<TranslatedSource> HostCompiler::translate(std::string_view sourc
 CompiledProgram HostCompiler::compile(const TranslatedSource& translated, const std::vector<std::string>& flags,
                                       std::string_view source) {
   const auto& tr = Translated<dialect::Translation>::of(translated);
-  return {compile_host_module(HostToolchain::get(), tr.text, flags, source), nullptr};
+  const HostToolchain& tc = HostToolchain::get();
+  if (!tc.problem.empty()) throw Unsupported("host backend cannot compile kernels: " + tc.problem);
+  return {compile_host_module(tc, tr.text, flags, source, PreludeHeaders::instance()), nullptr};
 }
 
 std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const TranslatedSource& translated,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/host/host_api.hpp"
+#include "backends/host/host_prelude_header.hpp"
 #include "core/hash.hpp"
 #include "dialect/prelude/launch_abi.hpp"
 #include "dialect/translate.hpp"
@@ -20,11 +21,11 @@
 namespace weft::detail {
 
 /// Compiles a translation unit to a shared object image. options are the user's build
-/// options already mapped to compiler flags. Throws BuildError with the log and the
-/// offending source lines of user_source.
+/// options already mapped to compiler flags; headers stages the prelude the translation
+/// includes. Throws BuildError with the log and the offending source lines of user_source.
 std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
                                 const std::vector<std::string>& options,
-                                std::string_view user_source);
+                                std::string_view user_source, PreludeHeaders& headers);
 
 /// Plain words for the failures whose compiler messages speak C++ (a helper declared and never
 /// defined, a vector condition in ?:), one line each; "" when none applies.
