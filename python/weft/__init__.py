@@ -261,7 +261,7 @@ Device.__exit__ = _device._exit
 Device.use = _device.use
 
 
-def default_device():
+def default_device() -> Device:
     """The current device: this thread's innermost ``with device:`` block's, else the device
     WEFT_DEVICE names (auto's choice when unset)."""
     return _device.current_device()
@@ -269,7 +269,41 @@ def default_device():
 
 _atexit.register(_weft._shutdown)
 
-__all__ = [n for n in dir() if not n.startswith("_")]
+# Written out, not computed, so that type checkers (mypy --strict: names imported here are not
+# exported unless listed) see what the package exports; tests/python/test_typing.py checks it
+# against the public names the package binds, so a new name missing here fails there.
+__all__ = [
+    "Array", "BenchmarkResult", "Buffer", "BuildError", "CommandQueue", "ConfigError", "Context",
+    "CupyElementwiseKernel", "CupyReductionKernel", "DTypeError", "Device", "DeviceError",
+    "ElementwiseKernel", "Error", "Event", "EventProfile", "ExclusiveScanKernel",
+    "GenericScanKernel", "Graph", "HostFuture", "InclusiveScanKernel", "InvalidArgument", "Kernel",
+    "LaunchLog", "LocalMemory", "OutOfMemory", "Platform", "Program", "Queue", "RawKernel",
+    "RawModule", "ReductionKernel", "Unsupported", "UserEvent", "ValueOutOfRange", "abs",
+    "absolute", "acos", "add", "all", "amax", "amin", "any", "arange", "arccos", "arcsin", "arctan",
+    "arctan2", "argmax", "argmin", "argpartition", "argsort", "argwhere", "around", "array",
+    "array_queue", "asarray", "asin", "atan", "atan2", "backends", "benchmark", "bincount",
+    "bitwise_and", "bitwise_invert", "bitwise_or", "bitwise_xor", "bool", "bool_", "broadcast_to",
+    "cache", "can_cast", "cbrt", "ceil", "clip", "command_execution_status",
+    "command_queue_properties", "compress", "conj", "copy", "cos", "cosh", "create_some_context",
+    "cuda", "cumprod", "cumsum", "default_device", "device_partition_property", "device_type",
+    "devices", "divide", "dot", "e", "elementwise", "elementwise_launches", "empty", "empty_like",
+    "enqueue_barrier", "enqueue_copy", "enqueue_marker", "enqueue_nd_range_kernel", "equal", "exp",
+    "exp2", "expm1", "extract", "fabs", "finfo", "flatnonzero", "float32", "float64", "floor",
+    "floor_divide", "fmax", "fmin", "free_cached_memory", "from_dlpack", "full", "full_like",
+    "get_array_module", "get_platforms", "greater", "greater_equal", "histogram", "histogram2d",
+    "hypot", "iinfo", "inf", "int16", "int32", "int64", "int8", "invert", "isdtype", "isfinite",
+    "isinf", "isnan", "less", "less_equal", "linspace", "log", "log10", "log1p", "log2",
+    "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "matmul", "max",
+    "maximum", "mean", "mem_flags", "memory_stats", "min", "minimum", "mod", "multiply", "nan",
+    "negative", "newaxis", "nonzero", "not_equal", "ones", "ones_like", "partition", "pi",
+    "polygon_mask", "positive", "pow", "power", "prod", "random", "random_polygon", "ravel", "real",
+    "reciprocal", "reduction", "remainder", "reshape", "result_type", "rint", "round", "scan",
+    "searchsorted", "sign", "sin", "sinh", "sort", "sort_by_key", "sqrt", "square", "std",
+    "subtract", "sum", "synchronize", "tan", "tanh", "to_device", "transfer_stats", "transpose",
+    "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique", "unique_all",
+    "unique_counts", "unique_inverse", "unique_values", "var", "wait_for_events", "where", "zeros",
+    "zeros_like"
+]
 
 # Public names are weft's, whichever module defines them (their reprs, help() and pickles say
 # weft.sum, not weft._functions.sum).

@@ -2,6 +2,11 @@
 (the call's commands on the device, from events) of repeated calls, after warm-up runs."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from ._typing import ArrayLike
+
 import math as _math
 import time as _time
 
@@ -16,7 +21,7 @@ class BenchmarkResult:
 
     __module__ = "weft"
 
-    def __init__(self, name, cpu_times, gpu_times, devices):
+    def __init__(self, name: str, cpu_times: ArrayLike, gpu_times: ArrayLike, devices: Sequence[_weft.Device]) -> None:
         self.name = name
         self.cpu_times = _np.asarray(cpu_times, dtype=_np.float64)
         self.gpu_times = _np.asarray(gpu_times, dtype=_np.float64).reshape(len(devices), -1)
@@ -24,7 +29,7 @@ class BenchmarkResult:
 
     # weft's word for the device times, beside CuPy's
     @property
-    def device_times(self):
+    def device_times(self) -> _np.ndarray[Any, Any]:
         return self.gpu_times
 
     @staticmethod
@@ -33,7 +38,7 @@ class BenchmarkResult:
         return (f"    {label}: {us.mean():9.3f} us +/- {us.std():6.3f} "
                 f"(min: {us.min():9.3f} / max: {us.max():9.3f}) us")
 
-    def __str__(self):
+    def __str__(self) -> str:
         lines = [f"{self.name}:", self._summary("CPU", self.cpu_times)]
         for d, t in zip(self.devices, self.gpu_times):
             lines.append(self._summary(f"{d.selector}", t))
@@ -41,7 +46,7 @@ class BenchmarkResult:
 
     __repr__ = __str__
 
-    def to_str(self, show_gpu=True):
+    def to_str(self, show_gpu: bool = True) -> str:
         return str(self) if show_gpu else "\n".join(str(self).splitlines()[:2])
 
 
@@ -55,8 +60,10 @@ def _device_seconds(start, end, wall):
     return t if t > 0 else wall
 
 
-def benchmark(func, args=(), kwargs=None, n_repeat=10000, *, name=None, n_warmup=10,
-              max_duration=_math.inf, devices=None, queues=None):
+def benchmark(func: Callable[..., object], args: Sequence[Any] = (), kwargs: dict[str, Any] | None = None,
+              n_repeat: int = 10000, *, name: str | None = None, n_warmup: int = 10, max_duration: float = _math.inf,
+              devices: Sequence[_weft.Device] | None = None,
+              queues: Sequence[_weft.Queue] | None = None) -> BenchmarkResult:
     """Calls func(*args, **kwargs) n_warmup times, then up to n_repeat times (stopping once
     max_duration seconds have passed) and returns a BenchmarkResult.
 

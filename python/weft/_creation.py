@@ -2,6 +2,12 @@
 the *_like functions, as NumPy's and PyOpenCL's."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from ._typing import ArrayLike, DTypeLike, DeviceLike, ShapeLike
+    from ._array import Array
+
 import builtins as _builtins
 import functools as _functools
 import numbers as _numbers
@@ -21,13 +27,13 @@ def _dev(device):
     return block_device() if device is None else device
 
 
-def _queue_first(f):
+def _queue_first(f: Callable[..., Array]) -> Callable[..., Array]:
     """Also takes pyopencl.array's forms: f(queue, shape, dtype) with a weft.Queue or Context
     first (the array goes to its device; weft runs array operations on the device's own array
     queue), queue= as a keyword, and order="C" and allocator= (weft's memory pool allocates)."""
 
     @_functools.wraps(f)
-    def call(*args, **kwargs):
+    def call(*args: Any, **kwargs: Any) -> Array:
         queue = kwargs.pop("queue", None)
         if args and isinstance(args[0], (_weft.Queue, _weft.Context)):
             if queue is not None:
@@ -48,30 +54,31 @@ def _queue_first(f):
 
 
 @_queue_first
-def empty(shape, dtype=float64, device=None):
+def empty(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None) -> Array:
     """An array of shape with undefined contents."""
     return _weft._empty(shape, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
-def full(shape, fill_value, dtype=None, device=None):
+def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike = None, device: DeviceLike = None) -> Array:
     if dtype is None:
         dtype = _np.result_type(fill_value)
     return _weft._full(shape, fill_value, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
-def zeros(shape, dtype=float64, device=None):
+def zeros(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None) -> Array:
     return _weft._full(shape, 0, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
-def ones(shape, dtype=float64, device=None):
+def ones(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None) -> Array:
     return _weft._full(shape, 1, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
-def arange(start, stop=None, step=1, dtype=None, device=None):
+def arange(start: float, stop: float | None = None, step: float = 1, dtype: DTypeLike = None,
+           device: DeviceLike = None) -> Array:
     """Evenly spaced values in [start, stop), as NumPy's arange."""
     if stop is None:
         start, stop = 0, start
@@ -84,7 +91,8 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
 
 
 @_queue_first
-def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None):
+def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dtype: DTypeLike = float64,
+             device: DeviceLike = None) -> Array:
     return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), _dev(device))
 
 
@@ -92,7 +100,8 @@ def _no_copy(why):
     return ValueError(f"asarray: copy=False, but {why} needs a copy")
 
 
-def asarray(a, dtype=None, device=None, copy=None):
+def asarray(a: ArrayLike | Array, dtype: DTypeLike = None, device: DeviceLike = None,
+            copy: bool | None = None) -> Array:
     """a on device (the default device when None): a weft.Array already there is returned as it
     is (or cast); anything else is converted by NumPy and copied over once. copy as the Array API
     standard's: True always copies, False never does (ValueError where a copy is needed: another
@@ -124,7 +133,7 @@ def asarray(a, dtype=None, device=None, copy=None):
     return _weft._from_host(host, host.shape, host.dtype.name, _dev(device))
 
 
-def array(obj, dtype=None, copy=True, device=None):
+def array(obj: ArrayLike | Array, dtype: DTypeLike = None, copy: bool = True, device: DeviceLike = None) -> Array:
     """As asarray, but a weft.Array is copied unless copy=False."""
     a = asarray(obj, dtype=dtype, device=device)
     if copy and a is obj:
@@ -132,7 +141,7 @@ def array(obj, dtype=None, copy=True, device=None):
     return a
 
 
-def to_device(queue, ary, allocator=None, async_=False):
+def to_device(queue: DeviceLike, ary: ArrayLike, allocator: object = None, async_: bool = False) -> Array:
     """PyOpenCL's pyopencl.array.to_device: a copy of the host array on the device of queue (a
     weft.Queue, Context, Device or selector). allocator and async_ are accepted and unused (weft's
     pool allocates; the copy is done when this returns)."""
@@ -152,6 +161,6 @@ zeros_like = _like(zeros)
 ones_like = _like(ones)
 
 
-def full_like(a, fill_value, dtype=None, device=None):
+def full_like(a: Array, fill_value: complex, dtype: DTypeLike = None, device: DeviceLike = None) -> Array:
     return full(a.shape, fill_value, dtype=a.dtype if dtype is None else dtype,
                 device=a.device if device is None else device)

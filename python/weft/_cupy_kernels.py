@@ -13,6 +13,8 @@ ElementwiseKernel/ReductionKernel) and kept.
 """
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 import math as _math
 import re as _re
 
@@ -217,8 +219,9 @@ class CupyElementwiseKernel:
 
     __module__ = "weft"
 
-    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
-                 no_return=False, return_tuple=False, loop_prep="", after_loop="", options=(), **kwargs):
+    def __init__(self, in_params: str, out_params: str, operation: str, name: str = "kernel", reduce_dims: bool = True,
+                 preamble: str = "", no_return: bool = False, return_tuple: bool = False, loop_prep: str = "",
+                 after_loop: str = "", options: str | Sequence[str] = (), **kwargs: Any) -> None:
         kind = "ElementwiseKernel"
         unknown = set(kwargs) - {"type_preamble"}
         if unknown:
@@ -243,15 +246,15 @@ class CupyElementwiseKernel:
         self._plain = not any(p.raw for p in self.in_params + self.out_params)
 
     @property
-    def nin(self):
+    def nin(self) -> int:
         return len(self.in_params)
 
     @property
-    def nout(self):
+    def nout(self) -> int:
         return len(self.out_params)
 
     @property
-    def nargs(self):
+    def nargs(self) -> int:
         return self.nin + self.nout
 
     def _kernel(self, key, bound, scalar_ins):
@@ -302,7 +305,8 @@ class CupyElementwiseKernel:
             return None
         return outs[0] if len(outs) == 1 and not self.return_tuple else tuple(outs)
 
-    def __call__(self, *args, size=None, block_size=None, stream=None, queue=None):
+    def __call__(self, *args: Any, size: int | None = None, block_size: int | None = None, stream: Any = None,
+                 queue: Any = None) -> Any:
         """Runs on stream (CuPy's word) or queue, a weft.Queue; else on the array queue of the
         arrays' device. block_size is accepted and left to weft."""
         queue = stream if queue is None else queue
@@ -384,9 +388,10 @@ class CupyReductionKernel:
 
     __module__ = "weft"
 
-    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
-                 name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="", options=(),
-                 **kwargs):
+    def __init__(self, in_params: str, out_params: str, map_expr: str, reduce_expr: str, post_map_expr: str,
+                 identity: str | None, name: str = "reduce_kernel", reduce_type: str | None = None,
+                 reduce_dims: bool = True, preamble: str = "", options: str | Sequence[str] = (),
+                 **kwargs: Any) -> None:
         kind = "ReductionKernel"
         if kwargs:
             raise TypeError(f"{kind}: unexpected keyword argument {sorted(kwargs)[0]!r}")
@@ -464,7 +469,8 @@ class CupyReductionKernel:
             k(*ins, result, m, range=n_out, queue=queue)
         return result
 
-    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None, queue=None):
+    def __call__(self, *args: Any, out: Any = None, axis: int | tuple[int, ...] | None = None, keepdims: bool = False,
+                 stream: Any = None, queue: Any = None) -> Any:
         """Runs on stream (CuPy's word) or queue, a weft.Queue; else on the array queue of the
         inputs' device."""
         queue = stream if queue is None else queue

@@ -3,6 +3,11 @@ GenericScanKernel, InclusiveScanKernel and ExclusiveScanKernel (a leading contex
 argument is accepted and ignored: the call's arrays or queue=... choose the device)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from ._array import Array
+
 import numpy as _np
 
 from . import _weft
@@ -45,12 +50,12 @@ class ElementwiseKernel(_weft._ElementwiseKernel):
 
     __module__ = "weft"
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if is_cupy_form(args, kwargs):
             return CupyElementwiseKernel(*args, **kwargs)
         return super().__new__(cls)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         args = list(_drop_context(args))
         names = ["arguments", "operation", "name", "preamble", "options"]
         params = dict(zip(names, args))
@@ -69,12 +74,12 @@ class ReductionKernel(_weft._ReductionKernel):
 
     __module__ = "weft"
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if is_cupy_form(args, kwargs):
             return CupyReductionKernel(*args, **kwargs)
         return super().__new__(cls)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         args = list(_drop_context(args))
         names = ["dtype_out", "neutral", "reduce_expr", "map_expr", "arguments", "name", "options", "preamble"]
         params = dict(zip(names, args))
@@ -95,7 +100,7 @@ class GenericScanKernel(_weft._GenericScanKernel):
 
     __module__ = "weft"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         args = list(_drop_context(args))
         names = ["dtype", "arguments", "input_expr", "scan_expr", "neutral", "output_statement",
                  "is_segment_start_expr"]
@@ -118,7 +123,7 @@ class GenericScanKernel(_weft._GenericScanKernel):
 class _ScanKernel:
     _output = ""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         args = list(_drop_context(args))
         names = ["dtype", "scan_expr", "neutral", "name_prefix", "options", "preamble"]
         params = dict(zip(names, args))
@@ -137,7 +142,8 @@ class _ScanKernel:
             params["scan_expr"], str(neutral), self._output, preamble=params.get("preamble") or "",
             name=params.get("name_prefix") or "scan", options=_options(params.get("options")))
 
-    def __call__(self, input_ary, output_ary=None, queue=None, wait_for=None, size=None):
+    def __call__(self, input_ary: Array, output_ary: Array | None = None, queue: _weft.Queue | None = None,
+                 wait_for: Sequence[_weft.Event] | None = None, size: int | None = None) -> Array:
         """Scans input_ary into output_ary (in place when None, as PyOpenCL) and returns output_ary."""
         if output_ary is None:
             output_ary = input_ary

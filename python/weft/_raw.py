@@ -8,6 +8,11 @@ every device: grid x block becomes the global size and block the work-group. CUD
 instead."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from ._typing import DeviceLike
+
 import re as _re
 
 from . import _weft
@@ -42,8 +47,9 @@ class RawModule:
 
     __module__ = "weft"
 
-    def __init__(self, code=None, *, path=None, options=(), backend="nvrtc", translate_cucomplex=False,
-                 enable_cooperative_groups=False, name_expressions=None, jitify=False):
+    def __init__(self, code: str | None = None, *, path: str | None = None, options: str | Sequence[str] = (),
+                 backend: str = "nvrtc", translate_cucomplex: bool = False, enable_cooperative_groups: bool = False,
+                 name_expressions: object = None, jitify: bool = False) -> None:
         if (code is None) == (path is None):
             raise TypeError("RawModule: give code= (the source) or path= (a file of it), one of them")
         if path is not None:
@@ -57,7 +63,7 @@ class RawModule:
         self.is_cuda = bool(_CUDA.search(code)) and not _DIALECT.search(code)
         self._programs = {}
 
-    def program(self, device):
+    def program(self, device: DeviceLike) -> _weft.Program:
         """The module built for device (a weft.Program)."""
         p = self._programs.get(device)
         if p is None:
@@ -71,7 +77,7 @@ class RawModule:
             p = self._programs[device] = _weft.Program(device, self.code, language=language).build(self.options)
         return p
 
-    def get_function(self, name):
+    def get_function(self, name: str) -> RawKernel:
         """The kernel called name (a RawKernel of this module)."""
         return RawKernel(None, name, _module=self)
 
@@ -84,17 +90,18 @@ class RawKernel:
 
     __module__ = "weft"
 
-    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
-                 enable_cooperative_groups=False, jitify=False, *, _module=None):
+    def __init__(self, code: str | None, name: str, options: str | Sequence[str] = (), backend: str = "nvrtc",
+                 translate_cucomplex: bool = False, enable_cooperative_groups: bool = False, jitify: bool = False, *,
+                 _module: RawModule | None = None) -> None:
         self.name = name
         self._module = _module if _module is not None else RawModule(code=code, options=options)
         self._kernels = {}
 
     @property
-    def code(self):
+    def code(self) -> str:
         return self._module.code
 
-    def kernel(self, device):
+    def kernel(self, device: DeviceLike) -> _weft.Kernel:
         """This kernel built for device (a weft.Kernel)."""
         k = self._kernels.get(device)
         if k is None:
@@ -105,7 +112,9 @@ class RawKernel:
             k = self._kernels[device] = program.kernel(self.name)
         return k
 
-    def __call__(self, grid, block, args, *, shared_mem=0, stream=None, enable_cooperative_groups=False):
+    def __call__(self, grid: int | tuple[int, ...], block: int | tuple[int, ...], args: Sequence[Any], *,
+                 shared_mem: int = 0, stream: _weft.Queue | None = None,
+                 enable_cooperative_groups: bool = False) -> _weft.Event:
         grid = _dims(grid, "grid", self.name)
         block = _dims(block, "block", self.name)
         if len(grid) != len(block):
@@ -130,5 +139,5 @@ class RawKernel:
         global_size = tuple(g * b for g, b in zip(grid, block))
         return k(queue, global_size, block, *args)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<weft.RawKernel {self.name}>"
