@@ -118,6 +118,24 @@ class WeftHeaders(SphinxDirective):
         return result
 
 
+def _extension_functions_are_functions():
+    """autosummary takes the extension's functions (nanobind's nb_func) for data, and then
+    shows nanobind's signature line as their summary; they are functions (Sphinx 9's
+    autosummary asks one private function, wrapped here; older ones fall back to the
+    template, _templates/autosummary/base.rst)."""
+    import sphinx.ext.autosummary as autosummary
+
+    original = getattr(autosummary, "_get_documenter", None)
+    if original is None or getattr(original, "_weft", False):
+        return
+
+    def get_documenter(obj, parent):
+        return "function" if type(obj).__name__ == "nb_func" else original(obj, parent)
+
+    get_documenter._weft = True
+    autosummary._get_documenter = get_documenter
+
+
 def _check_python_reference(app):
     import weft
 
@@ -133,4 +151,5 @@ def setup(app):
     app.add_directive("weft-command", WeftCommand)
     app.add_directive("weft-headers", WeftHeaders)
     app.connect("builder-inited", _check_python_reference)
+    _extension_functions_are_functions()
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

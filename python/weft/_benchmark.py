@@ -64,7 +64,7 @@ def benchmark(func: Callable[..., object], args: Sequence[Any] = (), kwargs: dic
               n_repeat: int = 10000, *, name: str | None = None, n_warmup: int = 10, max_duration: float = _math.inf,
               devices: Sequence[_weft.Device] | None = None,
               queues: Sequence[_weft.Queue] | None = None) -> BenchmarkResult:
-    """Calls func(*args, **kwargs) n_warmup times, then up to n_repeat times (stopping once
+    """Calls ``func(*args, **kwargs)`` n_warmup times, then up to n_repeat times (stopping once
     max_duration seconds have passed) and returns a BenchmarkResult.
 
     CPU time: the call, on the host clock. Device time: per device, from a marker enqueued

@@ -143,7 +143,7 @@ def array(obj: ArrayLike | Array, dtype: DTypeLike = None, copy: bool = True, de
 
 def to_device(queue: DeviceLike, ary: ArrayLike, allocator: object = None, async_: bool = False) -> Array:
     """PyOpenCL's pyopencl.array.to_device: a copy of the host array on the device of queue (a
-    weft.Queue, Context, Device or selector). allocator and async_ are accepted and unused (weft's
+    weft.Queue, Context, Device or selector). allocator and ``async_`` are accepted and unused (weft's
     pool allocates; the copy is done when this returns)."""
     return asarray(ary, device=queue.device if isinstance(queue, _weft.Queue) else queue)
 

@@ -41,7 +41,7 @@ def _is_dtype_like(x):
 
 class ElementwiseKernel(_weft._ElementwiseKernel):
     """ElementwiseKernel(arguments, operation, name="elementwise", preamble="", options=None):
-    operation runs for each i in range(n); call it as knl(*args, range=None, queue=None, wait_for=None)
+    operation runs for each i in range(n); call it as ``knl(*args, range=None, queue=None, wait_for=None)``
     (n: the first array argument's size) and get a weft.Event.
 
     CuPy's form is taken too, told apart by its two parameter lists:
@@ -66,7 +66,7 @@ class ElementwiseKernel(_weft._ElementwiseKernel):
 
 class ReductionKernel(_weft._ReductionKernel):
     """ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None, name="reduce",
-    options=None, preamble=""): call it as knl(*args, queue=None, wait_for=None, range=None) and get a
+    options=None, preamble=""): call it as ``knl(*args, queue=None, wait_for=None, range=None)`` and get a
     0-d weft.Array (``.get()`` it, or keep using it on the device).
 
     CuPy's form is taken too: ReductionKernel(in_params, out_params, map_expr, reduce_expr,
@@ -96,7 +96,7 @@ class ReductionKernel(_weft._ReductionKernel):
 class GenericScanKernel(_weft._GenericScanKernel):
     """GenericScanKernel(dtype, arguments, input_expr, scan_expr, neutral, output_statement,
     is_segment_start_expr=None, preamble="", name="scan", options=None), as PyOpenCL's; call it as
-    knl(*args, size=None, queue=None, wait_for=None)."""
+    ``knl(*args, size=None, queue=None, wait_for=None)``."""
 
     __module__ = "weft"
 

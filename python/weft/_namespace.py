@@ -80,7 +80,7 @@ def _kind(name):
 
 
 def can_cast(from_, to, /):
-    """Whether the standard's type promotion casts from_ (a dtype or an array) to to: both of one
+    """Whether the standard's type promotion casts ``from_`` (a dtype or an array) to to: both of one
     kind (bool, integer, floating) and promoting the two gives to."""
     a, b = _held_name(from_, "can_cast"), _held_name(to, "can_cast")
     if _kind(a) != _kind(b):
@@ -154,7 +154,7 @@ def _sign(x):
 
 
 def _logaddexp(x1, x2):
-    """log(exp(x1) + exp(x2)) without overflow: max + log1p(exp(-|x1 - x2|)); equal arguments
+    """log(exp(x1) + exp(x2)) without overflow: ``max + log1p(exp(-|x1 - x2|))``; equal arguments
     (infinities included) give x + log(2), as NumPy's."""
     m = _weft.maximum(x1, x2)
     d = _weft.subtract(x1, x2)

@@ -170,7 +170,7 @@ def _queue_enqueue_copy(self, *args, **kwargs):
 
 def _queue_enqueue_nd_range_kernel(self, kernel, global_size, local_size, *args, global_offset=None,
                                    wait_for=None):
-    """queue.enqueue_nd_range_kernel(kernel, global_size, local_size, *args): launches kernel on this
+    """``queue.enqueue_nd_range_kernel(kernel, global_size, local_size, *args)``: launches kernel on this
     queue with args (or, without them, with the arguments set_args gave it)."""
     if args:
         return kernel(self, global_size, local_size, *args, global_offset=global_offset, wait_for=wait_for)
