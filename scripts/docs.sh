@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the documentation site into build/docs/html with warnings as errors, then checks its
+# Builds the documentation site into build/docs/html with warnings as errors, runs the
+# examples in the docstrings and pages (Sphinx's doctest builder), then checks the site's
 # internal links (Sphinx's linkcheck; outside links are not checked). Needs the Python package:
 # the extension built by scripts/build.sh with -DWEFT_BUILD_PYTHON=ON is used from build/python
 # when there, else the installed weft. Installs Sphinx and MyST with pip when missing.
@@ -12,5 +13,6 @@ fi
 export WEFT_CACHE_DIR=${WEFT_CACHE_DIR:-$PWD/build/docs/cache} WEFT_DEVICE=${WEFT_DEVICE:-host}
 rm -rf docs/api/generated docs/_gallery
 python3 -m sphinx -E -b html -W --keep-going -q -d build/docs/doctrees docs build/docs/html
+python3 -m sphinx -b doctest -W --keep-going -q -d build/docs/doctrees docs build/docs/doctest
 python3 -m sphinx -b linkcheck -W --keep-going -q -d build/docs/doctrees docs build/docs/linkcheck
 echo "docs: build/docs/html/index.html"
