@@ -269,6 +269,10 @@ def default_device() -> Device:
 
 _atexit.register(_weft._shutdown)
 
+from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
+
+_ufunc_docs.apply(globals())
+
 # Written out, not computed, so that type checkers (mypy --strict: names imported here are not
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it
 # against the public names the package binds, so a new name missing here fails there.

@@ -59,9 +59,44 @@ def sort_in_place(a, axis=-1, kind=None, order=None, descending=False):
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):  # noqa: A002 (NumPy's name)
-    """numpy.unique of the flattened array: the sorted distinct elements and, when asked for, the
-    index of each one's first occurrence, the inverse (ar's shape: ar == unique[inverse]) and the
-    counts, in that order. With equal_nan (NumPy 2's default) all NaNs are one element."""
+    """The sorted distinct elements of the flattened array, as numpy.unique.
+
+    With the flags, also the index of each distinct element's first occurrence, the inverse (of
+    ar's shape: ``ar == unique[inverse]``) and the counts, in that order. With equal_nan
+    (NumPy 2's default) all NaNs are one element.
+
+    Parameters
+    ----------
+    ar : weft.Array
+        The input.
+    return_index, return_inverse, return_counts : bool, optional
+        Also return the first indices, the inverse, the counts (int64 arrays).
+    axis : None
+        Only None (the flattened array) is supported.
+    equal_nan : bool, optional
+        Whether all NaNs are one element (True by default).
+    sorted : bool, optional
+        Accepted for NumPy's signature; the result is always sorted.
+
+    Returns
+    -------
+    weft.Array or tuple of weft.Array
+        The distinct elements, followed by the arrays asked for.
+
+    Raises
+    ------
+    weft.Unsupported
+        axis is not None.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([3, 1, 3, 2, 1, 3]))
+    >>> weft.unique(a).get()
+    array([1, 2, 3])
+    >>> values, counts = weft.unique(a, return_counts=True)
+    >>> counts.get()
+    array([2, 1, 3])
+    """
     if axis is not None:
         raise _weft.Unsupported("unique: axis= is not supported (only the flattened array)")
     u, index, inverse, counts = _weft._unique(_array(ar), bool(return_index), bool(return_inverse),
@@ -76,19 +111,91 @@ UniqueInverseResult = _namedtuple("UniqueInverseResult", ["values", "inverse_ind
 
 
 def unique_values(x):
-    """The Array API's unique_values: the distinct elements (sorted here), NaNs as one."""
+    """The distinct elements (sorted here), NaNs as one: the Array API's unique_values.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input (any shape; it is flattened).
+
+    Returns
+    -------
+    weft.Array
+        The distinct elements.
+
+    Examples
+    --------
+    >>> weft.unique_values(weft.asarray(np.array([2.0, np.nan, 2.0, np.nan]))).get()
+    array([ 2., nan])
+    """
     return unique(x)
 
 
 def unique_counts(x):
+    """The distinct elements and how often each occurs: the Array API's unique_counts.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input (any shape; it is flattened).
+
+    Returns
+    -------
+    UniqueCountsResult
+        A named tuple (values, counts) of weft arrays; counts is int64.
+
+    Examples
+    --------
+    >>> r = weft.unique_counts(weft.asarray(np.array([5, 7, 5, 5])))
+    >>> r.values.get(), r.counts.get()
+    (array([5, 7]), array([3, 1]))
+    """
     return UniqueCountsResult(*unique(x, return_counts=True))
 
 
 def unique_inverse(x):
+    """The distinct elements and the inverse: the Array API's unique_inverse.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input.
+
+    Returns
+    -------
+    UniqueInverseResult
+        A named tuple (values, inverse_indices): ``x == values[inverse_indices]``, the inverse of
+        x's shape (int64).
+
+    Examples
+    --------
+    >>> r = weft.unique_inverse(weft.asarray(np.array([5, 7, 5, 5])))
+    >>> r.values.get(), r.inverse_indices.get()
+    (array([5, 7]), array([0, 1, 0, 0]))
+    """
     return UniqueInverseResult(*unique(x, return_inverse=True))
 
 
 def unique_all(x):
+    """The distinct elements with their first indices, the inverse and the counts: the Array
+    API's unique_all.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input.
+
+    Returns
+    -------
+    UniqueAllResult
+        A named tuple (values, indices, inverse_indices, counts) of weft arrays (int64 but values).
+
+    Examples
+    --------
+    >>> r = weft.unique_all(weft.asarray(np.array([5, 7, 5])))
+    >>> r.values.get(), r.indices.get(), r.inverse_indices.get(), r.counts.get()
+    (array([5, 7]), array([0, 1]), array([0, 1, 0]), array([2, 1]))
+    """
     return UniqueAllResult(*unique(x, True, True, True))
 
 
