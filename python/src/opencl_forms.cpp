@@ -198,7 +198,31 @@ void register_opencl_forms(nb::module_& m) {
         }
       }, nb::arg("status"));
 
-  nb::class_<weft::Buffer>(m, "Buffer", "Raw device memory, as PyOpenCL's Buffer.")
+  nb::class_<weft::Buffer>(m, "Buffer",
+      "Raw device memory, as PyOpenCL's Buffer.\n"
+      "\n"
+      "weft.Buffer(device, size) allocates size bytes on a device (or a Context's first device);\n"
+      "PyOpenCL's form Buffer(context, flags, size=0, hostbuf=None) is taken too (COPY_HOST_PTR\n"
+      "copies hostbuf in). Copy with weft.enqueue_copy; pass it to a kernel's pointer parameter.\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.OutOfMemory\n"
+      "    The device could not allocate it.\n"
+      "weft.InvalidArgument\n"
+      "    A size or flag combination is wrong.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+      ">>> buf = weft.Buffer(q.device, 12)\n"
+      ">>> buf.size\n"
+      "12\n"
+      ">>> _ = weft.enqueue_copy(q, buf, np.array([1, 2, 3], np.float32))\n"
+      ">>> out = np.empty(3, np.float32)\n"
+      ">>> _ = weft.enqueue_copy(q, out, buf)\n"
+      ">>> out\n"
+      "array([1., 2., 3.], dtype=float32)")
       .def(nb::new_([](nb::handle where, nb::handle flags, nb::handle size, nb::handle hostbuf) {
              return make_buffer(where, flags, size, hostbuf);
            }),

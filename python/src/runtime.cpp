@@ -277,7 +277,33 @@ std::vector<weft::Event> wait_list(nb::handle wait_for) { return event_list(wait
 }  // namespace
 
 void register_runtime(nb::module_& m) {
-  nb::class_<weft::Device>(m, "Device", "A device: the host's threads, an OpenCL device or a CUDA GPU.")
+  nb::class_<weft::Device>(m, "Device",
+      "A device: the host's threads, an OpenCL device or a CUDA GPU.\n"
+      "\n"
+      "weft.Device(selector) names one: 'host', 'opencl', 'opencl:gpu', 'opencl:cpu', 'opencl:P:D',\n"
+      "'cuda', 'cuda:N' or 'auto'; weft.Device() (None) is the default device (WEFT_DEVICE). Its\n"
+      "properties say what it is and what it can do (has_barriers, memory_is_host, fp64 ...).\n"
+      "`with device:` makes it the current device of a block (arrays made there live on it).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "selector : str, weft.Device or None, optional\n"
+      "    The device's selector, as weft.devices() and `weft devices` list them.\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.InvalidArgument\n"
+      "    The selector is malformed or names no device this machine has (the message lists the\n"
+      "    valid forms).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> d = weft.Device(\"host\")\n"
+      ">>> d.selector, d.backend, d.type\n"
+      "('host', 'host', 'cpu')\n"
+      ">>> with d:\n"
+      "...     weft.zeros(3).device == d\n"
+      "True")
       .def(nb::new_([](nb::handle selector) { return device_arg(selector); }), nb::arg("selector").none() = nb::none(),
            "The device a selector names ('host', 'opencl:gpu', 'cuda:0', 'auto'); None is the default device "
            "(WEFT_DEVICE).")
@@ -323,7 +349,20 @@ void register_runtime(nb::module_& m) {
                std::string(weft::to_string(d.type())) + ")>";
       });
 
-  m.def("devices", &weft::devices, "Every device the enabled backends offer (WEFT_BACKENDS narrows them).");
+  m.def("devices", &weft::devices, 
+        "Every device the enabled backends offer, in the order `weft devices` lists them.\n"
+        "\n"
+        "WEFT_BACKENDS narrows which backends load at all.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "list of weft.Device\n"
+        "    The devices; the host backend's is always there.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> any(d.selector == \"host\" for d in weft.devices())\n"
+        "True");
   m.def("default_device", &weft::default_device, "The device WEFT_DEVICE names (host when unset).");
   m.def("backends", [] {
     nb::list out;
@@ -338,7 +377,32 @@ void register_runtime(nb::module_& m) {
     return out;
   }, "Each backend: whether it loaded, why not, and its devices.");
 
-  nb::class_<weft::Queue>(m, "Queue", "A command queue (an OpenCL queue, a CUDA stream, a host worker).")
+  nb::class_<weft::Queue>(m, "Queue",
+      "A command queue: an OpenCL queue, a CUDA stream, a host worker thread.\n"
+      "\n"
+      "weft.Queue(device, out_of_order=False, profiling=True) orders the commands enqueued on it\n"
+      "(in order unless out_of_order); every enqueue returns a weft.Event at once.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "device : weft.Device, str or None\n"
+      "    The device (None: the default device).\n"
+      "out_of_order : bool, optional\n"
+      "    Let commands run in any order their wait lists allow.\n"
+      "profiling : bool, optional\n"
+      "    Record the commands' times (event.profile).\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.InvalidArgument\n"
+      "    The device is not one this machine has.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+      ">>> q.device.selector\n"
+      "'host'\n"
+      ">>> q.finish()")
       .def(nb::new_([](nb::handle device, bool out_of_order, bool profiling) {
              weft::Queue q(device_arg(device), weft::QueueOptions{out_of_order, profiling});
              return q;
@@ -396,7 +460,26 @@ void register_runtime(nb::module_& m) {
         return "<weft.EventProfile " + std::to_string(p.end - p.start) + " ns>";
       });
 
-  nb::class_<PyEvent>(m, "Event", "A command's completion. Await it, wait() on it, or add a callback with then().")
+  nb::class_<PyEvent>(m, "Event",
+      "A command's completion, returned by every enqueue.\n"
+      "\n"
+      "Wait for it (wait(), which Ctrl-C interrupts), await it in asyncio, add a callback with\n"
+      "then(f) (run on weft's completion thread), or read its profile (nanoseconds).\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.DeviceError\n"
+      "    From wait() or await, when the command failed.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+      ">>> prg = weft.Program(q.device, \"__kernel void one(__global int *x) { x[get_global_id(0)] = 1; }\").build()\n"
+      ">>> x = weft.zeros(4, np.int32)\n"
+      ">>> event = prg.one(q, (4,), None, x)\n"
+      ">>> event.wait()\n"
+      ">>> event.done, event.profile.end >= event.profile.start\n"
+      "(True, True)")
       .def("wait", [](const PyEvent& e) { wait_interruptible(e); }, "Waits (Ctrl-C interrupts) and raises if the command failed.")
       .def_prop_ro("done", [](const PyEvent& e) { return e.event.done(); })
       .def("__await__", [](nb::handle self) { return nb::module_::import_("weft._events").attr("await_event")(self); },

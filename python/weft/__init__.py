@@ -263,7 +263,24 @@ Device.use = _device.use
 
 def default_device() -> Device:
     """The current device: this thread's innermost ``with device:`` block's, else the device
-    WEFT_DEVICE names (auto's choice when unset)."""
+    WEFT_DEVICE names (auto's choice when unset).
+
+    Returns
+    -------
+    weft.Device
+        The device arrays are made on when no device is named.
+
+    Raises
+    ------
+    weft.ConfigError
+        WEFT_DEVICE is malformed or names no device this machine has.
+
+    Examples
+    --------
+    >>> with weft.Device("host"):
+    ...     weft.default_device().selector
+    'host'
+    """
     return _device.current_device()
 
 

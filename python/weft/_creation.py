@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 import builtins as _builtins
 import functools as _functools
+import inspect as _inspect
 import numbers as _numbers
 
 import numpy as _np
@@ -48,7 +49,7 @@ def _queue_first(f: Callable[..., Array]) -> Callable[..., Array]:
             kwargs["device"] = queue
         return f(*args, **kwargs)
 
-    call.__doc__ = ((f.__doc__ or "").rstrip() + f"\n\nAlso pyopencl.array's form: {f.__name__}(queue, ...) or "
+    call.__doc__ = (_inspect.cleandoc(f.__doc__ or "") + f"\n\nAlso pyopencl.array's form: {f.__name__}(queue, ...) or "
                     f"queue=queue, the array on the queue's device.").lstrip()
     return call  # (help() and inspect.signature show f's parameters: wraps sets __wrapped__)
 

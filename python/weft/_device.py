@@ -58,7 +58,24 @@ def use(self: _weft.Device) -> _weft.Device:
 
 
 def get_array_module(*args: object) -> types.ModuleType:
-    """weft when any argument is a weft.Array, else numpy (CuPy's cupy.get_array_module)."""
+    """weft when any argument is a weft.Array, else numpy, as cupy.get_array_module: code written
+    against the returned module runs on either.
+
+    Parameters
+    ----------
+    *args : object
+        The values to look at.
+
+    Returns
+    -------
+    module
+        The weft module or numpy.
+
+    Examples
+    --------
+    >>> weft.get_array_module(weft.zeros(2)).__name__, weft.get_array_module(np.zeros(2)).__name__
+    ('weft', 'numpy')
+    """
     for a in args:
         if isinstance(a, _weft._Array):
             import weft

@@ -29,23 +29,112 @@ def _array(a):
 
 
 def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    """A sorted copy of a along axis (None: the flattened elements), as numpy.sort and the Array
-    API's sort. Always stable; descending is the reverse order with ties kept in input order
-    (NaNs first)."""
+    """A sorted copy of a along an axis, as numpy.sort and the Array API's sort.
+
+    A stable radix sort on every backend and dtype; descending is the reverse order with ties
+    kept in input order, NaNs first.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or None, optional
+        The axis to sort along (the last by default); None sorts the flattened elements.
+    kind, order : None
+        Accepted for NumPy's signature: only None (every sort is the stable radix sort).
+    descending : bool, optional
+        Sort from the largest to the smallest.
+    stable : bool, optional
+        Accepted for the Array API's signature; every sort is stable.
+
+    Returns
+    -------
+    weft.Array
+        The sorted copy (1-D when axis is None).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The axis is out of range.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[3, 1, 2], [9, 7, 8]]))
+    >>> weft.sort(a).get()
+    array([[1, 2, 3],
+           [7, 8, 9]])
+    >>> weft.sort(a, axis=None, descending=True).get()
+    array([9, 8, 7, 3, 2, 1])
+    """
     _check(kind, order, "sort")
     return _weft._sort(_array(a), axis, bool(descending))
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    """The int64 indices that sort a along axis (None: the flattened elements), as
-    numpy.argsort and the Array API's argsort. Always stable."""
+    """The int64 indices that sort a along an axis, as numpy.argsort and the Array API's argsort.
+
+    Always stable: equal elements keep their order.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or None, optional
+        The axis to sort along (the last by default); None: the flattened elements.
+    kind, order : None
+        Accepted for NumPy's signature: only None.
+    descending : bool, optional
+        Indices of the order from the largest to the smallest.
+    stable : bool, optional
+        Accepted for the Array API's signature; always stable.
+
+    Returns
+    -------
+    weft.Array
+        int64 indices, of a's shape (1-D when axis is None).
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([30, 10, 20, 10]))
+    >>> weft.argsort(a).get()
+    array([1, 3, 2, 0])
+    """
     _check(kind, order, "argsort")
     return _weft._argsort(_array(a), axis, bool(descending))
 
 
 def sort_by_key(keys, values, axis=-1, *, descending=False):
-    """(sorted keys, values in the keys' order) along axis: values (keys' shape, any dtype)
-    follow their keys. Stable."""
+    """Sorts keys along an axis and moves values with them (a key-value radix sort, stable).
+
+    Parameters
+    ----------
+    keys : weft.Array
+        The keys.
+    values : weft.Array
+        The values: keys' shape, any dtype.
+    axis : int, optional
+        The axis to sort along (the last by default).
+    descending : bool, optional
+        Sort from the largest key to the smallest.
+
+    Returns
+    -------
+    tuple of weft.Array
+        (the sorted keys, the values in the keys' order).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        values has another shape than keys, or they are on different devices.
+
+    Examples
+    --------
+    >>> keys = weft.asarray(np.array([3, 1, 2]))
+    >>> values = weft.asarray(np.array([30.0, 10.0, 20.0]))
+    >>> k, v = weft.sort_by_key(keys, values)
+    >>> k.get(), v.get()
+    (array([1, 2, 3]), array([10., 20., 30.]))
+    """
     return _weft._sort_by_key(_array(keys), _array(values), axis, bool(descending))
 
 
