@@ -283,7 +283,7 @@ void register_runtime(nb::module_& m) {
       "weft.Device(selector) names one: 'host', 'opencl', 'opencl:gpu', 'opencl:cpu', 'opencl:P:D',\n"
       "'cuda', 'cuda:N' or 'auto'; weft.Device() (None) is the default device (WEFT_DEVICE). Its\n"
       "properties say what it is and what it can do (has_barriers, memory_is_host, fp64 ...).\n"
-      "`with device:` makes it the current device of a block (arrays made there live on it).\n"
+      "``with device:`` makes it the current device of a block (arrays made there live on it).\n"
       "\n"
       "Parameters\n"
       "----------\n"

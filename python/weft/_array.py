@@ -26,8 +26,37 @@ _deliver = _protocols.deliver
 
 
 class Array(_weft._Array):
-    """An n-dimensional array on a device. Arithmetic is lazy: a chain of operations runs as one
-    generated kernel when its result is needed."""
+    """An n-dimensional array of a NumPy dtype on one device.
+
+    Made by weft.asarray, weft.zeros, weft.arange ... (not by calling weft.Array). Arithmetic,
+    the elementwise functions and comparisons are lazy: a chain of operations runs as one
+    generated kernel when its result is needed (``get()``, a reduction, a kernel argument,
+    printing). Basic indexing gives views that share memory; NumPy's functions and ufuncs run on
+    the device (``np.sin(a)``, ``np.sum(a)``); ``np.asarray(a)`` and ``a.get()`` copy to the host.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        The array's shape.
+    dtype : numpy.dtype
+        The element type.
+    device : weft.Device
+        Where the elements live.
+    ndim, size, nbytes, strides, T, mT
+        As NumPy's (strides in bytes).
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    >>> a.shape, a.dtype, a.device.selector
+    ((2, 3), dtype('float32'), 'host')
+    >>> b = a[:, 1:] * 2 + 1
+    >>> b.get()
+    array([[ 3.,  5.],
+           [ 9., 11.]], dtype=float32)
+    >>> float(b.sum()), type(b).__name__
+    (28.0, 'Array')
+    """
 
     __slots__ = ()
     __module__ = "weft"

@@ -570,15 +570,76 @@ def dot(a, b, out=None):
 
 
 def matmul(a, b, out=None, dtype=None):
-    """NumPy's matmul; dtype= computes in that dtype (operands cast under 'same_kind')."""
+    """The matrix product, as numpy.matmul (the ``@`` operator).
+
+    Parameters
+    ----------
+    a, b : weft.Array
+        The operands: matrices, or stacks of them (broadcast), or vectors (as NumPy's rules).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    dtype : dtype, optional
+        Compute in this dtype (the operands are cast under 'same_kind').
+
+    Returns
+    -------
+    weft.Array
+        The product.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The inner dimensions do not match, or the operands are on different devices.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> weft.matmul(a, a).get()
+    array([[ 7., 10.],
+           [15., 22.]])
+    >>> (a @ weft.asarray(np.array([1.0, 1.0]))).get()
+    array([3., 7.])
+    """
     r = _matmul(a, b) if dtype is None else typed_call(_matmul, (a, b), dtype, "matmul")
     return r if out is None else into(out, r, "matmul")
 
 
 def reshape(a, /, shape=None, *, copy=None, newshape=None):
-    """The Array API's reshape(x, shape, copy=) (also NumPy's newshape= keyword). copy=True gives a
-    new array; copy=False raises ValueError where the result could not be a view of a (weft makes
-    views of C-contiguous arrays only); None: a view where possible."""
+    """The array with a new shape, as the Array API's reshape (and numpy.reshape).
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    shape : int or tuple of ints
+        The new shape; one size may be -1 (inferred).
+    copy : bool or None, optional
+        True gives a new array; False raises ValueError where the result could not be a view of a
+        (weft makes views of C-contiguous arrays only); None (the default): a view where possible.
+    newshape : int or tuple of ints, optional
+        NumPy's older name of shape.
+
+    Returns
+    -------
+    weft.Array
+        A view of a where possible, else a copy.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The sizes do not match.
+    ValueError
+        copy=False and a view is not possible.
+    TypeError
+        Both shape and newshape, or neither, are given.
+
+    Examples
+    --------
+    >>> a = weft.arange(6)
+    >>> weft.reshape(a, (2, -1)).get()
+    array([[0, 1, 2],
+           [3, 4, 5]])
+    """
     if newshape is not None:
         if shape is not None:
             raise TypeError("reshape: give shape or newshape, not both")

@@ -40,13 +40,45 @@ def _is_dtype_like(x):
 
 
 class ElementwiseKernel(_weft._ElementwiseKernel):
-    """ElementwiseKernel(arguments, operation, name="elementwise", preamble="", options=None):
-    operation runs for each i in range(n); call it as ``knl(*args, range=None, queue=None, wait_for=None)``
-    (n: the first array argument's size) and get a weft.Event.
+    """A kernel generated from a C operation run for each index i, as PyOpenCL's ElementwiseKernel.
+
+    ``ElementwiseKernel(arguments, operation, name="elementwise", preamble="", options=None)``:
+    operation (C, in the dialect) runs for each i in range(n), n the first array argument's size.
+    Call it as ``knl(*args, range=None, queue=None, wait_for=None)``; it returns a weft.Event. A
+    leading context or device argument is accepted and ignored (PyOpenCL's form).
 
     CuPy's form is taken too, told apart by its two parameter lists:
-    ElementwiseKernel('float64 x, T y', 'T z', 'z = x * y', 'mul') makes a weft.CupyElementwiseKernel
-    (outputs allocated, inputs broadcast, placeholders bound from the arguments' dtypes)."""
+    ``ElementwiseKernel('float64 x, T y', 'T z', 'z = x * y', 'mul')`` makes a
+    weft.CupyElementwiseKernel (outputs allocated, inputs broadcast, placeholders bound from the
+    arguments' dtypes).
+
+    Parameters
+    ----------
+    arguments : str
+        The C parameter list, e.g. ``"float *z, const float *x, float a"``.
+    operation : str
+        The C statement(s) for element i.
+    name : str, optional
+        The kernel's name.
+    preamble : str, optional
+        C code put before the kernel (helper functions, macros).
+    options : str or list of str, optional
+        Build options.
+
+    Raises
+    ------
+    weft.BuildError
+        The generated kernel did not compile (the log shows the operation's line).
+
+    Examples
+    --------
+    >>> knl = weft.ElementwiseKernel("float *z, const float *x, float a", "z[i] = a * x[i] + 1")
+    >>> x = weft.asarray(np.array([1.0, 2.0, 3.0], np.float32))
+    >>> z = weft.empty_like(x)
+    >>> knl(z, x, np.float32(2.0)).wait()
+    >>> z.get()
+    array([3., 5., 7.], dtype=float32)
+    """
 
     __module__ = "weft"
 
@@ -65,12 +97,44 @@ class ElementwiseKernel(_weft._ElementwiseKernel):
 
 
 class ReductionKernel(_weft._ReductionKernel):
-    """ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None, name="reduce",
-    options=None, preamble=""): call it as ``knl(*args, queue=None, wait_for=None, range=None)`` and get a
-    0-d weft.Array (``.get()`` it, or keep using it on the device).
+    """A kernel generated from a map and a reduce expression, as PyOpenCL's ReductionKernel.
 
-    CuPy's form is taken too: ReductionKernel(in_params, out_params, map_expr, reduce_expr,
-    post_map_expr, identity, name) makes a weft.CupyReductionKernel (knl(x, axis=, keepdims=, out=))."""
+    ``ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None,
+    name="reduce", options=None, preamble="")``: map_expr gives each index i's value, reduce_expr
+    combines two values a and b, neutral is the identity. Call it as ``knl(*args, queue=None,
+    wait_for=None, range=None)``; it returns a 0-d weft.Array (``.get()`` it, or keep using it on
+    the device). A leading context or device argument is accepted and ignored.
+
+    CuPy's form is taken too: ``ReductionKernel(in_params, out_params, map_expr, reduce_expr,
+    post_map_expr, identity, name)`` makes a weft.CupyReductionKernel.
+
+    Parameters
+    ----------
+    dtype_out : dtype
+        The result's dtype.
+    neutral : str
+        The reduction's identity, as C (``"0"``).
+    reduce_expr : str
+        How two values a and b combine, as C (``"a+b"``).
+    map_expr : str, optional
+        Element i's value, as C (``"x[i]*y[i]"``); the first argument's element by default.
+    arguments : str
+        The C parameter list.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        arguments is missing.
+    weft.BuildError
+        The generated kernel did not compile.
+
+    Examples
+    --------
+    >>> dot = weft.ReductionKernel(np.float32, "0", "a+b", "x[i]*y[i]", "const float *x, const float *y")
+    >>> x = weft.asarray(np.array([1.0, 2.0, 3.0], np.float32))
+    >>> float(dot(x, x).get())
+    14.0
+    """
 
     __module__ = "weft"
 
@@ -172,16 +236,47 @@ def _infer_neutral(scan_expr, dtype):
 
 
 class InclusiveScanKernel(_ScanKernel):
-    """InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble=""): out[i] = in[0] op ... op in[i].
-    neutral may be left out for sums, products, min, max and bitwise operators (weft infers it);
-    other operators need it (PyOpenCL's inclusive scans do not)."""
+    """A kernel of an inclusive scan, as PyOpenCL's: ``out[i] = in[0] op ... op in[i]``.
+
+    ``InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble="")``; call it as
+    ``knl(input_ary, output_ary=None, queue=None, wait_for=None, size=None)``: it scans into
+    output_ary (in place when None, as PyOpenCL) and returns it. neutral may be left out for
+    sums, products, min, max and bitwise operators (weft infers it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        neutral is needed (another operator) and missing.
+
+    Examples
+    --------
+    >>> scan = weft.InclusiveScanKernel(np.int32, "a+b")
+    >>> scan(weft.asarray(np.array([1, 2, 3, 4], np.int32))).get()
+    array([ 1,  3,  6, 10], dtype=int32)
+    """
 
     __module__ = "weft"
     _output = "output_ary[i] = item;"
 
 
 class ExclusiveScanKernel(_ScanKernel):
-    """ExclusiveScanKernel(dtype, scan_expr, neutral, preamble=""): out[i] = in[0] op ... op in[i-1]."""
+    """A kernel of an exclusive scan, as PyOpenCL's: ``out[i] = in[0] op ... op in[i-1]`` (out[0]
+    is neutral).
+
+    ``ExclusiveScanKernel(dtype, scan_expr, neutral, preamble="")``; called as
+    InclusiveScanKernel's.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        neutral is needed (another operator) and missing.
+
+    Examples
+    --------
+    >>> scan = weft.ExclusiveScanKernel(np.int32, "a+b", "0")
+    >>> scan(weft.asarray(np.array([1, 2, 3, 4], np.int32))).get()
+    array([0, 1, 3, 6], dtype=int32)
+    """
 
     __module__ = "weft"
     _output = "output_ary[i] = prev_item;"

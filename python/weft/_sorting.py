@@ -289,9 +289,37 @@ def unique_all(x):
 
 
 def searchsorted(a, v, side="left", sorter=None):
-    """numpy.searchsorted: where each element of v goes in the sorted 1-D array a (side 'left':
-    the first such place, 'right': the last), int64 of v's shape; sorter: the indices that sort
-    a. Elements compare in the two arrays' common dtype, in the sort's order."""
+    """Where each element of v goes in the sorted 1-D array a, as numpy.searchsorted.
+
+    Parameters
+    ----------
+    a : weft.Array
+        A 1-D array sorted ascending (or sorted through sorter).
+    v : weft.Array or array_like
+        The values to place.
+    side : {'left', 'right'}, optional
+        'left': the first suitable place; 'right': the last.
+    sorter : weft.Array, optional
+        The indices that sort a (as argsort gives them).
+
+    Returns
+    -------
+    weft.Array
+        int64 positions, of v's shape.
+
+    Raises
+    ------
+    ValueError
+        side is neither 'left' nor 'right'.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([1, 3, 5, 7]))
+    >>> weft.searchsorted(a, weft.asarray(np.array([0, 3, 6]))).get()
+    array([0, 1, 3])
+    >>> weft.searchsorted(a, weft.asarray(np.array([3])), side="right").get()
+    array([2])
+    """
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', not {side!r}")
     a = _array(a)
@@ -305,14 +333,45 @@ def searchsorted(a, v, side="left", sorter=None):
 
 
 def flatnonzero(a):
-    """The int64 flat (C-order) indices of a's nonzero elements (NaN is nonzero), as
-    numpy.flatnonzero."""
+    """The indices of the nonzero elements of the flattened array, as numpy.flatnonzero.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+
+    Returns
+    -------
+    weft.Array
+        int64 indices into ``a.ravel()``.
+
+    Examples
+    --------
+    >>> weft.flatnonzero(weft.asarray(np.array([[0, 5], [7, 0]]))).get()
+    array([1, 2])
+    """
     return _weft._flatnonzero(_array(a))
 
 
 def nonzero(a):
-    """A tuple of int64 index arrays, one per dimension, of a's nonzero elements in C order, as
-    numpy.nonzero (a 0-d array is refused, as NumPy 2 refuses it)."""
+    """The indices of the nonzero elements, one int64 array per dimension, as numpy.nonzero.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+
+    Returns
+    -------
+    tuple of weft.Array
+        ``a[result]`` are the nonzero elements, in C order.
+
+    Examples
+    --------
+    >>> rows, cols = weft.nonzero(weft.asarray(np.array([[0, 5], [7, 0]])))
+    >>> rows.get(), cols.get()
+    (array([0, 1]), array([1, 0]))
+    """
     a = _array(a)
     if a.ndim == 0:
         raise ValueError("nonzero: a 0-d array has no dimensions to index (NumPy 2 refuses it too); "
@@ -321,8 +380,24 @@ def nonzero(a):
 
 
 def argwhere(a):
-    """The indices of a's nonzero elements as the rows of an int64 (count, a.ndim) array, as
-    numpy.argwhere."""
+    """The indices of the nonzero elements, one row per element, as numpy.argwhere.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+
+    Returns
+    -------
+    weft.Array
+        int64 of shape (number of nonzero elements, a.ndim).
+
+    Examples
+    --------
+    >>> weft.argwhere(weft.asarray(np.array([[0, 5], [7, 0]]))).get()
+    array([[0, 1],
+           [1, 0]])
+    """
     return _weft._argwhere(_array(a))
 
 
