@@ -52,6 +52,8 @@ autodoc_type_aliases = {"ArrayLike": "ArrayLike", "DTypeLike": "DTypeLike", "Dev
                         "ShapeLike": "ShapeLike"}
 napoleon_google_docstring = True
 napoleon_numpy_docstring = True
+# Attributes sections as field lists: the classes document their properties themselves.
+napoleon_use_ivar = True
 
 # Every reference must resolve (nitpicky) except the names that are not weft's to document.
 nitpicky = False

@@ -32,7 +32,8 @@ class Array(_weft._Array):
     the elementwise functions and comparisons are lazy: a chain of operations runs as one
     generated kernel when its result is needed (``get()``, a reduction, a kernel argument,
     printing). Basic indexing gives views that share memory; NumPy's functions and ufuncs run on
-    the device (``np.sin(a)``, ``np.sum(a)``); ``np.asarray(a)`` and ``a.get()`` copy to the host.
+    the device (``np.sin(a)``, ``np.sum(a)``); ``np.asarray(a)`` and ``a.get()`` copy to the host. ``ndim``, ``size``, ``nbytes``,
+    ``strides`` (in bytes), ``T`` and ``mT`` are as NumPy's.
 
     Attributes
     ----------
@@ -42,8 +43,6 @@ class Array(_weft._Array):
         The element type.
     device : weft.Device
         Where the elements live.
-    ndim, size, nbytes, strides, T, mT
-        As NumPy's (strides in bytes).
 
     Examples
     --------

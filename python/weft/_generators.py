@@ -236,7 +236,7 @@ def _infer_neutral(scan_expr, dtype):
 
 
 class InclusiveScanKernel(_ScanKernel):
-    """A kernel of an inclusive scan, as PyOpenCL's: ``out[i] = in[0] op ... op in[i]``.
+    """A kernel of an inclusive scan, as PyOpenCL's: out[i] combines in[0] to in[i].
 
     ``InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble="")``; call it as
     ``knl(input_ary, output_ary=None, queue=None, wait_for=None, size=None)``: it scans into
@@ -260,8 +260,8 @@ class InclusiveScanKernel(_ScanKernel):
 
 
 class ExclusiveScanKernel(_ScanKernel):
-    """A kernel of an exclusive scan, as PyOpenCL's: ``out[i] = in[0] op ... op in[i-1]`` (out[0]
-    is neutral).
+    """A kernel of an exclusive scan, as PyOpenCL's: out[i] combines in[0] to in[i-1], and
+    out[0] is neutral.
 
     ``ExclusiveScanKernel(dtype, scan_expr, neutral, preamble="")``; called as
     InclusiveScanKernel's.
