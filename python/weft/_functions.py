@@ -760,7 +760,23 @@ def broadcast_to(a, shape):
 
 
 def result_type(*arrays_and_dtypes):
-    """NumPy's result_type for weft arrays and dtypes (Python numbers adopt the others' type)."""
+    """The dtype NumPy's promotion gives weft arrays and dtypes together, as numpy.result_type
+    (Python numbers adopt the others' type).
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : weft.Array, dtype or number
+        The operands.
+
+    Returns
+    -------
+    numpy.dtype
+
+    Examples
+    --------
+    >>> weft.result_type(weft.zeros(2, np.int8), np.float32)
+    dtype('float32')
+    """
     names = [x._dtype if isinstance(x, Array) else dtype_name(x)
              for x in arrays_and_dtypes if not isinstance(x, _numbers.Number)]
     out = names[0]

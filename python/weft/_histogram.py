@@ -133,8 +133,42 @@ def bincount(x, weights=None, minlength=0):
 
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
-    """numpy.histogram2d: (H, xedges, yedges) as weft arrays, H float64 with x along its first
-    axis. bins: an int, [int, int], an array of edges, or [edges, edges]."""
+    """A two-dimensional histogram of the points (x, y), as numpy.histogram2d, counted on the device.
+
+    Parameters
+    ----------
+    x, y : weft.Array
+        The points' coordinates (same size).
+    bins : int, [int, int], array_like or [array_like, array_like], optional
+        The number of equal bins (10 by default) or the edges, per dimension or for both.
+    range : [[xmin, xmax], [ymin, ymax]], optional
+        The equal bins' outer edges; the data's by default.
+    density : bool, optional
+        Return a probability density.
+    weights : weft.Array, optional
+        A weight per point.
+
+    Returns
+    -------
+    H : weft.Array
+        float64 counts, x along the first axis.
+    xedges, yedges : weft.Array
+        The bins' edges.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shapes or bins are malformed (a ValueError, as NumPy raises).
+
+    Examples
+    --------
+    >>> x = weft.asarray(np.array([0.1, 0.6, 0.7]))
+    >>> y = weft.asarray(np.array([0.2, 0.3, 0.9]))
+    >>> H, xedges, yedges = weft.histogram2d(x, y, bins=2, range=[[0, 1], [0, 1]])
+    >>> H.get()
+    array([[1., 0.],
+           [1., 1.]])
+    """
     x = _data(x, "histogram2d")
     y = _same_device(y, x)
     # NumPy's reading: two items are the bins of x and of y; anything else serves both.

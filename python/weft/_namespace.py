@@ -45,9 +45,32 @@ def _held_name(dtype, what):
 
 
 def isdtype(dtype, kind):
-    """Whether dtype is of kind: a dtype, one of the standard's kind names ('bool', 'signed
-    integer', 'unsigned integer', 'integral', 'real floating', 'complex floating', 'numeric') or a
-    tuple of those."""
+    """Whether a dtype is of a kind, as the Array API's isdtype.
+
+    Parameters
+    ----------
+    dtype : dtype or weft.Array
+        The dtype (or an array's).
+    kind : dtype, str or tuple
+        A dtype, one of the standard's kind names ('bool', 'signed integer', 'unsigned integer',
+        'integral', 'real floating', 'complex floating', 'numeric') or a tuple of those.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        An unknown kind name.
+    TypeError
+        A dtype weft arrays do not hold.
+
+    Examples
+    --------
+    >>> weft.isdtype(np.int32, "integral"), weft.isdtype(np.float32, ("bool", "signed integer"))
+    (True, False)
+    """
     name = _held_name(dtype, "isdtype")
     if isinstance(kind, tuple):
         return _builtins.any(isdtype(dtype, k) for k in kind)
@@ -59,8 +82,30 @@ def isdtype(dtype, kind):
 
 
 def finfo(type):  # noqa: A002  (the standard's parameter name)
-    """Machine limits of a floating dtype (or a floating array's): bits, eps, max, min,
-    smallest_normal, dtype, as NumPy's finfo."""
+    """Machine limits of a floating dtype (or a floating array's), as the Array API's and NumPy's
+    finfo: bits, eps, max, min, smallest_normal, dtype.
+
+    Parameters
+    ----------
+    type : dtype or weft.Array
+        float32 or float64 (or an array of one).
+
+    Returns
+    -------
+    object
+        The limits as attributes.
+
+    Raises
+    ------
+    TypeError
+        Not a floating dtype weft arrays hold.
+
+    Examples
+    --------
+    >>> f = weft.finfo(np.float32)
+    >>> f.bits, float(f.eps)
+    (32, 1.1920928955078125e-07)
+    """
     name = _held_name(type, "finfo")
     if name not in _KINDS["real floating"]:
         raise TypeError(f"finfo: {name} is not a floating dtype (use iinfo for integers)")
@@ -68,7 +113,30 @@ def finfo(type):  # noqa: A002  (the standard's parameter name)
 
 
 def iinfo(type):  # noqa: A002
-    """Machine limits of an integer dtype (or an integer array's): bits, max, min, dtype."""
+    """Machine limits of an integer dtype (or an integer array's), as the Array API's and NumPy's
+    iinfo: bits, max, min, dtype.
+
+    Parameters
+    ----------
+    type : dtype or weft.Array
+        An integer dtype weft arrays hold (or an array of one).
+
+    Returns
+    -------
+    object
+        The limits as attributes.
+
+    Raises
+    ------
+    TypeError
+        Not an integer dtype weft arrays hold.
+
+    Examples
+    --------
+    >>> i = weft.iinfo(np.int16)
+    >>> i.bits, int(i.min), int(i.max)
+    (16, -32768, 32767)
+    """
     name = _held_name(type, "iinfo")
     if name not in _KINDS["integral"]:
         raise TypeError(f"iinfo: {name} is not an integer dtype (use finfo for floating dtypes)")
@@ -80,8 +148,30 @@ def _kind(name):
 
 
 def can_cast(from_, to, /):
-    """Whether the standard's type promotion casts ``from_`` (a dtype or an array) to to: both of one
-    kind (bool, integer, floating) and promoting the two gives to."""
+    """Whether the Array API's type promotion casts ``from_`` to ``to``: both of one kind (bool,
+    integer, floating) and promoting the two gives ``to``.
+
+    Parameters
+    ----------
+    from_ : dtype or weft.Array
+        The dtype cast from (an array's).
+    to : dtype
+        The dtype cast to.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    TypeError
+        A dtype weft arrays do not hold.
+
+    Examples
+    --------
+    >>> weft.can_cast(np.int8, np.int32), weft.can_cast(np.float64, np.float32)
+    (True, False)
+    """
     a, b = _held_name(from_, "can_cast"), _held_name(to, "can_cast")
     if _kind(a) != _kind(b):
         return False

@@ -402,15 +402,68 @@ def argwhere(a):
 
 
 def extract(condition, arr):
-    """The elements of arr where condition is nonzero, flattened in C order, as numpy.extract
-    (condition must have as many elements as arr)."""
+    """The elements of arr where condition is nonzero, flattened in C order, as numpy.extract.
+
+    Parameters
+    ----------
+    condition : weft.Array or array_like
+        As many elements as arr; nonzero selects.
+    arr : weft.Array
+        The input.
+
+    Returns
+    -------
+    weft.Array
+        The selected elements, 1-D.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        condition and arr have different sizes.
+
+    Examples
+    --------
+    >>> a = weft.arange(6)
+    >>> weft.extract(a % 2 == 0, a).get()
+    array([0, 2, 4])
+    """
     return _weft._extract(_array(condition), _array(arr))
 
 
 def compress(condition, a, axis=None, out=None):
-    """The slices of a along axis (None: its flattened elements) where the 1-D condition is
-    true, as numpy.compress. A condition shorter than the axis selects among its first
-    elements; a longer one may be true only within the axis (IndexError otherwise)."""
+    """The slices of a along an axis where the 1-D condition is true, as numpy.compress.
+
+    A condition shorter than the axis selects among its first elements; a longer one may be true
+    only within the axis.
+
+    Parameters
+    ----------
+    condition : weft.Array or array_like
+        A 1-D boolean (or nonzero-is-true) selector.
+    a : weft.Array
+        The input.
+    axis : int or None, optional
+        The axis to select along; None (the default): the flattened elements.
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+
+    Returns
+    -------
+    weft.Array
+        The selected slices.
+
+    Raises
+    ------
+    IndexError
+        The condition is true past the end of the axis.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1, 2], [3, 4], [5, 6]]))
+    >>> weft.compress(weft.asarray(np.array([True, False, True])), a, axis=0).get()
+    array([[1, 2],
+           [5, 6]])
+    """
     if out is not None:
         raise TypeError("compress: out= is not supported; the result is a new weft array")
     a = _array(a)
@@ -454,14 +507,66 @@ def _partition_operand(a, kth, axis, kind, order, who):
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """numpy.partition: the element at each kth position is the one a sort would put there,
-    no larger ones before it and no smaller ones after. weft answers with the stable radix sort
-    (a sorted array is a valid partition; O(n) selection is not written yet)."""
+    """A copy of a partitioned at kth, as numpy.partition: the element at each kth position is the
+    one a sort would put there, with no larger ones before it and no smaller ones after.
+
+    weft answers with the stable radix sort (a sorted array is a valid partition; O(n) selection
+    is not written yet).
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    kth : int or sequence of ints
+        The positions to put in place (negative ones count from the end).
+    axis : int or None, optional
+        The axis (the last by default); None: the flattened elements.
+    kind, order : optional
+        NumPy's; only the defaults are taken.
+
+    Returns
+    -------
+    weft.Array
+        The partitioned copy.
+
+    Raises
+    ------
+    ValueError
+        A kth is out of range.
+
+    Examples
+    --------
+    >>> weft.partition(weft.asarray(np.array([7, 1, 5, 3])), 1).get()
+    array([1, 3, 5, 7])
+    """
     a, axis = _partition_operand(a, kth, axis, kind, order, "partition")
     return _weft._sort(a, axis, False)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    """numpy.argpartition: int64 indices that partition a (see partition): the stable argsort."""
+    """The int64 indices that partition a (see weft.partition), as numpy.argpartition: weft's are
+    the stable argsort's.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    kth : int or sequence of ints
+        The positions to put in place.
+    axis : int or None, optional
+        The axis (the last by default); None: the flattened elements.
+    kind, order : optional
+        NumPy's; only the defaults are taken.
+
+    Returns
+    -------
+    weft.Array
+        int64 indices of a's shape.
+
+    Examples
+    --------
+    >>> weft.argpartition(weft.asarray(np.array([7, 1, 5, 3])), 1).get()
+    array([1, 3, 2, 0])
+    """
     a, axis = _partition_operand(a, kth, axis, kind, order, "argpartition")
     return _weft._argsort(a, axis, False)
