@@ -375,7 +375,19 @@ void register_runtime(nb::module_& m) {
       out.append(d);
     }
     return out;
-  }, "Each backend: whether it loaded, why not, and its devices.");
+  }, 
+        "Each backend: whether it loaded, why not, and its devices.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "list of dict\n"
+        "    One dict per backend: name, loaded, reason (why it did not load or has no device),\n"
+        "    devices.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> [b[\"name\"] for b in weft.backends()][0]\n"
+        "'host'");
 
   nb::class_<weft::Queue>(m, "Queue",
       "A command queue: an OpenCL queue, a CUDA stream, a host worker thread.\n"
@@ -583,12 +595,68 @@ void register_runtime(nb::module_& m) {
   }, nb::arg("queue"), nb::arg("dest"), nb::arg("src"), nb::kw_only(), nb::arg("is_blocking") = true,
      nb::arg("wait_for").none() = nb::none(), nb::arg("dst_offset") = 0, nb::arg("src_offset") = 0,
      nb::arg("byte_count").none() = nb::none(),
-     "Copies between a weft.Buffer and host memory (any contiguous buffer object) or another Buffer.");
+     
+        "Copies between a weft.Buffer and host memory (any contiguous buffer object) or another\n"
+        "Buffer, as PyOpenCL's enqueue_copy.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "queue : weft.Queue\n"
+        "    The queue the copy is ordered on.\n"
+        "dest, src : weft.Buffer or buffer object\n"
+        "    The destination and the source; at least one a weft.Buffer.\n"
+        "is_blocking : bool, optional\n"
+        "    Return when the copy is done (True, the default) or at once.\n"
+        "wait_for : list of weft.Event, optional\n"
+        "    Events the copy waits for.\n"
+        "dst_offset, src_offset : int, optional\n"
+        "    Byte offsets into the Buffers.\n"
+        "byte_count : int, optional\n"
+        "    How many bytes; the host side's size by default.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "weft.Event\n"
+        "    The copy's event.\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "TypeError\n"
+        "    Neither dest nor src is a weft.Buffer.\n"
+        "weft.InvalidArgument\n"
+        "    An offset or byte_count is beyond a buffer.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+        ">>> buf = weft.Buffer(q.device, 8)\n"
+        ">>> _ = weft.enqueue_copy(q, buf, np.array([1, 2], np.int32))\n"
+        ">>> out = np.zeros(2, np.int32)\n"
+        ">>> weft.enqueue_copy(q, out, buf).done\n"
+        "True\n"
+        ">>> out\n"
+        "array([1, 2], dtype=int32)");
 
   m.def("wait_for_events", [](nb::handle events) {
     event_list(events, "wait_for_events");  // checks every element first
     for (nb::handle h : events) wait_interruptible(nb::cast<const PyEvent&>(h));
-  }, nb::arg("events"));
+  }, nb::arg("events"),
+        "Waits for every event of a list (Ctrl-C interrupts), as PyOpenCL's wait_for_events.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "events : list of weft.Event\n"
+        "    The events.\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "weft.DeviceError\n"
+        "    A command failed.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+        ">>> weft.wait_for_events([q.marker(), q.marker()])");
 
   m.def("_polygon_mask", [](nb::ndarray<const double, nb::shape<-1, 2>, nb::c_contig, nb::device::cpu> vertices,
                             std::size_t height, std::size_t width, nb::handle device, std::uint8_t border_value,

@@ -64,15 +64,48 @@ def benchmark(func: Callable[..., object], args: Sequence[Any] = (), kwargs: dic
               n_repeat: int = 10000, *, name: str | None = None, n_warmup: int = 10, max_duration: float = _math.inf,
               devices: Sequence[_weft.Device] | None = None,
               queues: Sequence[_weft.Queue] | None = None) -> BenchmarkResult:
-    """Calls ``func(*args, **kwargs)`` n_warmup times, then up to n_repeat times (stopping once
-    max_duration seconds have passed) and returns a BenchmarkResult.
+    """Times repeated calls of a function, as cupyx.profiler.benchmark: CPU time and device time.
 
-    CPU time: the call, on the host clock. Device time: per device, from a marker enqueued
-    before the call to one enqueued after it on the device's array queue (where array
-    operations, the kernel generators and RawKernel launches go), waited for before the next
-    call (so calls never overlap), from the markers' profiles (the host clock until the wait
-    returns where a queue has no profiling). queues= names other queues to time (a
-    weft.Queue the function launches on); devices= the devices (default: the current one)."""
+    Calls ``func(*args, **kwargs)`` n_warmup times, then up to n_repeat times (stopping once
+    max_duration seconds have passed). CPU time: the call, on the host clock. Device time: per
+    device, from a marker enqueued before the call to one enqueued after it on the device's array
+    queue (where array operations, the kernel generators and RawKernel launches go), waited for
+    before the next call (so calls never overlap), from the markers' profiles (the host clock
+    until the wait returns where a queue has no profiling).
+
+    Parameters
+    ----------
+    func : callable
+        What to time.
+    args : sequence, optional
+        Its positional arguments.
+    kwargs : dict, optional
+        Its keyword arguments.
+    n_repeat : int, optional
+        How many timed calls at most (10000 by default).
+    name : str, optional
+        The name printed (func's by default).
+    n_warmup : int, optional
+        Untimed calls first (10 by default).
+    max_duration : float, optional
+        Stop after this many seconds of timed calls.
+    devices : sequence of weft.Device, optional
+        The devices whose time to measure (the current one by default).
+    queues : sequence of weft.Queue, optional
+        Other queues the function launches on, to time instead.
+
+    Returns
+    -------
+    BenchmarkResult
+        cpu_times and gpu_times (device_times) in seconds; print it for a summary.
+
+    Examples
+    --------
+    >>> a = weft.ones(1000)
+    >>> r = weft.benchmark(lambda: (a * 2).sum(), n_repeat=5, n_warmup=1)
+    >>> r.cpu_times.shape, r.device_times.shape
+    ((5,), (1, 5))
+    """
     from ._device import current_device
     kwargs = kwargs or {}
     name = name if name is not None else getattr(func, "__name__", "benchmark")

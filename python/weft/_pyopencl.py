@@ -104,7 +104,19 @@ class Platform:
 
 
 def get_platforms():
-    """Every platform with a device, in the order `weft devices` lists them (host first)."""
+    """Every platform with a device, as PyOpenCL's get_platforms, in the order `weft devices` lists
+    them (host first).
+
+    Returns
+    -------
+    list of weft.Platform
+        Each with get_devices() and name.
+
+    Examples
+    --------
+    >>> weft.get_platforms()[0].get_devices()[0].selector
+    'host'
+    """
     order = []
     groups = {}
     for d in _weft.devices():
@@ -117,9 +129,24 @@ def get_platforms():
 
 
 def create_some_context(interactive=None, answers=None):
-    """A Context on the default device (WEFT_DEVICE, else auto's choice). It never prompts:
-    interactive and answers are accepted for PyOpenCL's signature (PYOPENCL_CTX is not read;
-    set WEFT_DEVICE instead)."""
+    """A Context on the default device (WEFT_DEVICE, else auto's choice), as PyOpenCL's
+    create_some_context. It never prompts.
+
+    Parameters
+    ----------
+    interactive, answers : optional
+        Accepted for PyOpenCL's signature (PYOPENCL_CTX is not read; set WEFT_DEVICE instead).
+
+    Returns
+    -------
+    weft.Context
+
+    Examples
+    --------
+    >>> ctx = weft.create_some_context()
+    >>> len(ctx.devices)
+    1
+    """
     return _weft.Context([_weft.default_device()])
 
 
@@ -149,12 +176,48 @@ class CommandQueue(metaclass=_QueueType):
 
 
 def enqueue_marker(queue, wait_for=None):
-    """An event that completes when the queue's work before it (or wait_for) has, as PyOpenCL's."""
+    """An event that completes when the queue's work before it (or wait_for) has, as PyOpenCL's
+    enqueue_marker.
+
+    Parameters
+    ----------
+    queue : weft.Queue
+        The queue.
+    wait_for : list of weft.Event, optional
+        Wait for these instead of everything before.
+
+    Returns
+    -------
+    weft.Event
+
+    Examples
+    --------
+    >>> q = weft.Queue(weft.Device("host"))
+    >>> weft.enqueue_marker(q).wait()
+    """
     return queue.marker(wait_for)
 
 
 def enqueue_barrier(queue, wait_for=None):
-    """A barrier: commands enqueued after it wait for the work before it (or wait_for), as PyOpenCL's."""
+    """A barrier, as PyOpenCL's enqueue_barrier: commands enqueued after it wait for the work before
+    it (or wait_for).
+
+    Parameters
+    ----------
+    queue : weft.Queue
+        The queue.
+    wait_for : list of weft.Event, optional
+        Wait for these instead of everything before.
+
+    Returns
+    -------
+    weft.Event
+
+    Examples
+    --------
+    >>> q = weft.Queue(weft.Device("host"), out_of_order=True)
+    >>> weft.enqueue_barrier(q).wait()
+    """
     return queue.barrier(wait_for)
 
 

@@ -41,9 +41,40 @@ def _dims(v, what, kernel):
 
 
 class RawModule:
-    """RawModule(code=source, options=(), name_expressions=None), as CuPy's: get_function(name)
-    returns a RawKernel. The program is built (through weft's disk cache) on first use on a
-    device: the device of the call's first array, else the current device."""
+    """A program from source, as CuPy's RawModule: get_function(name) returns a RawKernel.
+
+    The program is built (through weft's disk cache) on first use on a device: the device of the
+    call's first array, else the current device. OpenCL C (``__kernel``, ``__global`` pointers,
+    ``get_global_id(0)``) runs on every device; CUDA C as written (``extern "C" __global__``) on
+    CUDA devices only.
+
+    Parameters
+    ----------
+    code : str, optional
+        The source.
+    path : str, optional
+        A file holding the source (give code or path).
+    options : str or sequence of str, optional
+        Build options (``-D``, ``-I``, ``-cl-fast-relaxed-math``).
+    backend, translate_cucomplex, enable_cooperative_groups, name_expressions, jitify : optional
+        CuPy's; accepted where they change nothing (name_expressions and jitify are not supported).
+
+    Raises
+    ------
+    TypeError
+        Neither or both of code and path, or code is not a str.
+    weft.Unsupported
+        A compiled .cubin, .ptx or .fatbin file.
+
+    Examples
+    --------
+    >>> mod = weft.RawModule(code="__kernel void fill(__global float *x, float v) { x[get_global_id(0)] = v; }")
+    >>> fill = mod.get_function("fill")
+    >>> x = weft.zeros(4, np.float32)
+    >>> fill((2,), (2,), (x, np.float32(3))).wait()
+    >>> x.get()
+    array([3., 3., 3., 3.], dtype=float32)
+    """
 
     __module__ = "weft"
 
@@ -83,10 +114,36 @@ class RawModule:
 
 
 class RawKernel:
-    """RawKernel(code, name, options=()), as CuPy's: kernel(grid, block, args, shared_mem=0,
-    stream=None) launches grid blocks of block work-items (global size grid x block) on
-    stream (a weft.Queue), else on the array queue of the first array's device (or the current
-    device's), and returns the launch's weft.Event."""
+    """One kernel from source, as CuPy's RawKernel.
+
+    ``kernel(grid, block, args, shared_mem=0, stream=None)`` launches grid blocks of block
+    work-items (global size grid x block) on stream (a weft.Queue), else on the array queue of
+    the first array's device (or the current device's), and returns the launch's weft.Event.
+
+    Parameters
+    ----------
+    code : str
+        The source.
+    name : str
+        The kernel's name in it.
+    options : str or sequence of str, optional
+        Build options.
+    backend, translate_cucomplex, enable_cooperative_groups, jitify : optional
+        CuPy's; accepted where they change nothing.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        From a call: the source has no kernel of that name, or an argument does not fit.
+
+    Examples
+    --------
+    >>> k = weft.RawKernel("__kernel void sq(__global int *x) { int i = get_global_id(0); x[i] *= x[i]; }", "sq")
+    >>> x = weft.asarray(np.array([1, 2, 3, 4], np.int32))
+    >>> k((1,), (4,), (x,)).wait()
+    >>> x.get()
+    array([ 1,  4,  9, 16], dtype=int32)
+    """
 
     __module__ = "weft"
 
