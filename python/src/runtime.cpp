@@ -165,23 +165,95 @@ std::vector<weft::Event> event_list(nb::handle events, const char* what) {
 }
 
 void register_errors(nb::module_& m) {
-  error_type = new_error(m, "Error", bases({PyExc_RuntimeError}), "Every error weft raises.");
+  error_type = new_error(m, "Error", bases({PyExc_RuntimeError}),
+      "Every error weft raises (a RuntimeError); the others derive from it.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> issubclass(weft.InvalidArgument, weft.Error), issubclass(weft.BuildError, weft.Error)\n"
+      "(True, True)");
   build_error_type = new_error(m, "BuildError", bases({error_type}),
-                               "A kernel failed to compile; .log is the compiler's log, .source the source.");
+      "A kernel failed to compile.\n"
+      "\n"
+      "The message summarizes the compiler's errors with the failing source lines; .log is the\n"
+      "compiler's whole output, .source the source that was compiled.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.Program(weft.Device(\"host\"), \"__kernel void k(__global int *x) { x[0] = nope; }\").build()\n"
+      "... except weft.BuildError as e:\n"
+      "...     print(\"nope\" in e.log, type(e.source).__name__)\n"
+      "True str");
   device_error_type = new_error(m, "DeviceError", bases({error_type}),
-                                "A device or driver call failed; .device names it, .call the call.");
+      "A device or driver call failed; .device names the device, .call the call.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> issubclass(weft.OutOfMemory, weft.DeviceError)\n"
+      "True");
   out_of_memory_type = new_error(m, "OutOfMemory", bases({device_error_type, PyExc_MemoryError}),
-                                 "A device allocation failed; .requested is the size in bytes.");
+      "A device allocation failed; .requested is the size in bytes (also a MemoryError).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.Buffer(weft.Device(\"host\"), 1 << 62)\n"
+      "... except weft.OutOfMemory as e:\n"
+      "...     print(e.requested, isinstance(e, MemoryError))\n"
+      "4611686018427387904 True");
   invalid_argument_type = new_error(m, "InvalidArgument", bases({error_type, PyExc_ValueError}),
-                                    "An argument was wrong: a shape, a dtype, a size, a name.");
+      "An argument was wrong: a shape, a dtype, a size, a name, a device (also a ValueError).\n"
+      "weft checks before anything is launched, and the message names the argument.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.zeros(3) + weft.zeros(4)\n"
+      "... except weft.InvalidArgument as e:\n"
+      "...     print(isinstance(e, ValueError))\n"
+      "True");
   dtype_error_type = new_error(m, "DTypeError", bases({invalid_argument_type, PyExc_TypeError}),
-                               "An operation the operands' dtypes do not support (NumPy's TypeError).");
+      "An operation the operands' dtypes do not support (also a TypeError, as NumPy raises).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.zeros(3) & weft.zeros(3)\n"
+      "... except weft.DTypeError as e:\n"
+      "...     print(isinstance(e, TypeError))\n"
+      "True");
   value_out_of_range_type = new_error(m, "ValueOutOfRange", bases({invalid_argument_type, PyExc_OverflowError}),
-                                      "A number that does not fit the dtype it must take (NumPy's OverflowError).");
+      "A number that does not fit the dtype it must take (also an OverflowError, as NumPy raises).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.zeros(3, np.int8) + 1000\n"
+      "... except weft.ValueOutOfRange as e:\n"
+      "...     print(isinstance(e, OverflowError))\n"
+      "True");
   config_error_type = new_error(m, "ConfigError", bases({invalid_argument_type}),
-                                "An environment setting (WEFT_*) was wrong.");
+      "A WEFT_* setting (or a device selector) was malformed: the message names it and lists what\n"
+      "it accepts.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.Device(\"nonsense\")\n"
+      "... except weft.ConfigError as e:\n"
+      "...     print(isinstance(e, weft.InvalidArgument))\n"
+      "True");
   unsupported_type = new_error(m, "Unsupported", bases({error_type, PyExc_NotImplementedError}),
-                               "The device or backend cannot do what was asked.");
+      "The device, backend or build cannot do what was asked (also a NotImplementedError).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.unique(weft.zeros(3), axis=0)\n"
+      "... except weft.Unsupported as e:\n"
+      "...     print(isinstance(e, NotImplementedError))\n"
+      "True");
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);

@@ -212,10 +212,27 @@ def _options(options):
 
 
 class CupyElementwiseKernel:
-    """ElementwiseKernel(in_params, out_params, operation, name='kernel', reduce_dims=True,
-    preamble='', no_return=False, return_tuple=False, options=()), as CuPy's. Call it with the
-    inputs (and optionally the outputs): knl(x, y) or knl(x, y, z, size=None); it returns the
-    output (a tuple for several)."""
+    """CuPy's ElementwiseKernel, made by weft.ElementwiseKernel when given CuPy's form.
+
+    ``ElementwiseKernel(in_params, out_params, operation, name='kernel', reduce_dims=True,
+    preamble='', no_return=False, return_tuple=False, options=())``. Call it with the inputs
+    (and optionally the outputs): ``knl(x, y)`` or ``knl(x, y, z, size=None)``; it returns the
+    output (a tuple for several). Outputs are allocated, inputs broadcast, type placeholders
+    (``T x``) bound from the arguments' dtypes.
+
+    Raises
+    ------
+    TypeError
+        An argument of another dtype than its typed parameter, or a NumPy array.
+
+    Examples
+    --------
+    >>> mul = weft.ElementwiseKernel("float64 x, float64 y", "float64 z", "z = x * y", "mul")
+    >>> type(mul).__name__
+    'CupyElementwiseKernel'
+    >>> mul(weft.asarray([1.0, 2.0]), weft.asarray([3.0, 4.0])).get()
+    array([3., 8.])
+    """
 
     __module__ = "weft"
 
@@ -380,11 +397,25 @@ class CupyElementwiseKernel:
 
 
 class CupyReductionKernel:
-    """ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
-    name='reduce_kernel', reduce_type=None, reduce_dims=True, preamble='', options=()), as
-    CuPy's: map_expr gives each element's value from the inputs, reduce_expr combines a and b,
-    post_map_expr writes the outputs from the reduced a. Call knl(x, ..., out=None, axis=None,
-    keepdims=False)."""
+    """CuPy's ReductionKernel, made by weft.ReductionKernel when given CuPy's form.
+
+    ``ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+    name='reduce_kernel', reduce_type=None, reduce_dims=True, preamble='', options=())``:
+    map_expr gives each element's value from the inputs, reduce_expr combines a and b,
+    post_map_expr writes the output from the reduced a. Call ``knl(x, ..., out=None, axis=None,
+    keepdims=False)``.
+
+    Raises
+    ------
+    weft.Unsupported
+        More than one output, or a raw one.
+
+    Examples
+    --------
+    >>> l2 = weft.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+    >>> float(l2(weft.asarray([3.0, 4.0])).get())
+    5.0
+    """
 
     __module__ = "weft"
 

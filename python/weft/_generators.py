@@ -158,9 +158,29 @@ class ReductionKernel(_weft._ReductionKernel):
 
 
 class GenericScanKernel(_weft._GenericScanKernel):
-    """GenericScanKernel(dtype, arguments, input_expr, scan_expr, neutral, output_statement,
-    is_segment_start_expr=None, preamble="", name="scan", options=None), as PyOpenCL's; call it as
-    ``knl(*args, size=None, queue=None, wait_for=None)``."""
+    """A scan kernel generated from expressions, as PyOpenCL's GenericScanKernel: segmented scans,
+    stream compaction and other scans with an output statement.
+
+    ``GenericScanKernel(dtype, arguments, input_expr, scan_expr, neutral, output_statement,
+    is_segment_start_expr=None, preamble="", name="scan", options=None)``; call it as
+    ``knl(*args, size=None, queue=None, wait_for=None)``. input_expr gives item i's value,
+    scan_expr combines a and b, output_statement writes with ``item`` (the inclusive value),
+    ``prev_item`` (the exclusive one) and ``i``.
+
+    Raises
+    ------
+    weft.BuildError
+        The generated kernel did not compile.
+
+    Examples
+    --------
+    >>> knl = weft.GenericScanKernel(np.int32, "const int *x, int *out", "x[i]", "a+b", "0", "out[i] = prev_item;")
+    >>> x = weft.asarray(np.array([1, 2, 3, 4], np.int32))
+    >>> out = weft.empty_like(x)
+    >>> _ = knl(x, out)
+    >>> out.get()
+    array([0, 1, 3, 6], dtype=int32)
+    """
 
     __module__ = "weft"
 

@@ -14,9 +14,20 @@ from . import _weft
 
 
 class mem_flags:
-    """Buffer flags, OpenCL's values (PyOpenCL's cl.mem_flags). weft allocates where it sees
-    fit: READ_ONLY/WRITE_ONLY/ALLOC_HOST_PTR are accepted and checked for conflicts, not enforced;
-    COPY_HOST_PTR and USE_HOST_PTR both copy hostbuf (weft's buffers never alias host memory)."""
+    """Buffer flags, OpenCL's values (PyOpenCL's cl.mem_flags).
+
+    weft allocates where it sees fit: READ_ONLY, WRITE_ONLY and ALLOC_HOST_PTR are accepted and
+    checked for conflicts, not enforced; COPY_HOST_PTR and USE_HOST_PTR both copy hostbuf (weft's
+    buffers never alias host memory).
+
+    Examples
+    --------
+    >>> ctx = weft.create_some_context()
+    >>> mf = weft.mem_flags
+    >>> buf = weft.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=np.arange(4, dtype=np.int32))
+    >>> buf.size
+    16
+    """
 
     READ_WRITE = 1 << 0
     WRITE_ONLY = 1 << 1
@@ -30,7 +41,16 @@ class mem_flags:
 
 
 class command_execution_status:
-    """Event.command_execution_status values (PyOpenCL's); a failed command's is negative."""
+    """Event.command_execution_status values (PyOpenCL's); a failed command's is negative.
+
+    Examples
+    --------
+    >>> q = weft.Queue(weft.Device("host"))
+    >>> event = q.marker()
+    >>> event.wait()
+    >>> event.command_execution_status == weft.command_execution_status.COMPLETE
+    True
+    """
 
     COMPLETE = 0
     RUNNING = 1
@@ -39,7 +59,13 @@ class command_execution_status:
 
 
 class device_partition_property:
-    """Device.create_sub_devices properties (OpenCL's values)."""
+    """Device.create_sub_devices properties (OpenCL's values).
+
+    Examples
+    --------
+    >>> weft.device_partition_property.EQUALLY
+    4230
+    """
 
     EQUALLY = 0x1086
     BY_COUNTS = 0x1087
@@ -48,7 +74,13 @@ class device_partition_property:
 
 
 class device_type:
-    """Context(dev_type=...) and Platform.get_devices(device_type=...) values (OpenCL's)."""
+    """Context(dev_type=...) and Platform.get_devices(device_type=...) values (OpenCL's).
+
+    Examples
+    --------
+    >>> [d.selector for d in weft.get_platforms()[0].get_devices(device_type=weft.device_type.CPU)]
+    ['host']
+    """
 
     DEFAULT = 1 << 0
     CPU = 1 << 1
@@ -59,7 +91,17 @@ class device_type:
 
 
 class command_queue_properties:
-    """CommandQueue(properties=...) values (OpenCL's)."""
+    """CommandQueue(properties=...) values (OpenCL's): OUT_OF_ORDER_EXEC_MODE_ENABLE asks for an
+    out-of-order queue (OpenCL and CUDA devices; the host backend's queues run in order);
+    PROFILING_ENABLE is accepted (weft queues profile by default).
+
+    Examples
+    --------
+    >>> flags = weft.command_queue_properties
+    >>> q = weft.CommandQueue(weft.Device("host"), properties=flags.OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    >>> q.device.selector
+    'host'
+    """
 
     OUT_OF_ORDER_EXEC_MODE_ENABLE = 1 << 0
     PROFILING_ENABLE = 1 << 1
@@ -159,9 +201,33 @@ class _QueueType(type):
 
 
 class CommandQueue(metaclass=_QueueType):
-    """PyOpenCL's CommandQueue(context, device=None, properties=None): makes a weft.Queue on
-    device (else the context's first device). Profiling is always on, as weft queues are by
-    default; OUT_OF_ORDER_EXEC_MODE_ENABLE makes an out-of-order queue."""
+    """PyOpenCL's CommandQueue(context, device=None, properties=None): makes a weft.Queue on device
+    (else the context's first device).
+
+    Profiling is always on, as weft queues are by default; OUT_OF_ORDER_EXEC_MODE_ENABLE makes an
+    out-of-order queue where the device has them (OpenCL, CUDA). ``isinstance(q, weft.CommandQueue)`` holds for every weft.Queue.
+
+    Parameters
+    ----------
+    context : weft.Context or weft.Device
+        Where the queue goes.
+    device : weft.Device, optional
+        One of the context's devices.
+    properties : int, optional
+        weft.command_queue_properties values.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        device is not one of the context's, or properties holds unknown bits.
+
+    Examples
+    --------
+    >>> ctx = weft.create_some_context()
+    >>> q = weft.CommandQueue(ctx)
+    >>> type(q).__name__, isinstance(q, weft.CommandQueue)
+    ('Queue', True)
+    """
 
     def __new__(cls, context=None, device=None, properties=None):
         props = int(properties or 0)

@@ -5,6 +5,14 @@ reductions. The constructors take weft's own forms too (a shape first, device=).
 
 weft.array is also still NumPy's ``array(obj, dtype=None, copy=True, device=None)``: this
 module is callable.
+
+Examples
+--------
+>>> import weft.array as cl_array
+>>> cl_array.to_device(weft.Queue(weft.Device("host")), np.arange(3)).get()
+array([0, 1, 2])
+>>> weft.array([1, 2]).get()
+array([1, 2])
 """
 from __future__ import annotations
 

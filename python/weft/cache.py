@@ -4,6 +4,11 @@
     weft.cache.entries()  # one dict per compiled program
     weft.cache.clear()    # removes them all; returns how many
     weft.cache.prune(max_age_s=30 * 86400, max_bytes=None)
+
+Examples
+--------
+>>> sorted(weft.cache.info())
+['bytes', 'directory', 'entries', 'invalid']
 """
 from __future__ import annotations
 

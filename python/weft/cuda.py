@@ -1,6 +1,12 @@
 """CuPy's ``cupy.cuda`` names that seed 004 uses, for CUDA devices:
 ``with weft.cuda.Device(0):`` is ``with weft.Device("cuda:0"):`` (weft.Device takes any
-selector: ``"host"``, ``"opencl:gpu"`` ...)."""
+selector: ``"host"``, ``"opencl:gpu"`` ...).
+
+Examples
+--------
+>>> weft.cuda.is_available() in (True, False)
+True
+"""
 from __future__ import annotations
 
 from . import _weft
