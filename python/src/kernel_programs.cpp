@@ -206,7 +206,7 @@ void register_kernels(nb::module_& m) {
       "weft.BuildError\n"
       "    From build(): the source did not compile (.log holds the compiler's output).\n"
       "weft.Unsupported\n"
-      "    The device cannot run the kernel (barrier() on the host backend, CUDA C off CUDA).\n"
+      "    The device cannot run the kernel (e.g. CUDA C on a device that is not CUDA).\n"
       "\n"
       "Examples\n"
       "--------\n"
