@@ -158,12 +158,69 @@ void register_kernels(nb::module_& m) {
   m.def("enqueue_nd_range_kernel", &enqueue_nd_range, nb::arg("queue"), nb::arg("kernel"), nb::arg("global_size"),
         nb::arg("local_size").none(), nb::arg("global_offset").none() = nb::none(),
         nb::arg("wait_for").none() = nb::none(), nb::kw_only(), nb::arg("g_times_l") = false,
-        "PyOpenCL's enqueue_nd_range_kernel: launches kernel with the arguments set_args gave it (or its last "
-        "call's); returns a weft.Event.");
+        
+        "Launches a kernel with the arguments set_args gave it (or its last call's), as PyOpenCL's\n"
+        "enqueue_nd_range_kernel.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "queue : weft.Queue\n"
+        "    The queue.\n"
+        "kernel : weft.Kernel\n"
+        "    The kernel.\n"
+        "global_size : tuple of int\n"
+        "    The NDRange.\n"
+        "local_size : tuple of int or None\n"
+        "    The work-group size (None: weft chooses).\n"
+        "global_offset : tuple of int, optional\n"
+        "    The first global id.\n"
+        "wait_for : list of weft.Event, optional\n"
+        "    Events to wait for.\n"
+        "g_times_l : bool, optional\n"
+        "    global_size counts work-groups (multiplied by local_size), as PyOpenCL's.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "weft.Event\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "weft.InvalidArgument\n"
+        "    The kernel's arguments are not set, or the sizes do not fit.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> d = weft.Device(\"host\")\n"
+        ">>> k = weft.Program(d, \"__kernel void inc(__global int *x) { x[get_global_id(0)] += 1; }\").build().inc\n"
+        ">>> x = weft.zeros(4, np.int32)\n"
+        ">>> k.set_args(x)\n"
+        ">>> weft.enqueue_nd_range_kernel(weft.Queue(d), k, (4,), None).wait()\n"
+        ">>> x.get()\n"
+        "array([1, 1, 1, 1], dtype=int32)");
 
   nb::class_<PyGraph>(m, "Graph",
-                      "Kernel launches recorded once and replayed as one submission (a CUDA graph on CUDA "
-                      "devices). Record by calling a kernel with the graph in place of the queue.")
+      "Kernel launches recorded once and replayed as one submission (a CUDA graph on CUDA\n"
+      "devices). Record by calling a kernel with the graph in place of the queue; launch(queue,\n"
+      "wait_for=None) runs them all in order and returns the last one's event.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "device : weft.Device, str or None, optional\n"
+      "    The device (None: the default device).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> d = weft.Device(\"host\")\n"
+      ">>> prg = weft.Program(d, \"__kernel void inc(__global int *x) { x[get_global_id(0)] += 1; }\").build()\n"
+      ">>> x = weft.zeros(4, np.int32)\n"
+      ">>> g = weft.Graph(d)\n"
+      ">>> for _ in range(3):\n"
+      "...     prg.inc(g, (4,), None, x)\n"
+      ">>> len(g)\n"
+      "3\n"
+      ">>> g.launch(weft.Queue(d)).wait()\n"
+      ">>> x.get()\n"
+      "array([3, 3, 3, 3], dtype=int32)")
       .def("__init__", [](PyGraph* self, nb::handle device) {
         new (self) PyGraph{weft::Graph(device_arg(device)), {}, false};
       }, nb::arg("device").none() = nb::none())

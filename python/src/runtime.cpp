@@ -516,8 +516,17 @@ void register_runtime(nb::module_& m) {
       .def("__repr__", [](const weft::Queue& q) { return "<weft.Queue on " + q.device().selector() + ">"; });
 
   nb::class_<PyLaunchLog>(m, "LaunchLog",
-                          "The kernels launched on a queue while it records, with their events: how many "
-                          "kernels an operation ran (with weft.LaunchLog(weft.array_queue(dev)) as log: ...).")
+      "The kernels launched on a queue while it records, with their events: how many kernels an\n"
+      "operation ran. Use it as a context manager on a queue (the arrays' queue:\n"
+      "weft.array_queue(device)); entries are (kernel name, weft.Event), kernels the names.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> a = weft.asarray(np.arange(4.0))\n"
+      ">>> with weft.LaunchLog(weft.array_queue(a.device)) as log:\n"
+      "...     _ = ((a + 1) * 2).get()\n"
+      ">>> len(log.kernels)\n"
+      "1")
       .def(nb::new_([](const weft::Queue& q) { return PyLaunchLog{q, std::make_shared<weft::LaunchLog>(q)}; }),
            nb::arg("queue"))
       .def("__enter__", [](nb::handle self) { return nb::borrow(self); })
@@ -534,7 +543,17 @@ void register_runtime(nb::module_& m) {
         return names;
       }, "The names of the kernels launched, in order.");
 
-  nb::class_<weft::EventProfile>(m, "EventProfile", "Profiling times of an event, in nanoseconds.")
+  nb::class_<weft::EventProfile>(m, "EventProfile",
+      "Profiling times of an event, in nanoseconds on one clock: queued, submitted, start, end\n"
+      "(seconds() is end - start in seconds).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> event = weft.Queue(weft.Device(\"host\")).marker()\n"
+      ">>> event.wait()\n"
+      ">>> p = event.profile\n"
+      ">>> p.queued <= p.submitted <= p.start <= p.end\n"
+      "True")
       .def_ro("queued", &weft::EventProfile::queued)
       .def_ro("submitted", &weft::EventProfile::submitted)
       .def_ro("start", &weft::EventProfile::start)
@@ -609,7 +628,19 @@ void register_runtime(nb::module_& m) {
 
   m.def("_shutdown", [] { Dispatcher::get().shutdown(); }, "Stops the callback thread (atexit).");
 
-  nb::class_<weft::LocalMemory>(m, "LocalMemory", "A __local argument's size in bytes, as PyOpenCL's LocalMemory.")
+  nb::class_<weft::LocalMemory>(m, "LocalMemory",
+      "A __local argument's size in bytes, as PyOpenCL's LocalMemory: pass it where a kernel\n"
+      "takes a __local pointer.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "size : int\n"
+      "    Bytes.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> weft.LocalMemory(256).size\n"
+      "256")
       .def(nb::init<>())
       .def("__init__", [](weft::LocalMemory* self, nb::handle bytes) {
              new (self) weft::LocalMemory{size_of_index(bytes.ptr(), "LocalMemory: size")};

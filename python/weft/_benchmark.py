@@ -16,8 +16,16 @@ from . import _weft
 
 
 class BenchmarkResult:
-    """Times in seconds: cpu_times (n_repeat,) and gpu_times (one row per device:
-    (len(devices), n_repeat)), as cupyx's _PerfCaseResult; print it for a summary."""
+    """What weft.benchmark measured, as cupyx's _PerfCaseResult: times in seconds, cpu_times
+    (n_repeat,) and gpu_times (one row per device: (len(devices), n_repeat)), device_times the
+    same as gpu_times. Print it for a summary (mean +/- standard deviation, min and max).
+
+    Examples
+    --------
+    >>> r = weft.benchmark(lambda: weft.ones(100).sum(), n_repeat=3, n_warmup=1, name="sum")
+    >>> r.name, r.cpu_times.shape, r.gpu_times.shape
+    ('sum', (3,), (1, 3))
+    """
 
     __module__ = "weft"
 

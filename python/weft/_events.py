@@ -22,7 +22,15 @@ def await_event(event):
 
 
 class HostFuture:
-    """A copy to the host under way: ``await`` it, or call ``result()``; both give the NumPy array."""
+    """A copy to the host under way, from Array.get_async(): ``await`` it, or call ``result()``;
+    both give the NumPy array. done() says whether the copy has finished.
+
+    Examples
+    --------
+    >>> future = weft.asarray([1.0, 2.0]).get_async()
+    >>> future.result()
+    array([1., 2.])
+    """
 
     __slots__ = ("event", "_out")
     __module__ = "weft"

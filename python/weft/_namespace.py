@@ -182,9 +182,37 @@ def can_cast(from_, to, /):
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
-    """The Array API's from_dlpack: x's memory as a weft.Array without a copy (copy=None or
-    False); copy=True gives a new array; device= another device: a copy there (ValueError with
-    copy=False)."""
+    """Another library's array as a weft.Array, as the Array API's from_dlpack: its memory without a
+    copy (copy=None or False) where weft can address it (host memory, CUDA devices).
+
+    Parameters
+    ----------
+    x : object
+        An object with ``__dlpack__`` (NumPy, CuPy, PyTorch, JAX arrays, weft arrays).
+    device : weft.Device or str, optional
+        Another device: a copy there.
+    copy : bool or None, optional
+        True: a new array; False: never a copy (ValueError where one is needed); None: a copy only
+        where needed.
+
+    Returns
+    -------
+    weft.Array
+
+    Raises
+    ------
+    ValueError
+        copy=False but a copy is needed.
+    weft.Unsupported
+        The memory is on a device weft cannot use in place, or of a dtype weft arrays do not hold.
+
+    Examples
+    --------
+    >>> host = np.arange(4.0)
+    >>> a = weft.from_dlpack(host)
+    >>> a.get()
+    array([0., 1., 2., 3.])
+    """
     a = _weft.from_dlpack(x)
     if device is not None and _weft.Device(device) != a.device:
         if copy is False:

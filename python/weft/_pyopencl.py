@@ -116,7 +116,14 @@ def _type_matches(device, bits):
 
 class Platform:
     """The devices that share one platform (an OpenCL platform, CUDA, the host backend), as
-    PyOpenCL's Platform."""
+    PyOpenCL's Platform: name, and get_devices(device_type=None).
+
+    Examples
+    --------
+    >>> platform = weft.get_platforms()[0]
+    >>> platform.name, [d.selector for d in platform.get_devices()]
+    ('weft host backend', ['host'])
+    """
 
     __module__ = "weft"
 
