@@ -2,6 +2,8 @@
 np.sum(a) and the others run through __array_function__."""
 from __future__ import annotations
 
+from typing import Any
+
 import numbers as _numbers
 
 import numpy as _np
@@ -16,7 +18,7 @@ from ._sorting import argpartition, argsort, argwhere, partition, compress, extr
 from ._ufuncs import clip, round, where
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001
+def sum(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:  # noqa: A001
     """The sum of the elements, as numpy.sum.
 
     The reduction fuses the expression it reads: ``weft.sum(a * b)`` reads a and b once and
@@ -61,7 +63,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001
     return Array.sum(a, axis, dtype, out, keepdims)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+def prod(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:
     """The product of the elements, as numpy.prod.
 
     The reduction fuses the expression it reads: ``weft.prod(a * b)`` reads a and b once and
@@ -103,7 +105,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False):
     return Array.prod(a, axis, dtype, out, keepdims)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+def mean(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:
     """The arithmetic mean of the elements, as numpy.mean.
 
     The reduction fuses the expression it reads: ``weft.mean(a * b)`` reads a and b once and
@@ -145,7 +147,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False):
     return Array.mean(a, axis, dtype, out, keepdims)
 
 
-def amin(a, axis=None, out=None, keepdims=False):
+def amin(a, axis=None, out=None, keepdims=False) -> Array:
     """The smallest element (NaN if any is NaN); weft.min is the same function, as numpy.min.
 
     The reduction fuses the expression it reads: ``weft.min(a * b)`` reads a and b once and
@@ -185,7 +187,7 @@ def amin(a, axis=None, out=None, keepdims=False):
     return Array.min(a, axis, None, out, keepdims)
 
 
-def amax(a, axis=None, out=None, keepdims=False):
+def amax(a, axis=None, out=None, keepdims=False) -> Array:
     """The largest element (NaN if any is NaN); weft.max is the same function, as numpy.max.
 
     The reduction fuses the expression it reads: ``weft.max(a * b)`` reads a and b once and
@@ -229,7 +231,7 @@ min = amin  # noqa: A001
 max = amax  # noqa: A001
 
 
-def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def any(a, axis=None, out=None, keepdims=False) -> Array:  # noqa: A001
     """Whether any element is true (nonzero), as numpy.any.
 
     The reduction fuses the expression it reads: ``weft.any(a * b)`` reads a and b once and
@@ -269,7 +271,7 @@ def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
     return Array.any(a, axis, None, out, keepdims)
 
 
-def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def all(a, axis=None, out=None, keepdims=False) -> Array:  # noqa: A001
     """Whether every element is true (nonzero), as numpy.all.
 
     The reduction fuses the expression it reads: ``weft.all(a * b)`` reads a and b once and
@@ -309,7 +311,7 @@ def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
     return Array.all(a, axis, None, out, keepdims)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
+def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
     """The index of the smallest element, as numpy.argmin.
 
     Parameters
@@ -344,7 +346,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
     return Array.argmin(a, axis, out, keepdims=keepdims)
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
+def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
     """The index of the largest element, as numpy.argmax.
 
     Parameters
@@ -388,7 +390,7 @@ def _ddof(ddof, correction, name):
     return correction
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None) -> Array:
     """The variance of the elements, as numpy.var.
 
     Parameters
@@ -429,7 +431,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     return Array.var(a, axis, dtype, out, _ddof(ddof, correction, "var"), keepdims)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None) -> Array:
     """The standard deviation of the elements, as numpy.std.
 
     Parameters
@@ -470,7 +472,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     return Array.std(a, axis, dtype, out, _ddof(ddof, correction, "std"), keepdims)
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
+def cumsum(a, axis=None, dtype=None, out=None) -> Array:
     """The cumulative sum, as numpy.cumsum: element i combines the elements up to and including i.
 
     Parameters
@@ -506,7 +508,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     return Array.cumsum(a, axis, dtype, out)
 
 
-def cumprod(a, axis=None, dtype=None, out=None):
+def cumprod(a, axis=None, dtype=None, out=None) -> Array:
     """The cumulative product, as numpy.cumprod: element i combines the elements up to and including i.
 
     Parameters
@@ -539,7 +541,7 @@ def cumprod(a, axis=None, dtype=None, out=None):
     return Array.cumprod(a, axis, dtype, out)
 
 
-def dot(a, b, out=None):
+def dot(a, b, out=None) -> Array:
     """The dot product, as numpy.dot: of vectors, the sum of the products (one kernel, no
     temporary); of matrices, the matrix product.
 
@@ -569,7 +571,7 @@ def dot(a, b, out=None):
     return deliver(_weft._dot(a, b), None, out)
 
 
-def matmul(a, b, out=None, dtype=None):
+def matmul(a, b, out=None, dtype=None) -> Array:
     """The matrix product, as numpy.matmul (the ``@`` operator).
 
     Parameters
@@ -604,7 +606,7 @@ def matmul(a, b, out=None, dtype=None):
     return r if out is None else into(out, r, "matmul")
 
 
-def reshape(a, /, shape=None, *, copy=None, newshape=None):
+def reshape(a, /, shape=None, *, copy=None, newshape=None) -> Array:
     """The array with a new shape, as the Array API's reshape (and numpy.reshape).
 
     Parameters
@@ -652,7 +654,7 @@ def reshape(a, /, shape=None, *, copy=None, newshape=None):
     return r.copy() if copy else r
 
 
-def transpose(a, axes=None):
+def transpose(a, axes=None) -> Array:
     """The array with its axes permuted (a view: no copy), as numpy.transpose.
 
     Parameters
@@ -685,7 +687,7 @@ def transpose(a, axes=None):
     return a.transpose() if axes is None else a.transpose(axes)
 
 
-def ravel(a):
+def ravel(a) -> Array:
     """The elements as a 1-D array, as numpy.ravel: a view when a is C-contiguous, else a copy.
 
     Parameters
@@ -706,7 +708,7 @@ def ravel(a):
     return a.ravel()
 
 
-def copy(a):
+def copy(a) -> Array:
     """A copy of the array on the same device, as numpy.copy.
 
     Parameters
@@ -730,7 +732,7 @@ def copy(a):
     return a.copy()
 
 
-def broadcast_to(a, shape):
+def broadcast_to(a, shape) -> Array:
     """The array broadcast to a shape (a view: no copy), as numpy.broadcast_to.
 
     Parameters
@@ -759,7 +761,7 @@ def broadcast_to(a, shape):
     return a.broadcast_to(shape)
 
 
-def result_type(*arrays_and_dtypes):
+def result_type(*arrays_and_dtypes) -> _np.dtype[Any]:
     """The dtype NumPy's promotion gives weft arrays and dtypes together, as numpy.result_type
     (Python numbers adopt the others' type).
 

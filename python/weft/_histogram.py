@@ -48,7 +48,7 @@ def _range(r, who):
     return float(lo), float(hi)
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
+def histogram(a, bins=10, range=None, density=None, weights=None) -> tuple[Array, Array]:  # noqa: A002  (NumPy's name)
     """A histogram of the data, as numpy.histogram, counted on the device.
 
     The data may be an expression (``weft.histogram(a * b)``): it is read once, in the counting
@@ -93,7 +93,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     return _weft._histogram(a, _bins(bins, a, "histogram"), _range(range, "histogram"), w, bool(density))
 
 
-def bincount(x, weights=None, minlength=0):
+def bincount(x, weights=None, minlength=0) -> Array:
     """The number of occurrences of each value 0 ... max(x), as numpy.bincount.
 
     Parameters
@@ -132,7 +132,7 @@ def bincount(x, weights=None, minlength=0):
     return _weft._bincount(x, _same_device(weights, x), _operator.index(minlength))
 
 
-def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None) -> tuple[Array, Array, Array]:  # noqa: A002
     """A two-dimensional histogram of the points (x, y), as numpy.histogram2d, counted on the device.
 
     Parameters

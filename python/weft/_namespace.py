@@ -4,6 +4,11 @@ can_cast), constants, from_dlpack's standard signature and the elementwise funct
 exact compositions of weft's own (positive, sign, logaddexp, real and conj of real arrays)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._array import Array
+
 import builtins as _builtins
 import math as _math
 
@@ -44,7 +49,7 @@ def _held_name(dtype, what):
     return name
 
 
-def isdtype(dtype, kind):
+def isdtype(dtype, kind) -> bool:
     """Whether a dtype is of a kind, as the Array API's isdtype.
 
     Parameters
@@ -81,7 +86,7 @@ def isdtype(dtype, kind):
     return name == _held_name(kind, "isdtype")
 
 
-def finfo(type):  # noqa: A002  (the standard's parameter name)
+def finfo(type) -> Any:  # noqa: A002  (the standard's parameter name)
     """Machine limits of a floating dtype (or a floating array's), as the Array API's and NumPy's
     finfo: bits, eps, max, min, smallest_normal, dtype.
 
@@ -112,7 +117,7 @@ def finfo(type):  # noqa: A002  (the standard's parameter name)
     return _np.finfo(np_dtype(name))
 
 
-def iinfo(type):  # noqa: A002
+def iinfo(type) -> Any:  # noqa: A002
     """Machine limits of an integer dtype (or an integer array's), as the Array API's and NumPy's
     iinfo: bits, max, min, dtype.
 
@@ -147,7 +152,7 @@ def _kind(name):
     return "b" if name == "bool" else "f" if name in _KINDS["real floating"] else "i"
 
 
-def can_cast(from_, to, /):
+def can_cast(from_, to, /) -> bool:
     """Whether the Array API's type promotion casts ``from_`` to ``to``: both of one kind (bool,
     integer, floating) and promoting the two gives ``to``.
 
@@ -181,7 +186,7 @@ def can_cast(from_, to, /):
         return False
 
 
-def from_dlpack(x, /, *, device=None, copy=None):
+def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     """Another library's array as a weft.Array, as the Array API's from_dlpack: its memory without a
     copy (copy=None or False) where weft can address it (host memory, CUDA devices).
 

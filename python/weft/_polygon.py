@@ -1,12 +1,14 @@
 """The polygon exercise: masks of polygons (even-odd rule) and its random polygons."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as _np
 
 from . import _weft
 
 
-def polygon_mask(vertices, height, width=None, device=None, border_value=1):
+def polygon_mask(vertices, height, width=None, device=None, border_value=1) -> _np.ndarray[Any, Any]:
     """The polygon exercise's mask: which pixels lie inside a polygon, by the even-odd rule.
 
     A (height, width) uint8 NumPy array, mask[y, x] for the point (x, y). Pixel coordinates are
@@ -62,7 +64,7 @@ def polygon_mask(vertices, height, width=None, device=None, border_value=1):
     return out
 
 
-def random_polygon(n, seed, width, height):
+def random_polygon(n, seed, width, height) -> _np.ndarray[Any, Any]:
     """The polygon exercise's random polygon: n vertices with integer coordinates inside
     width x height, the same for the same seed everywhere.
 

@@ -152,7 +152,7 @@ class Platform:
         return f"<weft.Platform {self.name!r}: {len(self._devices)} device(s)>"
 
 
-def get_platforms():
+def get_platforms() -> list[Platform]:
     """Every platform with a device, as PyOpenCL's get_platforms, in the order `weft devices` lists
     them (host first).
 
@@ -177,7 +177,7 @@ def get_platforms():
     return [Platform(platform or backend, groups[(backend, platform)]) for backend, platform in order]
 
 
-def create_some_context(interactive=None, answers=None):
+def create_some_context(interactive=None, answers=None) -> _weft.Context:
     """A Context on the default device (WEFT_DEVICE, else auto's choice), as PyOpenCL's
     create_some_context. It never prompts.
 
@@ -248,7 +248,7 @@ class CommandQueue(metaclass=_QueueType):
         return _weft.Queue(device if device is not None else context, out_of_order=out_of_order)
 
 
-def enqueue_marker(queue, wait_for=None):
+def enqueue_marker(queue, wait_for=None) -> _weft.Event:
     """An event that completes when the queue's work before it (or wait_for) has, as PyOpenCL's
     enqueue_marker.
 
@@ -271,7 +271,7 @@ def enqueue_marker(queue, wait_for=None):
     return queue.marker(wait_for)
 
 
-def enqueue_barrier(queue, wait_for=None):
+def enqueue_barrier(queue, wait_for=None) -> _weft.Event:
     """A barrier, as PyOpenCL's enqueue_barrier: commands enqueued after it wait for the work before
     it (or wait_for).
 

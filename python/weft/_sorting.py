@@ -5,6 +5,8 @@ sort_by_key; where the nonzero elements are: nonzero, flatnonzero, argwhere, ext
 weft/unique.hpp, weft/search.hpp); NumPy's order: NaNs last, -0.0 equal to 0.0."""
 from __future__ import annotations
 
+from typing import Any
+
 from collections import namedtuple as _namedtuple
 
 import numpy as _np
@@ -28,7 +30,7 @@ def _array(a):
     return a if isinstance(a, Array) else asarray(a)
 
 
-def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True) -> Array:
     """A sorted copy of a along an axis, as numpy.sort and the Array API's sort.
 
     A stable radix sort on every backend and dtype; descending is the reverse order with ties
@@ -70,7 +72,7 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
     return _weft._sort(_array(a), axis, bool(descending))
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True) -> Array:
     """The int64 indices that sort a along an axis, as numpy.argsort and the Array API's argsort.
 
     Always stable: equal elements keep their order.
@@ -103,7 +105,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True)
     return _weft._argsort(_array(a), axis, bool(descending))
 
 
-def sort_by_key(keys, values, axis=-1, *, descending=False):
+def sort_by_key(keys, values, axis=-1, *, descending=False) -> tuple[Array, Array]:
     """Sorts keys along an axis and moves values with them (a key-value radix sort, stable).
 
     Parameters
@@ -138,7 +140,7 @@ def sort_by_key(keys, values, axis=-1, *, descending=False):
     return _weft._sort_by_key(_array(keys), _array(values), axis, bool(descending))
 
 
-def sort_in_place(a, axis=-1, kind=None, order=None, descending=False):
+def sort_in_place(a, axis=-1, kind=None, order=None, descending=False) -> None:
     """Array.sort: a's elements sorted along axis where they are."""
     _check(kind, order, "sort")
     if axis is None or not isinstance(axis, (int, _np.integer)):
@@ -147,7 +149,7 @@ def sort_in_place(a, axis=-1, kind=None, order=None, descending=False):
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
-           sorted=True):  # noqa: A002 (NumPy's name)
+           sorted=True) -> Any:  # noqa: A002 (NumPy's name)
     """The sorted distinct elements of the flattened array, as numpy.unique.
 
     With the flags, also the index of each distinct element's first occurrence, the inverse (of
@@ -199,7 +201,7 @@ UniqueCountsResult = _namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = _namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-def unique_values(x):
+def unique_values(x) -> Array:
     """The distinct elements (sorted here), NaNs as one: the Array API's unique_values.
 
     Parameters
@@ -220,7 +222,7 @@ def unique_values(x):
     return unique(x)
 
 
-def unique_counts(x):
+def unique_counts(x) -> Any:
     """The distinct elements and how often each occurs: the Array API's unique_counts.
 
     Parameters
@@ -242,7 +244,7 @@ def unique_counts(x):
     return UniqueCountsResult(*unique(x, return_counts=True))
 
 
-def unique_inverse(x):
+def unique_inverse(x) -> Any:
     """The distinct elements and the inverse: the Array API's unique_inverse.
 
     Parameters
@@ -265,7 +267,7 @@ def unique_inverse(x):
     return UniqueInverseResult(*unique(x, return_inverse=True))
 
 
-def unique_all(x):
+def unique_all(x) -> Any:
     """The distinct elements with their first indices, the inverse and the counts: the Array
     API's unique_all.
 
@@ -288,7 +290,7 @@ def unique_all(x):
     return UniqueAllResult(*unique(x, True, True, True))
 
 
-def searchsorted(a, v, side="left", sorter=None):
+def searchsorted(a, v, side="left", sorter=None) -> Array:
     """Where each element of v goes in the sorted 1-D array a, as numpy.searchsorted.
 
     Parameters
@@ -332,7 +334,7 @@ def searchsorted(a, v, side="left", sorter=None):
     return _weft._searchsorted(a, v, side == "right", sorter)
 
 
-def flatnonzero(a):
+def flatnonzero(a) -> Array:
     """The indices of the nonzero elements of the flattened array, as numpy.flatnonzero.
 
     Parameters
@@ -353,7 +355,7 @@ def flatnonzero(a):
     return _weft._flatnonzero(_array(a))
 
 
-def nonzero(a):
+def nonzero(a) -> tuple[Array, ...]:
     """The indices of the nonzero elements, one int64 array per dimension, as numpy.nonzero.
 
     Parameters
@@ -379,7 +381,7 @@ def nonzero(a):
     return _weft._nonzero(a)
 
 
-def argwhere(a):
+def argwhere(a) -> Array:
     """The indices of the nonzero elements, one row per element, as numpy.argwhere.
 
     Parameters
@@ -401,7 +403,7 @@ def argwhere(a):
     return _weft._argwhere(_array(a))
 
 
-def extract(condition, arr):
+def extract(condition, arr) -> Array:
     """The elements of arr where condition is nonzero, flattened in C order, as numpy.extract.
 
     Parameters
@@ -430,7 +432,7 @@ def extract(condition, arr):
     return _weft._extract(_array(condition), _array(arr))
 
 
-def compress(condition, a, axis=None, out=None):
+def compress(condition, a, axis=None, out=None) -> Array:
     """The slices of a along an axis where the 1-D condition is true, as numpy.compress.
 
     A condition shorter than the axis selects among its first elements; a longer one may be true
@@ -506,7 +508,7 @@ def _partition_operand(a, kth, axis, kind, order, who):
     return a, axis
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
+def partition(a, kth, axis=-1, kind="introselect", order=None) -> Array:
     """A copy of a partitioned at kth, as numpy.partition: the element at each kth position is the
     one a sort would put there, with no larger ones before it and no smaller ones after.
 
@@ -543,7 +545,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
     return _weft._sort(a, axis, False)
 
 
-def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+def argpartition(a, kth, axis=-1, kind="introselect", order=None) -> Array:
     """The int64 indices that partition a (see weft.partition), as numpy.argpartition: weft's are
     the stable argsort's.
 

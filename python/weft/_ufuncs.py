@@ -2,6 +2,8 @@
 result is needed), with NumPy's out= and dtype= keywords."""
 from __future__ import annotations
 
+from typing import Any
+
 from . import _weft
 from ._protocols import into, with_out
 
@@ -65,7 +67,7 @@ reciprocal = with_out(_weft.reciprocal)
 _clip = with_out(_weft.clip)
 
 
-def clip(x, /, min=None, max=None, out=None, *, dtype=None, a_min=None, a_max=None):  # noqa: A002
+def clip(x, /, min=None, max=None, out=None, *, dtype=None, a_min=None, a_max=None) -> Any:  # noqa: A002
     """Each element limited to [min, max], as the Array API's clip and numpy.clip.
 
     Parameters

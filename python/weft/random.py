@@ -209,7 +209,7 @@ def _axis(a, axis, who):
     return int(axis) % a.ndim
 
 
-def default_rng(seed=None):
+def default_rng(seed=None) -> Generator:
     """NumPy's spelling: a Generator keyed by seed (a Generator given is returned as it is)."""
     if isinstance(seed, Generator):
         return seed

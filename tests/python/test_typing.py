@@ -52,6 +52,26 @@ def test_mypy_strict_passes_on_the_examples(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_mypy_strict_passes_on_a_program_of_the_common_functions(tmp_path):
+    # Calls of untyped functions are errors under --strict: the public functions carry at least
+    # their return types.
+    program = tmp_path / "user.py"
+    program.write_text(
+        "import numpy as np\nimport weft\n\n"
+        "a = weft.asarray(np.arange(10.0))\n"
+        "total: float = float(weft.sum(a * 2))\n"
+        "m: weft.Array = weft.mean(a, axis=0)\n"
+        "s: weft.Array = weft.sort(a, descending=True)\n"
+        "counts, edges = weft.histogram(a, bins=5)\n"
+        "mask: np.ndarray = weft.polygon_mask([(0, 0), (4, 0), (4, 4)], 5, 5)\n"
+        "rows: tuple[weft.Array, ...] = weft.nonzero(a)\n"
+        "directory: str = weft.cache.directory()\n"
+        "ok: bool = weft.can_cast(np.int8, np.int16) and weft.cuda.is_available() in (True, False)\n"
+        "rng = weft.random.default_rng(1)\n")
+    proc = _mypy(str(program), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_mypy_strict_passes_on_the_stubs(tmp_path):
     # A copy: mypy will not check a file inside site-packages by its path.
     stub = tmp_path / "_weft.pyi"
