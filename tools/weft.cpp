@@ -351,7 +351,7 @@ int cmd_polygon(const std::vector<std::string>& args) {
       count ? weft::random_polygon(*count, seed, width, height) : read_vertices_file(file);
 
   const weft::Device dev = selector.empty() ? weft::default_device() : weft::device(selector);
-  weft::Queue q(dev);
+  weft::Queue q(dev, weft::QueueOptions{.profiling = true});  // the kernel time printed below
   weft::Buffer dmask(dev, width * height);
   const weft::Event done = weft::enqueue_polygon_mask(q, vertices, height, width, dmask);
   weft::Mask m{height, width, std::vector<std::uint8_t>(width * height)};

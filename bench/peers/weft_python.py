@@ -5,7 +5,10 @@ Usage: weft_python.py SUITE N REPEAT
 launch: host time per tiny kernel call from Python, `prg.tiny(queue, (1,), None, x)` back to
 back then one finish (as the PyOpenCL and CuPy peers), with a weft.Buffer and with a
 weft.Array argument; and the time from `import weft` to the first launch of a cached kernel
-done, in a fresh interpreter. Prints the harness's record/skip/info lines.
+done, in a fresh interpreter.
+async: N events (at most 10 000) awaited in one `weft.gather`, per event, with the process's
+thread count before and after; N `event.then(callback)` Python callbacks delivered, per
+callback. Prints the harness's record/skip/info lines.
 """
 import os
 
@@ -83,8 +86,8 @@ def launch(weft, np, n, repeat):
     for dev in weft.devices():
         prg = weft.Program(dev, SRC).build()
         knl = prg.tiny
-        for label, x, q in (("Buffer", weft.Buffer(dev, 64), weft.Queue(dev)),
-                            ("Array", weft.zeros(16, np.float32, device=dev), weft.Queue(dev)),
+        for label, x, q in (("Buffer", weft.Buffer(dev, 64), weft.Queue(dev, profiling=True)),
+                            ("Array", weft.zeros(16, np.float32, device=dev), weft.Queue(dev, profiling=True)),
                             ("Buffer, queue without profiling", weft.Buffer(dev, 64), weft.Queue(dev, profiling=False))):
             buf = x.data if isinstance(x, weft.Array) else x
             weft.enqueue_copy(q, buf, np.zeros(16, np.float32))
@@ -112,6 +115,51 @@ def launch(weft, np, n, repeat):
         record("weft Python: import weft + first launch (cached kernel)", dev.selector, 1, times)
 
 
+def async_events(weft, n, repeat):
+    import asyncio
+    import threading
+
+    def threads():
+        return len(os.listdir("/proc/self/task"))
+
+    for dev in weft.devices():
+        q = weft.Queue(dev)
+        q.marker().wait()
+        awaited = min(n, 10000)
+        times, grown = [], 0
+
+        async def gather_all():
+            events = [q.marker() for _ in range(awaited)]
+            before = threads()
+            t0 = time.perf_counter()
+            await weft.gather(*events)
+            return time.perf_counter() - t0, threads() - before
+
+        for _ in range(1 + repeat):
+            t, g = asyncio.run(gather_all())
+            times.append(t / awaited)
+            grown = max(grown, g)
+        record(f"weft Python: events awaited in one weft.gather (per event; threads +{grown})", dev.selector,
+               awaited, times[1:])
+        times = []
+        for _ in range(1 + repeat):
+            events = [q.marker() for _ in range(n)]
+            done = threading.Event()
+            left = [n]
+
+            def callback(_event):
+                left[0] -= 1
+                if left[0] == 0:
+                    done.set()
+
+            t0 = time.perf_counter()
+            for e in events:
+                e.then(callback)
+            done.wait(600)
+            times.append((time.perf_counter() - t0) / n)
+        record("weft Python: then() callback delivered (per callback)", dev.selector, n, times[1:])
+
+
 def main():
     suite, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     try:
@@ -120,11 +168,14 @@ def main():
     except ImportError as e:
         print(f"skip\tthe weft Python package is not installed ({e}); pip install . first")
         return 0
-    if suite != "launch":
+    if suite not in ("launch", "async"):
         print(f"skip\tno weft Python figure for suite {suite}")
         return 0
     print(f"info\tweft Python {weft.__version__} from {os.path.dirname(weft.__file__)}", flush=True)
-    launch(weft, np, n, repeat)
+    if suite == "launch":
+        launch(weft, np, n, repeat)
+    else:
+        async_events(weft, n, repeat)
     return 0
 
 

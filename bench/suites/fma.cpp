@@ -24,7 +24,7 @@ void run_fma(Context& ctx) {
       b[i] = dist(rng);
       c[i] = dist(rng);
     }
-    Queue q(dev);
+    Queue q(dev, QueueOptions{.profiling = true});  // timed by its events
     Buffer da(dev, n * 4), db(dev, n * 4), dc(dev, n * 4), dd(dev, n * 4), copy_dst(dev, n * 4);
     q.write(da, a.data(), n * 4);
     q.write(db, b.data(), n * 4);

@@ -40,7 +40,7 @@ void run_elementwise(Context& ctx) {
     const std::size_t n = ctx.n_or(default_array_n(dev));
     ctx.progress("elementwise on " + dev.selector() + ", n = " + std::to_string(n));
     const auto a = random_floats(n, 1), b = random_floats(n, 2), c = random_floats(n, 3);
-    Queue q(dev);
+    Queue q(dev, QueueOptions{.profiling = true});  // timed by its events
     Buffer da = Buffer::of<float>(dev, n), db = Buffer::of<float>(dev, n), dc = Buffer::of<float>(dev, n),
            dd = Buffer::of<float>(dev, n), copy = Buffer::of<float>(dev, n);
     q.write(da, a.data(), n * 4);
@@ -65,7 +65,7 @@ void run_reduce(Context& ctx) {
     const std::size_t n = ctx.n_or(default_array_n(dev));
     ctx.progress("reduce on " + dev.selector() + ", n = " + std::to_string(n));
     const auto x = random_floats(n, 4);
-    Queue q(dev);
+    Queue q(dev, QueueOptions{.profiling = true});  // timed by its events
     Buffer dx = Buffer::of<float>(dev, n), copy = Buffer::of<float>(dev, n);
     q.write(dx, x.data(), n * 4);
     // Device time per reduction: batches of back-to-back reductions between a marker and the
@@ -102,7 +102,7 @@ void run_scan(Context& ctx) {
     const std::size_t n = ctx.n_or(default_array_n(dev));
     ctx.progress("scan on " + dev.selector() + ", n = " + std::to_string(n));
     const auto x = random_floats(n, 5);
-    Queue q(dev);
+    Queue q(dev, QueueOptions{.profiling = true});  // timed by its events
     Buffer dx = Buffer::of<float>(dev, n), dy = Buffer::of<float>(dev, n), copy = Buffer::of<float>(dev, n);
     q.write(dx, x.data(), n * 4);
     constexpr int batch = 10;  // as in run_reduce

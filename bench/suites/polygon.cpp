@@ -76,7 +76,7 @@ Run run_config(Context& ctx, const Config& cfg) {
   for (const Device& dev : ctx.devices()) {
     ctx.progress(suite + " on " + dev.selector() + " (" + dev.name() + ")");
     try {
-      Queue q(dev);
+      Queue q(dev, QueueOptions{.profiling = true});  // timed by its events
       Buffer out(dev, pixels);
       const Stats s = time_events(ctx.options().warmup, ctx.options().repeat,
                                   [&] { return enqueue_polygon_mask(q, v, side, side, out); });

@@ -11,7 +11,7 @@ void run_transfer(Context& ctx) {
   const std::size_t bytes = ctx.n_or(std::size_t{256} << 20);
   for (const Device& dev : ctx.devices()) {
     ctx.progress("transfer on " + dev.selector() + ", " + std::to_string(bytes >> 20) + " MiB");
-    Queue q(dev);
+    Queue q(dev, QueueOptions{.profiling = true});  // timed by its events
     Buffer buf(dev, bytes);
     std::vector<unsigned char> pageable(bytes, 1);
     PinnedMemory pinned(dev, bytes);

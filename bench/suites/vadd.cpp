@@ -20,7 +20,7 @@ void run_vadd(Context& ctx) {
   }
   for (const Device& dev : ctx.devices()) {
     ctx.progress("vadd on " + dev.selector() + " (" + dev.name() + ")");
-    Queue q(dev);
+    Queue q(dev, QueueOptions{.profiling = true});  // timed by its events
     Buffer da(dev, n * 4), db(dev, n * 4), dc(dev, n * 4);
     q.write(da, a.data(), n * 4);
     q.write(db, b.data(), n * 4);

@@ -12,7 +12,7 @@ The device is weft.default_device() (WEFT_DEVICE). What changed from PyOpenCL:
   kernel that takes arrays after the arrays' pending work and before their next use
   (x1_dev.data ... on a queue of your own is not ordered against the array operations yet:
   see test_elementwise_buffer_args_get_on_same_queue in tests/python/test_generators.py);
-- profiling is on by default: weft.Queue(device, profiling=True) is
+- profiling is off by default, as in PyOpenCL: weft.Queue(device, profiling=True) is
   cl.CommandQueue(ctx, properties=cl.command_queue_properties.PROFILING_ENABLE).
 """
 import numpy as np

@@ -62,7 +62,7 @@ __kernel void local_mem_kernel(__global const float* a, __global float* b) {
 """
 
 device = weft.default_device()
-queue = weft.Queue(device)
+queue = weft.Queue(device, profiling=True)  # the times printed below
 program = weft.Program(device, kernel_code).build(f"-DLOCAL_SIZE={LOCAL_SIZE}")
 
 a_cpu = np.random.rand(N).astype(np.float32)

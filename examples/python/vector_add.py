@@ -31,7 +31,7 @@ __kernel void vadd(__global const float *a,
 
 # create the device, queue and program
 device = weft.default_device()
-queue = weft.Queue(device)
+queue = weft.Queue(device, profiling=True)  # the kernel time printed below
 prg = weft.Program(device, src).build()
 
 # create host arrays

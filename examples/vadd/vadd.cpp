@@ -26,7 +26,7 @@ int main() {
       b[i] = 2.0f * static_cast<float>(i);
     }
     weft::Device dev = weft::default_device();
-    weft::Queue queue(dev);
+    weft::Queue queue(dev, weft::QueueOptions{.profiling = true});  // the time printed below
     weft::Buffer da(dev, n * sizeof(float)), db(dev, n * sizeof(float)), dc(dev, n * sizeof(float));
     queue.write(da, a.data(), da.size());
     queue.write(db, b.data(), db.size());

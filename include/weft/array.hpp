@@ -272,6 +272,30 @@ WEFT_API Expr atan(const Expr& a);
 WEFT_API Expr sinh(const Expr& a);
 WEFT_API Expr cosh(const Expr& a);
 WEFT_API Expr tanh(const Expr& a);
+WEFT_API Expr asinh(const Expr& a);
+WEFT_API Expr acosh(const Expr& a);
+WEFT_API Expr atanh(const Expr& a);
+/// The Array API's (and NumPy's) sign: -1, 0 or 1 in the operand's dtype; NaN stays NaN and
+/// -0.0 gives 0.0. positive is the value itself (a new array when evaluated). Both refuse bools,
+/// as NumPy does.
+WEFT_API Expr sign(const Expr& a);
+WEFT_API Expr positive(const Expr& a);
+/// Whether the sign bit is set (bool): true for -0.0 and for a NaN with its sign bit set; for
+/// integers x < 0.
+WEFT_API Expr signbit(const Expr& a);
+/// a with the sign of b; the next float after a towards b; log(exp(a) + exp(b)) without
+/// overflow (NumPy's formula). Floats for integers, as hypot.
+WEFT_API Expr copysign(const Expr& a, const Expr& b);
+WEFT_API Expr nextafter(const Expr& a, const Expr& b);
+WEFT_API Expr logaddexp(const Expr& a, const Expr& b);
+/// Shifts of integers (and bools, as int8), in the promoted integer type, with NumPy's results
+/// for every count: a count at or beyond the width (or negative) shifts everything out: 0 for a
+/// left shift, the sign (0 or -1) for a right shift. Right shifts of signed integers are
+/// arithmetic. Floats and a signed/uint64 mix (whose promoted type is float64) are refused.
+WEFT_API Expr bitwise_left_shift(const Expr& a, const Expr& b);
+WEFT_API Expr bitwise_right_shift(const Expr& a, const Expr& b);
+WEFT_API Expr operator<<(const Expr& a, const Expr& b);
+WEFT_API Expr operator>>(const Expr& a, const Expr& b);
 
 /// Evaluates an expression into a new contiguous array, in one generated kernel, on the
 /// device of its arrays (all must be on one device). A tree too large for one kernel (more

@@ -31,9 +31,10 @@ class DeviceImpl;
 ///
 ///   if (!dev.info().capabilities.has_barriers) { /* chunked loops, no work-groups */ }
 struct WEFT_API DeviceCapabilities {
-  /// Work-groups whose work-items share __local memory and meet at barrier() (OpenCL, CUDA).
-  /// The host backend runs work-items to completion one after another: no barriers, no
-  /// __local memory, so kernels that need them are refused there.
+  /// Work-groups whose work-items share __local memory and meet at barrier(): every backend
+  /// (the host backend splits such kernels into loops at their barriers). Generators still
+  /// pick their chunked, barrier-free variants where prefers_row_kernels says the work-items
+  /// are CPU threads.
   bool has_barriers = false;
   /// Buffers are plain host memory the CPU addresses directly (Buffer::host_ptr() is set):
   /// the host backend. An OpenCL CPU device's buffers are handles, not this.

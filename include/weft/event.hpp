@@ -1,9 +1,9 @@
 // Events: the handle every enqueue returns.
 //
 //   weft::Event e = queue.launch(kernel, n);
-//   e.then([](const weft::Event& done) { ... });     // runs on a weft thread when complete
+//   e.then([](const weft::Event& done) { ... });     // runs on the completion thread when done
 //   e.wait();                                          // rethrows the command's error, if any
-//   auto p = e.profile();  double ms = (p.end - p.start) * 1e-6;
+//   auto p = e.profile();  double ms = (p.end - p.start) * 1e-6;   // a profiling queue's event
 //   weft::wait_for_all({e1, e2});
 #pragma once
 
@@ -50,10 +50,14 @@ class WEFT_API Event {
   }
   /// Blocks until the command finished; throws the error it failed with.
   void wait() const;
-  /// Profiling times; waits for completion first.
+  /// Profiling times; waits for completion first. Throws weft::Error for an event of a queue
+  /// made without QueueOptions::profiling (markers on host and CUDA queues excepted).
   EventProfile profile() const;
-  /// Calls callback once the command has finished (at once if it already has), on a weft
-  /// thread. The callback must not block on work queued behind this event.
+  /// Calls callback once the command has finished (soon, if it already has) on the process's
+  /// one completion thread, after the callbacks added to this event before it, so
+  /// `e.then(f).then(g)` runs f, then g. The event is kept alive until then. A callback that
+  /// throws is logged and the next ones run. Callbacks share the thread: one must not block
+  /// on work queued behind this event, nor on another callback.
   const Event& then(std::function<void(const Event&)> callback) const;
 
   explicit operator bool() const noexcept { return impl_ != nullptr; }

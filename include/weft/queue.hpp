@@ -1,6 +1,6 @@
 // Command queues: copies and kernel launches on one device, each returning an Event.
 //
-//   weft::Queue q(dev);                              // in order, with profiling
+//   weft::Queue q(dev);                              // in order, without profiling
 //   q.write(a, host_a.data(), bytes);                // blocking by default
 //   weft::Event e = q.launch(kernel, n);             // returns at once
 //   q.read(c, host_c.data(), bytes, 0, weft::Blocking::yes, {e});
@@ -33,7 +33,11 @@ enum class Blocking : bool { no = false, yes = true };
 
 struct WEFT_API QueueOptions {
   bool out_of_order = false;
-  bool profiling = true;
+  /// Whether the queue's events carry times (Event::profile), as OpenCL's
+  /// CL_QUEUE_PROFILING_ENABLE: off by default, since it costs every command (two timing
+  /// events per command on CUDA). Event::profile on an event of a queue without it throws,
+  /// except for markers where the backend stamps them cheaply (host, CUDA).
+  bool profiling = false;
 };
 
 class WEFT_API Queue {
@@ -44,6 +48,8 @@ class WEFT_API Queue {
   Device device() const;
   /// Whether commands may run out of the order they were enqueued in (QueueOptions).
   bool out_of_order() const;
+  /// Whether the queue's events carry profiling times (QueueOptions).
+  bool profiling() const;
 
   /// Host memory -> buffer. With Blocking::no, src must stay valid until the event completes.
   Event write(const Buffer& dst, const void* src, std::size_t bytes, std::size_t dst_offset = 0,

@@ -1,5 +1,5 @@
-// weft.Array's arithmetic for Python: its operators (a + b, a += b ...), the functions of one
-// and two operands (sqrt, minimum, logical_and ...), where and clip, all lazy, with NumPy's
+// weft.Array's arithmetic for Python: its operators (a + b, a += b, a << b ...), the functions of
+// one and two operands (sqrt, minimum, logical_and, copysign ...), where and clip, all lazy, with NumPy's
 // promotion of Python numbers (NEP 50; ints beyond 64 bits refused beside integers).
 #include <string>
 #include <utility>
@@ -51,6 +51,8 @@ weft::Expr ne(const weft::Expr& a, const weft::Expr& b) { return a != b; }
 weft::Expr band(const weft::Expr& a, const weft::Expr& b) { return a & b; }
 weft::Expr bor(const weft::Expr& a, const weft::Expr& b) { return a | b; }
 weft::Expr bxor(const weft::Expr& a, const weft::Expr& b) { return a ^ b; }
+weft::Expr lshift(const weft::Expr& a, const weft::Expr& b) { return a << b; }
+weft::Expr rshift(const weft::Expr& a, const weft::Expr& b) { return a >> b; }
 bool is_comparison(Binary f) { return f == &lt || f == &le || f == &gt || f == &ge || f == &eq || f == &ne; }
 weft::Expr neg(const weft::Expr& a) { return -a; }
 weft::Expr inv(const weft::Expr& a) { return ~a; }
@@ -87,6 +89,8 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
       .def("__and__", &op<band>).def("__rand__", &rop<band>).def("__iand__", &iop<band>)
       .def("__or__", &op<bor>).def("__ror__", &rop<bor>).def("__ior__", &iop<bor>)
       .def("__xor__", &op<bxor>).def("__rxor__", &rop<bxor>).def("__ixor__", &iop<bxor>)
+      .def("__lshift__", &op<lshift>).def("__rlshift__", &rop<lshift>).def("__ilshift__", &iop<lshift>)
+      .def("__rshift__", &op<rshift>).def("__rrshift__", &rop<rshift>).def("__irshift__", &iop<rshift>)
       .def("__lt__", &op<lt>).def("__le__", &op<le>).def("__gt__", &op<gt>).def("__ge__", &op<ge>)
       .def("__eq__", &op<eq>).def("__ne__", &op<ne>)
       .def("__neg__", [](const PyArray& p) { return make_lazy(-p.expr()); })
@@ -103,7 +107,9 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
       {"log1p", &weft::log1p},     {"sin", &weft::sin},          {"cos", &weft::cos},
       {"tan", &weft::tan},         {"arcsin", &weft::asin},      {"arccos", &weft::acos},
       {"arctan", &weft::atan},     {"sinh", &weft::sinh},        {"cosh", &weft::cosh},
-      {"tanh", &weft::tanh},       {"floor", &weft::floor},      {"ceil", &weft::ceil},
+      {"tanh", &weft::tanh},       {"arcsinh", &weft::asinh},    {"arccosh", &weft::acosh},
+      {"arctanh", &weft::atanh},   {"sign", &weft::sign},        {"positive", &weft::positive},
+      {"signbit", &weft::signbit}, {"floor", &weft::floor},      {"ceil", &weft::ceil},
       {"trunc", &weft::trunc},     {"rint", &weft::rint}, {"round", &weft::round}, {"fabs", &weft::fabs}, {"square", &weft::square},
       {"reciprocal", &weft::reciprocal},       {"isnan", &weft::isnan},
       {"isinf", &weft::isinf},     {"isfinite", &weft::isfinite}, {"logical_not", &weft::logical_not},
@@ -128,6 +134,11 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
       {"fmax", &weft::fmax},
       {"arctan2", &weft::atan2},
       {"hypot", &weft::hypot},
+      {"copysign", &weft::copysign},
+      {"nextafter", &weft::nextafter},
+      {"logaddexp", &weft::logaddexp},
+      {"left_shift", &lshift},
+      {"right_shift", &rshift},
       {"less", &lt},
       {"less_equal", &le},
       {"greater", &gt},

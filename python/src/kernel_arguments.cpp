@@ -53,10 +53,13 @@ weft::NDRange ndrange(nb::handle h, const char* what) {
 
 std::vector<weft::Event> events_of(nb::handle wait_for) { return event_list(wait_for, "wait_for"); }
 
-void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who) {
+namespace {
+// who() words the argument in an error; it is called only then: a launch builds no string.
+template <class Who>
+void convert_number(weft::DType t, nb::handle obj, void* out, const Who& who) {
   PyObject* o = obj.ptr();
   auto fail = [&](const char* want) {
-    throw nb::type_error((who + " expects " + want + " (" + std::string(weft::name(t)) + "), got " +
+    throw nb::type_error((who() + " expects " + want + " (" + std::string(weft::name(t)) + "), got " +
                           nb::cast<std::string>(nb::type_name(obj.type())))
                              .c_str());
   };
@@ -96,7 +99,7 @@ void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who)
     }
   }
   const auto out_of_range = [&] {
-    throw weft::ValueOutOfRange(who + ": Python integer " + nb::cast<std::string>(nb::str(obj)) + " out of bounds for " +
+    throw weft::ValueOutOfRange(who() + ": Python integer " + nb::cast<std::string>(nb::str(obj)) + " out of bounds for " +
                                 std::string(weft::name(t)) + " (" + std::string(weft::c_name(t)) + ")");
   };
   if (overflow < 0 || overflow == 2) out_of_range();
@@ -119,6 +122,11 @@ void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who)
       break;
     default: fail("a scalar");
   }
+}
+}  // namespace
+
+void number_to(weft::DType t, nb::handle obj, void* out, const std::string& who) {
+  convert_number(t, obj, out, [&] { return who; });
 }
 
 bool PyKernel::bind(nb::handle args_obj, std::size_t first, Written* written) {
@@ -169,7 +177,7 @@ bool PyKernel::bind_one(std::size_t i, nb::handle a, Written* written) {
                              .c_str());
   } else if (p.dtype && p.vector_width == 1) {
     unsigned char bytes[8];
-    number_to(*p.dtype, a, bytes, "kernel " + kernel.name() + " " + arg_name(i, p.name));
+    convert_number(*p.dtype, a, bytes, [&] { return "kernel " + kernel.name() + " " + arg_name(i, p.name); });
     kernel.set_value(i, p.dtype, bytes, weft::size_of(*p.dtype));
   } else if (PyObject_CheckBuffer(a.ptr())) {
     Py_buffer view;
@@ -187,7 +195,8 @@ bool PyKernel::bind_one(std::size_t i, nb::handle a, Written* written) {
     const std::size_t es = weft::size_of(*p.dtype);
     for (nb::handle x : a) {
       bytes.resize(bytes.size() + es);
-      number_to(*p.dtype, x, bytes.data() + bytes.size() - es, "kernel " + kernel.name() + " " + arg_name(i, p.name));
+      convert_number(*p.dtype, x, bytes.data() + bytes.size() - es,
+                     [&] { return "kernel " + kernel.name() + " " + arg_name(i, p.name); });
     }
     kernel.set_value(i, std::nullopt, bytes.data(), bytes.size());
   } else {

@@ -104,18 +104,29 @@ class Dispatcher {
 
  private:
   void run() {
+    // Jobs are run a batch at a time under one hold of the GIL: taking it per job would cost
+    // up to a switch interval (5 ms) each while the main thread runs Python code, and
+    // thousands of awaited events complete at once.
+    std::deque<std::function<void()>> batch;
     for (;;) {
-      std::function<void()> job;
       {
         std::unique_lock lock(mutex_);
         cv_.wait(lock, [&] { return stopped_ || !jobs_.empty(); });
         if (jobs_.empty()) return;
-        job = std::move(jobs_.front());
-        jobs_.pop_front();
+        batch.swap(jobs_);
       }
       PyGILState_STATE g = PyGILState_Ensure();
-      job();
+      for (auto& job : batch) {
+        try {
+          job();
+        } catch (...) {
+          // A job's own failure (a conversion that threw) must not end the thread.
+          if (PyErr_Occurred()) PyErr_WriteUnraisable(nullptr);
+        }
+        job = nullptr;  // what it held (Python references among them) goes with the GIL held
+      }
       PyGILState_Release(g);
+      batch.clear();
     }
   }
   std::mutex mutex_;
@@ -464,7 +475,7 @@ void register_runtime(nb::module_& m) {
   nb::class_<weft::Queue>(m, "Queue",
       "A command queue: an OpenCL queue, a CUDA stream, a host worker thread.\n"
       "\n"
-      "weft.Queue(device, out_of_order=False, profiling=True) orders the commands enqueued on it\n"
+      "weft.Queue(device, out_of_order=False, profiling=False) orders the commands enqueued on it\n"
       "(in order unless out_of_order); every enqueue returns a weft.Event at once.\n"
       "\n"
       "Parameters\n"
@@ -474,7 +485,7 @@ void register_runtime(nb::module_& m) {
       "out_of_order : bool, optional\n"
       "    Let commands run in any order their wait lists allow.\n"
       "profiling : bool, optional\n"
-      "    Record the commands' times (event.profile).\n"
+      "    Record the commands' times (event.profile); off by default.\n"
       "\n"
       "Raises\n"
       "------\n"
@@ -491,8 +502,11 @@ void register_runtime(nb::module_& m) {
              weft::Queue q(device_arg(device), weft::QueueOptions{out_of_order, profiling});
              return q;
            }),
-           nb::arg("device").none() = nb::none(), nb::arg("out_of_order") = false, nb::arg("profiling") = true)
+           nb::arg("device").none() = nb::none(), nb::arg("out_of_order") = false, nb::arg("profiling") = false,
+           "A queue on device. profiling=True gives its events times (Event.profile), as PyOpenCL's "
+           "PROFILING_ENABLE; off by default, since it costs every command.")
       .def_prop_ro("device", &weft::Queue::device)
+      .def_prop_ro("profiling", &weft::Queue::profiling, "Whether the queue's events carry times (Event.profile).")
       .def("finish", [](weft::Queue& q) {
         PyEvent pe{q.marker(), q};
         wait_interruptible(pe);
@@ -513,7 +527,10 @@ void register_runtime(nb::module_& m) {
         return nb::isinstance<weft::Queue>(b) && a.impl() == nb::cast<const weft::Queue&>(b).impl();
       })
       .def("__hash__", [](const weft::Queue& q) { return reinterpret_cast<std::uintptr_t>(q.impl().get()); })
-      .def("__repr__", [](const weft::Queue& q) { return "<weft.Queue on " + q.device().selector() + ">"; });
+      .def("__repr__", [](const weft::Queue& q) {
+        return "<weft.Queue on " + q.device().selector() + (q.out_of_order() ? ", out of order" : "") +
+               (q.profiling() ? ", profiling" : "") + ">";
+      });
 
   nb::class_<PyLaunchLog>(m, "LaunchLog",
       "The kernels launched on a queue while it records, with their events: how many kernels an\n"
@@ -549,7 +566,7 @@ void register_runtime(nb::module_& m) {
       "\n"
       "Examples\n"
       "--------\n"
-      ">>> event = weft.Queue(weft.Device(\"host\")).marker()\n"
+      ">>> event = weft.Queue(weft.Device(\"host\"), profiling=True).marker()\n"
       ">>> event.wait()\n"
       ">>> p = event.profile\n"
       ">>> p.queued <= p.submitted <= p.start <= p.end\n"
@@ -567,7 +584,8 @@ void register_runtime(nb::module_& m) {
       "A command's completion, returned by every enqueue.\n"
       "\n"
       "Wait for it (wait(), which Ctrl-C interrupts), await it in asyncio, add a callback with\n"
-      "then(f) (run on weft's completion thread), or read its profile (nanoseconds).\n"
+      "then(f) (run on weft's completion thread), or read its profile (nanoseconds; on a queue\n"
+      "made with profiling=True).\n"
       "\n"
       "Raises\n"
       "------\n"
@@ -576,7 +594,7 @@ void register_runtime(nb::module_& m) {
       "\n"
       "Examples\n"
       "--------\n"
-      ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+      ">>> q = weft.Queue(weft.Device(\"host\"), profiling=True)\n"
       ">>> prg = weft.Program(q.device, \"__kernel void one(__global int *x) { x[get_global_id(0)] = 1; }\").build()\n"
       ">>> x = weft.zeros(4, np.int32)\n"
       ">>> event = prg.one(q, (4,), None, x)\n"
@@ -603,7 +621,11 @@ void register_runtime(nb::module_& m) {
       .def_prop_ro("profile", [](const PyEvent& e) {
         wait_interruptible(e);
         return e.event.profile();
-      }, "Profiling times (waits for the event first).")
+      }, "Profiling times (waits for the event first). weft.Error on an event of a queue made without "
+         "profiling (weft.Queue(device, profiling=True) gives times), but for markers on host and CUDA queues.")
+      .def("as_future", [](nb::handle self) { return nb::module_::import_("weft._events").attr("as_future")(self); },
+           "A concurrent.futures.Future that completes with the event: its result is None, or the "
+           "command's error raised (weft/_events.py).")
       .def("then", [](nb::handle self, nb::handle callback) {
         if (!PyCallable_Check(callback.ptr())) {
           throw nb::type_error(("then: callback must be callable, not " +
@@ -623,7 +645,9 @@ void register_runtime(nb::module_& m) {
         });
         return nb::borrow(self);
       }, nb::arg("callback"),
-      "Calls callback(event) once the event is done, on weft's callback thread with the GIL held. "
+      "Calls callback(event) once the event is done (soon, if it is done already) on weft's callback "
+      "thread with the GIL held, after the callbacks added to the event before it: e.then(f).then(g) "
+      "runs f, then g. A callback that raises is reported (sys.unraisablehook) and the next ones still run. "
       "Returns the event.");
 
   m.def("_shutdown", [] { Dispatcher::get().shutdown(); }, "Stops the callback thread (atexit).");

@@ -90,7 +90,7 @@ from ._dtypes import (  # noqa: F401
     uint32,
     uint64,
 )
-from ._events import HostFuture  # noqa: F401
+from ._events import HostFuture, gather  # noqa: F401
 from ._functions import (  # noqa: F401
     all,
     amax,
@@ -135,13 +135,10 @@ from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
     iinfo,
     inf,
     isdtype,
-    logaddexp,
     nan,
     newaxis,
     pi,
-    positive,
     real,
-    sign,
 )
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
 from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "From PyOpenCL")
@@ -182,9 +179,12 @@ from ._ufuncs import (  # noqa: F401
     absolute,
     add,
     arccos,
+    arccosh,
     arcsin,
+    arcsinh,
     arctan,
     arctan2,
+    arctanh,
     around,
     bitwise_and,
     bitwise_or,
@@ -192,6 +192,7 @@ from ._ufuncs import (  # noqa: F401
     cbrt,
     ceil,
     clip,
+    copysign,
     cos,
     cosh,
     divide,
@@ -211,12 +212,14 @@ from ._ufuncs import (  # noqa: F401
     isfinite,
     isinf,
     isnan,
+    left_shift,
     less,
     less_equal,
     log,
     log1p,
     log2,
     log10,
+    logaddexp,
     logical_and,
     logical_not,
     logical_or,
@@ -226,12 +229,17 @@ from ._ufuncs import (  # noqa: F401
     mod,
     multiply,
     negative,
+    nextafter,
     not_equal,
+    positive,
     power,
     reciprocal,
     remainder,
     rint,
+    right_shift,
     round,
+    sign,
+    signbit,
     sin,
     sinh,
     sqrt,
@@ -246,6 +254,7 @@ from ._ufuncs import (  # noqa: F401
 
 # The Array API's names of functions weft has under NumPy's names.
 acos, asin, atan, atan2, bitwise_invert, pow = arccos, arcsin, arctan, arctan2, invert, power  # noqa: A001
+acosh, asinh, atanh, bitwise_left_shift, bitwise_right_shift = arccosh, arcsinh, arctanh, left_shift, right_shift
 
 # weft.array is a module (pyopencl.array's names) that is also NumPy's array() when called.
 import importlib as _importlib

@@ -60,10 +60,10 @@ class BenchmarkResult:
 
 def _device_seconds(start, end, wall):
     """end - start from the markers' profiles (nanoseconds); the host clock's wall when the
-    queue's events carry no times."""
+    queue's markers carry no times."""
     try:
         t = (end.profile.end - start.profile.start) * 1e-9
-    except Exception:  # a queue made without profiling
+    except _weft.Error:  # an OpenCL queue made without profiling
         return wall
     return t if t > 0 else wall
 
@@ -78,8 +78,9 @@ def benchmark(func: Callable[..., object], args: Sequence[Any] = (), kwargs: dic
     max_duration seconds have passed). CPU time: the call, on the host clock. Device time: per
     device, from a marker enqueued before the call to one enqueued after it on the device's array
     queue (where array operations, the kernel generators and RawKernel launches go), waited for
-    before the next call (so calls never overlap), from the markers' profiles (the host clock
-    until the wait returns where a queue has no profiling).
+    before the next call (so calls never overlap), from the markers' profiles: markers carry
+    times on host and CUDA queues with or without profiling; elsewhere (an OpenCL queue made
+    without profiling, as the array queue is) the host clock until the wait returns stands in.
 
     Parameters
     ----------

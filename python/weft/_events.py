@@ -1,29 +1,77 @@
-"""Awaiting device work from asyncio: ``await event`` (weft.Event's __await__, bound in C++,
-comes here) and HostFuture, a copy to the host under way."""
+"""Awaiting device work: ``await event`` (weft.Event's __await__, bound in C++, comes here),
+``event.as_future()`` (a concurrent.futures.Future), ``weft.gather`` and HostFuture, a copy to
+the host under way.
+
+Every callback comes from weft's one callback thread (docs/PYTHON.md, "Events and asyncio"):
+an awaited event wakes the loop that awaits it with loop.call_soon_threadsafe, so thousands of
+awaited events start no thread, and a loop closed while work is pending is left alone."""
 from __future__ import annotations
+
+import functools as _functools
+
+
+def _resolve(fut):
+    if not fut.done():  # cancelled meanwhile: nothing to deliver
+        fut.set_result(None)
+
+
+def _wake(loop, fut, _event):
+    """The event is done (on weft's callback thread): resume the awaiting task on its loop."""
+    try:
+        loop.call_soon_threadsafe(_resolve, fut)
+    except RuntimeError:
+        pass  # the loop closed while the work was pending: no one awaits it any more
 
 
 def await_event(event):
-    """``await event``: resumes when the command is done (the callback runs on a backend thread)."""
-    if event.done:
-        event.wait()
-        return
-    import asyncio  # here, not at import: it costs ~10 ms of every `import weft`
+    """``await event``: resumes when the command is done and raises its error if it failed.
+    Cancelling the awaiting task cancels the wait (not the command)."""
+    if not event.done:
+        import asyncio  # here, not at import: it costs ~10 ms of every `import weft`
 
-    loop = asyncio.get_running_loop()
-    fut = loop.create_future()
-
-    def _done(ev):
-        loop.call_soon_threadsafe(lambda: fut.done() or fut.set_result(None))
-
-    event.then(_done)
-    yield from fut
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        event.then(_functools.partial(_wake, loop, fut))
+        yield from fut
     event.wait()  # raises if the command failed
 
 
+def _settle(future, value, event):
+    """Completes a concurrent.futures.Future from a done event (on weft's callback thread)."""
+    if future.done():  # cancelled by its holder
+        return
+    try:
+        event.wait()
+    except BaseException as e:  # noqa: BLE001  (the command's error is the future's)
+        future.set_exception(e)
+    else:
+        future.set_result(value() if callable(value) else value)
+
+
+def as_future(event, value=None):
+    """``event.as_future()``: a concurrent.futures.Future done with the event; its result is
+    value (None for an Event, the NumPy array for a HostFuture) or the command's error.
+    Usable from threads and from asyncio (``await asyncio.wrap_future(f)``)."""
+    import concurrent.futures
+
+    future = concurrent.futures.Future()
+    event.then(_functools.partial(_settle, future, value))
+    return future
+
+
+async def gather(*awaitables, return_exceptions=False):
+    """Awaits weft events, HostFutures (``a.get_async()``) and any other awaitables together
+    and returns their results in order (None for an event, the NumPy array for a HostFuture),
+    as asyncio.gather: the first error is raised, or returned in its place with
+    return_exceptions=True. No thread is started however many are awaited."""
+    import asyncio
+
+    return await asyncio.gather(*awaitables, return_exceptions=return_exceptions)
+
+
 class HostFuture:
-    """A copy to the host under way, from Array.get_async(): ``await`` it, or call ``result()``;
-    both give the NumPy array. done() says whether the copy has finished.
+    """A copy to the host under way, from Array.get_async(): ``await`` it, call ``result()`` or
+    ``as_future()``; all give the NumPy array. done() says whether the copy has finished.
 
     Examples
     --------
@@ -45,6 +93,19 @@ class HostFuture:
     def result(self):
         self.event.wait()
         return self._out
+
+    def as_future(self):
+        """A concurrent.futures.Future whose result is the NumPy array."""
+        return as_future(self.event, self._result_value)
+
+    def _result_value(self):
+        return self._out
+
+    def then(self, callback):
+        """Calls callback(array) once the copy is done, on weft's callback thread; returns self."""
+        out = self._out
+        self.event.then(lambda _event: callback(out))
+        return self
 
     def __await__(self):
         yield from self.event.__await__()

@@ -1,7 +1,7 @@
 """The Array API standard's namespace names (2024.12 revision) that weft answers in Python over
 its existing operations: the inspection object, dtype queries (finfo, iinfo, isdtype,
-can_cast), constants, from_dlpack's standard signature and the elementwise functions that are
-exact compositions of weft's own (positive, sign, logaddexp, real and conj of real arrays)."""
+can_cast), constants, from_dlpack's standard signature and real and conj of real arrays (the
+elementwise functions with kernels of their own are in _ufuncs)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -260,30 +260,7 @@ def __array_namespace_info__():
     return _Info()
 
 
-# ---- elementwise functions composed exactly from weft's ------------------------------------------
-
-def _positive(x):
-    return x.astype(x.dtype, copy=True)
-
-
-def _sign(x):
-    """-1, 0 or 1 in x's dtype; a NaN stays NaN and -0.0 gives 0.0 (as NumPy's sign)."""
-    if x._dtype == "bool":
-        raise TypeError("sign: not defined for bool arrays")
-    s = (x > 0).astype(x.dtype) - (x < 0).astype(x.dtype)
-    if x._dtype in _KINDS["real floating"]:
-        s = _weft.where(_weft.isnan(x), x, s)
-    return s
-
-
-def _logaddexp(x1, x2):
-    """log(exp(x1) + exp(x2)) without overflow: ``max + log1p(exp(-|x1 - x2|))``; equal arguments
-    (infinities included) give x + log(2), as NumPy's."""
-    m = _weft.maximum(x1, x2)
-    d = _weft.subtract(x1, x2)
-    r = m + _weft.log1p(_weft.exp(-_weft.abs(d)))
-    return _weft.where(_weft.equal(x1, x2), m + _math.log(2.0), r)
-
+# ---- real and conj of the real arrays weft holds ----------------------------------------------------
 
 def _real(x):
     """The real part: a copy of x, as weft arrays hold real dtypes only (2024.12 takes real input)."""
@@ -295,10 +272,6 @@ def _conj(x):
     return x.astype(x.dtype, copy=True)
 
 
-_positive.__name__, _sign.__name__, _logaddexp.__name__ = "positive", "sign", "logaddexp"
 _real.__name__, _conj.__name__ = "real", "conj"
 real = with_out(_real)
 conj = with_out(_conj)
-positive = with_out(_positive)
-sign = with_out(_sign)
-logaddexp = with_out(_logaddexp)

@@ -16,7 +16,7 @@ _ArrayBase = _weft._Array
 UFUNCS = {
     "add": _weft.add, "subtract": _weft.subtract, "multiply": _weft.multiply, "divide": _weft.true_divide,
     "true_divide": _weft.true_divide, "floor_divide": _weft.floor_divide, "remainder": _weft.remainder,
-    "mod": _weft.remainder, "power": _weft.power, "negative": _weft.negative, "positive": lambda x: x,
+    "mod": _weft.remainder, "power": _weft.power, "negative": _weft.negative, "positive": _weft.positive,
     "absolute": _weft.abs, "fabs": _weft.fabs, "sqrt": _weft.sqrt, "cbrt": _weft.cbrt, "exp": _weft.exp,
     "exp2": _weft.exp2, "expm1": _weft.expm1, "log": _weft.log, "log2": _weft.log2, "log10": _weft.log10,
     "log1p": _weft.log1p, "sin": _weft.sin, "cos": _weft.cos, "tan": _weft.tan, "arcsin": _weft.arcsin,
@@ -29,7 +29,10 @@ UFUNCS = {
     "bitwise_or": _weft.bitwise_or, "bitwise_xor": _weft.bitwise_xor, "invert": _weft.invert,
     "isnan": _weft.isnan, "isinf": _weft.isinf, "isfinite": _weft.isfinite, "floor": _weft.floor,
     "ceil": _weft.ceil, "trunc": _weft.trunc, "rint": _weft.rint, "square": _weft.square,
-    "reciprocal": _weft.reciprocal,
+    "reciprocal": _weft.reciprocal, "arcsinh": _weft.arcsinh, "arccosh": _weft.arccosh,
+    "arctanh": _weft.arctanh, "copysign": _weft.copysign, "nextafter": _weft.nextafter,
+    "logaddexp": _weft.logaddexp, "sign": _weft.sign, "signbit": _weft.signbit,
+    "left_shift": _weft.left_shift, "right_shift": _weft.right_shift,
 }
 # ufunc.reduce of these is a weft reduction.
 UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": "max",

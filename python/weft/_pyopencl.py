@@ -93,7 +93,7 @@ class device_type:
 class command_queue_properties:
     """CommandQueue(properties=...) values (OpenCL's): OUT_OF_ORDER_EXEC_MODE_ENABLE asks for an
     out-of-order queue (OpenCL and CUDA devices; the host backend's queues run in order);
-    PROFILING_ENABLE is accepted (weft queues profile by default).
+    PROFILING_ENABLE gives the queue's events times (Event.profile).
 
     Examples
     --------
@@ -211,8 +211,9 @@ class CommandQueue(metaclass=_QueueType):
     """PyOpenCL's CommandQueue(context, device=None, properties=None): makes a weft.Queue on device
     (else the context's first device).
 
-    Profiling is always on, as weft queues are by default; OUT_OF_ORDER_EXEC_MODE_ENABLE makes an
-    out-of-order queue where the device has them (OpenCL, CUDA). ``isinstance(q, weft.CommandQueue)`` holds for every weft.Queue.
+    PROFILING_ENABLE gives its events times (Event.profile), as in PyOpenCL;
+    OUT_OF_ORDER_EXEC_MODE_ENABLE makes an out-of-order queue where the device has them (OpenCL,
+    CUDA). ``isinstance(q, weft.CommandQueue)`` holds for every weft.Queue.
 
     Parameters
     ----------
@@ -245,7 +246,9 @@ class CommandQueue(metaclass=_QueueType):
         if device is not None and isinstance(context, _weft.Context) and device not in context.devices:
             raise _weft.InvalidArgument(f"CommandQueue: {device!r} is not one of the context's devices")
         out_of_order = bool(props & command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE)
-        return _weft.Queue(device if device is not None else context, out_of_order=out_of_order)
+        profiling = bool(props & command_queue_properties.PROFILING_ENABLE)
+        return _weft.Queue(device if device is not None else context, out_of_order=out_of_order,
+                           profiling=profiling)
 
 
 def enqueue_marker(queue, wait_for=None) -> _weft.Event:

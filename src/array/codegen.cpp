@@ -114,6 +114,12 @@ class Generator {
           const std::string at_zero = wide_signed ? "(" + T + ")((" + W + ")1 << (" + std::to_string(8 * size_of(in_type) - 1) + "))" : "0";
           return "((" + T + ")(" + in + " == 0 ? " + at_zero + " : 1 / " + in + "))";
         }
+        if (n.op == "positive") return in;
+        if (n.op == "sign") return "weft_sign_" + T + "(" + in + ")";
+        if (n.op == "signbit") {
+          if (fl) return "((uchar)(signbit(" + in + ") != 0))";
+          return is_signed_integer(in_type) ? "((uchar)(" + in + " < 0))" : "((uchar)0)";
+        }
         if (n.op == "logical_not") return "((uchar)((" + in + ") == 0))";
         if (n.op == "invert") return in_type == DType::bool_ ? "((uchar)((" + in + ") == 0))" : "((" + kernel_type(in_type) + ")~" + in + ")";
         if (n.op == "isnan" || n.op == "isinf" || n.op == "isfinite") {
@@ -164,7 +170,9 @@ class Generator {
     if (n.op == "+" || n.op == "-" || n.op == "*" || n.op == "/" || is_bitwise(n.op)) {
       return "((" + t + ")(" + a + " " + n.op + " " + b + "))";
     }
-    if (n.op == "atan2" || n.op == "hypot") return n.op + "(" + a + ", " + b + ")";
+    if (n.op == "atan2" || n.op == "hypot" || n.op == "copysign" || n.op == "nextafter") {
+      return n.op + "(" + a + ", " + b + ")";  // OpenCL C's built-ins
+    }
     if (n.op == "fmin" || n.op == "fmax") {
       if (is_floating(work)) return n.op + "(" + a + ", " + b + ")";  // NaN-ignoring
       return std::string(n.op == "fmin" ? "weft_minimum_" : "weft_maximum_") + t + "(" + a + ", " + b + ")";
@@ -324,7 +332,8 @@ bool same_view(const Array& a, const Array& b) {
 }
 
 // Floor division, remainder (Python's sign rules), power, minimum and maximum (NaN-propagating
-// for floats) for every arithmetic type; division by zero gives 0 for integers, as NumPy.
+// for floats), sign, and the integers' shifts and the floats' logaddexp, each as NumPy's for
+// every arithmetic type; division by zero gives 0 for integers, as NumPy.
 std::string helpers() {
   static const std::string text = [] {
     std::string s;
@@ -344,6 +353,17 @@ std::string helpers() {
            ")a; while (b > 0) { if (b & 1) r *= x; x *= x; b >>= 1; } return (" + T + ")r; }\n";
       s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return b < a ? b : a; }\n";
       s += "inline " + T + " weft_maximum_" + T + "(" + T + " a, " + T + " b) { return a < b ? b : a; }\n";
+      s += "inline " + T + " weft_sign_" + T + "(" + T + " a) { return (" + T + ")" +
+           (is_signed ? "((a > 0) - (a < 0))" : "(a != 0)") + "; }\n";
+      // NumPy's shifts: a count at or past the width, or negative (huge as unsigned), shifts
+      // every bit out (OpenCL C and the CPUs would take it modulo the width). Left shifts run
+      // in the unsigned type (no undefined overflow); narrow types keep the low bits.
+      const std::string bits = std::to_string(T == "char" || T == "uchar" ? 8 : T == "short" || T == "ushort" ? 16
+                                              : W == "uint" ? 32 : 64);
+      s += "inline " + T + " weft_lshift_" + T + "(" + T + " a, " + T + " b) { return (ulong)b < " + bits + " ? (" + T +
+           ")((" + W + ")a << b) : (" + T + ")0; }\n";
+      s += "inline " + T + " weft_rshift_" + T + "(" + T + " a, " + T + " b) { return (ulong)b < " + bits +
+           " ? (" + T + ")(a >> b) : " + (is_signed ? "(" + T + ")(a < 0 ? -1 : 0)" : "(" + T + ")0") + "; }\n";
     }
     s += "inline int weft_cmp_lu(long a, ulong b) { return a < 0 ? -1 : ((ulong)a < b ? -1 : ((ulong)a > b ? 1 : 0)); }\n";
     for (const char* t : {"float", "double"}) {
@@ -359,6 +379,14 @@ std::string helpers() {
       s += "inline " + T + " weft_power_" + T + "(" + T + " a, " + T + " b) { return pow(a, b); }\n";
       s += "inline " + T + " weft_minimum_" + T + "(" + T + " a, " + T + " b) { return (a < b || a != a) ? a : b; }\n";
       s += "inline " + T + " weft_maximum_" + T + "(" + T + " a, " + T + " b) { return (a > b || a != a) ? a : b; }\n";
+      // 0.0 for -0.0 (not OpenCL's sign, which keeps the zero's sign), NaN for NaN, as NumPy's.
+      s += "inline " + T + " weft_sign_" + T + "(" + T + " a) { return a > 0 ? (" + T + ")1 : a < 0 ? (" + T +
+           ")-1 : a == 0 ? (" + T + ")0 : a; }\n";
+      // NumPy's npy_logaddexp: equal arguments (infinities of one sign too) give x + log(2).
+      const std::string ln2 = std::string("0.693147180559945309417232121458176568") + (T == "float" ? "f" : "");
+      s += "inline " + T + " weft_logaddexp_" + T + "(" + T + " a, " + T + " b) { if (a == b) return a + " + ln2 +
+           "; " + T + " d = a - b; if (d > 0) return a + log1p(exp(-d)); if (d <= 0) return b + log1p(exp(d)); " +
+           "return d; }\n";
     }
     return s;
   }();

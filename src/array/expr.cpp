@@ -184,6 +184,13 @@ Expr fmin(const Expr& a, const Expr& b) { return Expr(detail::make_binary("fmin"
 Expr fmax(const Expr& a, const Expr& b) { return Expr(detail::make_binary("fmax", a, b)); }
 Expr atan2(const Expr& a, const Expr& b) { return Expr(detail::make_binary("atan2", a, b)); }
 Expr hypot(const Expr& a, const Expr& b) { return Expr(detail::make_binary("hypot", a, b)); }
+Expr copysign(const Expr& a, const Expr& b) { return Expr(detail::make_binary("copysign", a, b)); }
+Expr nextafter(const Expr& a, const Expr& b) { return Expr(detail::make_binary("nextafter", a, b)); }
+Expr logaddexp(const Expr& a, const Expr& b) { return Expr(detail::make_binary("logaddexp", a, b)); }
+Expr bitwise_left_shift(const Expr& a, const Expr& b) { return Expr(detail::make_binary("lshift", a, b)); }
+Expr bitwise_right_shift(const Expr& a, const Expr& b) { return Expr(detail::make_binary("rshift", a, b)); }
+Expr operator<<(const Expr& a, const Expr& b) { return bitwise_left_shift(a, b); }
+Expr operator>>(const Expr& a, const Expr& b) { return bitwise_right_shift(a, b); }
 Expr clip(const Expr& a, const Expr& lo, const Expr& hi) {
   // NumPy clips in the common type of all three (np.clip(int8, -2**63, 0.0) is float64), so
   // a bound is not first converted to a's type.
@@ -238,6 +245,12 @@ Expr atan(const Expr& a) { return unary("atan", a, UnaryResult::to_float); }
 Expr sinh(const Expr& a) { return unary("sinh", a, UnaryResult::to_float); }
 Expr cosh(const Expr& a) { return unary("cosh", a, UnaryResult::to_float); }
 Expr tanh(const Expr& a) { return unary("tanh", a, UnaryResult::to_float); }
+Expr asinh(const Expr& a) { return unary("asinh", a, UnaryResult::to_float); }
+Expr acosh(const Expr& a) { return unary("acosh", a, UnaryResult::to_float); }
+Expr atanh(const Expr& a) { return unary("atanh", a, UnaryResult::to_float); }
+Expr sign(const Expr& a) { return unary("sign", a, UnaryResult::same); }
+Expr positive(const Expr& a) { return unary("positive", a, UnaryResult::same); }
+Expr signbit(const Expr& a) { return unary("signbit", a, UnaryResult::to_bool); }
 Expr abs(const Expr& a) { return unary("abs", a, UnaryResult::same); }
 Expr fabs(const Expr& a) { return unary("fabs", a, UnaryResult::to_float); }
 Expr rint(const Expr& a) { return unary("rint", a, UnaryResult::to_float); }

@@ -51,10 +51,20 @@ std::string int_text(const ExprNode& s) {
   return std::to_string(s.ivalue);
 }
 
-// Functions whose result is a float even for integers (NumPy's true division, atan2, hypot).
+// Functions whose result is a float even for integers (NumPy's true division, atan2, hypot ...).
 bool gives_float(std::string_view op) {
   using namespace std::string_view_literals;
-  return op == "/"sv || op == "atan2"sv || op == "hypot"sv;
+  return op == "/"sv || op == "atan2"sv || op == "hypot"sv || op == "copysign"sv || op == "nextafter"sv ||
+         op == "logaddexp"sv;
+}
+
+bool is_shift(std::string_view op) {
+  using namespace std::string_view_literals;
+  return op == "lshift"sv || op == "rshift"sv;
+}
+
+std::string public_name(const std::string& op) {
+  return op == "lshift" ? "bitwise_left_shift" : op == "rshift" ? "bitwise_right_shift" : op;
 }
 
 }  // namespace
@@ -161,6 +171,11 @@ NodePtr make_binary(const std::string& op_name, const Expr& x, const Expr& y) {
     throw DTypeError("bitwise '" + op_name + "' needs integer or bool operands, not " + std::string(name(a->dtype)) +
                      " and " + std::string(name(b->dtype)));
   }
+  if (is_shift(op) && is_floating(promoted)) {
+    // (int64 with uint64 promotes to float64: NumPy has no shift for that pair either.)
+    throw DTypeError(public_name(op_name) + " needs integer operands whose promoted type is an integer, not " +
+                     std::string(name(a->dtype)) + " and " + std::string(name(b->dtype)));
+  }
   if (op == "-" && promoted == DType::bool_) {
     throw DTypeError("subtracting bools is not supported (as in NumPy): use '^' (bitwise xor) or logical_xor");
   }
@@ -190,7 +205,9 @@ NodePtr make_binary(const std::string& op_name, const Expr& x, const Expr& y) {
   n->weak = a->weak && b->weak;
   if (is_predicate(op)) n->dtype = DType::bool_;
   // bool // bool, bool % bool and bool ** bool are int8 in NumPy (+ and * stay bool: or, and).
-  else if (promoted == DType::bool_ && (op == "floordiv" || op == "remainder" || op == "power")) n->dtype = DType::int8;
+  else if (promoted == DType::bool_ && (op == "floordiv" || op == "remainder" || op == "power" || is_shift(op))) {
+    n->dtype = DType::int8;
+  }
   else if (op == "/") n->dtype = is_floating(promoted) ? promoted : DType::float64;  // true_divide: 'dd'
   else if (gives_float(op)) n->dtype = is_floating(promoted) ? promoted : float_for_int(promoted);
   else n->dtype = promoted;
@@ -210,6 +227,9 @@ NodePtr make_unary(const std::string& op, const Expr& x, UnaryResult result) {
   }
   if (op == "neg" && t == DType::bool_) {
     throw DTypeError("negating bools is not supported (as in NumPy): use '~' or logical_not");
+  }
+  if ((op == "sign" || op == "positive") && t == DType::bool_) {
+    throw DTypeError(op + " is not defined for bools (as in NumPy); convert with astype first");
   }
   if (result == UnaryResult::to_bool) n->dtype = DType::bool_;
   else if ((op == "square" || op == "reciprocal") && t == DType::bool_) n->dtype = DType::int8;  // as NumPy's

@@ -1,5 +1,6 @@
 #include "dialect/host_translate.hpp"
 
+#include "dialect/group_fission.hpp"
 #include "dialect/keywords.hpp"
 #include "dialect/vector_rewrites.hpp"
 
@@ -11,8 +12,18 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
   const std::vector<Edit> renames = keyword_renames(parsed);
   edits.insert(edits.end(), renames.begin(), renames.end());
   const auto& toks = parsed.tokens;
+  const bool set_tls = parsed.helpers_use_work_items();
+  // Kernels with barriers or __local memory become group functions (group_fission.hpp); their
+  // edits replace the whole definition, so they are made after the others are known.
+  std::vector<Edit> group_edits;
   for (const auto* k : parsed.kernels()) {
-    out.kernels.push_back({k->name, cxx_name(k->name), k->params, k->group_feature});
+    KernelEntry entry{k->name, cxx_name(k->name), k->params, {}};
+    if (!k->group_feature.empty()) {
+      entry.refused = host_group_refusal(parsed, *k);
+      entry.groups = entry.refused.empty();
+    }
+    out.kernels.push_back(entry);
+    if (entry.groups) continue;
     // __kernel void k(args) -> static inline void k(weft_host::WorkItem weft_wi, args)
     edits.push_back({toks[k->qualifier_token].begin, toks[k->qualifier_token].end,
                      "static inline __attribute__((always_inline))"});
@@ -24,7 +35,12 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
       edits.push_back({open.end, open.end, "::weft_host::WorkItem weft_wi, "});
     }
   }
-  const bool set_tls = parsed.helpers_use_work_items();
+  for (const auto* k : parsed.kernels()) {
+    if (k->group_feature.empty() || !out.find(k->name)->groups) continue;
+    const std::vector<Edit> mine = group_kernel_edits(parsed, *k, edits, set_tls);
+    group_edits.insert(group_edits.end(), mine.begin(), mine.end());
+  }
+  edits.insert(edits.end(), group_edits.begin(), group_edits.end());
 
   std::string& cpp = out.text;
   cpp.reserve(host_prelude_text().size() + parsed.source.size() * 2 + 1024);
@@ -47,6 +63,16 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
     // them by name); the program's other kernels still run.
     if (!k.refused.empty()) continue;
     const std::string& s = k.symbol;
+    if (k.groups) {
+      cpp += "extern \"C\" __attribute__((visibility(\"default\"))) void weft_run_" + s +
+             "(void* const* weft_args_, const ::weft_host::Launch* weft_launch_, "
+             "::weft_host::size_t weft_begin_, ::weft_host::size_t weft_end_) {\n  ::weft_host::run_groups<&::weft_kernel::" +
+             s + "<int>, &::weft_kernel::" + s + "<long long>>(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
+      cpp += "extern \"C\" __attribute__((visibility(\"default\"))) const ::weft_host::KernelInfo "
+             "weft_info_" + s + " = ::weft_host::group_info<&::weft_kernel::" + s + "<int>>();\n";
+      cpp += "extern \"C\" __attribute__((visibility(\"default\"))) const int weft_groups_" + s + " = 1;\n";
+      continue;
+    }
     cpp += "extern \"C\" __attribute__((visibility(\"default\"))) void weft_run_" + s +
            "(void* const* weft_args_, const ::weft_host::Launch* weft_launch_, "
            "::weft_host::size_t weft_begin_, ::weft_host::size_t weft_end_) {\n  ::weft_host::run<&::weft_kernel::" +

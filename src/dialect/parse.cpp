@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "dialect/statements.hpp"
 #include "dialect/types.hpp"
 #include "weft/error.hpp"
 
@@ -366,7 +367,7 @@ class Parser {
       const auto s = text(k);
       const bool called = k + 1 < close && text(k + 1) == "(";
       if (f.group_feature.empty()) {
-        if ((s == "barrier" || s == "work_group_barrier") && called) {
+        if ((s == "barrier" || s == "work_group_barrier" || is_group_function(s)) && called) {
           f.group_feature = std::string(s) + "() at line " + std::to_string(tok(k).line);
         } else if (s == "__local" || s == "local") {
           f.group_feature = "__local memory at line " + std::to_string(tok(k).line);

@@ -31,6 +31,8 @@ struct KernelEntry {
   std::string symbol;  // its name in the translated text (differs where C++ reserves the name)
   std::vector<KernelArgInfo> params;
   std::string refused;  // why the target cannot run it ("" when it can), e.g. "barrier() at line 9"
+  bool groups = false;  // host: compiled as a group function (barriers, __local memory); its
+                        // entry point runs whole work-groups
 };
 
 struct Translation {

@@ -42,10 +42,27 @@ class EventImpl {
   virtual void wait() = 0;
   /// Waits, then returns the times.
   virtual EventProfile profile() = 0;
-  /// Runs callback once done (at once, on the caller's thread, if already done).
+  /// Runs callback once done (at once, on the caller's thread, if already done), on whatever
+  /// thread learns of it: a hook for weft's own short, non-blocking work. User callbacks go
+  /// through add_callback instead.
   virtual void on_complete(std::function<void()> callback) = 0;
+
+  /// Event::then: job goes to the completion thread (completion_thread.hpp) once the event is
+  /// done, after every job added before it (backends' own hooks run in no promised order, so
+  /// the order is kept here, with one hook per event). No cost until the first call.
+  static void add_callback(const std::shared_ptr<EventImpl>& self, std::function<void()> job);
+
+ private:
+  std::mutex callbacks_mutex_;
+  std::vector<std::function<void()>> callbacks_;  // waiting for the hook to fire
+  bool hooked_ = false;                           // on_complete was given the hook
+  bool fired_ = false;                            // the hook ran: new jobs are posted at once
 };
 using EventPtr = std::shared_ptr<EventImpl>;
+
+/// What EventImpl::profile throws for an event of a queue made without profiling: the
+/// error names the option that gives times.
+[[noreturn]] void throw_not_profiled();
 
 class BufferImpl {
  public:
@@ -153,6 +170,8 @@ class QueueImpl {
   QueueOrderState order_state;
   // The device, for the launch path's checks without a shared_ptr copy (set when made).
   const DeviceImpl* device_ptr = nullptr;
+  // QueueOptions::profiling, as made (set when made).
+  bool profiling_enabled = false;
 
   // The LaunchLogs listening to this queue's launches; the count keeps a launch that none
   // listens to at one relaxed load.

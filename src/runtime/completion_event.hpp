@@ -18,7 +18,9 @@ std::uint64_t now_ns() noexcept;
 
 class CompletionEvent final : public EventImpl {
  public:
-  CompletionEvent() noexcept;  // queued now
+  /// profiling: whether profile() gives times (a queue made with QueueOptions::profiling,
+  /// a user event, a marker); without it no clock is read and profile() throws.
+  explicit CompletionEvent(bool profiling = true) noexcept;  // queued now
 
   void mark_submitted() noexcept;
   void mark_running() noexcept;
@@ -37,6 +39,7 @@ class CompletionEvent final : public EventImpl {
   EventStatus await_end();
 
   std::atomic<EventStatus> status_{EventStatus::queued};
+  const bool profiling_;
   std::mutex mutex_;
   std::condition_variable cv_;
   std::atomic<int> waiters_{0};  // threads asleep on cv_ (changed under mutex_)

@@ -2,6 +2,7 @@
 
 #include "core/log.hpp"
 #include "runtime/completion_event.hpp"
+#include "runtime/completion_thread.hpp"
 #include "weft/error.hpp"
 
 namespace weft {
@@ -26,20 +27,16 @@ void Event::wait() const {
 EventProfile Event::profile() const { return impl_ ? impl_->profile() : EventProfile{}; }
 
 const Event& Event::then(std::function<void(const Event&)> callback) const {
+  if (!callback) throw InvalidArgument("Event::then: an empty callback was given");
+  detail::CompletionThread& thread = detail::CompletionThread::get();
   if (!impl_) {
-    callback(*this);
+    thread.post([cb = std::move(callback)] { cb(Event()); });
     return *this;
   }
-  // Done already: run it here and now, whatever the backend.
-  if (const auto s = impl_->status(); s == EventStatus::complete || s == EventStatus::error) {
-    callback(*this);
-    return *this;
-  }
-  // The callback holds a weak reference: an event must not keep itself alive.
-  std::weak_ptr<detail::EventImpl> weak = impl_;
-  impl_->on_complete([weak, cb = std::move(callback)] {
-    if (auto self = weak.lock()) cb(Event(std::move(self)));
-  });
+  // The callback always runs on the completion thread (completion_thread.hpp), after those
+  // added before it, also when the event is done already; the event is held until then, as
+  // OpenCL's clSetEventCallback does: `q.launch(k, n).then(f)` runs f though the handle is gone.
+  detail::EventImpl::add_callback(impl_, [self = impl_, cb = std::move(callback)] { cb(Event(self)); });
   return *this;
 }
 
@@ -71,19 +68,30 @@ std::uint64_t now_ns() noexcept {
                                         .count());
 }
 
-CompletionEvent::CompletionEvent() noexcept { times_.queued = now_ns(); }
+void throw_not_profiled() {
+  throw Error(
+      "Event::profile: the event's queue was made without profiling (queues do not profile unless asked); "
+      "make it with QueueOptions{.profiling = true} (Python: weft.Queue(device, profiling=True), or "
+      "CommandQueue(ctx, properties=weft.command_queue_properties.PROFILING_ENABLE))");
+}
+
+CompletionEvent::CompletionEvent(bool profiling) noexcept : profiling_(profiling) {
+  if (profiling_) times_.queued = now_ns();
+}
 
 // The times are written by the one thread that runs the command, before the status that
 // publishes them; readers wait for completion (await_end) first. No lock is needed.
 void CompletionEvent::mark_submitted() noexcept {
-  times_.submitted = now_ns();
+  if (profiling_) times_.submitted = now_ns();
   status_.store(EventStatus::submitted, std::memory_order_release);
 }
 
 void CompletionEvent::mark_running() noexcept {
-  const std::uint64_t t = now_ns();
-  if (times_.submitted == 0) times_.submitted = t;
-  times_.start = t;
+  if (profiling_) {
+    const std::uint64_t t = now_ns();
+    if (times_.submitted == 0) times_.submitted = t;
+    times_.start = t;
+  }
   status_.store(EventStatus::running, std::memory_order_release);
 }
 
@@ -97,10 +105,12 @@ void CompletionEvent::finish(EventStatus final_status, std::exception_ptr error)
   std::vector<std::function<void()>> callbacks;
   {
     std::lock_guard lock(mutex_);
-    const std::uint64_t t = now_ns();
-    if (times_.submitted == 0) times_.submitted = t;
-    if (times_.start == 0) times_.start = t;
-    times_.end = t;
+    if (profiling_) {
+      const std::uint64_t t = now_ns();
+      if (times_.submitted == 0) times_.submitted = t;
+      if (times_.start == 0) times_.start = t;
+      times_.end = t;
+    }
     error_ = std::move(error);
     callbacks.swap(callbacks_);
     status_.store(final_status, std::memory_order_release);
@@ -145,6 +155,7 @@ void CompletionEvent::wait() {
 }
 
 EventProfile CompletionEvent::profile() {
+  if (!profiling_) throw_not_profiled();
   await_end();
   std::lock_guard lock(mutex_);
   return times_;
@@ -160,6 +171,43 @@ void CompletionEvent::on_complete(std::function<void()> callback) {
     }
   }
   callback();
+}
+
+void EventImpl::add_callback(const std::shared_ptr<EventImpl>& self, std::function<void()> job) {
+  EventImpl& e = *self;
+  CompletionThread& thread = CompletionThread::get();
+  bool hook = false;
+  {
+    // Posting under the lock keeps the order: a job added after the hook fired is posted
+    // after every job the hook posted.
+    std::lock_guard lock(e.callbacks_mutex_);
+    if (e.fired_) {
+      thread.post(std::move(job));
+      return;
+    }
+    e.callbacks_.push_back(std::move(job));
+    hook = !e.hooked_;
+    e.hooked_ = true;
+  }
+  if (!hook) return;
+  // The hook runs on the thread that learns of completion (at once here when the event is
+  // done already). It holds the event: the jobs it posts may release the last other
+  // reference on the completion thread while it still holds the event's lock.
+  try {
+    e.on_complete([self, &thread] {
+      std::vector<std::function<void()>> jobs;
+      std::lock_guard lock(self->callbacks_mutex_);
+      self->fired_ = true;
+      jobs.swap(self->callbacks_);
+      for (auto& j : jobs) thread.post(std::move(j));
+    });
+  } catch (...) {
+    // The backend refused the hook (a driver error): the next then() tries again.
+    std::lock_guard lock(e.callbacks_mutex_);
+    e.hooked_ = false;
+    e.callbacks_.clear();
+    throw;
+  }
 }
 
 std::vector<EventPtr> to_event_ptrs(std::span<const Event> events) {

@@ -31,6 +31,7 @@ Queue::Queue(const Device& device, QueueOptions options) {
   if (!device) throw InvalidArgument("Queue: no device given");
   std::shared_ptr<detail::QueueImpl> made = device.impl()->create_queue(options);
   made->device_ptr = device.impl().get();
+  made->profiling_enabled = options.profiling;
   detail::DeviceOrder& order = device.impl()->order();
   order.add_queue(made);
   // The handles share one owner whose release first leaves a marker after the queue's work
@@ -66,6 +67,7 @@ Event ordered(const std::shared_ptr<detail::QueueImpl>& queue, std::span<const E
 
 Device Queue::device() const { return Device(checked(impl_)->device()); }
 bool Queue::out_of_order() const { return checked(impl_)->out_of_order(); }
+bool Queue::profiling() const { return checked(impl_)->profiling_enabled; }
 
 Event Queue::write(const Buffer& dst, const void* src, std::size_t bytes, std::size_t dst_offset,
                    Blocking blocking, std::span<const Event> wait) {

@@ -21,7 +21,7 @@ bool runs_work_groups(const Device& d) { return d.capabilities().has_barriers; }
 class DeviceFeatures : public ::testing::TestWithParam<Device> {
  protected:
   Device dev = GetParam();
-  Queue q{dev};
+  Queue q{dev, QueueOptions{.profiling = true}};  // CopyOnOneQueueOverlapsKernelOnAnother reads times
 };
 
 TEST_P(DeviceFeatures, SeedKernelsWithAnExternalFunction) {
@@ -135,7 +135,7 @@ TEST_P(DeviceFeatures, CopyOnOneQueueOverlapsKernelOnAnother) {
   const std::size_t bytes = 64 << 20;
   std::vector<char> host(bytes, 1);
   Buffer big(dev, bytes);
-  Queue copier(dev);
+  Queue copier(dev, QueueOptions{.profiling = true});
   Event kernel_event = q.launch(k, n);
   Event copy_event = copier.write(big, host.data(), bytes, 0, Blocking::no);
   wait_for_all({kernel_event, copy_event});

@@ -200,15 +200,57 @@ TEST(Dialect, VectorRewrites) {
   EXPECT_EQ(rewrite("y = 1.5f * z;"), "y = 1.5f * z;");
 }
 
-TEST(Dialect, HostTranslationKeepsUserLinesAndRefusesGroupKernels) {
+TEST(Dialect, HostTranslationSplitsGroupKernelsAndRefusesBarriersInHelpers) {
   const auto tr = translate(weft::test_kernels::group_features_cl, Target::host);
-  std::vector<std::string> runnable, refused;
-  for (const auto& k : tr.kernels) (k.refused.empty() ? runnable : refused).push_back(k.name);
-  EXPECT_EQ(runnable, (std::vector<std::string>{"scale"}));
-  EXPECT_EQ(refused.size(), 2u);
+  std::vector<std::string> runnable, refused, groups;
+  for (const auto& k : tr.kernels) {
+    (k.refused.empty() ? runnable : refused).push_back(k.name);
+    if (k.groups) groups.push_back(k.name);
+  }
+  EXPECT_EQ(runnable, (std::vector<std::string>{"scale", "block_sum"}));
+  EXPECT_EQ(groups, (std::vector<std::string>{"block_sum"}));
+  ASSERT_EQ(refused, (std::vector<std::string>{"via_helper"}));
+  EXPECT_NE(tr.kernels[2].refused.find("sync_group() (line 6)"), std::string::npos) << tr.kernels[2].refused;
   EXPECT_NE(tr.text.find("#line 1 \"kernel.cl\""), std::string::npos);
   EXPECT_NE(tr.text.find("weft_run_scale"), std::string::npos);
-  EXPECT_EQ(tr.text.find("weft_run_block_sum"), std::string::npos);
+  EXPECT_NE(tr.text.find("weft_groups_block_sum"), std::string::npos);
+  EXPECT_EQ(tr.text.find("weft_run_via_helper"), std::string::npos);
+  // The region after the first barrier keeps the user's line for compiler messages.
+  EXPECT_NE(tr.text.find("#line 24 \"kernel.cl\""), std::string::npos);
+}
+
+namespace {
+std::string host_build_error(const std::string& src) {
+  try {
+    (void)translate(src, Target::host);
+  } catch (const weft::BuildError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST(Dialect, HostRefusesBarriersOutsideUniformControlFlow) {
+  // Under a condition on the work-item, directly or through a variable.
+  EXPECT_NE(host_build_error("__kernel void k(__global int* x) {\n int l = get_local_id(0);\n int m = l * 2;\n"
+                             " if (m > 3) {\n  barrier(CLK_LOCAL_MEM_FENCE);\n }\n}")
+                .find("line 5: barrier() under control flow"),
+            std::string::npos);
+  EXPECT_NE(host_build_error("__kernel void k(__global int* x) {\n while (x[get_global_id(0)] > 0)\n"
+                             "  barrier(CLK_GLOBAL_MEM_FENCE);\n}")
+                .find("depends on 'get_global_id'"),
+            std::string::npos);
+  // A barrier inside an expression or a switch.
+  EXPECT_NE(host_build_error("__kernel void k(__global int* x) {\n x[0] = (barrier(1), 2);\n}").find("line 2"),
+            std::string::npos);
+  EXPECT_NE(host_build_error("__kernel void k(__global int* x) {\n switch (x[0]) {\n case 1: barrier(1); break;\n }\n}")
+                .find("switch"),
+            std::string::npos);
+  // Uniform conditions are fine: group ids, sizes, parameters, loads at uniform addresses.
+  EXPECT_EQ(host_build_error("__kernel void k(__global int* x, int n) {\n __local int t[4];\n"
+                             " int g = get_group_id(0);\n for (int i = 0; i < n + g; ++i) {\n"
+                             "  if (x[g] > 0 && get_local_size(0) > 2) barrier(1);\n  t[get_local_id(0)] = i;\n }\n}"),
+            "no error");
 }
 
 // Found by fuzzing (tests/fuzz/regressions/build_log): a line number past int threw

@@ -137,7 +137,16 @@ std::vector<Source> every_dialect_source() {
                                                             astype(b < 300, DType::int64) + astype(fabs(c) + rint(c), DType::int64) +
                                                             astype(Array::zeros({4, 3}, DType::uint64, host) < astype(c, DType::int64), DType::int64) +
                                                             astype(u64 + 18446744073709551615ULL, DType::int64));
+    // The Array API's functions of issue 24 (built-ins copysign, nextafter, signbit, the
+    // inverse hyperbolics; the helpers' sign, logaddexp and shifts).
+    static const std::string more = detail::eval_source(
+        Array::empty({4, 3}, DType::float64, host),
+        asinh(a) + acosh(a) + atanh(a) + sign(a) + positive(a) + copysign(a, b) + nextafter(a, 2) + logaddexp(a, c) +
+            astype(signbit(a), DType::float32) + astype(signbit(c), DType::float32) +
+            astype((c << b) + (c >> 3) + sign(c) + astype((u64 << 3) >> u64, DType::int32), DType::float64) +
+            astype(bitwise_left_shift(m, m), DType::float64));
     s.push_back({"array/eval", eval, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    s.push_back({"array/eval_array_api", more, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval_integers", ints, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/sum", sum, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     static std::vector<std::string> axis;

@@ -44,7 +44,7 @@ UNARY = ([Op("neg", 1, lambda a: -a, "(-{})", "neg"), Op("abs", 1, abs, "abs({})
           _uf("square", 1, "square"), _uf("fabs", 1, "abs"), _uf("reciprocal", 1, "div")]
          + [_uf(n, 1, "func") for n in ("sin", "cos", "tan", "exp", "exp2", "expm1", "log", "log2", "log10",
                                         "log1p", "sqrt", "cbrt", "arcsin", "arccos", "arctan", "sinh", "cosh",
-                                        "tanh")]
+                                        "tanh", "arcsinh", "arccosh", "arctanh")]
          + [_uf(n, 1, "round") for n in ("floor", "ceil", "trunc", "rint")]
          + [_uf(n, 1, "pred") for n in ("isnan", "isinf", "isfinite")])
 # How often each operation is drawn (arithmetic most).

@@ -1,7 +1,9 @@
 // CUDA streams as queues, CUevents as events, kernel launches.
 #include "backends/cuda/cuda_queue.hpp"
 
+#include <algorithm>
 #include <array>
+#include <chrono>
 #include <vector>
 #include <cstring>
 
@@ -83,34 +85,54 @@ void CudaCallbackThread::add(CUevent event, std::shared_ptr<void> keeper, std::f
 
 void CudaCallbackThread::loop() {
   device_.make_current();
-  while (true) {
-    Item item;
+  std::vector<Item> watching;
+  // The pause between polls while nothing completes: short after a completion or a new
+  // event, doubling up to a quarter of a millisecond (the hooks' latency bound under load).
+  constexpr std::chrono::microseconds shortest(10), longest(250);
+  std::chrono::microseconds pause = shortest;
+  for (;;) {
     {
       std::unique_lock lock(mutex_);
-      cv_.wait(lock, [&] { return stop_ || !items_.empty(); });
-      if (items_.empty()) return;
-      item = std::move(items_.front());
-      items_.pop_front();
+      const auto ready = [&] { return stop_ || !items_.empty(); };
+      if (watching.empty()) cv_.wait(lock, ready);
+      else cv_.wait_for(lock, pause, ready);
+      if (stop_ && items_.empty() && watching.empty()) return;
+      if (!items_.empty()) pause = shortest;
+      for (auto& i : items_) watching.push_back(std::move(i));
+      items_.clear();
     }
-    driver().cuEventSynchronize(item.event);
-    try {
-      item.callback();
-    } catch (const std::exception& e) {
-      WEFT_LOG_WARNING("an event callback threw: " << e.what());
-    } catch (...) {
-      WEFT_LOG_WARNING("an event callback threw");
+    bool any = false;
+    for (std::size_t i = 0; i < watching.size();) {
+      if (driver().cuEventQuery(watching[i].event) == CUDA_ERROR_NOT_READY) {
+        ++i;
+        continue;
+      }
+      // Done (or failed: a failed event's waiters learn it from the event itself).
+      Item item = std::move(watching[i]);
+      watching[i] = std::move(watching.back());
+      watching.pop_back();
+      any = true;
+      try {
+        item.callback();
+      } catch (const std::exception& e) {
+        WEFT_LOG_WARNING("an event hook threw: " << e.what());
+      } catch (...) {
+        WEFT_LOG_WARNING("an event hook threw");
+      }
     }
+    pause = any ? shortest : std::min(pause * 2, longest);
   }
 }
 
 // ---- events ------------------------------------------------------------------------------
 
-CudaEvent::CudaEvent(std::shared_ptr<CudaDevice> device, CUevent start, CUevent end, std::uint64_t queued_ns)
-    : device_(std::move(device)), start_(start), end_(end), queued_ns_(queued_ns) {}
+CudaEvent::CudaEvent(std::shared_ptr<CudaDevice> device, CUevent start, CUevent end, bool timed_end,
+                     std::uint64_t queued_ns)
+    : device_(std::move(device)), start_(start), end_(end), timed_end_(timed_end), queued_ns_(queued_ns) {}
 
 CudaEvent::~CudaEvent() {
   if (start_) device_->events().give(start_, true);
-  if (end_) device_->events().give(end_, start_ != nullptr);
+  if (end_) device_->events().give(end_, timed_end_);
 }
 
 void CudaEvent::check_foreign() const {
@@ -143,23 +165,26 @@ void CudaEvent::wait() {
 }
 
 EventProfile CudaEvent::profile() {
+  if (!timed_end_) throw_not_profiled();  // a queue without profiling: no device times
   wait();
   EventProfile p;
   p.queued = p.submitted = queued_ns_;
-  if (!start_) return p;  // a queue without profiling: no device times
-  p.start = device_->host_time_of(start_);
-  float ms = 0;
-  driver().cuEventElapsedTime(&ms, start_, end_);
-  p.end = p.start + static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
+  if (start_) {
+    p.start = device_->host_time_of(start_);
+    float ms = 0;
+    driver().cuEventElapsedTime(&ms, start_, end_);
+    p.end = p.start + static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
+  } else {
+    p.start = p.end = device_->host_time_of(end_);  // a marker on a queue without profiling
+  }
   if (p.submitted > p.start) p.submitted = p.start;  // anchoring rounds; keep the order
   if (p.queued > p.submitted) p.queued = p.submitted;
   return p;
 }
 
 void CudaEvent::on_complete(std::function<void()> callback) {
-  // The callback thread holds the device; this event's CUevent stays valid because the
-  // callback's owner (Event::then) holds only a weak reference and checks it first.
-  device_->callbacks().add(end_, device_, std::move(callback));
+  // The watcher holds this event (and so its CUevent, out of the pool) until the hook ran.
+  device_->callbacks().add(end_, shared_from_this(), std::move(callback));
 }
 
 // ---- queues ------------------------------------------------------------------------------
@@ -205,10 +230,11 @@ CUevent CudaQueue::begin_command() {
 }
 
 std::shared_ptr<CudaEvent> CudaQueue::end_command(CUevent start, std::uint64_t queued_ns,
-                                                  std::vector<EventPtr> foreign) {
-  CUevent end = device_->events().take(profiling_);
+                                                  std::vector<EventPtr> foreign, bool timed) {
+  const bool timing = profiling_ || timed;
+  CUevent end = device_->events().take(timing);
   const CUresult r = driver().cuEventRecord(end, stream_);
-  auto event = std::make_shared<CudaEvent>(device_, start, end, queued_ns);
+  auto event = std::make_shared<CudaEvent>(device_, start, end, timing, queued_ns);
   if (!foreign.empty()) event->set_foreign(std::move(foreign));
   check(r, "cuEventRecord");
   return event;
@@ -456,7 +482,9 @@ EventPtr CudaQueue::marker(std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();
   device_->make_current();
   auto foreign = wait_for(wait);
-  return end_command(begin_command(), t, std::move(foreign));
+  // A marker's end event is a timing one on every queue: one event, and what weft.benchmark
+  // times the device by.
+  return end_command(begin_command(), t, std::move(foreign), true);
 }
 
 void CudaQueue::finish() {

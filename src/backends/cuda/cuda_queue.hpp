@@ -4,7 +4,6 @@
 
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -35,15 +34,19 @@ class CudaEventPool {
   std::vector<cu::CUevent> timing_, plain_;
 };
 
-/// Runs event callbacks on a thread of the device's own, after cuEventSynchronize: user
-/// callbacks may call CUDA, which the driver's stream callbacks must not.
+/// Watches the device's events that have hooks (EventImpl::on_complete) and runs each hook
+/// once its event is done, on a thread of the device's own: hooks may call CUDA, which the
+/// driver's stream callbacks must not. The hooks are short (Event::then's hands the user's
+/// callback to the completion thread). Events are polled with cuEventQuery, not waited for
+/// one by one: an event held back by another stream (or a user event) must not delay the
+/// hooks of events done after it.
 class CudaCallbackThread {
  public:
   explicit CudaCallbackThread(CudaDevice& device);
   ~CudaCallbackThread();
   CudaCallbackThread(const CudaCallbackThread&) = delete;
   CudaCallbackThread& operator=(const CudaCallbackThread&) = delete;
-  /// Calls callback once event has completed; keeper keeps what event needs alive.
+  /// Calls callback once event has completed; keeper keeps event (the CUevent) alive.
   void add(cu::CUevent event, std::shared_ptr<void> keeper, std::function<void()> callback);
 
  private:
@@ -56,15 +59,18 @@ class CudaCallbackThread {
   CudaDevice& device_;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::deque<Item> items_;
+  std::vector<Item> items_;  // added, not yet watched (guarded by mutex_)
   bool stop_ = false;
   std::thread thread_;
 };
 
-/// A command on a stream: an end event (and a start event on profiling queues).
-class CudaEvent final : public EventImpl {
+/// A command on a stream: an end event (and a start event on profiling queues). The end
+/// event is a timing one on profiling queues and for markers (timed_end), else made with
+/// CU_EVENT_DISABLE_TIMING, the cheapest the driver records.
+class CudaEvent final : public EventImpl, public std::enable_shared_from_this<CudaEvent> {
  public:
-  CudaEvent(std::shared_ptr<CudaDevice> device, cu::CUevent start, cu::CUevent end, std::uint64_t queued_ns);
+  CudaEvent(std::shared_ptr<CudaDevice> device, cu::CUevent start, cu::CUevent end, bool timed_end,
+            std::uint64_t queued_ns);
   ~CudaEvent() override;
   EventStatus status() const override;
   void wait() override;
@@ -80,6 +86,7 @@ class CudaEvent final : public EventImpl {
   std::shared_ptr<CudaDevice> device_;
   cu::CUevent start_;  // null on queues without profiling
   cu::CUevent end_;
+  bool timed_end_;
   std::uint64_t queued_ns_;
   std::vector<EventPtr> foreign_;
 };
@@ -110,9 +117,9 @@ class CudaQueue final : public QueueImpl, public std::enable_shared_from_this<Cu
   std::vector<EventPtr> wait_for(std::span<const EventPtr> wait);
   /// Records the start event (profiling queues) before a command ...
   cu::CUevent begin_command();
-  /// ... and the end event after it.
+  /// ... and the end event after it (a timing one on profiling queues, or when timed).
   std::shared_ptr<CudaEvent> end_command(cu::CUevent start, std::uint64_t queued_ns,
-                                         std::vector<EventPtr> foreign);
+                                         std::vector<EventPtr> foreign, bool timed = false);
 
   std::shared_ptr<CudaDevice> device_;
   cu::CUstream stream_ = nullptr;

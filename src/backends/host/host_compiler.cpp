@@ -87,7 +87,8 @@ std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const 
   for (const auto& k : tr.kernels) {
     if (!k.refused.empty()) continue;  // a kernel the host refuses has no entry point
     const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + k.symbol));
-    if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size()) {
+    if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size() ||
+        (module->symbol("weft_groups_" + k.symbol) != nullptr) != k.groups) {
       throw PayloadRefused("it lacks the entry point of kernel '" + k.name + "'");
     }
   }
@@ -97,8 +98,8 @@ std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const 
 // ---- programs and kernels ------------------------------------------------------------------
 
 HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params,
-                       std::shared_ptr<HostModule> module, weft_host::RunFn entry)
-    : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), run_(entry) {}
+                       std::shared_ptr<HostModule> module, weft_host::RunFn entry, bool groups)
+    : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), run_(entry), groups_(groups) {}
 
 HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
                          std::vector<dialect::KernelEntry> kernels)
@@ -114,9 +115,8 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
   for (const auto& k : kernels_) {
     if (k.name != name) continue;
     if (!k.refused.empty()) {
-      throw Unsupported("kernel '" + k.name + "' needs work-group synchronization (" + k.refused +
-                        "), which the host backend does not provide; run it on an OpenCL CPU "
-                        "device instead (WEFT_DEVICE=opencl:cpu, e.g. PoCL) or on a GPU");
+      throw Unsupported("kernel '" + k.name + "' cannot run on the host backend: " + k.refused +
+                        " (or run it on an OpenCL device: WEFT_DEVICE=opencl:cpu, e.g. PoCL, or a GPU)");
     }
     auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + k.symbol));
     auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + k.symbol));
@@ -129,7 +129,7 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
       // from the compiler.
       if (!p[i].is_pointer && p[i].value_size == 0) p[i].value_size = info->arg_size[i];
     }
-    return std::make_shared<HostKernel>(k.name, std::move(p), module_, run);
+    return std::make_shared<HostKernel>(k.name, std::move(p), module_, run, k.groups);
   }
   std::string names;
   for (const auto& n : kernel_names()) names += (names.empty() ? "" : ", ") + n;

@@ -51,8 +51,11 @@ class HostCompiler final : public ProgramCompiler {
 class HostKernel final : public KernelImpl {
  public:
   HostKernel(std::string name, std::vector<KernelArgInfo> params,
-             std::shared_ptr<HostModule> module, weft_host::RunFn entry);
+             std::shared_ptr<HostModule> module, weft_host::RunFn entry, bool groups);
   weft_host::RunFn run() const noexcept { return run_; }
+  /// Its entry point runs whole work-groups ([begin, end) count groups, not work-items): a
+  /// kernel with barriers or __local memory (dialect/group_fission.hpp).
+  bool groups() const noexcept { return groups_; }
   /// How long its last run took on the thread that ran it (ns); max before the first run.
   std::uint64_t last_run_ns() const noexcept { return last_run_ns_.load(std::memory_order_relaxed); }
   void note_run_ns(std::uint64_t ns) noexcept { last_run_ns_.store(ns, std::memory_order_relaxed); }
@@ -61,6 +64,7 @@ class HostKernel final : public KernelImpl {
   std::atomic<std::uint64_t> last_run_ns_{~std::uint64_t{0}};
   std::shared_ptr<HostModule> module_;  // keeps the code loaded
   weft_host::RunFn run_;
+  bool groups_;
 };
 
 class HostProgram final : public ProgramImpl {

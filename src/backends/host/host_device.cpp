@@ -47,14 +47,19 @@ class HostBackend final : public BackendImpl {
     info.compute_units = config().num_threads;
     info.global_mem_bytes = physical_memory();
     info.max_alloc_bytes = info.global_mem_bytes;
-    info.local_mem_bytes = 0;
+    // __local memory is ordinary memory one thread owns for a group (LocalMemory arguments are
+    // allocated per chunk of groups, __local arrays live on the stack): 256 KiB leaves the
+    // tiles CPU-tuned kernels use room, within the threads' stacks.
+    info.local_mem_bytes = 256 * 1024;
     info.max_work_group_size = 4096;
     info.fp16 = true;
     info.fp64 = true;
     info.driver_version = std::string("weft ") + WEFT_VERSION_STRING;
-    // Work-items run to completion one after another on the pool's threads (no barriers, no
-    // __local memory), over plain host memory.
+    // Work-items run one after another on the pool's threads, over plain host memory; kernels
+    // with barriers run a group per task, split into loops at the barriers
+    // (dialect/group_fission.hpp).
     DeviceCapabilities& caps = info.capabilities;
+    caps.has_barriers = true;
     caps.memory_is_host = true;
     caps.addressable_memory = true;
     caps.prefers_row_kernels = true;
@@ -74,9 +79,9 @@ const BackendRegistration registration("host", 0, [] { return std::make_unique<H
 
 HostDevice::HostDevice(DeviceInfo info) : DeviceImpl(std::move(info)), pool_(info_.compute_units) {}
 
-std::shared_ptr<QueueImpl> HostDevice::create_queue(const QueueOptions&) {
+std::shared_ptr<QueueImpl> HostDevice::create_queue(const QueueOptions& options) {
   // Out-of-order queues run in order here: a valid schedule of any wait-list graph.
-  return std::make_shared<HostQueue>(std::static_pointer_cast<HostDevice>(shared_from_this()));
+  return std::make_shared<HostQueue>(std::static_pointer_cast<HostDevice>(shared_from_this()), options.profiling);
 }
 
 }  // namespace weft::detail

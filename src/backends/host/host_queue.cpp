@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 #include "backends/host/host_device.hpp"
@@ -35,7 +37,8 @@ std::size_t host_default_local_size(std::size_t global, unsigned dim) {
   return 1;
 }
 
-HostQueue::HostQueue(std::shared_ptr<HostDevice> device) : core_(std::make_shared<Core>(std::move(device))) {
+HostQueue::HostQueue(std::shared_ptr<HostDevice> device, bool profiling)
+    : core_(std::make_shared<Core>(std::move(device), profiling)) {
   std::thread([core = core_] { core->worker_loop(); }).detach();
 }
 
@@ -119,7 +122,10 @@ EventPtr HostQueue::Core::submit(std::function<void()> work, std::span<const Eve
 }
 
 EventPtr HostQueue::Core::submit(Command&& cmd, std::span<const EventPtr> wait, bool blocking, bool may_inline) {
-  auto event = std::make_shared<CompletionEvent>();
+  // A marker (no work, no kernel) reads the clock on every queue: two clock reads, and what
+  // weft.benchmark times the device by.
+  const bool marker = !cmd.work && !cmd.run.kernel;
+  auto event = std::make_shared<CompletionEvent>(profiling || marker);
   cmd.event = event;
   if (!wait.empty()) cmd.wait.assign(wait.begin(), wait.end());
   if (may_inline && std::all_of(wait.begin(), wait.end(), [](const EventPtr& w) {
@@ -243,6 +249,12 @@ void HostQueue::Core::run_kernel(KernelRun& r) {
   ThreadPool& pool = device->pool();
   const std::size_t threads = pool.size();
   const std::size_t total = r.total;
+  if (r.kernel->groups()) {
+    run_groups(r, argv, n);
+    r.kernel->note_run_ns(static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
+    return;
+  }
   const std::size_t chunks = r.explicit_local ? std::clamp<std::size_t>(total / r.group, 1, threads * chunks_per_thread)
                                               : std::clamp<std::size_t>(total / min_items_per_chunk, 1, threads);
   const weft_host::Launch* geometry = &r.geometry;
@@ -254,6 +266,51 @@ void HostQueue::Core::run_kernel(KernelRun& r) {
   }
   r.kernel->note_run_ns(static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
+}
+
+namespace {
+struct FreeBytes {
+  void operator()(std::byte* p) const noexcept { std::free(p); }
+};
+}  // namespace
+
+void HostQueue::Core::run_groups(KernelRun& r, std::array<void*, 64>& argv, std::size_t n) {
+  // Each chunk of groups runs on one thread, one group after another, so it needs one copy of
+  // the __local memory the launch asked for (LocalMemory arguments).
+  std::size_t local_bytes = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (r.args[i].kind == ArgValue::Kind::local) local_bytes += (r.args[i].size + 63) / 64 * 64;
+  }
+  const std::size_t groups = r.total / r.group;
+  const std::size_t threads = device->pool().size();
+  const std::size_t chunks = std::clamp<std::size_t>(groups, 1, threads * chunks_per_thread);
+  const weft_host::RunFn run = r.kernel->run();
+  // One block for every chunk, allocated before any runs (a chunk's function must not throw).
+  std::unique_ptr<std::byte, FreeBytes> local;
+  if (local_bytes) {
+    local.reset(static_cast<std::byte*>(std::aligned_alloc(64, local_bytes * chunks)));
+    if (!local) {
+      throw OutOfMemory("host: no memory for the launch's __local memory (" + std::to_string(local_bytes) +
+                            " bytes for each of " + std::to_string(chunks) + " threads' chunks)",
+                        local_bytes * chunks);
+    }
+  }
+  auto body = [&](std::size_t c) {
+    std::array<void*, 64> args = argv;
+    std::array<void*, 64> pointers;
+    if (local_bytes) {
+      std::byte* at = local.get() + c * local_bytes;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (r.args[i].kind != ArgValue::Kind::local) continue;
+        pointers[i] = at;
+        args[i] = &pointers[i];
+        at += (r.args[i].size + 63) / 64 * 64;
+      }
+    }
+    run(args.data(), &r.geometry, groups * c / chunks, groups * (c + 1) / chunks);
+  };
+  if (chunks == 1) body(0);
+  else device->pool().run(chunks, body);
 }
 
 EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return core_->submit(Command{}, wait, false, true); }

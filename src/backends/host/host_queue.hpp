@@ -2,6 +2,7 @@
 // order; a kernel launch splits its work-items over the device's thread pool.
 #pragma once
 
+#include <array>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -21,7 +22,7 @@ class HostDevice;
 
 class HostQueue final : public QueueImpl {
  public:
-  explicit HostQueue(std::shared_ptr<HostDevice> device);
+  HostQueue(std::shared_ptr<HostDevice> device, bool profiling);
   ~HostQueue() override;
 
   std::shared_ptr<DeviceImpl> device() const override;
@@ -58,7 +59,7 @@ class HostQueue final : public QueueImpl {
   /// its work (a kernel that never ends, Ctrl-C'd from Python, must not hang the caller or
   /// the process's exit). The worker runs what was enqueued, then ends with the last holder.
   struct Core {
-    explicit Core(std::shared_ptr<HostDevice> d) : device(std::move(d)) {}
+    Core(std::shared_ptr<HostDevice> d, bool p) : device(std::move(d)), profiling(p) {}
     /// Queues cmd; when may_inline and the queue is idle (nothing queued or running, every
     /// event waited for done), runs it at once on the calling thread instead: a hand-off to
     /// the worker (a futex wake) costs more than a tiny command itself.
@@ -68,10 +69,12 @@ class HostQueue final : public QueueImpl {
     /// or fails its event, after the queue is marked idle.
     std::exception_ptr execute(Command& cmd);
     void run_kernel(KernelRun& run);
+    void run_groups(KernelRun& run, std::array<void*, 64>& argv, std::size_t n);
     static void settle(Command& cmd, const std::exception_ptr& err);
     void worker_loop();
 
     std::shared_ptr<HostDevice> device;
+    const bool profiling;  // QueueOptions::profiling: events read the clock (markers always do)
     std::mutex mutex;
     std::condition_variable cv;
     // A ring of commands (not a deque: a command holds its launch's arguments inline, and a

@@ -67,9 +67,9 @@ EventProfile OpenclEvent::profile() {
   const Api& a = api();
   cl_event e = event_.get();
   cl_ulong v = 0;
-  if (a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof v, &v, nullptr) != CL_SUCCESS) {
-    return p;  // a queue without profiling, or a user event: no times
-  }
+  const cl_int err = a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof v, &v, nullptr);
+  if (err == CL_PROFILING_INFO_NOT_AVAILABLE) throw_not_profiled();  // a queue without profiling
+  check(err, "clGetEventProfilingInfo");
   p.queued = v;
   a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_SUBMIT, sizeof v, &v, nullptr);
   p.submitted = v;

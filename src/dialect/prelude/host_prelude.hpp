@@ -12,6 +12,16 @@
 #define WEFT_HALF _Float16
 
 extern "C" int printf(const char* format, ...);
+// The per-work-item arrays of kernels with barriers (weft_host::Scratch) come from the C
+// library's allocator, declared here without its header.
+extern "C" void* aligned_alloc(decltype(sizeof 0) alignment, decltype(sizeof 0) bytes);
+extern "C" void free(void* p);
+WEFT_INLINE void* weft_host_alloc(decltype(sizeof 0) bytes) {
+  void* p = aligned_alloc(64, bytes);
+  if (!p) __builtin_trap();  // out of memory inside a kernel: no error channel, stop loudly
+  return p;
+}
+WEFT_INLINE void weft_host_free(void* p) { free(p); }
 
 namespace weft_core {
 WEFT_INLINE int weft_clz64(unsigned long long x) noexcept { return x ? __builtin_clzll(x) : 64; }
@@ -134,6 +144,79 @@ template <class T>
   requires weft_std::is_integral_v<T>
 WEFT_INLINE T atom_max(volatile T* p, weft_std::type_identity_t<T> v) noexcept { return atomic_max(p, v); }
 
+// Atomics on __local memory in kernels split at barriers (dialect/group_fission.hpp): one
+// thread runs a whole group, so they are plain read-modify-writes there.
+#define WEFT_LOCAL_RMW(name, expr)                                                          \
+  template <class T>                                                                        \
+  WEFT_INLINE T weft_local_##name(volatile T* p, weft_std::type_identity_t<T> v) noexcept { \
+    T* q = const_cast<T*>(p);                                                               \
+    const T old = *q;                                                                       \
+    *q = expr;                                                                              \
+    return old;                                                                             \
+  }
+WEFT_LOCAL_RMW(atomic_add, old + v)
+WEFT_LOCAL_RMW(atomic_sub, old - v)
+WEFT_LOCAL_RMW(atomic_and, old & v)
+WEFT_LOCAL_RMW(atomic_or, old | v)
+WEFT_LOCAL_RMW(atomic_xor, old ^ v)
+WEFT_LOCAL_RMW(atomic_min, v < old ? v : old)
+WEFT_LOCAL_RMW(atomic_max, old < v ? v : old)
+WEFT_LOCAL_RMW(atomic_xchg, v)
+WEFT_LOCAL_RMW(atom_add, old + v)
+WEFT_LOCAL_RMW(atom_sub, old - v)
+WEFT_LOCAL_RMW(atom_and, old & v)
+WEFT_LOCAL_RMW(atom_or, old | v)
+WEFT_LOCAL_RMW(atom_xor, old ^ v)
+WEFT_LOCAL_RMW(atom_min, v < old ? v : old)
+WEFT_LOCAL_RMW(atom_max, old < v ? v : old)
+WEFT_LOCAL_RMW(atom_xchg, v)
+#undef WEFT_LOCAL_RMW
+template <class T>
+WEFT_INLINE T weft_local_atomic_inc(volatile T* p) noexcept { return weft_local_atomic_add(p, T(1)); }
+template <class T>
+WEFT_INLINE T weft_local_atomic_dec(volatile T* p) noexcept { return weft_local_atomic_sub(p, T(1)); }
+template <class T>
+WEFT_INLINE T weft_local_atom_inc(volatile T* p) noexcept { return weft_local_atomic_add(p, T(1)); }
+template <class T>
+WEFT_INLINE T weft_local_atom_dec(volatile T* p) noexcept { return weft_local_atomic_sub(p, T(1)); }
+template <class T>
+WEFT_INLINE T weft_local_atomic_cmpxchg(volatile T* p, weft_std::type_identity_t<T> cmp,
+                                        weft_std::type_identity_t<T> v) noexcept {
+  T* q = const_cast<T*>(p);
+  const T old = *q;
+  if (old == cmp) *q = v;
+  return old;
+}
+template <class T>
+WEFT_INLINE T weft_local_atom_cmpxchg(volatile T* p, weft_std::type_identity_t<T> cmp,
+                                      weft_std::type_identity_t<T> v) noexcept {
+  return weft_local_atomic_cmpxchg(p, cmp, v);
+}
+
+// Asynchronous copies between global and __local memory, in kernels split at barriers
+// (dialect/group_fission.hpp): the group's one call copies at once, so waiting is free.
+typedef int event_t;
+template <class T>
+WEFT_INLINE event_t async_work_group_copy(T* dst, const T* src, size_t n, event_t e) noexcept {
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i];
+  return e;
+}
+// The strided forms: global to __local strides the source, __local to global the destination
+// (the translation tells them apart by the destination's address space).
+template <class T>
+WEFT_INLINE event_t weft_async_copy_strided_src(T* dst, const T* src, size_t n, size_t stride, event_t e) noexcept {
+  for (size_t i = 0; i < n; ++i) dst[i] = src[i * stride];
+  return e;
+}
+template <class T>
+WEFT_INLINE event_t weft_async_copy_strided_dst(T* dst, const T* src, size_t n, size_t stride, event_t e) noexcept {
+  for (size_t i = 0; i < n; ++i) dst[i * stride] = src[i];
+  return e;
+}
+WEFT_INLINE void wait_group_events(int, event_t*) noexcept {}
+template <class T>
+WEFT_INLINE void prefetch(const T*, size_t) noexcept {}
+
 // Fences order one work-item's own accesses, which the host runs in program order anyway.
 // barrier() only appears in kernels the host refuses to run (see dialect/parse.cpp); it compiles
 // here so that the other kernels of the same program stay usable.
@@ -214,6 +297,177 @@ inline void run(void* const* args, const Launch* l, size_t begin, size_t end) no
 template <auto Kernel>
 constexpr KernelInfo info() noexcept {
   return kernel_traits<decltype(Kernel)>::info();
+}
+
+// ---- work-groups: kernels that meet at barriers (dialect/group_fission.hpp) ---------------
+// Such a kernel is split at its barriers into regions; each region runs as a loop over the
+// work-items of one group, and the variables that live across a barrier are kept in arrays
+// with one element per work-item. A launch's unit is then a group: [begin, end) count groups.
+
+/// One group's place in the launch: its id per dimension and its first global id.
+struct GroupIds {
+  size_t grp[3];
+  size_t base[3];
+};
+
+/// The groups one call runs.
+struct Groups {
+  const Launch* l;
+  size_t begin, end;
+  WEFT_INLINE GroupIds ids(size_t g) const {
+    const size_t n0 = l->gsize[0] / l->lsize[0], n1 = l->gsize[1] / l->lsize[1];
+    const size_t g0 = g % n0, rest = g / n0, g1 = rest % n1, g2 = rest / n1;
+    return {{g0, g1, g2},
+            {l->goff[0] + g0 * l->lsize[0], l->goff[1] + g1 * l->lsize[1], l->goff[2] + g2 * l->lsize[2]}};
+  }
+};
+
+/// The work-item functions inside a region: the item's local ids are the loop's counters.
+struct GroupItem {
+  const Launch* l;
+  GroupIds g;
+  size_t lid[3];
+  size_t gid0;  // the loop's counter
+  WEFT_INLINE size_t global_id(unsigned d) const { return d == 0 ? gid0 : d < 3 ? g.base[d] + lid[d] : 0; }
+  WEFT_INLINE size_t global_size(unsigned d) const { return d < 3 ? l->gsize[d] : 1; }
+  WEFT_INLINE size_t global_offset(unsigned d) const { return d < 3 ? l->goff[d] : 0; }
+  WEFT_INLINE size_t local_size(unsigned d) const { return d < 3 ? l->lsize[d] : 1; }
+  WEFT_INLINE size_t local_id(unsigned d) const { return d < 3 ? lid[d] : 0; }
+  WEFT_INLINE size_t group_id(unsigned d) const { return d < 3 ? g.grp[d] : 0; }
+  WEFT_INLINE size_t num_groups(unsigned d) const { return d < 3 ? l->gsize[d] / l->lsize[d] : 1; }
+  WEFT_INLINE unsigned work_dim() const { return l->work_dim; }
+  WEFT_INLINE WorkItem work_item() const { return {{gid0, g.base[1] + lid[1], g.base[2] + lid[2]}, l}; }
+};
+
+template <class T>
+using unconst_t = weft_std::remove_cv_t<T>;
+
+/// The per-work-item arrays of one call: one block each, freed when the call returns.
+class Scratch {
+ public:
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    for (unsigned i = 0; i < count_; ++i) weft_host_free(blocks_[i]);
+  }
+  template <class T>
+  T* alloc(size_t n) {
+    // 64-byte aligned and rounded, so that each array starts on its own cache line.
+    const size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+    void* p = weft_host_alloc(bytes ? bytes : 64);
+    if (count_ < 256) blocks_[count_++] = p;
+    return static_cast<T*>(p);
+  }
+
+ private:
+  void* blocks_[256];
+  unsigned count_ = 0;
+};
+
+template <class F>
+struct group_kernel_traits;
+template <class... P>
+struct group_kernel_traits<void (*)(Groups, P...)> {
+  static constexpr size_t arity = sizeof...(P);
+  static constexpr KernelInfo info() noexcept {
+    static_assert(sizeof...(P) <= 64, "a kernel may have at most 64 parameters");
+    return KernelInfo{static_cast<uint32_t>(sizeof...(P)), {static_cast<uint32_t>(sizeof(P))...}};
+  }
+};
+
+template <auto Kernel, class... P, int... I>
+WEFT_INLINE void run_groups_of(void (*)(Groups, P...), weft_std::int_sequence<I...>, void* const* args,
+                               const Launch* lp, size_t begin, size_t end) noexcept {
+  const Launch L = *lp;
+  Kernel(Groups{&L, begin, end}, *static_cast<const weft_std::remove_cv_t<P>*>(args[I])...);
+}
+
+/// Runs groups [begin, end) of a launch of a group kernel: its int-counter instance where the
+/// global ids in x fit an int, else its 64-bit one.
+template <auto Narrow, auto Wide>
+inline void run_groups(void* const* args, const Launch* l, size_t begin, size_t end) noexcept {
+  if (l->goff[0] + l->gsize[0] <= static_cast<size_t>(__INT_MAX__)) {
+    run_groups_of<Narrow>(Narrow, weft_std::make_integer_sequence<int, group_kernel_traits<decltype(Narrow)>::arity>{},
+                          args, l, begin, end);
+  } else {
+    run_groups_of<Wide>(Wide, weft_std::make_integer_sequence<int, group_kernel_traits<decltype(Wide)>::arity>{},
+                        args, l, begin, end);
+  }
+}
+
+template <auto Kernel>
+constexpr KernelInfo group_info() noexcept {
+  return group_kernel_traits<decltype(Kernel)>::info();
+}
+
+// ---- work-group functions (OpenCL C 2.0's collectives) in kernels split at barriers --------
+// A collective's argument is stored per work-item in a slot; the first work-item of the
+// region after it combines the slots once for the group (weft_host::Slot arrays come from
+// the kernel's Scratch).
+struct alignas(16) Slot {
+  unsigned char b[16];
+};
+template <class T>
+WEFT_INLINE void slot_put(Slot& s, T v) noexcept {
+  static_assert(sizeof(T) <= sizeof(Slot), "work-group functions take scalars");
+  __builtin_memcpy(s.b, &v, sizeof(T));
+}
+template <class T>
+WEFT_INLINE T slot_get(const Slot& s) noexcept {
+  T v;
+  __builtin_memcpy(&v, s.b, sizeof(T));
+  return v;
+}
+template <class T>
+using unref_t = weft_std::remove_cvref_t<T>;
+
+enum class GroupOp { add, min, max, any, all };
+template <class T, GroupOp O>
+WEFT_INLINE T group_combine(T a, T b) noexcept {
+  if constexpr (O == GroupOp::add) return a + b;
+  else if constexpr (O == GroupOp::min) return b < a ? b : a;
+  else if constexpr (O == GroupOp::max) return a < b ? b : a;
+  else if constexpr (O == GroupOp::any) return (a != 0 || b != 0) ? 1 : 0;
+  else return (a != 0 && b != 0) ? 1 : 0;
+}
+template <class T, GroupOp O>
+WEFT_INLINE T group_identity() noexcept {
+  if constexpr (O == GroupOp::add || O == GroupOp::any) return T(0);
+  else if constexpr (O == GroupOp::all) return T(1);
+  else if constexpr (weft_std::is_integral_v<T>) {
+    return O == GroupOp::min ? weft_std::numeric_limits<T>::max() : weft_std::numeric_limits<T>::min();
+  } else {
+    return O == GroupOp::min ? T(__builtin_inf()) : T(-__builtin_inf());
+  }
+}
+template <class T, GroupOp O>
+inline T group_reduce(Slot* w, size_t n, Slot& result, bool& done) noexcept {
+  if (!done) {
+    T acc = group_identity<T, O>();
+    for (size_t i = 0; i < n; ++i) acc = group_combine<T, O>(acc, slot_get<T>(w[i]));
+    slot_put(result, acc);
+    done = true;
+  }
+  return slot_get<T>(result);
+}
+template <class T, GroupOp O, bool Inclusive>
+inline T group_scan(Slot* w, size_t n, bool& done, size_t l) noexcept {
+  if (!done) {
+    T acc = group_identity<T, O>();
+    for (size_t i = 0; i < n; ++i) {
+      const T v = slot_get<T>(w[i]);
+      const T next = group_combine<T, O>(acc, v);
+      slot_put(w[i], Inclusive ? next : acc);
+      acc = next;
+    }
+    done = true;
+  }
+  return slot_get<T>(w[l]);
+}
+template <class T>
+WEFT_INLINE T group_broadcast(const Slot* w, const Launch& L, size_t x, size_t y = 0, size_t z = 0) noexcept {
+  return slot_get<T>(w[(z * L.lsize[1] + y) * L.lsize[0] + x]);
 }
 
 }  // namespace weft_host

@@ -55,7 +55,7 @@ namespace {
 DeviceStyle derive_style(const Device& d) {
   DeviceStyle s;
   const DeviceCapabilities& caps = d.capabilities();
-  if (!caps.has_barriers) {
+  if (!caps.has_barriers || caps.prefers_row_kernels) {
     s.host = true;
     s.chunked = true;
     s.items = 1;

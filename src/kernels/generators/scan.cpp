@@ -90,7 +90,7 @@ GenericScanKernel::Kernels& GenericScanKernel::kernels_for(const Device& device)
   }
   const auto& style = detail::device_style(device);
   // Tests may choose the algorithm (detail::GeneratorChoices: the GPU algorithm on an OpenCL
-  // CPU device); the host backend has no barriers. On GPUs without a device-scope fence
+  // CPU device); the host backend takes the chunked one. On GPUs without a device-scope fence
   // (OpenCL) the single pass still works for values of 4 bytes or less: they travel inside the
   // tiles' 64-bit status words, so nothing has to be ordered between two words.
   using Choices = detail::GeneratorChoices;

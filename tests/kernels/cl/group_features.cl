@@ -1,6 +1,6 @@
-// One kernel a host CPU can run and two that need work-group synchronization: a local-memory
-// reduction with barriers (as in shared/seeds/000) and one that only reaches barrier()
-// through a helper function.
+// A plain kernel and two that need work-group synchronization: a local-memory reduction with
+// barriers (as in shared/seeds/000), which the host backend splits at its barriers, and one
+// that only reaches barrier() through a helper function, which the host refuses.
 #define LOCAL_SIZE 64
 
 void sync_group(void)

@@ -2,8 +2,8 @@
 # import line changed (pyopencl -> weft) and the elided parts filled in (see
 # s000_example1_inefficient.py). The kernel source uses LOCAL_SIZE, which a Python variable
 # cannot reach: the filled-in build passes it as -DLOCAL_SIZE, as a PyOpenCL user must too.
-# The host backend has no work-group barriers: there the build raises weft.Unsupported (the
-# test expects that); OpenCL devices (PoCL) and CUDA run it.
+# It runs on every device: the host backend splits the kernel at its barriers into loops over
+# the work-items of a group (src/dialect/group_fission.hpp).
 import weft as cl
 import numpy as np
 

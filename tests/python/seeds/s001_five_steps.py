@@ -14,7 +14,9 @@ platforms = pyopencl.get_platforms()
 devices = platforms[0].get_devices()
 ctx = pyopencl.Context((devices[0],))
 
-queue = pyopencl.CommandQueue(ctx)
+# (profiling asked for: step 4 reads evt.profile, which PyOpenCL, as weft, refuses on a queue
+# made without PROFILING_ENABLE, as the slide's is)
+queue = pyopencl.CommandQueue(ctx, properties=pyopencl.command_queue_properties.PROFILING_ENABLE)
 
 # 2. Create and build the program
 src = '''__kernel void vadd(__global const float *a,
