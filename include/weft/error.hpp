@@ -85,6 +85,12 @@ class WEFT_API ValueOutOfRange : public InvalidArgument {
   using InvalidArgument::InvalidArgument;
 };
 
+/// An index outside the extent it indexes (take's indices, as NumPy's IndexError).
+class WEFT_API IndexOutOfRange : public InvalidArgument {
+ public:
+  using InvalidArgument::InvalidArgument;
+};
+
 /// An environment variable (WEFT_DEVICE, WEFT_NUM_THREADS, ...) holds a malformed value.
 class WEFT_API ConfigError : public InvalidArgument {
  public:

@@ -6,6 +6,7 @@
 #include "weft/array.hpp"
 #include "weft/kernel_args.hpp"
 #include "weft/lazy_array.hpp"
+#include "weft/manipulation.hpp"
 #include "weft/buffer.hpp"
 #include "weft/config.hpp"
 #include "weft/device.hpp"
@@ -35,4 +36,5 @@
 #include "weft/selection.hpp"
 #include "weft/selector.hpp"
 #include "weft/shape.hpp"
+#include "weft/statistics.hpp"
 #include "weft/version.hpp"

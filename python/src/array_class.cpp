@@ -203,6 +203,7 @@ void register_arrays(nb::module_& m) {
   register_array_creation(m);
   register_array_memory(m);
   register_array_histogram(m);
+  register_array_manipulation(m);
 }
 
 }  // namespace weftpy

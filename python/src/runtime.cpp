@@ -29,6 +29,7 @@ PyObject* invalid_argument_type = nullptr;
 PyObject* config_error_type = nullptr;
 PyObject* dtype_error_type = nullptr;
 PyObject* value_out_of_range_type = nullptr;
+PyObject* index_out_of_range_type = nullptr;
 PyObject* unsupported_type = nullptr;
 
 PyObject* new_error(nb::module_& m, const char* name, PyObject* bases, const char* doc) {
@@ -244,6 +245,8 @@ void register_errors(nb::module_& m) {
       "... except weft.ValueOutOfRange as e:\n"
       "...     print(isinstance(e, OverflowError))\n"
       "True");
+  index_out_of_range_type = new_error(m, "IndexOutOfRange", bases({invalid_argument_type, PyExc_IndexError}),
+                                      "An index outside the extent it indexes (NumPy's IndexError).");
   config_error_type = new_error(m, "ConfigError", bases({invalid_argument_type}),
       "A WEFT_* setting (or a device selector) was malformed: the message names it and lists what\n"
       "it accepts.\n"
@@ -279,6 +282,8 @@ void register_errors(nb::module_& m) {
       PyErr_SetObject(config_error_type, text(e.what()).ptr());
     } catch (const weft::DTypeError& e) {
       PyErr_SetObject(dtype_error_type, text(e.what()).ptr());
+    } catch (const weft::IndexOutOfRange& e) {
+      PyErr_SetObject(index_out_of_range_type, text(e.what()).ptr());
     } catch (const weft::ValueOutOfRange& e) {
       PyErr_SetObject(value_out_of_range_type, text(e.what()).ptr());
     } catch (const weft::InvalidArgument& e) {

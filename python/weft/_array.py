@@ -253,6 +253,33 @@ class Array(_weft._Array):
         from . import _sorting
         return _sorting.searchsorted(self, v, side, sorter)
 
+    # ---- rearranging (NumPy's methods of weft._manipulation's functions) ----------------------
+
+    def squeeze(self, axis=None):
+        """A view without the extent-1 axes (axis: only those), as NumPy's."""
+        from . import _manipulation
+        return _manipulation.squeeze(self, axis)
+
+    def repeat(self, repeats, axis=None):
+        """Each element repeated along axis (None: flattened), as NumPy's."""
+        from . import _manipulation
+        return _manipulation.repeat(self, repeats, axis)
+
+    def take(self, indices, axis=None):
+        """The elements at integer indices along axis (None: flattened), as NumPy's."""
+        from . import _manipulation
+        return _manipulation.take(self, indices, axis)
+
+    def swapaxes(self, axis1, axis2):
+        """A view with two axes swapped, as NumPy's."""
+        from . import _manipulation
+        order = list(range(self.ndim))
+        for a in (axis1, axis2):
+            if not -self.ndim <= a < self.ndim:
+                raise ValueError(f"swapaxes: axis {a} is out of bounds for array of dimension {self.ndim}")
+        order[axis1], order[axis2] = order[axis2], order[axis1]
+        return _manipulation.permute_dims(self, tuple(order))
+
     # ---- devices, indexing and NumPy's protocols ---------------------------------------------
 
     def __array_namespace__(self, *, api_version: str | None = None) -> types.ModuleType:

@@ -15,6 +15,7 @@
 #include "weft/array.hpp"
 #include "weft/error.hpp"
 #include "weft/scan.hpp"
+#include "weft/statistics.hpp"
 
 namespace weft {
 
@@ -25,11 +26,13 @@ using detail::ElementFunction;
 using detail::normalize_axes;
 
 std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::string& what, DType result, bool lines,
-                                               std::vector<detail::RuntimeArg>& args);
+                                               bool initial, std::vector<detail::RuntimeArg>& args);
 
-// cumsum and cumprod: NumPy's result type (sum's), the expression scanned in one generated
-// scan kernel, along one axis as a segmented scan over its lines.
-Array scan_along(const Expr& whole, const std::string& what, std::optional<int> axis) {
+// cumsum and cumprod: NumPy's result type (sum's) unless given, the expression scanned in one
+// generated scan kernel, along one axis as a segmented scan over its lines. initial: each line
+// of the result starts with the operation's identity (the Array API's include_initial).
+Array scan_along(const Expr& whole, const std::string& what, std::optional<int> axis,
+                 std::optional<DType> type = std::nullopt, bool initial = false) {
   const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
@@ -45,16 +48,20 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
     for (std::size_t k = d + 1; k < in.ndim(); ++k) inner *= in[k];
     length = in[d];
   }
-  const DType result = axis_result_type("sum", expr.dtype());
-  Array out = Array::empty(axis ? in : Shape{in.size()}, result, dev);
-  if (out.size() == 0) return out;
-  const bool lines = out.size() != length;  // more than one line: a segmented scan
+  const DType result = type ? *type : axis_result_type("sum", expr.dtype());
+  std::vector<std::int64_t> dims = axis ? in.dims() : std::vector<std::int64_t>{in.size()};
+  const std::size_t d = axis ? normalize_axes({*axis}, in.ndim(), what.c_str()).front() : 0;
+  if (initial) ++dims[d];
+  Array out = Array::empty(Shape(dims), result, dev);
+  if (initial && out.size() > 0) out.slice(d, 0, 1).assign(Expr(what == "cumsum" ? 0 : 1));
+  if (in.size() == 0) return out;
+  const bool lines = in.size() != length;  // more than one line: a segmented scan
 
   std::vector<detail::RuntimeArg> args{detail::RuntimeArg::of(out.buffer())};
-  auto kernel = scan_kernel(expr, what, result, lines, args);
+  auto kernel = scan_kernel(type ? astype(expr, *type) : expr, what, result, lines, initial, args);
   args.push_back(detail::RuntimeArg::of_value(length));
   args.push_back(detail::RuntimeArg::of_value(inner));
-  kernel->run(detail::array_queue(dev), static_cast<std::size_t>(out.size()), args);
+  kernel->run(detail::array_queue(dev), static_cast<std::size_t>(in.size()), args);
   detail::count_launch(dev);
   out.mark_written();
   return out;
@@ -63,11 +70,11 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
 // The scan kernel of cumsum/cumprod (lines: segmented, one scan per line along the axis);
 // appends the expression's arguments to args.
 std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::string& what, DType result, bool lines,
-                                               std::vector<detail::RuntimeArg>& args) {
+                                               bool initial, std::vector<detail::RuntimeArg>& args) {
   const Shape& in = expr.shape();
   const detail::ExprNode& root = *expr.node();
   detail::CallKey call;
-  call << what << "|" << name(result) << (lines ? "|lines|" : "|one|");
+  call << what << "|" << name(result) << (lines ? "|lines|" : "|one|") << (initial ? "initial|" : "");
   call.walk(in, nullptr, {&root});
   args.insert(args.end(), call.args().begin(), call.args().end());
   static detail::Immortal<detail::KernelTable<GenericScanKernel>> tables;  // never destroyed: core/lifetime.hpp
@@ -80,13 +87,16 @@ std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::stri
     // place in C order (line = (outer, inner) pair, pos along the axis).
     const std::string preamble =
         f.preamble +
-        "long weft_flat(long j, long len, long inner) { const long line = j / len; const long pos = j - line * len; "
-        "const long o = line / inner; const long r = line - o * inner; return (o * len + pos) * inner + r; }\n";
-    const std::string at = lines ? "weft_flat(i, weft_len, weft_inner)" : "i";
+        "long weft_flat(long j, long len, long inner, long extra) { const long line = j / len; "
+        "const long pos = j - line * len; const long o = line / inner; const long r = line - o * inner; "
+        "return (o * (len + extra) + pos + extra) * inner + r; }\n";
+    // extra: the result's lines are one longer, the scan written after their first element.
+    const std::string at = lines ? "weft_flat(i, weft_len, weft_inner, 0)" : "i";
+    const std::string to = !initial ? at : lines ? "weft_flat(i, weft_len, weft_inner, 1)" : "i + 1";
     return std::make_shared<GenericScanKernel>(
         result, R + " *weft_out, " + f.params + ", long weft_len, long weft_inner",
         "weft_element(" + at + f.names + ")", what == "cumsum" ? "a + b" : "a * b", what == "cumsum" ? "0" : "1",
-        "weft_out[" + at + "] = item;", lines ? "i % weft_len == 0" : "", preamble, "weft_" + what);
+        "weft_out[" + to + "] = item;", lines ? "i % weft_len == 0" : "", preamble, "weft_" + what);
   });
 }
 }  // namespace
@@ -96,9 +106,29 @@ Array cumprod(const Expr& expr) { return scan_along(expr, "cumprod", std::nullop
 Array cumsum(const Expr& expr, int axis) { return scan_along(expr, "cumsum", axis); }
 Array cumprod(const Expr& expr, int axis) { return scan_along(expr, "cumprod", axis); }
 
+namespace {
+Array cumulative(const Expr& x, const std::string& what, std::optional<int> axis, std::optional<DType> dtype,
+                 bool include_initial) {
+  const std::string who = what == "cumsum" ? "cumulative_sum" : "cumulative_prod";
+  if (!axis && x.shape().ndim() > 1) {
+    throw InvalidArgument(who + ": axis is required for an array of more than one dimension (x has " +
+                          std::to_string(x.shape().ndim()) + ")");
+  }
+  if (axis) normalize_axes({*axis}, x.shape().ndim(), who.c_str());
+  return scan_along(x, what, axis, dtype, include_initial);
+}
+}  // namespace
+
+Array cumulative_sum(const Expr& x, std::optional<int> axis, std::optional<DType> dtype, bool include_initial) {
+  return cumulative(x, "cumsum", axis, dtype, include_initial);
+}
+Array cumulative_prod(const Expr& x, std::optional<int> axis, std::optional<DType> dtype, bool include_initial) {
+  return cumulative(x, "cumprod", axis, dtype, include_initial);
+}
+
 std::string detail::scan_source(const Expr& expr, const std::string& what, bool lines) {
   std::vector<detail::RuntimeArg> args;
-  return scan_kernel(expr, what, axis_result_type("sum", expr.dtype()), lines, args)->source();
+  return scan_kernel(expr, what, axis_result_type("sum", expr.dtype()), lines, false, args)->source();
 }
 
 }  // namespace weft

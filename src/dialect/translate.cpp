@@ -1,5 +1,7 @@
 #include "dialect/translate.hpp"
 
+#include <set>
+
 #include "dialect/edits.hpp"
 #include "dialect/keywords.hpp"
 
@@ -30,11 +32,44 @@ void check_kernel_names(const ParsedSource& parsed) {
   }
 }
 
+// The C and C++ standard library's headers: OpenCL C has none of them (the dialect's
+// built-in functions need no include), and on the C++ backends they would bring the host's
+// declarations into the kernel's namespace. A clear error beats a page of compiler messages.
+void check_includes(const ParsedSource& parsed) {
+  static const std::set<std::string_view> standard = {
+      "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h", "limits.h", "locale.h",
+      "math.h", "setjmp.h", "signal.h", "stdarg.h", "stdbool.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h",
+      "string.h", "tgmath.h", "time.h", "wchar.h", "cmath", "cstdio", "cstdlib", "cstring", "cstdint", "climits",
+      "cfloat", "cstddef", "iostream", "vector", "algorithm"};
+  const auto& t = parsed.tokens;
+  for (std::size_t i = 0; i + 2 < t.size(); ++i) {
+    if (!t[i].directive_start || t[i + 1].text(parsed.source) != "include") continue;
+    std::string name;
+    const Token& first = t[i + 2];
+    if (first.text(parsed.source) == "<") {
+      for (std::size_t j = i + 3; j < t.size() && t[j].in_directive && !t[j].directive_start; ++j) {
+        if (t[j].text(parsed.source) == ">") break;
+        name += t[j].text(parsed.source);
+      }
+    } else if (first.kind == TokenKind::string) {
+      const auto q = first.text(parsed.source);
+      name = q.size() >= 2 ? std::string(q.substr(1, q.size() - 2)) : "";
+    }
+    if (!standard.count(name)) continue;
+    throw BuildError("#include <" + name + "> (line " + std::to_string(t[i].line) +
+                         "): OpenCL C has no C standard library headers, and weft kernels need none: math "
+                         "(sqrt, exp, fabs ...), integer and vector functions, atomics, printf and the limits "
+                         "(INT_MAX, FLT_EPSILON, M_PI ...) are built in; remove the line",
+                     "", std::string(parsed.source));
+  }
+}
+
 }  // namespace
 
 Translation translate(std::string_view source, Target target, std::string_view options) {
   const ParsedSource parsed = parse(source);
   check_kernel_names(parsed);
+  check_includes(parsed);
   switch (target) {
     case Target::host:
       return translate_for_host(parsed, cxx_defines(options));

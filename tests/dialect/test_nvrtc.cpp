@@ -36,6 +36,8 @@ std::vector<Source> every_dialect_source() {
       {"builtins", test_kernels::builtins_cl, ""},
       {"work_items", test_kernels::work_items_cl, ""},
       {"group_features", test_kernels::group_features_cl, ""},
+      {"work_group_functions", test_kernels::work_group_functions_cl, ""},
+      {"work_group_copies", test_kernels::work_group_copies_cl, ""},
       {"misc", test_kernels::misc_cl, ""},
       {"seed_external", test_kernels::seed_external_cl, "-D LOCAL_SIZE=256"},
       {"busy", test_kernels::busy_cl, ""},

@@ -47,7 +47,7 @@ HostToolchain resolve_toolchain() {
   tc.target_cpu = cpu_signature();
   tc.flags = {"-std=c++20", "-O3", "-march=native", "-fPIC", "-shared", "-fno-math-errno",
               "-fno-trapping-math", "-fno-exceptions", "-fno-rtti", "-fvisibility=hidden",
-              "-fno-semantic-interposition", "-w", "-x", "c++"};
+              "-fno-semantic-interposition", "-Wl,--no-undefined", "-w", "-x", "c++"};
   if (tc.command.empty()) {
     tc.problem = "WEFT_CXX is empty";
     return tc;

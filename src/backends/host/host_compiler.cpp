@@ -26,6 +26,27 @@ std::vector<std::string> host_build_flags(std::string_view options) {
   return out;
 }
 
+std::string host_build_hints(const std::string& log) {
+  std::string out;
+  // The linker's word for a helper declared but never defined (the shared object is linked
+  // with --no-undefined, so this is a build error, not a failure to load later).
+  for (std::size_t at = log.find("undefined reference to `"); at != std::string::npos;
+       at = log.find("undefined reference to `", at + 1)) {
+    std::string name = log.substr(at + 24, log.find_first_of("'(", at + 24) - at - 24);
+    if (name.rfind("weft_kernel::", 0) == 0) name = name.substr(13);
+    const std::string line = "function '" + name + "' is declared but never defined in the program\n";
+    if (out.find(line) == std::string::npos) out += line;
+  }
+  // OpenCL's component-wise ?: on vectors, which C++ reads as a condition on one bool.
+  if (log.find("weft_core::vec<") != std::string::npos &&
+      (log.find("to 'bool'") != std::string::npos || log.find("to \xe2\x80\x98" "bool\xe2\x80\x99") != std::string::npos ||
+       log.find("used where a 'bool'") != std::string::npos)) {
+    out += "a vector condition in `c ? a : b` (OpenCL's component-wise select): the host backend needs "
+           "select(b, a, c) there\n";
+  }
+  return out;
+}
+
 std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
                                 const std::vector<std::string>& options,
                                 std::string_view user_source) {
@@ -46,7 +67,7 @@ std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
   WEFT_LOG_DEBUG("host compile: " << tc.command[0] << " ... " << src);
   const ProcessResult r = run_process(argv);
   if (r.exit_code != 0) {
-    throw BuildError("kernel build failed on host (" + tc.version + "):\n" +
+    throw BuildError("kernel build failed on host (" + tc.version + "):\n" + host_build_hints(r.output) +
                          dialect::summarize_build_log(r.output, user_source, R"(kernel\.cl)"),
                      r.output, std::string(user_source));
   }

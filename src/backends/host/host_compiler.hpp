@@ -26,6 +26,10 @@ std::string compile_host_module(const HostToolchain& tc, const std::string& cpp,
                                 const std::vector<std::string>& options,
                                 std::string_view user_source);
 
+/// Plain words for the failures whose compiler messages speak C++ (a helper declared and never
+/// defined, a vector condition in ?:), one line each; "" when none applies.
+std::string host_build_hints(const std::string& log);
+
 /// Maps OpenCL-style build options (-D, -I, -cl-fast-relaxed-math ...) to compiler flags;
 /// InvalidArgument for anything else.
 std::vector<std::string> host_build_flags(std::string_view options);

@@ -316,6 +316,148 @@ WEFT_INLINE weft_vector16<T> weft_load16_readonly(const T* p) noexcept {
   return u.items;
 }
 
+// ---- work-group functions: OpenCL 1.2's asynchronous copies, OpenCL C 2.0's collectives ----
+// Every thread of the block calls them alike (as OpenCL requires); they synchronize the block.
+typedef int event_t;
+WEFT_INLINE unsigned weft_group_thread() noexcept {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+WEFT_INLINE unsigned weft_group_threads() noexcept { return blockDim.x * blockDim.y * blockDim.z; }
+template <class T>
+WEFT_INLINE event_t async_work_group_copy(T* dst, const T* src, size_t n, event_t e) noexcept {
+  for (size_t i = weft_group_thread(); i < n; i += weft_group_threads()) dst[i] = src[i];
+  return e;
+}
+// Global to shared memory strides the source, shared to global the destination.
+template <class T>
+WEFT_INLINE event_t async_work_group_strided_copy(T* dst, const T* src, size_t n, size_t stride, event_t e) noexcept {
+  const bool to_shared = __isShared(dst);
+  for (size_t i = weft_group_thread(); i < n; i += weft_group_threads()) {
+    if (to_shared) dst[i] = src[i * stride];
+    else dst[i * stride] = src[i];
+  }
+  return e;
+}
+WEFT_INLINE void wait_group_events(int, event_t*) noexcept { __syncthreads(); }
+template <class T>
+WEFT_INLINE void prefetch(const T*, size_t) noexcept {}
+
+enum class weft_group_op { add, min, max };
+template <class T, weft_group_op O>
+WEFT_INLINE T weft_group_combine(T a, T b) noexcept {
+  if constexpr (O == weft_group_op::add) return a + b;
+  else if constexpr (O == weft_group_op::min) return b < a ? b : a;
+  else return a < b ? b : a;
+}
+template <class T, weft_group_op O>
+WEFT_INLINE T weft_group_identity() noexcept {
+  if constexpr (O == weft_group_op::add) return T(0);
+  else if constexpr (weft_std::is_integral_v<T>) {
+    return O == weft_group_op::min ? weft_std::numeric_limits<T>::max() : weft_std::numeric_limits<T>::min();
+  } else {
+    return O == weft_group_op::min ? T(__int_as_float(0x7f800000)) : T(-__int_as_float(0x7f800000));
+  }
+}
+// A shuffle among the warp's `active` first lanes (the block's last warp may be partial).
+template <class T>
+WEFT_INLINE T weft_group_shuffle(T v, int d, bool up, unsigned active) noexcept {
+  const unsigned mask = active >= 32 ? 0xffffffffu : (1u << active) - 1u;
+  if constexpr (sizeof(T) == 8) {
+    long long b = weft_std::bit_cast<long long>(v);
+    b = up ? __shfl_up_sync(mask, b, d) : __shfl_down_sync(mask, b, d);
+    v = weft_std::bit_cast<T>(b);
+  } else if constexpr (sizeof(T) == 4) {
+    int b = weft_std::bit_cast<int>(v);
+    b = up ? __shfl_up_sync(mask, b, d) : __shfl_down_sync(mask, b, d);
+    v = weft_std::bit_cast<T>(b);
+  } else {
+    v = static_cast<T>(up ? __shfl_up_sync(mask, static_cast<int>(v), d) : __shfl_down_sync(mask, static_cast<int>(v), d));
+  }
+  return v;
+}
+template <class T, weft_group_op O>
+WEFT_INLINE T weft_group_reduce(T x) noexcept {
+  __shared__ T part[32];
+  const unsigned t = weft_group_thread(), n = weft_group_threads(), lane = t & 31u, warp = t >> 5;
+  const unsigned warps = (n + 31u) / 32u;
+  unsigned active = n - warp * 32u < 32u ? n - warp * 32u : 32u;
+  T v = x;
+  for (int d = 16; d > 0; d >>= 1) {
+    const T o = weft_group_shuffle(v, d, false, active);
+    if (lane + d < active) v = weft_group_combine<T, O>(v, o);
+  }
+  if (lane == 0) part[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    active = warps < 32u ? (n < 32u ? n : 32u) : 32u;
+    v = lane < warps ? part[lane] : weft_group_identity<T, O>();
+    for (int d = 16; d > 0; d >>= 1) {
+      const T o = weft_group_shuffle(v, d, false, active);
+      if (lane + d < active) v = weft_group_combine<T, O>(v, o);
+    }
+    if (lane == 0) part[0] = v;
+  }
+  __syncthreads();
+  const T r = part[0];
+  __syncthreads();
+  return r;
+}
+template <class T, weft_group_op O, bool Inclusive>
+WEFT_INLINE T weft_group_scan(T x) noexcept {
+  __shared__ T part[32];
+  const unsigned t = weft_group_thread(), n = weft_group_threads(), lane = t & 31u, warp = t >> 5;
+  const unsigned warps = (n + 31u) / 32u;
+  const unsigned active = n - warp * 32u < 32u ? n - warp * 32u : 32u;
+  T v = x;  // inclusive within the warp
+  for (int d = 1; d < 32; d <<= 1) {
+    const T o = weft_group_shuffle(v, d, true, active);
+    if (lane >= static_cast<unsigned>(d)) v = weft_group_combine<T, O>(o, v);
+  }
+  if (lane == active - 1u) part[warp] = v;
+  __syncthreads();
+  if (t == 0) {  // the warps' totals to exclusive prefixes (32 at most)
+    T acc = weft_group_identity<T, O>();
+    for (unsigned w = 0; w < warps; ++w) {
+      const T next = weft_group_combine<T, O>(acc, part[w]);
+      part[w] = acc;
+      acc = next;
+    }
+  }
+  __syncthreads();
+  const T before = part[warp];
+  T r;
+  if constexpr (Inclusive) {
+    r = weft_group_combine<T, O>(before, v);
+  } else {
+    const T prev = weft_group_shuffle(v, 1, true, active);
+    r = lane == 0 ? before : weft_group_combine<T, O>(before, prev);
+  }
+  __syncthreads();
+  return r;
+}
+#define WEFT_GROUP_FUNCTIONS(op)                                                                                      \
+  template <class T>                                                                                                  \
+  WEFT_INLINE T work_group_reduce_##op(T x) noexcept { return weft_group_reduce<T, weft_group_op::op>(x); }          \
+  template <class T>                                                                                                  \
+  WEFT_INLINE T work_group_scan_inclusive_##op(T x) noexcept { return weft_group_scan<T, weft_group_op::op, true>(x); } \
+  template <class T>                                                                                                  \
+  WEFT_INLINE T work_group_scan_exclusive_##op(T x) noexcept { return weft_group_scan<T, weft_group_op::op, false>(x); }
+WEFT_GROUP_FUNCTIONS(add)
+WEFT_GROUP_FUNCTIONS(min)
+WEFT_GROUP_FUNCTIONS(max)
+#undef WEFT_GROUP_FUNCTIONS
+WEFT_INLINE int work_group_any(int predicate) noexcept { return __syncthreads_or(predicate) != 0; }
+WEFT_INLINE int work_group_all(int predicate) noexcept { return __syncthreads_and(predicate) != 0; }
+template <class T>
+WEFT_INLINE T work_group_broadcast(T v, size_t x, size_t y = 0, size_t z = 0) noexcept {
+  __shared__ T value;
+  if (threadIdx.x == x && threadIdx.y == y && threadIdx.z == z) value = v;
+  __syncthreads();
+  const T r = value;
+  __syncthreads();
+  return r;
+}
+
 }  // namespace weft_kernel
 
 // ---- the dialect's spellings --------------------------------------------------------------
