@@ -7,6 +7,7 @@
 //              [--plot FILE.png] [--compare] [--peers DIR] [--python PROGRAM]
 //   weft polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE) [--device D]
 //                [--out FILE.npy] [--png FILE]
+//   weft help [COMMAND], weft --help, weft COMMAND --help   (the text is in help.cpp)
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "bench/harness.hpp"
+#include "tools/help.hpp"
 #include "tools/support/files.hpp"
 #include "tools/support/json.hpp"
 #include "tools/support/npy.hpp"
@@ -32,27 +34,6 @@
 namespace {
 
 using weft::tool::UsageError;
-
-const char* usage =
-    "usage: weft <command> [options]\n"
-    "\n"
-    "commands:\n"
-    "  version                       print weft's version\n"
-    "  devices [--json]              list every backend and device\n"
-    "  cache path|list|clear|prune   the on-disk program cache\n"
-    "        prune [--older-than DAYS] [--max-size MB]\n"
-    "  bench [SUITE...|all] [--device SELECTOR] [--n N] [--repeat R] [--warmup W]\n"
-    "        [--json FILE] [--plot FILE.png] [--compare] [--peers DIR] [--python PROGRAM]\n"
-    "                                run benchmark suites; with none named, the polygon exercise\n"
-    "                                and the core kernels (polygon vadd elementwise reduce scan);\n"
-    "                                N, R and W as 1000, 1e6 or 2^20; --compare runs the peers\n"
-    "                                (bench/peers, or DIR) with python3 (or PROGRAM)\n"
-    "  polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE)\n"
-    "          [--device SELECTOR] [--out FILE.npy] [--png FILE]\n"
-    "                                the mask of a polygon (random integer vertices in\n"
-    "                                [0, W] x [0, H], or one \"x y\" per line of FILE):\n"
-    "                                --out saves it for numpy.load, --png draws it\n"
-    "  help                          this text\n";
 
 std::string human_bytes(std::uint64_t n) {
   std::ostringstream os;
@@ -219,7 +200,7 @@ int cmd_bench(const std::vector<std::string>& args) {
     else if (a == "--compare") o.compare = true;
     else if (a == "--peers") o.peers_dir = next();
     else if (a == "--python") o.python = next();
-    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' (see weft help)");
+    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' (see weft bench --help)");
     else o.suites.push_back(a);
   }
   return weft::bench::run_bench(o);
@@ -358,7 +339,7 @@ int cmd_polygon(const std::vector<std::string>& args) {
     } else if (a == "--png") {
       png = next();
     } else {
-      throw UsageError("unknown option '" + a + "' (see weft help)");
+      throw UsageError("unknown option '" + a + "' (see weft polygon --help)");
     }
   }
   if (!size) throw UsageError("--size WxH is required");
@@ -397,12 +378,31 @@ int cmd_polygon(const std::vector<std::string>& args) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    std::cerr << usage;
+    std::cerr << weft::tool::overview_help();
     return 2;
   }
   const std::string cmd = args[0];
   args.erase(args.begin());
   try {
+    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+      if (args.empty()) {
+        std::cout << weft::tool::overview_help();
+        return 0;
+      }
+      // `weft help --help` is help's own page.
+      const std::string name = args[0] == "--help" || args[0] == "-h" ? "help" : args[0];
+      if (const auto page = weft::tool::command_help(name)) {
+        std::cout << *page;
+        return 0;
+      }
+      throw UsageError("no command '" + args[0] + "'; commands: version devices cache bench polygon help");
+    }
+    if (weft::tool::asks_for_help(args)) {
+      if (const auto page = weft::tool::command_help(cmd)) {
+        std::cout << *page;
+        return 0;
+      }
+    }
     if (cmd == "version" || cmd == "--version") return cmd_version();
     if (cmd == "devices") return cmd_devices(args);
     if (cmd == "cache") return cmd_cache(args);
@@ -414,11 +414,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench-child" && args.size() == 2 && args[0] == "first-result") {
       return weft::bench::first_result_child(args[1]);
     }
-    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
-      std::cout << usage;
-      return 0;
-    }
-    std::cerr << "weft: unknown command '" << cmd << "'\n" << usage;
+    std::cerr << "weft: unknown command '" << cmd << "'\n" << weft::tool::overview_help();
     return 2;
   } catch (const UsageError& e) {
     std::cerr << "weft " << cmd << ": " << e.what() << "\n";

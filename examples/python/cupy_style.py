@@ -72,7 +72,7 @@ blocksize = 64
 n_blocks = (n + blocksize - 1) // blocksize
 
 
-def mul(n_blocks, blocksize, n, a, b, c):
+def mul(n_blocks: int, blocksize: int, n: np.int32, a: cp.Array, b: cp.Array, c: cp.Array) -> None:
     mymul_kernel(grid=(n_blocks,), block=(blocksize,), args=(n, a, b, c))
 
 

@@ -167,7 +167,32 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
   }
   m.def("where", [](nb::handle c, nb::handle a, nb::handle b) {
     return make_lazy(weft::where(need_operand(c, "where"), need_operand(a, "where"), need_operand(b, "where")));
-  }, nb::arg("condition"), nb::arg("x"), nb::arg("y"));
+  }, nb::arg("condition"), nb::arg("x"), nb::arg("y"),
+        "Elements of x where condition is true, else of y, as numpy.where (lazy: fused with the\n"
+        "operations around it).\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "condition : weft.Array\n"
+        "    Where to take x (nonzero is true).\n"
+        "x, y : weft.Array or number\n"
+        "    The values; the three broadcast together.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "weft.Array\n"
+        "    Of the broadcast shape and x's and y's promoted dtype.\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "weft.InvalidArgument\n"
+        "    The shapes do not broadcast, or the arrays are on different devices.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> a = weft.asarray(np.array([-1.0, 2.0, -3.0]))\n"
+        ">>> weft.where(a > 0, a, 0.0).get()\n"
+        "array([0., 2., 0.])");
   m.def("clip", [](nb::handle a, nb::handle lo, nb::handle hi) {
     // A Python number clipped is an array to NumPy (np.clip(-100, lo, hi) is int64), not a
     // number that adapts.

@@ -16,13 +16,41 @@ void register_array_memory(nb::module_& m) {
     d["reuses"] = st.reuses;
     return d;
   }, nb::arg("device").none() = nb::none(),
-        "The array memory pool on device: bytes in arrays (in_use), kept for reuse (cached), the peak, "
-        "WEFT_MEMORY_LIMIT (0: none), blocks asked of the driver and requests served from the cache.");
+        
+        "The array memory pool on a device, in bytes and counts.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "device : weft.Device, str or None, optional\n"
+        "    The device (None: the default device).\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "dict of str to int\n"
+        "    in_use (bytes in arrays), cached (kept for reuse), peak, limit (WEFT_MEMORY_LIMIT, 0:\n"
+        "    none), allocations (blocks asked of the driver) and reuses (requests the cache served).\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> sorted(weft.memory_stats(\"host\"))\n"
+        "['allocations', 'cached', 'in_use', 'limit', 'peak', 'reuses']");
   m.def("free_cached_memory", [](nb::handle device) {
     const weft::Device dev = device_arg(device);
     nb::gil_scoped_release unlocked;
     weft::free_cached_memory(dev);
-  }, nb::arg("device").none() = nb::none(), "Gives the pool's cached blocks on device back to the driver.");
+  }, nb::arg("device").none() = nb::none(), 
+        "Gives the pool's cached blocks on a device back to the driver.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "device : weft.Device, str or None, optional\n"
+        "    The device (None: the default device).\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> weft.free_cached_memory(\"host\")\n"
+        ">>> weft.memory_stats(\"host\")[\"cached\"]\n"
+        "0");
   m.def("transfer_stats", [] {
     const weft::TransferStats t = weft::transfer_stats();
     nb::dict d;
@@ -31,17 +59,77 @@ void register_array_memory(nb::module_& m) {
     d["between_devices"] = t.between_devices;
     d["bytes"] = t.bytes;
     return d;
-  }, "Copies the array layer has made since the process began: host to device, device to host, between "
-     "devices, and their bytes.");
+  }, 
+        "The copies the array layer has made since the process began.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "dict of str to int\n"
+        "    to_device, to_host, between_devices (counts) and bytes.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> sorted(weft.transfer_stats())\n"
+        "['between_devices', 'bytes', 'to_device', 'to_host']");
   m.def("synchronize", [](nb::handle device) {
     const weft::Device dev = device_arg(device);
     PyEvent e{weft::array_queue(dev).marker(), weft::array_queue(dev)};
     wait_interruptible(e);
-  }, nb::arg("device").none() = nb::none(), "Waits for the array work queued on device.");
+  }, nb::arg("device").none() = nb::none(), 
+        "Waits for the array work queued on a device (Ctrl-C interrupts).\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "device : weft.Device, str or None, optional\n"
+        "    The device (None: the default device).\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "weft.DeviceError\n"
+        "    A command failed.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> a = weft.ones(1000) * 2\n"
+        ">>> weft.synchronize(a.device)");
   m.def("array_queue", [](nb::handle device) { return weft::array_queue(device_arg(device)); },
-        nb::arg("device").none() = nb::none(), "The in-order queue arrays use on device.");
+        nb::arg("device").none() = nb::none(), 
+        "The in-order queue array operations use on a device (kernels you launch on it are ordered\n"
+        "with them).\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "device : weft.Device, str or None, optional\n"
+        "    The device (None: the default device).\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "weft.Queue\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> weft.array_queue(\"host\").device.selector\n"
+        "'host'");
   m.def("elementwise_launches", [](nb::handle device) { return weft::elementwise_launches(device_arg(device)); },
-        nb::arg("device").none() = nb::none(), "How many kernels the array layer has launched on device.");
+        nb::arg("device").none() = nb::none(), 
+        "How many kernels the array layer has launched on a device: a way to see fusion.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "device : weft.Device, str or None, optional\n"
+        "    The device (None: the default device).\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "int\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> a = weft.asarray(np.ones(4))\n"
+        ">>> before = weft.elementwise_launches()\n"
+        ">>> _ = ((a + 1) * 2).get()\n"
+        ">>> weft.elementwise_launches() - before\n"
+        "1");
 }
 
 }  // namespace weftpy

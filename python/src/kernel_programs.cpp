@@ -110,7 +110,29 @@ nb::object enqueue_nd_range(weft::Queue& q, PyKernel& k, nb::handle global_size,
 }  // namespace
 
 void register_kernels(nb::module_& m) {
-  nb::class_<PyKernel>(m, "Kernel", "A kernel of a built Program, called as in PyOpenCL.")
+  nb::class_<PyKernel>(m, "Kernel",
+      "A kernel of a built Program, called as in PyOpenCL.\n"
+      "\n"
+      "``kernel(queue, global_size, local_size, *args, global_offset=None, wait_for=None)`` launches it\n"
+      "and returns a weft.Event: weft arrays and Buffers go to pointer parameters, numbers to value\n"
+      "parameters (converted to the declared type), LocalMemory to __local ones. With a weft.Graph\n"
+      "in place of the queue the launch is recorded instead.\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.InvalidArgument\n"
+      "    An argument does not fit its parameter (count, type, device), or a size is wrong.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> prg = weft.Program(weft.Device(\"host\"), \"__kernel void add1(__global int *x, int n) { x[get_global_id(0)] += n; }\").build()\n"
+      ">>> k = prg.add1\n"
+      ">>> k.name, k.num_args, k.arg_names\n"
+      "('add1', 2, ['x', 'n'])\n"
+      ">>> x = weft.zeros(3, np.int32)\n"
+      ">>> k(weft.Queue(x.device), (3,), None, x, 5).wait()\n"
+      ">>> x.get()\n"
+      "array([5, 5, 5], dtype=int32)")
       .def_prop_ro("name", [](const PyKernel& k) { return k.kernel.name(); })
       .def_prop_ro("num_args", [](const PyKernel& k) { return k.info.size(); })
       .def_prop_ro("arg_names", [](const PyKernel& k) {
@@ -136,12 +158,69 @@ void register_kernels(nb::module_& m) {
   m.def("enqueue_nd_range_kernel", &enqueue_nd_range, nb::arg("queue"), nb::arg("kernel"), nb::arg("global_size"),
         nb::arg("local_size").none(), nb::arg("global_offset").none() = nb::none(),
         nb::arg("wait_for").none() = nb::none(), nb::kw_only(), nb::arg("g_times_l") = false,
-        "PyOpenCL's enqueue_nd_range_kernel: launches kernel with the arguments set_args gave it (or its last "
-        "call's); returns a weft.Event.");
+        
+        "Launches a kernel with the arguments set_args gave it (or its last call's), as PyOpenCL's\n"
+        "enqueue_nd_range_kernel.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "queue : weft.Queue\n"
+        "    The queue.\n"
+        "kernel : weft.Kernel\n"
+        "    The kernel.\n"
+        "global_size : tuple of int\n"
+        "    The NDRange.\n"
+        "local_size : tuple of int or None\n"
+        "    The work-group size (None: weft chooses).\n"
+        "global_offset : tuple of int, optional\n"
+        "    The first global id.\n"
+        "wait_for : list of weft.Event, optional\n"
+        "    Events to wait for.\n"
+        "g_times_l : bool, optional\n"
+        "    global_size counts work-groups (multiplied by local_size), as PyOpenCL's.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "weft.Event\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "weft.InvalidArgument\n"
+        "    The kernel's arguments are not set, or the sizes do not fit.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> d = weft.Device(\"host\")\n"
+        ">>> k = weft.Program(d, \"__kernel void inc(__global int *x) { x[get_global_id(0)] += 1; }\").build().inc\n"
+        ">>> x = weft.zeros(4, np.int32)\n"
+        ">>> k.set_args(x)\n"
+        ">>> weft.enqueue_nd_range_kernel(weft.Queue(d), k, (4,), None).wait()\n"
+        ">>> x.get()\n"
+        "array([1, 1, 1, 1], dtype=int32)");
 
   nb::class_<PyGraph>(m, "Graph",
-                      "Kernel launches recorded once and replayed as one submission (a CUDA graph on CUDA "
-                      "devices). Record by calling a kernel with the graph in place of the queue.")
+      "Kernel launches recorded once and replayed as one submission (a CUDA graph on CUDA\n"
+      "devices). Record by calling a kernel with the graph in place of the queue; launch(queue,\n"
+      "wait_for=None) runs them all in order and returns the last one's event.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "device : weft.Device, str or None, optional\n"
+      "    The device (None: the default device).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> d = weft.Device(\"host\")\n"
+      ">>> prg = weft.Program(d, \"__kernel void inc(__global int *x) { x[get_global_id(0)] += 1; }\").build()\n"
+      ">>> x = weft.zeros(4, np.int32)\n"
+      ">>> g = weft.Graph(d)\n"
+      ">>> for _ in range(3):\n"
+      "...     prg.inc(g, (4,), None, x)\n"
+      ">>> len(g)\n"
+      "3\n"
+      ">>> g.launch(weft.Queue(d)).wait()\n"
+      ">>> x.get()\n"
+      "array([3, 3, 3, 3], dtype=int32)")
       .def("__init__", [](PyGraph* self, nb::handle device) {
         new (self) PyGraph{weft::Graph(device_arg(device)), {}, false};
       }, nb::arg("device").none() = nb::none())
@@ -160,7 +239,42 @@ void register_kernels(nb::module_& m) {
         return "<weft.Graph of " + std::to_string(g.graph.size()) + " launches on " + g.graph.device().selector() + ">";
       });
 
-  nb::class_<PyProgram>(m, "Program", "Kernels from OpenCL C source, built for one device, as PyOpenCL's Program.")
+  nb::class_<PyProgram>(m, "Program",
+      "Kernels from OpenCL C source, built for one device, as PyOpenCL's Program.\n"
+      "\n"
+      "weft.Program(device, source).build(options) compiles the source (once: later builds, in any\n"
+      "process, load it from the disk cache) and its kernels are attributes:\n"
+      "``prg.name(queue, global_size, local_size, *args)`` launches one and returns a weft.Event.\n"
+      "The source is OpenCL C 1.2 on every backend (weft translates it for the host compiler and\n"
+      "for NVRTC); "
+      "language='cuda' takes CUDA C as written, on CUDA devices.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "device : weft.Device, weft.Context, str or None\n"
+      "    The device to build for (None: the default device).\n"
+      "source : str\n"
+      "    The program's source.\n"
+      "language : str, optional\n"
+      "    'opencl' (the default) or 'cuda'.\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.BuildError\n"
+      "    From build(): the source did not compile (.log holds the compiler's output).\n"
+      "weft.Unsupported\n"
+      "    The device cannot run the kernel (e.g. CUDA C on a device that is not CUDA).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> src = \"__kernel void twice(__global float *x) { x[get_global_id(0)] *= 2; }\"\n"
+      ">>> prg = weft.Program(weft.Device(\"host\"), src).build()\n"
+      ">>> prg.kernel_names\n"
+      "['twice']\n"
+      ">>> x = weft.asarray(np.array([1.0, 2.0, 3.0], np.float32))\n"
+      ">>> prg.twice(weft.Queue(x.device), (3,), None, x).wait()\n"
+      ">>> x.get()\n"
+      "array([2., 4., 6.], dtype=float32)")
       .def("__init__", [](PyProgram* self, nb::handle device, nb::handle source, const std::string& language) {
         if (!nb::isinstance<nb::str>(source)) {
           throw nb::type_error(("Program: source must be a str of OpenCL C, not " +

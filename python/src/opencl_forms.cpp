@@ -133,8 +133,23 @@ std::vector<weft::Device> create_sub_devices(const weft::Device& dev, nb::handle
 
 void register_opencl_forms(nb::module_& m) {
   nb::class_<PyContext>(m, "Context",
-                        "PyOpenCL's Context: the devices it was made with. weft needs no contexts (memory and "
-                        "programs belong to a device); where a device is taken, a Context stands for its first.")
+      "PyOpenCL's Context: the devices it was made with. weft needs no contexts (memory and\n"
+      "programs belong to a device); where a device is taken, a Context stands for its first.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "devices : list of weft.Device, optional\n"
+      "    The devices (the default device when None).\n"
+      "properties : optional\n"
+      "    Accepted for PyOpenCL's signature.\n"
+      "dev_type : int, optional\n"
+      "    weft.device_type bits: the devices of that type.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> ctx = weft.Context([weft.Device(\"host\")])\n"
+      ">>> [d.selector for d in ctx.devices]\n"
+      "['host']")
       .def("__init__", [](PyContext* self, nb::handle devices, nb::handle properties, nb::handle dev_type) {
         (void)properties;  // PyOpenCL's platform property: the devices already name it
         std::vector<weft::Device> devs;
@@ -174,8 +189,22 @@ void register_opencl_forms(nb::module_& m) {
       });
 
   nb::class_<PyUserEvent, PyEvent>(m, "UserEvent",
-                                   "An event the host completes, as PyOpenCL's UserEvent: commands given it in "
-                                   "wait_for run once set_status(weft.command_execution_status.COMPLETE) is called.")
+      "An event the host completes, as PyOpenCL's UserEvent: commands given it in wait_for run\n"
+      "once set_status(weft.command_execution_status.COMPLETE) is called.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "context : weft.Context, weft.Device or None, optional\n"
+      "    Its device.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> gate = weft.UserEvent(weft.Device(\"host\"))\n"
+      ">>> gate.done\n"
+      "False\n"
+      ">>> gate.set_status(weft.command_execution_status.COMPLETE)\n"
+      ">>> gate.done\n"
+      "True")
       .def("__init__", [](PyUserEvent* self, nb::handle context) {
         if (!context.is_none()) (void)device_arg(context);  // checked, as PyOpenCL's; any device's queue may wait on it
         weft::UserEvent u;
@@ -198,7 +227,31 @@ void register_opencl_forms(nb::module_& m) {
         }
       }, nb::arg("status"));
 
-  nb::class_<weft::Buffer>(m, "Buffer", "Raw device memory, as PyOpenCL's Buffer.")
+  nb::class_<weft::Buffer>(m, "Buffer",
+      "Raw device memory, as PyOpenCL's Buffer.\n"
+      "\n"
+      "weft.Buffer(device, size) allocates size bytes on a device (or a Context's first device);\n"
+      "PyOpenCL's form Buffer(context, flags, size=0, hostbuf=None) is taken too (COPY_HOST_PTR\n"
+      "copies hostbuf in). Copy with weft.enqueue_copy; pass it to a kernel's pointer parameter.\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.OutOfMemory\n"
+      "    The device could not allocate it.\n"
+      "weft.InvalidArgument\n"
+      "    A size or flag combination is wrong.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+      ">>> buf = weft.Buffer(q.device, 12)\n"
+      ">>> buf.size\n"
+      "12\n"
+      ">>> _ = weft.enqueue_copy(q, buf, np.array([1, 2, 3], np.float32))\n"
+      ">>> out = np.empty(3, np.float32)\n"
+      ">>> _ = weft.enqueue_copy(q, out, buf)\n"
+      ">>> out\n"
+      "array([1., 2., 3.], dtype=float32)")
       .def(nb::new_([](nb::handle where, nb::handle flags, nb::handle size, nb::handle hostbuf) {
              return make_buffer(where, flags, size, hostbuf);
            }),

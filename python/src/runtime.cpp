@@ -177,25 +177,97 @@ std::vector<weft::Event> event_list(nb::handle events, const char* what) {
 }
 
 void register_errors(nb::module_& m) {
-  error_type = new_error(m, "Error", bases({PyExc_RuntimeError}), "Every error weft raises.");
+  error_type = new_error(m, "Error", bases({PyExc_RuntimeError}),
+      "Every error weft raises (a RuntimeError); the others derive from it.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> issubclass(weft.InvalidArgument, weft.Error), issubclass(weft.BuildError, weft.Error)\n"
+      "(True, True)");
   build_error_type = new_error(m, "BuildError", bases({error_type}),
-                               "A kernel failed to compile; .log is the compiler's log, .source the source.");
+      "A kernel failed to compile.\n"
+      "\n"
+      "The message summarizes the compiler's errors with the failing source lines; .log is the\n"
+      "compiler's whole output, .source the source that was compiled.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.Program(weft.Device(\"host\"), \"__kernel void k(__global int *x) { x[0] = nope; }\").build()\n"
+      "... except weft.BuildError as e:\n"
+      "...     print(\"nope\" in e.log, type(e.source).__name__)\n"
+      "True str");
   device_error_type = new_error(m, "DeviceError", bases({error_type}),
-                                "A device or driver call failed; .device names it, .call the call.");
+      "A device or driver call failed; .device names the device, .call the call.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> issubclass(weft.OutOfMemory, weft.DeviceError)\n"
+      "True");
   out_of_memory_type = new_error(m, "OutOfMemory", bases({device_error_type, PyExc_MemoryError}),
-                                 "A device allocation failed; .requested is the size in bytes.");
+      "A device allocation failed; .requested is the size in bytes (also a MemoryError).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.Buffer(weft.Device(\"host\"), 1 << 62)\n"
+      "... except weft.OutOfMemory as e:\n"
+      "...     print(e.requested, isinstance(e, MemoryError))\n"
+      "4611686018427387904 True");
   invalid_argument_type = new_error(m, "InvalidArgument", bases({error_type, PyExc_ValueError}),
-                                    "An argument was wrong: a shape, a dtype, a size, a name.");
+      "An argument was wrong: a shape, a dtype, a size, a name, a device (also a ValueError).\n"
+      "weft checks before anything is launched, and the message names the argument.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.zeros(3) + weft.zeros(4)\n"
+      "... except weft.InvalidArgument as e:\n"
+      "...     print(isinstance(e, ValueError))\n"
+      "True");
   dtype_error_type = new_error(m, "DTypeError", bases({invalid_argument_type, PyExc_TypeError}),
-                               "An operation the operands' dtypes do not support (NumPy's TypeError).");
+      "An operation the operands' dtypes do not support (also a TypeError, as NumPy raises).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.zeros(3) & weft.zeros(3)\n"
+      "... except weft.DTypeError as e:\n"
+      "...     print(isinstance(e, TypeError))\n"
+      "True");
   value_out_of_range_type = new_error(m, "ValueOutOfRange", bases({invalid_argument_type, PyExc_OverflowError}),
-                                      "A number that does not fit the dtype it must take (NumPy's OverflowError).");
+      "A number that does not fit the dtype it must take (also an OverflowError, as NumPy raises).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.zeros(3, np.int8) + 1000\n"
+      "... except weft.ValueOutOfRange as e:\n"
+      "...     print(isinstance(e, OverflowError))\n"
+      "True");
   index_out_of_range_type = new_error(m, "IndexOutOfRange", bases({invalid_argument_type, PyExc_IndexError}),
                                       "An index outside the extent it indexes (NumPy's IndexError).");
   config_error_type = new_error(m, "ConfigError", bases({invalid_argument_type}),
-                                "An environment setting (WEFT_*) was wrong.");
+      "A WEFT_* setting (or a device selector) was malformed: the message names it and lists what\n"
+      "it accepts.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.Device(\"nonsense\")\n"
+      "... except weft.ConfigError as e:\n"
+      "...     print(isinstance(e, weft.InvalidArgument))\n"
+      "True");
   unsupported_type = new_error(m, "Unsupported", bases({error_type, PyExc_NotImplementedError}),
-                               "The device or backend cannot do what was asked.");
+      "The device, backend or build cannot do what was asked (also a NotImplementedError).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.unique(weft.zeros(3), axis=0)\n"
+      "... except weft.Unsupported as e:\n"
+      "...     print(isinstance(e, NotImplementedError))\n"
+      "True");
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
@@ -293,7 +365,33 @@ std::vector<weft::Event> wait_list(nb::handle wait_for) { return event_list(wait
 }  // namespace
 
 void register_runtime(nb::module_& m) {
-  nb::class_<weft::Device>(m, "Device", "A device: the host's threads, an OpenCL device or a CUDA GPU.")
+  nb::class_<weft::Device>(m, "Device",
+      "A device: the host's threads, an OpenCL device or a CUDA GPU.\n"
+      "\n"
+      "weft.Device(selector) names one: 'host', 'opencl', 'opencl:gpu', 'opencl:cpu', 'opencl:P:D',\n"
+      "'cuda', 'cuda:N' or 'auto'; weft.Device() (None) is the default device (WEFT_DEVICE). Its\n"
+      "properties say what it is and what it can do (has_barriers, memory_is_host, fp64 ...).\n"
+      "``with device:`` makes it the current device of a block (arrays made there live on it).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "selector : str, weft.Device or None, optional\n"
+      "    The device's selector, as weft.devices() and `weft devices` list them.\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.InvalidArgument\n"
+      "    The selector is malformed or names no device this machine has (the message lists the\n"
+      "    valid forms).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> d = weft.Device(\"host\")\n"
+      ">>> d.selector, d.backend, d.type\n"
+      "('host', 'host', 'cpu')\n"
+      ">>> with d:\n"
+      "...     weft.zeros(3).device == d\n"
+      "True")
       .def(nb::new_([](nb::handle selector) { return device_arg(selector); }), nb::arg("selector").none() = nb::none(),
            "The device a selector names ('host', 'opencl:gpu', 'cuda:0', 'auto'); None is the default device "
            "(WEFT_DEVICE).")
@@ -339,7 +437,20 @@ void register_runtime(nb::module_& m) {
                std::string(weft::to_string(d.type())) + ")>";
       });
 
-  m.def("devices", &weft::devices, "Every device the enabled backends offer (WEFT_BACKENDS narrows them).");
+  m.def("devices", &weft::devices, 
+        "Every device the enabled backends offer, in the order `weft devices` lists them.\n"
+        "\n"
+        "WEFT_BACKENDS narrows which backends load at all.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "list of weft.Device\n"
+        "    The devices; the host backend's is always there.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> any(d.selector == \"host\" for d in weft.devices())\n"
+        "True");
   m.def("default_device", &weft::default_device, "The device WEFT_DEVICE names (host when unset).");
   m.def("backends", [] {
     nb::list out;
@@ -352,9 +463,46 @@ void register_runtime(nb::module_& m) {
       out.append(d);
     }
     return out;
-  }, "Each backend: whether it loaded, why not, and its devices.");
+  }, 
+        "Each backend: whether it loaded, why not, and its devices.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "list of dict\n"
+        "    One dict per backend: name, loaded, reason (why it did not load or has no device),\n"
+        "    devices.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> [b[\"name\"] for b in weft.backends()][0]\n"
+        "'host'");
 
-  nb::class_<weft::Queue>(m, "Queue", "A command queue (an OpenCL queue, a CUDA stream, a host worker).")
+  nb::class_<weft::Queue>(m, "Queue",
+      "A command queue: an OpenCL queue, a CUDA stream, a host worker thread.\n"
+      "\n"
+      "weft.Queue(device, out_of_order=False, profiling=False) orders the commands enqueued on it\n"
+      "(in order unless out_of_order); every enqueue returns a weft.Event at once.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "device : weft.Device, str or None\n"
+      "    The device (None: the default device).\n"
+      "out_of_order : bool, optional\n"
+      "    Let commands run in any order their wait lists allow.\n"
+      "profiling : bool, optional\n"
+      "    Record the commands' times (event.profile); off by default.\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.InvalidArgument\n"
+      "    The device is not one this machine has.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+      ">>> q.device.selector\n"
+      "'host'\n"
+      ">>> q.finish()")
       .def(nb::new_([](nb::handle device, bool out_of_order, bool profiling) {
              weft::Queue q(device_arg(device), weft::QueueOptions{out_of_order, profiling});
              return q;
@@ -390,8 +538,17 @@ void register_runtime(nb::module_& m) {
       });
 
   nb::class_<PyLaunchLog>(m, "LaunchLog",
-                          "The kernels launched on a queue while it records, with their events: how many "
-                          "kernels an operation ran (with weft.LaunchLog(weft.array_queue(dev)) as log: ...).")
+      "The kernels launched on a queue while it records, with their events: how many kernels an\n"
+      "operation ran. Use it as a context manager on a queue (the arrays' queue:\n"
+      "weft.array_queue(device)); entries are (kernel name, weft.Event), kernels the names.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> a = weft.asarray(np.arange(4.0))\n"
+      ">>> with weft.LaunchLog(weft.array_queue(a.device)) as log:\n"
+      "...     _ = ((a + 1) * 2).get()\n"
+      ">>> len(log.kernels)\n"
+      "1")
       .def(nb::new_([](const weft::Queue& q) { return PyLaunchLog{q, std::make_shared<weft::LaunchLog>(q)}; }),
            nb::arg("queue"))
       .def("__enter__", [](nb::handle self) { return nb::borrow(self); })
@@ -408,7 +565,17 @@ void register_runtime(nb::module_& m) {
         return names;
       }, "The names of the kernels launched, in order.");
 
-  nb::class_<weft::EventProfile>(m, "EventProfile", "Profiling times of an event, in nanoseconds.")
+  nb::class_<weft::EventProfile>(m, "EventProfile",
+      "Profiling times of an event, in nanoseconds on one clock: queued, submitted, start, end\n"
+      "(seconds() is end - start in seconds).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> event = weft.Queue(weft.Device(\"host\"), profiling=True).marker()\n"
+      ">>> event.wait()\n"
+      ">>> p = event.profile\n"
+      ">>> p.queued <= p.submitted <= p.start <= p.end\n"
+      "True")
       .def_ro("queued", &weft::EventProfile::queued)
       .def_ro("submitted", &weft::EventProfile::submitted)
       .def_ro("start", &weft::EventProfile::start)
@@ -418,7 +585,27 @@ void register_runtime(nb::module_& m) {
         return "<weft.EventProfile " + std::to_string(p.end - p.start) + " ns>";
       });
 
-  nb::class_<PyEvent>(m, "Event", "A command's completion. Await it, wait() on it, or add a callback with then().")
+  nb::class_<PyEvent>(m, "Event",
+      "A command's completion, returned by every enqueue.\n"
+      "\n"
+      "Wait for it (wait(), which Ctrl-C interrupts), await it in asyncio, add a callback with\n"
+      "then(f) (run on weft's completion thread), or read its profile (nanoseconds; on a queue\n"
+      "made with profiling=True).\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "weft.DeviceError\n"
+      "    From wait() or await, when the command failed.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> q = weft.Queue(weft.Device(\"host\"), profiling=True)\n"
+      ">>> prg = weft.Program(q.device, \"__kernel void one(__global int *x) { x[get_global_id(0)] = 1; }\").build()\n"
+      ">>> x = weft.zeros(4, np.int32)\n"
+      ">>> event = prg.one(q, (4,), None, x)\n"
+      ">>> event.wait()\n"
+      ">>> event.done, event.profile.end >= event.profile.start\n"
+      "(True, True)")
       .def("wait", [](const PyEvent& e) { wait_interruptible(e); }, "Waits (Ctrl-C interrupts) and raises if the command failed.")
       .def_prop_ro("done", [](const PyEvent& e) { return e.event.done(); })
       .def("__await__", [](nb::handle self) { return nb::module_::import_("weft._events").attr("await_event")(self); },
@@ -470,7 +657,19 @@ void register_runtime(nb::module_& m) {
 
   m.def("_shutdown", [] { Dispatcher::get().shutdown(); }, "Stops the callback thread (atexit).");
 
-  nb::class_<weft::LocalMemory>(m, "LocalMemory", "A __local argument's size in bytes, as PyOpenCL's LocalMemory.")
+  nb::class_<weft::LocalMemory>(m, "LocalMemory",
+      "A __local argument's size in bytes, as PyOpenCL's LocalMemory: pass it where a kernel\n"
+      "takes a __local pointer.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "size : int\n"
+      "    Bytes.\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> weft.LocalMemory(256).size\n"
+      "256")
       .def(nb::init<>())
       .def("__init__", [](weft::LocalMemory* self, nb::handle bytes) {
              new (self) weft::LocalMemory{size_of_index(bytes.ptr(), "LocalMemory: size")};
@@ -528,12 +727,68 @@ void register_runtime(nb::module_& m) {
   }, nb::arg("queue"), nb::arg("dest"), nb::arg("src"), nb::kw_only(), nb::arg("is_blocking") = true,
      nb::arg("wait_for").none() = nb::none(), nb::arg("dst_offset") = 0, nb::arg("src_offset") = 0,
      nb::arg("byte_count").none() = nb::none(),
-     "Copies between a weft.Buffer and host memory (any contiguous buffer object) or another Buffer.");
+     
+        "Copies between a weft.Buffer and host memory (any contiguous buffer object) or another\n"
+        "Buffer, as PyOpenCL's enqueue_copy.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "queue : weft.Queue\n"
+        "    The queue the copy is ordered on.\n"
+        "dest, src : weft.Buffer or buffer object\n"
+        "    The destination and the source; at least one a weft.Buffer.\n"
+        "is_blocking : bool, optional\n"
+        "    Return when the copy is done (True, the default) or at once.\n"
+        "wait_for : list of weft.Event, optional\n"
+        "    Events the copy waits for.\n"
+        "dst_offset, src_offset : int, optional\n"
+        "    Byte offsets into the Buffers.\n"
+        "byte_count : int, optional\n"
+        "    How many bytes; the host side's size by default.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "weft.Event\n"
+        "    The copy's event.\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "TypeError\n"
+        "    Neither dest nor src is a weft.Buffer.\n"
+        "weft.InvalidArgument\n"
+        "    An offset or byte_count is beyond a buffer.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+        ">>> buf = weft.Buffer(q.device, 8)\n"
+        ">>> _ = weft.enqueue_copy(q, buf, np.array([1, 2], np.int32))\n"
+        ">>> out = np.zeros(2, np.int32)\n"
+        ">>> weft.enqueue_copy(q, out, buf).done\n"
+        "True\n"
+        ">>> out\n"
+        "array([1, 2], dtype=int32)");
 
   m.def("wait_for_events", [](nb::handle events) {
     event_list(events, "wait_for_events");  // checks every element first
     for (nb::handle h : events) wait_interruptible(nb::cast<const PyEvent&>(h));
-  }, nb::arg("events"));
+  }, nb::arg("events"),
+        "Waits for every event of a list (Ctrl-C interrupts), as PyOpenCL's wait_for_events.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "events : list of weft.Event\n"
+        "    The events.\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "weft.DeviceError\n"
+        "    A command failed.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> q = weft.Queue(weft.Device(\"host\"))\n"
+        ">>> weft.wait_for_events([q.marker(), q.marker()])");
 
   m.def("_polygon_mask", [](nb::ndarray<const double, nb::shape<-1, 2>, nb::c_contig, nb::device::cpu> vertices,
                             std::size_t height, std::size_t width, nb::handle device, std::uint8_t border_value,

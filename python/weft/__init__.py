@@ -296,15 +296,75 @@ Device.__exit__ = _device._exit
 Device.use = _device.use
 
 
-def default_device():
+def default_device() -> Device:
     """The current device: this thread's innermost ``with device:`` block's, else the device
-    WEFT_DEVICE names (auto's choice when unset)."""
+    WEFT_DEVICE names (auto's choice when unset).
+
+    Returns
+    -------
+    weft.Device
+        The device arrays are made on when no device is named.
+
+    Raises
+    ------
+    weft.ConfigError
+        WEFT_DEVICE is malformed or names no device this machine has.
+
+    Examples
+    --------
+    >>> with weft.Device("host"):
+    ...     weft.default_device().selector
+    'host'
+    """
     return _device.current_device()
 
 
 _atexit.register(_weft._shutdown)
 
-__all__ = [n for n in dir() if not n.startswith("_")]
+from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
+
+_ufunc_docs.apply(globals())
+
+# Written out, not computed, so that type checkers (mypy --strict: names imported here are not
+# exported unless listed) see what the package exports; tests/python/test_typing.py checks it
+# against the public names the package binds, so a new name missing here fails there.
+__all__ = [
+    "Array", "BenchmarkResult", "Buffer", "BuildError", "CommandQueue", "ConfigError", "Context",
+    "CupyElementwiseKernel", "CupyReductionKernel", "DTypeError", "Device", "DeviceError",
+    "ElementwiseKernel", "Error", "Event", "EventProfile", "ExclusiveScanKernel",
+    "GenericScanKernel", "Graph", "HostFuture", "InclusiveScanKernel", "IndexOutOfRange",
+    "InvalidArgument", "Kernel", "LaunchLog", "LocalMemory", "OutOfMemory", "Platform", "Program",
+    "Queue", "RawKernel", "RawModule", "ReductionKernel", "Unsupported", "UserEvent",
+    "ValueOutOfRange", "abs", "absolute", "acos", "acosh", "add", "all", "amax", "amin", "any",
+    "arange", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax",
+    "argmin", "argpartition", "argsort", "argwhere", "around", "array", "array_queue", "asarray",
+    "asin", "asinh", "atan", "atan2", "atanh", "backends", "benchmark", "bincount", "bitwise_and",
+    "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "bool", "bool_", "broadcast_arrays", "broadcast_to", "cache", "can_cast", "cbrt", "ceil",
+    "clip", "command_execution_status", "command_queue_properties", "compress", "concat",
+    "concatenate", "conj", "copy", "copysign", "cos", "cosh", "count_nonzero",
+    "create_some_context", "cuda", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum",
+    "default_device", "device_partition_property", "device_type", "devices", "diff", "divide",
+    "dot", "e", "elementwise", "elementwise_launches", "empty", "empty_like", "enqueue_barrier",
+    "enqueue_copy", "enqueue_marker", "enqueue_nd_range_kernel", "equal", "exp", "exp2",
+    "expand_dims", "expm1", "extract", "eye", "fabs", "finfo", "flatnonzero", "flip", "float32",
+    "float64", "floor", "floor_divide", "fmax", "fmin", "free_cached_memory", "from_dlpack", "full",
+    "full_like", "gather", "get_array_module", "get_platforms", "greater", "greater_equal",
+    "histogram", "histogram2d", "hypot", "iinfo", "inf", "int16", "int32", "int64", "int8",
+    "invert", "isdtype", "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal",
+    "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "matmul", "max", "maximum", "mean", "mem_flags", "memory_stats",
+    "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply", "nan", "negative", "newaxis",
+    "nextafter", "nonzero", "not_equal", "ones", "ones_like", "partition", "permute_dims", "pi",
+    "polygon_mask", "positive", "pow", "power", "prod", "random", "random_polygon", "ravel", "real",
+    "reciprocal", "reduction", "remainder", "repeat", "reshape", "result_type", "right_shift",
+    "rint", "roll", "round", "scan", "searchsorted", "sign", "signbit", "sin", "sinh", "sort",
+    "sort_by_key", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "synchronize",
+    "take", "take_along_axis", "tan", "tanh", "tile", "to_device", "transfer_stats", "transpose",
+    "tril", "triu", "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
+    "wait_for_events", "where", "zeros", "zeros_like"
+]
 
 # Public names are weft's, whichever module defines them (their reprs, help() and pickles say
 # weft.sum, not weft._functions.sum).

@@ -2,6 +2,11 @@
 (the call's commands on the device, from events) of repeated calls, after warm-up runs."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from ._typing import ArrayLike
+
 import math as _math
 import time as _time
 
@@ -11,12 +16,20 @@ from . import _weft
 
 
 class BenchmarkResult:
-    """Times in seconds: cpu_times (n_repeat,) and gpu_times (one row per device:
-    (len(devices), n_repeat)), as cupyx's _PerfCaseResult; print it for a summary."""
+    """What weft.benchmark measured, as cupyx's _PerfCaseResult: times in seconds, cpu_times
+    (n_repeat,) and gpu_times (one row per device: (len(devices), n_repeat)), device_times the
+    same as gpu_times. Print it for a summary (mean +/- standard deviation, min and max).
+
+    Examples
+    --------
+    >>> r = weft.benchmark(lambda: weft.ones(100).sum(), n_repeat=3, n_warmup=1, name="sum")
+    >>> r.name, r.cpu_times.shape, r.gpu_times.shape
+    ('sum', (3,), (1, 3))
+    """
 
     __module__ = "weft"
 
-    def __init__(self, name, cpu_times, gpu_times, devices):
+    def __init__(self, name: str, cpu_times: ArrayLike, gpu_times: ArrayLike, devices: Sequence[_weft.Device]) -> None:
         self.name = name
         self.cpu_times = _np.asarray(cpu_times, dtype=_np.float64)
         self.gpu_times = _np.asarray(gpu_times, dtype=_np.float64).reshape(len(devices), -1)
@@ -24,7 +37,7 @@ class BenchmarkResult:
 
     # weft's word for the device times, beside CuPy's
     @property
-    def device_times(self):
+    def device_times(self) -> _np.ndarray[Any, Any]:
         return self.gpu_times
 
     @staticmethod
@@ -33,7 +46,7 @@ class BenchmarkResult:
         return (f"    {label}: {us.mean():9.3f} us +/- {us.std():6.3f} "
                 f"(min: {us.min():9.3f} / max: {us.max():9.3f}) us")
 
-    def __str__(self):
+    def __str__(self) -> str:
         lines = [f"{self.name}:", self._summary("CPU", self.cpu_times)]
         for d, t in zip(self.devices, self.gpu_times):
             lines.append(self._summary(f"{d.selector}", t))
@@ -41,7 +54,7 @@ class BenchmarkResult:
 
     __repr__ = __str__
 
-    def to_str(self, show_gpu=True):
+    def to_str(self, show_gpu: bool = True) -> str:
         return str(self) if show_gpu else "\n".join(str(self).splitlines()[:2])
 
 
@@ -55,18 +68,53 @@ def _device_seconds(start, end, wall):
     return t if t > 0 else wall
 
 
-def benchmark(func, args=(), kwargs=None, n_repeat=10000, *, name=None, n_warmup=10,
-              max_duration=_math.inf, devices=None, queues=None):
-    """Calls func(*args, **kwargs) n_warmup times, then up to n_repeat times (stopping once
-    max_duration seconds have passed) and returns a BenchmarkResult.
+def benchmark(func: Callable[..., object], args: Sequence[Any] = (), kwargs: dict[str, Any] | None = None,
+              n_repeat: int = 10000, *, name: str | None = None, n_warmup: int = 10, max_duration: float = _math.inf,
+              devices: Sequence[_weft.Device] | None = None,
+              queues: Sequence[_weft.Queue] | None = None) -> BenchmarkResult:
+    """Times repeated calls of a function, as cupyx.profiler.benchmark: CPU time and device time.
 
-    CPU time: the call, on the host clock. Device time: per device, from a marker enqueued
-    before the call to one enqueued after it on the device's array queue (where array
-    operations, the kernel generators and RawKernel launches go), waited for before the next
-    call (so calls never overlap), from the markers' profiles: markers carry times on host and
-    CUDA queues with or without profiling; elsewhere (an OpenCL queue made without profiling,
-    as the array queue is) the host clock until the wait returns stands in. queues= names other queues to time (a
-    weft.Queue the function launches on); devices= the devices (default: the current one)."""
+    Calls ``func(*args, **kwargs)`` n_warmup times, then up to n_repeat times (stopping once
+    max_duration seconds have passed). CPU time: the call, on the host clock. Device time: per
+    device, from a marker enqueued before the call to one enqueued after it on the device's array
+    queue (where array operations, the kernel generators and RawKernel launches go), waited for
+    before the next call (so calls never overlap), from the markers' profiles: markers carry
+    times on host and CUDA queues with or without profiling; elsewhere (an OpenCL queue made
+    without profiling, as the array queue is) the host clock until the wait returns stands in.
+
+    Parameters
+    ----------
+    func : callable
+        What to time.
+    args : sequence, optional
+        Its positional arguments.
+    kwargs : dict, optional
+        Its keyword arguments.
+    n_repeat : int, optional
+        How many timed calls at most (10000 by default).
+    name : str, optional
+        The name printed (func's by default).
+    n_warmup : int, optional
+        Untimed calls first (10 by default).
+    max_duration : float, optional
+        Stop after this many seconds of timed calls.
+    devices : sequence of weft.Device, optional
+        The devices whose time to measure (the current one by default).
+    queues : sequence of weft.Queue, optional
+        Other queues the function launches on, to time instead.
+
+    Returns
+    -------
+    BenchmarkResult
+        cpu_times and gpu_times (device_times) in seconds; print it for a summary.
+
+    Examples
+    --------
+    >>> a = weft.ones(1000)
+    >>> r = weft.benchmark(lambda: (a * 2).sum(), n_repeat=5, n_warmup=1)
+    >>> r.cpu_times.shape, r.device_times.shape
+    ((5,), (1, 5))
+    """
     from ._device import current_device
     kwargs = kwargs or {}
     name = name if name is not None else getattr(func, "__name__", "benchmark")

@@ -2,8 +2,15 @@
 the *_like functions, as NumPy's and PyOpenCL's."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from ._typing import ArrayLike, DTypeLike, DeviceLike, ShapeLike
+    from ._array import Array
+
 import builtins as _builtins
 import functools as _functools
+import inspect as _inspect
 import numbers as _numbers
 
 import numpy as _np
@@ -21,13 +28,13 @@ def _dev(device):
     return block_device() if device is None else device
 
 
-def _queue_first(f):
+def _queue_first(f: Callable[..., Array]) -> Callable[..., Array]:
     """Also takes pyopencl.array's forms: f(queue, shape, dtype) with a weft.Queue or Context
     first (the array goes to its device; weft runs array operations on the device's own array
     queue), queue= as a keyword, and order="C" and allocator= (weft's memory pool allocates)."""
 
     @_functools.wraps(f)
-    def call(*args, **kwargs):
+    def call(*args: Any, **kwargs: Any) -> Array:
         queue = kwargs.pop("queue", None)
         if args and isinstance(args[0], (_weft.Queue, _weft.Context)):
             if queue is not None:
@@ -42,37 +49,189 @@ def _queue_first(f):
             kwargs["device"] = queue
         return f(*args, **kwargs)
 
-    call.__doc__ = ((f.__doc__ or "").rstrip() + f"\n\nAlso pyopencl.array's form: {f.__name__}(queue, ...) or "
+    call.__doc__ = (_inspect.cleandoc(f.__doc__ or "") + f"\n\nAlso pyopencl.array's form: {f.__name__}(queue, ...) or "
                     f"queue=queue, the array on the queue's device.").lstrip()
     return call  # (help() and inspect.signature show f's parameters: wraps sets __wrapped__)
 
 
 @_queue_first
-def empty(shape, dtype=float64, device=None):
-    """An array of shape with undefined contents."""
+def empty(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None) -> Array:
+    """An array of the given shape whose elements are not set, as numpy.empty.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The array's shape.
+    dtype : dtype, optional
+        The element type (float64 by default).
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
+        weft.default_device()).
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+
+    Examples
+    --------
+    >>> a = weft.empty((2, 3), np.float32)
+    >>> a.shape, a.dtype
+    ((2, 3), dtype('float32'))
+    """
     return _weft._empty(shape, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
-def full(shape, fill_value, dtype=None, device=None):
+def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike = None, device: DeviceLike = None) -> Array:
+    """An array filled with one value, as numpy.full.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The array's shape.
+    fill_value : number
+        The value of every element.
+    dtype : dtype, optional
+        The element type; by default the one NumPy gives fill_value.
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
+        weft.default_device()).
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+
+    Examples
+    --------
+    >>> weft.full((2, 2), 7).get()
+    array([[7, 7],
+           [7, 7]])
+    >>> weft.full(3, 0.5, np.float32).get()
+    array([0.5, 0.5, 0.5], dtype=float32)
+    """
     if dtype is None:
         dtype = _np.result_type(fill_value)
     return _weft._full(shape, fill_value, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
-def zeros(shape, dtype=float64, device=None):
+def zeros(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None) -> Array:
+    """An array of zeros, as numpy.zeros.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The array's shape.
+    dtype : dtype, optional
+        The element type (float64 by default).
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
+        weft.default_device()).
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+
+    Examples
+    --------
+    >>> weft.zeros((2, 3), np.int32).get()
+    array([[0, 0, 0],
+           [0, 0, 0]], dtype=int32)
+    """
     return _weft._full(shape, 0, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
-def ones(shape, dtype=float64, device=None):
+def ones(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None) -> Array:
+    """An array of ones, as numpy.ones.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The array's shape.
+    dtype : dtype, optional
+        The element type (float64 by default).
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
+        weft.default_device()).
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+
+    Examples
+    --------
+    >>> weft.ones(4).get()
+    array([1., 1., 1., 1.])
+    """
     return _weft._full(shape, 1, dtype_name(dtype), _dev(device))
 
 
 @_queue_first
-def arange(start, stop=None, step=1, dtype=None, device=None):
-    """Evenly spaced values in [start, stop), as NumPy's arange."""
+def arange(start: float, stop: float | None = None, step: float = 1, dtype: DTypeLike = None,
+           device: DeviceLike = None) -> Array:
+    """Evenly spaced values in [start, stop), as numpy.arange.
+
+    Parameters
+    ----------
+    start : number
+        The first value; with stop omitted, the end (and the start is 0).
+    stop : number, optional
+        The end, not included.
+    step : number, optional
+        The spacing (1 by default).
+    dtype : dtype, optional
+        The element type; by default the one NumPy gives the arguments.
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
+        weft.default_device()).
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    TypeError
+        start, stop or step is not a real number.
+
+    Examples
+    --------
+    >>> weft.arange(5).get()
+    array([0, 1, 2, 3, 4])
+    >>> weft.arange(1.0, 2.0, 0.25).get()
+    array([1.  , 1.25, 1.5 , 1.75])
+    """
     if stop is None:
         start, stop = 0, start
     for what, v in (("start", start), ("stop", stop), ("step", step)):
@@ -84,7 +243,42 @@ def arange(start, stop=None, step=1, dtype=None, device=None):
 
 
 @_queue_first
-def linspace(start, stop, num=50, endpoint=True, dtype=float64, device=None):
+def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dtype: DTypeLike = float64,
+             device: DeviceLike = None) -> Array:
+    """num evenly spaced values from start to stop, as numpy.linspace.
+
+    Parameters
+    ----------
+    start, stop : number
+        The first and the last value.
+    num : int, optional
+        How many values (50 by default).
+    endpoint : bool, optional
+        Whether stop is the last value (True) or just past it.
+    dtype : dtype, optional
+        The element type (float64 by default).
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
+        weft.default_device()).
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+
+    Examples
+    --------
+    >>> weft.linspace(0, 1, 5).get()
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+    >>> weft.linspace(0, 1, 4, endpoint=False).get()
+    array([0.  , 0.25, 0.5 , 0.75])
+    """
     return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), _dev(device))
 
 
@@ -92,11 +286,52 @@ def _no_copy(why):
     return ValueError(f"asarray: copy=False, but {why} needs a copy")
 
 
-def asarray(a, dtype=None, device=None, copy=None):
-    """a on device (the default device when None): a weft.Array already there is returned as it
-    is (or cast); anything else is converted by NumPy and copied over once. copy as the Array API
-    standard's: True always copies, False never does (ValueError where a copy is needed: another
-    device, another dtype, or host data), None copies only where needed."""
+def asarray(a: ArrayLike | Array, dtype: DTypeLike = None, device: DeviceLike = None,
+            copy: bool | None = None) -> Array:
+    """a as a weft.Array on a device, as numpy.asarray (and the Array API's asarray).
+
+    A weft.Array already there is returned as it is (or cast); anything else is converted by NumPy
+    and copied over once. Objects with ``__cuda_array_interface__`` (CuPy, PyTorch, Numba arrays)
+    are used in place.
+
+    Parameters
+    ----------
+    a : array_like or weft.Array
+        The data: a weft.Array, a NumPy array, a nested sequence, a number.
+    dtype : dtype, optional
+        The element type; by default a's (NumPy's rules for Python data).
+    copy : bool or None, optional
+        True always copies; False never does (ValueError where a copy is needed: another device,
+        another dtype, or host data); None (the default) copies only where needed.
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
+        weft.default_device()).
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The data's dtype is not one weft arrays hold (float16, complex, objects).
+    ValueError
+        copy=False, but a copy is needed.
+    TypeError
+        copy is not True, False or None.
+
+    Examples
+    --------
+    >>> a = weft.asarray([1.0, 2.0, 3.0])
+    >>> a.device.selector, a.dtype
+    ('host', dtype('float64'))
+    >>> weft.asarray(a) is a
+    True
+    >>> weft.asarray(np.arange(3), dtype=np.float32).get()
+    array([0., 1., 2.], dtype=float32)
+    """
     if copy is not None and not isinstance(copy, _builtins.bool):
         raise TypeError(f"asarray: copy must be True, False or None, not {copy!r}")
     if isinstance(a, _ArrayBase):
@@ -124,18 +359,77 @@ def asarray(a, dtype=None, device=None, copy=None):
     return _weft._from_host(host, host.shape, host.dtype.name, _dev(device))
 
 
-def array(obj, dtype=None, copy=True, device=None):
-    """As asarray, but a weft.Array is copied unless copy=False."""
+def array(obj: ArrayLike | Array, dtype: DTypeLike = None, copy: bool = True, device: DeviceLike = None) -> Array:
+    """A new weft.Array of obj's data, as numpy.array: as asarray, but a weft.Array is copied unless copy=False.
+
+    Parameters
+    ----------
+    obj : array_like or weft.Array
+        The data.
+    dtype : dtype, optional
+        The element type; by default obj's.
+    copy : bool, optional
+        Whether a weft.Array is copied (True by default).
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
+        weft.default_device()).
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The data's dtype is not one weft arrays hold.
+
+    Examples
+    --------
+    >>> a = weft.array([[1, 2], [3, 4]])
+    >>> b = weft.array(a)
+    >>> b is a, b.get()
+    (False, array([[1, 2],
+           [3, 4]]))
+    """
     a = asarray(obj, dtype=dtype, device=device)
     if copy and a is obj:
         a = a.copy()
     return a
 
 
-def to_device(queue, ary, allocator=None, async_=False):
-    """PyOpenCL's pyopencl.array.to_device: a copy of the host array on the device of queue (a
-    weft.Queue, Context, Device or selector). allocator and async_ are accepted and unused (weft's
-    pool allocates; the copy is done when this returns)."""
+def to_device(queue: DeviceLike, ary: ArrayLike, allocator: object = None, async_: bool = False) -> Array:
+    """A copy of a host array on the device of queue, as pyopencl.array.to_device.
+
+    Parameters
+    ----------
+    queue : weft.Queue, weft.Context, weft.Device or str
+        Where the copy goes (a queue's or context's device, a device, a selector).
+    ary : array_like
+        The host data.
+    allocator : object, optional
+        Accepted and unused: weft's memory pool allocates.
+    async_ : bool, optional
+        Accepted and unused: the copy is done when this returns.
+
+    Returns
+    -------
+    weft.Array
+        The copy on the device.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The data's dtype is not one weft arrays hold.
+
+    Examples
+    --------
+    >>> queue = weft.Queue(weft.Device("host"))
+    >>> a = weft.to_device(queue, np.array([1.0, 2.0]))
+    >>> a.device.selector, a.get()
+    ('host', array([1., 2.]))
+    """
     return asarray(ary, device=queue.device if isinstance(queue, _weft.Queue) else queue)
 
 
@@ -144,6 +438,30 @@ def _like(f):
         return f(a.shape if shape is None else shape, *args, dtype=a.dtype if dtype is None else dtype,
                  device=a.device if device is None else device, **kwargs)
     like.__name__ = like.__qualname__ = f"{f.__name__}_like"
+    like.__doc__ = f"""An array of a's shape, dtype and device made as weft.{f.__name__} makes it, as
+    numpy.{f.__name__}_like.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The array whose shape, dtype and device the result takes (unless given).
+    dtype : dtype, optional
+        The element type; a's by default.
+    shape : int or tuple of ints, optional
+        The shape; a's by default.
+    device : weft.Device, weft.Queue, str or None, optional
+        The device; a's by default.
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Examples
+    --------
+    >>> weft.{f.__name__}_like(weft.asarray(np.array([[1, 2], [3, 4]]))).shape
+    (2, 2)
+    """
     return like
 
 
@@ -152,6 +470,35 @@ zeros_like = _like(zeros)
 ones_like = _like(ones)
 
 
-def full_like(a, fill_value, dtype=None, device=None):
+def full_like(a: Array, fill_value: complex, dtype: DTypeLike = None, device: DeviceLike = None) -> Array:
+    """An array of a's shape and dtype filled with fill_value, as numpy.full_like.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The array whose shape, dtype and device the result takes (unless given).
+    fill_value : number
+        The value of every element.
+    dtype : dtype, optional
+        The element type; a's by default.
+    device : weft.Device, weft.Queue, str or None, optional
+        Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
+        or ``"cuda:0"``; None: a's device.
+
+    Returns
+    -------
+    weft.Array
+        The new array.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+
+    Examples
+    --------
+    >>> weft.full_like(weft.zeros(3, np.int32), 5).get()
+    array([5, 5, 5], dtype=int32)
+    """
     return full(a.shape, fill_value, dtype=a.dtype if dtype is None else dtype,
                 device=a.device if device is None else device)

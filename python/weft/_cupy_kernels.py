@@ -13,6 +13,8 @@ ElementwiseKernel/ReductionKernel) and kept.
 """
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 import math as _math
 import re as _re
 
@@ -210,15 +212,33 @@ def _options(options):
 
 
 class CupyElementwiseKernel:
-    """ElementwiseKernel(in_params, out_params, operation, name='kernel', reduce_dims=True,
-    preamble='', no_return=False, return_tuple=False, options=()), as CuPy's. Call it with the
-    inputs (and optionally the outputs): knl(x, y) or knl(x, y, z, size=None); it returns the
-    output (a tuple for several)."""
+    """CuPy's ElementwiseKernel, made by weft.ElementwiseKernel when given CuPy's form.
+
+    ``ElementwiseKernel(in_params, out_params, operation, name='kernel', reduce_dims=True,
+    preamble='', no_return=False, return_tuple=False, options=())``. Call it with the inputs
+    (and optionally the outputs): ``knl(x, y)`` or ``knl(x, y, z, size=None)``; it returns the
+    output (a tuple for several). Outputs are allocated, inputs broadcast, type placeholders
+    (``T x``) bound from the arguments' dtypes.
+
+    Raises
+    ------
+    TypeError
+        An argument of another dtype than its typed parameter, or a NumPy array.
+
+    Examples
+    --------
+    >>> mul = weft.ElementwiseKernel("float64 x, float64 y", "float64 z", "z = x * y", "mul")
+    >>> type(mul).__name__
+    'CupyElementwiseKernel'
+    >>> mul(weft.asarray([1.0, 2.0]), weft.asarray([3.0, 4.0])).get()
+    array([3., 8.])
+    """
 
     __module__ = "weft"
 
-    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True, preamble="",
-                 no_return=False, return_tuple=False, loop_prep="", after_loop="", options=(), **kwargs):
+    def __init__(self, in_params: str, out_params: str, operation: str, name: str = "kernel", reduce_dims: bool = True,
+                 preamble: str = "", no_return: bool = False, return_tuple: bool = False, loop_prep: str = "",
+                 after_loop: str = "", options: str | Sequence[str] = (), **kwargs: Any) -> None:
         kind = "ElementwiseKernel"
         unknown = set(kwargs) - {"type_preamble"}
         if unknown:
@@ -243,15 +263,15 @@ class CupyElementwiseKernel:
         self._plain = not any(p.raw for p in self.in_params + self.out_params)
 
     @property
-    def nin(self):
+    def nin(self) -> int:
         return len(self.in_params)
 
     @property
-    def nout(self):
+    def nout(self) -> int:
         return len(self.out_params)
 
     @property
-    def nargs(self):
+    def nargs(self) -> int:
         return self.nin + self.nout
 
     def _kernel(self, key, bound, scalar_ins):
@@ -302,7 +322,8 @@ class CupyElementwiseKernel:
             return None
         return outs[0] if len(outs) == 1 and not self.return_tuple else tuple(outs)
 
-    def __call__(self, *args, size=None, block_size=None, stream=None, queue=None):
+    def __call__(self, *args: Any, size: int | None = None, block_size: int | None = None, stream: Any = None,
+                 queue: Any = None) -> Any:
         """Runs on stream (CuPy's word) or queue, a weft.Queue; else on the array queue of the
         arrays' device. block_size is accepted and left to weft."""
         queue = stream if queue is None else queue
@@ -376,17 +397,32 @@ class CupyElementwiseKernel:
 
 
 class CupyReductionKernel:
-    """ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
-    name='reduce_kernel', reduce_type=None, reduce_dims=True, preamble='', options=()), as
-    CuPy's: map_expr gives each element's value from the inputs, reduce_expr combines a and b,
-    post_map_expr writes the outputs from the reduced a. Call knl(x, ..., out=None, axis=None,
-    keepdims=False)."""
+    """CuPy's ReductionKernel, made by weft.ReductionKernel when given CuPy's form.
+
+    ``ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+    name='reduce_kernel', reduce_type=None, reduce_dims=True, preamble='', options=())``:
+    map_expr gives each element's value from the inputs, reduce_expr combines a and b,
+    post_map_expr writes the output from the reduced a. Call ``knl(x, ..., out=None, axis=None,
+    keepdims=False)``.
+
+    Raises
+    ------
+    weft.Unsupported
+        More than one output, or a raw one.
+
+    Examples
+    --------
+    >>> l2 = weft.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+    >>> float(l2(weft.asarray([3.0, 4.0])).get())
+    5.0
+    """
 
     __module__ = "weft"
 
-    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
-                 name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="", options=(),
-                 **kwargs):
+    def __init__(self, in_params: str, out_params: str, map_expr: str, reduce_expr: str, post_map_expr: str,
+                 identity: str | None, name: str = "reduce_kernel", reduce_type: str | None = None,
+                 reduce_dims: bool = True, preamble: str = "", options: str | Sequence[str] = (),
+                 **kwargs: Any) -> None:
         kind = "ReductionKernel"
         if kwargs:
             raise TypeError(f"{kind}: unexpected keyword argument {sorted(kwargs)[0]!r}")
@@ -464,7 +500,8 @@ class CupyReductionKernel:
             k(*ins, result, m, range=n_out, queue=queue)
         return result
 
-    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None, queue=None):
+    def __call__(self, *args: Any, out: Any = None, axis: int | tuple[int, ...] | None = None, keepdims: bool = False,
+                 stream: Any = None, queue: Any = None) -> Any:
         """Runs on stream (CuPy's word) or queue, a weft.Queue; else on the array queue of the
         inputs' device."""
         queue = stream if queue is None else queue

@@ -4,6 +4,8 @@ the current device is weft.default_device() (WEFT_DEVICE, else auto's choice). A
 get_array_module, as CuPy's."""
 from __future__ import annotations
 
+import types
+
 import threading as _threading
 
 import numpy as _np
@@ -20,13 +22,13 @@ def _stack():
     return s
 
 
-def block_device():
+def block_device() -> _weft.Device | None:
     """The device of this thread's innermost ``with device:`` block, or None outside blocks."""
     s = getattr(_local, "stack", None)
     return s[-1] if s else None
 
 
-def current_device():
+def current_device() -> _weft.Device:
     """The device arrays are created on: the innermost ``with device:`` block's, else the default."""
     d = block_device()
     return d if d is not None else _weft.default_device()
@@ -45,7 +47,7 @@ def _exit(self, *exc):
     return False
 
 
-def use(self):
+def use(self: _weft.Device) -> _weft.Device:
     """Makes this device current for the rest of this thread (CuPy's Device.use())."""
     s = _stack()
     if s:
@@ -55,8 +57,25 @@ def use(self):
     return self
 
 
-def get_array_module(*args):
-    """weft when any argument is a weft.Array, else numpy (CuPy's cupy.get_array_module)."""
+def get_array_module(*args: object) -> types.ModuleType:
+    """weft when any argument is a weft.Array, else numpy, as cupy.get_array_module: code written
+    against the returned module runs on either.
+
+    Parameters
+    ----------
+    *args : object
+        The values to look at.
+
+    Returns
+    -------
+    module
+        The weft module or numpy.
+
+    Examples
+    --------
+    >>> weft.get_array_module(weft.zeros(2)).__name__, weft.get_array_module(np.zeros(2)).__name__
+    ('weft', 'numpy')
+    """
     for a in args:
         if isinstance(a, _weft._Array):
             import weft

@@ -70,8 +70,15 @@ async def gather(*awaitables, return_exceptions=False):
 
 
 class HostFuture:
-    """A copy to the host under way: ``await`` it, call ``result()`` or ``as_future()``; all
-    give the NumPy array."""
+    """A copy to the host under way, from Array.get_async(): ``await`` it, call ``result()`` or
+    ``as_future()``; all give the NumPy array. done() says whether the copy has finished.
+
+    Examples
+    --------
+    >>> future = weft.asarray([1.0, 2.0]).get_async()
+    >>> future.result()
+    array([1., 2.])
+    """
 
     __slots__ = ("event", "_out")
     __module__ = "weft"

@@ -2,6 +2,8 @@
 np.sum(a) and the others run through __array_function__."""
 from __future__ import annotations
 
+from typing import Any
+
 import numbers as _numbers
 
 import numpy as _np
@@ -16,23 +18,212 @@ from ._sorting import argpartition, argsort, argwhere, partition, compress, extr
 from ._ufuncs import clip, round, where
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False):  # noqa: A001
+def sum(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:  # noqa: A001
+    """The sum of the elements, as numpy.sum.
+
+    The reduction fuses the expression it reads: ``weft.sum(a * b)`` reads a and b once and
+    makes no temporary.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    dtype : dtype, optional
+        The dtype to accumulate and return in (NumPy's default when None).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1, so that the result broadcasts against a.
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced (``float(r)`` or ``r.get()`` reads it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        An axis is out of range.
+    ValueError
+        out has another shape than the result.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> float(weft.sum(a))
+    10.0
+    >>> weft.sum(a, axis=0).get()
+    array([4., 6.])
+    >>> weft.sum(a * a, axis=1, keepdims=True).get()
+    array([[ 5.],
+           [25.]])
+    """
     return Array.sum(a, axis, dtype, out, keepdims)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False):
+def prod(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:
+    """The product of the elements, as numpy.prod.
+
+    The reduction fuses the expression it reads: ``weft.prod(a * b)`` reads a and b once and
+    makes no temporary.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    dtype : dtype, optional
+        The dtype to accumulate and return in (NumPy's default when None).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1, so that the result broadcasts against a.
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced (``float(r)`` or ``r.get()`` reads it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        An axis is out of range.
+    ValueError
+        out has another shape than the result.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> float(weft.prod(a))
+    24.0
+    >>> weft.prod(a, axis=1).get()
+    array([ 2., 12.])
+    """
     return Array.prod(a, axis, dtype, out, keepdims)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False):
+def mean(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:
+    """The arithmetic mean of the elements, as numpy.mean.
+
+    The reduction fuses the expression it reads: ``weft.mean(a * b)`` reads a and b once and
+    makes no temporary.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    dtype : dtype, optional
+        The dtype to accumulate and return in (NumPy's default when None).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1, so that the result broadcasts against a.
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced (``float(r)`` or ``r.get()`` reads it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        An axis is out of range.
+    ValueError
+        out has another shape than the result.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1.0, 2.0], [3.0, 5.0]]))
+    >>> float(weft.mean(a))
+    2.75
+    >>> weft.mean(a, axis=0).get()
+    array([2. , 3.5])
+    """
     return Array.mean(a, axis, dtype, out, keepdims)
 
 
-def amin(a, axis=None, out=None, keepdims=False):
+def amin(a, axis=None, out=None, keepdims=False) -> Array:
+    """The smallest element (NaN if any is NaN); weft.min is the same function, as numpy.min.
+
+    The reduction fuses the expression it reads: ``weft.min(a * b)`` reads a and b once and
+    makes no temporary.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1, so that the result broadcasts against a.
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced (``float(r)`` or ``r.get()`` reads it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        An axis is out of range.
+    ValueError
+        out has another shape than the result.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[4, 2], [3, 7]]))
+    >>> int(weft.min(a))
+    2
+    >>> weft.min(a, axis=0).get()
+    array([3, 2])
+    """
     return Array.min(a, axis, None, out, keepdims)
 
 
-def amax(a, axis=None, out=None, keepdims=False):
+def amax(a, axis=None, out=None, keepdims=False) -> Array:
+    """The largest element (NaN if any is NaN); weft.max is the same function, as numpy.max.
+
+    The reduction fuses the expression it reads: ``weft.max(a * b)`` reads a and b once and
+    makes no temporary.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1, so that the result broadcasts against a.
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced (``float(r)`` or ``r.get()`` reads it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        An axis is out of range.
+    ValueError
+        out has another shape than the result.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[4, 2], [3, 7]]))
+    >>> int(weft.max(a))
+    7
+    >>> weft.max(a, axis=1).get()
+    array([4, 7])
+    """
     return Array.max(a, axis, None, out, keepdims)
 
 
@@ -40,19 +231,153 @@ min = amin  # noqa: A001
 max = amax  # noqa: A001
 
 
-def any(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def any(a, axis=None, out=None, keepdims=False) -> Array:  # noqa: A001
+    """Whether any element is true (nonzero), as numpy.any.
+
+    The reduction fuses the expression it reads: ``weft.any(a * b)`` reads a and b once and
+    makes no temporary.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1, so that the result broadcasts against a.
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced (``float(r)`` or ``r.get()`` reads it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        An axis is out of range.
+    ValueError
+        out has another shape than the result.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[0, 0], [0, 5]]))
+    >>> bool(weft.any(a))
+    True
+    >>> weft.any(a, axis=1).get()
+    array([False,  True])
+    """
     return Array.any(a, axis, None, out, keepdims)
 
 
-def all(a, axis=None, out=None, keepdims=False):  # noqa: A001
+def all(a, axis=None, out=None, keepdims=False) -> Array:  # noqa: A001
+    """Whether every element is true (nonzero), as numpy.all.
+
+    The reduction fuses the expression it reads: ``weft.all(a * b)`` reads a and b once and
+    makes no temporary.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1, so that the result broadcasts against a.
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced (``float(r)`` or ``r.get()`` reads it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        An axis is out of range.
+    ValueError
+        out has another shape than the result.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1, 2], [0, 5]]))
+    >>> bool(weft.all(a))
+    False
+    >>> weft.all(a, axis=0).get()
+    array([False,  True])
+    """
     return Array.all(a, axis, None, out, keepdims)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
+def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
+    """The index of the smallest element, as numpy.argmin.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int, optional
+        The axis to search along; None (the default) searches the flattened array.
+    out : weft.Array, optional
+        An int64 array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the searched axis, with size 1.
+
+    Returns
+    -------
+    weft.Array
+        int64 indices: a 0-d array when axis is None. The first occurrence wins ties.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The array is empty, or the axis is out of range.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[4.0, 2.0], [1.0, 7.0]]))
+    >>> int(weft.argmin(a))
+    2
+    >>> weft.argmin(a, axis=1).get()
+    array([1, 0])
+    """
     return Array.argmin(a, axis, out, keepdims=keepdims)
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
+def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
+    """The index of the largest element, as numpy.argmax.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int, optional
+        The axis to search along; None (the default) searches the flattened array.
+    out : weft.Array, optional
+        An int64 array of the result's shape to write into (it is returned).
+    keepdims : bool, optional
+        Keep the searched axis, with size 1.
+
+    Returns
+    -------
+    weft.Array
+        int64 indices: a 0-d array when axis is None. The first occurrence wins ties.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The array is empty, or the axis is out of range.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[4.0, 2.0], [1.0, 7.0]]))
+    >>> int(weft.argmax(a))
+    3
+    >>> weft.argmax(a, axis=0).get()
+    array([0, 1])
+    """
     return Array.argmax(a, axis, out, keepdims=keepdims)
 
 
@@ -65,36 +390,258 @@ def _ddof(ddof, correction, name):
     return correction
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None) -> Array:
+    """The variance of the elements, as numpy.var.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    dtype : dtype, optional
+        The dtype to compute in (float64 for integer input, else the input's, when None).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    ddof : number, optional
+        Delta degrees of freedom: the divisor is ``N - ddof`` (0 by default).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    correction : number, optional
+        The Array API's name of ddof; give one of them (or both equal).
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced.
+
+    Raises
+    ------
+    ValueError
+        ddof and correction disagree.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1.0, 2.0], [3.0, 6.0]]))
+    >>> float(weft.var(a))
+    3.5
+    >>> weft.var(a, axis=0, ddof=1).get()
+    array([2., 8.])
+    """
     return Array.var(a, axis, dtype, out, _ddof(ddof, correction, "var"), keepdims)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None) -> Array:
+    """The standard deviation of the elements, as numpy.std.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or tuple of ints, optional
+        The axes to reduce; None (the default) reduces all of them.
+    dtype : dtype, optional
+        The dtype to compute in (float64 for integer input, else the input's, when None).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    ddof : number, optional
+        Delta degrees of freedom: the divisor is ``N - ddof`` (0 by default).
+    keepdims : bool, optional
+        Keep the reduced axes, with size 1.
+    correction : number, optional
+        The Array API's name of ddof; give one of them (or both equal).
+
+    Returns
+    -------
+    weft.Array
+        The result: a 0-d array when every axis is reduced.
+
+    Raises
+    ------
+    ValueError
+        ddof and correction disagree.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([1.0, 2.0, 3.0, 4.0]))
+    >>> round(float(weft.std(a)), 6)
+    1.118034
+    >>> round(float(weft.std(a, correction=1)), 6)
+    1.290994
+    """
     return Array.std(a, axis, dtype, out, _ddof(ddof, correction, "std"), keepdims)
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
+def cumsum(a, axis=None, dtype=None, out=None) -> Array:
+    """The cumulative sum, as numpy.cumsum: element i combines the elements up to and including i.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int, optional
+        The axis to scan along; None (the default) scans the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate and return in (NumPy's default when None).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+
+    Returns
+    -------
+    weft.Array
+        The running result, of a's shape (1-D when axis is None).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The axis is out of range, or out has the wrong shape.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1, 2, 3], [4, 5, 6]]))
+    >>> weft.cumsum(a).get()
+    array([ 1,  3,  6, 10, 15, 21])
+    >>> weft.cumsum(a, axis=1).get()
+    array([[ 1,  3,  6],
+           [ 4,  9, 15]])
+    """
     return Array.cumsum(a, axis, dtype, out)
 
 
-def cumprod(a, axis=None, dtype=None, out=None):
+def cumprod(a, axis=None, dtype=None, out=None) -> Array:
+    """The cumulative product, as numpy.cumprod: element i combines the elements up to and including i.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int, optional
+        The axis to scan along; None (the default) scans the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate and return in (NumPy's default when None).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+
+    Returns
+    -------
+    weft.Array
+        The running result, of a's shape (1-D when axis is None).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The axis is out of range, or out has the wrong shape.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([1.0, 2.0, 3.0, 4.0]))
+    >>> weft.cumprod(a).get()
+    array([ 1.,  2.,  6., 24.])
+    """
     return Array.cumprod(a, axis, dtype, out)
 
 
-def dot(a, b, out=None):
+def dot(a, b, out=None) -> Array:
+    """The dot product, as numpy.dot: of vectors, the sum of the products (one kernel, no
+    temporary); of matrices, the matrix product.
+
+    Parameters
+    ----------
+    a, b : weft.Array
+        The operands, on the same device.
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+
+    Returns
+    -------
+    weft.Array
+        A 0-d array for two vectors, else the product.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shapes do not match, or the operands are on different devices.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([1.0, 2.0, 3.0]))
+    >>> float(weft.dot(a, a))
+    14.0
+    """
     return deliver(_weft._dot(a, b), None, out)
 
 
-def matmul(a, b, out=None, dtype=None):
-    """NumPy's matmul; dtype= computes in that dtype (operands cast under 'same_kind')."""
+def matmul(a, b, out=None, dtype=None) -> Array:
+    """The matrix product, as numpy.matmul (the ``@`` operator).
+
+    Parameters
+    ----------
+    a, b : weft.Array
+        The operands: matrices, or stacks of them (broadcast), or vectors (as NumPy's rules).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    dtype : dtype, optional
+        Compute in this dtype (the operands are cast under 'same_kind').
+
+    Returns
+    -------
+    weft.Array
+        The product.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The inner dimensions do not match, or the operands are on different devices.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> weft.matmul(a, a).get()
+    array([[ 7., 10.],
+           [15., 22.]])
+    >>> (a @ weft.asarray(np.array([1.0, 1.0]))).get()
+    array([3., 7.])
+    """
     r = _matmul(a, b) if dtype is None else typed_call(_matmul, (a, b), dtype, "matmul")
     return r if out is None else into(out, r, "matmul")
 
 
-def reshape(a, /, shape=None, *, copy=None, newshape=None):
-    """The Array API's reshape(x, shape, copy=) (also NumPy's newshape= keyword). copy=True gives a
-    new array; copy=False raises ValueError where the result could not be a view of a (weft makes
-    views of C-contiguous arrays only); None: a view where possible."""
+def reshape(a, /, shape=None, *, copy=None, newshape=None) -> Array:
+    """The array with a new shape, as the Array API's reshape (and numpy.reshape).
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    shape : int or tuple of ints
+        The new shape; one size may be -1 (inferred).
+    copy : bool or None, optional
+        True gives a new array; False raises ValueError where the result could not be a view of a
+        (weft makes views of C-contiguous arrays only); None (the default): a view where possible.
+    newshape : int or tuple of ints, optional
+        NumPy's older name of shape.
+
+    Returns
+    -------
+    weft.Array
+        A view of a where possible, else a copy.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The sizes do not match.
+    ValueError
+        copy=False and a view is not possible.
+    TypeError
+        Both shape and newshape, or neither, are given.
+
+    Examples
+    --------
+    >>> a = weft.arange(6)
+    >>> weft.reshape(a, (2, -1)).get()
+    array([[0, 1, 2],
+           [3, 4, 5]])
+    """
     if newshape is not None:
         if shape is not None:
             raise TypeError("reshape: give shape or newshape, not both")
@@ -107,24 +654,131 @@ def reshape(a, /, shape=None, *, copy=None, newshape=None):
     return r.copy() if copy else r
 
 
-def transpose(a, axes=None):
+def transpose(a, axes=None) -> Array:
+    """The array with its axes permuted (a view: no copy), as numpy.transpose.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axes : tuple of ints, optional
+        The new order of the axes; None (the default) reverses them.
+
+    Returns
+    -------
+    weft.Array
+        A view of a.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        axes is not a permutation of a's axes.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.arange(6).reshape(2, 3))
+    >>> weft.transpose(a).shape
+    (3, 2)
+    >>> weft.transpose(a).get()
+    array([[0, 3],
+           [1, 4],
+           [2, 5]])
+    """
     return a.transpose() if axes is None else a.transpose(axes)
 
 
-def ravel(a):
+def ravel(a) -> Array:
+    """The elements as a 1-D array, as numpy.ravel: a view when a is C-contiguous, else a copy.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+
+    Returns
+    -------
+    weft.Array
+        The flattened array, in C order.
+
+    Examples
+    --------
+    >>> weft.ravel(weft.asarray(np.array([[1, 2], [3, 4]]))).get()
+    array([1, 2, 3, 4])
+    """
     return a.ravel()
 
 
-def copy(a):
+def copy(a) -> Array:
+    """A copy of the array on the same device, as numpy.copy.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+
+    Returns
+    -------
+    weft.Array
+        A new, C-contiguous array with a's elements.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([1, 2, 3]))
+    >>> b = weft.copy(a)
+    >>> b[0] = 9
+    >>> a.get(), b.get()
+    (array([1, 2, 3]), array([9, 2, 3]))
+    """
     return a.copy()
 
 
-def broadcast_to(a, shape):
+def broadcast_to(a, shape) -> Array:
+    """The array broadcast to a shape (a view: no copy), as numpy.broadcast_to.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    shape : tuple of ints
+        The shape to broadcast to, by NumPy's rules.
+
+    Returns
+    -------
+    weft.Array
+        A read-only view of a with the new shape.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        a's shape does not broadcast to shape.
+
+    Examples
+    --------
+    >>> weft.broadcast_to(weft.asarray(np.array([1, 2, 3])), (2, 3)).get()
+    array([[1, 2, 3],
+           [1, 2, 3]])
+    """
     return a.broadcast_to(shape)
 
 
-def result_type(*arrays_and_dtypes):
-    """NumPy's result_type for weft arrays and dtypes (Python numbers adopt the others' type)."""
+def result_type(*arrays_and_dtypes) -> _np.dtype[Any]:
+    """The dtype NumPy's promotion gives weft arrays and dtypes together, as numpy.result_type
+    (Python numbers adopt the others' type).
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : weft.Array, dtype or number
+        The operands.
+
+    Returns
+    -------
+    numpy.dtype
+
+    Examples
+    --------
+    >>> weft.result_type(weft.zeros(2, np.int8), np.float32)
+    dtype('float32')
+    """
     names = [x._dtype if isinstance(x, Array) else dtype_name(x)
              for x in arrays_and_dtypes if not isinstance(x, _numbers.Number)]
     out = names[0]

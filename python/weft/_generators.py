@@ -3,6 +3,11 @@ GenericScanKernel, InclusiveScanKernel and ExclusiveScanKernel (a leading contex
 argument is accepted and ignored: the call's arrays or queue=... choose the device)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from ._array import Array
+
 import numpy as _np
 
 from . import _weft
@@ -35,22 +40,54 @@ def _is_dtype_like(x):
 
 
 class ElementwiseKernel(_weft._ElementwiseKernel):
-    """ElementwiseKernel(arguments, operation, name="elementwise", preamble="", options=None):
-    operation runs for each i in range(n); call it as knl(*args, range=None, queue=None, wait_for=None)
-    (n: the first array argument's size) and get a weft.Event.
+    """A kernel generated from a C operation run for each index i, as PyOpenCL's ElementwiseKernel.
+
+    ``ElementwiseKernel(arguments, operation, name="elementwise", preamble="", options=None)``:
+    operation (C, in the dialect) runs for each i in range(n), n the first array argument's size.
+    Call it as ``knl(*args, range=None, queue=None, wait_for=None)``; it returns a weft.Event. A
+    leading context or device argument is accepted and ignored (PyOpenCL's form).
 
     CuPy's form is taken too, told apart by its two parameter lists:
-    ElementwiseKernel('float64 x, T y', 'T z', 'z = x * y', 'mul') makes a weft.CupyElementwiseKernel
-    (outputs allocated, inputs broadcast, placeholders bound from the arguments' dtypes)."""
+    ``ElementwiseKernel('float64 x, T y', 'T z', 'z = x * y', 'mul')`` makes a
+    weft.CupyElementwiseKernel (outputs allocated, inputs broadcast, placeholders bound from the
+    arguments' dtypes).
+
+    Parameters
+    ----------
+    arguments : str
+        The C parameter list, e.g. ``"float *z, const float *x, float a"``.
+    operation : str
+        The C statement(s) for element i.
+    name : str, optional
+        The kernel's name.
+    preamble : str, optional
+        C code put before the kernel (helper functions, macros).
+    options : str or list of str, optional
+        Build options.
+
+    Raises
+    ------
+    weft.BuildError
+        The generated kernel did not compile (the log shows the operation's line).
+
+    Examples
+    --------
+    >>> knl = weft.ElementwiseKernel("float *z, const float *x, float a", "z[i] = a * x[i] + 1")
+    >>> x = weft.asarray(np.array([1.0, 2.0, 3.0], np.float32))
+    >>> z = weft.empty_like(x)
+    >>> knl(z, x, np.float32(2.0)).wait()
+    >>> z.get()
+    array([3., 5., 7.], dtype=float32)
+    """
 
     __module__ = "weft"
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if is_cupy_form(args, kwargs):
             return CupyElementwiseKernel(*args, **kwargs)
         return super().__new__(cls)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         args = list(_drop_context(args))
         names = ["arguments", "operation", "name", "preamble", "options"]
         params = dict(zip(names, args))
@@ -60,21 +97,53 @@ class ElementwiseKernel(_weft._ElementwiseKernel):
 
 
 class ReductionKernel(_weft._ReductionKernel):
-    """ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None, name="reduce",
-    options=None, preamble=""): call it as knl(*args, queue=None, wait_for=None, range=None) and get a
-    0-d weft.Array (``.get()`` it, or keep using it on the device).
+    """A kernel generated from a map and a reduce expression, as PyOpenCL's ReductionKernel.
 
-    CuPy's form is taken too: ReductionKernel(in_params, out_params, map_expr, reduce_expr,
-    post_map_expr, identity, name) makes a weft.CupyReductionKernel (knl(x, axis=, keepdims=, out=))."""
+    ``ReductionKernel(dtype_out, neutral, reduce_expr, map_expr=None, arguments=None,
+    name="reduce", options=None, preamble="")``: map_expr gives each index i's value, reduce_expr
+    combines two values a and b, neutral is the identity. Call it as ``knl(*args, queue=None,
+    wait_for=None, range=None)``; it returns a 0-d weft.Array (``.get()`` it, or keep using it on
+    the device). A leading context or device argument is accepted and ignored.
+
+    CuPy's form is taken too: ``ReductionKernel(in_params, out_params, map_expr, reduce_expr,
+    post_map_expr, identity, name)`` makes a weft.CupyReductionKernel.
+
+    Parameters
+    ----------
+    dtype_out : dtype
+        The result's dtype.
+    neutral : str
+        The reduction's identity, as C (``"0"``).
+    reduce_expr : str
+        How two values a and b combine, as C (``"a+b"``).
+    map_expr : str, optional
+        Element i's value, as C (``"x[i]*y[i]"``); the first argument's element by default.
+    arguments : str
+        The C parameter list.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        arguments is missing.
+    weft.BuildError
+        The generated kernel did not compile.
+
+    Examples
+    --------
+    >>> dot = weft.ReductionKernel(np.float32, "0", "a+b", "x[i]*y[i]", "const float *x, const float *y")
+    >>> x = weft.asarray(np.array([1.0, 2.0, 3.0], np.float32))
+    >>> float(dot(x, x).get())
+    14.0
+    """
 
     __module__ = "weft"
 
-    def __new__(cls, *args, **kwargs):
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if is_cupy_form(args, kwargs):
             return CupyReductionKernel(*args, **kwargs)
         return super().__new__(cls)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         args = list(_drop_context(args))
         names = ["dtype_out", "neutral", "reduce_expr", "map_expr", "arguments", "name", "options", "preamble"]
         params = dict(zip(names, args))
@@ -89,13 +158,33 @@ class ReductionKernel(_weft._ReductionKernel):
 
 
 class GenericScanKernel(_weft._GenericScanKernel):
-    """GenericScanKernel(dtype, arguments, input_expr, scan_expr, neutral, output_statement,
-    is_segment_start_expr=None, preamble="", name="scan", options=None), as PyOpenCL's; call it as
-    knl(*args, size=None, queue=None, wait_for=None)."""
+    """A scan kernel generated from expressions, as PyOpenCL's GenericScanKernel: segmented scans,
+    stream compaction and other scans with an output statement.
+
+    ``GenericScanKernel(dtype, arguments, input_expr, scan_expr, neutral, output_statement,
+    is_segment_start_expr=None, preamble="", name="scan", options=None)``; call it as
+    ``knl(*args, size=None, queue=None, wait_for=None)``. input_expr gives item i's value,
+    scan_expr combines a and b, output_statement writes with ``item`` (the inclusive value),
+    ``prev_item`` (the exclusive one) and ``i``.
+
+    Raises
+    ------
+    weft.BuildError
+        The generated kernel did not compile.
+
+    Examples
+    --------
+    >>> knl = weft.GenericScanKernel(np.int32, "const int *x, int *out", "x[i]", "a+b", "0", "out[i] = prev_item;")
+    >>> x = weft.asarray(np.array([1, 2, 3, 4], np.int32))
+    >>> out = weft.empty_like(x)
+    >>> _ = knl(x, out)
+    >>> out.get()
+    array([0, 1, 3, 6], dtype=int32)
+    """
 
     __module__ = "weft"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         args = list(_drop_context(args))
         names = ["dtype", "arguments", "input_expr", "scan_expr", "neutral", "output_statement",
                  "is_segment_start_expr"]
@@ -118,7 +207,7 @@ class GenericScanKernel(_weft._GenericScanKernel):
 class _ScanKernel:
     _output = ""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         args = list(_drop_context(args))
         names = ["dtype", "scan_expr", "neutral", "name_prefix", "options", "preamble"]
         params = dict(zip(names, args))
@@ -137,7 +226,8 @@ class _ScanKernel:
             params["scan_expr"], str(neutral), self._output, preamble=params.get("preamble") or "",
             name=params.get("name_prefix") or "scan", options=_options(params.get("options")))
 
-    def __call__(self, input_ary, output_ary=None, queue=None, wait_for=None, size=None):
+    def __call__(self, input_ary: Array, output_ary: Array | None = None, queue: _weft.Queue | None = None,
+                 wait_for: Sequence[_weft.Event] | None = None, size: int | None = None) -> Array:
         """Scans input_ary into output_ary (in place when None, as PyOpenCL) and returns output_ary."""
         if output_ary is None:
             output_ary = input_ary
@@ -166,16 +256,47 @@ def _infer_neutral(scan_expr, dtype):
 
 
 class InclusiveScanKernel(_ScanKernel):
-    """InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble=""): out[i] = in[0] op ... op in[i].
-    neutral may be left out for sums, products, min, max and bitwise operators (weft infers it);
-    other operators need it (PyOpenCL's inclusive scans do not)."""
+    """A kernel of an inclusive scan, as PyOpenCL's: out[i] combines in[0] to in[i].
+
+    ``InclusiveScanKernel(dtype, scan_expr, neutral=None, preamble="")``; call it as
+    ``knl(input_ary, output_ary=None, queue=None, wait_for=None, size=None)``: it scans into
+    output_ary (in place when None, as PyOpenCL) and returns it. neutral may be left out for
+    sums, products, min, max and bitwise operators (weft infers it).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        neutral is needed (another operator) and missing.
+
+    Examples
+    --------
+    >>> scan = weft.InclusiveScanKernel(np.int32, "a+b")
+    >>> scan(weft.asarray(np.array([1, 2, 3, 4], np.int32))).get()
+    array([ 1,  3,  6, 10], dtype=int32)
+    """
 
     __module__ = "weft"
     _output = "output_ary[i] = item;"
 
 
 class ExclusiveScanKernel(_ScanKernel):
-    """ExclusiveScanKernel(dtype, scan_expr, neutral, preamble=""): out[i] = in[0] op ... op in[i-1]."""
+    """A kernel of an exclusive scan, as PyOpenCL's: out[i] combines in[0] to in[i-1], and
+    out[0] is neutral.
+
+    ``ExclusiveScanKernel(dtype, scan_expr, neutral, preamble="")``; called as
+    InclusiveScanKernel's.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        neutral is needed (another operator) and missing.
+
+    Examples
+    --------
+    >>> scan = weft.ExclusiveScanKernel(np.int32, "a+b", "0")
+    >>> scan(weft.asarray(np.array([1, 2, 3, 4], np.int32))).get()
+    array([0, 1, 3, 6], dtype=int32)
+    """
 
     __module__ = "weft"
     _output = "output_ary[i] = prev_item;"

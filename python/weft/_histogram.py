@@ -48,19 +48,82 @@ def _range(r, who):
     return float(lo), float(hi)
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002  (NumPy's name)
-    """numpy.histogram: (counts, edges) as weft arrays. bins: a number of equal bins or the
-    edges; values outside the range (or the edges) and NaN are not counted; the last bin
-    holds its right edge. The data may be an expression (weft.histogram(a * b)): it is read
-    once, in the counting kernel."""
+def histogram(a, bins=10, range=None, density=None, weights=None) -> tuple[Array, Array]:  # noqa: A002  (NumPy's name)
+    """A histogram of the data, as numpy.histogram, counted on the device.
+
+    The data may be an expression (``weft.histogram(a * b)``): it is read once, in the counting
+    kernel. Values outside the range (or the edges) and NaN are not counted; the last bin holds
+    its right edge.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The data (flattened).
+    bins : int or array_like, optional
+        A number of equal bins (10 by default) or the bins' edges, increasing.
+    range : (float, float), optional
+        The lower and upper edge of the equal bins; the data's min and max by default.
+    density : bool, optional
+        Return a probability density (counts over the total and the bin widths) as float64.
+    weights : weft.Array, optional
+        A weight per element (a's shape): the bins hold the weights' sums.
+
+    Returns
+    -------
+    counts : weft.Array
+        The count (or sum of weights, or density) of each bin.
+    edges : weft.Array
+        The bins' edges, one more than the bins.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        bins or range is malformed, or weights is on another device or of another shape (a
+        ValueError, as NumPy raises).
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([0.5, 1.5, 1.7, 2.5, 9.0]))
+    >>> counts, edges = weft.histogram(a, bins=3, range=(0, 3))
+    >>> counts.get(), edges.get()
+    (array([1, 2, 1]), array([0., 1., 2., 3.]))
+    """
     a = _data(a, "histogram")
     w = _same_device(weights, a)
     return _weft._histogram(a, _bins(bins, a, "histogram"), _range(range, "histogram"), w, bool(density))
 
 
-def bincount(x, weights=None, minlength=0):
-    """numpy.bincount: the number of occurrences of each value 0 ... max(x) of a
-    one-dimensional array of non-negative integers (float64 sums of weights when given)."""
+def bincount(x, weights=None, minlength=0) -> Array:
+    """The number of occurrences of each value 0 ... max(x), as numpy.bincount.
+
+    Parameters
+    ----------
+    x : weft.Array
+        A one-dimensional array of non-negative integers.
+    weights : weft.Array, optional
+        A weight per element: each bin holds the float64 sum of its elements' weights.
+    minlength : int, optional
+        At least this many bins.
+
+    Returns
+    -------
+    weft.Array
+        int64 counts (float64 sums with weights), max(max(x) + 1, minlength) of them.
+
+    Raises
+    ------
+    TypeError
+        x is not of an integer dtype, or minlength is None.
+    weft.InvalidArgument
+        x holds a negative value or is not one-dimensional (a ValueError, as NumPy raises).
+
+    Examples
+    --------
+    >>> weft.bincount(weft.asarray(np.array([0, 1, 1, 3]))).get()
+    array([1, 2, 0, 1])
+    >>> weft.bincount(weft.asarray(np.array([0, 1, 1])), minlength=4).get()
+    array([1, 2, 0, 0])
+    """
     x = _data(x, "bincount")
     if x.dtype.kind not in "biu":
         raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to dtype('int64') according to the rule 'safe'")
@@ -69,9 +132,43 @@ def bincount(x, weights=None, minlength=0):
     return _weft._bincount(x, _same_device(weights, x), _operator.index(minlength))
 
 
-def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
-    """numpy.histogram2d: (H, xedges, yedges) as weft arrays, H float64 with x along its first
-    axis. bins: an int, [int, int], an array of edges, or [edges, edges]."""
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None) -> tuple[Array, Array, Array]:  # noqa: A002
+    """A two-dimensional histogram of the points (x, y), as numpy.histogram2d, counted on the device.
+
+    Parameters
+    ----------
+    x, y : weft.Array
+        The points' coordinates (same size).
+    bins : int, [int, int], array_like or [array_like, array_like], optional
+        The number of equal bins (10 by default) or the edges, per dimension or for both.
+    range : [[xmin, xmax], [ymin, ymax]], optional
+        The equal bins' outer edges; the data's by default.
+    density : bool, optional
+        Return a probability density.
+    weights : weft.Array, optional
+        A weight per point.
+
+    Returns
+    -------
+    H : weft.Array
+        float64 counts, x along the first axis.
+    xedges, yedges : weft.Array
+        The bins' edges.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The shapes or bins are malformed (a ValueError, as NumPy raises).
+
+    Examples
+    --------
+    >>> x = weft.asarray(np.array([0.1, 0.6, 0.7]))
+    >>> y = weft.asarray(np.array([0.2, 0.3, 0.9]))
+    >>> H, xedges, yedges = weft.histogram2d(x, y, bins=2, range=[[0, 1], [0, 1]])
+    >>> H.get()
+    array([[1., 0.],
+           [1., 1.]])
+    """
     x = _data(x, "histogram2d")
     y = _same_device(y, x)
     # NumPy's reading: two items are the bins of x and of y; anything else serves both.

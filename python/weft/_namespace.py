@@ -4,6 +4,11 @@ can_cast), constants, from_dlpack's standard signature and real and conj of real
 elementwise functions with kernels of their own are in _ufuncs)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._array import Array
+
 import builtins as _builtins
 import math as _math
 
@@ -44,10 +49,33 @@ def _held_name(dtype, what):
     return name
 
 
-def isdtype(dtype, kind):
-    """Whether dtype is of kind: a dtype, one of the standard's kind names ('bool', 'signed
-    integer', 'unsigned integer', 'integral', 'real floating', 'complex floating', 'numeric') or a
-    tuple of those."""
+def isdtype(dtype, kind) -> bool:
+    """Whether a dtype is of a kind, as the Array API's isdtype.
+
+    Parameters
+    ----------
+    dtype : dtype or weft.Array
+        The dtype (or an array's).
+    kind : dtype, str or tuple
+        A dtype, one of the standard's kind names ('bool', 'signed integer', 'unsigned integer',
+        'integral', 'real floating', 'complex floating', 'numeric') or a tuple of those.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        An unknown kind name.
+    TypeError
+        A dtype weft arrays do not hold.
+
+    Examples
+    --------
+    >>> weft.isdtype(np.int32, "integral"), weft.isdtype(np.float32, ("bool", "signed integer"))
+    (True, False)
+    """
     name = _held_name(dtype, "isdtype")
     if isinstance(kind, tuple):
         return _builtins.any(isdtype(dtype, k) for k in kind)
@@ -58,17 +86,62 @@ def isdtype(dtype, kind):
     return name == _held_name(kind, "isdtype")
 
 
-def finfo(type):  # noqa: A002  (the standard's parameter name)
-    """Machine limits of a floating dtype (or a floating array's): bits, eps, max, min,
-    smallest_normal, dtype, as NumPy's finfo."""
+def finfo(type) -> Any:  # noqa: A002  (the standard's parameter name)
+    """Machine limits of a floating dtype (or a floating array's), as the Array API's and NumPy's
+    finfo: bits, eps, max, min, smallest_normal, dtype.
+
+    Parameters
+    ----------
+    type : dtype or weft.Array
+        float32 or float64 (or an array of one).
+
+    Returns
+    -------
+    object
+        The limits as attributes.
+
+    Raises
+    ------
+    TypeError
+        Not a floating dtype weft arrays hold.
+
+    Examples
+    --------
+    >>> f = weft.finfo(np.float32)
+    >>> f.bits, float(f.eps)
+    (32, 1.1920928955078125e-07)
+    """
     name = _held_name(type, "finfo")
     if name not in _KINDS["real floating"]:
         raise TypeError(f"finfo: {name} is not a floating dtype (use iinfo for integers)")
     return _np.finfo(np_dtype(name))
 
 
-def iinfo(type):  # noqa: A002
-    """Machine limits of an integer dtype (or an integer array's): bits, max, min, dtype."""
+def iinfo(type) -> Any:  # noqa: A002
+    """Machine limits of an integer dtype (or an integer array's), as the Array API's and NumPy's
+    iinfo: bits, max, min, dtype.
+
+    Parameters
+    ----------
+    type : dtype or weft.Array
+        An integer dtype weft arrays hold (or an array of one).
+
+    Returns
+    -------
+    object
+        The limits as attributes.
+
+    Raises
+    ------
+    TypeError
+        Not an integer dtype weft arrays hold.
+
+    Examples
+    --------
+    >>> i = weft.iinfo(np.int16)
+    >>> i.bits, int(i.min), int(i.max)
+    (16, -32768, 32767)
+    """
     name = _held_name(type, "iinfo")
     if name not in _KINDS["integral"]:
         raise TypeError(f"iinfo: {name} is not an integer dtype (use finfo for floating dtypes)")
@@ -79,9 +152,31 @@ def _kind(name):
     return "b" if name == "bool" else "f" if name in _KINDS["real floating"] else "i"
 
 
-def can_cast(from_, to, /):
-    """Whether the standard's type promotion casts from_ (a dtype or an array) to to: both of one
-    kind (bool, integer, floating) and promoting the two gives to."""
+def can_cast(from_, to, /) -> bool:
+    """Whether the Array API's type promotion casts ``from_`` to ``to``: both of one kind (bool,
+    integer, floating) and promoting the two gives ``to``.
+
+    Parameters
+    ----------
+    from_ : dtype or weft.Array
+        The dtype cast from (an array's).
+    to : dtype
+        The dtype cast to.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    TypeError
+        A dtype weft arrays do not hold.
+
+    Examples
+    --------
+    >>> weft.can_cast(np.int8, np.int32), weft.can_cast(np.float64, np.float32)
+    (True, False)
+    """
     a, b = _held_name(from_, "can_cast"), _held_name(to, "can_cast")
     if _kind(a) != _kind(b):
         return False
@@ -91,10 +186,38 @@ def can_cast(from_, to, /):
         return False
 
 
-def from_dlpack(x, /, *, device=None, copy=None):
-    """The Array API's from_dlpack: x's memory as a weft.Array without a copy (copy=None or
-    False); copy=True gives a new array; device= another device: a copy there (ValueError with
-    copy=False)."""
+def from_dlpack(x, /, *, device=None, copy=None) -> Array:
+    """Another library's array as a weft.Array, as the Array API's from_dlpack: its memory without a
+    copy (copy=None or False) where weft can address it (host memory, CUDA devices).
+
+    Parameters
+    ----------
+    x : object
+        An object with ``__dlpack__`` (NumPy, CuPy, PyTorch, JAX arrays, weft arrays).
+    device : weft.Device or str, optional
+        Another device: a copy there.
+    copy : bool or None, optional
+        True: a new array; False: never a copy (ValueError where one is needed); None: a copy only
+        where needed.
+
+    Returns
+    -------
+    weft.Array
+
+    Raises
+    ------
+    ValueError
+        copy=False but a copy is needed.
+    weft.Unsupported
+        The memory is on a device weft cannot use in place, or of a dtype weft arrays do not hold.
+
+    Examples
+    --------
+    >>> host = np.arange(4.0)
+    >>> a = weft.from_dlpack(host)
+    >>> a.get()
+    array([0., 1., 2., 3.])
+    """
     a = _weft.from_dlpack(x)
     if device is not None and _weft.Device(device) != a.device:
         if copy is False:

@@ -1,19 +1,55 @@
 """The polygon exercise: masks of polygons (even-odd rule) and its random polygons."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as _np
 
 from . import _weft
 
 
-def polygon_mask(vertices, height, width=None, device=None, border_value=1):
-    """The polygon exercise's mask: a (height, width) uint8 NumPy array, mask[y, x] for the
-    point (x, y). Pixel coordinates are integers (pixel (x, y) is the point x, y, not a pixel
-    centre). A pixel equal to a vertex takes border_value; every other pixel, those on an edge
-    included, is 1 inside the polygon by the exercise's even-odd rule (an edge counts where
-    min(y1, y2) < y <= max(y1, y2) and x is left of or on it: see docs/POLYGON.md) and 0
-    outside. vertices: (N, 2) of (x, y), finite, any count; closed implicitly. The shape may
-    also be given as one tuple, polygon_mask(vertices, (height, width)), as NumPy's shapes are."""
+def polygon_mask(vertices, height, width=None, device=None, border_value=1) -> _np.ndarray[Any, Any]:
+    """The polygon exercise's mask: which pixels lie inside a polygon, by the even-odd rule.
+
+    A (height, width) uint8 NumPy array, mask[y, x] for the point (x, y). Pixel coordinates are
+    integers (pixel (x, y) is the point x, y, not a pixel centre). A pixel equal to a vertex takes
+    border_value; every other pixel, those on an edge included, is 1 inside the polygon by the
+    exercise's even-odd rule (an edge counts where min(y1, y2) < y <= max(y1, y2) and x is left of
+    or on it: docs/POLYGON.md) and 0 outside. Computed on a device by scanline.
+
+    Parameters
+    ----------
+    vertices : array_like
+        (N, 2) of (x, y), finite, any count; the polygon is closed implicitly.
+    height : int or (int, int)
+        The mask's height, or its shape (height, width) as one tuple.
+    width : int, optional
+        The mask's width (when height is not the shape).
+    device : weft.Device, str or None, optional
+        Where to compute it (None: the default device).
+    border_value : int, optional
+        The value of the pixels equal to a vertex (1 by default).
+
+    Returns
+    -------
+    numpy.ndarray
+        The (height, width) uint8 mask, in host memory.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        vertices is not (N, 2) of finite numbers, or the shape is malformed.
+
+    Examples
+    --------
+    >>> square = [(1, 1), (4, 1), (4, 3), (1, 3)]
+    >>> weft.polygon_mask(square, 5, 6)
+    array([[0, 0, 0, 0, 0, 0],
+           [0, 1, 0, 0, 1, 0],
+           [0, 0, 1, 1, 1, 0],
+           [0, 1, 1, 1, 1, 0],
+           [0, 0, 0, 0, 0, 0]], dtype=uint8)
+    """
     if width is None:
         try:
             height, width = height
@@ -28,7 +64,29 @@ def polygon_mask(vertices, height, width=None, device=None, border_value=1):
     return out
 
 
-def random_polygon(n, seed, width, height):
-    """The exercise's random polygon of n vertices inside width x height, as an (n, 2) array."""
+def random_polygon(n, seed, width, height) -> _np.ndarray[Any, Any]:
+    """The polygon exercise's random polygon: n vertices with integer coordinates inside
+    width x height, the same for the same seed everywhere.
+
+    Parameters
+    ----------
+    n : int
+        How many vertices.
+    seed : int
+        The seed.
+    width, height : int
+        The vertices' range: x in [0, width], y in [0, height].
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, 2) float64 (x, y) vertices.
+
+    Examples
+    --------
+    >>> v = weft.random_polygon(5, seed=1, width=100, height=50)
+    >>> v.shape, bool(((v >= 0) & (v <= [100, 50])).all())
+    ((5, 2), True)
+    """
     return _np.asarray(_weft._random_polygon(int(n), int(seed), int(width), int(height)),
                        dtype=_np.float64).reshape(-1, 2)

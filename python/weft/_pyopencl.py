@@ -14,9 +14,20 @@ from . import _weft
 
 
 class mem_flags:
-    """Buffer flags, OpenCL's values (PyOpenCL's cl.mem_flags). weft allocates where it sees
-    fit: READ_ONLY/WRITE_ONLY/ALLOC_HOST_PTR are accepted and checked for conflicts, not enforced;
-    COPY_HOST_PTR and USE_HOST_PTR both copy hostbuf (weft's buffers never alias host memory)."""
+    """Buffer flags, OpenCL's values (PyOpenCL's cl.mem_flags).
+
+    weft allocates where it sees fit: READ_ONLY, WRITE_ONLY and ALLOC_HOST_PTR are accepted and
+    checked for conflicts, not enforced; COPY_HOST_PTR and USE_HOST_PTR both copy hostbuf (weft's
+    buffers never alias host memory).
+
+    Examples
+    --------
+    >>> ctx = weft.create_some_context()
+    >>> mf = weft.mem_flags
+    >>> buf = weft.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=np.arange(4, dtype=np.int32))
+    >>> buf.size
+    16
+    """
 
     READ_WRITE = 1 << 0
     WRITE_ONLY = 1 << 1
@@ -30,7 +41,16 @@ class mem_flags:
 
 
 class command_execution_status:
-    """Event.command_execution_status values (PyOpenCL's); a failed command's is negative."""
+    """Event.command_execution_status values (PyOpenCL's); a failed command's is negative.
+
+    Examples
+    --------
+    >>> q = weft.Queue(weft.Device("host"))
+    >>> event = q.marker()
+    >>> event.wait()
+    >>> event.command_execution_status == weft.command_execution_status.COMPLETE
+    True
+    """
 
     COMPLETE = 0
     RUNNING = 1
@@ -39,7 +59,13 @@ class command_execution_status:
 
 
 class device_partition_property:
-    """Device.create_sub_devices properties (OpenCL's values)."""
+    """Device.create_sub_devices properties (OpenCL's values).
+
+    Examples
+    --------
+    >>> weft.device_partition_property.EQUALLY
+    4230
+    """
 
     EQUALLY = 0x1086
     BY_COUNTS = 0x1087
@@ -48,7 +74,13 @@ class device_partition_property:
 
 
 class device_type:
-    """Context(dev_type=...) and Platform.get_devices(device_type=...) values (OpenCL's)."""
+    """Context(dev_type=...) and Platform.get_devices(device_type=...) values (OpenCL's).
+
+    Examples
+    --------
+    >>> [d.selector for d in weft.get_platforms()[0].get_devices(device_type=weft.device_type.CPU)]
+    ['host']
+    """
 
     DEFAULT = 1 << 0
     CPU = 1 << 1
@@ -59,7 +91,17 @@ class device_type:
 
 
 class command_queue_properties:
-    """CommandQueue(properties=...) values (OpenCL's)."""
+    """CommandQueue(properties=...) values (OpenCL's): OUT_OF_ORDER_EXEC_MODE_ENABLE asks for an
+    out-of-order queue (OpenCL and CUDA devices; the host backend's queues run in order);
+    PROFILING_ENABLE gives the queue's events times (Event.profile).
+
+    Examples
+    --------
+    >>> flags = weft.command_queue_properties
+    >>> q = weft.CommandQueue(weft.Device("host"), properties=flags.OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    >>> q.device.selector
+    'host'
+    """
 
     OUT_OF_ORDER_EXEC_MODE_ENABLE = 1 << 0
     PROFILING_ENABLE = 1 << 1
@@ -74,7 +116,14 @@ def _type_matches(device, bits):
 
 class Platform:
     """The devices that share one platform (an OpenCL platform, CUDA, the host backend), as
-    PyOpenCL's Platform."""
+    PyOpenCL's Platform: name, and get_devices(device_type=None).
+
+    Examples
+    --------
+    >>> platform = weft.get_platforms()[0]
+    >>> platform.name, [d.selector for d in platform.get_devices()]
+    ('weft host backend', ['host'])
+    """
 
     __module__ = "weft"
 
@@ -103,8 +152,20 @@ class Platform:
         return f"<weft.Platform {self.name!r}: {len(self._devices)} device(s)>"
 
 
-def get_platforms():
-    """Every platform with a device, in the order `weft devices` lists them (host first)."""
+def get_platforms() -> list[Platform]:
+    """Every platform with a device, as PyOpenCL's get_platforms, in the order `weft devices` lists
+    them (host first).
+
+    Returns
+    -------
+    list of weft.Platform
+        Each with get_devices() and name.
+
+    Examples
+    --------
+    >>> weft.get_platforms()[0].get_devices()[0].selector
+    'host'
+    """
     order = []
     groups = {}
     for d in _weft.devices():
@@ -116,10 +177,25 @@ def get_platforms():
     return [Platform(platform or backend, groups[(backend, platform)]) for backend, platform in order]
 
 
-def create_some_context(interactive=None, answers=None):
-    """A Context on the default device (WEFT_DEVICE, else auto's choice). It never prompts:
-    interactive and answers are accepted for PyOpenCL's signature (PYOPENCL_CTX is not read;
-    set WEFT_DEVICE instead)."""
+def create_some_context(interactive=None, answers=None) -> _weft.Context:
+    """A Context on the default device (WEFT_DEVICE, else auto's choice), as PyOpenCL's
+    create_some_context. It never prompts.
+
+    Parameters
+    ----------
+    interactive, answers : optional
+        Accepted for PyOpenCL's signature (PYOPENCL_CTX is not read; set WEFT_DEVICE instead).
+
+    Returns
+    -------
+    weft.Context
+
+    Examples
+    --------
+    >>> ctx = weft.create_some_context()
+    >>> len(ctx.devices)
+    1
+    """
     return _weft.Context([_weft.default_device()])
 
 
@@ -132,9 +208,34 @@ class _QueueType(type):
 
 
 class CommandQueue(metaclass=_QueueType):
-    """PyOpenCL's CommandQueue(context, device=None, properties=None): makes a weft.Queue on
-    device (else the context's first device). PROFILING_ENABLE gives its events times
-    (Event.profile), as in PyOpenCL; OUT_OF_ORDER_EXEC_MODE_ENABLE makes an out-of-order queue."""
+    """PyOpenCL's CommandQueue(context, device=None, properties=None): makes a weft.Queue on device
+    (else the context's first device).
+
+    PROFILING_ENABLE gives its events times (Event.profile), as in PyOpenCL;
+    OUT_OF_ORDER_EXEC_MODE_ENABLE makes an out-of-order queue where the device has them (OpenCL,
+    CUDA). ``isinstance(q, weft.CommandQueue)`` holds for every weft.Queue.
+
+    Parameters
+    ----------
+    context : weft.Context or weft.Device
+        Where the queue goes.
+    device : weft.Device, optional
+        One of the context's devices.
+    properties : int, optional
+        weft.command_queue_properties values.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        device is not one of the context's, or properties holds unknown bits.
+
+    Examples
+    --------
+    >>> ctx = weft.create_some_context()
+    >>> q = weft.CommandQueue(ctx)
+    >>> type(q).__name__, isinstance(q, weft.CommandQueue)
+    ('Queue', True)
+    """
 
     def __new__(cls, context=None, device=None, properties=None):
         props = int(properties or 0)
@@ -150,13 +251,49 @@ class CommandQueue(metaclass=_QueueType):
                            profiling=profiling)
 
 
-def enqueue_marker(queue, wait_for=None):
-    """An event that completes when the queue's work before it (or wait_for) has, as PyOpenCL's."""
+def enqueue_marker(queue, wait_for=None) -> _weft.Event:
+    """An event that completes when the queue's work before it (or wait_for) has, as PyOpenCL's
+    enqueue_marker.
+
+    Parameters
+    ----------
+    queue : weft.Queue
+        The queue.
+    wait_for : list of weft.Event, optional
+        Wait for these instead of everything before.
+
+    Returns
+    -------
+    weft.Event
+
+    Examples
+    --------
+    >>> q = weft.Queue(weft.Device("host"))
+    >>> weft.enqueue_marker(q).wait()
+    """
     return queue.marker(wait_for)
 
 
-def enqueue_barrier(queue, wait_for=None):
-    """A barrier: commands enqueued after it wait for the work before it (or wait_for), as PyOpenCL's."""
+def enqueue_barrier(queue, wait_for=None) -> _weft.Event:
+    """A barrier, as PyOpenCL's enqueue_barrier: commands enqueued after it wait for the work before
+    it (or wait_for).
+
+    Parameters
+    ----------
+    queue : weft.Queue
+        The queue.
+    wait_for : list of weft.Event, optional
+        Wait for these instead of everything before.
+
+    Returns
+    -------
+    weft.Event
+
+    Examples
+    --------
+    >>> q = weft.Queue(weft.Device("host"), out_of_order=True)
+    >>> weft.enqueue_barrier(q).wait()
+    """
     return queue.barrier(wait_for)
 
 
@@ -172,7 +309,7 @@ def _queue_enqueue_copy(self, *args, **kwargs):
 
 def _queue_enqueue_nd_range_kernel(self, kernel, global_size, local_size, *args, global_offset=None,
                                    wait_for=None):
-    """queue.enqueue_nd_range_kernel(kernel, global_size, local_size, *args): launches kernel on this
+    """``queue.enqueue_nd_range_kernel(kernel, global_size, local_size, *args)``: launches kernel on this
     queue with args (or, without them, with the arguments set_args gave it)."""
     if args:
         return kernel(self, global_size, local_size, *args, global_offset=global_offset, wait_for=wait_for)

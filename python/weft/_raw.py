@@ -8,6 +8,11 @@ every device: grid x block becomes the global size and block the work-group. CUD
 instead."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:
+    from ._typing import DeviceLike
+
 import re as _re
 
 from . import _weft
@@ -36,14 +41,46 @@ def _dims(v, what, kernel):
 
 
 class RawModule:
-    """RawModule(code=source, options=(), name_expressions=None), as CuPy's: get_function(name)
-    returns a RawKernel. The program is built (through weft's disk cache) on first use on a
-    device: the device of the call's first array, else the current device."""
+    """A program from source, as CuPy's RawModule: get_function(name) returns a RawKernel.
+
+    The program is built (through weft's disk cache) on first use on a device: the device of the
+    call's first array, else the current device. OpenCL C (``__kernel``, ``__global`` pointers,
+    ``get_global_id(0)``) runs on every device; CUDA C as written (``extern "C" __global__``) on
+    CUDA devices only.
+
+    Parameters
+    ----------
+    code : str, optional
+        The source.
+    path : str, optional
+        A file holding the source (give code or path).
+    options : str or sequence of str, optional
+        Build options (``-D``, ``-I``, ``-cl-fast-relaxed-math``).
+    backend, translate_cucomplex, enable_cooperative_groups, name_expressions, jitify : optional
+        CuPy's; accepted where they change nothing (name_expressions and jitify are not supported).
+
+    Raises
+    ------
+    TypeError
+        Neither or both of code and path, or code is not a str.
+    weft.Unsupported
+        A compiled .cubin, .ptx or .fatbin file.
+
+    Examples
+    --------
+    >>> mod = weft.RawModule(code="__kernel void fill(__global float *x, float v) { x[get_global_id(0)] = v; }")
+    >>> fill = mod.get_function("fill")
+    >>> x = weft.zeros(4, np.float32)
+    >>> fill((2,), (2,), (x, np.float32(3))).wait()
+    >>> x.get()
+    array([3., 3., 3., 3.], dtype=float32)
+    """
 
     __module__ = "weft"
 
-    def __init__(self, code=None, *, path=None, options=(), backend="nvrtc", translate_cucomplex=False,
-                 enable_cooperative_groups=False, name_expressions=None, jitify=False):
+    def __init__(self, code: str | None = None, *, path: str | None = None, options: str | Sequence[str] = (),
+                 backend: str = "nvrtc", translate_cucomplex: bool = False, enable_cooperative_groups: bool = False,
+                 name_expressions: object = None, jitify: bool = False) -> None:
         if (code is None) == (path is None):
             raise TypeError("RawModule: give code= (the source) or path= (a file of it), one of them")
         if path is not None:
@@ -57,7 +94,7 @@ class RawModule:
         self.is_cuda = bool(_CUDA.search(code)) and not _DIALECT.search(code)
         self._programs = {}
 
-    def program(self, device):
+    def program(self, device: DeviceLike) -> _weft.Program:
         """The module built for device (a weft.Program)."""
         p = self._programs.get(device)
         if p is None:
@@ -71,30 +108,57 @@ class RawModule:
             p = self._programs[device] = _weft.Program(device, self.code, language=language).build(self.options)
         return p
 
-    def get_function(self, name):
+    def get_function(self, name: str) -> RawKernel:
         """The kernel called name (a RawKernel of this module)."""
         return RawKernel(None, name, _module=self)
 
 
 class RawKernel:
-    """RawKernel(code, name, options=()), as CuPy's: kernel(grid, block, args, shared_mem=0,
-    stream=None) launches grid blocks of block work-items (global size grid x block) on
-    stream (a weft.Queue), else on the array queue of the first array's device (or the current
-    device's), and returns the launch's weft.Event."""
+    """One kernel from source, as CuPy's RawKernel.
+
+    ``kernel(grid, block, args, shared_mem=0, stream=None)`` launches grid blocks of block
+    work-items (global size grid x block) on stream (a weft.Queue), else on the array queue of
+    the first array's device (or the current device's), and returns the launch's weft.Event.
+
+    Parameters
+    ----------
+    code : str
+        The source.
+    name : str
+        The kernel's name in it.
+    options : str or sequence of str, optional
+        Build options.
+    backend, translate_cucomplex, enable_cooperative_groups, jitify : optional
+        CuPy's; accepted where they change nothing.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        From a call: the source has no kernel of that name, or an argument does not fit.
+
+    Examples
+    --------
+    >>> k = weft.RawKernel("__kernel void sq(__global int *x) { int i = get_global_id(0); x[i] *= x[i]; }", "sq")
+    >>> x = weft.asarray(np.array([1, 2, 3, 4], np.int32))
+    >>> k((1,), (4,), (x,)).wait()
+    >>> x.get()
+    array([ 1,  4,  9, 16], dtype=int32)
+    """
 
     __module__ = "weft"
 
-    def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
-                 enable_cooperative_groups=False, jitify=False, *, _module=None):
+    def __init__(self, code: str | None, name: str, options: str | Sequence[str] = (), backend: str = "nvrtc",
+                 translate_cucomplex: bool = False, enable_cooperative_groups: bool = False, jitify: bool = False, *,
+                 _module: RawModule | None = None) -> None:
         self.name = name
         self._module = _module if _module is not None else RawModule(code=code, options=options)
         self._kernels = {}
 
     @property
-    def code(self):
+    def code(self) -> str:
         return self._module.code
 
-    def kernel(self, device):
+    def kernel(self, device: DeviceLike) -> _weft.Kernel:
         """This kernel built for device (a weft.Kernel)."""
         k = self._kernels.get(device)
         if k is None:
@@ -105,7 +169,9 @@ class RawKernel:
             k = self._kernels[device] = program.kernel(self.name)
         return k
 
-    def __call__(self, grid, block, args, *, shared_mem=0, stream=None, enable_cooperative_groups=False):
+    def __call__(self, grid: int | tuple[int, ...], block: int | tuple[int, ...], args: Sequence[Any], *,
+                 shared_mem: int = 0, stream: _weft.Queue | None = None,
+                 enable_cooperative_groups: bool = False) -> _weft.Event:
         grid = _dims(grid, "grid", self.name)
         block = _dims(block, "block", self.name)
         if len(grid) != len(block):
@@ -130,5 +196,5 @@ class RawKernel:
         global_size = tuple(g * b for g, b in zip(grid, block))
         return k(queue, global_size, block, *args)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<weft.RawKernel {self.name}>"

@@ -5,6 +5,8 @@ sort_by_key; where the nonzero elements are: nonzero, flatnonzero, argwhere, ext
 weft/unique.hpp, weft/search.hpp); NumPy's order: NaNs last, -0.0 equal to 0.0."""
 from __future__ import annotations
 
+from typing import Any
+
 from collections import namedtuple as _namedtuple
 
 import numpy as _np
@@ -28,28 +30,117 @@ def _array(a):
     return a if isinstance(a, Array) else asarray(a)
 
 
-def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    """A sorted copy of a along axis (None: the flattened elements), as numpy.sort and the Array
-    API's sort. Always stable; descending is the reverse order with ties kept in input order
-    (NaNs first)."""
+def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True) -> Array:
+    """A sorted copy of a along an axis, as numpy.sort and the Array API's sort.
+
+    A stable radix sort on every backend and dtype; descending is the reverse order with ties
+    kept in input order, NaNs first.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or None, optional
+        The axis to sort along (the last by default); None sorts the flattened elements.
+    kind, order : None
+        Accepted for NumPy's signature: only None (every sort is the stable radix sort).
+    descending : bool, optional
+        Sort from the largest to the smallest.
+    stable : bool, optional
+        Accepted for the Array API's signature; every sort is stable.
+
+    Returns
+    -------
+    weft.Array
+        The sorted copy (1-D when axis is None).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        The axis is out of range.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[3, 1, 2], [9, 7, 8]]))
+    >>> weft.sort(a).get()
+    array([[1, 2, 3],
+           [7, 8, 9]])
+    >>> weft.sort(a, axis=None, descending=True).get()
+    array([9, 8, 7, 3, 2, 1])
+    """
     _check(kind, order, "sort")
     return _weft._sort(_array(a), axis, bool(descending))
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True):
-    """The int64 indices that sort a along axis (None: the flattened elements), as
-    numpy.argsort and the Array API's argsort. Always stable."""
+def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True) -> Array:
+    """The int64 indices that sort a along an axis, as numpy.argsort and the Array API's argsort.
+
+    Always stable: equal elements keep their order.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    axis : int or None, optional
+        The axis to sort along (the last by default); None: the flattened elements.
+    kind, order : None
+        Accepted for NumPy's signature: only None.
+    descending : bool, optional
+        Indices of the order from the largest to the smallest.
+    stable : bool, optional
+        Accepted for the Array API's signature; always stable.
+
+    Returns
+    -------
+    weft.Array
+        int64 indices, of a's shape (1-D when axis is None).
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([30, 10, 20, 10]))
+    >>> weft.argsort(a).get()
+    array([1, 3, 2, 0])
+    """
     _check(kind, order, "argsort")
     return _weft._argsort(_array(a), axis, bool(descending))
 
 
-def sort_by_key(keys, values, axis=-1, *, descending=False):
-    """(sorted keys, values in the keys' order) along axis: values (keys' shape, any dtype)
-    follow their keys. Stable."""
+def sort_by_key(keys, values, axis=-1, *, descending=False) -> tuple[Array, Array]:
+    """Sorts keys along an axis and moves values with them (a key-value radix sort, stable).
+
+    Parameters
+    ----------
+    keys : weft.Array
+        The keys.
+    values : weft.Array
+        The values: keys' shape, any dtype.
+    axis : int, optional
+        The axis to sort along (the last by default).
+    descending : bool, optional
+        Sort from the largest key to the smallest.
+
+    Returns
+    -------
+    tuple of weft.Array
+        (the sorted keys, the values in the keys' order).
+
+    Raises
+    ------
+    weft.InvalidArgument
+        values has another shape than keys, or they are on different devices.
+
+    Examples
+    --------
+    >>> keys = weft.asarray(np.array([3, 1, 2]))
+    >>> values = weft.asarray(np.array([30.0, 10.0, 20.0]))
+    >>> k, v = weft.sort_by_key(keys, values)
+    >>> k.get(), v.get()
+    (array([1, 2, 3]), array([10., 20., 30.]))
+    """
     return _weft._sort_by_key(_array(keys), _array(values), axis, bool(descending))
 
 
-def sort_in_place(a, axis=-1, kind=None, order=None, descending=False):
+def sort_in_place(a, axis=-1, kind=None, order=None, descending=False) -> None:
     """Array.sort: a's elements sorted along axis where they are."""
     _check(kind, order, "sort")
     if axis is None or not isinstance(axis, (int, _np.integer)):
@@ -58,10 +149,45 @@ def sort_in_place(a, axis=-1, kind=None, order=None, descending=False):
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
-           sorted=True):  # noqa: A002 (NumPy's name)
-    """numpy.unique of the flattened array: the sorted distinct elements and, when asked for, the
-    index of each one's first occurrence, the inverse (ar's shape: ar == unique[inverse]) and the
-    counts, in that order. With equal_nan (NumPy 2's default) all NaNs are one element."""
+           sorted=True) -> Any:  # noqa: A002 (NumPy's name)
+    """The sorted distinct elements of the flattened array, as numpy.unique.
+
+    With the flags, also the index of each distinct element's first occurrence, the inverse (of
+    ar's shape: ``ar == unique[inverse]``) and the counts, in that order. With equal_nan
+    (NumPy 2's default) all NaNs are one element.
+
+    Parameters
+    ----------
+    ar : weft.Array
+        The input.
+    return_index, return_inverse, return_counts : bool, optional
+        Also return the first indices, the inverse, the counts (int64 arrays).
+    axis : None
+        Only None (the flattened array) is supported.
+    equal_nan : bool, optional
+        Whether all NaNs are one element (True by default).
+    sorted : bool, optional
+        Accepted for NumPy's signature; the result is always sorted.
+
+    Returns
+    -------
+    weft.Array or tuple of weft.Array
+        The distinct elements, followed by the arrays asked for.
+
+    Raises
+    ------
+    weft.Unsupported
+        axis is not None.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([3, 1, 3, 2, 1, 3]))
+    >>> weft.unique(a).get()
+    array([1, 2, 3])
+    >>> values, counts = weft.unique(a, return_counts=True)
+    >>> counts.get()
+    array([2, 1, 3])
+    """
     if axis is not None:
         raise _weft.Unsupported("unique: axis= is not supported (only the flattened array)")
     u, index, inverse, counts = _weft._unique(_array(ar), bool(return_index), bool(return_inverse),
@@ -75,27 +201,127 @@ UniqueCountsResult = _namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = _namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-def unique_values(x):
-    """The Array API's unique_values: the distinct elements (sorted here), NaNs as one."""
+def unique_values(x) -> Array:
+    """The distinct elements (sorted here), NaNs as one: the Array API's unique_values.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input (any shape; it is flattened).
+
+    Returns
+    -------
+    weft.Array
+        The distinct elements.
+
+    Examples
+    --------
+    >>> weft.unique_values(weft.asarray(np.array([2.0, np.nan, 2.0, np.nan]))).get()
+    array([ 2., nan])
+    """
     return unique(x)
 
 
-def unique_counts(x):
+def unique_counts(x) -> Any:
+    """The distinct elements and how often each occurs: the Array API's unique_counts.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input (any shape; it is flattened).
+
+    Returns
+    -------
+    UniqueCountsResult
+        A named tuple (values, counts) of weft arrays; counts is int64.
+
+    Examples
+    --------
+    >>> r = weft.unique_counts(weft.asarray(np.array([5, 7, 5, 5])))
+    >>> r.values.get(), r.counts.get()
+    (array([5, 7]), array([3, 1]))
+    """
     return UniqueCountsResult(*unique(x, return_counts=True))
 
 
-def unique_inverse(x):
+def unique_inverse(x) -> Any:
+    """The distinct elements and the inverse: the Array API's unique_inverse.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input.
+
+    Returns
+    -------
+    UniqueInverseResult
+        A named tuple (values, inverse_indices): ``x == values[inverse_indices]``, the inverse of
+        x's shape (int64).
+
+    Examples
+    --------
+    >>> r = weft.unique_inverse(weft.asarray(np.array([5, 7, 5, 5])))
+    >>> r.values.get(), r.inverse_indices.get()
+    (array([5, 7]), array([0, 1, 0, 0]))
+    """
     return UniqueInverseResult(*unique(x, return_inverse=True))
 
 
-def unique_all(x):
+def unique_all(x) -> Any:
+    """The distinct elements with their first indices, the inverse and the counts: the Array
+    API's unique_all.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input.
+
+    Returns
+    -------
+    UniqueAllResult
+        A named tuple (values, indices, inverse_indices, counts) of weft arrays (int64 but values).
+
+    Examples
+    --------
+    >>> r = weft.unique_all(weft.asarray(np.array([5, 7, 5])))
+    >>> r.values.get(), r.indices.get(), r.inverse_indices.get(), r.counts.get()
+    (array([5, 7]), array([0, 1]), array([0, 1, 0]), array([2, 1]))
+    """
     return UniqueAllResult(*unique(x, True, True, True))
 
 
-def searchsorted(a, v, side="left", sorter=None):
-    """numpy.searchsorted: where each element of v goes in the sorted 1-D array a (side 'left':
-    the first such place, 'right': the last), int64 of v's shape; sorter: the indices that sort
-    a. Elements compare in the two arrays' common dtype, in the sort's order."""
+def searchsorted(a, v, side="left", sorter=None) -> Array:
+    """Where each element of v goes in the sorted 1-D array a, as numpy.searchsorted.
+
+    Parameters
+    ----------
+    a : weft.Array
+        A 1-D array sorted ascending (or sorted through sorter).
+    v : weft.Array or array_like
+        The values to place.
+    side : {'left', 'right'}, optional
+        'left': the first suitable place; 'right': the last.
+    sorter : weft.Array, optional
+        The indices that sort a (as argsort gives them).
+
+    Returns
+    -------
+    weft.Array
+        int64 positions, of v's shape.
+
+    Raises
+    ------
+    ValueError
+        side is neither 'left' nor 'right'.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([1, 3, 5, 7]))
+    >>> weft.searchsorted(a, weft.asarray(np.array([0, 3, 6]))).get()
+    array([0, 1, 3])
+    >>> weft.searchsorted(a, weft.asarray(np.array([3])), side="right").get()
+    array([2])
+    """
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', not {side!r}")
     a = _array(a)
@@ -108,15 +334,46 @@ def searchsorted(a, v, side="left", sorter=None):
     return _weft._searchsorted(a, v, side == "right", sorter)
 
 
-def flatnonzero(a):
-    """The int64 flat (C-order) indices of a's nonzero elements (NaN is nonzero), as
-    numpy.flatnonzero."""
+def flatnonzero(a) -> Array:
+    """The indices of the nonzero elements of the flattened array, as numpy.flatnonzero.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+
+    Returns
+    -------
+    weft.Array
+        int64 indices into ``a.ravel()``.
+
+    Examples
+    --------
+    >>> weft.flatnonzero(weft.asarray(np.array([[0, 5], [7, 0]]))).get()
+    array([1, 2])
+    """
     return _weft._flatnonzero(_array(a))
 
 
-def nonzero(a):
-    """A tuple of int64 index arrays, one per dimension, of a's nonzero elements in C order, as
-    numpy.nonzero (a 0-d array is refused, as NumPy 2 refuses it)."""
+def nonzero(a) -> tuple[Array, ...]:
+    """The indices of the nonzero elements, one int64 array per dimension, as numpy.nonzero.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+
+    Returns
+    -------
+    tuple of weft.Array
+        ``a[result]`` are the nonzero elements, in C order.
+
+    Examples
+    --------
+    >>> rows, cols = weft.nonzero(weft.asarray(np.array([[0, 5], [7, 0]])))
+    >>> rows.get(), cols.get()
+    (array([0, 1]), array([1, 0]))
+    """
     a = _array(a)
     if a.ndim == 0:
         raise ValueError("nonzero: a 0-d array has no dimensions to index (NumPy 2 refuses it too); "
@@ -124,22 +381,91 @@ def nonzero(a):
     return _weft._nonzero(a)
 
 
-def argwhere(a):
-    """The indices of a's nonzero elements as the rows of an int64 (count, a.ndim) array, as
-    numpy.argwhere."""
+def argwhere(a) -> Array:
+    """The indices of the nonzero elements, one row per element, as numpy.argwhere.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+
+    Returns
+    -------
+    weft.Array
+        int64 of shape (number of nonzero elements, a.ndim).
+
+    Examples
+    --------
+    >>> weft.argwhere(weft.asarray(np.array([[0, 5], [7, 0]]))).get()
+    array([[0, 1],
+           [1, 0]])
+    """
     return _weft._argwhere(_array(a))
 
 
-def extract(condition, arr):
-    """The elements of arr where condition is nonzero, flattened in C order, as numpy.extract
-    (condition must have as many elements as arr)."""
+def extract(condition, arr) -> Array:
+    """The elements of arr where condition is nonzero, flattened in C order, as numpy.extract.
+
+    Parameters
+    ----------
+    condition : weft.Array or array_like
+        As many elements as arr; nonzero selects.
+    arr : weft.Array
+        The input.
+
+    Returns
+    -------
+    weft.Array
+        The selected elements, 1-D.
+
+    Raises
+    ------
+    weft.InvalidArgument
+        condition and arr have different sizes.
+
+    Examples
+    --------
+    >>> a = weft.arange(6)
+    >>> weft.extract(a % 2 == 0, a).get()
+    array([0, 2, 4])
+    """
     return _weft._extract(_array(condition), _array(arr))
 
 
-def compress(condition, a, axis=None, out=None):
-    """The slices of a along axis (None: its flattened elements) where the 1-D condition is
-    true, as numpy.compress. A condition shorter than the axis selects among its first
-    elements; a longer one may be true only within the axis (IndexError otherwise)."""
+def compress(condition, a, axis=None, out=None) -> Array:
+    """The slices of a along an axis where the 1-D condition is true, as numpy.compress.
+
+    A condition shorter than the axis selects among its first elements; a longer one may be true
+    only within the axis.
+
+    Parameters
+    ----------
+    condition : weft.Array or array_like
+        A 1-D boolean (or nonzero-is-true) selector.
+    a : weft.Array
+        The input.
+    axis : int or None, optional
+        The axis to select along; None (the default): the flattened elements.
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+
+    Returns
+    -------
+    weft.Array
+        The selected slices.
+
+    Raises
+    ------
+    IndexError
+        The condition is true past the end of the axis.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([[1, 2], [3, 4], [5, 6]]))
+    >>> weft.compress(weft.asarray(np.array([True, False, True])), a, axis=0).get()
+    array([[1, 2],
+           [5, 6]])
+    """
     if out is not None:
         raise TypeError("compress: out= is not supported; the result is a new weft array")
     a = _array(a)
@@ -182,15 +508,67 @@ def _partition_operand(a, kth, axis, kind, order, who):
     return a, axis
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """numpy.partition: the element at each kth position is the one a sort would put there,
-    no larger ones before it and no smaller ones after. weft answers with the stable radix sort
-    (a sorted array is a valid partition; O(n) selection is not written yet)."""
+def partition(a, kth, axis=-1, kind="introselect", order=None) -> Array:
+    """A copy of a partitioned at kth, as numpy.partition: the element at each kth position is the
+    one a sort would put there, with no larger ones before it and no smaller ones after.
+
+    weft answers with the stable radix sort (a sorted array is a valid partition; O(n) selection
+    is not written yet).
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    kth : int or sequence of ints
+        The positions to put in place (negative ones count from the end).
+    axis : int or None, optional
+        The axis (the last by default); None: the flattened elements.
+    kind, order : optional
+        NumPy's; only the defaults are taken.
+
+    Returns
+    -------
+    weft.Array
+        The partitioned copy.
+
+    Raises
+    ------
+    ValueError
+        A kth is out of range.
+
+    Examples
+    --------
+    >>> weft.partition(weft.asarray(np.array([7, 1, 5, 3])), 1).get()
+    array([1, 3, 5, 7])
+    """
     a, axis = _partition_operand(a, kth, axis, kind, order, "partition")
     return _weft._sort(a, axis, False)
 
 
-def argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    """numpy.argpartition: int64 indices that partition a (see partition): the stable argsort."""
+def argpartition(a, kth, axis=-1, kind="introselect", order=None) -> Array:
+    """The int64 indices that partition a (see weft.partition), as numpy.argpartition: weft's are
+    the stable argsort's.
+
+    Parameters
+    ----------
+    a : weft.Array
+        The input.
+    kth : int or sequence of ints
+        The positions to put in place.
+    axis : int or None, optional
+        The axis (the last by default); None: the flattened elements.
+    kind, order : optional
+        NumPy's; only the defaults are taken.
+
+    Returns
+    -------
+    weft.Array
+        int64 indices of a's shape.
+
+    Examples
+    --------
+    >>> weft.argpartition(weft.asarray(np.array([7, 1, 5, 3])), 1).get()
+    array([1, 3, 2, 0])
+    """
     a, axis = _partition_operand(a, kth, axis, kind, order, "argpartition")
     return _weft._argsort(a, axis, False)

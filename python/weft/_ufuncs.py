@@ -2,6 +2,8 @@
 result is needed), with NumPy's out= and dtype= keywords."""
 from __future__ import annotations
 
+from typing import Any
+
 from . import _weft
 from ._protocols import into, with_out
 
@@ -76,9 +78,40 @@ reciprocal = with_out(_weft.reciprocal)
 _clip = with_out(_weft.clip)
 
 
-def clip(x, /, min=None, max=None, out=None, *, dtype=None, a_min=None, a_max=None):  # noqa: A002
-    """The Array API's clip(x, min=, max=), also NumPy's clip(a, a_min, a_max) (positionally or by
-    those names); either bound may be None (no bound on that side)."""
+def clip(x, /, min=None, max=None, out=None, *, dtype=None, a_min=None, a_max=None) -> Any:  # noqa: A002
+    """Each element limited to [min, max], as the Array API's clip and numpy.clip.
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input.
+    min, max : number or weft.Array, optional
+        The bounds; either may be None (no bound on that side).
+    out : weft.Array, optional
+        An array of the result's shape to write into (it is returned).
+    dtype : dtype, optional
+        Compute in this dtype.
+    a_min, a_max : number or weft.Array, optional
+        NumPy's names of the bounds (also taken positionally).
+
+    Returns
+    -------
+    weft.Array
+        The clipped array (lazy, as the elementwise functions).
+
+    Raises
+    ------
+    TypeError
+        The bounds are given both as min/max and as a_min/a_max.
+
+    Examples
+    --------
+    >>> x = weft.asarray(np.array([-2.0, 0.5, 3.0]))
+    >>> weft.clip(x, 0, 1).get()
+    array([0. , 0.5, 1. ])
+    >>> weft.clip(x, max=0).get()
+    array([-2.,  0.,  0.])
+    """
     if a_min is not None or a_max is not None:
         if min is not None or max is not None:
             raise TypeError("clip: give the bounds as min=/max= or as a_min=/a_max=, not both")

@@ -1,2 +1,9 @@
-"""pyopencl.reduction's name: ``from weft.reduction import ReductionKernel``."""
+"""pyopencl.reduction's name: ``from weft.reduction import ReductionKernel``.
+
+Examples
+--------
+>>> from weft.reduction import ReductionKernel
+>>> ReductionKernel is weft.ReductionKernel
+True
+"""
 from ._generators import ReductionKernel  # noqa: F401

@@ -441,5 +441,79 @@ TEST(CliNumbers, WellFormedCountsAreAccepted) {
   EXPECT_NE(r.output.find("10 vertices"), std::string::npos) << r.output;
 }
 
+// --- Help: weft --help and each command's --help (issue 32) ---
+
+// The "--flag" names listed in a help page's options section.
+std::vector<std::string> listed_flags(const std::string& page) {
+  std::vector<std::string> flags;
+  std::istringstream in(page.substr(page.find("\noptions:\n")));
+  std::string line;
+  std::getline(in, line);
+  std::getline(in, line);
+  while (std::getline(in, line) && !line.empty()) {
+    const auto start = line.find("--");
+    if (start != std::string::npos) flags.push_back(line.substr(start, line.find(' ', start) - start));
+  }
+  return flags;
+}
+
+TEST(CliHelp, TheOverviewNamesEveryCommandWithAnExample) {
+  for (const char* form : {"--help", "-h", "help"}) {
+    const auto r = weft_cmd({form});
+    ASSERT_EQ(r.exit_code, 0) << form << ": " << r.output;
+    EXPECT_EQ(r.output.rfind("usage: weft <command>", 0), 0u) << r.output;
+    for (const char* cmd : {"version", "devices", "cache", "bench", "polygon", "help"}) {
+      EXPECT_NE(r.output.find(std::string("\n  ") + cmd + " "), std::string::npos) << cmd << " in " << r.output;
+      EXPECT_NE(r.output.find(std::string("\n  weft ") + cmd), std::string::npos) << cmd << "'s example";
+    }
+  }
+  // No command at all: the same text, on the error stream, as a usage error.
+  const auto none = weft_cmd({});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.output.find("usage: weft <command>"), std::string::npos) << none.output;
+}
+
+TEST(CliHelp, EachCommandsHelpListsItsOptionsOneALineWithExamples) {
+  for (const char* cmd : {"version", "devices", "cache", "bench", "polygon", "help"}) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{cmd, "--help"}, std::vector<std::string>{cmd, "-h"},
+          std::vector<std::string>{"help", cmd}}) {
+      const auto r = weft_cmd(args);
+      ASSERT_EQ(r.exit_code, 0) << cmd << ": " << r.output;
+      EXPECT_EQ(r.output.rfind(std::string("usage: weft ") + cmd, 0), 0u) << r.output;
+      EXPECT_NE(r.output.find(std::string("examples:\n  weft ")), std::string::npos) << r.output;
+      std::istringstream in(r.output);
+      for (std::string line; std::getline(in, line);) EXPECT_LE(line.size(), 100u) << line;
+    }
+  }
+  // --help wins wherever it stands, and does no work.
+  const auto late = weft_cmd({"polygon", "--size", "8x8", "--help"});
+  EXPECT_EQ(late.exit_code, 0);
+  EXPECT_EQ(late.output.find("polygon:"), std::string::npos) << late.output;
+  const auto unknown = weft_cmd({"help", "frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.output.find("frobnicate"), std::string::npos) << unknown.output;
+}
+
+TEST(CliHelp, EveryListedOptionIsOneTheCommandTakes) {
+  // An option that needs a value says so; one the parser does not know is "unknown option".
+  for (const char* cmd : {"bench", "polygon"}) {
+    const auto page = weft_cmd({cmd, "--help"}).output;
+    const auto flags = listed_flags(page);
+    EXPECT_GE(flags.size(), 5u) << page;
+    for (const auto& flag : flags) {
+      if (flag == "--help" || flag == "--compare") continue;
+      const auto r = weft_cmd({cmd, flag});
+      EXPECT_NE(r.exit_code, 0) << cmd << " " << flag;
+      EXPECT_EQ(r.output.find("unknown option"), std::string::npos) << cmd << " " << flag << ": " << r.output;
+    }
+  }
+  EXPECT_EQ(listed_flags(weft_cmd({"devices", "--help"}).output), std::vector<std::string>({"--json", "--help"}));
+  const auto bench = weft_cmd({"bench", "--help"}).output;
+  for (const char* suite : {"\n  vadd ", "\n  polygon ", "\n  reduce "}) {
+    EXPECT_NE(bench.find(suite), std::string::npos) << suite << " missing from " << bench;
+  }
+}
+
 }  // namespace
 }  // namespace weft::tool

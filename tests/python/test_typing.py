@@ -1,0 +1,92 @@
+"""What type checkers see (issue 32): weft.__all__ names every public name the package binds
+(mypy --strict exports no imported name that __all__ leaves out), the extension's stubs and
+py.typed ship in the package, and `mypy --strict` passes on examples/python/ against them (when
+mypy is installed: CI installs it)."""
+import os
+import pathlib
+import site
+import subprocess
+import sys
+
+import pytest
+
+import weft
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+PACKAGE = pathlib.Path(weft.__file__).resolve().parent
+
+
+def test_all_lists_every_public_name_once():
+    public = {n for n in dir(weft) if not n.startswith("_")} - {"annotations"}  # (from __future__)
+    assert len(weft.__all__) == len(set(weft.__all__))
+    assert set(weft.__all__) == public, (f"missing from weft.__all__: {sorted(public - set(weft.__all__))}; "
+                                         f"listed but not bound: {sorted(set(weft.__all__) - public)}")
+
+
+def test_stubs_and_py_typed_ship_in_the_package():
+    assert (PACKAGE / "py.typed").is_file()
+    stub = (PACKAGE / "_weft.pyi").read_text()
+    # The pattern file's types (python/stubs.pat), not nanobind's bare object/list.
+    assert "def build(self, options: str | list[str] | None = '') -> Program:" in stub
+    assert "def __getattr__(self, name: str, /) -> Kernel: ..." in stub
+    assert "def __enter__(self) -> Device: ..." in stub
+    assert "-> list:" not in stub and "-> dict:" not in stub
+
+
+def _mypy(*args, cwd):
+    pytest.importorskip("mypy")
+    # weft as an installed package is to mypy: its annotations are used, errors inside it are
+    # not the user's (follow_imports=silent), which a checkout on PYTHONPATH needs said.
+    config = cwd / "mypy.ini"
+    config.write_text("[mypy]\nstrict = True\ncache_dir = /dev/null\n[mypy-weft.*]\nfollow_imports = silent\n"
+                      "[mypy-weft]\nfollow_imports = silent\n")
+    env = dict(os.environ)
+    if str(PACKAGE.parent) not in site.getsitepackages() + [site.getusersitepackages()]:
+        env["MYPYPATH"] = str(PACKAGE.parent)  # (an installed weft is found as one; mypy refuses site-packages here)
+    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(config), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_mypy_strict_passes_on_the_examples(tmp_path):
+    proc = _mypy(*sorted(str(p) for p in (REPO / "examples" / "python").glob("*.py")), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_strict_passes_on_a_program_of_the_common_functions(tmp_path):
+    # Calls of untyped functions are errors under --strict: the public functions carry at least
+    # their return types.
+    program = tmp_path / "user.py"
+    program.write_text(
+        "import numpy as np\nimport weft\n\n"
+        "a = weft.asarray(np.arange(10.0))\n"
+        "total: float = float(weft.sum(a * 2))\n"
+        "m: weft.Array = weft.mean(a, axis=0)\n"
+        "s: weft.Array = weft.sort(a, descending=True)\n"
+        "counts, edges = weft.histogram(a, bins=5)\n"
+        "mask: np.ndarray = weft.polygon_mask([(0, 0), (4, 0), (4, 4)], 5, 5)\n"
+        "rows: tuple[weft.Array, ...] = weft.nonzero(a)\n"
+        "directory: str = weft.cache.directory()\n"
+        "ok: bool = weft.can_cast(np.int8, np.int16) and weft.cuda.is_available() in (True, False)\n"
+        "rng = weft.random.default_rng(1)\n")
+    proc = _mypy(str(program), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_strict_passes_on_the_stubs(tmp_path):
+    # A copy: mypy will not check a file inside site-packages by its path.
+    stub = tmp_path / "_weft.pyi"
+    stub.write_text((PACKAGE / "_weft.pyi").read_text())
+    proc = _mypy(str(stub), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_strict_refuses_a_wrong_call(tmp_path):
+    # The stubs carry real types: a misuse is an error, not Any.
+    bad = tmp_path / "bad.py"
+    bad.write_text("import weft\n\ndevice: weft.Device = weft.default_device()\nname: int = device.name\n"
+                   "prg = weft.Program(device, '__kernel void k() {}').build()\nk: weft.Kernel = prg.k\n")
+    proc = _mypy(str(bad), cwd=tmp_path)
+    assert proc.returncode != 0
+    assert 'bad.py:4: error: Incompatible types in assignment (expression has type "str"' in proc.stdout, proc.stdout
+    assert "bad.py:6" not in proc.stdout, proc.stdout
+
