@@ -37,7 +37,8 @@ std::vector<std::string> PreludeHeaders::header_flags(const HostToolchain& tc, c
   std::vector<std::string> out;
   for (std::size_t i = 0; i < tc.flags.size(); ++i) {
     const std::string& f = tc.flags[i];
-    if (f == "-shared" || f == "-nodefaultlibs") continue;  // linking, not compiling
+    // Linking, not compiling (a -Wl, option would make the driver link the header).
+    if (f == "-shared" || f == "-nodefaultlibs" || f.rfind("-Wl,", 0) == 0) continue;
     if (f == "-x" && i + 1 < tc.flags.size()) {
       out.push_back("-x");
       out.push_back("c++-header");
