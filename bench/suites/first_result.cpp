@@ -121,7 +121,7 @@ void run_first_result(Context& ctx) {
 }
 
 const SuiteRegistration registration{
-    {"first-result", "the first result of array expressions never compiled before (new process, warm toolchain)",
+    {"first-result", "first result of array expressions never compiled before (fresh process)",
      run_first_result}};
 
 }  // namespace

@@ -107,7 +107,7 @@ void run_workgroups(Context& ctx) {
 }
 
 const SuiteRegistration registration{
-    {"workgroups", "kernels with barriers and __local memory (seed 000, stencil, reduction, histogram)",
+    {"workgroups", "kernels with barriers and __local memory (seed 000, stencil, reduce, histogram)",
      run_workgroups}};
 
 }  // namespace
