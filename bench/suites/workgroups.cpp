@@ -96,8 +96,13 @@ void run_workgroups(Context& ctx) {
   for (const Record& r : ctx.records()) {
     if (r.suite == "workgroups" && r.device == "host") host[r.method] = r.seconds_median;
   }
+  std::map<std::string, bool> cpu;  // OpenCL CPU devices (PoCL): the peer this suite is for
+  for (const Device& d : ctx.devices()) cpu[d.selector()] = d.type() == DeviceType::cpu;
   for (const Record& r : ctx.records()) {
-    if (r.suite != "workgroups" || r.device == "host" || !host.count(r.method) || host[r.method] <= 0) continue;
+    if (r.suite != "workgroups" || r.device == "host" || !cpu[r.device] || !host.count(r.method) ||
+        host[r.method] <= 0) {
+      continue;
+    }
     std::ostringstream line;
     line.precision(3);
     line << "workgroups: " << r.method << ": host is " << r.seconds_median / host[r.method] << "x as fast as "
