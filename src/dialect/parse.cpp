@@ -367,7 +367,7 @@ class Parser {
       const auto s = text(k);
       const bool called = k + 1 < close && text(k + 1) == "(";
       if (f.group_feature.empty()) {
-        if ((s == "barrier" || s == "work_group_barrier" || is_group_function(s)) && called) {
+        if (called && (s == "barrier" || s == "work_group_barrier" || is_group_function(s))) {
           f.group_feature = std::string(s) + "() at line " + std::to_string(tok(k).line);
         } else if (s == "__local" || s == "local") {
           f.group_feature = "__local memory at line " + std::to_string(tok(k).line);

@@ -10,6 +10,7 @@ namespace weft::detail::dialect {
 bool is_barrier_name(std::string_view s) { return s == "barrier" || s == "work_group_barrier"; }
 
 bool is_group_function(std::string_view s) {
+  if (s.size() < 13 || (s[0] != 'w' && s[0] != 'a')) return false;  // most names, at one compare
   return s.rfind("work_group_reduce_", 0) == 0 || s.rfind("work_group_scan_", 0) == 0 ||
          s == "work_group_broadcast" || s == "work_group_any" || s == "work_group_all" ||
          s == "async_work_group_copy" || s == "async_work_group_strided_copy";
