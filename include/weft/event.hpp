@@ -55,7 +55,8 @@ class WEFT_API Event {
   EventProfile profile() const;
   /// Calls callback once the command has finished (soon, if it already has) on the process's
   /// one completion thread, after the callbacks added to this event before it, so
-  /// `e.then(f).then(g)` runs f, then g. The event is kept alive until then. A callback that
+  /// `e.then(f).then(g)` runs f, then g; callbacks of different events are not ordered by when
+  /// the events completed. The event is kept alive until then. A callback that
   /// throws is logged and the next ones run. Callbacks share the thread: one must not block
   /// on work queued behind this event, nor on another callback.
   const Event& then(std::function<void(const Event&)> callback) const;
