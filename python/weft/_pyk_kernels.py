@@ -1,0 +1,172 @@
+"""Python kernels (issue 28): a function's kernel for one tuple of argument types.
+
+A @weft.kernel body becomes the kernel's body (one work-item each). A @weft.jit function
+called from Python becomes a kernel too: its outermost weft.prange loops (up to three, nested
+directly or written weft.prange(h, w)) become the NDRange, the innermost loop dimension 0;
+without one, the whole function runs as one work-item and its return value comes back through
+a one-element buffer."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._pyk_emit import RET, FunctionTranslator, ProgramText, c_name
+from ._pyk_expr import Val
+from ._pyk_frontend import Parsed, refuse
+from ._pyk_types import INT64, Scalar, Type
+
+
+@dataclass
+class Dim:
+    """One NDRange dimension of a prange loop: its variable and its bounds (Python expressions,
+    evaluated on the host from the call's arguments)."""
+    name: str
+    start: ast.expr | None
+    stop: ast.expr
+    step: ast.expr | None
+
+
+@dataclass
+class Compiled:
+    """A translated kernel: its source, name, NDRange dims (outermost first), return type and
+    the parameters (indices) it writes."""
+    source: str
+    name: str
+    dims: list[Dim] = field(default_factory=list)
+    ret: Scalar | None = None
+    writes: set[int] = field(default_factory=set)
+
+
+def _prange_call(tr: FunctionTranslator, stmt: ast.stmt) -> bool:
+    if not isinstance(stmt, ast.For) or not isinstance(stmt.iter, ast.Call):
+        return False
+    found, fn = tr.static_value(stmt.iter.func)
+    return found and tr.table.get(id(fn)) == ("builtin", "prange")
+
+
+def _dims_of(tr: FunctionTranslator, loop: ast.For) -> list[Dim]:
+    it = loop.iter
+    assert isinstance(it, ast.Call)
+    if isinstance(loop.target, ast.Tuple):
+        if len(loop.target.elts) != len(it.args) or not all(isinstance(t, ast.Name) for t in loop.target.elts):
+            refuse(tr.p, loop.target, f"weft.prange over {len(it.args)} dimensions needs as many names",
+                   "write for y, x in weft.prange(h, w)")
+        return [Dim(t.id, None, a, None) for t, a in zip(loop.target.elts, it.args)  # type: ignore[attr-defined]
+                if isinstance(t, ast.Name)]
+    if not isinstance(loop.target, ast.Name):
+        refuse(tr.p, loop.target, "a weft.prange loop's variable must be a name")
+    a = it.args
+    if not 1 <= len(a) <= 3:
+        refuse(tr.p, it, "weft.prange takes 1 to 3 arguments (stop; start, stop; start, stop, step)")
+    if len(a) == 1:
+        return [Dim(loop.target.id, None, a[0], None)]
+    return [Dim(loop.target.id, a[0], a[1], a[2] if len(a) == 3 else None)]
+
+
+def _check_bound(tr: FunctionTranslator, node: ast.expr | None, params: list[str]) -> None:
+    if node is None:
+        return
+    for n in ast.walk(node):
+        if isinstance(n, ast.Name) and n.id in tr.vars and n.id not in params:
+            refuse(tr.p, n, f"the weft.prange bound '{ast.unparse(node)}' uses the local variable '{n.id}'",
+                   "compute the NDRange loop's bounds from the function's arguments (n, a.shape[0], len(a))")
+        if isinstance(n, ast.Call):
+            found, fn = tr.static_value(n.func)
+            if not found or tr.table.get(id(fn), ("", ""))[0] not in ("builtin", "math", "dtype"):
+                refuse(tr.p, n, f"the weft.prange bound '{ast.unparse(node)}' calls '{ast.unparse(n.func)}'",
+                       "compute the bounds from the arguments with arithmetic, len(), min(), max() and .shape")
+
+
+def _positive(node: ast.expr | None, default: int, strict: bool) -> bool:
+    if node is None:
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value > 0 if strict else node.value >= 0
+    return False
+
+
+def translate(p: Parsed, types: tuple[Type, ...], mode: str) -> Compiled:
+    """The kernel of p for types: mode "kernel" (@weft.kernel) or "entry" (@weft.jit from Python)."""
+    prog = ProgramText()
+    name = f"pyk_{c_name(p.tree.name)}"[:100]
+    tr = FunctionTranslator(prog, p, types, "kernel" if mode == "kernel" else "entry", name)
+    body = list(p.tree.body)
+    out = Compiled("", name)
+    if mode == "kernel":
+        tr.block(body)
+        extra: list[str] = []
+    else:
+        k = next((i for i, s in enumerate(body) if _prange_call(tr, s)), None)
+        if k is None:
+            tr.block(body)
+            extra = []
+        else:
+            after = body[k + 1:]
+            if any(not (isinstance(s, ast.Return) and s.value is None) for s in after):
+                refuse(p, after[0], "statements after the function's weft.prange loop",
+                       "put them before the loop, or in another function called after this one")
+            tr.block(body[:k])
+            loop = body[k]
+            assert isinstance(loop, ast.For)
+            dims = _dims_of(tr, loop)
+            while len(loop.body) == 1 and _prange_call(tr, loop.body[0]):
+                inner = loop.body[0]
+                assert isinstance(inner, ast.For)
+                more = _dims_of(tr, inner)
+                if len(dims) + len(more) > 3:
+                    break
+                dims += more
+                loop = inner
+            if len(dims) > 3:
+                refuse(p, loop, "weft.prange over more than 3 dimensions", "nest the fourth as a range() loop inside")
+            for d in dims:
+                for b in (d.start, d.stop, d.step):
+                    _check_bound(tr, b, p.params)
+            extra = []
+            n = len(dims)
+            for j, d in enumerate(dims):
+                extra += [f"long pyk_start_{j}", f"long pyk_step_{j}"]
+                nonneg = _positive(d.start, 0, False) and _positive(d.step, 1, True)
+                v = Val(f"(pyk_start_{j} + (long)get_global_id({n - 1 - j}) * pyk_step_{j})", INT64, nonneg)
+                tr.assign_name(d.name, v, loop)
+                if nonneg and tr.loop_only(d.name):
+                    tr.vars[d.name] = Val(tr.vars[d.name].code, INT64, True)
+            tr.outer_names = set(tr.vars) - {d.name for d in dims}
+            tr.block(loop.body)
+            out.dims = dims
+    if tr.ret is not None:
+        extra.append(f"__global {tr.ret.c_storage} *pyk_ret")
+    params = tr.signature_params()
+    params = ", ".join([x for x in [params] if x] + extra)
+    text = tr.function_text()
+    body_text = text[text.index("{\n") + 2:]
+    kernel = f"__kernel void {name}({params}) {{\n" + body_text.replace(RET, tr.ret.c if tr.ret else "void")
+    out.source = prog.text(kernel, f"'{p.tree.name}' ({p.filename}:{p.line0 + p.tree.lineno})")
+    out.ret, out.writes = tr.ret, tr.writes()
+    return out
+
+
+def evaluate_dims(p: Parsed, dims: list[Dim], args: dict[str, Any]) -> list[tuple[int, int, int]]:
+    """(start, step, count) of each dimension, from the call's arguments."""
+    env = dict(args)
+    code = p.func.__code__
+    if p.func.__closure__:
+        for name, cell in zip(code.co_freevars, p.func.__closure__):
+            env.setdefault(name, cell.cell_contents)
+
+    def ev(node: ast.expr | None, default: int) -> int:
+        if node is None:
+            return default
+        expr = ast.Expression(body=node)
+        ast.fix_missing_locations(expr)
+        return int(eval(compile(expr, p.filename, "eval"), p.func.__globals__, env))  # noqa: S307
+
+    out = []
+    for d in dims:
+        start, stop, step = ev(d.start, 0), ev(d.stop, 0), ev(d.step, 1)
+        if step == 0:
+            raise ValueError(f"{p.filename}: weft.prange step of 0 in '{p.tree.name}'")
+        count = max(0, (stop - start + step - (1 if step > 0 else -1)) // step)
+        out.append((start, step, count))
+    return out
