@@ -6,7 +6,7 @@ constants), so every backend runs it."""
 from __future__ import annotations
 
 import functools
-import inspect
+import typing
 from typing import Any, Callable, TypeVar
 
 import numpy as _np
@@ -53,21 +53,33 @@ num_groups = _work_item("num_groups", "get_num_groups")
 
 
 def _annotation(p: Parsed, name: str) -> Type | None:
+    """The type an annotation fixes, or None where the argument decides (no annotation, or an
+    array annotation without a kernel type: weft.Array, numpy.ndarray, numpy.typing.NDArray)."""
     spec = p.annotations.get(name)
     if spec is None:
         return None
-    t = parse_spec(spec)
-    if t is None and isinstance(spec, str):
+    if isinstance(spec, str):  # from __future__ import annotations
+        t = parse_spec(spec)
+        if t is not None:
+            return t
         try:
-            t = parse_spec(eval(spec, p.func.__globals__))  # noqa: S307  (the user's own annotation)
+            spec = eval(spec, p.func.__globals__)  # noqa: S307  (the user's own annotation)
         except Exception:  # noqa: BLE001
-            t = None
-    if t is None:
-        raise _weft.Unsupported(f"{p.filename}:{p.line0 + p.tree.lineno}: parameter '{name}' of "
-                                f"'{p.tree.name}' is annotated {spec!r}, which is not a kernel type; annotate "
-                                "with int, float, bool, a NumPy type (numpy.float32) or an array type string "
-                                "('float64[:, :]')")
-    return t
+            spec = None
+    t = parse_spec(spec)
+    if t is not None:
+        return t
+    origin = typing.get_origin(spec)
+    if origin is tuple:
+        elems = [parse_spec(a) for a in typing.get_args(spec)]
+        if elems and all(isinstance(e, Scalar) for e in elems):
+            return TupleT(tuple(e for e in elems if isinstance(e, Scalar)))
+    if origin is _np.ndarray or (isinstance(spec, type) and issubclass(spec, (_np.ndarray, _weft._Array))):
+        return None
+    raise _weft.Unsupported(f"{p.filename}:{p.line0 + p.tree.lineno}: parameter '{name}' of "
+                            f"'{p.tree.name}' is annotated {p.annotations.get(name)!r}, which is not a kernel "
+                            "type; annotate with int, float, bool, a NumPy type (numpy.float32), tuple[int, int], "
+                            "an array type string ('float64[:, :]'), weft.Array or numpy.typing.NDArray")
 
 
 def _arg_types(p: Parsed, args: tuple[Any, ...], what: str) -> tuple[Type, ...]:
@@ -169,10 +181,6 @@ class JitFunction:
                         raise _weft.InvalidArgument(f"@weft.jit function '{p.tree.name}': its arrays are on "
                                                     f"{device.selector} and {a.device.selector}; move them to one "
                                                     "device (a.to_device(d))")
-                    try:
-                        a.buffer  # noqa: B018  (a plain, contiguous array starts at its buffer)
-                    except Exception:  # noqa: BLE001
-                        pass
                     run_args.append(a)
                 else:
                     w = asarray(_np.ascontiguousarray(a), device=device)
@@ -188,7 +196,6 @@ class JitFunction:
             flat += [_np.int64(start), _np.int64(step)]
         out = None
         if compiled.ret is not None:
-            out = _weft.Array.__new__(_weft.Array) if False else None
             from ._creation import empty
             out = empty(1, _np.uint8 if compiled.ret.name == "bool" else compiled.ret.dtype, device=device)
             flat.append(out)
@@ -324,5 +331,3 @@ def show_source(f: Any, *types_or_example_args: Any) -> str:
     print(src)
     return src
 
-
-_ = inspect

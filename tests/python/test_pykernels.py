@@ -1,0 +1,213 @@
+"""Python kernels (issue 28): @weft.jit and @weft.kernel functions compiled to the dialect run
+on every device and agree with the same functions run by Python; the seed's insidePolygon
+gives weft.polygon_mask's mask."""
+import math
+
+import numpy as np
+import pytest
+
+import weft
+
+
+# The seed's function (shared/seeds/001_...txt, the course's inside_polygon.py), its body
+# unchanged; only the decorator is added.
+@weft.jit
+def insidePolygon(vertices, point, border_value=True):
+    """
+    Return True/False is a pixel is inside a polygon.
+
+    @param vertices:
+    @param point: 2-tuple of integers or list
+    @param border_value: boolean
+    """
+    counter = 0
+    for i, polypoint1 in enumerate(vertices):
+        if (polypoint1[0] == point[0]) and (polypoint1[1] == point[1]):
+            return border_value
+        polypoint2 = vertices[(i+1)%len(vertices)]
+        if (point[1] > min(polypoint1[1], polypoint2[1])):
+            if (point[1] <= max(polypoint1[1], polypoint2[1])):
+                if (point[0] <= max(polypoint1[0], polypoint2[0])):
+                    if (polypoint1[1] != polypoint2[1]):
+                        xinters = (point[1]-polypoint1[1])*(polypoint2[0]-polypoint1[0])/(polypoint2[1]-polypoint1[1])+polypoint1[0]
+                        if (polypoint1[0] == polypoint2[0]) or (point[0] <= xinters):
+                            counter+=1
+    if counter % 2 == 0:
+        return False
+    else:
+        return True
+
+
+@weft.jit
+def polygon_pixels(vertices, mask, border_value):
+    for y in weft.prange(mask.shape[0]):
+        for x in weft.prange(mask.shape[1]):
+            mask[y, x] = insidePolygon(vertices, (x, y), border_value)
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_seed_inside_polygon_is_polygon_mask(device, seed):
+    h, w = 40, 56
+    poly = weft.random_polygon(24, seed, w, h)
+    mask = weft.zeros((h, w), np.uint8, device=device)
+    polygon_pixels(weft.asarray(poly, device=device), mask, True)
+    expected = weft.polygon_mask(poly, h, w, device=device)
+    np.testing.assert_array_equal(mask.get(), expected)
+    assert expected.sum() > 0
+
+
+def test_seed_inside_polygon_border_value_and_numpy_arrays(device):
+    square = np.array([(1, 1), (4, 1), (4, 3), (1, 3)], np.float64)
+    mask = np.zeros((5, 6), np.uint8)
+    with device:
+        polygon_pixels(square, mask, False)  # NumPy arrays: copied to the device and back
+    np.testing.assert_array_equal(mask, weft.polygon_mask(square, 5, 6, device=device, border_value=0))
+    # One point from Python: a single work-item, its value returned.
+    assert insidePolygon(weft.asarray(square, device=device), (2, 2)) is True
+    assert insidePolygon(weft.asarray(square, device=device), (1, 1), False) is False
+    assert insidePolygon(weft.asarray(square, device=device), (0, 2)) is False
+
+
+@weft.jit
+def python_division(a, b):
+    return a // b * 1000 + a % b
+
+
+@weft.jit
+def float_ops(x, y):
+    r = x / y + math.sqrt(abs(x)) - math.floor(y) + x % y
+    return min(r, 1e9, x * 3) + max(abs(y), 0.5) + x // y
+
+
+@weft.jit
+def loops(n):
+    total = 0
+    i = 0
+    while True:
+        i += 1
+        if i > n:
+            break
+        if i % 3 == 0:
+            continue
+        for j in range(i, 0, -2):
+            total += j
+    for k in range(10, 3, -3):
+        total = total * 2 + k
+    return total
+
+
+@weft.jit
+def helper_sum(t):
+    a, b = t
+    return a * 10 + b
+
+
+@weft.jit
+def tuples_and_calls(x, y):
+    t = (y, x)
+    x, y = y, x
+    if x > y:
+        return helper_sum(t) + 0.5
+    elif x == y:
+        return -1.0
+    return float(helper_sum((x, y)))
+
+
+@pytest.mark.parametrize("a, b", [(7, 2), (-7, 2), (7, -2), (-7, -2), (0, 3), (5, 1)])
+def test_integer_division_is_python_floor_division(device, a, b):
+    with device:
+        assert python_division(a, b) == python_division.__wrapped__(a, b)
+        assert python_division(np.int32(a), np.int32(b)) == python_division.__wrapped__(a, b)
+
+
+@pytest.mark.parametrize("x, y", [(7.5, 2.0), (-7.5, 2.0), (7.25, -2.5), (3.0, 0.75)])
+def test_float_arithmetic_matches_python(device, x, y):
+    with device:
+        assert float_ops(x, y) == pytest.approx(float_ops.__wrapped__(x, y), rel=1e-12)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 12])
+def test_while_break_continue_range_steps(device, n):
+    with device:
+        assert loops(n) == loops.__wrapped__(n)
+
+
+@pytest.mark.parametrize("x, y", [(1, 2), (3, 3), (5, 2)])
+def test_tuples_swaps_and_calls_between_jit_functions(device, x, y):
+    with device:
+        assert tuples_and_calls(x, y) == tuples_and_calls.__wrapped__(x, y)
+
+
+@weft.jit
+def weak_literals(x):
+    return x * 2 + 1
+
+
+def test_types_follow_numpy_promotion():
+    src = weft.show_source(weak_literals, np.float32)
+    assert "float pyk_ret" not in src and "__global float *pyk_ret" in src  # float32 stays float32
+    assert "__global long *pyk_ret" in weft.show_source(weak_literals, int)
+    assert "__global double *pyk_ret" in weft.show_source(weak_literals, "float64")
+
+
+@weft.kernel
+def axpy(y, x, a):
+    i = weft.global_id(0)
+    y[i] += a * x[i]
+
+
+@weft.kernel
+def ids(out):
+    i = weft.global_id(0)
+    out[i, 0] = weft.local_id(0)
+    out[i, 1] = weft.group_id(0)
+    out[i, 2] = weft.global_size(0)
+
+
+def test_kernel_called_like_an_opencl_kernel(device, queue):
+    x = weft.asarray(np.arange(8, dtype=np.float32), device=device)
+    y = weft.ones(8, np.float32, device=device)
+    axpy(queue, (8,), None, y, x, np.float32(2)).wait()
+    np.testing.assert_array_equal(y.get(), 1 + 2 * np.arange(8, dtype=np.float32))
+    out = weft.zeros((8, 3), np.int32, device=device)
+    axpy(device, (8,), None, y, x, 1.0)  # a device: its array queue
+    ids(queue, (8,), (4,), out).wait()
+    np.testing.assert_array_equal(out.get(), [[i % 4, i // 4, 8] for i in range(8)])
+    np.testing.assert_array_equal(y.get(), 1 + 3 * np.arange(8, dtype=np.float32))
+
+
+@weft.jit
+def stencil(a, out):
+    for y, x in weft.prange(out.shape[0], out.shape[1]):
+        out[y, x] = a[y, x] + a[y - 1, x] + a[y, x - 1]
+
+
+@weft.jit
+def rows_from(a, out, start):
+    for i in weft.prange(start, len(a), 2):
+        s = 0.0
+        for row in a[i]:
+            s += row
+        out[i] = s
+
+
+def test_prange_forms(device):
+    a = np.arange(20, dtype=np.float64).reshape(4, 5)
+    out = np.zeros_like(a)
+    with device:
+        stencil(a, out)
+    expected = np.zeros_like(a)
+    stencil.__wrapped__(a, expected)  # negative indices wrap around, as in Python
+    np.testing.assert_array_equal(out, expected)
+    wa, wout = weft.asarray(a, device=device), weft.zeros(4, device=device)
+    rows_from(wa, wout, 1)
+    np.testing.assert_array_equal(wout.get(), [0, a[1].sum(), 0, a[3].sum()])
+
+
+def test_show_source_prints_the_dialect(capsys):
+    src = weft.show_source(polygon_pixels, "float64[:, :]", "uint8[:, :]", True)
+    assert "__kernel void pyk_polygon_pixels(" in src and "pyk_insidePolygon_" in src
+    assert "get_global_id(1)" in src and "get_global_id(0)" in src
+    assert capsys.readouterr().out.strip() == src.strip()
+    assert weft.show_source(insidePolygon, np.zeros((3, 2)), (1, 2)) == weft.show_source(
+        insidePolygon, "float64[:, :]", ("int64", "int64"))

@@ -1,0 +1,209 @@
+"""Python kernels (issue 28): every construct outside the subset is refused with weft.Unsupported
+naming the file, line and column and what to write instead, at decoration or at the first
+call (here: weft.show_source, which translates without running)."""
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import weft
+
+_LINES = pathlib.Path(__file__).read_text().splitlines()
+
+
+def where(marker, token):
+    """'test_pykernels_refusals.py:LINE:COL' of token on the line ending with '# marker'."""
+    for n, line in enumerate(_LINES, 1):
+        if line.rstrip().endswith("# " + marker):
+            return f"test_pykernels_refusals.py:{n}:{line.index(token) + 1}"
+    raise AssertionError(marker)
+
+
+def refused(marker, token, *words):
+    return pytest.raises(weft.Unsupported, match=re.escape(where(marker, token)) + ".*" +
+                         ".*".join(re.escape(w) for w in words))
+
+
+def test_lambda():
+    with refused("r-lambda", "lambda", "lambdas are not supported", "@weft.jit function"):
+        @weft.jit
+        def f(x):
+            g = lambda y: y  # noqa: E731  # r-lambda
+            return g
+
+
+def test_list_comprehension():
+    with refused("r-listcomp", "[", "list comprehensions", "for loop"):
+        @weft.jit
+        def f(x):
+            return [x for _ in range(3)]  # r-listcomp
+
+
+def test_try():
+    with refused("r-try", "try", "'try' blocks are not supported"):
+        @weft.jit
+        def f(x):
+            try:  # r-try
+                return x
+            finally:
+                pass
+
+
+def test_strings():
+    with refused("r-str", "'a'", "strings are not supported"):
+        @weft.jit
+        def f(x):
+            return 'a'  # r-str
+
+
+def test_keyword_arguments():
+    with refused("r-kw", "b=", "keyword arguments", "by position"):
+        @weft.jit
+        def f(x):
+            return min(x, b=1)  # r-kw
+
+
+def test_for_else():
+    with refused("r-forelse", "x", "'for ... else'", "flag"):
+        @weft.jit
+        def f(x):
+            for i in range(3):
+                pass
+            else:
+                x = 1  # r-forelse
+            return x
+
+
+def test_star_args():
+    with pytest.raises(weft.Unsupported, match=r"test_pykernels_refusals\.py:\d+.*\*args"):
+        @weft.jit
+        def f(*x):
+            return 1
+
+
+def test_widening_assignment():
+    @weft.jit
+    def f(n):
+        x = 0
+        x = n / 2  # r-widen
+        return x
+    with refused("r-widen", "x = n", "'x' is int64", "float64", "x = 0.0"):
+        weft.show_source(f, int)
+
+
+def test_reduction_in_prange():
+    @weft.jit
+    def f(a):
+        s = 0.0
+        for i in weft.prange(len(a)):
+            s += a[i]  # r-reduce
+    with refused("r-reduce", "s +=", "'s' is assigned inside a weft.prange loop", "reduction", "weft.sum"):
+        weft.show_source(f, "float64[:]")
+
+
+def test_break_out_of_prange():
+    @weft.jit
+    def f(a):
+        for i in weft.prange(len(a)):
+            if a[i] > 0:
+                break  # r-break
+            a[i] = 1
+    with refused("r-break", "break", "'break' out of a weft.prange loop", "continue"):
+        weft.show_source(f, "float64[:]")
+
+
+def test_tuple_index_must_be_constant():
+    @weft.jit
+    def f(t, k):
+        return t[k]  # r-tindex
+    with refused("r-tindex", "k]", "constant integer indices"):
+        weft.show_source(f, ("int64", "int64"), int)
+
+
+def test_unknown_function():
+    @weft.jit
+    def f(x):
+        return print(x)  # r-print
+    with refused("r-print", "print", "cannot be called in a kernel", "@weft.jit"):
+        weft.show_source(f, int)
+
+
+def test_undefined_variable():
+    @weft.jit
+    def f(x):
+        if x > 0:
+            y = 1
+        return z  # noqa: F821  # r-undef
+    with refused("r-undef", "z", "'z' is used before it is assigned"):
+        weft.show_source(f, int)
+
+
+def test_and_of_numbers_as_a_value():
+    @weft.jit
+    def f(x, y):
+        return x and y  # r-and
+    with refused("r-and", "x and", "'and' of int64 values", "x != 0"):
+        weft.show_source(f, int, int)
+
+
+def test_integer_power_with_a_variable_exponent():
+    @weft.jit
+    def f(x, n):
+        return x ** n  # r-pow
+    with refused("r-pow", "x **", "integer power", "float(a) ** b"):
+        weft.show_source(f, int, int)
+
+
+def test_statements_after_the_prange_loop():
+    @weft.jit
+    def f(a):
+        for i in weft.prange(len(a)):
+            a[i] = 0
+        a[0] = 1  # r-after
+    with refused("r-after", "a[0]", "statements after the function's weft.prange loop"):
+        weft.show_source(f, "float64[:]")
+
+
+@weft.jit
+def recurse(n):
+    if n <= 1:
+        return 1
+    return n * recurse(n - 1)  # r-recurse
+
+
+def test_recursion():
+    with refused("r-recurse", "recurse(n", "calls itself", "loop"):
+        weft.show_source(recurse, int)
+
+
+def test_float_index():
+    @weft.jit
+    def f(a, x):
+        return a[x]  # r-findex
+    with refused("r-findex", "x]", "an index of type float64", "int(x)"):
+        weft.show_source(f, "float64[:]", float)
+
+
+def test_list_argument_is_a_type_error():
+    @weft.jit
+    def f(a):
+        return a
+    with pytest.raises(TypeError, match="argument 'a' is a list"):
+        f([1, 2])
+
+
+def test_kernel_returns_no_value():
+    @weft.kernel
+    def k(a):
+        return 1  # r-kret
+    with refused("r-kret", "return", "returns no value", "output array"):
+        weft.show_source(k, "float64[:]")
+
+
+def test_kernel_takes_no_numpy_arrays():
+    @weft.kernel
+    def k(a):
+        a[weft.global_id(0)] = 1
+    with pytest.raises(TypeError, match="weft.asarray"):
+        k(weft.Device("host"), (2,), None, np.zeros(2))
