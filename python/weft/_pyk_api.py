@@ -23,7 +23,9 @@ def prange(*args: int) -> range:
     """A loop whose iterations may run in parallel: in a @weft.jit function called from Python,
     the outermost ``for i in weft.prange(n)`` loops (``for y, x in weft.prange(h, w)``, or nested
     prange loops, up to three) become the kernel's NDRange; elsewhere it is range(). Outside
-    compiled code it is range(*args).
+    compiled code it is range(*args) (so the 2-d form ``for y, x in weft.prange(h, w)`` needs
+    compiling; in compiled code the loop's names tell the forms apart: one name is
+    prange(start, stop[, step]), as Numba's).
 
     Examples
     --------

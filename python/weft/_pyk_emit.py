@@ -306,7 +306,8 @@ class FunctionTranslator(ExprMixin):
                        "assign to array elements (a[i, j] = ...) or variables")
             self.store_element(t, v, node)
         else:
-            refuse(self.p, target, f"cannot assign to '{ast.unparse(target)}'", "assign to variables and array elements")
+            refuse(self.p, target, f"cannot assign to '{ast.unparse(target)}'",
+                   "assign to variables and array elements")
 
     def s_AugAssign(self, node: ast.AugAssign) -> None:
         target = node.target
@@ -379,7 +380,7 @@ class FunctionTranslator(ExprMixin):
         if self.returns_void:
             refuse(self.p, node, "a return with a value in a function that also returns without one")
         self.ret = v.type.strong() if self.ret is None else promote(self.ret, v.type.strong())
-        code = f"({RET}){truth(v)}" if False else f"({RET})({v.code})" if v.const is None else f"({RET}){v.code}"
+        code = f"({RET})({v.code})" if v.const is None else f"({RET}){v.code}"
         if self.mode == "entry":
             self.emit(f"{{ pyk_ret[0] = {code}; return; }}")
         else:
@@ -401,7 +402,8 @@ class FunctionTranslator(ExprMixin):
             return
         if isinstance(it, ast.Call) and name == "enumerate":
             if len(it.args) != 1 or not isinstance(node.target, ast.Tuple) or len(node.target.elts) != 2:
-                refuse(self.p, node, "enumerate() loops take one array and two names", "write for i, row in enumerate(a)")
+                refuse(self.p, node, "enumerate() loops take one array and two names",
+                       "write for i, row in enumerate(a)")
             self.array_loop(node.target.elts[0], node.target.elts[1], it.args[0], node)
             return
         v = self.expr(it)
@@ -483,12 +485,10 @@ class FunctionTranslator(ExprMixin):
             self.assign_name(index.id, Val(c, INT64, True), index)
             if self.loop_only(index.id):
                 self.vars[index.id] = Val(self.vars[index.id].code, INT64, True)
-        tmp_name = self.temp()
-        self.vars[tmp_name] = a
-        row = self.index(a, [ast.Name(id=c)], node) if False else self.row(a, c)
-        del self.vars[tmp_name]
+        row = self.row(a, c)
         if isinstance(target, ast.Tuple):
-            refuse(self.p, target, "unpacking an array's row in the loop header", "write for row in a: x, y = row[0], row[1]")
+            refuse(self.p, target, "unpacking an array's row in the loop header",
+                   "write for row in a: x, y = row[0], row[1]")
         self.assign_value(target, row, node)
         self.loops += 1
         self.block(node.body)
@@ -531,9 +531,8 @@ class FunctionTranslator(ExprMixin):
                 assert isinstance(a.type, Scalar)
                 flat.append(cast(a, a.type.strong()))
         call = f"{cname}({', '.join(flat)})"
-        if ret is None:
-            return Val(call, BOOL, const=None) if False else Val(call, Scalar("int32"))
-        return Val(call, ret)
+        # A function without a value is called as a statement (s_Expr); used as a value, C refuses it.
+        return Val(call, ret if ret is not None else Scalar("int32"))
 
     # ---- the function's text
     def function_text(self) -> str:

@@ -276,7 +276,8 @@ class ExprMixin:
                 refuse(self.p, node, f"'{_BITS[type(op)]}' of {a.type} and {b.type}",
                        "bit operations take integers and bools")
             return Val(f"(({t.c})({cast(a, t)} {_BITS[type(op)]} {cast(b, t)}))", t, a.nonneg and b.nonneg)
-        refuse(self.p, node, f"the operator {type(op).__name__} is not supported", "use + - * / // % ** and bit operators")
+        refuse(self.p, node, f"the operator {type(op).__name__} is not supported",
+               "use + - * / // % ** and bit operators")
 
     def e_Compare(self, node: ast.Compare) -> Val:
         parts = []
@@ -408,7 +409,8 @@ class ExprMixin:
             return Val(code, WEAK_FLOAT if family == "math" else ft, name in ("sqrt", "exp", "fabs", "exp2"))
         if name in _BINARY:
             self.arity(node, name, 2)
-            return Val(f"{_BINARY[name]}({cast(vals[0], ft)}, {cast(vals[1], ft)})", WEAK_FLOAT if family == "math" else ft)
+            return Val(f"{_BINARY[name]}({cast(vals[0], ft)}, {cast(vals[1], ft)})",
+                       WEAK_FLOAT if family == "math" else ft)
         refuse(self.p, node, f"{family}.{name} is not supported in kernels")
 
     table: dict[int, tuple[str, str]]
