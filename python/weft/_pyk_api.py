@@ -196,6 +196,18 @@ class JitFunction:
         flat = _flat(types, args)
         for start, step, _ in dims:
             flat += [_np.int64(start), _np.int64(step)]
+        partials = []
+        if compiled.reductions:
+            total = 1
+            for _, _, count in dims:
+                total *= count
+            from ._creation import empty as _empty
+            for name, op, t in compiled.reductions:
+                partials.append((op, t, _empty(max(1, total), _np.uint8 if t.name == "bool" else t.dtype,
+                                               device=device)))
+                flat.append(partials[-1][2])
+            flat += [_np.int64(count) for _, _, count in dims]
+            dims = [(start, step, max(1, count)) for start, step, count in dims]  # work-item 0 keeps the start value
         out = None
         if compiled.ret is not None:
             from ._creation import empty
@@ -211,6 +223,12 @@ class JitFunction:
             k_index = [j for j, a in enumerate(args) if a is w][0]
             if k_index in compiled.writes and isinstance(orig, _np.ndarray):
                 orig[...] = w.get().reshape(orig.shape)
+        if partials:
+            from . import _functions
+            reduce = {"+": _functions.sum, "*": _functions.prod, "min": _functions.min, "max": _functions.max}
+            results = {name: t.dtype.type(reduce[op](part).get()) for (name, _, _), (op, t, part)
+                       in zip(compiled.reductions, partials)}
+            return results[compiled.returns] if compiled.returns else None
         if out is not None:
             v = out.get()[0]
             return bool(v) if compiled.ret is not None and compiled.ret.name == "bool" else v

@@ -92,6 +92,8 @@ class FunctionTranslator(ExprMixin):
         self.loops = 0
         self.outer_names: set[str] | None = None  # in a weft.prange body: names from outside it
         self.in_condition = False
+        self.top_continue = "return;"  # 'continue' of the NDRange loop (break: out of a do-while)
+        self.reductions: dict[str, str] = {}  # prange reduction variables and their operator
         self.param_roots: dict[str, int] = {}
         self.params_c: list[tuple[str, Type, str]] = []  # (C declaration, type, python name)
         self.setup_params()
@@ -162,7 +164,7 @@ class FunctionTranslator(ExprMixin):
 
     # ---- variables
     def assign_name(self, name: str, v: Val, node: ast.AST) -> None:
-        if self.outer_names is not None and name in self.outer_names:
+        if self.outer_names is not None and name in self.outer_names and name not in self.reductions:
             refuse(self.p, node, f"'{name}' is assigned inside a weft.prange loop but defined outside it: a "
                    "reduction across work-items, which is not supported yet",
                    "write each iteration's value into an output array element (out[i] = ...) and reduce "
@@ -362,7 +364,7 @@ class FunctionTranslator(ExprMixin):
         self.emit("break;")
 
     def s_Continue(self, node: ast.Continue) -> None:
-        self.emit("continue;" if self.loops else "return;")
+        self.emit("continue;" if self.loops else self.top_continue)
 
     def s_Return(self, node: ast.Return) -> None:
         if self.outer_names is not None and self.loops == 0:

@@ -11,10 +11,12 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as _np
+
 from ._pyk_emit import RET, FunctionTranslator, ProgramText, c_name
 from ._pyk_expr import Val
 from ._pyk_frontend import Parsed, refuse
-from ._pyk_types import INT64, Scalar, Type
+from ._pyk_types import INT64, Scalar, Type, literal
 
 
 @dataclass
@@ -36,6 +38,8 @@ class Compiled:
     dims: list[Dim] = field(default_factory=list)
     ret: Scalar | None = None
     writes: set[int] = field(default_factory=set)
+    reductions: list[tuple[str, str, Scalar]] = field(default_factory=list)  # (name, operator, type)
+    returns: str | None = None  # the reduction variable returned after the prange loop
 
 
 def _prange_call(tr: FunctionTranslator, stmt: ast.stmt) -> bool:
@@ -78,6 +82,54 @@ def _check_bound(tr: FunctionTranslator, node: ast.expr | None, params: list[str
                        "compute the bounds from the arguments with arithmetic, len(), min(), max() and .shape")
 
 
+def _reductions(tr: FunctionTranslator, body: list[ast.stmt]) -> dict[str, str]:
+    """The prange body's scalar reductions, recognised as Numba recognises them: a variable
+    assigned before the loop and updated in it only by ``s += e``, ``s -= e``, ``s *= e``,
+    ``s = min(s, e)`` or ``s = max(s, e)``, and not read otherwise in the loop."""
+    found: dict[str, str] = {}
+    updates: set[int] = set()
+    outer = {n for n, v in tr.vars.items() if n not in tr.p.params and isinstance(v.type, Scalar)}
+    tree = ast.Module(body=body, type_ignores=[])
+    for n in ast.walk(tree):
+        name, op, value, node = None, None, None, n
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            name, value = n.target.id, n.value
+            op = {ast.Add: "+", ast.Sub: "+", ast.Mult: "*"}.get(type(n.op))
+        elif (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+              and isinstance(n.value, ast.Call) and len(n.value.args) == 2):
+            found_fn, fn = tr.static_value(n.value.func)
+            kind = tr.table.get(id(fn)) if found_fn else None
+            target = n.targets[0].id
+            own = [a for a in n.value.args if isinstance(a, ast.Name) and a.id == target]
+            if kind in (("builtin", "min"), ("builtin", "max")) and own:
+                name, op = target, kind[1]  # type: ignore[index]
+                updates.add(id(own[0]))
+                value = next(a for a in n.value.args if a is not own[0])
+        if name is None or name not in outer or op is None or value is None:
+            continue
+        if found.get(name, op) != op:
+            refuse(tr.p, node, f"the reduction variable '{name}' is updated with both {found[name]} and {op}",
+                   "use one operator per reduction variable")
+        if any(isinstance(x, ast.Name) and x.id == name for x in ast.walk(value)):
+            refuse(tr.p, node, f"the reduction of '{name}' reads '{name}' in its operand",
+                   f"write {name} += expression without {name} in it")
+        found[name] = op
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in found and isinstance(n.ctx, ast.Load) and id(n) not in updates:
+            refuse(tr.p, n, f"'{n.id}' is a reduction of the weft.prange loop and cannot be read inside it "
+                   "(each iteration sees only its part)", f"read {n.id} after the loop")
+    return found
+
+
+def _identity(op: str, t: Scalar) -> str:
+    if op in ("+", "*"):
+        return literal(0 if op == "+" else 1, t)
+    if t.is_float:
+        return literal(float("inf") if op == "min" else float("-inf"), t)
+    info = _np.iinfo(t.dtype)
+    return literal(info.max if op == "min" else info.min, t)
+
+
 def _positive(node: ast.expr | None, default: int, strict: bool) -> bool:
     if node is None:
         return True
@@ -103,9 +155,6 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str) -> Compiled:
             extra = []
         else:
             after = body[k + 1:]
-            if any(not (isinstance(s, ast.Return) and s.value is None) for s in after):
-                refuse(p, after[0], "statements after the function's weft.prange loop",
-                       "put them before the loop, or in another function called after this one")
             tr.block(body[:k])
             loop = body[k]
             assert isinstance(loop, ast.For)
@@ -133,7 +182,36 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str) -> Compiled:
                 if nonneg and tr.loop_only(d.name):
                     tr.vars[d.name] = Val(tr.vars[d.name].code, INT64, True)
             tr.outer_names = set(tr.vars) - {d.name for d in dims}
-            tr.block(loop.body)
+            tr.reductions = _reductions(tr, loop.body)
+            for s in after:
+                if not (isinstance(s, ast.Return) and (s.value is None or (isinstance(s.value, ast.Name)
+                                                                           and s.value.id in tr.reductions))):
+                    refuse(p, s, "statements after the function's weft.prange loop",
+                           "put them before the loop (or, after it, only 'return' of a reduction variable)")
+                if isinstance(s, ast.Return) and isinstance(s.value, ast.Name):
+                    out.returns = s.value.id
+            if tr.reductions:
+                lin = " + ".join(f"{' * '.join([f'get_global_size({e})' for e in range(d)] + [f'get_global_id({d})'])}"
+                                 for d in range(n))
+                tr.emit(f"const long pyk_item = {lin};")
+                for var, op in tr.reductions.items():
+                    v = tr.vars[var]
+                    assert isinstance(v.type, Scalar)
+                    extra.append(f"__global {v.type.c_storage} *pyk_red_{v.code}")
+                    out.reductions.append((var, op, v.type))
+                    tr.emit(f"if (pyk_item != 0) {v.code} = {_identity(op, v.type)};")
+                extra += [f"long pyk_count_{j}" for j in range(n)]
+                live = " && ".join(f"get_global_id({n - 1 - j}) < pyk_count_{j}" for j in range(n))
+                tr.emit(f"if ({live}) do {{")
+                tr.top_continue = "break;"
+                tr.depth += 1
+                tr.block(loop.body)
+                tr.depth -= 1
+                tr.emit("} while (0);")
+                for var in tr.reductions:
+                    tr.emit(f"pyk_red_{tr.vars[var].code}[pyk_item] = {tr.vars[var].code};")
+            else:
+                tr.block(loop.body)
             out.dims = dims
     if tr.ret is not None:
         extra.append(f"__global {tr.ret.c_storage} *pyk_ret")

@@ -210,3 +210,41 @@ def test_show_source_prints_the_dialect(capsys):
     assert capsys.readouterr().out.strip() == src.strip()
     assert weft.show_source(insidePolygon, np.zeros((3, 2)), (1, 2)) == weft.show_source(
         insidePolygon, "float64[:, :]", ("int64", "int64"))
+
+
+@weft.jit
+def nonnegative_sum(a):
+    s = 0.0
+    for i in weft.prange(len(a)):
+        if a[i] < 0:
+            continue
+        s += a[i] * 2
+    return s
+
+
+@weft.jit
+def biggest(a):
+    m = -1
+    for y, x in weft.prange(a.shape[0], a.shape[1]):
+        m = max(m, a[y, x])
+    return m
+
+
+@weft.jit
+def product_from(a, start):
+    p = start
+    for i in weft.prange(len(a)):
+        p *= a[i]
+    return p
+
+
+def test_prange_reductions(device):
+    a = np.array([1.5, -2.0, 3.0, 0.25, -7.0, 4.0])
+    b = np.array([[3, 9, -4], [12, 0, 5]], np.int32)
+    with device:
+        assert nonnegative_sum(a) == 2 * a[a >= 0].sum()
+        assert nonnegative_sum(a[:0]) == 0.0  # no iteration: the value before the loop
+        assert biggest(b) == 12
+        assert product_from(np.array([2, 3, 4], np.int64), 5) == 120
+        assert product_from(np.zeros(0, np.int64), 5) == 5
+        assert isinstance(biggest(b), np.int64)

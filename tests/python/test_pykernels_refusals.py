@@ -97,8 +97,8 @@ def test_reduction_in_prange():
     def f(a):
         s = 0.0
         for i in weft.prange(len(a)):
-            s += a[i]  # r-reduce
-    with refused("r-reduce", "s +=", "'s' is assigned inside a weft.prange loop", "reduction", "weft.sum"):
+            s = s + a[i]  # r-reduce
+    with refused("r-reduce", "s = s", "'s' is assigned inside a weft.prange loop", "reduction", "weft.sum"):
         weft.show_source(f, "float64[:]")
 
 
@@ -207,3 +207,15 @@ def test_kernel_takes_no_numpy_arrays():
         a[weft.global_id(0)] = 1
     with pytest.raises(TypeError, match="weft.asarray"):
         k(weft.Device("host"), (2,), None, np.zeros(2))
+
+
+def test_reduction_read_inside_the_loop():
+    @weft.jit
+    def f(a, out):
+        s = 0.0
+        for i in weft.prange(len(a)):
+            s += a[i]
+            out[i] = s  # r-redread
+        return s
+    with refused("r-redread", "s  #", "'s' is a reduction of the weft.prange loop", "after the loop"):
+        weft.show_source(f, "float64[:]", "float64[:]")
