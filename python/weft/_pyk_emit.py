@@ -165,10 +165,11 @@ class FunctionTranslator(ExprMixin):
     # ---- variables
     def assign_name(self, name: str, v: Val, node: ast.AST) -> None:
         if self.outer_names is not None and name in self.outer_names and name not in self.reductions:
-            refuse(self.p, node, f"'{name}' is assigned inside a weft.prange loop but defined outside it: a "
-                   "reduction across work-items, which is not supported yet",
-                   "write each iteration's value into an output array element (out[i] = ...) and reduce "
-                   "that array with weft.sum/weft.min/weft.max, or use a local variable of the loop body")
+            refuse(self.p, node, f"'{name}' is assigned inside a weft.prange loop but defined outside it, and "
+                   "not as a reduction (the iterations run in parallel)",
+                   f"update it as a reduction ({name} += e, {name} -= e, {name} *= e, {name} = min({name}, e), "
+                   f"{name} = max({name}, e)), write each iteration's value into an output array element, or "
+                   "use a variable of the loop body")
         old = self.vars.get(name)
         if isinstance(v.type, ArrayT):
             if old is None:
@@ -549,10 +550,8 @@ class FunctionTranslator(ExprMixin):
 
 
 def arg_type(v: Val) -> Type:
-    if isinstance(v.type, Scalar):
-        return v.type.strong()
-    if isinstance(v.type, TupleT):
-        return TupleT(tuple(e.strong() for e in v.type.elems))
+    """The parameter type an argument gives a called @weft.jit function (weak literals stay weak,
+    as when Python calls it)."""
     return v.type
 
 

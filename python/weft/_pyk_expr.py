@@ -384,7 +384,7 @@ class ExprMixin:
             self.arity(node, name, 1)
             v = vals[0]
             assert isinstance(v.type, Scalar)
-            t = v.type.strong() if v.type.kind != "b" else INT64
+            t = v.type if v.type.kind != "b" else (WEAK_INT if v.type.weak else INT64)
             if t.is_float:
                 return Val(f"fabs({cast(v, t)})", t, True)
             return Val(f"(({t.c})abs({cast(v, t)}))", t, t.kind == "u")

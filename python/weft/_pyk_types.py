@@ -162,16 +162,20 @@ def parse_spec(spec: Any) -> Type | None:
 
 
 def type_of_value(v: Any) -> Type | None:
-    """The type a call's argument gives its parameter (Python int: int64, float: float64, like
-    Numba), or None for a value outside the subset."""
-    if isinstance(v, (bool, _np.bool_)):
+    """The type a call's argument gives its parameter, or None for a value outside the subset.
+    Python's numbers stay weak (int64, float64 and bool values that take the other operand's
+    dtype, as NEP 50 has them), so the function computes what it computes when Python runs it;
+    NumPy scalars keep their dtype."""
+    if isinstance(v, _np.bool_):
         return BOOL
+    if isinstance(v, bool):
+        return WEAK_BOOL
     if isinstance(v, _np.generic):
         return Scalar(v.dtype.name) if v.dtype.name in SCALAR_NAMES else None
     if isinstance(v, int):
-        return INT64
+        return WEAK_INT if -2 ** 63 <= v < 2 ** 63 else None
     if isinstance(v, float):
-        return FLOAT64
+        return WEAK_FLOAT
     if isinstance(v, tuple):
         elems = tuple(type_of_value(e) for e in v)
         if all(isinstance(e, Scalar) for e in elems):

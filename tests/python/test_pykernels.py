@@ -248,3 +248,29 @@ def test_prange_reductions(device):
         assert product_from(np.array([2, 3, 4], np.int64), 5) == 120
         assert product_from(np.zeros(0, np.int64), 5) == 5
         assert isinstance(biggest(b), np.int64)
+
+
+@weft.jit
+def mixed(a, b):
+    return (a + b) * 3 - a // b + a % b + (b if a < b else a)
+
+
+@weft.jit
+def mixed_float(a, b):
+    return a / b + a * 2.5 - abs(b) + max(a, b)
+
+
+@pytest.mark.parametrize("ta, tb", [(np.int8, np.int8), (np.int8, np.int32), (np.uint8, np.int16),
+                                    (np.uint32, np.int64), (np.int32, np.float32), (np.float32, np.float64),
+                                    (np.int64, int), (np.float32, float), (np.uint16, np.uint16)])
+@pytest.mark.parametrize("a, b", [(7, 3), (-9, 4), (5, -2), (100, 7)])
+def test_scalar_types_and_values_follow_numpy(device, ta, tb, a, b):
+    if (a < 0 and np.dtype(ta).kind == "u") or (b < 0 and tb is not int and np.dtype(tb).kind == "u"):
+        pytest.skip("negative value of an unsigned type")
+    x, y = ta(a), tb(b)
+    with device, np.errstate(all="ignore"):
+        want, got = mixed.__wrapped__(x, y), mixed(x, y)
+        assert got == want and np.asarray(got).dtype == np.asarray(want).dtype, (got, want)
+        want, got = mixed_float.__wrapped__(x, y), mixed_float(x, y)
+        assert np.asarray(got).dtype == np.asarray(want).dtype
+        assert got == pytest.approx(want, rel=1e-6)

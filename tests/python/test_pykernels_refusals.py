@@ -98,7 +98,8 @@ def test_reduction_in_prange():
         s = 0.0
         for i in weft.prange(len(a)):
             s = s + a[i]  # r-reduce
-    with refused("r-reduce", "s = s", "'s' is assigned inside a weft.prange loop", "reduction", "weft.sum"):
+    with refused("r-reduce", "s = s", "'s' is assigned inside a weft.prange loop", "not as a reduction",
+                 "s += e"):
         weft.show_source(f, "float64[:]")
 
 
