@@ -346,7 +346,8 @@ def show_source(f: Any, *types_or_example_args: Any) -> str:
         t = t if t is not None else type_of_value(v)
         if t is None:
             raise TypeError(f"show_source: argument '{name}' ({v!r}) is neither a kernel type nor an example value")
-        types.append(t)
+        want = _annotation(p, name)
+        types.append(want if want is not None and not isinstance(t, ArrayT) else t)
     src = f._compiler.compiled(tuple(types)).source
     print(src)
     return src

@@ -274,3 +274,55 @@ def test_scalar_types_and_values_follow_numpy(device, ta, tb, a, b):
         want, got = mixed_float.__wrapped__(x, y), mixed_float(x, y)
         assert np.asarray(got).dtype == np.asarray(want).dtype
         assert got == pytest.approx(want, rel=1e-6)
+
+
+@weft.jit
+def set_row(row, value):
+    for j in range(len(row)):
+        row[j] = value + j
+
+
+@weft.jit
+def fill_rows(a, flags):
+    for i in weft.prange(a.shape[0]):
+        set_row(a[i], i * 10)  # a row view passed to a function that writes it
+        flags[i] = a[i, -1] > 20
+
+
+@weft.jit
+def volume(v):
+    for z in weft.prange(v.shape[0]):
+        for y in weft.prange(v.shape[1]):
+            for x in weft.prange(v.shape[2]):
+                v[z, y, x] = z * 100 + y * 10 + x
+
+
+@weft.jit
+def annotated(n: np.int32, scale: np.float32) -> float:
+    acc: float = 0
+    k = n
+    while k > 0:
+        acc += scale * k
+        k -= 1
+    return acc
+
+
+def test_rows_written_by_helpers_bool_arrays_and_3d(device):
+    a = weft.zeros((3, 4), np.int64, device=device)
+    flags = weft.zeros(3, np.bool_, device=device)
+    fill_rows(a, flags)
+    np.testing.assert_array_equal(a.get(), [[i * 10 + j for j in range(4)] for i in range(3)])
+    np.testing.assert_array_equal(flags.get(), [False, False, True])
+    v = np.zeros((2, 3, 4), np.int32)
+    with device:
+        volume(v)
+    np.testing.assert_array_equal(v, np.fromfunction(lambda z, y, x: z * 100 + y * 10 + x, v.shape))
+    src = weft.show_source(fill_rows, "int64[:, :]", "bool[:]")
+    assert "__global long *a" in src and "__global uchar *flags" in src
+
+
+def test_annotations_fix_types(device):
+    src = weft.show_source(annotated, 3, 2.0)
+    assert "int n, float scale" in src and "double acc" in src
+    with device:
+        assert annotated(3, 0.5) == pytest.approx(3.0)

@@ -220,3 +220,33 @@ def test_reduction_read_inside_the_loop():
         return s
     with refused("r-redread", "s  #", "'s' is a reduction of the weft.prange loop", "after the loop"):
         weft.show_source(f, "float64[:]", "float64[:]")
+
+
+def test_source_must_be_available():
+    namespace = {}
+    exec("def f(x):\n    return x\n", namespace)
+    with pytest.raises(weft.Unsupported, match="source of 'f' is not available.*define the function in a file"):
+        weft.jit(namespace["f"])
+
+
+def test_defaults_and_annotations_must_be_kernel_types():
+    with pytest.raises(weft.Unsupported, match=r"test_pykernels_refusals\.py:\d+.*'y' has a default of type str"):
+        @weft.jit
+        def f(x, y="a"):
+            return x
+
+    @weft.jit
+    def g(x: list):
+        return 1
+    with pytest.raises(weft.Unsupported, match=r"parameter 'x' of 'g' is annotated .*list.*tuple\[int, int\]"):
+        g([1])
+
+
+def test_variables_keep_their_kind():
+    @weft.jit
+    def f(a, t):
+        r = a[0]
+        r = t  # r-kind
+        return 1
+    with refused("r-kind", "r = t", "'r' is float64 and cannot become (int64, int64)", "another variable name"):
+        weft.show_source(f, "float64[:]", ("int64", "int64"))
