@@ -134,15 +134,15 @@ def _scalar(t: Scalar, v: Any) -> Any:
 class _Compiler:
     """Translations per argument types and kernels per (types, device), for one function."""
 
-    def __init__(self, p: Parsed, mode: str) -> None:
-        self.p, self.mode = p, mode
+    def __init__(self, p: Parsed, mode: str, boundscheck: bool) -> None:
+        self.p, self.mode, self.boundscheck = p, mode, boundscheck
         self.sources: dict[tuple[Type, ...], Compiled] = {}
         self.kernels: dict[tuple[tuple[Type, ...], Any], _weft.Kernel] = {}
 
     def compiled(self, types: tuple[Type, ...]) -> Compiled:
         c = self.sources.get(types)
         if c is None:
-            c = self.sources[types] = translate(self.p, types, self.mode)
+            c = self.sources[types] = translate(self.p, types, self.mode, self.boundscheck)
         return c
 
     def kernel(self, types: tuple[Type, ...], device: Any) -> tuple[Compiled, _weft.Kernel]:
@@ -152,6 +152,33 @@ class _Compiler:
             k = self.kernels[(types, device)] = _weft.Program(device, c.source).build().kernel(c.name)
         return c, k
 
+    def check_buffers(self, device: Any) -> list[Any]:
+        """The error record and scratch buffer of a bounds-checked launch ([] without checks)."""
+        if not self.boundscheck:
+            return []
+        from ._creation import zeros
+        return [zeros(8, _np.int32, device=device), zeros(16, _np.uint8, device=device)]
+
+    def raise_bad_index(self, c: Compiled, event: Any, checks: list[Any], args: dict[str, Any], what: str) -> None:
+        """Waits for a bounds-checked launch and raises weft.IndexOutOfRange for its first bad index."""
+        if not checks:
+            return
+        event.wait()
+        err = checks[0].get()
+        if err[0] == 0:
+            return
+        where, expr, root, axis, function = c.sites[int(err[0]) - 1]
+        index = int(_np.uint32(err[1])) | (int(err[2]) << 32)
+        size = int(_np.uint32(err[6])) | (int(err[7]) << 32)
+        if function == self.p.tree.name and root in args:
+            of = f"argument '{root}' of shape {tuple(getattr(args[root], 'shape', ()))}"
+        else:
+            of = f"parameter '{root}' of '{function}'"
+        raise _weft.IndexOutOfRange(
+            f"{where}: in {what} '{self.p.tree.name}': index {index} is out of bounds for axis {axis} with size "
+            f"{size} of '{expr}' ({of}), in work-item ({err[3]}, {err[4]}, {err[5]}); "
+            "the access was not performed (boundscheck=True)")
+
 
 class JitFunction:
     """A function compiled by @weft.jit: callable from kernels and other jit functions (a helper
@@ -160,9 +187,9 @@ class JitFunction:
 
     __module__ = "weft"
 
-    def __init__(self, func: Callable[..., Any]) -> None:
+    def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
         self.parsed = parse(func, "@weft.jit")
-        self._compiler = _Compiler(self.parsed, "entry")
+        self._compiler = _Compiler(self.parsed, "entry", boundscheck)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: Any) -> Any:
@@ -213,10 +240,13 @@ class JitFunction:
             from ._creation import empty
             out = empty(1, _np.uint8 if compiled.ret.name == "bool" else compiled.ret.dtype, device=device)
             flat.append(out)
+        checks = self._compiler.check_buffers(device)
+        flat += checks
         queue = _weft.array_queue(device)
         if all(count > 0 for _, _, count in dims):
             size = tuple(count for _, _, count in reversed(dims)) or (1,)
             ev = k(queue, size, None, *flat)
+            self._compiler.raise_bad_index(compiled, ev, checks, dict(zip(p.params, args)), "@weft.jit function")
             if copies:
                 ev.wait()
         for i, (orig, w) in enumerate(copies):
@@ -244,9 +274,9 @@ class KernelFunction:
 
     __module__ = "weft"
 
-    def __init__(self, func: Callable[..., Any]) -> None:
+    def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
         self.parsed = parse(func, "@weft.kernel")
-        self._compiler = _Compiler(self.parsed, "kernel")
+        self._compiler = _Compiler(self.parsed, "kernel", boundscheck)
         functools.update_wrapper(self, func)
 
     def __call__(self, queue: Any, global_size: Any, local_size: Any, *args: Any) -> _weft.Event:
@@ -262,14 +292,17 @@ class KernelFunction:
                 raise TypeError(f"@weft.kernel '{p.tree.name}': argument '{name}' is a NumPy array; pass a weft "
                                 "array (weft.asarray(x)) and read it back with .get()")
         types = _arg_types(p, args, "@weft.kernel")
-        _, k = self._compiler.kernel(types, queue.device)
-        return k(queue, global_size, local_size, *_flat(types, args))  # type: ignore[no-any-return]
+        c, k = self._compiler.kernel(types, queue.device)
+        checks = self._compiler.check_buffers(queue.device)
+        ev = k(queue, global_size, local_size, *_flat(types, args), *checks)
+        self._compiler.raise_bad_index(c, ev, checks, dict(zip(p.params, args)), "@weft.kernel")
+        return ev  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"<weft.kernel {self.__name__}>"
 
 
-def jit(func: F | None = None) -> Any:
+def jit(func: F | None = None, *, boundscheck: bool = False) -> Any:
     """Compiles a Python function of the kernel subset for every device (issue 28).
 
     From Python, ``f(*args)`` (weft or NumPy arrays, numbers, tuples of numbers) runs it on the
@@ -278,7 +311,10 @@ def jit(func: F | None = None) -> Any:
     a @weft.kernel or another @weft.jit function it is a helper function of the same program.
     Types come from the arguments on first call (or from annotations); weft.show_source shows
     the dialect source. Constructs outside the subset raise weft.Unsupported naming the file,
-    line and column.
+    line and column. ``@weft.jit(boundscheck=True)`` checks every array index (negative ones
+    count from the end): a bad one is not performed and the call raises weft.IndexOutOfRange
+    naming the line, the array, the index, its shape and the work-item (the call then waits
+    for the kernel).
 
     Examples
     --------
@@ -293,15 +329,16 @@ def jit(func: F | None = None) -> Any:
     array([1., 3., 5., 7.])
     """
     if func is None:
-        return jit
-    return JitFunction(func)
+        return functools.partial(jit, boundscheck=boundscheck)
+    return JitFunction(func, boundscheck)
 
 
-def kernel(func: F | None = None) -> Any:
+def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
     """Compiles a Python function as an NDRange kernel (issue 28): the body runs once per
     work-item (``weft.global_id(0)``, ``weft.local_id``, ``weft.group_id``, ``weft.global_size``),
     called ``k(queue_or_device, global_size, local_size, *args)`` with weft arrays and numbers, as
-    an OpenCL C kernel is; it returns the launch's weft.Event.
+    an OpenCL C kernel is; it returns the launch's weft.Event. ``@weft.kernel(boundscheck=True)``
+    checks every array index as @weft.jit's does (the call then waits for the kernel).
 
     Examples
     --------
@@ -316,8 +353,8 @@ def kernel(func: F | None = None) -> Any:
     array([0., 3., 6., 9.])
     """
     if func is None:
-        return kernel
-    return KernelFunction(func)
+        return functools.partial(kernel, boundscheck=boundscheck)
+    return KernelFunction(func, boundscheck)
 
 
 def show_source(f: Any, *types_or_example_args: Any) -> str:

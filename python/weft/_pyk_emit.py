@@ -42,6 +42,40 @@ class ProgramText:
         self.in_progress: set[tuple[int, tuple[Type, ...]]] = set()
         self.table = function_table()
         self.uses_double = False
+        self.boundscheck = False
+        self.sites: list[tuple[str, str, str, int, str]] = []  # (file:line:col, array, parameter, axis, function)
+
+    def site(self, p: Parsed, item: ast.AST, node: ast.AST, a: Any, k: int) -> int:
+        """A bounds-checked index's number: where it is, what it indexes and which axis."""
+        from ._pyk_frontend import where
+        shape = a.shape[k]
+        m = re.fullmatch(r"pyk_n_(.+)_(\d+)", shape)
+        root = a.root or ""
+        axis = int(m.group(2)) if m else k
+        target = ast.unparse(node.value) if isinstance(node, ast.Subscript) else root
+        self.sites.append((where(p, item), target, root, axis, p.tree.name))
+        if "pyk_bc" not in self.runtime:
+            self.runtime["pyk_bc"] = (
+                "inline long pyk_bc(long i, long n, int site, __global int *err) {\n"
+                "    long j = i < 0 ? i + n : i;\n"
+                "    if (j >= 0 && j < n) return j;\n"
+                "    if (atomic_cmpxchg(err, 0, site + 1) == 0) {\n"
+                "        err[1] = (int)(i & 0xffffffffL); err[2] = (int)(i >> 32);\n"
+                "        err[3] = (int)get_global_id(0); err[4] = (int)get_global_id(1); err[5] = (int)get_global_id(2);\n"
+                "        err[6] = (int)(n & 0xffffffffL); err[7] = (int)(n >> 32);\n"
+                "    }\n"
+                "    return -1;\n}\n"
+                "inline long pyk_join(long a, long b, long n) { return a < 0 || b < 0 ? -1 : a * n + b; }\n"
+                "inline long pyk_row(long a) { return a < 0 ? 0 : a; }")
+        return len(self.sites) - 1
+
+    def need_at(self, c: str) -> None:
+        if f"pyk_at_{c}" not in self.runtime:
+            self.runtime[f"pyk_at_{c}"] = (
+                f"inline __global {c} *pyk_at_{c}(__global {c} *a, long i, __global uchar *sink) "
+                f"{{ return i < 0 ? (__global {c} *)sink : a + i; }}\n"
+                f"inline __global const {c} *pyk_atc_{c}(__global const {c} *a, long i, __global uchar *sink) "
+                f"{{ return i < 0 ? (__global const {c} *)sink : a + i; }}")
 
     def need(self, kind: str, t: Scalar) -> str:
         name = f"pyk_{kind}_{t.c}"
@@ -153,6 +187,8 @@ class FunctionTranslator(ExprMixin):
 
     def signature_params(self) -> str:
         out = []
+        if self.mode == "helper" and self.prog.boundscheck:
+            out.append("__global int *pyk_err, __global uchar *pyk_sink")
         for decl, _, name in self.params_c:
             if "@@CONST_" in decl:
                 decl = decl.replace(f"@@CONST_{name}@@", "" if name in self.written else "const ")
@@ -533,6 +569,8 @@ class FunctionTranslator(ExprMixin):
             else:
                 assert isinstance(a.type, Scalar)
                 flat.append(cast(a, a.type.strong()))
+        if self.prog.boundscheck:
+            flat = ["pyk_err", "pyk_sink"] + flat
         call = f"{cname}({', '.join(flat)})"
         # A function without a value is called as a statement (s_Expr); used as a value, C refuses it.
         return Val(call, ret if ret is not None else Scalar("int32"))

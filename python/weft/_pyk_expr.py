@@ -97,6 +97,7 @@ class ExprMixin:
 
     p: Any
     vars: dict[str, Val]
+    prog: Any
 
     # helpers the translator provides
     def static_value(self, node: ast.expr) -> tuple[bool, Any]: ...  # pragma: no cover
@@ -195,13 +196,16 @@ class ExprMixin:
         nd = a.type.ndim
         if len(items) > nd:
             refuse(self.p, node, f"{len(items)} indices for a {nd}-d array ({a.type})", f"give at most {nd}")
-        terms = []
+        terms, checked = [], []
         for k, item in enumerate(items):
             i = self.scalar(item, "an index")
             assert isinstance(i.type, Scalar)
             if not i.type.is_int:
                 refuse(self.p, item, f"an index of type {i.type}", "indices must be integers: write int(x)")
             code = cast(i, INT64)
+            if self.prog.boundscheck:
+                site = self.prog.site(self.p, item, node, a, k)
+                checked.append(f"pyk_bc({code}, {a.shape[k]}, {site}, pyk_err)")
             if isinstance(i.const, int) and i.const < 0:
                 code = f"({a.shape[k]} + {code})"
             elif not i.nonneg and i.type.kind == "i":
@@ -209,8 +213,22 @@ class ExprMixin:
             stride = " * ".join(a.shape[k + 1:nd])
             terms.append(f"{code} * {stride}" if stride else code)
         off = " + ".join(terms) if terms else "0"
+        t = a.type.elem
+        if checked:  # bounds checked: -1 for a bad index, whose access goes to a scratch buffer instead
+            off = checked[0]
+            for k in range(1, len(checked)):
+                off = f"pyk_join({off}, {checked[k]}, {a.shape[k]})"
+            if len(items) == nd:
+                c = t.c_storage
+                ref = f"(*pyk_at_{c}({a.code}, {off}, pyk_sink))"
+                load = f"(*pyk_atc_{c}({a.code}, {off}, pyk_sink))"
+                self.prog.need_at(c)
+                return Val(f"({load} != 0)" if t.name == "bool" else load, t, t.kind in "bu", lvalue=True,
+                           root=a.root, ref=ref)
+            stride = " * ".join(a.shape[len(items):nd])
+            return Val(f"({a.code} + pyk_row({off}) * {stride})", ArrayT(a.type.name, nd - len(items)),
+                       shape=a.shape[len(items):], root=a.root)
         if len(items) == nd:
-            t = a.type.elem
             ref = f"{a.code}[{off}]"
             return Val(f"({ref} != 0)" if t.name == "bool" else ref, t, t.kind in "bu", lvalue=True,
                        root=a.root, ref=ref)

@@ -74,8 +74,9 @@ if hasattr(ast, "TryStar"):
 
 
 def _check(p: Parsed) -> None:
-    for node in ast.walk(p.tree):
-        if node is p.tree:
+    body = ast.Module(body=p.tree.body, type_ignores=[])  # not the decorators
+    for node in ast.walk(body):
+        if node is body:
             continue
         for kind, what in _STATEMENTS.items():
             if isinstance(node, kind):

@@ -40,6 +40,7 @@ class Compiled:
     writes: set[int] = field(default_factory=set)
     reductions: list[tuple[str, str, Scalar]] = field(default_factory=list)  # (name, operator, type)
     returns: str | None = None  # the reduction variable returned after the prange loop
+    sites: list[tuple[str, str, str, int, str]] = field(default_factory=list)  # bounds-checked indices
 
 
 def _prange_call(tr: FunctionTranslator, stmt: ast.stmt) -> bool:
@@ -138,9 +139,12 @@ def _positive(node: ast.expr | None, default: int, strict: bool) -> bool:
     return False
 
 
-def translate(p: Parsed, types: tuple[Type, ...], mode: str) -> Compiled:
-    """The kernel of p for types: mode "kernel" (@weft.kernel) or "entry" (@weft.jit from Python)."""
+def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool = False) -> Compiled:
+    """The kernel of p for types: mode "kernel" (@weft.kernel) or "entry" (@weft.jit from Python);
+    with boundscheck, every array index is checked (a bad one is recorded in pyk_err and its
+    access goes to the scratch buffer pyk_sink instead)."""
     prog = ProgramText()
+    prog.boundscheck = boundscheck
     name = f"pyk_{c_name(p.tree.name)}"[:100]
     tr = FunctionTranslator(prog, p, types, "kernel" if mode == "kernel" else "entry", name)
     body = list(p.tree.body)
@@ -215,13 +219,15 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str) -> Compiled:
             out.dims = dims
     if tr.ret is not None:
         extra.append(f"__global {tr.ret.c_storage} *pyk_ret")
+    if boundscheck:
+        extra += ["__global int *pyk_err", "__global uchar *pyk_sink"]
     params = tr.signature_params()
     params = ", ".join([x for x in [params] if x] + extra)
     text = tr.function_text()
     body_text = text[text.index("{\n") + 2:]
     kernel = f"__kernel void {name}({params}) {{\n" + body_text.replace(RET, tr.ret.c if tr.ret else "void")
     out.source = prog.text(kernel, f"'{p.tree.name}' ({p.filename}:{p.line0 + p.tree.lineno})")
-    out.ret, out.writes = tr.ret, tr.writes()
+    out.ret, out.writes, out.sites = tr.ret, tr.writes(), prog.sites
     return out
 
 

@@ -326,3 +326,65 @@ def test_annotations_fix_types(device):
     assert "int n, float scale" in src and "double acc" in src
     with device:
         assert annotated(3, 0.5) == pytest.approx(3.0)
+
+
+@weft.jit(boundscheck=True)
+def shift_checked(a, out, k):
+    for i in weft.prange(len(out)):
+        out[i] = a[i + k]
+
+
+@weft.kernel(boundscheck=True)
+def write_checked(out, k):
+    i = weft.global_id(0)
+    out[i * k] = 7
+
+
+def test_boundscheck_reports_and_skips_the_bad_access(device, queue):
+    a = weft.asarray(np.arange(6.0), device=device)
+    out = weft.zeros(4, device=device)
+    shift_checked(a, out, 2)  # in bounds
+    np.testing.assert_array_equal(out.get(), [2, 3, 4, 5])
+    with pytest.raises(weft.IndexOutOfRange, match=r"test_pykernels\.py:\d+:\d+: in @weft.jit function "
+                       r"'shift_checked': index [6-9] is out of bounds for axis 0 with size 6 of 'a' "
+                       r"\(argument 'a' of shape \(6,\)\), in work-item \([0-3], 0, 0\)"):
+        shift_checked(a, out, 3)
+    assert shift_checked(a, out, -6) is None  # negative indices count from the end
+    np.testing.assert_array_equal(out.get(), [0, 1, 2, 3])
+    inner = weft.asarray(np.zeros(4, np.int32), device=device)
+    with pytest.raises(weft.IndexOutOfRange,
+                       match=r"test_pykernels\.py:\d+:9: .*index [46] is out of bounds for axis 0 with size 4 of 'out'"):
+        write_checked(queue, (4,), None, inner, 2)
+    np.testing.assert_array_equal(inner.get(), [7, 0, 7, 0])  # the in-bounds writes happened, the bad ones not
+
+
+@weft.jit
+def row_item(row, j):
+    return row[j]
+
+
+@weft.jit(boundscheck=True)
+def last_items(a, out, j):
+    for i in weft.prange(a.shape[0]):
+        out[i] = row_item(a[i], j)
+
+
+@weft.jit(boundscheck=True)
+def polygon_pixels_checked(vertices, mask, border_value):
+    for y in weft.prange(mask.shape[0]):
+        for x in weft.prange(mask.shape[1]):
+            mask[y, x] = insidePolygon(vertices, (x, y), border_value)
+
+
+def test_boundscheck_reaches_called_functions(device):
+    a = weft.asarray(np.arange(12.0).reshape(3, 4), device=device)
+    out = weft.zeros(3, device=device)
+    last_items(a, out, -1)
+    np.testing.assert_array_equal(out.get(), [3, 7, 11])
+    with pytest.raises(weft.IndexOutOfRange, match=r"test_pykernels\.py:\d+:16: .*'last_items': index 4 is out of "
+                       r"bounds for axis 0 with size 4 of 'row' \(parameter 'row' of 'row_item'\), in work-item \(\d, 0, 0\)"):
+        last_items(a, out, 4)
+    poly = weft.random_polygon(12, 3, 20, 16)
+    mask = weft.zeros((16, 20), np.uint8, device=device)
+    polygon_pixels_checked(weft.asarray(poly, device=device), mask, True)
+    np.testing.assert_array_equal(mask.get(), weft.polygon_mask(poly, 16, 20, device=device))
