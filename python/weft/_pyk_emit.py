@@ -1,16 +1,16 @@
-"""Python kernels (issue 28): statements, functions and the program. A FunctionTranslator
-walks one function's checked AST for one tuple of argument types and writes dialect (OpenCL C)
-text; a ProgramText gathers a kernel, the @weft.jit helper functions it calls (one C function
-per function and argument types) and the small runtime functions they need (Python's floor
-division and modulo)."""
+"""Python kernels (issue 28): statements and functions. A FunctionTranslator walks one
+function's checked AST for one tuple of argument types and writes dialect (OpenCL C) text
+into a ProgramText (_pyk_program); each @weft.jit function it calls becomes one C helper per
+argument types in the same program."""
 from __future__ import annotations
 
 import ast
 import re
 from typing import Any
 
-from ._pyk_expr import ExprMixin, Val, cast, function_table, truth
+from ._pyk_expr import ExprMixin, Val, cast, truth
 from ._pyk_frontend import Parsed, refuse, resolve
+from ._pyk_program import ProgramText
 from ._pyk_types import BOOL, INT64, ArrayT, Scalar, TupleT, Type, can_hold, promote
 
 _C_WORDS = set("""auto break case char const continue default do double else enum extern float for goto if inline
@@ -30,80 +30,6 @@ def c_name(name: str) -> str:
             or "__" in name or name.startswith("_"):
         return "pyk_v_" + name.strip("_") + f"_{len(name)}"
     return name
-
-
-class ProgramText:
-    """The helpers and runtime functions one program needs, in the order they were made."""
-
-    def __init__(self) -> None:
-        self.functions: list[str] = []
-        self.runtime: dict[str, str] = {}
-        self.specs: dict[tuple[int, tuple[Type, ...]], tuple[str, Scalar | None, set[int]]] = {}
-        self.in_progress: set[tuple[int, tuple[Type, ...]]] = set()
-        self.table = function_table()
-        self.uses_double = False
-        self.boundscheck = False
-        self.sites: list[tuple[str, str, str, int, str]] = []  # (file:line:col, array, parameter, axis, function)
-
-    def site(self, p: Parsed, item: ast.AST, node: ast.AST, a: Any, k: int) -> int:
-        """A bounds-checked index's number: where it is, what it indexes and which axis."""
-        from ._pyk_frontend import where
-        shape = a.shape[k]
-        m = re.fullmatch(r"pyk_n_(.+)_(\d+)", shape)
-        root = a.root or ""
-        axis = int(m.group(2)) if m else k
-        target = ast.unparse(node.value) if isinstance(node, ast.Subscript) else root
-        self.sites.append((where(p, item), target, root, axis, p.tree.name))
-        if "pyk_bc" not in self.runtime:
-            self.runtime["pyk_bc"] = (
-                "inline long pyk_bc(long i, long n, int site, __global int *err) {\n"
-                "    long j = i < 0 ? i + n : i;\n"
-                "    if (j >= 0 && j < n) return j;\n"
-                "    if (atomic_cmpxchg(err, 0, site + 1) == 0) {\n"
-                "        err[1] = (int)(i & 0xffffffffL); err[2] = (int)(i >> 32);\n"
-                "        err[3] = (int)get_global_id(0); err[4] = (int)get_global_id(1); err[5] = (int)get_global_id(2);\n"
-                "        err[6] = (int)(n & 0xffffffffL); err[7] = (int)(n >> 32);\n"
-                "    }\n"
-                "    return -1;\n}\n"
-                "inline long pyk_join(long a, long b, long n) { return a < 0 || b < 0 ? -1 : a * n + b; }\n"
-                "inline long pyk_row(long a) { return a < 0 ? 0 : a; }")
-        return len(self.sites) - 1
-
-    def need_at(self, c: str) -> None:
-        if f"pyk_at_{c}" not in self.runtime:
-            self.runtime[f"pyk_at_{c}"] = (
-                f"inline __global {c} *pyk_at_{c}(__global {c} *a, long i, __global uchar *sink) "
-                f"{{ return i < 0 ? (__global {c} *)sink : a + i; }}\n"
-                f"inline __global const {c} *pyk_atc_{c}(__global const {c} *a, long i, __global uchar *sink) "
-                f"{{ return i < 0 ? (__global const {c} *)sink : a + i; }}")
-
-    def need(self, kind: str, t: Scalar) -> str:
-        name = f"pyk_{kind}_{t.c}"
-        if name in self.runtime:
-            return name
-        c = t.c
-        if t.is_float:
-            body = {"floordiv": "return floor(a / b);", "ufloordiv": "return floor(a / b);",
-                    "mod": f"{c} r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r;",
-                    "umod": "return fmod(a, b);"}[kind]
-        else:
-            signed = t.kind == "i"
-            body = {
-                "floordiv": (f"if (b == 0) return 0; {c} q = a / b; "
-                             + ("if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1; " if signed else "") + "return q;"),
-                "mod": (f"if (b == 0) return 0; {c} r = a % b; "
-                        + ("if (r != 0 && ((r < 0) != (b < 0))) r += b; " if signed else "") + "return r;"),
-                "ufloordiv": "return b == 0 ? 0 : a / b;",
-                "umod": "return b == 0 ? 0 : a % b;",
-            }[kind]
-        self.runtime[name] = f"inline {c} {name}({c} a, {c} b) {{ {body} }}"
-        return name
-
-    def text(self, kernel: str, origin: str) -> str:
-        head = [f"// Generated by weft from the Python kernel {origin} (weft.show_source shows this)."]
-        if self.uses_double or "double" in kernel or any("double" in f for f in self.functions):
-            head.append("#pragma OPENCL EXTENSION cl_khr_fp64 : enable")
-        return "\n".join(head + list(self.runtime.values()) + self.functions + [kernel]) + "\n"
 
 
 class FunctionTranslator(ExprMixin):

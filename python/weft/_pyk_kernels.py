@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as _np
 
-from ._pyk_emit import RET, FunctionTranslator, ProgramText, c_name
+from ._pyk_emit import RET, FunctionTranslator, c_name
+from ._pyk_program import ProgramText
 from ._pyk_expr import Val
 from ._pyk_frontend import Parsed, refuse
 from ._pyk_types import INT64, Scalar, Type, literal

@@ -353,7 +353,8 @@ def test_boundscheck_reports_and_skips_the_bad_access(device, queue):
     np.testing.assert_array_equal(out.get(), [0, 1, 2, 3])
     inner = weft.asarray(np.zeros(4, np.int32), device=device)
     with pytest.raises(weft.IndexOutOfRange,
-                       match=r"test_pykernels\.py:\d+:9: .*index [46] is out of bounds for axis 0 with size 4 of 'out'"):
+                       match=r"test_pykernels\.py:\d+:9: .*index [46] is out of bounds for axis 0 with size 4 "
+                             r"of 'out'"):
         write_checked(queue, (4,), None, inner, 2)
     np.testing.assert_array_equal(inner.get(), [7, 0, 7, 0])  # the in-bounds writes happened, the bad ones not
 
@@ -382,7 +383,8 @@ def test_boundscheck_reaches_called_functions(device):
     last_items(a, out, -1)
     np.testing.assert_array_equal(out.get(), [3, 7, 11])
     with pytest.raises(weft.IndexOutOfRange, match=r"test_pykernels\.py:\d+:16: .*'last_items': index 4 is out of "
-                       r"bounds for axis 0 with size 4 of 'row' \(parameter 'row' of 'row_item'\), in work-item \(\d, 0, 0\)"):
+                       r"bounds for axis 0 with size 4 of 'row' \(parameter 'row' of 'row_item'\), "
+                       r"in work-item \(\d, 0, 0\)"):
         last_items(a, out, 4)
     poly = weft.random_polygon(12, 3, 20, 16)
     mask = weft.zeros((16, 20), np.uint8, device=device)
