@@ -168,11 +168,18 @@ from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
 )
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
 from ._pyk_api import (  # noqa: F401  (Python kernels: issue 28)
+    atomic_add,
+    atomic_inc,
+    atomic_max,
+    atomic_min,
+    atomic_sub,
+    barrier,
     global_id,
     global_size,
     group_id,
     jit,
     kernel,
+    local_array,
     local_id,
     local_size,
     num_groups,
@@ -377,7 +384,7 @@ __all__ = [
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
     "wait_for_events", "where", "zeros", "zeros_like",
     # Python kernels (issue 28)
-    "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",
+    "atomic_add", "atomic_inc", "atomic_max", "atomic_min", "atomic_sub", "barrier", "local_array", "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",
     "show_source",
 ]
 

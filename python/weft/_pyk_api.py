@@ -54,6 +54,76 @@ local_size = _work_item("local_size", "get_local_size")
 num_groups = _work_item("num_groups", "get_num_groups")
 
 
+def _group_only(name: str, doc: str) -> Callable[..., Any]:
+    def f(*args: Any) -> Any:
+        raise _weft.Unsupported(f"weft.{name} works in @weft.kernel bodies only; it has no meaning in plain Python")
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
+local_array = _group_only("local_array", """In a @weft.kernel: ``tile = weft.local_array(shape, dtype)`` is an
+array in the work-group's local memory (OpenCL C's ``__local``), shape constant.
+
+Examples
+--------
+>>> @weft.kernel
+... def reverse_groups(x):
+...     tile = weft.local_array(4, np.float32)
+...     i = weft.local_id(0)
+...     tile[i] = x[weft.global_id(0)]
+...     weft.barrier()
+...     x[weft.global_id(0)] = tile[3 - i]
+>>> x = weft.asarray(np.arange(8, dtype=np.float32))
+>>> reverse_groups(weft.default_device(), (8,), (4,), x).wait()
+>>> x.get()
+array([3., 2., 1., 0., 7., 6., 5., 4.], dtype=float32)
+""")
+barrier = _group_only("barrier", """In a @weft.kernel: waits until every work-item of the work-group has
+reached it, local and global memory written before it visible after it (OpenCL C's
+``barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)``).
+
+Examples
+--------
+>>> @weft.kernel
+... def shift_left(x):
+...     tile = weft.local_array(4, np.int32)
+...     i = weft.local_id(0)
+...     tile[i] = x[i]
+...     weft.barrier()
+...     x[i] = tile[(i + 1) % 4]
+>>> x = weft.asarray(np.arange(4, dtype=np.int32))
+>>> shift_left(weft.default_device(), (4,), (4,), x).wait()
+>>> x.get()
+array([1, 2, 3, 0], dtype=int32)
+""")
+
+
+def _atomic(name: str, what: str, result: str) -> Callable[..., Any]:
+    value = "" if name == "atomic_inc" else ", value"
+    example = "" if name == "atomic_inc" else ", 1"
+    return _group_only(name, f"""In a @weft.kernel: ``weft.{name}(array, index{value})`` {what} the int32 or
+uint32 element atomically and returns its old value (OpenCL C's {name}).
+
+Examples
+--------
+>>> @weft.kernel
+... def count(hist, x):
+...     weft.{name}(hist, x[weft.global_id(0)]{example})
+>>> hist = weft.zeros(3, np.int32)
+>>> count(weft.default_device(), (4,), None, hist, weft.asarray(np.array([0, 2, 2, 2]))).wait()
+>>> hist.get()
+array({result}, dtype=int32)
+""")
+
+
+atomic_add = _atomic("atomic_add", "adds value to", "[1, 0, 3]")
+atomic_sub = _atomic("atomic_sub", "subtracts value from", "[-1,  0, -3]")
+atomic_min = _atomic("atomic_min", "takes the minimum of value and", "[0, 0, 0]")
+atomic_max = _atomic("atomic_max", "takes the maximum of value and", "[1, 0, 1]")
+atomic_inc = _atomic("atomic_inc", "adds 1 to", "[1, 0, 3]")
+
+
 def _annotation(p: Parsed, name: str) -> Type | None:
     """The type an annotation fixes, or None where the argument decides (no annotation, or an
     array annotation without a kernel type: weft.Array, numpy.ndarray, numpy.typing.NDArray)."""

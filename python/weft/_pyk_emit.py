@@ -136,7 +136,7 @@ class FunctionTranslator(ExprMixin):
         if isinstance(v.type, ArrayT):
             if old is None:
                 c = c_name(name)
-                self.vars[name] = Val(c, v.type, shape=v.shape, root=v.root)
+                self.vars[name] = Val(c, v.type, shape=v.shape, root=v.root, space=v.space)
                 self.declared_views[name] = self.vars[name]
                 old = self.vars[name]
             elif old.type != v.type or old.root != v.root or old.shape != v.shape or name not in self.declared_views:
@@ -241,7 +241,42 @@ class FunctionTranslator(ExprMixin):
             refuse(self.p, node.value, f"'{name}' is {t} and cannot take {v.type}")
         self.emit(f"{self.vars[name].code} = {cast(v, t)};")
 
+    def local_array(self, target: ast.expr, value: ast.Call, node: ast.AST) -> None:
+        """tile = weft.local_array(shape, dtype): a __local array of the work-group, at the kernel's top."""
+        from ._pyk_types import parse_spec
+        if self.mode != "kernel":
+            refuse(self.p, value, "weft.local_array is for @weft.kernel bodies (work-group memory)",
+                   "write it in a @weft.kernel")
+        if not isinstance(target, ast.Name) or target.id in self.vars or len(value.args) != 2:
+            refuse(self.p, node, "weft.local_array(shape, dtype) is assigned once to a new name",
+                   "write tile = weft.local_array(256, numpy.float32)")
+        dims_node = value.args[0]
+        dims = []
+        for d in (dims_node.elts if isinstance(dims_node, ast.Tuple) else [dims_node]):
+            v = self.scalar(d, "a local array's size")
+            if not isinstance(v.const, int) or isinstance(v.const, bool) or v.const < 1:
+                refuse(self.p, d, "a local array's shape must be positive integer constants",
+                       "use literals or module-level int constants")
+            dims.append(v.const)
+        found, spec = self.static_value(value.args[1])
+        t = parse_spec(spec) if found else None
+        if not isinstance(t, Scalar):
+            refuse(self.p, value.args[1], f"'{ast.unparse(value.args[1])}' is not a scalar dtype",
+                   "give a NumPy type: numpy.float32, numpy.int32 ...")
+        c = c_name(target.id)
+        total = 1
+        for d in dims:
+            total *= d
+        self.decls.append(f"__local {t.c_storage} {c}[{total}];")
+        self.vars[target.id] = Val(c, ArrayT(t.name, len(dims)), shape=tuple(f"{d}L" for d in dims),
+                                   space="__local")
+
     def assign(self, target: ast.expr, value: ast.expr, node: ast.AST) -> None:
+        if isinstance(value, ast.Call):
+            found, fn = self.static_value(value.func)
+            if found and self.table.get(id(fn)) == ("group", "local_array"):
+                self.local_array(target, value, node)
+                return
         if isinstance(target, ast.Tuple):
             v = self.expr(value)
             if not isinstance(v.type, TupleT) or len(v.elems) != len(target.elts):
@@ -486,6 +521,9 @@ class FunctionTranslator(ExprMixin):
         flat = []
         for k, a in enumerate(args):
             if isinstance(a.type, ArrayT):
+                if a.space != "__global":
+                    refuse(self.p, node, f"passing the local array to '{fn.__name__}'",
+                           "index local arrays in the kernel's own body")
                 flat.append(a.code)
                 flat.extend(a.shape)
                 if k in writes and a.root:
@@ -509,7 +547,7 @@ class FunctionTranslator(ExprMixin):
         for name, v in self.declared_views.items():
             const = "" if v.root in self.written else "const "
             assert isinstance(v.type, ArrayT)
-            decls.append(f"    __global {const}{v.type.elem.c_storage} *{v.code} = 0;")
+            decls.append(f"    {v.space} {const}{v.type.elem.c_storage} *{v.code} = 0;")
         return f"{ret} {self.cname}({self.signature_params()}) {{\n" + "\n".join(decls + [body]) + "\n}"
 
 

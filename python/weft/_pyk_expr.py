@@ -27,6 +27,7 @@ class Val:
     elems: tuple[Val, ...] = ()
     lvalue: bool = False
     ref: str = ""  # an array element's C lvalue
+    space: str = "__global"  # an array's address space (__local: weft.local_array)
 
 
 def cast(v: Val, t: Scalar) -> str:
@@ -89,6 +90,8 @@ def function_table() -> dict[int, tuple[str, str]]:
     for name in _WORK_ITEM:
         table[id(getattr(_pyk_api, name))] = ("workitem", name)
     table[id(_pyk_api.prange)] = ("builtin", "prange")
+    for name in ("local_array", "barrier", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_inc"):
+        table[id(getattr(_pyk_api, name))] = ("group", name)
     return table
 
 
@@ -203,7 +206,7 @@ class ExprMixin:
             if not i.type.is_int:
                 refuse(self.p, item, f"an index of type {i.type}", "indices must be integers: write int(x)")
             code = cast(i, INT64)
-            if self.prog.boundscheck:
+            if self.prog.boundscheck and a.space == "__global":
                 site = self.prog.site(self.p, item, node, a, k)
                 checked.append(f"pyk_bc({code}, {a.shape[k]}, {site}, pyk_err)")
             if isinstance(i.const, int) and i.const < 0:
@@ -227,13 +230,13 @@ class ExprMixin:
                            root=a.root, ref=ref)
             stride = " * ".join(a.shape[len(items):nd])
             return Val(f"({a.code} + pyk_row({off}) * {stride})", ArrayT(a.type.name, nd - len(items)),
-                       shape=a.shape[len(items):], root=a.root)
+                       shape=a.shape[len(items):], root=a.root, space=a.space)
         if len(items) == nd:
             ref = f"{a.code}[{off}]"
             return Val(f"({ref} != 0)" if t.name == "bool" else ref, t, t.kind in "bu", lvalue=True,
                        root=a.root, ref=ref)
         return Val(f"({a.code} + {off})", ArrayT(a.type.name, nd - len(items)), shape=a.shape[len(items):],
-                   root=a.root)
+                   root=a.root, space=a.space)
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Val:
         v = self.scalar(node.operand)
@@ -347,6 +350,8 @@ class ExprMixin:
             return Val(f"((long){_WORK_ITEM[name]}({d.const}))", INT64, True)
         if family == "builtin":
             return self.call_builtin(name, args, node)
+        if family == "group":
+            return self.call_group(name, args, node)
         if family in ("math", "np"):
             return self.call_math(family, name, args, node)
         if family == "dtype":
@@ -354,6 +359,36 @@ class ExprMixin:
             return Val(cast(self.scalar(args[0]), Scalar(name)), Scalar(name))
         refuse(self.p, node.func, f"'{ast.unparse(node.func)}' ({type(fn).__name__}) cannot be called in a kernel",
                "decorate it with @weft.jit, or use math.*, weft.* math and min/max/abs/len/int/float/bool")
+
+    def call_group(self, name: str, args: list[ast.expr], node: ast.Call) -> Val:
+        """weft.local_array, weft.barrier and the atomics: @weft.kernel only."""
+        if getattr(self, "mode", "") != "kernel":
+            refuse(self.p, node, f"weft.{name} is for @weft.kernel bodies (work-groups)",
+                   "write it in a @weft.kernel, or use weft.prange in a @weft.jit function")
+        if name == "barrier":
+            self.arity(node, name, 0)
+            return Val("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)", Scalar("int32"))
+        if name == "local_array":
+            refuse(self.p, node, "weft.local_array(shape, dtype) makes a variable",
+                   "assign it to a name on its own line: tile = weft.local_array(256, numpy.float32)")
+        if len(args) != (2 if name == "atomic_inc" else 3):
+            refuse(self.p, node, f"weft.{name} takes (array, index{', value' if name != 'atomic_inc' else ''})")
+        a = self.expr(args[0])
+        if not isinstance(a.type, ArrayT):
+            refuse(self.p, args[0], f"weft.{name}'s first argument must be an array, not {a.type}")
+        items = list(args[1].elts) if isinstance(args[1], ast.Tuple) else [args[1]]
+        el = self.index(a, items, node)
+        if not el.lvalue or not isinstance(el.type, Scalar) or el.type.name not in ("int32", "uint32"):
+            refuse(self.p, node, f"weft.{name} on {el.type} elements",
+                   "atomics take one int32 or uint32 element (OpenCL C 1.2's)")
+        if a.root:
+            self.written.add(a.root)
+        fn = {"atomic_add": "atomic_add", "atomic_sub": "atomic_sub", "atomic_min": "atomic_min",
+              "atomic_max": "atomic_max", "atomic_inc": "atomic_inc"}[name]
+        if name == "atomic_inc":
+            return Val(f"{fn}(&{el.ref})", el.type)
+        v = self.scalar(args[2])
+        return Val(f"{fn}(&{el.ref}, {cast(v, el.type)})", el.type)
 
     def arity(self, node: ast.Call, name: str, n: int) -> None:
         if len(node.args) != n:

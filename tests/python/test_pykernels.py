@@ -390,3 +390,46 @@ def test_boundscheck_reaches_called_functions(device):
     mask = weft.zeros((16, 20), np.uint8, device=device)
     polygon_pixels_checked(weft.asarray(poly, device=device), mask, True)
     np.testing.assert_array_equal(mask.get(), weft.polygon_mask(poly, 16, 20, device=device))
+
+
+BINS = 8
+
+
+@weft.kernel
+def local_histogram(hist, x, n):
+    """Per work-group counts in local memory, then one atomic add per bin and group."""
+    local = weft.local_array(BINS, np.int32)
+    lid = weft.local_id(0)
+    if lid < BINS:
+        local[lid] = 0
+    weft.barrier()
+    i = weft.global_id(0)
+    if i < n:
+        weft.atomic_inc(local, x[i] % BINS)
+    weft.barrier()
+    if lid < BINS:
+        weft.atomic_add(hist, lid, local[lid])
+
+
+@weft.kernel
+def group_sums(out, x):
+    tile = weft.local_array((2, 8), np.float64)
+    lid = weft.local_id(0)
+    tile[0, lid] = x[weft.global_id(0)]
+    weft.barrier()
+    if lid == 0:
+        s = 0.0
+        for j in range(8):
+            s += tile[0, j]
+        out[weft.group_id(0)] = s
+
+
+def test_local_memory_barriers_and_atomics(device, queue):
+    data = np.random.default_rng(5).integers(0, 100, 50).astype(np.int32)
+    hist = weft.zeros(BINS, np.int32, device=device)
+    local_histogram(queue, (64,), (16,), hist, weft.asarray(data, device=device), len(data)).wait()
+    np.testing.assert_array_equal(hist.get(), np.bincount(data % BINS, minlength=BINS))
+    x = np.arange(32, dtype=np.float64)
+    out = weft.zeros(4, device=device)
+    group_sums(queue, (32,), (8,), out, weft.asarray(x, device=device)).wait()
+    np.testing.assert_array_equal(out.get(), x.reshape(4, 8).sum(axis=1))

@@ -250,3 +250,25 @@ def test_variables_keep_their_kind():
         return 1
     with refused("r-kind", "r = t", "'r' is float64 and cannot become (int64, int64)", "another variable name"):
         weft.show_source(f, "float64[:]", ("int64", "int64"))
+
+
+def test_group_functions_belong_to_kernels():
+    @weft.jit
+    def f(a):
+        for i in weft.prange(len(a)):
+            weft.atomic_add(a, 0, 1)  # r-atomic
+    with refused("r-atomic", "weft.atomic_add", "weft.atomic_add is for @weft.kernel bodies"):
+        weft.show_source(f, "int32[:]")
+
+    @weft.kernel
+    def k(a):
+        weft.atomic_add(a, 0, 1.5)  # r-atomicf
+    with refused("r-atomicf", "weft.atomic_add", "weft.atomic_add on float64 elements", "int32 or uint32"):
+        weft.show_source(k, "float64[:]")
+
+    @weft.kernel
+    def k2(a, n):
+        tile = weft.local_array(n, np.float32)  # r-localn
+        tile[0] = 1
+    with refused("r-localn", "n,", "shape must be positive integer constants"):
+        weft.show_source(k2, "float32[:]", int)
