@@ -6,7 +6,8 @@ every pixel of a SIZE x SIZE image (24 vertices by default) as
 - the same per-pixel rule written by hand in OpenCL C (double, one work-item per pixel), on
   each device (issue 28 asks the Python kernel to be within 10% of it);
 - Numba's @njit(parallel=True) with prange over the rows (the host's cores);
-- weft.polygon_mask (the scanline algorithm: a different algorithm, for scale).
+- weft.polygon_mask (the scanline algorithm: a different algorithm, for scale);
+- the Python kernel with boundscheck=True (the cost of checking every index).
 
 Usage: PYTHONPATH=build/python python3 bench/peers/pykernels_bench.py [SIZE] [REPEAT] [VERTICES]
 Prints one line per measurement: method, device, median and min seconds over REPEAT runs
@@ -44,6 +45,13 @@ def insidePolygon(vertices, point, border_value=True):
 
 @weft.jit
 def polygon_pixels(vertices, mask, border_value):
+    for y in weft.prange(mask.shape[0]):
+        for x in weft.prange(mask.shape[1]):
+            mask[y, x] = insidePolygon(vertices, (x, y), border_value)
+
+
+@weft.jit(boundscheck=True)
+def polygon_pixels_checked(vertices, mask, border_value):
     for y in weft.prange(mask.shape[0]):
         for x in weft.prange(mask.shape[1]):
             mask[y, x] = insidePolygon(vertices, (x, y), border_value)
@@ -132,6 +140,11 @@ def main():
         med, mn = timed(py_kernel, repeat)
         report("weft Python kernel (@weft.jit, prange)", device.selector, med, mn,
                np.array_equal(mask.get(), reference))
+
+        def checked():
+            polygon_pixels_checked(v, mask, True)  # waits for the kernel (it reads the error record)
+        med, mn = timed(checked, repeat)
+        report("  the same with boundscheck=True", device.selector, med, mn, np.array_equal(mask.get(), reference))
 
         k = weft.Program(device, OPENCL_C).build().inside_polygon
         out = weft.zeros((size, size), np.uint8, device=device)
