@@ -433,3 +433,35 @@ def test_local_memory_barriers_and_atomics(device, queue):
     out = weft.zeros(4, device=device)
     group_sums(queue, (32,), (8,), out, weft.asarray(x, device=device)).wait()
     np.testing.assert_array_equal(out.get(), x.reshape(4, 8).sum(axis=1))
+
+
+SCRIPT = '''
+import numpy as np
+import weft
+
+@weft.jit
+def double_all(x):
+    for i in weft.prange(len(x)):
+        x[i] = 2 * x[i]
+
+x = np.arange(5.0)
+double_all(x)
+assert list(x) == [0, 2, 4, 6, 8]
+print(sorted((e["key"], e["modified"]) for e in weft.cache.entries()))
+'''
+
+
+def test_a_new_process_reuses_the_compiled_kernel(tmp_path, device):
+    import os
+    import pathlib
+    import subprocess
+    import sys
+    (tmp_path / "double_all.py").write_text(SCRIPT)
+    env = dict(os.environ, WEFT_CACHE_DIR=str(tmp_path / "cache"), WEFT_DEVICE=device.selector)
+    env["PYTHONPATH"] = os.pathsep.join([str(pathlib.Path(weft.__file__).resolve().parents[1])]
+                                        + [p for p in [env.get("PYTHONPATH")] if p])
+    runs = [subprocess.run([sys.executable, str(tmp_path / "double_all.py")], env=env, capture_output=True,
+                           text=True, timeout=300) for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    assert runs[0].stdout == runs[1].stdout and runs[0].stdout.strip() != "[]"  # the same entries, untouched
