@@ -48,6 +48,7 @@ class FunctionTranslator(ExprMixin):
         self.ntemp = 0
         self.written: set[str] = set()
         self.ret: Scalar | None = None
+        self.ret_tuple: TupleT | None = None  # a helper returning a tuple (through pointers)
         self.returns_void = False
         self.loops = 0
         self.outer_names: set[str] | None = None  # in a weft.prange body: names from outside it
@@ -368,15 +369,19 @@ class FunctionTranslator(ExprMixin):
         if self.outer_names is not None and self.loops == 0:
             refuse(self.p, node, "'return' inside a weft.prange loop", "use 'continue' to end an iteration early")
         if node.value is None:
-            if self.ret is not None:
+            if self.ret is not None or self.ret_tuple is not None:
                 refuse(self.p, node, "a return without a value in a function that returns values")
             self.returns_void = True
             self.emit("return;")
             return
         if self.mode == "kernel":
             refuse(self.p, node, "a @weft.kernel returns no value", "write results into an output array")
-        v = self.scalar(node.value, "a return value")
-        assert isinstance(v.type, Scalar)
+        v = self.expr(node.value)
+        if isinstance(v.type, TupleT) or self.ret_tuple is not None:
+            self.return_tuple(node, v)
+            return
+        if not isinstance(v.type, Scalar):
+            refuse(self.p, node.value, f"a return value of {v.type}", "return numbers or tuples of numbers")
         if self.returns_void:
             refuse(self.p, node, "a return with a value in a function that also returns without one")
         self.ret = v.type.strong() if self.ret is None else promote(self.ret, v.type.strong())
@@ -385,6 +390,22 @@ class FunctionTranslator(ExprMixin):
             self.emit(f"{{ pyk_ret[0] = {code}; return; }}")
         else:
             self.emit(f"return {code};")
+
+    def return_tuple(self, node: ast.Return, v: Val) -> None:
+        """A helper's tuple return: through out-parameters (pyk_out_k), the function returning void."""
+        if self.mode != "helper":
+            refuse(self.p, node, "a tuple return from a function called from Python or a kernel",
+                   "return tuples from @weft.jit functions called by other weft functions; from Python, "
+                   "write the values into an output array")
+        if not isinstance(v.type, TupleT) or self.ret is not None or self.returns_void:
+            refuse(self.p, node, "a function that returns a tuple must return tuples of the same length everywhere")
+        if self.ret_tuple is None:
+            self.ret_tuple = TupleT(tuple(e.strong() for e in v.type.elems))
+        if len(self.ret_tuple.elems) != len(v.elems):
+            refuse(self.p, node, f"returns a tuple of {len(v.elems)} items here and of "
+                   f"{len(self.ret_tuple.elems)} elsewhere", "return tuples of one length")
+        outs = [f"*pyk_out_{k} = {cast(e, t)};" for k, (e, t) in enumerate(zip(v.elems, self.ret_tuple.elems))]
+        self.emit("{ " + " ".join(outs) + " return; }")
 
     def s_For(self, node: ast.For) -> None:
         it = node.iter
@@ -535,6 +556,14 @@ class FunctionTranslator(ExprMixin):
                 flat.append(cast(a, a.type.strong()))
         if self.prog.boundscheck:
             flat = ["pyk_err", "pyk_sink"] + flat
+        if isinstance(ret, TupleT):  # called here, its values in temporaries
+            temps = []
+            for t in ret.elems:
+                tmp = self.temp()
+                self.decls.append(f"{t.c} {tmp} = 0;")
+                temps.append(Val(tmp, t))
+            self.emit(f"{cname}({', '.join(flat + ['&' + x.code for x in temps])});")
+            return Val("", ret, elems=tuple(temps))
         call = f"{cname}({', '.join(flat)})"
         # A function without a value is called as a statement (s_Expr); used as a value, C refuses it.
         return Val(call, ret if ret is not None else Scalar("int32"))
@@ -548,7 +577,11 @@ class FunctionTranslator(ExprMixin):
             const = "" if v.root in self.written else "const "
             assert isinstance(v.type, ArrayT)
             decls.append(f"    {v.space} {const}{v.type.elem.c_storage} *{v.code} = 0;")
-        return f"{ret} {self.cname}({self.signature_params()}) {{\n" + "\n".join(decls + [body]) + "\n}"
+        params = self.signature_params()
+        if self.ret_tuple is not None:
+            outs = ", ".join(f"{t.c} *pyk_out_{k}" for k, t in enumerate(self.ret_tuple.elems))
+            params = f"{params}, {outs}" if params else outs
+        return f"{ret} {self.cname}({params}) {{\n" + "\n".join(decls + [body]) + "\n}"
 
 
 def arg_type(v: Val) -> Type:
@@ -558,7 +591,7 @@ def arg_type(v: Val) -> Type:
 
 
 def specialize(prog: ProgramText, fn: Any, types: tuple[Type, ...], caller: Parsed,
-               node: ast.AST) -> tuple[str, Scalar | None, set[int]]:
+               node: ast.AST) -> tuple[str, Scalar | TupleT | None, set[int]]:
     """The C helper of fn for types in prog: (name, return type, parameters it writes)."""
     key = (id(fn), types)
     if key in prog.specs:
@@ -571,5 +604,5 @@ def specialize(prog: ProgramText, fn: Any, types: tuple[Type, ...], caller: Pars
     tr.block(fn.parsed.tree.body)
     prog.in_progress.discard(key)
     prog.functions.append(tr.function_text())
-    prog.specs[key] = (cname, tr.ret, tr.writes())
+    prog.specs[key] = (cname, tr.ret_tuple if tr.ret_tuple is not None else tr.ret, tr.writes())
     return prog.specs[key]

@@ -9,7 +9,7 @@ from typing import Any
 
 from ._pyk_expr import function_table
 from ._pyk_frontend import Parsed
-from ._pyk_types import Scalar, Type
+from ._pyk_types import Scalar, TupleT, Type
 
 
 class ProgramText:
@@ -18,7 +18,7 @@ class ProgramText:
     def __init__(self) -> None:
         self.functions: list[str] = []
         self.runtime: dict[str, str] = {}
-        self.specs: dict[tuple[int, tuple[Type, ...]], tuple[str, Scalar | None, set[int]]] = {}
+        self.specs: dict[tuple[int, tuple[Type, ...]], tuple[str, Scalar | TupleT | None, set[int]]] = {}
         self.in_progress: set[tuple[int, tuple[Type, ...]]] = set()
         self.table = function_table()
         self.uses_double = False

@@ -465,3 +465,29 @@ def test_a_new_process_reuses_the_compiled_kernel(tmp_path, device):
     for r in runs:
         assert r.returncode == 0, r.stderr
     assert runs[0].stdout == runs[1].stdout and runs[0].stdout.strip() != "[]"  # the same entries, untouched
+
+
+@weft.jit
+def divmod_py(a, b):
+    q = a // b
+    if q < 0:
+        return q, a - q * b
+    return (q, a % b)
+
+
+@weft.jit
+def split_all(a, qs, rs, b):
+    for i in weft.prange(len(a)):
+        q, r = divmod_py(a[i], b)
+        qs[i] = q
+        t = divmod_py(r, 2)
+        rs[i] = t[1] * 100 + r
+
+
+def test_tuple_returns_between_jit_functions(device):
+    a = np.array([7, -7, 13, 0, -1], np.int64)
+    qs, rs = np.zeros_like(a), np.zeros_like(a)
+    with device:
+        split_all(a, qs, rs, 3)
+    np.testing.assert_array_equal(qs, a // 3)
+    np.testing.assert_array_equal(rs, (a % 3) % 2 * 100 + a % 3)
