@@ -280,7 +280,12 @@ class JitFunction:
                         raise _weft.InvalidArgument(f"@weft.jit function '{p.tree.name}': its arrays are on "
                                                     f"{device.selector} and {a.device.selector}; move them to one "
                                                     "device (a.to_device(d))")
-                    run_args.append(a)
+                    if a.offset != 0 or not a.flags_c_contiguous:  # a view: a contiguous copy, written back
+                        w = a.copy()
+                        copies.append((a, w))
+                        run_args.append(w)
+                    else:
+                        run_args.append(a)
                 else:
                     w = asarray(_np.ascontiguousarray(a), device=device)
                     copies.append((a, w))
@@ -321,8 +326,11 @@ class JitFunction:
                 ev.wait()
         for i, (orig, w) in enumerate(copies):
             k_index = [j for j, a in enumerate(args) if a is w][0]
-            if k_index in compiled.writes and isinstance(orig, _np.ndarray):
-                orig[...] = w.get().reshape(orig.shape)
+            if k_index in compiled.writes:
+                if isinstance(orig, _np.ndarray):
+                    orig[...] = w.get().reshape(orig.shape)
+                else:
+                    orig[...] = w
         if partials:
             from . import _functions
             reduce = {"+": _functions.sum, "*": _functions.prod, "min": _functions.min, "max": _functions.max}

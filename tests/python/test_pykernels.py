@@ -491,3 +491,16 @@ def test_tuple_returns_between_jit_functions(device):
         split_all(a, qs, rs, 3)
     np.testing.assert_array_equal(qs, a // 3)
     np.testing.assert_array_equal(rs, (a % 3) % 2 * 100 + a % 3)
+
+
+def test_array_views_are_copied_and_written_back(device):
+    a = weft.asarray(np.arange(24.0).reshape(4, 6), device=device)
+    view = a[1:3, ::2]  # neither starting at the buffer nor contiguous
+    out = weft.zeros((2, 3), device=device)
+    stencil(view, out)
+    v = np.arange(24.0).reshape(4, 6)[1:3, ::2]
+    np.testing.assert_array_equal(out.get(), v + np.roll(v, 1, axis=0) + np.roll(v, 1, axis=1))
+    rows_from(a[::2], a[1:, 0], 0)  # writes through a strided view of a
+    expected = np.arange(24.0).reshape(4, 6)
+    expected[1, 0] = expected[0].sum()
+    np.testing.assert_array_equal(a.get(), expected)
