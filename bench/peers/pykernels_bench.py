@@ -117,6 +117,36 @@ def numba_peer(vertices, size, repeat, reference):
     report("Numba @njit(parallel=True) prange", "cpu", med, mn, np.array_equal(mask, reference))
 
 
+NEW_PROCESS = """
+import sys, time
+sys.path.insert(0, {here!r})
+import weft
+import pykernels_bench as b
+from weft._pyk_types import ArrayT, WEAK_BOOL
+device = weft.Device({selector!r})
+types = (ArrayT("float64", 2), ArrayT("uint8", 2), WEAK_BOOL)
+t0 = time.perf_counter()
+b.polygon_pixels._compiler.compiled(types)
+t1 = time.perf_counter()
+b.polygon_pixels._compiler.kernel(types, device)
+t2 = time.perf_counter()
+print(f"{{(t1 - t0) * 1e3:.2f}} {{(t2 - t1) * 1e3:.2f}}")
+"""
+
+
+def new_process(device):
+    """Translation and kernel-ready times of the polygon kernel in fresh processes (the first one
+    may compile; the later ones load the disk cache)."""
+    import os
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = NEW_PROCESS.format(here=here, selector=device.selector)
+    for run in range(3):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+        print(f"{device.selector}: new process {run + 1}: translate {out[0]} ms, kernel ready (build or disk "
+              f"cache) {out[1]} ms", flush=True)
+
+
 def main():
     size = int(sys.argv[1]) if len(sys.argv) > 1 else 1024
     repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 5
@@ -156,6 +186,7 @@ def main():
 
         med, mn = timed(lambda: weft.polygon_mask(vertices, size, size, device=device), repeat)
         report("weft.polygon_mask (scanline; other algorithm)", device.selector, med, mn, True)
+        new_process(device)
     numba_peer(vertices, size, repeat, reference)
 
 
