@@ -232,6 +232,9 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
     return out
 
 
+_CODE: dict[int, tuple[ast.expr, Any]] = {}  # compiled prange bounds, by node
+
+
 def evaluate_dims(p: Parsed, dims: list[Dim], args: dict[str, Any]) -> list[tuple[int, int, int]]:
     """(start, step, count) of each dimension, from the call's arguments."""
     env = dict(args)
@@ -243,9 +246,12 @@ def evaluate_dims(p: Parsed, dims: list[Dim], args: dict[str, Any]) -> list[tupl
     def ev(node: ast.expr | None, default: int) -> int:
         if node is None:
             return default
-        expr = ast.Expression(body=node)
-        ast.fix_missing_locations(expr)
-        return int(eval(compile(expr, p.filename, "eval"), p.func.__globals__, env))  # noqa: S307
+        code = _CODE.get(id(node))
+        if code is None or code[0] is not node:
+            expr = ast.Expression(body=node)
+            ast.fix_missing_locations(expr)
+            code = _CODE[id(node)] = (node, compile(expr, p.filename, "eval"))
+        return int(eval(code[1], p.func.__globals__, env))  # noqa: S307
 
     out = []
     for d in dims:

@@ -11,7 +11,7 @@ from typing import Any, Union
 
 import numpy as _np
 
-from ._dtypes import C_NAMES
+from ._dtypes import C_NAMES, dtype_name
 
 SCALAR_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                 "float32", "float64")
@@ -182,9 +182,21 @@ def type_of_value(v: Any) -> Type | None:
             return TupleT(tuple(e for e in elems if isinstance(e, Scalar)))
         return None
     dtype, shape = getattr(v, "dtype", None), getattr(v, "shape", None)
-    if dtype is not None and shape is not None and _np.dtype(dtype).name in SCALAR_NAMES and len(shape) >= 1:
-        return ArrayT(_np.dtype(dtype).name, len(shape))
+    if dtype is not None and shape is not None and len(shape) >= 1:
+        name = dtype_name(dtype)
+        if name in SCALAR_NAMES:
+            return _array_type(name, len(shape))
     return None
+
+
+_ARRAY_TYPES: dict[tuple[str, int], ArrayT] = {}
+
+
+def _array_type(name: str, ndim: int) -> ArrayT:
+    t = _ARRAY_TYPES.get((name, ndim))
+    if t is None:
+        t = _ARRAY_TYPES[(name, ndim)] = ArrayT(name, ndim)
+    return t
 
 
 def literal(value: float | int | bool, t: Scalar) -> str:
