@@ -94,20 +94,20 @@ class FunctionTranslator(ExprMixin):
                 for s in shape:
                     self.params_c.append((f"long {s}", INT64, ""))
             elif isinstance(t, TupleT):
-                elems = tuple(Val(f"{c}_{i}", e) for i, e in enumerate(t.elems))
+                elems = tuple(Val(f"pyk_e_{c}_{i}", e) for i, e in enumerate(t.elems))
                 for e in elems:
                     assert isinstance(e.type, Scalar)
                     st = e.type.c_storage if kernel else e.type.c
-                    self.params_c.append((f"{st} {e.code}{'_arg' if kernel and e.type.name == 'bool' else ''}",
+                    self.params_c.append((f"{st} {'pyk_a_' if kernel and e.type.name == 'bool' else ''}{e.code}",
                                           e.type, ""))
                     if kernel and e.type.name == "bool":
-                        self.decls.append(f"bool {e.code} = {e.code}_arg != 0;")
+                        self.decls.append(f"bool {e.code} = pyk_a_{e.code} != 0;")
                 self.vars[name] = Val("", t, elems=elems)
             else:
                 assert isinstance(t, Scalar)
                 if kernel and t.name == "bool":
-                    self.params_c.append((f"uchar {c}_arg", t, name))
-                    self.decls.append(f"bool {c} = {c}_arg != 0;")
+                    self.params_c.append((f"uchar pyk_a_{c}", t, name))
+                    self.decls.append(f"bool {c} = pyk_a_{c} != 0;")
                 else:
                     self.params_c.append((f"{t.c} {c}", t, name))
                 self.vars[name] = Val(c, t, t.kind in "bu")
@@ -149,7 +149,7 @@ class FunctionTranslator(ExprMixin):
             vals = [self.materialize(e) for e in v.elems]
             if old is None:
                 c = c_name(name)
-                elems = tuple(Val(f"{c}_{i}", e.type.strong()) for i, e in enumerate(v.elems)
+                elems = tuple(Val(f"pyk_e_{c}_{i}", e.type.strong()) for i, e in enumerate(v.elems)
                               if isinstance(e.type, Scalar))
                 for e in elems:
                     assert isinstance(e.type, Scalar)

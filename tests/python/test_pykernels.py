@@ -504,3 +504,15 @@ def test_array_views_are_copied_and_written_back(device):
     expected = np.arange(24.0).reshape(4, 6)
     expected[1, 0] = expected[0].sum()
     np.testing.assert_array_equal(a.get(), expected)
+
+
+@weft.jit
+def clashing_names(t, flag, t_0, flag_arg):
+    u = (t_0, flag_arg)
+    u_0 = t[0] + u[1]
+    return u_0 * 10 + t_0 + (1 if flag else 0)
+
+
+def test_generated_names_do_not_clash_with_the_users(device):
+    with device:
+        assert clashing_names((1, 2), True, 3, 4) == clashing_names.__wrapped__((1, 2), True, 3, 4)
