@@ -8,7 +8,7 @@ import ast
 import re
 from typing import Any
 
-from ._pyk_expr import ExprMixin, Val, cast, truth
+from ._pyk_expr import _BINARY, _PREDICATES, _UNARY, ExprMixin, Val, cast, truth
 from ._pyk_frontend import Parsed, refuse, resolve
 from ._pyk_program import ProgramText
 from ._pyk_types import BOOL, INT64, ArrayT, Scalar, TupleT, Type, can_hold, promote
@@ -20,6 +20,9 @@ constant private read_only write_only image1d_t image2d_t image3d_t sampler_t ev
 template typename operator namespace using public protected friend virtual and or not xor bitand bitor compl
 final override import module typeof min max abs fabs sqrt exp log sin cos tan floor ceil pow main NAN
 INFINITY barrier printf""".split())
+# ... and every function the translation calls (a variable of that name would hide it).
+_C_WORDS |= set(_UNARY.values()) | set(_BINARY.values()) | _PREDICATES | {
+    "rint", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_inc", "atomic_cmpxchg", "fmin", "fmax"}
 _VECTOR = re.compile(r"^(u?char|u?short|u?int|u?long|float|double|half|bool)\d*$")
 RET = "@@PYK_RET@@"
 

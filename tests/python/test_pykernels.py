@@ -516,3 +516,16 @@ def clashing_names(t, flag, t_0, flag_arg):
 def test_generated_names_do_not_clash_with_the_users(device):
     with device:
         assert clashing_names((1, 2), True, 3, 4) == clashing_names.__wrapped__((1, 2), True, 3, 4)
+
+
+@weft.jit
+def names_of_c_functions(x):
+    hypot = x * 2
+    floor = math.hypot(hypot, 1.0)
+    rint = math.floor(floor)
+    return rint + hypot
+
+
+def test_variables_named_like_c_functions(device):
+    with device:
+        assert names_of_c_functions(3.0) == names_of_c_functions.__wrapped__(3.0)
