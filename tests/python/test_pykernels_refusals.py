@@ -272,3 +272,41 @@ def test_group_functions_belong_to_kernels():
         tile[0] = 1
     with refused("r-localn", "n,", "shape must be positive integer constants"):
         weft.show_source(k2, "float32[:]", int)
+
+
+# Each construct outside the subset, in a module of its own: (body line, token, words of the message).
+CONSTRUCTS = [
+    ("with open('f') as g: pass", "with", "'with' blocks"),
+    ("raise ValueError(x)", "raise", "'raise'"),
+    ("import math", "import", "imports"),
+    ("global y", "global", "'global'"),
+    ("del x", "del", "'del'"),
+    ("assert x > 0", "assert", "'assert'"),
+    ("class C: pass", "class", "classes"),
+    ("def g(): return 1", "def g", "nested functions"),
+    ("y = {1: 2}", "{", "dicts are not supported"),
+    ("y = {1, 2}", "{", "sets are not supported"),
+    ("y = [1, 2]", "[", "lists are not supported"),
+    ("y = f'{x}'", "f'", "f-strings"),
+    ("y = (z := 3)", "z :=", "':=' (walrus)"),
+    ("y = sum(v for v in range(3))", "(v for", "generator expressions"),
+    ("y = {v: v for v in range(3)}", "{", "dict comprehensions"),
+    ("y = x[1:2]", "1:2", "slices"),
+    ("y = 1j", "1j", "complex numbers"),
+    ("while x: x -= 1\n    else: pass", "pass", "'while ... else'"),
+    ("yield x", "yield", "'yield'"),
+]
+
+
+@pytest.mark.parametrize("line, token, words", CONSTRUCTS, ids=[c[2] for c in CONSTRUCTS])
+def test_each_construct_outside_the_subset_is_refused_at_decoration(tmp_path, line, token, words):
+    import importlib.util
+    path = tmp_path / "construct.py"
+    path.write_text(f"import weft\n\n\n@weft.jit\ndef f(x):\n    {line}\n    return x\n")
+    lines = path.read_text().splitlines()
+    n = next(i for i, s in enumerate(lines, 1) if token in s and not s.startswith(("import", "@", "def f")))
+    col = lines[n - 1].index(token) + 1
+    spec = importlib.util.spec_from_file_location("construct", path)
+    module = importlib.util.module_from_spec(spec)
+    with pytest.raises(weft.Unsupported, match=re.escape(f"construct.py:{n}:{col}: in Python kernel 'f': {words}")):
+        spec.loader.exec_module(module)
