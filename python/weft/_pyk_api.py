@@ -294,7 +294,7 @@ class JitFunction:
                 run_args.append(a)
         args = tuple(run_args)
         env = dict(zip(p.params, args))
-        dims = evaluate_dims(p, compiled.dims, env) if compiled.dims else []
+        dims = evaluate_dims(p, compiled.dims, env, compiled.lets) if compiled.dims else []
         flat = _flat(types, args)
         for start, step, _ in dims:
             flat += [_np.int64(start), _np.int64(step)]

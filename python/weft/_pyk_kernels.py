@@ -42,6 +42,7 @@ class Compiled:
     reductions: list[tuple[str, str, Scalar]] = field(default_factory=list)  # (name, operator, type)
     returns: str | None = None  # the reduction variable returned after the prange loop
     sites: list[tuple[str, str, str, int, str]] = field(default_factory=list)  # bounds-checked indices
+    lets: dict[str, ast.expr] = field(default_factory=dict)  # locals the prange bounds use
 
 
 def _prange_call(tr: FunctionTranslator, stmt: ast.stmt) -> bool:
@@ -70,18 +71,37 @@ def _dims_of(tr: FunctionTranslator, loop: ast.For) -> list[Dim]:
     return [Dim(loop.target.id, a[0], a[1], a[2] if len(a) == 3 else None)]
 
 
-def _check_bound(tr: FunctionTranslator, node: ast.expr | None, params: list[str]) -> None:
+def _check_bound(tr: FunctionTranslator, node: ast.expr | None, params: list[str],
+                 lets: dict[str, ast.expr]) -> None:
+    """A prange bound must be computable on the host: from the arguments, globals, builtins and
+    math, and locals assigned once before the loop from such values (lets)."""
     if node is None:
         return
     for n in ast.walk(node):
-        if isinstance(n, ast.Name) and n.id in tr.vars and n.id not in params:
-            refuse(tr.p, n, f"the weft.prange bound '{ast.unparse(node)}' uses the local variable '{n.id}'",
-                   "compute the NDRange loop's bounds from the function's arguments (n, a.shape[0], len(a))")
+        if isinstance(n, ast.Name) and n.id in tr.vars and n.id not in params and n.id not in lets:
+            refuse(tr.p, n, f"the weft.prange bound '{ast.unparse(node)}' uses the local variable '{n.id}', "
+                   "which is not assigned once before the loop from the arguments",
+                   "compute the NDRange loop's bounds from the function's arguments (n, a.shape[0], len(a)), "
+                   "directly or through variables assigned once before the loop")
         if isinstance(n, ast.Call):
             found, fn = tr.static_value(n.func)
             if not found or tr.table.get(id(fn), ("", ""))[0] not in ("builtin", "math", "dtype"):
                 refuse(tr.p, n, f"the weft.prange bound '{ast.unparse(node)}' calls '{ast.unparse(n.func)}'",
                        "compute the bounds from the arguments with arithmetic, len(), min(), max() and .shape")
+
+
+def _lets(tr: FunctionTranslator, pre: list[ast.stmt], params: list[str]) -> dict[str, ast.expr]:
+    """The variables assigned once, before the prange loop, from values the host can compute."""
+    lets: dict[str, ast.expr] = {}
+    for s in pre:
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and tr.loop_only(s.targets[0].id)):
+            try:
+                _check_bound(tr, s.value, params, lets)
+            except Exception:  # noqa: BLE001  (not computable on the host: not a let)
+                continue
+            lets[s.targets[0].id] = s.value
+    return lets
 
 
 def _reductions(tr: FunctionTranslator, body: list[ast.stmt]) -> dict[str, str]:
@@ -174,9 +194,10 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
                 loop = inner
             if len(dims) > 3:
                 refuse(p, loop, "weft.prange over more than 3 dimensions", "nest the fourth as a range() loop inside")
+            out.lets = _lets(tr, body[:k], p.params)
             for d in dims:
                 for b in (d.start, d.stop, d.step):
-                    _check_bound(tr, b, p.params)
+                    _check_bound(tr, b, p.params, out.lets)
             extra = []
             n = len(dims)
             for j, d in enumerate(dims):
@@ -235,7 +256,8 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
 _CODE: dict[int, tuple[ast.expr, Any]] = {}  # compiled prange bounds, by node
 
 
-def evaluate_dims(p: Parsed, dims: list[Dim], args: dict[str, Any]) -> list[tuple[int, int, int]]:
+def evaluate_dims(p: Parsed, dims: list[Dim], args: dict[str, Any],
+                  lets: dict[str, ast.expr] | None = None) -> list[tuple[int, int, int]]:
     """(start, step, count) of each dimension, from the call's arguments."""
     env = dict(args)
     code = p.func.__code__
@@ -253,6 +275,13 @@ def evaluate_dims(p: Parsed, dims: list[Dim], args: dict[str, Any]) -> list[tupl
             code = _CODE[id(node)] = (node, compile(expr, p.filename, "eval"))
         return int(eval(code[1], p.func.__globals__, env))  # noqa: S307
 
+    for name, node in (lets or {}).items():
+        expr = ast.Expression(body=node)
+        ast.fix_missing_locations(expr)
+        code = _CODE.get(id(node))
+        if code is None or code[0] is not node:
+            code = _CODE[id(node)] = (node, compile(expr, p.filename, "eval"))
+        env[name] = eval(code[1], p.func.__globals__, env)  # noqa: S307
     out = []
     for d in dims:
         start, stop, step = ev(d.start, 0), ev(d.stop, 0), ev(d.step, 1)

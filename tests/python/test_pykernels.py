@@ -529,3 +529,28 @@ def names_of_c_functions(x):
 def test_variables_named_like_c_functions(device):
     with device:
         assert names_of_c_functions(3.0) == names_of_c_functions.__wrapped__(3.0)
+
+
+@weft.jit
+def backwards_scaled(a, out):
+    n = len(a)
+    scale = 2.0 / n
+    for i in weft.prange(n - 1, -1, -1):
+        out[n - 1 - i] = a[i] * scale
+
+
+@weft.jit
+def prefix_sum(a):
+    for i in range(1, len(a)):
+        a[i] += a[i - 1]
+
+
+def test_prange_with_statements_before_and_a_negative_step_and_single_work_items(device):
+    a = np.arange(1.0, 6.0)
+    out = np.zeros(5)
+    with device:
+        backwards_scaled(a, out)
+        np.testing.assert_array_equal(out, a[::-1] * (2.0 / 5))
+        b = np.arange(6, dtype=np.int32)
+        prefix_sum(b)  # no prange: one work-item, in order
+        np.testing.assert_array_equal(b, np.cumsum(np.arange(6)))

@@ -310,3 +310,15 @@ def test_each_construct_outside_the_subset_is_refused_at_decoration(tmp_path, li
     module = importlib.util.module_from_spec(spec)
     with pytest.raises(weft.Unsupported, match=re.escape(f"construct.py:{n}:{col}: in Python kernel 'f': {words}")):
         spec.loader.exec_module(module)
+
+
+def test_prange_bounds_must_be_computable_on_the_host():
+    @weft.jit
+    def f(a):
+        n = 0
+        n = len(a)
+        for i in weft.prange(n):  # r-bound
+            a[i] = 0
+    with refused("r-bound", "n)", "the weft.prange bound 'n' uses the local variable 'n', which is not assigned "
+                 "once", "directly or through variables assigned once before the loop"):
+        weft.show_source(f, "float64[:]")
