@@ -64,7 +64,13 @@ class ProgramText:
             return name
         c = t.c
         if t.is_float:
-            body = {"floordiv": "return floor(a / b);", "ufloordiv": "return floor(a / b);",
+            # CPython's float floor division (float_floor_div): from fmod, so 1.0 // 0.1 is 9.0 as in
+            # Python and NumPy, where floor(1.0 / 0.1) would be 10.0.
+            fdiv = (f"if (b == 0) return a / b; {c} m = fmod(a, b); {c} d = (a - m) / b; "
+                    f"if (m != 0 && ((b < 0) != (m < 0))) d -= 1; "
+                    f"if (d == 0) return copysign(({c})0, a / b); {c} f = floor(d); "
+                    f"if (d - f > ({c})0.5) f += 1; return f;")
+            body = {"floordiv": fdiv, "ufloordiv": fdiv,
                     "mod": f"{c} r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r;",
                     "umod": "return fmod(a, b);"}[kind]
         else:

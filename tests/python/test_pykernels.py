@@ -554,3 +554,23 @@ def test_prange_with_statements_before_and_a_negative_step_and_single_work_items
         b = np.arange(6, dtype=np.int32)
         prefix_sum(b)  # no prange: one work-item, in order
         np.testing.assert_array_equal(b, np.cumsum(np.arange(6)))
+
+
+@weft.jit
+def float_floor_division(a, b):
+    return a // b, a % b
+
+
+@weft.jit
+def float_divmod(a, b):
+    q, r = float_floor_division(a, b)
+    return q * 1000 + r
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 0.1), (-7.5, 2.0), (7.5, -2.0), (0.0, -3.0), (5.0, 0.0), (-0.3, 0.1)])
+def test_float_floor_division_and_modulo_are_pythons(device, a, b):
+    with device, np.errstate(all="ignore"):
+        x, y = np.float64(a), np.float64(b)
+        want = (x // y) * 1000 + x % y  # NumPy's (Python's rule; its float would raise for b == 0)
+        got = float_divmod(a, b)
+        assert got == want or (np.isnan(got) and np.isnan(want))
