@@ -102,8 +102,9 @@ array([1, 2, 3, 0], dtype=int32)
 def _atomic(name: str, what: str, result: str) -> Callable[..., Any]:
     value = "" if name == "atomic_inc" else ", value"
     example = "" if name == "atomic_inc" else ", 1"
-    return _group_only(name, f"""In a @weft.kernel: ``weft.{name}(array, index{value})`` {what} the int32 or
-uint32 element atomically and returns its old value (OpenCL C's {name}).
+    types = "int32, uint32 or float32" if name == "atomic_add" else "int32 or uint32"
+    return _group_only(name, f"""In a @weft.kernel: ``weft.{name}(array, index{value})`` {what} the {types}
+element atomically and returns its old value (OpenCL C's {name}; float32 by compare-and-swap).
 
 Examples
 --------

@@ -378,11 +378,16 @@ class ExprMixin:
             refuse(self.p, args[0], f"weft.{name}'s first argument must be an array, not {a.type}")
         items = list(args[1].elts) if isinstance(args[1], ast.Tuple) else [args[1]]
         el = self.index(a, items, node)
-        if not el.lvalue or not isinstance(el.type, Scalar) or el.type.name not in ("int32", "uint32"):
+        float_add = name == "atomic_add" and isinstance(el.type, Scalar) and el.type.name == "float32"
+        if not el.lvalue or not isinstance(el.type, Scalar) or (el.type.name not in ("int32", "uint32")
+                                                                and not float_add):
             refuse(self.p, node, f"weft.{name} on {el.type} elements",
-                   "atomics take one int32 or uint32 element (OpenCL C 1.2's)")
+                   "atomics take one int32 or uint32 element (OpenCL C 1.2's); weft.atomic_add also float32")
         if a.root:
             self.written.add(a.root)
+        if float_add:  # a compare-and-swap loop on the float's bits
+            fn = self.prog.need_float_add(a.space)
+            return Val(f"{fn}(&{el.ref}, {cast(self.scalar(args[2]), el.type)})", el.type)
         fn = {"atomic_add": "atomic_add", "atomic_sub": "atomic_sub", "atomic_min": "atomic_min",
               "atomic_max": "atomic_max", "atomic_inc": "atomic_inc"}[name]
         if name == "atomic_inc":

@@ -574,3 +574,26 @@ def test_float_floor_division_and_modulo_are_pythons(device, a, b):
         want = (x // y) * 1000 + x % y  # NumPy's (Python's rule; its float would raise for b == 0)
         got = float_divmod(a, b)
         assert got == want or (np.isnan(got) and np.isnan(want))
+
+
+@weft.kernel
+def weighted_histogram(hist, bins, weights):
+    i = weft.global_id(0)
+    part = weft.local_array(4, np.float32)
+    lid = weft.local_id(0)
+    if lid < 4:
+        part[lid] = 0.0
+    weft.barrier()
+    weft.atomic_add(part, bins[i], weights[i])
+    weft.barrier()
+    if lid < 4:
+        weft.atomic_add(hist, lid, part[lid])
+
+
+def test_float32_atomic_add(device, queue):
+    bins = np.array([0, 1, 1, 3, 3, 3, 2, 0] * 4, np.int32)
+    weights = np.arange(32, dtype=np.float32) / 4
+    hist = weft.zeros(4, np.float32, device=device)
+    weighted_histogram(queue, (32,), (8,), hist, weft.asarray(bins, device=device),
+                       weft.asarray(weights, device=device)).wait()
+    np.testing.assert_allclose(hist.get(), np.bincount(bins, weights, minlength=4), rtol=1e-6)
