@@ -95,7 +95,6 @@ def promote(a: Scalar, b: Scalar) -> Scalar:
         return [WEAK_BOOL, WEAK_INT, WEAK_FLOAT][k]
     if a.weak or b.weak:
         weak, strong = (a, b) if a.weak else (b, a)
-        order = "biuf"
         if strong.kind == "f" or (weak.kind in "bi" and strong.kind in "iu") or weak.kind == "b":
             return strong
         if weak.kind == "i" and strong.kind == "b":
@@ -108,7 +107,6 @@ def can_hold(var: Scalar, value: Scalar) -> bool:
     """Whether a variable of type var can take value without changing its type (NumPy's safe
     casting; a weak literal fits where its kind does)."""
     if value.weak:
-        order = "biuf"
         if value.kind == "b":
             return True
         if value.kind == "i":
