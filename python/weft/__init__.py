@@ -167,6 +167,25 @@ from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
     real,
 )
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
+from ._pyk_api import (  # noqa: F401  (Python kernels: issue 28)
+    atomic_add,
+    atomic_inc,
+    atomic_max,
+    atomic_min,
+    atomic_sub,
+    barrier,
+    global_id,
+    global_size,
+    group_id,
+    jit,
+    kernel,
+    local_array,
+    local_id,
+    local_size,
+    num_groups,
+    prange,
+    show_source,
+)
 from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "From PyOpenCL")
     CommandQueue,
     Platform,
@@ -363,7 +382,10 @@ __all__ = [
     "take", "take_along_axis", "tan", "tanh", "tile", "to_device", "transfer_stats", "transpose",
     "tril", "triu", "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique",
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
-    "wait_for_events", "where", "zeros", "zeros_like"
+    "wait_for_events", "where", "zeros", "zeros_like",
+    # Python kernels (issue 28)
+    "atomic_add", "atomic_inc", "atomic_max", "atomic_min", "atomic_sub", "barrier", "local_array", "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",
+    "show_source",
 ]
 
 # Public names are weft's, whichever module defines them (their reprs, help() and pickles say

@@ -1,0 +1,470 @@
+"""Python kernels (issue 28): weft.jit, weft.kernel, weft.prange, the work-item functions and
+weft.show_source. The pipeline: Python AST (_pyk_frontend) -> typed values (_pyk_types,
+_pyk_expr) -> dialect source (_pyk_emit, _pyk_kernels) -> weft.Program, whose disk cache keeps
+the compiled form (keyed by the source, which holds the argument types and the closure's
+constants), so every backend runs it."""
+from __future__ import annotations
+
+import functools
+import typing
+from typing import Any, Callable, TypeVar
+
+import numpy as _np
+
+from . import _weft
+from ._pyk_frontend import Parsed, parse
+from ._pyk_kernels import Compiled, evaluate_dims, translate
+from ._pyk_types import ArrayT, Scalar, TupleT, Type, parse_spec, type_of_value
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def prange(*args: int) -> range:
+    """A loop whose iterations may run in parallel: in a @weft.jit function called from Python,
+    the outermost ``for i in weft.prange(n)`` loops (``for y, x in weft.prange(h, w)``, or nested
+    prange loops, up to three) become the kernel's NDRange; elsewhere it is range(). Outside
+    compiled code it is range(*args) (so the 2-d form ``for y, x in weft.prange(h, w)`` needs
+    compiling; in compiled code the loop's names tell the forms apart: one name is
+    prange(start, stop[, step]), as Numba's).
+
+    Examples
+    --------
+    >>> list(weft.prange(3))
+    [0, 1, 2]
+    """
+    return range(*args)
+
+
+def _work_item(name: str, opencl: str) -> Callable[[int], int]:
+    def f(dim: int) -> int:
+        raise _weft.Unsupported(f"weft.{name}({dim}) is the work-item's {opencl.replace('get_', '')} in a "
+                                "@weft.kernel; it has no value in plain Python")
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"In a @weft.kernel: this work-item's {opencl}(dim) (OpenCL C's), as an int64.\n\n"
+                 "Examples\n--------\n>>> @weft.kernel\n... def fill(x):\n"
+                 f"...     x[weft.{name}(0)] = 1\n>>> callable(fill)\nTrue\n")
+    return f
+
+
+global_id = _work_item("global_id", "get_global_id")
+local_id = _work_item("local_id", "get_local_id")
+group_id = _work_item("group_id", "get_group_id")
+global_size = _work_item("global_size", "get_global_size")
+local_size = _work_item("local_size", "get_local_size")
+num_groups = _work_item("num_groups", "get_num_groups")
+
+
+def _group_only(name: str, doc: str) -> Callable[..., Any]:
+    def f(*args: Any) -> Any:
+        raise _weft.Unsupported(f"weft.{name} works in @weft.kernel bodies only; it has no meaning in plain Python")
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
+local_array = _group_only("local_array", """In a @weft.kernel: ``tile = weft.local_array(shape, dtype)`` is an
+array in the work-group's local memory (OpenCL C's ``__local``), shape constant.
+
+Examples
+--------
+>>> @weft.kernel
+... def reverse_groups(x):
+...     tile = weft.local_array(4, np.float32)
+...     i = weft.local_id(0)
+...     tile[i] = x[weft.global_id(0)]
+...     weft.barrier()
+...     x[weft.global_id(0)] = tile[3 - i]
+>>> x = weft.asarray(np.arange(8, dtype=np.float32))
+>>> reverse_groups(weft.default_device(), (8,), (4,), x).wait()
+>>> x.get()
+array([3., 2., 1., 0., 7., 6., 5., 4.], dtype=float32)
+""")
+barrier = _group_only("barrier", """In a @weft.kernel: waits until every work-item of the work-group has
+reached it, local and global memory written before it visible after it (OpenCL C's
+``barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)``).
+
+Examples
+--------
+>>> @weft.kernel
+... def shift_left(x):
+...     tile = weft.local_array(4, np.int32)
+...     i = weft.local_id(0)
+...     tile[i] = x[i]
+...     weft.barrier()
+...     x[i] = tile[(i + 1) % 4]
+>>> x = weft.asarray(np.arange(4, dtype=np.int32))
+>>> shift_left(weft.default_device(), (4,), (4,), x).wait()
+>>> x.get()
+array([1, 2, 3, 0], dtype=int32)
+""")
+
+
+def _atomic(name: str, what: str, result: str) -> Callable[..., Any]:
+    value = "" if name == "atomic_inc" else ", value"
+    example = "" if name == "atomic_inc" else ", 1"
+    types = "int32, uint32 or float32" if name == "atomic_add" else "int32 or uint32"
+    return _group_only(name, f"""In a @weft.kernel: ``weft.{name}(array, index{value})`` {what} the {types}
+element atomically and returns its old value (OpenCL C's {name}; float32 by compare-and-swap).
+
+Examples
+--------
+>>> @weft.kernel
+... def count(hist, x):
+...     weft.{name}(hist, x[weft.global_id(0)]{example})
+>>> hist = weft.zeros(3, np.int32)
+>>> count(weft.default_device(), (4,), None, hist, weft.asarray(np.array([0, 2, 2, 2]))).wait()
+>>> hist.get()
+array({result}, dtype=int32)
+""")
+
+
+atomic_add = _atomic("atomic_add", "adds value to", "[1, 0, 3]")
+atomic_sub = _atomic("atomic_sub", "subtracts value from", "[-1,  0, -3]")
+atomic_min = _atomic("atomic_min", "takes the minimum of value and", "[0, 0, 0]")
+atomic_max = _atomic("atomic_max", "takes the maximum of value and", "[1, 0, 1]")
+atomic_inc = _atomic("atomic_inc", "adds 1 to", "[1, 0, 3]")
+
+
+def _annotation(p: Parsed, name: str) -> Type | None:
+    """The type an annotation fixes, or None where the argument decides (no annotation, or an
+    array annotation without a kernel type: weft.Array, numpy.ndarray, numpy.typing.NDArray)."""
+    spec = p.annotations.get(name)
+    if spec is None:
+        return None
+    if isinstance(spec, str):  # from __future__ import annotations
+        t = parse_spec(spec)
+        if t is not None:
+            return t
+        try:
+            spec = eval(spec, p.func.__globals__)  # noqa: S307  (the user's own annotation)
+        except Exception:  # noqa: BLE001
+            spec = None
+    t = parse_spec(spec)
+    if t is not None:
+        return t
+    origin = typing.get_origin(spec)
+    if origin is tuple:
+        elems = [parse_spec(a) for a in typing.get_args(spec)]
+        if elems and all(isinstance(e, Scalar) for e in elems):
+            return TupleT(tuple(e for e in elems if isinstance(e, Scalar)))
+    if origin is _np.ndarray or (isinstance(spec, type) and issubclass(spec, (_np.ndarray, _weft._Array))):
+        return None
+    raise _weft.Unsupported(f"{p.filename}:{p.line0 + p.tree.lineno}: parameter '{name}' of "
+                            f"'{p.tree.name}' is annotated {p.annotations.get(name)!r}, which is not a kernel "
+                            "type; annotate with int, float, bool, a NumPy type (numpy.float32), tuple[int, int], "
+                            "an array type string ('float64[:, :]'), weft.Array or numpy.typing.NDArray")
+
+
+def _arg_types(p: Parsed, args: tuple[Any, ...], what: str) -> tuple[Type, ...]:
+    out = []
+    for name, a in zip(p.params, args):
+        t = type_of_value(a)
+        want = _annotation(p, name)
+        if t is None:
+            raise TypeError(f"{what} '{p.tree.name}': argument '{name}' is a {type(a).__name__}, which kernels do "
+                            "not take; pass weft or NumPy arrays, numbers (int, float, bool, NumPy scalars) "
+                            "or tuples of numbers")
+        if want is not None:
+            if isinstance(want, ArrayT) or isinstance(t, ArrayT):
+                if want != t:
+                    raise _weft.DTypeError(f"{what} '{p.tree.name}': argument '{name}' is {t}, annotated {want}")
+            t = want
+        out.append(t)
+    return tuple(out)
+
+
+def _bind(p: Parsed, args: tuple[Any, ...], what: str) -> tuple[Any, ...]:
+    if len(args) > len(p.params):
+        raise TypeError(f"{what} '{p.tree.name}' takes {len(p.params)} arguments, {len(args)} given")
+    out = list(args)
+    for name in p.params[len(args):]:
+        if name not in p.defaults:
+            raise TypeError(f"{what} '{p.tree.name}' needs its argument '{name}'")
+        out.append(p.defaults[name])
+    return tuple(out)
+
+
+def _flat(types: tuple[Type, ...], args: tuple[Any, ...]) -> list[Any]:
+    flat: list[Any] = []
+    for t, a in zip(types, args):
+        if isinstance(t, ArrayT):
+            flat.append(a)
+            flat.extend(_np.int64(n) for n in a.shape)
+        elif isinstance(t, TupleT):
+            flat.extend(_scalar(e, x) for e, x in zip(t.elems, a))
+        else:
+            assert isinstance(t, Scalar)
+            flat.append(_scalar(t, a))
+    return flat
+
+
+def _scalar(t: Scalar, v: Any) -> Any:
+    return _np.uint8(bool(v)) if t.name == "bool" else t.dtype.type(v)
+
+
+class _Compiler:
+    """Translations per argument types and kernels per (types, device), for one function."""
+
+    def __init__(self, p: Parsed, mode: str, boundscheck: bool) -> None:
+        self.p, self.mode, self.boundscheck = p, mode, boundscheck
+        self.sources: dict[tuple[Type, ...], Compiled] = {}
+        self.kernels: dict[tuple[tuple[Type, ...], Any], _weft.Kernel] = {}
+
+    def compiled(self, types: tuple[Type, ...]) -> Compiled:
+        c = self.sources.get(types)
+        if c is None:
+            c = self.sources[types] = translate(self.p, types, self.mode, self.boundscheck)
+        return c
+
+    def kernel(self, types: tuple[Type, ...], device: Any) -> tuple[Compiled, _weft.Kernel]:
+        c = self.compiled(types)
+        k = self.kernels.get((types, device))
+        if k is None:
+            k = self.kernels[(types, device)] = _weft.Program(device, c.source).build().kernel(c.name)
+        return c, k
+
+    def check_buffers(self, device: Any) -> list[Any]:
+        """The error record and scratch buffer of a bounds-checked launch ([] without checks)."""
+        if not self.boundscheck:
+            return []
+        from ._creation import zeros
+        return [zeros(8, _np.int32, device=device), zeros(16, _np.uint8, device=device)]
+
+    def raise_bad_index(self, c: Compiled, event: Any, checks: list[Any], args: dict[str, Any], what: str) -> None:
+        """Waits for a bounds-checked launch and raises weft.IndexOutOfRange for its first bad index."""
+        if not checks:
+            return
+        event.wait()
+        err = checks[0].get()
+        if err[0] == 0:
+            return
+        where, expr, root, axis, function = c.sites[int(err[0]) - 1]
+        index = int(_np.uint32(err[1])) | (int(err[2]) << 32)
+        size = int(_np.uint32(err[6])) | (int(err[7]) << 32)
+        if function == self.p.tree.name and root in args:
+            of = f"argument '{root}' of shape {tuple(getattr(args[root], 'shape', ()))}"
+        else:
+            of = f"parameter '{root}' of '{function}'"
+        raise _weft.IndexOutOfRange(
+            f"{where}: in {what} '{self.p.tree.name}': index {index} is out of bounds for axis {axis} with size "
+            f"{size} of '{expr}' ({of}), in work-item ({err[3]}, {err[4]}, {err[5]}); "
+            "the access was not performed (boundscheck=True)")
+
+
+class JitFunction:
+    """A function compiled by @weft.jit: callable from kernels and other jit functions (a helper
+    function of their program), and from Python, where its weft.prange loops become the kernel's
+    NDRange (without one it runs as a single work-item and returns its value)."""
+
+    __module__ = "weft"
+
+    def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
+        self.parsed = parse(func, "@weft.jit")
+        self._compiler = _Compiler(self.parsed, "entry", boundscheck)
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args: Any) -> Any:
+        p = self.parsed
+        args = _bind(p, args, "@weft.jit function")
+        device = next((a.device for a in args if isinstance(a, _weft._Array)), None)
+        if device is None:
+            from ._device import current_device
+            device = current_device()
+        types = _arg_types(p, args, "@weft.jit function")
+        compiled, k = self._compiler.kernel(types, device)
+        run_args, copies = [], []
+        from ._creation import asarray
+        for t, a in zip(types, args):
+            if isinstance(t, ArrayT):
+                if isinstance(a, _weft._Array):
+                    if a.device != device:
+                        raise _weft.InvalidArgument(f"@weft.jit function '{p.tree.name}': its arrays are on "
+                                                    f"{device.selector} and {a.device.selector}; move them to one "
+                                                    "device (a.to_device(d))")
+                    if a.offset != 0 or not a.flags_c_contiguous:  # a view: a contiguous copy, written back
+                        w = a.copy()
+                        copies.append((a, w))
+                        run_args.append(w)
+                    else:
+                        run_args.append(a)
+                else:
+                    w = asarray(_np.ascontiguousarray(a), device=device)
+                    copies.append((a, w))
+                    run_args.append(w)
+            else:
+                run_args.append(a)
+        args = tuple(run_args)
+        env = dict(zip(p.params, args))
+        dims = evaluate_dims(p, compiled.dims, env, compiled.lets) if compiled.dims else []
+        flat = _flat(types, args)
+        for start, step, _ in dims:
+            flat += [_np.int64(start), _np.int64(step)]
+        partials = []
+        if compiled.reductions:
+            total = 1
+            for _, _, count in dims:
+                total *= count
+            from ._creation import empty as _empty
+            for name, op, t in compiled.reductions:
+                partials.append((op, t, _empty(max(1, total), _np.uint8 if t.name == "bool" else t.dtype,
+                                               device=device)))
+                flat.append(partials[-1][2])
+            flat += [_np.int64(count) for _, _, count in dims]
+            dims = [(start, step, max(1, count)) for start, step, count in dims]  # work-item 0 keeps the start value
+        out = None
+        if compiled.ret is not None:
+            from ._creation import empty
+            out = empty(1, _np.uint8 if compiled.ret.name == "bool" else compiled.ret.dtype, device=device)
+            flat.append(out)
+        checks = self._compiler.check_buffers(device)
+        flat += checks
+        queue = _weft.array_queue(device)
+        if all(count > 0 for _, _, count in dims):
+            size = tuple(count for _, _, count in reversed(dims)) or (1,)
+            ev = k(queue, size, None, *flat)
+            self._compiler.raise_bad_index(compiled, ev, checks, dict(zip(p.params, args)), "@weft.jit function")
+            if copies:
+                ev.wait()
+        for i, (orig, w) in enumerate(copies):
+            k_index = [j for j, a in enumerate(args) if a is w][0]
+            if k_index in compiled.writes:
+                if isinstance(orig, _np.ndarray):
+                    orig[...] = w.get().reshape(orig.shape)
+                else:
+                    orig[...] = w
+        if partials:
+            from . import _functions
+            reduce = {"+": _functions.sum, "*": _functions.prod, "min": _functions.min, "max": _functions.max}
+            results = {name: t.dtype.type(reduce[op](part).get()) for (name, _, _), (op, t, part)
+                       in zip(compiled.reductions, partials)}
+            return results[compiled.returns] if compiled.returns else None
+        if out is not None:
+            v = out.get()[0]
+            return bool(v) if compiled.ret is not None and compiled.ret.name == "bool" else v
+        return None
+
+    def __repr__(self) -> str:
+        return f"<weft.jit {self.__name__}>"
+
+
+class KernelFunction:
+    """A kernel compiled by @weft.kernel: ``k(queue_or_device, global_size, local_size, *args)``
+    launches it as an OpenCL C kernel would be and returns the weft.Event."""
+
+    __module__ = "weft"
+
+    def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
+        self.parsed = parse(func, "@weft.kernel")
+        self._compiler = _Compiler(self.parsed, "kernel", boundscheck)
+        functools.update_wrapper(self, func)
+
+    def __call__(self, queue: Any, global_size: Any, local_size: Any, *args: Any) -> _weft.Event:
+        p = self.parsed
+        if isinstance(queue, _weft.Device):
+            queue = _weft.array_queue(queue)
+        if not isinstance(queue, _weft.Queue):
+            raise TypeError(f"@weft.kernel '{p.tree.name}': the first argument is a weft.Queue or weft.Device "
+                            f"to run on, not {type(queue).__name__}")
+        args = _bind(p, args, "@weft.kernel")
+        for name, a in zip(p.params, args):
+            if isinstance(a, _np.ndarray):
+                raise TypeError(f"@weft.kernel '{p.tree.name}': argument '{name}' is a NumPy array; pass a weft "
+                                "array (weft.asarray(x)) and read it back with .get()")
+        types = _arg_types(p, args, "@weft.kernel")
+        c, k = self._compiler.kernel(types, queue.device)
+        checks = self._compiler.check_buffers(queue.device)
+        ev = k(queue, global_size, local_size, *_flat(types, args), *checks)
+        self._compiler.raise_bad_index(c, ev, checks, dict(zip(p.params, args)), "@weft.kernel")
+        return ev  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"<weft.kernel {self.__name__}>"
+
+
+def jit(func: F | None = None, *, boundscheck: bool = False) -> Any:
+    """Compiles a Python function of the kernel subset for every device (issue 28).
+
+    From Python, ``f(*args)`` (weft or NumPy arrays, numbers, tuples of numbers) runs it on the
+    arrays' device: its outermost ``weft.prange`` loops become the NDRange (NumPy arrays it
+    writes are copied back); without one it runs as one work-item and returns its value. From
+    a @weft.kernel or another @weft.jit function it is a helper function of the same program.
+    Types come from the arguments on first call (or from annotations); weft.show_source shows
+    the dialect source. Constructs outside the subset raise weft.Unsupported naming the file,
+    line and column. ``@weft.jit(boundscheck=True)`` checks every array index (negative ones
+    count from the end): a bad one is not performed and the call raises weft.IndexOutOfRange
+    naming the line, the array, the index, its shape and the work-item (the call then waits
+    for the kernel).
+
+    Examples
+    --------
+    >>> @weft.jit
+    ... def scale(x, y, a):
+    ...     for i in weft.prange(len(x)):
+    ...         y[i] = a * x[i] + 1
+    >>> x = np.arange(4.0)
+    >>> y = np.zeros(4)
+    >>> scale(x, y, 2.0)
+    >>> y
+    array([1., 3., 5., 7.])
+    """
+    if func is None:
+        return functools.partial(jit, boundscheck=boundscheck)
+    return JitFunction(func, boundscheck)
+
+
+def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
+    """Compiles a Python function as an NDRange kernel (issue 28): the body runs once per
+    work-item (``weft.global_id(0)``, ``weft.local_id``, ``weft.group_id``, ``weft.global_size``),
+    called ``k(queue_or_device, global_size, local_size, *args)`` with weft arrays and numbers, as
+    an OpenCL C kernel is; it returns the launch's weft.Event. ``@weft.kernel(boundscheck=True)``
+    checks every array index as @weft.jit's does (the call then waits for the kernel).
+
+    Examples
+    --------
+    >>> @weft.kernel
+    ... def axpy(y, x, a):
+    ...     i = weft.global_id(0)
+    ...     y[i] += a * x[i]
+    >>> x = weft.asarray(np.arange(4.0))
+    >>> y = weft.zeros(4)
+    >>> axpy(weft.default_device(), (4,), None, y, x, 3.0).wait()
+    >>> y.get()
+    array([0., 3., 6., 9.])
+    """
+    if func is None:
+        return functools.partial(kernel, boundscheck=boundscheck)
+    return KernelFunction(func, boundscheck)
+
+
+def show_source(f: Any, *types_or_example_args: Any) -> str:
+    """The dialect (OpenCL C) source weft generates for a @weft.jit or @weft.kernel function and
+    argument types, printed and returned. Give example arguments (arrays, numbers, tuples) or
+    types: NumPy types for numbers, ``"float64[:, :]"`` for a 2-d array, ``("int64", "int64")`` for
+    a tuple.
+
+    Examples
+    --------
+    >>> @weft.jit
+    ... def twice(x):
+    ...     return 2 * x
+    >>> src = weft.show_source(twice, np.int32)  # doctest: +ELLIPSIS
+    // Generated by weft from the Python kernel 'twice' ...
+    >>> "__kernel void pyk_twice(int x, __global int *pyk_ret)" in src
+    True
+    """
+    if not isinstance(f, (JitFunction, KernelFunction)):
+        raise TypeError(f"show_source: give a @weft.jit or @weft.kernel function, not {type(f).__name__}")
+    p = f.parsed
+    vals = _bind(p, types_or_example_args, "show_source:")
+    types = []
+    for name, v in zip(p.params, vals):
+        t = parse_spec(v) if isinstance(v, (str, type, _np.dtype, tuple)) else None
+        t = t if t is not None else type_of_value(v)
+        if t is None:
+            raise TypeError(f"show_source: argument '{name}' ({v!r}) is neither a kernel type nor an example value")
+        want = _annotation(p, name)
+        types.append(want if want is not None and not isinstance(t, ArrayT) else t)
+    src = f._compiler.compiled(tuple(types)).source
+    print(src)
+    return src
+
