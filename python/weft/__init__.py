@@ -324,6 +324,7 @@ _atexit.register(_weft._shutdown)
 from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
 
 _ufunc_docs.apply(globals())
+from . import _chunk_protocols  # noqa: E402,F401  (NumPy's functions Dask calls on chunks: like=, tensordot, nan*)
 
 # Written out, not computed, so that type checkers (mypy --strict: names imported here are not
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it
