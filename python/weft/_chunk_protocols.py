@@ -23,7 +23,7 @@ import numpy as _np
 from . import _weft
 from ._creation import arange, asarray, empty, full, ones, zeros
 from ._linalg import matmul
-from ._protocols import implements, implements_like
+from ._protocols import deliver, implements, implements_like
 from ._ufuncs import where
 
 _ArrayBase = _weft._Array
@@ -77,20 +77,26 @@ def array_like(like, a, dtype=None, *, copy=True, order="K", subok=False, ndmin=
 
 
 def _creation_like(make, who):
-    def like_call(like, shape, *args, dtype=None, order="C", device=None):
+    def like_call(like, shape, dtype=None, order="C", *, device=None):
         _c_order(order, who)
         _numpy_device(device, who)
-        if make is full:
-            return full(shape, args[0], dtype=dtype, device=like.device)
         return make(shape, dtype=_np.float64 if dtype is None else dtype, device=like.device)
     like_call.__name__ = like_call.__qualname__ = f"{who}_like_call"
-    like_call.__doc__ = f"np.{who}(..., like=like): weft.{who}(...) on like's device."
+    like_call.__doc__ = f"np.{who}(shape, dtype, like=like): weft.{who}(shape, dtype) on like's device."
     return like_call
 
 
-for _np_f, _make in [(_np.empty, empty), (_np.zeros, zeros), (_np.ones, ones), (_np.full, full)]:
+for _np_f, _make in [(_np.empty, empty), (_np.zeros, zeros), (_np.ones, ones)]:
     implements_like(_np_f)(_creation_like(_make, _np_f.__name__))
 del _np_f, _make
+
+
+@implements_like(_np.full)
+def full_like_call(like, shape, fill_value, dtype=None, order="C", *, device=None):
+    """np.full(shape, fill_value, like=like): weft.full(...) on like's device."""
+    _c_order(order, "full")
+    _numpy_device(device, "full")
+    return full(shape, fill_value, dtype=dtype, device=like.device)
 
 
 @implements_like(_np.arange)
@@ -103,23 +109,27 @@ def arange_like(like, *args, dtype=None, device=None, **kwargs):
 # ---- *_like with NumPy's shape= -------------------------------------------------------------
 
 def _like_with_shape(make, who):
-    def like(a, *args, dtype=None, order="K", subok=True, shape=None, device=None):
+    def like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
         _c_order(order, who)
         _numpy_device(device, who)
-        shape = a.shape if shape is None else shape
-        dtype = a.dtype if dtype is None else dtype
-        if make is full:
-            return full(shape, args[0], dtype=dtype, device=a.device)
-        return make(shape, dtype=dtype, device=a.device)
+        return make(a.shape if shape is None else shape, dtype=a.dtype if dtype is None else dtype, device=a.device)
     like.__name__ = like.__qualname__ = who
     like.__doc__ = f"np.{who}(a, ...): as weft.{who}, with NumPy's shape=, order= and subok=."
     return like
 
 
-for _np_f, _make in [(_np.empty_like, empty), (_np.zeros_like, zeros), (_np.ones_like, ones),
-                     (_np.full_like, full)]:
+for _np_f, _make in [(_np.empty_like, empty), (_np.zeros_like, zeros), (_np.ones_like, ones)]:
     implements(_np_f)(_like_with_shape(_make, _np_f.__name__))
 del _np_f, _make
+
+
+@implements(_np.full_like)
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """np.full_like(a, ...): as weft.full_like, with NumPy's shape=, order= and subok=."""
+    _c_order(order, "full_like")
+    _numpy_device(device, "full_like")
+    return full(a.shape if shape is None else shape, fill_value, dtype=a.dtype if dtype is None else dtype,
+                device=a.device)
 
 
 # ---- tensordot --------------------------------------------------------------------------------
@@ -168,8 +178,7 @@ def tensordot(a, b, axes=2):
     rhs = b.transpose(*(axes_b + free_b))
     lhs = (lhs if lhs.flags_c_contiguous else lhs.copy()).reshape(m, k)
     rhs = (rhs if rhs.flags_c_contiguous else rhs.copy()).reshape(k, n)
-    return matmul(lhs, rhs).astype(dtype, copy=False).reshape(*shape) if shape else \
-        matmul(lhs, rhs).reshape(())
+    return matmul(lhs, rhs).astype(dtype, copy=False).reshape(shape)
 
 
 # ---- NaN-skipping reductions --------------------------------------------------------------------
@@ -184,7 +193,6 @@ def _nan_reduction(name, identity):
         r = getattr(_skip_nan(a, identity), name)(axis=axis, keepdims=keepdims)
         if name in ("min", "max") and a.dtype.kind == "f":  # (an all-NaN slice gives NaN, as NumPy's)
             r = where(_weft.isnan(a).all(axis=axis, keepdims=keepdims), _np.nan, r)
-        from ._protocols import deliver
         return deliver(r, dtype, out)
     reduce.__name__ = reduce.__qualname__ = f"nan{name}"
     reduce.__doc__ = f"np.nan{name} on a weft.Array: {name} with NaNs skipped, as NumPy's."
@@ -204,5 +212,4 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
         return a.mean(axis=axis, dtype=dtype, out=out, keepdims=keepdims)
     count = (~_weft.isnan(a)).sum(axis=axis, keepdims=keepdims)
     r = nansum(a, axis=axis, keepdims=keepdims) / count.astype(a.dtype)
-    from ._protocols import deliver
     return deliver(r, dtype, out)
