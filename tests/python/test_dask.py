@@ -24,9 +24,9 @@ def compute(d):
     return r.get()
 
 
-def close(got, want, rtol=1e-6):
+def close(got, want, rtol=1e-6, atol=1e-9):
     assert got.shape == np.shape(want), (got.shape, np.shape(want))
-    np.testing.assert_allclose(got, want, rtol=rtol, atol=1e-9)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
 
 
 @pytest.fixture
@@ -93,7 +93,7 @@ def test_nan_reductions(device, x):
     d = wd.from_numpy(x, (4, 3), device)
     close(compute(da.nansum(d, axis=0)), np.nansum(x, axis=0))
     close(compute(da.nanmean(d, axis=0)), np.nanmean(x, axis=0))
-    close(compute(da.nanmin(d, axis=1)[:7]), np.nanmin(x, axis=1)[:7])
+    close(compute(da.nanmin(d, axis=1)[:7]), np.nanmin(x[:7], axis=1))
     close(compute(da.nanmax(d)), np.nanmax(x))
     assert np.isnan(compute(da.nanmax(d, axis=1))[7])
 
@@ -135,7 +135,7 @@ def test_map_blocks_with_a_raw_kernel(device):
     f = rng.random((10, 9)).astype(np.float32)
     d = wd.from_numpy(f, (4, 5), device)
     got = compute(d.map_blocks(block, dtype=np.float32))
-    close(got, 3 * f - 1, rtol=1e-6)
+    close(got, 3 * f - 1, rtol=1e-6, atol=1e-6)  # (a * x + b may contract to one fma)
 
 
 def test_tensordot_and_matmul(device):
