@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""weft arrays as Dask chunks (issue 31), measured by `weft bench dask` or run on its own.
+
+Usage: dask_peer.py N REPEAT [DEVICES]
+
+The workload: ``(sin(x) * 2 + 1).sum(axis=0)`` over a float32 matrix of about N elements
+(a square of side floor(sqrt(N)), in chunks of a quarter of its rows), the elementwise part
+fused into the reduction. Measured, each as the median and minimum of REPEAT runs after two
+untimed ones:
+
+- weft in one process, the whole matrix on each device of DEVICES (a comma-separated list of
+  selectors; every device weft.devices() lists by default);
+- dask.array with weft chunks on weft.dask.local_cluster(DEVICES): one worker process per
+  device, the chunks persisted on the workers first (so the data is not moved each run);
+- dask.array with NumPy chunks on the same cluster, persisted the same way.
+
+The cluster's throughput is compared with the sum of the one-process throughputs of its
+workers' devices (the issue asks for 80% of it) and with the NumPy chunks'. Every result is
+checked against NumPy's. Prints the harness's lines:
+  record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes
+"info<TAB>text" for what a reader should know, "skip<TAB>reason" when Dask is missing.
+"""
+import math
+import os
+import sys
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+
+from wall_timing import timed  # noqa: E402
+
+
+def emit(method, device, n, med, mn, nbytes):
+    print(f"record\t{method}\t{device}\t{n}\tfloat32\t{med:.9g}\t{mn:.9g}\t{nbytes}", flush=True)
+
+
+def main(argv):
+    n = int(argv[1]) if len(argv) > 1 else 1 << 24
+    repeat = int(argv[2]) if len(argv) > 2 else 5
+    try:
+        import dask.array as da
+        import distributed
+        import weft
+        import weft.dask
+    except ImportError as e:
+        print(f"skip\tdask: {e}", flush=True)
+        return 0
+    side = max(4, math.isqrt(n))
+    n = side * side
+    x = np.random.default_rng(31).random((side, side), dtype=np.float32)
+    want = (np.sin(x.astype(np.float64)) * 2 + 1).sum(axis=0)
+    nbytes = x.nbytes
+    chunks = (max(1, side // 4), side)
+    devices = argv[3].split(",") if len(argv) > 3 and argv[3] else [d.selector for d in weft.devices()]
+
+    def check(got, what):
+        np.testing.assert_allclose(np.asarray(got, dtype=np.float64), want, rtol=1e-3, atol=1e-2 * math.sqrt(side),
+                                   err_msg=what)
+
+    one = {}
+    for sel in devices:
+        a = weft.asarray(x, device=sel)
+        check((weft.sin(a) * 2 + 1).sum(axis=0).get(), f"weft on {sel}")
+        med, mn = timed(lambda: (weft.sin(a) * 2 + 1).sum(axis=0).get(), repeat)
+        one[sel] = med
+        emit("weft, one process", sel, n, med, mn, nbytes)
+
+    label = "+".join(devices)
+    with weft.dask.local_cluster(devices, dashboard_address=None, silence_logs=40) as cluster, \
+            distributed.Client(cluster) as client:
+        dw = client.persist(weft.dask.from_numpy(x, chunks=chunks))
+        dn = client.persist(da.from_array(x, chunks=chunks))
+        distributed.wait([dw, dn])
+        for method, d in [("dask, weft chunks", dw), ("dask, NumPy chunks", dn)]:
+            expr = (da.sin(d) * 2 + 1).sum(axis=0)
+            check(weft.dask.to_numpy(expr), method)
+            med, mn = timed(lambda: weft.dask.to_numpy((da.sin(d) * 2 + 1).sum(axis=0)), repeat)
+            emit(f"{method}, {len(devices)} workers", label, n, med, mn, nbytes)
+            if method.endswith("weft chunks"):
+                weft_med = med
+            else:
+                numpy_med = med
+    ideal = sum(1 / one[s] for s in devices)  # runs per second of the devices side by side
+    print(f"info\tdask: weft chunks on {len(devices)} workers reach {100 / weft_med / ideal:.0f}% of the devices' "
+          f"one-process throughput summed, and run {numpy_med / weft_med:.2f}x as fast as NumPy chunks on the same "
+          "cluster", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
