@@ -2,6 +2,7 @@
 scheduler, on every device, against NumPy; pickling of weft arrays; and one short run on a
 dask.distributed LocalCluster of two worker processes (weft.dask.local_cluster)."""
 import copy
+import os
 import pickle
 
 import numpy as np
@@ -218,9 +219,20 @@ def test_unpickling_inside_a_device_block_lands_there():
     np.testing.assert_array_equal(b.get(), np.arange(4.0))
 
 
+def test_dask_distributed_serialization_round_trips(device):
+    protocol = pytest.importorskip("distributed.protocol")
+    a = weft.asarray(np.arange(12, dtype=np.int16).reshape(3, 4), device=device)[:, ::2]
+    header, frames = protocol.serialize(a)
+    b = protocol.deserialize(header, frames)
+    assert isinstance(b, weft.Array) and b.device == device
+    np.testing.assert_array_equal(b.get(), np.arange(12, dtype=np.int16).reshape(3, 4)[:, ::2])
+
+
 # ---- two worker processes ------------------------------------------------------------------
 
-def test_local_cluster_of_two_worker_processes():
+def test_local_cluster_of_two_worker_processes(tmp_path):
+    """Also: a worker process that dies mid-computation is restarted by its Nanny on its device,
+    and Dask recomputes what it held; the results are still NumPy's."""
     distributed = pytest.importorskip("distributed")
     devices = [d.selector for d in weft.devices()][:2]
     devices = devices if len(devices) == 2 else devices * 2
@@ -237,3 +249,17 @@ def test_local_cluster_of_two_worker_processes():
         for got, want in zip(results, wants):
             close(got.get(), want, rtol=1e-9)
         close(wd.to_numpy(np.exp(d) - d), np.exp(x) - x)
+
+        marker = str(tmp_path / "died")
+
+        def die_once(block):
+            if not os.path.exists(marker):
+                open(marker, "w").close()
+                os._exit(1)  # (the worker process dies in the middle of the computation)
+            return block * 3
+
+        got = wd.to_numpy(d.map_blocks(die_once, dtype=d.dtype, meta=wd.meta(2, d.dtype)).sum(axis=1))
+        assert os.path.exists(marker)
+        close(got, (x * 3).sum(axis=1), rtol=1e-9)
+        client.wait_for_workers(2)
+        assert sorted(client.run(lambda: weft.default_device().selector).values()) == sorted(devices)
