@@ -12,7 +12,7 @@ device).
 
 A recipe::
 
-    import numpy as np, weft.dask
+    import distributed, numpy as np, weft.dask
     x = np.random.default_rng(0).random((4000, 4000))
     with weft.dask.local_cluster() as cluster, distributed.Client(cluster):
         d = weft.dask.from_numpy(x, chunks=(1000, 1000))      # weft chunks on each worker's device
