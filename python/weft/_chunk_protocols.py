@@ -213,3 +213,86 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     count = (~_weft.isnan(a)).sum(axis=axis, keepdims=keepdims)
     r = nansum(a, axis=axis, keepdims=keepdims) / count.astype(a.dtype)
     return deliver(r, dtype, out)
+
+
+# ---- percentile, isclose, outer, round --------------------------------------------------------
+
+_PERCENTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+@implements(_np.percentile)
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None, interpolation=None):
+    """np.percentile of the flattened elements (axis None) by NumPy's linear, lower, higher,
+    nearest and midpoint methods: one sort on the device, then the ranks gathered and
+    interpolated there; a weft.Array of q's shape and NumPy's result dtype."""
+    from ._sorting import sort
+    method = interpolation or method
+    if axis is not None or keepdims or weights is not None or method not in _PERCENTILE_METHODS:
+        raise _weft.Unsupported(f"percentile: weft computes axis=None, keepdims=False, weights=None with the "
+                                f"methods {', '.join(_PERCENTILE_METHODS)} (not axis={axis!r}, method={method!r})")
+    if not isinstance(a, _ArrayBase):
+        a = asarray(a, device=q.device)
+    dtype = _np.percentile(_np.zeros(1, a.dtype), q.get() if isinstance(q, _ArrayBase) else q, method=method).dtype
+    qs = _np.asarray(q.get() if isinstance(q, _ArrayBase) else q, dtype=_np.float64)
+    if _np.any((qs < 0) | (qs > 100)) or _np.any(_np.isnan(qs)):
+        raise ValueError("percentile: q must be in the range [0, 100]")
+    if a.size == 0:
+        raise ValueError("percentile: the array is empty")
+    s = sort(a.ravel())
+    rank = qs.ravel() / 100 * (a.size - 1)
+    lo, hi = _np.floor(rank).astype(_np.int64), _np.ceil(rank).astype(_np.int64)
+    frac = rank - lo
+    if method in ("lower", "higher", "nearest"):
+        picked = {"lower": lo, "higher": hi, "nearest": _np.around(rank).astype(_np.int64)}[method]
+        r = s[picked.tolist()]
+    else:
+        low, high = s[lo.tolist()].astype(_np.float64), s[hi.tolist()].astype(_np.float64)
+        weight = asarray(_np.full(frac.shape, 0.5) if method == "midpoint" else frac, device=a.device)
+        r = low + (high - low) * weight
+    return deliver(r.reshape(qs.shape).astype(dtype, copy=False), None, out)
+
+
+@implements(_np.isclose)
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """np.isclose on weft arrays: ``|a - b| <= atol + rtol * |b|`` elementwise (infinities close
+    only to themselves; NaNs to NaNs when equal_nan)."""
+    if not isinstance(a, _ArrayBase):
+        a = asarray(a, device=b.device)
+    if not isinstance(b, _ArrayBase):
+        b = asarray(b, device=a.device)
+    if a.dtype.kind != "f" and b.dtype.kind != "f":
+        return _weft.equal(a, b)
+    close = _weft.less_equal(_weft.abs(a - b), atol + rtol * _weft.abs(b))
+    finite = _weft.logical_and(_weft.isfinite(a), _weft.isfinite(b))
+    r = _weft.logical_or(_weft.logical_and(finite, close), _weft.equal(a, b))
+    if equal_nan:
+        r = _weft.logical_or(r, _weft.logical_and(_weft.isnan(a), _weft.isnan(b)))
+    return r
+
+
+@implements(_np.outer)
+def outer(a, b, out=None):
+    """np.outer on weft arrays: the flattened a as a column times the flattened b as a row."""
+    if not isinstance(a, _ArrayBase):
+        a = asarray(a, device=b.device)
+    if not isinstance(b, _ArrayBase):
+        b = asarray(b, device=a.device)
+    return deliver(a.ravel()[:, None] * b.ravel()[None, :], None, out)
+
+
+@implements(_np.round)
+@implements(_np.around)
+def round_decimals(a, decimals=0, out=None):
+    """np.round(a, decimals) as NumPy computes it: half to even; with decimals, floats scaled by
+    10**decimals, rounded and scaled back; integers unchanged for decimals >= 0."""
+    decimals = _operator.index(decimals)
+    if decimals == 0 or (a.dtype.kind in "iub" and decimals > 0):
+        r = _weft.round(a) if decimals == 0 else a.copy()
+    elif a.dtype.kind == "f":
+        scale = float(10.0 ** _builtins.abs(decimals))
+        r = _weft.round(a * scale) / scale if decimals > 0 else _weft.round(a / scale) * scale
+        r = r.astype(a.dtype, copy=False)
+    else:
+        raise _weft.Unsupported(f"round: decimals={decimals} of integers (weft rounds integers with decimals >= 0)")
+    return deliver(r, None, out)

@@ -4,7 +4,7 @@ or a ``dask.distributed`` cluster with one worker process per device.
 Importing this module (``import weft.dask``; ``import weft`` alone never imports Dask) registers
 weft.Array with Dask: as a chunk type (``dask.array.core.register_chunk_type``) and with
 ``dask.array``'s dispatch tables (concatenate, take, tensordot, percentile, numel, nannumel,
-to_numpy, empty). Everything else Dask calls on chunks goes through NumPy's protocols
+to_numpy). Everything else Dask calls on chunks goes through NumPy's protocols
 (``__array_function__`` and ``__array_ufunc__``; weft._chunk_protocols has the functions that
 only libraries such as Dask need, ``like=`` creation among them). Chunks move between worker
 processes pickled (weft._pickle: the elements on the host, landing on the receiving worker's
@@ -32,7 +32,6 @@ import dask.array as _da
 from dask.array.chunk_types import register_chunk_type as _register_chunk_type
 from dask.array.dispatch import (
     concatenate_lookup as _concatenate_lookup,
-    empty_lookup as _empty_lookup,
     nannumel_lookup as _nannumel_lookup,
     numel_lookup as _numel_lookup,
     percentile_lookup as _percentile_lookup,
@@ -62,10 +61,11 @@ def _nannumel(x: _weft.Array, **kwargs: Any) -> Any:
 
 
 def _percentile(a: _weft.Array, q: Any, method: str = "linear") -> Any:
-    """dask's percentile of one chunk: computed by NumPy on the chunk's elements copied to the
-    host (Dask merges the chunks' percentiles with NumPy on the host anyway)."""
-    from dask.array.percentile import _percentile as _np_percentile
-    return _np_percentile(a.get(), q, method)
+    """dask's percentile of one chunk: np.percentile of the chunk on its device (one sort), its
+    few values then copied to the host, where Dask merges the chunks' percentiles with NumPy."""
+    from dask.array.percentile import _percentile as _dask_percentile
+    vals, n = _dask_percentile(a, q, method)
+    return (vals.get() if isinstance(vals, _weft.Array) else vals), n
 
 
 def _to_numpy(data: _weft.Array, **kwargs: Any) -> _np.ndarray[Any, Any]:
@@ -84,7 +84,8 @@ _percentile_lookup.register(_weft.Array, _percentile)
 _numel_lookup.register(_weft.Array, _numel)
 _nannumel_lookup.register(_weft.Array, _nannumel)
 _to_numpy_dispatch.register(_weft.Array, _to_numpy)
-_empty_lookup.register(_weft.Array, _weft.empty)
+# (empty_lookup is left to NumPy: Dask calls it without an array to take the device from, and its
+# results join weft arrays, which take NumPy arrays to their device, in np.concatenate.)
 
 
 # ---- dask arrays of weft chunks ---------------------------------------------------------------

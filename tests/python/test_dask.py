@@ -168,6 +168,24 @@ def test_numpy_functions_dask_calls_on_chunks(device):
     np.testing.assert_allclose(np.tensordot(a, a.T, axes=0).get(), np.tensordot(a.get(), a.get().T, axes=0))
 
 
+def test_percentile_isclose_outer_round(device, x):
+    d, n = wd.from_numpy(x, (4, 3), device), da.from_array(x, (4, 3))
+    for q in ([10, 50, 90], [0, 33.3, 100]):  # (Dask merges chunks' percentiles: compare with NumPy chunks)
+        np.testing.assert_allclose(np.asarray(da.percentile(d[:, 1], q).compute(scheduler="threads")),
+                                   da.percentile(n[:, 1], q).compute(scheduler="threads"), rtol=1e-12)
+    a = weft.asarray(np.arange(11)[::-1] * 1.5, device=device)
+    for method in ("linear", "lower", "higher", "nearest", "midpoint"):
+        got = np.percentile(a, [0, 12.5, 50, 99, 100], method=method)
+        want = np.percentile(a.get(), [0, 12.5, 50, 99, 100], method=method)
+        assert isinstance(got, weft.Array) and got.dtype == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+    y = x + np.where(x > 0.5, 1e-12, 1e-3)
+    np.testing.assert_array_equal(compute(da.isclose(d, wd.from_numpy(y, (4, 3), device))), np.isclose(x, y))
+    close(compute(da.outer(d[:, 0], d[0])), np.outer(x[:, 0], x[0]))
+    close(compute(da.round(d * 100, 1)), np.round(x * 100, 1), rtol=1e-12)
+    close(compute(da.round(d * 100)), np.round(x * 100))
+
+
 # ---- pickling ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=[np.dtype(t).name for t in DTYPES])
