@@ -8,7 +8,9 @@ weft.dask) call on weft arrays, beyond those weft implements under its own names
   ``order=`` 'K', 'A', 'C' and ``subok=``, which change nothing for weft's C-ordered arrays);
 - np.tensordot: one matmul of the operands' permuted, flattened views;
 - np.nansum, np.nanprod, np.nanmin, np.nanmax and np.nanmean: NaNs replaced by the operation's
-  identity in the fused expression the reduction reads (no temporary).
+  identity in the fused expression the reduction reads (no temporary);
+- np.percentile of the flattened elements (one sort on the device), np.isclose, np.outer, and
+  np.round / np.around with decimals= (NumPy's scale, round half to even, scale back).
 
 Registered with weft._protocols when weft is imported; this module imports no Dask.
 """
