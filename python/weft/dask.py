@@ -41,7 +41,7 @@ from dask.array.dispatch import (
 )
 
 import weft as _weft
-from . import _chunk_protocols
+from . import _chunk_protocols, _device
 
 __all__ = ["from_numpy", "local_cluster", "meta", "to_numpy"]
 
@@ -134,8 +134,9 @@ def from_numpy(x: Any, chunks: Any = "auto", device: Any = None) -> _da.Array:
     chunks : int, tuple, str or "auto", optional
         The chunk shape, as ``dask.array.from_array``'s.
     device : weft.Device, str or None, optional
-        Where the chunks live. None (the default): each chunk on the default device of the process
-        that makes it (on a ``local_cluster``, each worker's own device).
+        Where the chunks live. None (the default): the device of this thread's ``with device:``
+        block when there is one (as for weft's creation functions), else each chunk on the default
+        device of the process that makes it (on a ``local_cluster``, each worker's own device).
 
     Returns
     -------
@@ -159,6 +160,8 @@ def from_numpy(x: Any, chunks: Any = "auto", device: Any = None) -> _da.Array:
     x = _np.asarray(x)
     if x.dtype.kind not in "biuf" or x.dtype == _np.float16:
         raise _weft.InvalidArgument(f"from_numpy: dtype {x.dtype} is not one weft arrays hold")
+    if device is None:
+        device = _device.block_device()  # (Dask's threads do not see this thread's block)
     selector = None if device is None else _weft.Device(device).selector
     host = _da.from_array(x, chunks=chunks, asarray=True)
     return host.map_blocks(_block_to_weft, selector, dtype=x.dtype, meta=meta(x.ndim, x.dtype, device))

@@ -45,6 +45,14 @@ def test_from_numpy_makes_weft_chunks_on_the_device(device, x):
     close(wd.to_numpy(d, scheduler="threads"), x)
 
 
+def test_from_numpy_in_a_device_block_puts_the_chunks_there(device, x):
+    with device:
+        d = wd.from_numpy(x, (5, 5))
+    r = d.cumsum(axis=0).compute(scheduler="threads")  # (Dask's threads are outside the block)
+    assert r.device == device and d._meta.device == device
+    close(r.get(), x.cumsum(axis=0), rtol=1e-9)
+
+
 def test_map_blocks_with_asarray_and_from_array_meta(device, x):
     host = da.from_array(x, chunks=5)
     d = host.map_blocks(weft.asarray, device=device, meta=wd.meta(2, x.dtype, device))
