@@ -3,10 +3,10 @@
 
 Usage: dask_peer.py N REPEAT [DEVICES]
 
-The workload: ``(sin(x) * 2 + 1).sum(axis=0)`` over a float32 matrix of about N elements
-(a square of side floor(sqrt(N)), in chunks of a quarter of its rows), the elementwise part
-fused into the reduction. Measured, each as the median and minimum of REPEAT runs after two
-untimed ones:
+The workloads: ``(sin(x) * 2 + 1).sum(axis=0)`` (arithmetic-bound) and ``(x * 2 + 1).sum(axis=0)``
+(memory-bound) over a float32 matrix of about N elements (a square of side floor(sqrt(N)), in
+chunks of a quarter of its rows), the elementwise part fused into the reduction. Measured, each
+as the median and minimum of REPEAT runs after two untimed ones:
 
 - weft in one process, the whole matrix on each device of DEVICES (a comma-separated list of
   selectors; every device weft.devices() lists by default);
@@ -54,42 +54,48 @@ def main(argv):
     side = max(4, math.isqrt(n))
     n = side * side
     x = np.random.default_rng(31).random((side, side), dtype=np.float32)
-    want = (np.sin(x.astype(np.float64)) * 2 + 1).sum(axis=0)
     nbytes = x.nbytes
     chunks = (max(1, side // 4), side)
     devices = argv[3].split(",") if len(argv) > 3 and argv[3] else [d.selector for d in weft.devices()]
+    # name: (the expression on an array module's arrays, what NumPy in float64 says)
+    workloads = {
+        "(sin(x)*2+1).sum(0)": (lambda m, a: (m.sin(a) * 2 + 1).sum(axis=0),
+                                (np.sin(x.astype(np.float64)) * 2 + 1).sum(axis=0)),
+        "(x*2+1).sum(0)": (lambda m, a: (a * 2 + 1).sum(axis=0), (x.astype(np.float64) * 2 + 1).sum(axis=0)),
+    }
 
-    def check(got, what):
+    def check(got, want, what):
         np.testing.assert_allclose(np.asarray(got, dtype=np.float64), want, rtol=1e-3, atol=1e-2 * math.sqrt(side),
                                    err_msg=what)
 
     one = {}
     for sel in devices:
         a = weft.asarray(x, device=sel)
-        check((weft.sin(a) * 2 + 1).sum(axis=0).get(), f"weft on {sel}")
-        med, mn = timed(lambda: (weft.sin(a) * 2 + 1).sum(axis=0).get(), repeat)
-        one[sel] = med
-        emit("weft, one process", sel, n, med, mn, nbytes)
+        for name, (f, want) in workloads.items():
+            check(f(weft, a).get(), want, f"weft on {sel}")
+            med, mn = timed(lambda: f(weft, a).get(), repeat)
+            one[name, sel] = med
+            emit(f"{name}: weft, one process", sel, n, med, mn, nbytes)
 
     label = "+".join(devices)
+    cluster_med = {}
     with weft.dask.local_cluster(devices, dashboard_address=None, silence_logs=40) as cluster, \
             distributed.Client(cluster) as client:
         dw = client.persist(weft.dask.from_numpy(x, chunks=chunks))
         dn = client.persist(da.from_array(x, chunks=chunks))
         distributed.wait([dw, dn])
-        for method, d in [("dask, weft chunks", dw), ("dask, NumPy chunks", dn)]:
-            expr = (da.sin(d) * 2 + 1).sum(axis=0)
-            check(weft.dask.to_numpy(expr), method)
-            med, mn = timed(lambda: weft.dask.to_numpy((da.sin(d) * 2 + 1).sum(axis=0)), repeat)
-            emit(f"{method}, {len(devices)} workers", label, n, med, mn, nbytes)
-            if method.endswith("weft chunks"):
-                weft_med = med
-            else:
-                numpy_med = med
-    ideal = sum(1 / one[s] for s in devices)  # runs per second of the devices side by side
-    print(f"info\tdask: weft chunks on {len(devices)} workers reach {100 / weft_med / ideal:.0f}% of the devices' "
-          f"one-process throughput summed, and run {numpy_med / weft_med:.2f}x as fast as NumPy chunks on the same "
-          "cluster", flush=True)
+        for name, (f, want) in workloads.items():
+            for chunk_kind, d in [("weft", dw), ("NumPy", dn)]:
+                check(weft.dask.to_numpy(f(da, d)), want, f"{name} on {chunk_kind} chunks")
+                med, mn = timed(lambda: weft.dask.to_numpy(f(da, d)), repeat)
+                cluster_med[name, chunk_kind] = med
+                emit(f"{name}: dask, {chunk_kind} chunks, {len(devices)} workers", label, n, med, mn, nbytes)
+    for name in workloads:
+        ideal = sum(1 / one[name, s] for s in devices)  # runs per second of the devices side by side
+        print(f"info\tdask {name}: weft chunks on {len(devices)} workers reach "
+              f"{100 / cluster_med[name, 'weft'] / ideal:.0f}% of the devices' one-process throughput summed, and run "
+              f"{cluster_med[name, 'NumPy'] / cluster_med[name, 'weft']:.2f}x as fast as NumPy chunks on the same "
+              "cluster", flush=True)
     return 0
 
 

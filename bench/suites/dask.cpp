@@ -1,10 +1,11 @@
-// dask: issue 31's workload on Dask, measured by bench/peers/dask_peer.py:
-// (sin(x) * 2 + 1).sum(axis=0) over a float32 matrix of about N elements (16M by default), in
-// one weft process on each device, as dask.array with weft chunks on weft.dask.local_cluster
-// (one worker process per device, the chunks persisted there), and as dask.array with NumPy
-// chunks on the same cluster. The devices are those asked for (--device, else every device).
-// The script says how the cluster compares with the devices' one-process throughput summed
-// and with the NumPy chunks; it skips when Dask or weft's Python package is missing.
+// dask: issue 31's workloads on Dask, measured by bench/peers/dask_peer.py:
+// (sin(x) * 2 + 1).sum(axis=0) (arithmetic-bound) and (x * 2 + 1).sum(axis=0) (memory-bound)
+// over a float32 matrix of about N elements (16M by default), in one weft process on each
+// device, as dask.array with weft chunks on weft.dask.local_cluster (one worker process per
+// device, the chunks persisted there), and as dask.array with NumPy chunks on the same
+// cluster. The devices are those asked for (--device, else every device). The script says how
+// the cluster compares with the devices' one-process throughput summed and with the NumPy
+// chunks; it skips when Dask or weft's Python package is missing.
 #include "bench/harness.hpp"
 
 namespace weft::bench {
