@@ -58,6 +58,9 @@ def test_map_blocks_with_asarray_and_from_array_meta(device, x):
     d = host.map_blocks(weft.asarray, device=device, meta=wd.meta(2, x.dtype, device))
     assert isinstance(d._meta, weft.Array)
     close(compute(d + 1), x + 1)
+    whole = da.from_array(weft.asarray(x, device=device), chunks=(4, 6))  # (chunks: views of one weft array)
+    assert isinstance(whole._meta, weft.Array)
+    close(compute((whole * 2).sum(axis=0)), (x * 2).sum(axis=0))
 
 
 def test_elementwise(device, x):
