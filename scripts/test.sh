@@ -15,5 +15,7 @@ WEFT_CACHE_DIR="$PWD/build/test-cache" ./build/examples/vadd/vadd_example
 
 echo "== Python: pip install . and pytest"
 python3 -c "import numpy, pytest" 2>/dev/null || scripts/pip-install.sh numpy pytest
+# dask.array and dask.distributed for tests/python/test_dask.py (weft arrays as Dask chunks).
+python3 -c "import dask.array, distributed" 2>/dev/null || scripts/pip-install.sh "dask[array]" distributed
 scripts/pip-install.sh .
 WEFT_CACHE_DIR="$PWD/build/test-cache" python3 -m pytest tests/python -q -p no:cacheprovider

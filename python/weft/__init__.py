@@ -12,10 +12,13 @@ A PyOpenCL or CuPy user should feel at home::
 
 The package: the extension weft._weft (C++: devices, queues, kernels, arrays) and a module
 per concept on top of it: _dtypes, _array (weft.Array), _indexing, _creation, _functions,
-_ufuncs, _protocols (NumPy's __array_ufunc__ and __array_function__), _linalg, _generators,
-_events, _polygon, _sorting and _pyopencl (PyOpenCL's names: mem_flags, CommandQueue, get_platforms ...),
-and the public modules array, scan, elementwise and reduction (pyopencl.array's, pyopencl.scan's
-... names). This file only gathers their public names.
+_ufuncs, _protocols (NumPy's __array_ufunc__ and __array_function__), _chunk_protocols (the
+NumPy functions Dask calls on chunks: like= creation, tensordot, nan* reductions), _pickle
+(pickling arrays), _linalg, _generators, _events, _polygon, _sorting and _pyopencl (PyOpenCL's
+names: mem_flags, CommandQueue, get_platforms ...), and the public modules array, scan,
+elementwise and reduction (pyopencl.array's, pyopencl.scan's ... names). This file only gathers
+their public names. weft.dask (weft arrays as Dask chunks) is imported by `import weft.dask`
+only, so that weft never needs Dask.
 """
 from __future__ import annotations
 
@@ -343,6 +346,7 @@ _atexit.register(_weft._shutdown)
 from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
 
 _ufunc_docs.apply(globals())
+from . import _chunk_protocols  # noqa: E402,F401  (NumPy's functions Dask calls on chunks: like=, tensordot, nan*)
 
 # Written out, not computed, so that type checkers (mypy --strict: names imported here are not
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it

@@ -334,5 +334,19 @@ class Array(_weft._Array):
     __array_ufunc__ = _protocols.array_ufunc
     __array_function__ = _protocols.array_function
 
+    # ---- pickling and copies (weft._pickle) ------------------------------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling: the elements copied to the host (a C-contiguous NumPy array, which pickle's
+        protocol 5 carries out of band) and the device's selector as a hint; see weft._pickle."""
+        from . import _pickle
+        return _pickle.reduce(self)
+
+    def __copy__(self) -> Array:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Array:
+        return self.copy()
+
 
 _weft._set_array_class(Array)

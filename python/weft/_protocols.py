@@ -131,8 +131,24 @@ def implements(np_func):
     return register
 
 
+# NumPy's creation functions called with like=a weft.Array (np.asarray(x, like=a)), filled by
+# implements_like(): each takes the like array first and makes its result on that array's device.
+LIKE_FUNCTIONS = {}
+
+
+def implements_like(np_func):
+    """Registers f(like, *args, **kwargs) as weft's np_func(*args, like=like, **kwargs)."""
+    def register(f):
+        LIKE_FUNCTIONS[np_func] = f
+        return f
+    return register
+
+
 def array_function(self, func, types, args, kwargs):
-    """weft.Array.__array_function__: the functions registered with implements()."""
+    """weft.Array.__array_function__: the functions registered with implements(), and with
+    implements_like() those NumPy calls for like=self."""
+    if func in LIKE_FUNCTIONS:  # (NumPy dispatches these only for like=)
+        return LIKE_FUNCTIONS[func](self, *args, **kwargs)
     f = FUNCTIONS.get(func)
     if f is None:
         return NotImplemented
