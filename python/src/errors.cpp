@@ -134,7 +134,15 @@ void register_errors(nb::module_& m) {
       "...     print(isinstance(e, OverflowError))\n"
       "True");
   index_out_of_range_type = new_error(m, "IndexOutOfRange", bases({invalid_argument_type, PyExc_IndexError}),
-                                      "An index outside the extent it indexes (NumPy's IndexError).");
+      "An index outside the extent it indexes (also an IndexError, as NumPy raises).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.take(weft.asarray(np.array([1, 2, 3])), [5])\n"
+      "... except weft.IndexOutOfRange as e:\n"
+      "...     print(isinstance(e, IndexError))\n"
+      "True");
   config_error_type = new_error(m, "ConfigError", bases({invalid_argument_type}),
       "A WEFT_* setting (or a device selector) was malformed: the message names it and lists what\n"
       "it accepts.\n"

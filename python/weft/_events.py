@@ -63,7 +63,16 @@ async def gather(*awaitables, return_exceptions=False):
     """Awaits weft events, HostFutures (``a.get_async()``) and any other awaitables together
     and returns their results in order (None for an event, the NumPy array for a HostFuture),
     as asyncio.gather: the first error is raised, or returned in its place with
-    return_exceptions=True. No thread is started however many are awaited."""
+    return_exceptions=True. No thread is started however many are awaited.
+
+    Examples
+    --------
+    >>> import asyncio
+    >>> async def both(a):
+    ...     return await weft.gather(a.get_async(), (a * 2).get_async())
+    >>> asyncio.run(both(weft.asarray(np.array([1.0, 2.0]))))
+    [array([1., 2.]), array([2., 4.])]
+    """
     import asyncio
 
     return await asyncio.gather(*awaitables, return_exceptions=return_exceptions)
