@@ -65,6 +65,23 @@ async def gather(*awaitables, return_exceptions=False):
     as asyncio.gather: the first error is raised, or returned in its place with
     return_exceptions=True. No thread is started however many are awaited.
 
+    Parameters
+    ----------
+    *awaitables : weft.Event, weft.HostFuture or awaitable
+        What to wait for.
+    return_exceptions : bool, optional
+        Return errors in place of the results instead of raising the first.
+
+    Returns
+    -------
+    list
+        The results, in the order given.
+
+    Raises
+    ------
+    weft.Error
+        The first error of a failed event or copy (unless return_exceptions).
+
     Examples
     --------
     >>> import asyncio
