@@ -7,6 +7,8 @@ an awaited event wakes the loop that awaits it with loop.call_soon_threadsafe, s
 awaited events start no thread, and a loop closed while work is pending is left alone."""
 from __future__ import annotations
 
+from typing import Any
+
 import functools as _functools
 
 
@@ -59,7 +61,7 @@ def as_future(event, value=None):
     return future
 
 
-async def gather(*awaitables, return_exceptions=False):
+async def gather(*awaitables, return_exceptions=False) -> list[Any]:
     """Awaits weft events, HostFutures (``a.get_async()``) and any other awaitables together
     and returns their results in order (None for an event, the NumPy array for a HostFuture),
     as asyncio.gather: the first error is raised, or returned in its place with

@@ -9,6 +9,8 @@ where NumPy gives views, else generated copy, gather and scan kernels. These mod
 convert the arguments (NumPy's names and messages, _api_args) and nothing else."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as _np
 
 from . import _weft
@@ -24,10 +26,13 @@ from ._statistics import (  # noqa: F401  (re-exported)
     take_along_axis,
 )
 
+if TYPE_CHECKING:
+    from ._array import Array
+
 
 # ---- manipulation ---------------------------------------------------------------------------
 
-def broadcast_arrays(*arrays):
+def broadcast_arrays(*arrays) -> tuple[Array, ...]:
     """Views of the arrays broadcast against each other.
 
     Parameters
@@ -57,7 +62,7 @@ def broadcast_arrays(*arrays):
     return tuple(_weft._broadcast_arrays(_arrays(list(arrays), "broadcast_arrays")))
 
 
-def concat(arrays, /, *, axis=0):
+def concat(arrays, /, *, axis=0) -> Array:
     """The arrays joined along axis (None: flattened first), in their promoted dtype.
 
     Parameters
@@ -93,7 +98,7 @@ def concat(arrays, /, *, axis=0):
     return _weft._concat(_arrays(arrays, "concat"), None if axis is None else _int(axis, "concat", "axis"))
 
 
-def concatenate(arrays, axis=0):
+def concatenate(arrays, axis=0) -> Array:
     """NumPy's name of concat.
 
     Parameters
@@ -124,7 +129,7 @@ def concatenate(arrays, axis=0):
     return concat(arrays, axis=axis)
 
 
-def stack(arrays, /, *, axis=0):
+def stack(arrays, /, *, axis=0) -> Array:
     """Arrays of one shape joined along a new axis.
 
     Parameters
@@ -159,7 +164,7 @@ def stack(arrays, /, *, axis=0):
     return _weft._stack(_arrays(arrays, "stack"), _int(axis, "stack", "axis"))
 
 
-def unstack(x, /, *, axis=0):
+def unstack(x, /, *, axis=0) -> tuple[Array, ...]:
     """The views x[..., i, ...] along axis, as a tuple.
 
     Parameters
@@ -190,7 +195,7 @@ def unstack(x, /, *, axis=0):
     return tuple(_weft._unstack(_array(x, "unstack"), _int(axis, "unstack", "axis")))
 
 
-def expand_dims(x, /, axis=0):
+def expand_dims(x, /, axis=0) -> Array:
     """A view of x with an extent-1 axis at axis (an int, or a tuple of them).
 
     Parameters
@@ -221,7 +226,7 @@ def expand_dims(x, /, axis=0):
     return _weft._expand_dims(_array(x, "expand_dims"), _ints(axis, "expand_dims", "axis"))
 
 
-def squeeze(x, /, axis=None):
+def squeeze(x, /, axis=None) -> Array:
     """A view of x without its extent-1 axes (axis: only those, an int or a tuple).
 
     Parameters
@@ -252,7 +257,7 @@ def squeeze(x, /, axis=None):
     return _weft._squeeze(_array(x, "squeeze"), None if axis is None else _ints(axis, "squeeze", "axis"))
 
 
-def flip(x, /, axis=None):
+def flip(x, /, axis=None) -> Array:
     """A view of x reversed along axis (None: every axis; an int or a tuple).
 
     Parameters
@@ -285,7 +290,7 @@ def flip(x, /, axis=None):
     return _weft._flip(_array(x, "flip"), None if axis is None else _ints(axis, "flip", "axis"))
 
 
-def moveaxis(x, source, destination, /):
+def moveaxis(x, source, destination, /) -> Array:
     """A view of x with axes source moved to destination (ints or tuples of one length).
 
     Parameters
@@ -319,7 +324,7 @@ def moveaxis(x, source, destination, /):
                            _ints(destination, "moveaxis", "destination"))
 
 
-def permute_dims(x, /, axes):
+def permute_dims(x, /, axes) -> Array:
     """A view of x with its axes in the order given (a permutation of range(x.ndim)).
 
     Parameters
@@ -356,7 +361,7 @@ def permute_dims(x, /, axes):
     return _weft._permute_dims(_array(x, "permute_dims"), _ints(axes, "permute_dims", "axis"))
 
 
-def repeat(x, repeats, /, axis=None):
+def repeat(x, repeats, /, axis=None) -> Array:
     """Each element of x repeated along axis (None: of the flattened x): repeats (an int) times,
     or as many times as the integer array repeats says for each.
 
@@ -397,7 +402,7 @@ def repeat(x, repeats, /, axis=None):
     return _weft._repeat(x, _int(repeats, "repeat", "repeats"), axis)
 
 
-def roll(x, /, shift, axis=None):
+def roll(x, /, shift, axis=None) -> Array:
     """x's elements shifted by shift along axis (None: of the flattened x), wrapping around;
     shift and axis may be tuples (paired up; shifts on one axis add).
 
@@ -432,7 +437,7 @@ def roll(x, /, shift, axis=None):
                        None if axis is None else _ints(axis, "roll", "axis"))
 
 
-def tile(x, repetitions, /):
+def tile(x, repetitions, /) -> Array:
     """x repeated along each dimension (NumPy's tile: the shorter of x.shape and repetitions
     padded with leading ones).
 

@@ -3,6 +3,8 @@ meshgrid, on the arrays' device (C++: weft/manipulation.hpp); this module checks
 the arguments."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as _np
 
 from . import _weft
@@ -11,10 +13,13 @@ from ._creation import _dev
 from ._dtypes import dtype_name, float64
 from ._protocols import implements
 
+if TYPE_CHECKING:
+    from ._array import Array
+
 
 # ---- creation -------------------------------------------------------------------------------
 
-def eye(n_rows, n_cols=None, k=0, dtype=None, device=None):
+def eye(n_rows, n_cols=None, k=0, dtype=None, device=None) -> Array:
     """An n_rows x n_cols (n_rows when None) array with ones on diagonal k and zeros elsewhere.
 
     Parameters
@@ -58,7 +63,7 @@ def eye(n_rows, n_cols=None, k=0, dtype=None, device=None):
                       _dev(device))
 
 
-def tril(x, /, k=0):
+def tril(x, /, k=0) -> Array:
     """x with the elements above diagonal k of its last two axes zeroed (a new array).
 
     Parameters
@@ -88,7 +93,7 @@ def tril(x, /, k=0):
     return _weft._tril(_array(x, "tril"), _int(k, "tril", "k"))
 
 
-def triu(x, /, k=0):
+def triu(x, /, k=0) -> Array:
     """x with the elements below diagonal k of its last two axes zeroed (a new array).
 
     Parameters
@@ -118,7 +123,7 @@ def triu(x, /, k=0):
     return _weft._triu(_array(x, "triu"), _int(k, "triu", "k"))
 
 
-def meshgrid(*arrays, indexing="xy"):
+def meshgrid(*arrays, indexing="xy") -> tuple[Array, ...]:
     """Coordinate arrays of 1-D arrays (new arrays): 'xy' (Cartesian, the default) or 'ij'
     (matrix) indexing, as NumPy's meshgrid.
 

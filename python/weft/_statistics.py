@@ -4,6 +4,8 @@ take_along_axis, cumulative_sum, cumulative_prod, count_nonzero and diff, on the
 and converts the arguments."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import builtins as _builtins
 
 import numpy as _np
@@ -13,10 +15,13 @@ from ._api_args import _array, _indices, _int, _ints
 from ._dtypes import dtype_name, int64
 from ._protocols import implements
 
+if TYPE_CHECKING:
+    from ._array import Array
+
 
 # ---- indexing -------------------------------------------------------------------------------
 
-def take(x, indices, /, axis=None):
+def take(x, indices, /, axis=None) -> Array:
     """The elements of x at integer indices along axis (None: of the flattened x); negative
     indices count from the end, one out of range is an IndexError.
 
@@ -55,7 +60,7 @@ def take(x, indices, /, axis=None):
     return _weft._take(x, _indices(indices, x, "take"), None if axis is None else _int(axis, "take", "axis"))
 
 
-def take_along_axis(x, indices, /, axis=-1):
+def take_along_axis(x, indices, /, axis=-1) -> Array:
     """x's elements at indices along axis (indices as many dimensions as x, broadcasting
     with it along the others; axis None: both flattened).
 
@@ -100,7 +105,7 @@ def _cumulative(what, x, axis, dtype, include_initial):
                              None if dtype is None else dtype_name(dtype), _builtins.bool(include_initial))
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
     """Running sums along axis (None for arrays of at most one dimension); include_initial:
     each line starts with 0. Integers widen to 64 bits unless dtype says otherwise.
 
@@ -137,7 +142,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
     """Running products along axis (None for arrays of at most one dimension); include_initial:
     each line starts with 1. Integers widen to 64 bits unless dtype says otherwise.
 
@@ -174,7 +179,7 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative("cumulative_prod", x, axis, dtype, include_initial)
 
 
-def count_nonzero(x, /, axis=None, *, keepdims=False):
+def count_nonzero(x, /, axis=None, *, keepdims=False) -> Array:
     """How many elements of x are not zero (int64), over every axis (None) or the ones given.
 
     Parameters
@@ -214,7 +219,7 @@ def count_nonzero(x, /, axis=None, *, keepdims=False):
     return _weft._count_nonzero(x, axes, _builtins.bool(keepdims))
 
 
-def diff(x, /, n=1, axis=-1, prepend=None, append=None):
+def diff(x, /, n=1, axis=-1, prepend=None, append=None) -> Array:
     """The n-th differences along axis (!= for bool), after joining prepend before and append
     after x along axis (a number or 0-d array stands for one slice).
 
