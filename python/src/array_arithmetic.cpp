@@ -110,7 +110,7 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
       {"tanh", &weft::tanh},       {"arcsinh", &weft::asinh},    {"arccosh", &weft::acosh},
       {"arctanh", &weft::atanh},   {"sign", &weft::sign},        {"positive", &weft::positive},
       {"signbit", &weft::signbit}, {"floor", &weft::floor},      {"ceil", &weft::ceil},
-      {"trunc", &weft::trunc},     {"rint", &weft::rint}, {"round", &weft::round}, {"fabs", &weft::fabs}, {"square", &weft::square},
+      {"trunc", &weft::trunc},     {"rint", &weft::rint}, {"fabs", &weft::fabs}, {"square", &weft::square},
       {"reciprocal", &weft::reciprocal},       {"isnan", &weft::isnan},
       {"isinf", &weft::isinf},     {"isfinite", &weft::isfinite}, {"logical_not", &weft::logical_not},
   };
@@ -120,6 +120,36 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
       return make_lazy(f(as_py(x).expr()));
     }, nb::arg("x"));
   }
+  // round has a docstring of its own (the others get theirs from python/weft/_ufunc_docs.py,
+  // through the Python wrapper that adds out= and dtype=; weft.round is this function itself).
+  m.def("round", [](nb::handle x) {
+    if (!nb::isinstance<PyArray>(x)) throw nb::type_error("expected a weft.Array");
+    return make_lazy(weft::round(as_py(x).expr()));
+  }, nb::arg("x"),
+        "Each element rounded to the nearest integer, halves to even, as numpy.round (weft.around\n"
+        "is the same function; integers keep their dtype). Lazy: fused with the operations around it.\n"
+        "\n"
+        "Parameters\n"
+        "----------\n"
+        "x : weft.Array\n"
+        "    The input.\n"
+        "\n"
+        "Returns\n"
+        "-------\n"
+        "weft.Array\n"
+        "    Of x's shape and dtype.\n"
+        "\n"
+        "Raises\n"
+        "------\n"
+        "TypeError\n"
+        "    x is not a weft.Array.\n"
+        "\n"
+        "Examples\n"
+        "--------\n"
+        ">>> weft.round(weft.asarray(np.array([0.5, 1.5, 2.5, -1.7]))).get()\n"
+        "array([ 0.,  2.,  2., -2.])\n"
+        ">>> weft.around(weft.asarray(np.array([1, 2]))).dtype\n"
+        "dtype('int64')");
   const std::pair<const char*, Binary> binaries[] = {
       {"add", &add},
       {"subtract", &sub},

@@ -1,4 +1,5 @@
-// Devices, queues, events, buffers, errors and the polygon mask for Python.
+// Devices, queues, events, buffers and the polygon mask for Python (the errors: errors.cpp;
+// the callback thread and waits: callbacks.cpp).
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -6,297 +7,17 @@
 #include <nanobind/stl/vector.h>
 #include <nanobind/ndarray.h>
 
-#include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <unordered_map>
-#include <mutex>
-#include <thread>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
+#include "callbacks.hpp"
 #include "common.hpp"
 #include "kernel_arguments.hpp"
 
 namespace weftpy {
-
-namespace {
-
-PyObject* error_type = nullptr;
-PyObject* build_error_type = nullptr;
-PyObject* device_error_type = nullptr;
-PyObject* out_of_memory_type = nullptr;
-PyObject* invalid_argument_type = nullptr;
-PyObject* config_error_type = nullptr;
-PyObject* dtype_error_type = nullptr;
-PyObject* value_out_of_range_type = nullptr;
-PyObject* index_out_of_range_type = nullptr;
-PyObject* unsupported_type = nullptr;
-
-PyObject* new_error(nb::module_& m, const char* name, PyObject* bases, const char* doc) {
-  const std::string full = std::string("weft.") + name;
-  PyObject* t = PyErr_NewExceptionWithDoc(full.c_str(), doc, bases, nullptr);
-  if (!t) throw nb::python_error();
-  Py_XDECREF(bases);
-  m.attr(name) = nb::handle(t);
-  return t;
-}
-
-PyObject* bases(std::initializer_list<PyObject*> types) {
-  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(types.size()));
-  Py_ssize_t i = 0;
-  for (PyObject* b : types) {
-    Py_INCREF(b);
-    PyTuple_SET_ITEM(t, i++, b);
-  }
-  return t;
-}
-
-/// A Python str of bytes that may not be UTF-8 (a compiler's log in the locale's encoding):
-/// what does not decode is replaced, never an error of its own.
-nb::object text(std::string_view bytes) {
-  PyObject* o = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "replace");
-  if (!o) {
-    PyErr_Clear();
-    return nb::str("");
-  }
-  return nb::steal(o);
-}
-
-/// Raises type(message) with extra attributes set on the exception object.
-void raise_with(PyObject* type, const char* message, std::initializer_list<std::pair<const char*, nb::object>> attrs) {
-  nb::object msg = text(message);
-  nb::object exc = nb::steal(PyObject_CallOneArg(type, msg.ptr()));
-  if (!exc.is_valid()) return;  // the call itself raised; that error stands
-  for (const auto& [k, v] : attrs) PyObject_SetAttrString(exc.ptr(), k, v.ptr());
-  PyErr_SetObject(type, exc.ptr());
-}
-
-/// Runs Python work that backend threads ask for on a thread of its own: a backend's
-/// callback thread never waits for the GIL (it may hold locks that a thread holding the GIL
-/// needs, e.g. PoCL's event lock while the main thread asks an event's status).
-class Dispatcher {
- public:
-  static Dispatcher& get() {
-    static Dispatcher* d = new Dispatcher();  // NOLINT: lives to process exit
-    return *d;
-  }
-  /// Queues job (run later with the GIL held); callable from any thread, GIL or not.
-  void post(std::function<void()> job) {
-    std::lock_guard lock(mutex_);
-    if (stopped_) return;  // after interpreter shutdown began: the job (and its references) is dropped
-    if (!worker_.joinable()) worker_ = std::thread([this] { run(); });
-    jobs_.push_back(std::move(job));
-    cv_.notify_one();
-  }
-  /// Finishes queued jobs and stops the thread (atexit, with the GIL held by the caller).
-  void shutdown() {
-    std::thread t;
-    {
-      std::lock_guard lock(mutex_);
-      stopped_ = true;
-      cv_.notify_one();
-      t = std::move(worker_);
-    }
-    if (t.joinable()) {
-      nb::gil_scoped_release unlocked;
-      t.join();
-    }
-  }
-
- private:
-  void run() {
-    // Jobs are run a batch at a time under one hold of the GIL: taking it per job would cost
-    // up to a switch interval (5 ms) each while the main thread runs Python code, and
-    // thousands of awaited events complete at once.
-    std::deque<std::function<void()>> batch;
-    for (;;) {
-      {
-        std::unique_lock lock(mutex_);
-        cv_.wait(lock, [&] { return stopped_ || !jobs_.empty(); });
-        if (jobs_.empty()) return;
-        batch.swap(jobs_);
-      }
-      PyGILState_STATE g = PyGILState_Ensure();
-      for (auto& job : batch) {
-        try {
-          job();
-        } catch (...) {
-          // A job's own failure (a conversion that threw) must not end the thread.
-          if (PyErr_Occurred()) PyErr_WriteUnraisable(nullptr);
-        }
-        job = nullptr;  // what it held (Python references among them) goes with the GIL held
-      }
-      PyGILState_Release(g);
-      batch.clear();
-    }
-  }
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;
-  std::thread worker_;
-  bool stopped_ = false;
-};
-
-/// A strong reference to a Python object that any thread may drop: the decrement is posted
-/// to the dispatcher instead of taking the GIL on a backend thread.
-struct PyRef {
-  explicit PyRef(nb::handle h) : obj(h.inc_ref().ptr()) {}
-  PyRef(const PyRef&) = delete;
-  PyRef& operator=(const PyRef&) = delete;
-  ~PyRef() {
-    PyObject* o = obj;
-    Dispatcher::get().post([o] { Py_DECREF(o); });
-  }
-  PyObject* obj;
-};
-
-}  // namespace
-
-void post_to_python(std::function<void()> job) { Dispatcher::get().post(std::move(job)); }
-
-void keep_alive_until(const weft::Event& event, nb::handle obj) {
-  if (!event || event.done()) return;
-  auto keep = std::make_shared<PyRef>(obj);
-  event.then([keep](const weft::Event&) {});
-}
-
-std::vector<weft::Event> event_list(nb::handle events, const char* what) {
-  std::vector<weft::Event> out;
-  if (events.is_none()) return out;
-  const auto wrong = [&](nb::handle h) {
-    throw nb::type_error((std::string(what) + ": expected a list of weft.Event, got " +
-                          nb::cast<std::string>(nb::type_name(h.type())))
-                             .c_str());
-  };
-  if (nb::isinstance<PyEvent>(events) || !PyObject_HasAttrString(events.ptr(), "__iter__")) wrong(events);
-  for (nb::handle h : events) {
-    if (!nb::isinstance<PyEvent>(h)) wrong(h);
-    out.push_back(nb::cast<PyEvent&>(h).event);
-  }
-  return out;
-}
-
-void register_errors(nb::module_& m) {
-  error_type = new_error(m, "Error", bases({PyExc_RuntimeError}),
-      "Every error weft raises (a RuntimeError); the others derive from it.\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> issubclass(weft.InvalidArgument, weft.Error), issubclass(weft.BuildError, weft.Error)\n"
-      "(True, True)");
-  build_error_type = new_error(m, "BuildError", bases({error_type}),
-      "A kernel failed to compile.\n"
-      "\n"
-      "The message summarizes the compiler's errors with the failing source lines; .log is the\n"
-      "compiler's whole output, .source the source that was compiled.\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> try:\n"
-      "...     weft.Program(weft.Device(\"host\"), \"__kernel void k(__global int *x) { x[0] = nope; }\").build()\n"
-      "... except weft.BuildError as e:\n"
-      "...     print(\"nope\" in e.log, type(e.source).__name__)\n"
-      "True str");
-  device_error_type = new_error(m, "DeviceError", bases({error_type}),
-      "A device or driver call failed; .device names the device, .call the call.\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> issubclass(weft.OutOfMemory, weft.DeviceError)\n"
-      "True");
-  out_of_memory_type = new_error(m, "OutOfMemory", bases({device_error_type, PyExc_MemoryError}),
-      "A device allocation failed; .requested is the size in bytes (also a MemoryError).\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> try:\n"
-      "...     weft.Buffer(weft.Device(\"host\"), 1 << 62)\n"
-      "... except weft.OutOfMemory as e:\n"
-      "...     print(e.requested, isinstance(e, MemoryError))\n"
-      "4611686018427387904 True");
-  invalid_argument_type = new_error(m, "InvalidArgument", bases({error_type, PyExc_ValueError}),
-      "An argument was wrong: a shape, a dtype, a size, a name, a device (also a ValueError).\n"
-      "weft checks before anything is launched, and the message names the argument.\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> try:\n"
-      "...     weft.zeros(3) + weft.zeros(4)\n"
-      "... except weft.InvalidArgument as e:\n"
-      "...     print(isinstance(e, ValueError))\n"
-      "True");
-  dtype_error_type = new_error(m, "DTypeError", bases({invalid_argument_type, PyExc_TypeError}),
-      "An operation the operands' dtypes do not support (also a TypeError, as NumPy raises).\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> try:\n"
-      "...     weft.zeros(3) & weft.zeros(3)\n"
-      "... except weft.DTypeError as e:\n"
-      "...     print(isinstance(e, TypeError))\n"
-      "True");
-  value_out_of_range_type = new_error(m, "ValueOutOfRange", bases({invalid_argument_type, PyExc_OverflowError}),
-      "A number that does not fit the dtype it must take (also an OverflowError, as NumPy raises).\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> try:\n"
-      "...     weft.zeros(3, np.int8) + 1000\n"
-      "... except weft.ValueOutOfRange as e:\n"
-      "...     print(isinstance(e, OverflowError))\n"
-      "True");
-  index_out_of_range_type = new_error(m, "IndexOutOfRange", bases({invalid_argument_type, PyExc_IndexError}),
-                                      "An index outside the extent it indexes (NumPy's IndexError).");
-  config_error_type = new_error(m, "ConfigError", bases({invalid_argument_type}),
-      "A WEFT_* setting (or a device selector) was malformed: the message names it and lists what\n"
-      "it accepts.\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> try:\n"
-      "...     weft.Device(\"nonsense\")\n"
-      "... except weft.ConfigError as e:\n"
-      "...     print(isinstance(e, weft.InvalidArgument))\n"
-      "True");
-  unsupported_type = new_error(m, "Unsupported", bases({error_type, PyExc_NotImplementedError}),
-      "The device, backend or build cannot do what was asked (also a NotImplementedError).\n"
-      "\n"
-      "Examples\n"
-      "--------\n"
-      ">>> try:\n"
-      "...     weft.unique(weft.zeros(3), axis=0)\n"
-      "... except weft.Unsupported as e:\n"
-      "...     print(isinstance(e, NotImplementedError))\n"
-      "True");
-  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
-    try {
-      std::rethrow_exception(p);
-    } catch (const weft::BuildError& e) {
-      raise_with(build_error_type, e.what(), {{"log", text(e.log())}, {"source", text(e.source())}});
-    } catch (const weft::OutOfMemory& e) {
-      raise_with(out_of_memory_type, e.what(),
-                 {{"requested", nb::int_(e.requested())}, {"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
-    } catch (const weft::DeviceError& e) {
-      raise_with(device_error_type, e.what(), {{"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
-    } catch (const weft::ConfigError& e) {
-      PyErr_SetObject(config_error_type, text(e.what()).ptr());
-    } catch (const weft::DTypeError& e) {
-      PyErr_SetObject(dtype_error_type, text(e.what()).ptr());
-    } catch (const weft::IndexOutOfRange& e) {
-      PyErr_SetObject(index_out_of_range_type, text(e.what()).ptr());
-    } catch (const weft::ValueOutOfRange& e) {
-      PyErr_SetObject(value_out_of_range_type, text(e.what()).ptr());
-    } catch (const weft::InvalidArgument& e) {
-      PyErr_SetObject(invalid_argument_type, text(e.what()).ptr());
-    } catch (const weft::Unsupported& e) {
-      PyErr_SetObject(unsupported_type, text(e.what()).ptr());
-    } catch (const weft::Error& e) {
-      PyErr_SetObject(error_type, text(e.what()).ptr());
-    } catch (const std::bad_alloc&) {
-      PyErr_SetString(PyExc_MemoryError, "out of host memory");
-    }
-  });
-}
 
 weft::Device device_arg(nb::handle h) {
   if (h.is_none()) return weft::default_device();
@@ -320,43 +41,6 @@ struct PyLaunchLog {
   weft::Queue queue;
   std::shared_ptr<weft::LaunchLog> log;
 };
-
-void wait_interruptible(const PyEvent& pe) {
-  const weft::Event& e = pe.event;
-  if (!e.done()) {
-    if (pe.queue) pe.queue.flush();
-    using clock = std::chrono::steady_clock;
-    {
-      nb::gil_scoped_release unlocked;
-      const auto spin_until = clock::now() + std::chrono::microseconds(30);
-      while (!e.done() && clock::now() < spin_until) std::this_thread::yield();
-    }
-    if (!e.done()) {
-      struct Signal {
-        std::mutex mutex;
-        std::condition_variable cv;
-        bool fired = false;
-      };
-      auto signal = std::make_shared<Signal>();
-      e.then([signal](const weft::Event&) {
-        std::lock_guard lock(signal->mutex);
-        signal->fired = true;
-        signal->cv.notify_all();
-      });
-      for (;;) {
-        bool fired;
-        {
-          nb::gil_scoped_release unlocked;
-          std::unique_lock lock(signal->mutex);
-          fired = signal->cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return signal->fired; });
-        }
-        if (fired) break;
-        if (PyErr_CheckSignals() != 0) throw nb::python_error();
-      }
-    }
-  }
-  e.wait();  // raises the event's error, if it failed
-}
 
 namespace {
 
@@ -642,7 +326,7 @@ void register_runtime(nb::module_& m) {
         auto cb = std::make_shared<PyRef>(callback);
         auto me = std::make_shared<PyRef>(self);
         e.event.then([cb, me](const weft::Event&) {
-          Dispatcher::get().post([cb, me] {
+          post_to_python([cb, me] {
             PyObject* r = PyObject_CallOneArg(cb->obj, me->obj);
             if (!r) PyErr_WriteUnraisable(cb->obj);
             Py_XDECREF(r);
@@ -655,7 +339,7 @@ void register_runtime(nb::module_& m) {
       "runs f, then g. A callback that raises is reported (sys.unraisablehook) and the next ones still run. "
       "Returns the event.");
 
-  m.def("_shutdown", [] { Dispatcher::get().shutdown(); }, "Stops the callback thread (atexit).");
+  m.def("_shutdown", [] { stop_callback_thread(); }, "Stops the callback thread (atexit).");
 
   nb::class_<weft::LocalMemory>(m, "LocalMemory",
       "A __local argument's size in bytes, as PyOpenCL's LocalMemory: pass it where a kernel\n"

@@ -11,14 +11,15 @@ A PyOpenCL or CuPy user should feel at home::
     ev = prg.vadd(queue, (n,), None, a, b, c)                # returns a weft.Event
 
 The package: the extension weft._weft (C++: devices, queues, kernels, arrays) and a module
-per concept on top of it: _dtypes, _array (weft.Array), _indexing, _creation, _functions,
-_ufuncs, _protocols (NumPy's __array_ufunc__ and __array_function__), _chunk_protocols (the
-NumPy functions Dask calls on chunks: like= creation, tensordot, nan* reductions), _pickle
-(pickling arrays), _linalg, _generators, _events, _polygon, _sorting and _pyopencl (PyOpenCL's
-names: mem_flags, CommandQueue, get_platforms ...), and the public modules array, scan,
-elementwise and reduction (pyopencl.array's, pyopencl.scan's ... names). This file only gathers
-their public names. weft.dask (weft arrays as Dask chunks) is imported by `import weft.dask`
-only, so that weft never needs Dask.
+per concept on top of it: _dtypes, _array (weft.Array), _indexing, _creation, _reductions,
+_functions, _ufuncs, _protocols (NumPy's __array_ufunc__ and __array_function__), _chunk_protocols
+(the NumPy functions Dask calls on chunks: like= creation, tensordot, nan* reductions), _pickle
+(pickling arrays), _linalg, _generators, _events, _polygon, _sorting, the _pyk_* modules (Python
+kernels: weft.jit, weft.kernel) and _pyopencl (PyOpenCL's names: mem_flags, CommandQueue,
+get_platforms ...), and the public modules array, scan, elementwise and reduction
+(pyopencl.array's, pyopencl.scan's ... names). This file only gathers their public names.
+weft.dask (weft arrays as Dask chunks) is imported by `import weft.dask` only, so that weft
+never needs Dask.
 """
 from __future__ import annotations
 
@@ -393,7 +394,7 @@ __all__ = [
 ]
 
 # Public names are weft's, whichever module defines them (their reprs, help() and pickles say
-# weft.sum, not weft._functions.sum).
+# weft.sum, not weft._reductions.sum).
 for _name in __all__:
     _obj = globals()[_name]
     if getattr(_obj, "__module__", "").startswith("weft._") and _obj.__module__ != "weft._weft":

@@ -7,6 +7,8 @@ an awaited event wakes the loop that awaits it with loop.call_soon_threadsafe, s
 awaited events start no thread, and a loop closed while work is pending is left alone."""
 from __future__ import annotations
 
+from typing import Any
+
 import functools as _functools
 
 
@@ -59,11 +61,37 @@ def as_future(event, value=None):
     return future
 
 
-async def gather(*awaitables, return_exceptions=False):
+async def gather(*awaitables, return_exceptions=False) -> list[Any]:
     """Awaits weft events, HostFutures (``a.get_async()``) and any other awaitables together
     and returns their results in order (None for an event, the NumPy array for a HostFuture),
     as asyncio.gather: the first error is raised, or returned in its place with
-    return_exceptions=True. No thread is started however many are awaited."""
+    return_exceptions=True. No thread is started however many are awaited.
+
+    Parameters
+    ----------
+    *awaitables : weft.Event, weft.HostFuture or awaitable
+        What to wait for.
+    return_exceptions : bool, optional
+        Return errors in place of the results instead of raising the first.
+
+    Returns
+    -------
+    list
+        The results, in the order given.
+
+    Raises
+    ------
+    weft.Error
+        The first error of a failed event or copy (unless return_exceptions).
+
+    Examples
+    --------
+    >>> import asyncio
+    >>> async def both(a):
+    ...     return await weft.gather(a.get_async(), (a * 2).get_async())
+    >>> asyncio.run(both(weft.asarray(np.array([1.0, 2.0]))))
+    [array([1., 2.]), array([2., 4.])]
+    """
     import asyncio
 
     return await asyncio.gather(*awaitables, return_exceptions=return_exceptions)

@@ -11,6 +11,8 @@
 namespace weft {
 
 Array count_nonzero(const Expr& x, const std::vector<int>& axes, bool keepdims) {
+  // Checked here so that a wrong axis is count_nonzero's error, not the sum's it runs.
+  for (const int a : axes) detail::axis_index(a, x.shape().ndim(), "count_nonzero", "axis");
   return sum(x != Expr(0), axes, keepdims);
 }
 

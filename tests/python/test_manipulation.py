@@ -293,6 +293,8 @@ def test_count_nonzero(device):
     _same(weft.count_nonzero(_w(np.zeros((0, 3)), device), axis=0), np.count_nonzero(np.zeros((0, 3)), axis=0))
     # It fuses the expression it counts: no temporary array for x > 3.
     _same(weft.count_nonzero(_w(H, device) > 3), np.asarray(np.count_nonzero(H > 3)))
+    with pytest.raises(weft.InvalidArgument, match="count_nonzero: axis 5"):
+        weft.count_nonzero(x, axis=5)
 
 
 def test_diff(device):

@@ -69,7 +69,10 @@ def test_mypy_strict_passes_on_a_program_of_the_common_functions(tmp_path):
         "rows: tuple[weft.Array, ...] = weft.nonzero(a)\n"
         "directory: str = weft.cache.directory()\n"
         "ok: bool = weft.can_cast(np.int8, np.int16) and weft.cuda.is_available() in (True, False)\n"
-        "rng = weft.random.default_rng(1)\n")
+        "rng = weft.random.default_rng(1)\n"
+        "c: weft.Array = weft.concat([a, a])\n"
+        "parts: tuple[weft.Array, ...] = weft.unstack(weft.stack([a, a]))\n"
+        "d: weft.Array = weft.diff(weft.take(a, [0, 2])) + weft.eye(2)\n")
     proc = _mypy(str(program), cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
