@@ -11,6 +11,7 @@
 
 #include "weft/export.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <initializer_list>
 #include <memory>
@@ -95,5 +96,12 @@ class WEFT_API Queue {
  private:
   std::shared_ptr<detail::QueueImpl> impl_;
 };
+
+/// Blocks until the work enqueued so far on every queue of the process still alive has
+/// finished (the devices' array queues included), or until limit has passed; returns whether
+/// it all finished. Errors are logged, not thrown. For a program's end: PoCL crashes a process
+/// that exits while its threads still run kernels. The Python package calls it at interpreter
+/// exit (for at most 10 s, and not after Ctrl-C interrupted a wait).
+WEFT_API bool finish_all_queues(std::chrono::milliseconds limit = std::chrono::milliseconds::max()) noexcept;
 
 }  // namespace weft

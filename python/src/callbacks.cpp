@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "callbacks.hpp"
+
+#include <atomic>
 #include "common.hpp"
 
 namespace weftpy {
@@ -112,6 +114,13 @@ std::vector<weft::Event> event_list(nb::handle events, const char* what) {
   return out;
 }
 
+std::atomic<bool>& interrupted_flag() {
+  static std::atomic<bool> flag{false};
+  return flag;
+}
+
+bool a_wait_was_interrupted() { return interrupted_flag().load(std::memory_order_relaxed); }
+
 void wait_interruptible(const PyEvent& pe) {
   const weft::Event& e = pe.event;
   if (!e.done()) {
@@ -142,7 +151,10 @@ void wait_interruptible(const PyEvent& pe) {
           fired = signal->cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return signal->fired; });
         }
         if (fired) break;
-        if (PyErr_CheckSignals() != 0) throw nb::python_error();
+        if (PyErr_CheckSignals() != 0) {
+          interrupted_flag().store(true, std::memory_order_relaxed);
+          throw nb::python_error();
+        }
       }
     }
   }

@@ -10,6 +10,10 @@ namespace weftpy {
 /// caller); jobs posted afterwards are dropped.
 void stop_callback_thread();
 
+/// Whether Ctrl-C (a signal) has interrupted a wait of this process: at exit, work still
+/// queued is then not waited for (it may be the kernel that never ends).
+bool a_wait_was_interrupted();
+
 /// A strong reference to a Python object that any thread may drop: the decrement is posted
 /// to the callback thread (post_to_python) instead of taking the GIL on a backend thread.
 struct PyRef {

@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 #include <nanobind/ndarray.h>
 
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -339,7 +340,16 @@ void register_runtime(nb::module_& m) {
       "runs f, then g. A callback that raises is reported (sys.unraisablehook) and the next ones still run. "
       "Returns the event.");
 
-  m.def("_shutdown", [] { stop_callback_thread(); }, "Stops the callback thread (atexit).");
+  m.def("_shutdown", [] {
+        // The work still queued finishes first (PoCL crashes if its threads still run kernels
+        // while the process tears down), then the callbacks it posted run, then the thread stops.
+        // Not after Ctrl-C interrupted a wait (the user wants out), nor for longer than 10 s.
+        if (!a_wait_was_interrupted()) {
+          nb::gil_scoped_release unlocked;
+          weft::finish_all_queues(std::chrono::seconds(10));
+        }
+        stop_callback_thread();
+      }, "Waits for the work of every live queue, then stops the callback thread (atexit).");
 
   nb::class_<weft::LocalMemory>(m, "LocalMemory",
       "A __local argument's size in bytes, as PyOpenCL's LocalMemory: pass it where a kernel\n"

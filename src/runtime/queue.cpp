@@ -1,4 +1,5 @@
 #include "runtime/backend.hpp"
+#include "runtime/live_queues.hpp"
 #include "weft/error.hpp"
 #include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
@@ -34,6 +35,7 @@ Queue::Queue(const Device& device, QueueOptions options) {
   made->profiling_enabled = options.profiling;
   detail::DeviceOrder& order = device.impl()->order();
   order.add_queue(made);
+  detail::register_queue(made);
   // The handles share one owner whose release first leaves a marker after the queue's work
   // in flight with the device's ordering (queue_order.hpp), then lets the queue go.
   detail::QueueImpl* raw = made.get();

@@ -99,6 +99,37 @@ TEST_P(Completion, ACallbackThatThrowsIsLoggedAndTheNextStillRun) {
   EXPECT_GE(thread.failed(), failed + 1);
 }
 
+TEST_P(Completion, FinishAllQueuesWaitsForTheWorkOfEveryLiveQueue) {
+  Queue a(dev), b(dev);
+  UserEvent gate;
+  const Event gates[] = {gate};
+  const Event held = a.marker(gates);
+  const Event other = b.marker();
+  std::thread opener([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    gate.complete();
+  });
+  EXPECT_TRUE(finish_all_queues());  // returns only once a's marker, held back by the gate, has run
+  EXPECT_TRUE(held.done());
+  EXPECT_TRUE(other.done());
+  opener.join();
+  {
+    Queue gone(dev);  // a queue already released is skipped
+  }
+  EXPECT_TRUE(finish_all_queues());
+}
+
+TEST_P(Completion, FinishAllQueuesGivesUpAtItsLimit) {
+  Queue q(dev);
+  UserEvent gate;  // never opened before the call: the queue's work cannot finish
+  const Event gates[] = {gate};
+  const Event held = q.marker(gates);
+  EXPECT_FALSE(finish_all_queues(std::chrono::milliseconds(30)));
+  EXPECT_FALSE(held.done());
+  gate.complete();
+  EXPECT_TRUE(finish_all_queues(std::chrono::seconds(20)));
+}
+
 TEST_P(Completion, ThousandsOfCallbacksStartNoThreads) {
   Queue q(dev);
   q.marker().then([](const Event&) {});  // the completion thread and the queue's own, started
