@@ -7,6 +7,7 @@
 
 #include "core/lifetime.hpp"
 #include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
 #include "array/codegen.hpp"
 #include "array/evaluate.hpp"
 #include "array/promotion.hpp"
@@ -95,6 +96,11 @@ void assign_into(const Array& out, const Expr& whole) {
 }  // namespace detail
 
 Array eval(const Expr& expr) {
+  if (auto placed = detail::place_automatically(expr, "eval", false)) {
+    Array out = Array::empty(placed->expr.shape(), placed->expr.dtype(), placed->device);
+    detail::assign_into(out, placed->expr);
+    return detail::mark_automatic(out);
+  }
   const Device dev = detail::device_of(*expr.node());
   if (!dev) throw InvalidArgument("eval: the expression holds no array, so it has no device");
   Array out = Array::empty(expr.shape(), expr.dtype(), dev);

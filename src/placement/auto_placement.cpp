@@ -1,0 +1,155 @@
+// Device `auto` for array operations (src/array/auto_device.hpp): the work estimate of an
+// expression tree, the residence of its arrays as the chooser's masks, the decision (cached
+// per signature and size class) and the expression moved to the chosen device.
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "array/auto_device.hpp"
+#include "array/expr_node.hpp"
+#include "array/memory_pool.hpp"
+#include "core/log.hpp"
+#include "weft/placement.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+// The chooser of device auto and the devices of its table, in the same order.
+struct AutoTable {
+  const Chooser& chooser;
+  std::vector<Device> devices;
+};
+const AutoTable& auto_table() {
+  static const AutoTable t = [] {
+    const Chooser& c = auto_chooser();
+    std::vector<Device> ds;
+    for (const DeviceCosts& costs : c.devices()) ds.push_back(device(costs.selector));
+    return AutoTable{c, std::move(ds)};
+  }();
+  return t;
+}
+
+// Operations per element a node costs, roughly in multiply-adds: the functions a math library
+// evaluates by a polynomial or an iteration count several.
+double node_ops(const ExprNode& n) {
+  using K = ExprNode::Kind;
+  if (n.kind == K::leaf || n.kind == K::scalar) return 0;
+  if (n.kind == K::cast || n.kind == K::where) return 1;
+  static constexpr std::array<std::string_view, 24> heavy = {
+      "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+      "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "power", "atan2", "hypot"};
+  if (std::find(heavy.begin(), heavy.end(), std::string_view(n.op)) != heavy.end()) return 16;
+  if (n.op == "/" || n.op == "floordiv" || n.op == "remainder" || n.op == "logaddexp") return 4;
+  return 1;
+}
+
+struct Walk {
+  double ops_per_element = 0;
+  bool any_float64 = false, any_float = false;
+  bool all_automatic = true;
+  std::size_t leaves = 0;
+  std::uint64_t signature = 0xcbf29ce484222325ULL;
+};
+
+void walk(const ExprNode& n, Walk& w) {
+  w.ops_per_element += node_ops(n);
+  if (n.dtype == DType::float64) w.any_float64 = true;
+  if (is_floating(n.dtype)) w.any_float = true;
+  w.signature = (w.signature ^ (static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.dtype))) *
+                0x100000001b3ULL;
+  if (!n.op.empty()) w.signature = (w.signature ^ std::hash<std::string_view>{}(n.op)) * 0x100000001b3ULL;
+  if (n.kind == ExprNode::Kind::leaf) {
+    ++w.leaves;
+    if (!n.array.is_auto()) w.all_automatic = false;
+  }
+  for (const auto& k : n.kids) walk(*k, w);
+}
+
+// The distinct allocations the tree reads, with where their valid copies are.
+void residences(const ExprNode& n, const AutoTable& t, std::vector<const void*>& seen,
+                std::vector<InputResidence>& out) {
+  if (n.kind == ExprNode::Kind::leaf) {
+    const Array& a = n.array;
+    if (std::find(seen.begin(), seen.end(), a.allocation_id()) != seen.end()) return;
+    seen.push_back(a.allocation_id());
+    auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
+    InputResidence in;
+    in.bytes = static_cast<double>(r.bytes);
+    std::lock_guard lock(r.mutex);
+    for (const auto& c : r.copies) {
+      if (!c.valid) continue;
+      for (std::size_t i = 0; i < t.devices.size(); ++i) {
+        if (t.devices[i] == c.device) in.valid_on |= std::uint64_t{1} << i;
+      }
+      if (c.device.info().capabilities.memory_is_host) in.on_host = true;
+    }
+    out.push_back(in);
+    return;
+  }
+  for (const auto& k : n.kids) residences(*k, t, seen, out);
+}
+
+// The tree with each array seen from device d (Array::to: no copy until a kernel reads it).
+NodePtr moved(const NodePtr& n, const Device& d) {
+  if (n->kind == ExprNode::Kind::leaf) {
+    if (n->array.device() == d) return n;
+    auto m = std::make_shared<ExprNode>(*n);
+    m->array = n->array.to(d);
+    return m;
+  }
+  if (n->kids.empty()) return n;
+  auto m = std::make_shared<ExprNode>(*n);
+  for (auto& k : m->kids) k = moved(k, d);
+  return m;
+}
+
+}  // namespace
+
+const Array& mark_automatic(const Array& array) {
+  array.to_auto();
+  return array;
+}
+
+std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host) {
+  Walk w;
+  walk(*expr.node(), w);
+  if (w.leaves == 0 || !w.all_automatic) return std::nullopt;
+  const AutoTable& t = auto_table();
+
+  // The inputs' residence; bytes read are each allocation's bytes, capped by what the
+  // operation's elements can touch (a broadcast row is read once per row, from cache).
+  std::vector<const void*> seen;
+  std::vector<InputResidence> inputs;
+  residences(*expr.node(), t, seen, inputs);
+  WorkEstimate work;
+  work.elements = expr.shape().size();
+  const double n = static_cast<double>(work.elements);
+  for (const InputResidence& in : inputs) work.bytes_read += in.bytes;
+  work.ops = n * std::max(1.0, w.ops_per_element + (result_to_host ? 1.0 : 0.0));
+  work.arithmetic = w.any_float64 ? Arithmetic::float64 : w.any_float ? Arithmetic::float32 : Arithmetic::integer;
+  if (result_to_host) {
+    work.result_to_host = true;
+    work.result_bytes = 8;
+  } else {
+    work.bytes_written = n * static_cast<double>(size_of(expr.dtype()));
+    // A result computed from host data alone is likely read on the host; one computed from
+    // data already on a device likely stays for the next operation there.
+    const bool from_host = std::all_of(inputs.begin(), inputs.end(), [&](const InputResidence& in) {
+      return in.on_host || in.valid_on == 0;
+    });
+    work.result_to_host = from_host;
+    work.result_bytes = work.bytes_written;
+  }
+  std::uint64_t signature = w.signature;
+  for (const char* p = what; *p; ++p) signature = (signature ^ static_cast<unsigned char>(*p)) * 0x100000001b3ULL;
+  const std::size_t best = t.chooser.choose_cached(signature, work, inputs);
+  WEFT_LOG_INFO(t.chooser.explain(what, work, inputs));
+  const Device& d = t.devices[best];
+  return AutoPlacement{d, Expr(moved(expr.node(), d))};
+}
+
+}  // namespace weft::detail
