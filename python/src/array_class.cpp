@@ -89,6 +89,18 @@ void register_arrays(nb::module_& m) {
       .def_prop_ro("data", [](nb::handle self) { return as_py(self).array().buffer(); },
                    "The buffer the array lies in (PyOpenCL's .data).")
       .def_prop_ro("is_lazy", &PyArray::lazy, "Whether the array is an expression not evaluated yet.")
+      .def("to_auto", [](nb::handle self) {
+        as_py(self).array().to_auto();
+        return nb::borrow(self);
+      }, "Device auto (docs/PLACEMENT.md): from now on each fused evaluation and full reduction that\n"
+         "reads only automatic arrays runs on the device the cost model expects to finish it first,\n"
+         "copies included; its result is automatic too. Marks the memory (every view of it); returns\n"
+         "the array.\n\n"
+         ">>> a = weft.asarray(np.arange(4.0), device=\"host\").to_auto()\n"
+         ">>> float((a * 2).sum())\n"
+         "12.0")
+      .def_prop_ro("is_auto", [](nb::handle self) { return as_py(self).array().is_auto(); },
+                   "Whether the array's memory is placed automatically (to_auto); evaluates a lazy array.")
       .def_prop_ro("flags_c_contiguous", [](nb::handle self) { return as_py(self).array().is_contiguous(); })
       .def("evaluate", [](nb::handle self) {
         as_py(self).array();

@@ -1,0 +1,22 @@
+"""Device auto from Python (docs/PLACEMENT.md): arrays marked with to_auto() compute the same
+values wherever the cost model sends their work, and their results are automatic too."""
+import numpy as np
+import pytest
+
+import weft
+
+
+def test_auto_arrays_compute_right_and_stay_auto():
+    x = np.linspace(0.0, 1.0, 1000, dtype=np.float32)
+    a = weft.asarray(x, device="host").to_auto()
+    assert a.is_auto
+    assert float((a * a).sum()) == pytest.approx(float((x.astype(np.float64) ** 2).sum()), rel=1e-6)
+    b = (weft.sqrt(a) * 2 + 1).evaluate()
+    assert b.is_auto
+    np.testing.assert_allclose(b.get(), np.sqrt(x) * 2 + 1, rtol=1e-6)
+
+
+def test_explicit_arrays_are_not_auto():
+    a = weft.asarray(np.arange(10.0), device="host")
+    assert not a.is_auto
+    assert not (a + 1).evaluate().is_auto
