@@ -207,7 +207,8 @@ Array reduce_where_placed(const Expr& whole, const std::string& what, bool keepd
 
 Array detail::reduce_every_element(const Expr& given, const std::string& what, bool keepdims) {
   if (const auto placed = detail::place_automatically(given, what.c_str(), true)) {
-    return detail::mark_automatic(reduce_where_placed(placed->expr, what, keepdims));
+    const Array r = reduce_where_placed(placed->expr, what, keepdims);
+    return placed->chosen ? detail::mark_automatic(r) : r;
   }
   return reduce_where_placed(given, what, keepdims);
 }

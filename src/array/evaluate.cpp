@@ -99,7 +99,7 @@ Array eval(const Expr& expr) {
   if (auto placed = detail::place_automatically(expr, "eval", false)) {
     Array out = Array::empty(placed->expr.shape(), placed->expr.dtype(), placed->device);
     detail::assign_into(out, placed->expr);
-    return detail::mark_automatic(out);
+    return placed->chosen ? detail::mark_automatic(out) : out;
   }
   const Device dev = detail::device_of(*expr.node());
   if (!dev) throw InvalidArgument("eval: the expression holds no array, so it has no device");
@@ -121,7 +121,8 @@ void Array::assign(const Expr& expr) {
   if (dtype_ != DType::bool_) detail::check_fits(*expr.node(), dtype_, "assignment");
   // Lazy arrays that read this memory see its values from before the write (NumPy's order).
   detail::evaluate_readers(*this);
-  detail::assign_into(*this, expr);
+  // The destination fixes the device: automatic arrays the assignment reads are seen from there.
+  detail::assign_into(*this, detail::reads_automatic(expr) ? detail::seen_from(expr, device()) : expr);
 }
 
 }  // namespace weft

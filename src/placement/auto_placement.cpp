@@ -50,10 +50,23 @@ double node_ops(const ExprNode& n) {
 struct Walk {
   double ops_per_element = 0;
   bool any_float64 = false, any_float = false;
-  bool all_automatic = true;
-  std::size_t leaves = 0;
   std::uint64_t signature = 0xcbf29ce484222325ULL;
 };
+
+// How many arrays the tree reads and how many of them are automatic; the device of the first
+// array that is not. Cheap: the common case (no automatic array) stops here.
+struct Leaves {
+  std::size_t all = 0, automatic = 0;
+  Device fixed;
+};
+void count_leaves(const ExprNode& n, Leaves& l) {
+  if (n.kind == ExprNode::Kind::leaf) {
+    ++l.all;
+    if (n.array.is_auto()) ++l.automatic;
+    else if (!l.fixed) l.fixed = n.array.device();
+  }
+  for (const auto& k : n.kids) count_leaves(*k, l);
+}
 
 void walk(const ExprNode& n, Walk& w) {
   w.ops_per_element += node_ops(n);
@@ -62,10 +75,6 @@ void walk(const ExprNode& n, Walk& w) {
   w.signature = (w.signature ^ (static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.dtype))) *
                 0x100000001b3ULL;
   if (!n.op.empty()) w.signature = (w.signature ^ std::hash<std::string_view>{}(n.op)) * 0x100000001b3ULL;
-  if (n.kind == ExprNode::Kind::leaf) {
-    ++w.leaves;
-    if (!n.array.is_auto()) w.all_automatic = false;
-  }
   for (const auto& k : n.kids) walk(*k, w);
 }
 
@@ -93,10 +102,11 @@ void residences(const ExprNode& n, const AutoTable& t, std::vector<const void*>&
   for (const auto& k : n.kids) residences(*k, t, seen, out);
 }
 
-// The tree with each array seen from device d (Array::to: no copy until a kernel reads it).
+// The tree with each automatic array seen from device d (Array::to: no copy until a kernel
+// reads it); arrays of fixed devices stay where they are.
 NodePtr moved(const NodePtr& n, const Device& d) {
   if (n->kind == ExprNode::Kind::leaf) {
-    if (n->array.device() == d) return n;
+    if (n->array.device() == d || !n->array.is_auto()) return n;
     auto m = std::make_shared<ExprNode>(*n);
     m->array = n->array.to(d);
     return m;
@@ -114,10 +124,22 @@ const Array& mark_automatic(const Array& array) {
   return array;
 }
 
+Expr seen_from(const Expr& expr, const Device& device) { return Expr(moved(expr.node(), device)); }
+
+bool reads_automatic(const Expr& expr) {
+  Leaves leaves;
+  count_leaves(*expr.node(), leaves);
+  return leaves.automatic > 0;
+}
+
 std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host) {
+  Leaves leaves;
+  count_leaves(*expr.node(), leaves);
+  if (leaves.automatic == 0) return std::nullopt;
+  // An array of a fixed device fixes where the operation runs: the automatic ones follow it.
+  if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false};
   Walk w;
   walk(*expr.node(), w);
-  if (w.leaves == 0 || !w.all_automatic) return std::nullopt;
   const AutoTable& t = auto_table();
 
   // The inputs' residence; bytes read are each allocation's bytes, capped by what the
@@ -149,7 +171,7 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   const std::size_t best = t.chooser.choose_cached(signature, work, inputs);
   WEFT_LOG_INFO(t.chooser.explain(what, work, inputs));
   const Device& d = t.devices[best];
-  return AutoPlacement{d, Expr(moved(expr.node(), d))};
+  return AutoPlacement{d, Expr(moved(expr.node(), d)), true};
 }
 
 }  // namespace weft::detail

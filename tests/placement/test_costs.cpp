@@ -142,15 +142,24 @@ TEST(AutoArrays, ExplicitDevicesAreUnchanged) {
   }
 }
 
-TEST(AutoArrays, MixingAutomaticAndExplicitKeepsTheExplicitRule) {
-  // One explicit array fixes the device: the operation runs there, as before.
-  const Device host = device("host");
-  const Array fixed = Array::arange(0, 10, 1, DType::float32, host);
-  const Array automatic = Array::arange(0, 10, 1, DType::float32, host).to_auto();
-  const Array c = eval(Expr(fixed) + automatic);
-  EXPECT_FALSE(c.is_auto());
-  EXPECT_TRUE(c.device() == host);
-  EXPECT_EQ(c.to_host<float>()[9], 18.0f);
+TEST(AutoArrays, AutomaticArraysFollowAnExplicitOne) {
+  // One array of a fixed device fixes where the operation runs; automatic arrays, wherever
+  // their data is, are copied there.
+  for (const Device& home : test::test_devices()) {
+    for (const Device& d : test::test_devices()) {
+      const Array fixed = Array::arange(0, 10, 1, DType::float32, d);
+      const Array automatic = Array::arange(0, 10, 1, DType::float32, home).to_auto();
+      const Array c = eval(Expr(fixed) + automatic);
+      EXPECT_FALSE(c.is_auto());
+      EXPECT_TRUE(c.device() == d);
+      EXPECT_EQ(c.to_host<float>()[9], 18.0f);
+      EXPECT_DOUBLE_EQ(sum(Expr(automatic) * fixed).get(), 285.0);
+      // An assignment runs on its destination's device.
+      Array dest = Array::zeros(Shape{10}, DType::float32, d);
+      dest.assign(Expr(automatic) * 3);
+      EXPECT_EQ(dest.to_host<float>()[9], 27.0f);
+    }
+  }
 }
 
 }  // namespace
