@@ -34,8 +34,7 @@ const std::vector<Command>& commands() {
        "A table of every device weft found (its selector for WEFT_DEVICE and --device), and for a\n"
        "backend with no device, why.",
        {{"--json", "print the devices as a JSON array, with their capabilities"},
-        {"--costs", "print each device's cost model instead (docs/PLACEMENT.md): the stored calibration, or\n"
-                    "a quick one measured now"}},
+        {"--costs", "print each device's cost model (docs/PLACEMENT.md), measured quickly if none is stored"}},
        {"weft devices", "weft devices --json", "weft devices --costs", "WEFT_BACKENDS=host weft devices"}},
       {"calibrate",
        "measure each device's costs for device auto",
