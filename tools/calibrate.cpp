@@ -42,7 +42,8 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("float32_ops_per_s").value(c.ops_per_s[0]);
   w.key("float64_ops_per_s").value(c.ops_per_s[1]);
   w.key("integer_ops_per_s").value(c.ops_per_s[2]);
-  w.key("transfer_latency_s").value(c.transfer_latency_s);
+  w.key("to_device_latency_s").value(c.to_device_latency_s);
+  w.key("to_host_latency_s").value(c.to_host_latency_s);
   w.key("to_device_Bps").value(c.to_device_Bps);
   w.key("to_host_Bps").value(c.to_host_Bps);
   w.key("to_device_pinned_Bps").value(c.to_device_pinned_Bps);
@@ -54,7 +55,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
 void print_table(const std::vector<DeviceCosts>& all) {
   std::cout << std::left << std::setw(13) << "device" << std::right << std::setw(9) << "launch" << std::setw(9)
             << "sync" << std::setw(12) << "bandwidth" << std::setw(10) << "f32 ops" << std::setw(10) << "f64 ops"
-            << std::setw(10) << "int ops" << std::setw(9) << "copy lat" << std::setw(12) << "to device"
+            << std::setw(10) << "int ops" << std::setw(9) << "lat to" << std::setw(9) << "lat from" << std::setw(12) << "to device"
             << std::setw(12) << "to host" << std::setw(12) << "pinned to" << std::setw(12) << "pinned from"
             << "  measured\n";
   for (const DeviceCosts& c : all) {
@@ -63,7 +64,7 @@ void print_table(const std::vector<DeviceCosts>& all) {
     std::cout << std::left << std::setw(13) << c.selector << std::right << std::setw(9) << us(c.launch_s)
               << std::setw(9) << us(c.sync_s) << std::setw(12) << rate(c.bandwidth_Bps) << std::setw(10)
               << ops(c.ops_per_s[0]) << std::setw(10) << ops(c.ops_per_s[1]) << std::setw(10) << ops(c.ops_per_s[2])
-              << std::setw(9) << us(c.transfer_latency_s) << std::setw(12)
+              << std::setw(9) << us(c.to_device_latency_s) << std::setw(9) << us(c.to_host_latency_s) << std::setw(12)
               << (c.memory_is_host ? "host mem" : rate(c.to_device_Bps)) << std::setw(12)
               << (c.memory_is_host ? "host mem" : rate(c.to_host_Bps)) << std::setw(12)
               << rate(c.to_device_pinned_Bps) << std::setw(12) << rate(c.to_host_pinned_Bps) << "  " << when.str()

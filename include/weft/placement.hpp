@@ -47,7 +47,8 @@ struct WEFT_API DeviceCosts {
   double sync_s = 0;              // finishing an idle queue: paid once by each operation waited for
   double bandwidth_Bps = 0;       // device memory, bytes read plus written per second (a copy kernel)
   double ops_per_s[3] = {0, 0, 0};  // float32, float64, integer operations per second (Arithmetic order)
-  double transfer_latency_s = 0;  // a small host<->device copy
+  double to_device_latency_s = 0;  // a small (64-byte) blocking copy host -> device
+  double to_host_latency_s = 0;    // a small blocking copy device -> host (a wait for the device)
   double to_device_Bps = 0;       // pageable host memory -> device
   double to_host_Bps = 0;         // device -> pageable host memory
   double to_device_pinned_Bps = 0;  // pinned host memory -> device (0: not measured)

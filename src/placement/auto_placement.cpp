@@ -111,10 +111,14 @@ NodePtr moved(const NodePtr& n, const Device& d) {
     m->array = n->array.to(d);
     return m;
   }
-  if (n->kids.empty()) return n;
-  auto m = std::make_shared<ExprNode>(*n);
-  for (auto& k : m->kids) k = moved(k, d);
-  return m;
+  std::shared_ptr<ExprNode> m;
+  for (std::size_t i = 0; i < n->kids.size(); ++i) {
+    NodePtr k = moved(n->kids[i], d);
+    if (k == n->kids[i]) continue;
+    if (!m) m = std::make_shared<ExprNode>(*n);
+    m->kids[i] = std::move(k);
+  }
+  return m ? NodePtr(std::move(m)) : n;
 }
 
 }  // namespace

@@ -90,17 +90,17 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
         if (!(in.valid_on & (std::uint64_t{1} << s))) continue;
         const DeviceCosts& src = devices_[s];
         const double t = src.memory_is_host ? 0.0
-                                            : src.transfer_latency_s +
+                                            : src.to_host_latency_s +
                                                   move_s(in.bytes, rate_or(src.to_host_Bps, src.to_host_pinned_Bps));
         to_host = std::min(to_host, t);
       }
       if (!std::isfinite(to_host)) to_host = 0;  // held nowhere in the table: nothing to copy
     }
-    const double to_dev = c.memory_is_host ? 0.0 : c.transfer_latency_s + move_s(in.bytes, c.to_device_Bps);
+    const double to_dev = c.memory_is_host ? 0.0 : c.to_device_latency_s + move_s(in.bytes, c.to_device_Bps);
     e.copy_in += to_host + to_dev;
   }
   if (work.result_to_host && !c.memory_is_host) {
-    e.copy_out = c.transfer_latency_s + move_s(work.result_bytes, c.to_host_Bps);
+    e.copy_out = c.to_host_latency_s + move_s(work.result_bytes, c.to_host_Bps);
   }
   return e;
 }

@@ -5,7 +5,7 @@
 // size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
 // or foreign file is measured again (with a log line), never trusted.
 //
-//   weft-costs 1
+//   weft-costs 2
 //   identity host|AMD EPYC 7B13|g++ 12|...|units=2
 //   launch_s 2.1e-05
 //   ...
@@ -33,7 +33,7 @@ namespace detail {
 
 namespace {
 
-constexpr const char* header = "weft-costs 1";
+constexpr const char* header = "weft-costs 2";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
 
 // The numbers of a DeviceCosts by name, in file order.
@@ -45,7 +45,8 @@ void each_number(C& c, F&& f) {
   f("float32_ops_per_s", c.ops_per_s[0]);
   f("float64_ops_per_s", c.ops_per_s[1]);
   f("integer_ops_per_s", c.ops_per_s[2]);
-  f("transfer_latency_s", c.transfer_latency_s);
+  f("to_device_latency_s", c.to_device_latency_s);
+  f("to_host_latency_s", c.to_host_latency_s);
   f("to_device_Bps", c.to_device_Bps);
   f("to_host_Bps", c.to_host_Bps);
   f("to_device_pinned_Bps", c.to_device_pinned_Bps);

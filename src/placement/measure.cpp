@@ -131,20 +131,21 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
   {
     Buffer d(device, s.transfer_bytes);
     std::vector<unsigned char> host(s.transfer_bytes, 1);
-    c.transfer_latency_s = median_time(quick ? 9 : 31, [&] { q.write(d, host.data(), 64); });
+    c.to_device_latency_s = median_time(quick ? 9 : 31, [&] { q.write(d, host.data(), 64); });
+    c.to_host_latency_s = median_time(quick ? 9 : 31, [&] { q.read(d, host.data(), 64); });
     const double bytes = static_cast<double>(s.transfer_bytes);
     c.to_device_Bps = bytes / net(median_time(s.reps, [&] { q.write(d, host.data(), host.size()); }),
-                                  c.transfer_latency_s);
+                                  c.to_device_latency_s);
     c.to_host_Bps = bytes / net(median_time(s.reps, [&] { q.read(d, host.data(), host.size()); }),
-                                c.transfer_latency_s);
+                                c.to_host_latency_s);
     if (!quick) {
       try {
         PinnedMemory pinned(device, s.transfer_bytes);
         std::memset(pinned.data(), 1, s.transfer_bytes);
         c.to_device_pinned_Bps = bytes / net(median_time(s.reps, [&] { q.write(d, pinned.data(), s.transfer_bytes); }),
-                                             c.transfer_latency_s);
+                                             c.to_device_latency_s);
         c.to_host_pinned_Bps = bytes / net(median_time(s.reps, [&] { q.read(d, pinned.data(), s.transfer_bytes); }),
-                                           c.transfer_latency_s);
+                                           c.to_host_latency_s);
       } catch (const Error& e) {
         WEFT_LOG_DEBUG("calibrate " << info.selector << ": no pinned memory (" << e.what() << ")");
       }

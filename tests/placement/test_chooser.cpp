@@ -35,7 +35,8 @@ DeviceCosts gpu_costs() {
   c.ops_per_s[0] = 30e12;
   c.ops_per_s[1] = 15e12;
   c.ops_per_s[2] = 15e12;
-  c.transfer_latency_s = 10e-6;
+  c.to_device_latency_s = 10e-6;
+  c.to_host_latency_s = 10e-6;
   c.to_device_Bps = 5e9;
   c.to_host_Bps = 5e9;
   return c;

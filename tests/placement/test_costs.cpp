@@ -25,7 +25,8 @@ DeviceCosts sample() {
   c.ops_per_s[0] = 3e10;
   c.ops_per_s[1] = 1.5e10;
   c.ops_per_s[2] = 2e10;
-  c.transfer_latency_s = 1e-6;
+  c.to_device_latency_s = 1e-6;
+  c.to_host_latency_s = 2e-6;
   c.to_device_Bps = 8e9;
   c.to_host_Bps = 7e9;
   c.measured_s = 1.75;
@@ -43,6 +44,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.bandwidth_Bps, c.bandwidth_Bps);
   EXPECT_DOUBLE_EQ(back.ops_per_s[1], c.ops_per_s[1]);
   EXPECT_DOUBLE_EQ(back.to_host_Bps, c.to_host_Bps);
+  EXPECT_DOUBLE_EQ(back.to_host_latency_s, 2e-6);
   EXPECT_DOUBLE_EQ(back.to_device_pinned_Bps, 0);
   EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
 }
