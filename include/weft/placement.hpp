@@ -102,8 +102,10 @@ class WEFT_API Chooser {
   const std::vector<DeviceCosts>& devices() const noexcept { return devices_; }
   /// The model's terms on device index d.
   PlacementEstimate estimate(std::size_t d, const WorkEstimate& work, std::span<const InputResidence> inputs) const;
-  /// The index of the cheapest device (the first of equals), computed now.
-  std::size_t choose(const WorkEstimate& work, std::span<const InputResidence> inputs) const;
+  /// The index of the cheapest device (the first of equals), computed now, from the model alone
+  /// (signature 0) or with the corrections observe() learnt for signature.
+  std::size_t choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
+                     std::uint64_t signature = 0) const;
   /// The same, remembered per (signature, size class of work.elements, residence,
   /// result_to_host): a remembered decision is a hash and one atomic load. signature names
   /// the operation's kind and structure (two calls with one signature and size class cost
@@ -112,13 +114,30 @@ class WEFT_API Chooser {
                             std::span<const InputResidence> inputs) const;
   /// Forgets every remembered decision.
   void forget() const noexcept;
+  /// Online correction: the operation of this signature and work ran on device index d in
+  /// seconds (from its decision to its completion). Its estimates there, for this signature and
+  /// size class, are scaled from now on by a running mean of measured / predicted (each
+  /// observation weighs a quarter), and the remembered decision is dropped, so a misprediction
+  /// corrects itself after a few calls. Thread-safe; not on the path of a remembered decision.
+  void observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
+               std::size_t d, double seconds) const;
+  /// The correction observe() has learnt for (signature, size class of elements, device d); 1
+  /// when none.
+  double correction(std::uint64_t signature, std::int64_t elements, std::size_t d) const;
   /// One line with each device's estimate and the choice, as WEFT_LOG=info prints it:
-  /// "sum(a*b) n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host".
-  std::string explain(const std::string& what, const WorkEstimate& work, std::span<const InputResidence> inputs) const;
+  /// "sum(a*b) n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"; with a
+  /// signature, the estimates as corrected by what observe() learnt for it.
+  std::string explain(const std::string& what, const WorkEstimate& work, std::span<const InputResidence> inputs,
+                      std::uint64_t signature = 0) const;
 
  private:
+  std::uint64_t decision_key(std::uint64_t signature, const WorkEstimate& work,
+                             std::span<const InputResidence> inputs) const noexcept;
+
   std::vector<DeviceCosts> devices_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> decisions_;
+  struct Learnt;
+  std::unique_ptr<Learnt> learnt_;
 };
 
 /// The costs of device: the stored calibration for its identity when there is a valid one,

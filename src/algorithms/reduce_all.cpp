@@ -77,7 +77,9 @@ Future<double> reduce(const Expr& given, const Reduction& r) {
   }
   detail::CallKey call;
   auto kernel = reduce_kernel(expr, r, call);
-  return pooled_reduce<double>(*kernel, dev, n, call.args());
+  Future<double> result = pooled_reduce<double>(*kernel, dev, n, call.args());
+  if (placed) detail::learn_when_done(*placed);
+  return result;
 }
 
 // ---- reductions over every element, in parallel ------------------------------------------
@@ -208,6 +210,7 @@ Array reduce_where_placed(const Expr& whole, const std::string& what, bool keepd
 Array detail::reduce_every_element(const Expr& given, const std::string& what, bool keepdims) {
   if (const auto placed = detail::place_automatically(given, what.c_str(), true)) {
     const Array r = reduce_where_placed(placed->expr, what, keepdims);
+    detail::learn_when_done(*placed);
     return placed->chosen ? detail::mark_automatic(r) : r;
   }
   return reduce_where_placed(given, what, keepdims);

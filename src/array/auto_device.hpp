@@ -7,19 +7,29 @@
 // arrays keeps today's rule (every array on one device), so explicit devices behave as before.
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include "weft/array.hpp"
+#include "weft/event.hpp"
 
 namespace weft::detail {
 
 enum class ResultGoes { likely_host, stays };
 
+struct AutoDecision;  // what the chooser decided from (src/placement/auto_placement.cpp)
+
 struct AutoPlacement {
   Device device;  // where the operation runs
   Expr expr;      // the expression with its arrays seen from there
   bool chosen;    // by the chooser (every array automatic): the result is automatic too
+  std::shared_ptr<const AutoDecision> decision;  // when chosen
 };
+
+/// Online learning: when the array work enqueued so far on placed.device is done, the time
+/// from the decision to then refines the chooser's estimate for this operation there
+/// (Chooser::observe). Nothing when the placement was not chosen.
+void learn_when_done(const AutoPlacement& placed);
 
 /// Nothing when no array of expr is automatic (the common case, decided without allocating).
 /// When every array is, the device the chooser picks and the expression moved there; what

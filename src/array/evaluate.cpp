@@ -99,6 +99,7 @@ Array eval(const Expr& expr) {
   if (auto placed = detail::place_automatically(expr, "eval", false)) {
     Array out = Array::empty(placed->expr.shape(), placed->expr.dtype(), placed->device);
     detail::assign_into(out, placed->expr);
+    detail::learn_when_done(*placed);
     return placed->chosen ? detail::mark_automatic(out) : out;
   }
   const Device dev = detail::device_of(*expr.node());

@@ -3,14 +3,17 @@
 // per signature and size class) and the expression moved to the chosen device.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "array/array_queue.hpp"
 #include "array/auto_device.hpp"
 #include "array/expr_node.hpp"
 #include "array/memory_pool.hpp"
+#include "core/lifetime.hpp"
 #include "core/log.hpp"
 #include "weft/placement.hpp"
 
@@ -24,13 +27,14 @@ struct AutoTable {
   std::vector<Device> devices;
 };
 const AutoTable& auto_table() {
-  static const AutoTable t = [] {
+  // Never destroyed (core/lifetime.hpp): a completion callback may use it while the process exits.
+  static Immortal<AutoTable> t([] {
     const Chooser& c = auto_chooser();
     std::vector<Device> ds;
     for (const DeviceCosts& costs : c.devices()) ds.push_back(device(costs.selector));
     return AutoTable{c, std::move(ds)};
-  }();
-  return t;
+  }());
+  return *t;
 }
 
 // Operations per element a node costs, roughly in multiply-adds: the functions a math library
@@ -124,6 +128,24 @@ NodePtr moved(const NodePtr& n, const Device& d) {
 
 }  // namespace
 
+struct AutoDecision {
+  std::uint64_t signature;
+  WorkEstimate work;
+  std::vector<InputResidence> inputs;
+  std::size_t device;
+  std::chrono::steady_clock::time_point when;
+};
+
+void learn_when_done(const AutoPlacement& placed) {
+  if (!placed.decision) return;
+  // A marker after the operation: its completion is the operation's (and whatever was queued
+  // before it on the array queue, which a busy queue adds to the measure).
+  detail::array_queue(placed.device).marker().then([d = placed.decision](const Event&) {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - d->when).count();
+    auto_table().chooser.observe(d->signature, d->work, d->inputs, d->device, s);
+  });
+}
+
 const Array& mark_automatic(const Array& array) {
   array.to_auto();
   return array;
@@ -142,7 +164,7 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   count_leaves(*expr.node(), leaves);
   if (leaves.automatic == 0) return std::nullopt;
   // An array of a fixed device fixes where the operation runs: the automatic ones follow it.
-  if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false};
+  if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr};
   Walk w;
   walk(*expr.node(), w);
   const AutoTable& t = auto_table();
@@ -173,10 +195,12 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   }
   std::uint64_t signature = w.signature;
   for (const char* p = what; *p; ++p) signature = (signature ^ static_cast<unsigned char>(*p)) * 0x100000001b3ULL;
+  const auto when = std::chrono::steady_clock::now();
   const std::size_t best = t.chooser.choose_cached(signature, work, inputs);
-  WEFT_LOG_INFO(t.chooser.explain(what, work, inputs));
+  WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature));
   const Device& d = t.devices[best];
-  return AutoPlacement{d, Expr(moved(expr.node(), d)), true};
+  auto decision = std::make_shared<const AutoDecision>(AutoDecision{signature, work, std::move(inputs), best, when});
+  return AutoPlacement{d, Expr(moved(expr.node(), d)), true, std::move(decision)};
 }
 
 }  // namespace weft::detail

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
@@ -56,8 +58,26 @@ const char* to_string(Arithmetic a) noexcept {
   return "?";
 }
 
+// What observe() learnt: measured / predicted per (signature, size class, device).
+struct Chooser::Learnt {
+  std::mutex mutex;
+  std::unordered_map<std::uint64_t, double> factor;
+  std::atomic<bool> any{false};
+};
+
+namespace {
+std::uint64_t size_class(std::int64_t elements) {
+  return static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0))));
+}
+std::uint64_t learnt_key(std::uint64_t signature, std::int64_t elements, std::size_t d) {
+  return mix(mix(signature, size_class(elements)), d);
+}
+}  // namespace
+
 Chooser::Chooser(std::vector<DeviceCosts> devices)
-    : devices_(std::move(devices)), decisions_(std::make_unique<std::atomic<std::uint64_t>[]>(decision_slots)) {
+    : devices_(std::move(devices)),
+      decisions_(std::make_unique<std::atomic<std::uint64_t>[]>(decision_slots)),
+      learnt_(std::make_unique<Learnt>()) {
   if (devices_.empty()) throw InvalidArgument("Chooser: the device table is empty; give it at least one device's costs");
   if (devices_.size() > 63) {
     throw InvalidArgument("Chooser: " + std::to_string(devices_.size()) + " devices; a table holds at most 63");
@@ -105,11 +125,33 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   return e;
 }
 
-std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResidence> inputs) const {
+double Chooser::correction(std::uint64_t signature, std::int64_t elements, std::size_t d) const {
+  if (!learnt_->any.load(std::memory_order_acquire)) return 1.0;
+  std::lock_guard lock(learnt_->mutex);
+  const auto it = learnt_->factor.find(learnt_key(signature, elements, d));
+  return it == learnt_->factor.end() ? 1.0 : it->second;
+}
+
+void Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
+                      std::size_t d, double seconds) const {
+  const double predicted = estimate(d, work, inputs).total();
+  if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0)) return;
+  {
+    std::lock_guard lock(learnt_->mutex);
+    auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d), seconds / predicted);
+    if (!fresh) it->second = 0.75 * it->second + 0.25 * (seconds / predicted);
+  }
+  learnt_->any.store(true, std::memory_order_release);
+  decisions_[decision_key(signature, work, inputs) % decision_slots].store(0, std::memory_order_relaxed);
+}
+
+std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
+                            std::uint64_t signature) const {
   std::size_t best = 0;
   double best_t = std::numeric_limits<double>::infinity();
   for (std::size_t d = 0; d < devices_.size(); ++d) {
-    const double t = estimate(d, work, inputs).total();
+    double t = estimate(d, work, inputs).total();
+    if (signature != 0) t *= correction(signature, work.elements, d);
     if (t < best_t) {
       best_t = t;
       best = d;
@@ -118,29 +160,40 @@ std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResid
   return best;
 }
 
-std::size_t Chooser::choose_cached(std::uint64_t signature, const WorkEstimate& work,
-                                   std::span<const InputResidence> inputs) const {
-  std::uint64_t key = mix(signature, static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(
-                                         std::max<std::int64_t>(work.elements, 0)))));
+std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate& work,
+                                    std::span<const InputResidence> inputs) const noexcept {
+  std::uint64_t key = mix(signature, size_class(work.elements));
   key = mix(key, (work.result_to_host ? 1u : 0u) | static_cast<unsigned>(work.arithmetic) << 1);
   for (const InputResidence& in : inputs) key = mix(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
+  return key;
+}
+
+std::size_t Chooser::choose_cached(std::uint64_t signature, const WorkEstimate& work,
+                                   std::span<const InputResidence> inputs) const {
+  const std::uint64_t key = decision_key(signature, work, inputs);
   std::atomic<std::uint64_t>& slot = decisions_[key % decision_slots];
   const std::uint64_t tag = key & ~std::uint64_t{0xff};
   const std::uint64_t held = slot.load(std::memory_order_relaxed);
   if (held != 0 && (held & ~std::uint64_t{0xff}) == tag) return (held & 0xff) - 1;
-  const std::size_t best = choose(work, inputs);
+  const std::size_t best = choose(work, inputs, signature);
   slot.store(tag | (best + 1), std::memory_order_relaxed);
   return best;
 }
 
 std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
-                             std::span<const InputResidence> inputs) const {
+                             std::span<const InputResidence> inputs, std::uint64_t signature) const {
   std::string out = what + " n=" + std::to_string(work.elements) + ":";
-  const std::size_t best = choose(work, inputs);
+  const std::size_t best = choose(work, inputs, signature);
   for (std::size_t d = 0; d < devices_.size(); ++d) {
     const PlacementEstimate e = estimate(d, work, inputs);
-    out += (d == 0 ? " " : " | ") + devices_[d].selector + " " + ms(e.launch + e.compute) + " ms";
-    if (e.copy_in + e.copy_out > 0) out += " + " + ms(e.copy_in + e.copy_out) + " ms copy";
+    const double f = signature != 0 ? correction(signature, work.elements, d) : 1.0;
+    out += (d == 0 ? " " : " | ") + devices_[d].selector + " " + ms(f * (e.launch + e.compute)) + " ms";
+    if (e.copy_in + e.copy_out > 0) out += " + " + ms(f * (e.copy_in + e.copy_out)) + " ms copy";
+    if (f != 1.0) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " (x%.2f learnt)", f);
+      out += buf;
+    }
   }
   return out + " -> " + devices_[best].selector;
 }

@@ -21,6 +21,7 @@
 #include "cache/cache_directory.hpp"
 #include "core/files.hpp"
 #include "core/hash.hpp"
+#include "core/lifetime.hpp"
 #include "core/log.hpp"
 #include "placement/costs_file.hpp"
 #include "weft/config.hpp"
@@ -219,17 +220,23 @@ DeviceCosts costs_of(const Device& device) {
   return *c;
 }
 
+namespace {
+std::vector<DeviceCosts> auto_table_costs() {
+  std::vector<DeviceCosts> table;
+  for (const Device& d : devices()) {
+    if (table.size() == 63) break;
+    table.push_back(costs_of(d));
+  }
+  if (table.empty()) throw InvalidArgument("device auto: no device is present to choose from (weft devices)");
+  return table;
+}
+}  // namespace
+
 const Chooser& auto_chooser() {
-  static const Chooser chooser = [] {
-    std::vector<DeviceCosts> table;
-    for (const Device& d : devices()) {
-      if (table.size() == 63) break;
-      table.push_back(costs_of(d));
-    }
-    if (table.empty()) throw InvalidArgument("device auto: no device is present to choose from (weft devices)");
-    return Chooser(std::move(table));
-  }();
-  return chooser;
+  // Never destroyed (core/lifetime.hpp): completion callbacks of queued work may still teach it
+  // (Chooser::observe) while the process exits.
+  static detail::Immortal<Chooser> chooser(auto_table_costs());
+  return *chooser;
 }
 
 }  // namespace weft

@@ -153,6 +153,33 @@ TEST(Chooser, CachedDecisionsEqualFreshOnes) {
   EXPECT_EQ(chooser.choose_cached(42, light_sum(1e8), two_inputs(1e8, on_gpu, false)), 1u);
 }
 
+TEST(Chooser, AWrongCalibrationIsCorrectedOnline) {
+  // The table claims a GPU 100 times faster than it is: the first decisions send large light
+  // work there; after a few observed runs at the real speed the chooser keeps it on the host.
+  DeviceCosts optimistic = gpu_costs();
+  optimistic.to_device_Bps *= 100;
+  optimistic.to_host_Bps *= 100;
+  Chooser chooser({host_costs(), optimistic});
+  const WorkEstimate w = light_sum(1e8);
+  const auto in = two_inputs(1e8, on_host_device, true);
+  constexpr std::uint64_t sig = 7;
+  ASSERT_EQ(chooser.choose_cached(sig, w, in), 1u);
+  const double real_gpu = 100 * chooser.estimate(1, w, in).total();  // what the runs measure there
+  int calls = 0;
+  while (chooser.choose_cached(sig, w, in) == 1u && calls < 10) {
+    chooser.observe(sig, w, in, 1, real_gpu);
+    ++calls;
+  }
+  EXPECT_EQ(chooser.choose_cached(sig, w, in), 0u);
+  EXPECT_LE(calls, 4);
+  EXPECT_GT(chooser.correction(sig, w.elements, 1), 10.0);
+  EXPECT_EQ(chooser.correction(sig, w.elements, 0), 1.0);  // nothing learnt about the host
+  EXPECT_EQ(chooser.correction(sig + 1, w.elements, 1), 1.0);  // nor about another operation
+  // The model alone (no signature) still says the GPU.
+  EXPECT_EQ(chooser.choose(w, in), 1u);
+  EXPECT_NE(chooser.explain("sum", w, in, sig).find("learnt"), std::string::npos);
+}
+
 TEST(Chooser, ExplainNamesEveryDeviceAndTheChoice) {
   Chooser chooser({host_costs(), gpu_costs()});
   const std::string line = chooser.explain("sum", light_sum(1e6), two_inputs(1e6, on_host_device, true));
