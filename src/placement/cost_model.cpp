@@ -61,7 +61,7 @@ const char* to_string(Arithmetic a) noexcept {
 // What observe() learnt: measured / predicted per (signature, size class, device).
 struct Chooser::Learnt {
   std::mutex mutex;
-  std::unordered_map<std::uint64_t, double> factor;
+  std::unordered_map<std::uint64_t, double> factor;  // 0: one run seen, not counted
   std::atomic<bool> any{false};
 };
 
@@ -129,7 +129,7 @@ double Chooser::correction(std::uint64_t signature, std::int64_t elements, std::
   if (!learnt_->any.load(std::memory_order_acquire)) return 1.0;
   std::lock_guard lock(learnt_->mutex);
   const auto it = learnt_->factor.find(learnt_key(signature, elements, d));
-  return it == learnt_->factor.end() ? 1.0 : it->second;
+  return it == learnt_->factor.end() || it->second == 0 ? 1.0 : it->second;
 }
 
 void Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
@@ -137,9 +137,12 @@ void Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
   const double predicted = estimate(d, work, inputs).total();
   if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0)) return;
   {
+    // The first run of an operation on a device usually includes building its kernel there:
+    // it is not counted. Each later one weighs a quarter of the running factor.
     std::lock_guard lock(learnt_->mutex);
-    auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d), seconds / predicted);
-    if (!fresh) it->second = 0.75 * it->second + 0.25 * (seconds / predicted);
+    auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d), 0.0);
+    if (fresh) return;
+    it->second = it->second == 0 ? seconds / predicted : 0.75 * it->second + 0.25 * (seconds / predicted);
   }
   learnt_->any.store(true, std::memory_order_release);
   decisions_[decision_key(signature, work, inputs) % decision_slots].store(0, std::memory_order_relaxed);

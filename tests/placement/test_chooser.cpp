@@ -172,6 +172,7 @@ TEST(Chooser, AWrongCalibrationIsCorrectedOnline) {
   }
   EXPECT_EQ(chooser.choose_cached(sig, w, in), 0u);
   EXPECT_LE(calls, 4);
+  EXPECT_GE(calls, 2);  // the first run (which builds the kernel) is not counted
   EXPECT_GT(chooser.correction(sig, w.elements, 1), 10.0);
   EXPECT_EQ(chooser.correction(sig, w.elements, 0), 1.0);  // nothing learnt about the host
   EXPECT_EQ(chooser.correction(sig + 1, w.elements, 1), 1.0);  // nor about another operation
