@@ -111,15 +111,16 @@ class WEFT_API Chooser {
   /// the operation's kind and structure (two calls with one signature and size class cost
   /// alike); the size class is the power of two of the element count.
   std::size_t choose_cached(std::uint64_t signature, const WorkEstimate& work,
-                            std::span<const InputResidence> inputs) const;
+                            std::span<const InputResidence> inputs, bool* remembered = nullptr) const;
   /// Forgets every remembered decision.
   void forget() const noexcept;
   /// Online correction: the operation of this signature and work ran on device index d in
   /// seconds (from its decision to its completion). Its estimates there, for this signature and
   /// size class, are scaled from now on by a running mean of measured / predicted (the first
   /// run, which usually builds the kernel, is not counted; each later one weighs a quarter),
-  /// and the remembered decision is dropped, so a misprediction corrects itself after a few
-  /// calls. Thread-safe; not on the path of a remembered decision.
+  /// and, while the factor moves by 10% or more, the remembered decision is dropped, so a
+  /// misprediction corrects itself after a few calls. Thread-safe; not on the path of a
+  /// remembered decision.
   void observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
                std::size_t d, double seconds) const;
   /// The correction observe() has learnt for (signature, size class of elements, device d); 1

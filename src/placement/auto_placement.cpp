@@ -142,7 +142,11 @@ void learn_when_done(const AutoPlacement& placed) {
   // before it on the array queue, which a busy queue adds to the measure).
   detail::array_queue(placed.device).marker().then([d = placed.decision](const Event&) {
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - d->when).count();
-    auto_table().chooser.observe(d->signature, d->work, d->inputs, d->device, s);
+    const AutoTable& t = auto_table();
+    WEFT_LOG_DEBUG("placement learns: n=" << d->work.elements << " on " << t.devices[d->device].selector() << " took "
+                                          << s * 1e3 << " ms, estimated "
+                                          << t.chooser.estimate(d->device, d->work, d->inputs).total() * 1e3 << " ms");
+    t.chooser.observe(d->signature, d->work, d->inputs, d->device, s);
   });
 }
 
@@ -196,10 +200,14 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   std::uint64_t signature = w.signature;
   for (const char* p = what; *p; ++p) signature = (signature ^ static_cast<unsigned char>(*p)) * 0x100000001b3ULL;
   const auto when = std::chrono::steady_clock::now();
-  const std::size_t best = t.chooser.choose_cached(signature, work, inputs);
+  bool remembered = false;
+  const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered);
   WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature));
   const Device& d = t.devices[best];
-  auto decision = std::make_shared<const AutoDecision>(AutoDecision{signature, work, std::move(inputs), best, when});
+  // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
+  // observe() drops the remembered decision while its estimate is still moving.
+  std::shared_ptr<const AutoDecision> decision;
+  if (!remembered) decision = std::make_shared<const AutoDecision>(AutoDecision{signature, work, std::move(inputs), best, when});
   return AutoPlacement{d, Expr(moved(expr.node(), d)), true, std::move(decision)};
 }
 

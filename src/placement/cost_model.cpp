@@ -142,7 +142,10 @@ void Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
     std::lock_guard lock(learnt_->mutex);
     auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d), 0.0);
     if (fresh) return;
-    it->second = it->second == 0 ? seconds / predicted : 0.75 * it->second + 0.25 * (seconds / predicted);
+    const double before = it->second;
+    it->second = before == 0 ? seconds / predicted : 0.75 * before + 0.25 * (seconds / predicted);
+    // The decision is made again (and the operation timed again) only while the factor moves.
+    if (before != 0 && std::abs(it->second / before - 1) < 0.1) return;
   }
   learnt_->any.store(true, std::memory_order_release);
   decisions_[decision_key(signature, work, inputs) % decision_slots].store(0, std::memory_order_relaxed);
@@ -172,12 +175,14 @@ std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate&
 }
 
 std::size_t Chooser::choose_cached(std::uint64_t signature, const WorkEstimate& work,
-                                   std::span<const InputResidence> inputs) const {
+                                   std::span<const InputResidence> inputs, bool* remembered) const {
   const std::uint64_t key = decision_key(signature, work, inputs);
   std::atomic<std::uint64_t>& slot = decisions_[key % decision_slots];
   const std::uint64_t tag = key & ~std::uint64_t{0xff};
   const std::uint64_t held = slot.load(std::memory_order_relaxed);
-  if (held != 0 && (held & ~std::uint64_t{0xff}) == tag) return (held & 0xff) - 1;
+  const bool hit = held != 0 && (held & ~std::uint64_t{0xff}) == tag;
+  if (remembered) *remembered = hit;
+  if (hit) return (held & 0xff) - 1;
   const std::size_t best = choose(work, inputs, signature);
   slot.store(tag | (best + 1), std::memory_order_relaxed);
   return best;
