@@ -15,6 +15,7 @@
 #include "array/memory_pool.hpp"
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
+#include "weft/config.hpp"
 #include "weft/placement.hpp"
 
 namespace weft::detail {
@@ -207,7 +208,7 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
   // observe() drops the remembered decision while its estimate is still moving.
   std::shared_ptr<const AutoDecision> decision;
-  if (!remembered) decision = std::make_shared<const AutoDecision>(AutoDecision{signature, work, std::move(inputs), best, when});
+  if (!remembered && config().placement_learn) decision = std::make_shared<const AutoDecision>(AutoDecision{signature, work, std::move(inputs), best, when});
   return AutoPlacement{d, Expr(moved(expr.node(), d)), true, std::move(decision)};
 }
 

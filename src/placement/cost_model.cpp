@@ -141,11 +141,12 @@ void Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
     // it is not counted. Each later one weighs a quarter of the running factor.
     std::lock_guard lock(learnt_->mutex);
     auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d), 0.0);
-    if (fresh) return;
-    const double before = it->second;
-    it->second = before == 0 ? seconds / predicted : 0.75 * before + 0.25 * (seconds / predicted);
-    // The decision is made again (and the operation timed again) only while the factor moves.
-    if (before != 0 && std::abs(it->second / before - 1) < 0.1) return;
+    if (!fresh) {
+      const double before = it->second;
+      it->second = before == 0 ? seconds / predicted : 0.75 * before + 0.25 * (seconds / predicted);
+      // The decision is made again (and the operation timed again) only while the factor moves.
+      if (before != 0 && std::abs(it->second / before - 1) < 0.1) return;
+    }
   }
   learnt_->any.store(true, std::memory_order_release);
   decisions_[decision_key(signature, work, inputs) % decision_slots].store(0, std::memory_order_relaxed);
