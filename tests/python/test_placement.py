@@ -20,3 +20,13 @@ def test_explicit_arrays_are_not_auto():
     a = weft.asarray(np.arange(10.0), device="host")
     assert not a.is_auto
     assert not (a + 1).evaluate().is_auto
+
+
+def test_asarray_device_auto_keeps_host_data_on_the_host_and_places_each_operation():
+    x = np.arange(1000, dtype=np.float64)
+    a = weft.asarray(x, device="auto")
+    assert a.is_auto
+    assert float(a.sum()) == float(x.sum())
+    np.testing.assert_allclose((weft.sqrt(a) + a).get(), np.sqrt(x) + x)
+    b = weft.asarray(a, device="auto")
+    assert b is a
