@@ -161,4 +161,22 @@ WEFT_API std::string device_identity(const Device& device);
 /// costs (costs_of). Made on first use.
 WEFT_API const Chooser& auto_chooser();
 
+class Expr;
+
+/// What device auto would decide for evaluating expr (or, with reduction, for a full
+/// reduction of it), as data: the estimates per device (with what was learnt online), the
+/// choice and the WEFT_LOG=info line. Decides nothing and runs nothing.
+///
+///   weft::PlacementExplanation why = weft::explain(a * b, true);
+///   std::cout << why.text;   // "sum n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"
+struct WEFT_API PlacementExplanation {
+  bool automatic = false;                   // every array of the expression is automatic
+  std::string chosen;                       // where it runs (the fixed device when not automatic)
+  std::string text;                         // the log line, or why the chooser is not asked
+  WorkEstimate work;                        // when automatic
+  std::vector<std::string> devices;         // the chooser's table, when automatic
+  std::vector<PlacementEstimate> estimates;  // one per device
+};
+WEFT_API PlacementExplanation explain(const Expr& expr, bool reduction = false);
+
 }  // namespace weft

@@ -16,6 +16,7 @@
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
 #include "weft/config.hpp"
+#include "weft/error.hpp"
 #include "weft/placement.hpp"
 
 namespace weft::detail {
@@ -164,25 +165,27 @@ bool reads_automatic(const Expr& expr) {
   return leaves.automatic > 0;
 }
 
-std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host) {
-  Leaves leaves;
-  count_leaves(*expr.node(), leaves);
-  if (leaves.automatic == 0) return std::nullopt;
-  // An array of a fixed device fixes where the operation runs: the automatic ones follow it.
-  if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr};
+namespace {
+
+// What the chooser decides from: the work estimate of expr, its inputs' residence and its
+// signature (every array of expr automatic).
+struct Analysis {
+  WorkEstimate work;
+  std::vector<InputResidence> inputs;
+  std::uint64_t signature = 0;
+};
+
+Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const AutoTable& t) {
   Walk w;
   walk(*expr.node(), w);
-  const AutoTable& t = auto_table();
-
-  // The inputs' residence; bytes read are each allocation's bytes, capped by what the
-  // operation's elements can touch (a broadcast row is read once per row, from cache).
+  Analysis a;
+  // The inputs' residence; bytes read are each allocation's bytes.
   std::vector<const void*> seen;
-  std::vector<InputResidence> inputs;
-  residences(*expr.node(), t, seen, inputs);
-  WorkEstimate work;
+  residences(*expr.node(), t, seen, a.inputs);
+  WorkEstimate& work = a.work;
   work.elements = expr.shape().size();
   const double n = static_cast<double>(work.elements);
-  for (const InputResidence& in : inputs) work.bytes_read += in.bytes;
+  for (const InputResidence& in : a.inputs) work.bytes_read += in.bytes;
   work.ops = n * std::max(1.0, w.ops_per_element + (result_to_host ? 1.0 : 0.0));
   work.arithmetic = w.any_float64 ? Arithmetic::float64 : w.any_float ? Arithmetic::float32 : Arithmetic::integer;
   if (result_to_host) {
@@ -192,24 +195,78 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
     work.bytes_written = n * static_cast<double>(size_of(expr.dtype()));
     // A result computed from host data alone is likely read on the host; one computed from
     // data already on a device likely stays for the next operation there.
-    const bool from_host = std::all_of(inputs.begin(), inputs.end(), [&](const InputResidence& in) {
+    const bool from_host = std::all_of(a.inputs.begin(), a.inputs.end(), [&](const InputResidence& in) {
       return in.on_host || in.valid_on == 0;
     });
     work.result_to_host = from_host;
     work.result_bytes = work.bytes_written;
   }
-  std::uint64_t signature = w.signature;
-  for (const char* p = what; *p; ++p) signature = (signature ^ static_cast<unsigned char>(*p)) * 0x100000001b3ULL;
+  a.signature = w.signature;
+  for (const char* p = what; *p; ++p) a.signature = (a.signature ^ static_cast<unsigned char>(*p)) * 0x100000001b3ULL;
+  return a;
+}
+
+}  // namespace
+
+std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host) {
+  Leaves leaves;
+  count_leaves(*expr.node(), leaves);
+  if (leaves.automatic == 0) return std::nullopt;
+  // An array of a fixed device fixes where the operation runs: the automatic ones follow it.
+  if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr};
+  const AutoTable& t = auto_table();
+  Analysis a = analyse(expr, what, result_to_host, t);
   const auto when = std::chrono::steady_clock::now();
   bool remembered = false;
-  const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered);
-  WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature));
+  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs, &remembered);
+  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs, a.signature));
   const Device& d = t.devices[best];
   // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
   // observe() drops the remembered decision while its estimate is still moving.
   std::shared_ptr<const AutoDecision> decision;
-  if (!remembered && config().placement_learn) decision = std::make_shared<const AutoDecision>(AutoDecision{signature, work, std::move(inputs), best, when});
+  if (!remembered && config().placement_learn) {
+    decision = std::make_shared<const AutoDecision>(AutoDecision{a.signature, a.work, std::move(a.inputs), best, when});
+  }
   return AutoPlacement{d, Expr(moved(expr.node(), d)), true, std::move(decision)};
 }
 
 }  // namespace weft::detail
+
+namespace weft {
+
+PlacementExplanation explain(const Expr& expr, bool reduction) {
+  using namespace detail;
+  PlacementExplanation out;
+  if (!expr.node()) throw InvalidArgument("explain: an empty expression");
+  Leaves leaves;
+  count_leaves(*expr.node(), leaves);
+  if (leaves.automatic == 0 || leaves.automatic < leaves.all) {
+    const Device d = leaves.fixed;
+    out.chosen = d ? d.selector() : "";
+    out.text = leaves.all == 0 ? "the expression reads no array"
+               : leaves.automatic == 0
+                   ? "no array of the expression is automatic: it runs on " + out.chosen
+                   : "the expression reads an array of a fixed device: it runs on " + out.chosen;
+    return out;
+  }
+  const AutoTable& t = auto_table();
+  const char* what = reduction ? "sum" : "eval";
+  const Analysis a = analyse(expr, what, reduction, t);
+  out.automatic = true;
+  out.work = a.work;
+  for (std::size_t d = 0; d < t.devices.size(); ++d) {
+    out.devices.push_back(t.devices[d].selector());
+    PlacementEstimate e = t.chooser.estimate(d, a.work, a.inputs);
+    const double f = t.chooser.correction(a.signature, a.work.elements, d);
+    e.launch *= f;
+    e.compute *= f;
+    e.copy_in *= f;
+    e.copy_out *= f;
+    out.estimates.push_back(e);
+  }
+  out.chosen = t.devices[t.chooser.choose(a.work, a.inputs, a.signature)].selector();
+  out.text = t.chooser.explain(what, a.work, a.inputs, a.signature);
+  return out;
+}
+
+}  // namespace weft

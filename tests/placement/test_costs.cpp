@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -132,6 +133,24 @@ TEST(AutoArrays, DataWrittenOnAnotherDeviceIsReadCorrectly) {
     EXPECT_DOUBLE_EQ(sum(a).get(), 9900.0) << d.selector();
     EXPECT_DOUBLE_EQ(max(a + 1).get(), 199.0) << d.selector();
   }
+}
+
+TEST(AutoArrays, ExplainReportsTheModelWithoutRunning) {
+  const Device host = device("host");
+  const Array a = Array::arange(0, 1000, 1, DType::float32, host).to_auto();
+  const std::uint64_t launches = elementwise_launches(host);
+  const PlacementExplanation e = explain(Expr(a) * a, true);
+  EXPECT_EQ(elementwise_launches(host), launches);
+  EXPECT_TRUE(e.automatic);
+  EXPECT_EQ(e.devices.size(), devices().size());
+  EXPECT_EQ(e.estimates.size(), e.devices.size());
+  EXPECT_EQ(e.text.rfind("sum n=1000:", 0), 0u) << e.text;
+  EXPECT_NE(std::find(e.devices.begin(), e.devices.end(), e.chosen), e.devices.end());
+  EXPECT_EQ(e.work.elements, 1000);
+  EXPECT_GE(e.work.bytes_read, 4000);  // the allocation's bytes (the pool rounds them up)
+  const PlacementExplanation fixed = explain(Expr(Array::arange(0, 10, 1, DType::float32, host)) + 1);
+  EXPECT_FALSE(fixed.automatic);
+  EXPECT_EQ(fixed.chosen, "host");
 }
 
 TEST(AutoArrays, ExplicitDevicesAreUnchanged) {

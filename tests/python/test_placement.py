@@ -30,3 +30,16 @@ def test_asarray_device_auto_keeps_host_data_on_the_host_and_places_each_operati
     np.testing.assert_allclose((weft.sqrt(a) + a).get(), np.sqrt(x) + x)
     b = weft.asarray(a, device="auto")
     assert b is a
+
+
+def test_explain_returns_the_estimates_as_data():
+    a = weft.asarray(np.ones(1000, np.float32), device="auto")
+    why = weft.explain(a * a, reduction=True)
+    assert why["automatic"]
+    assert why["text"].startswith("sum n=1000:")
+    assert [d["device"] for d in why["devices"]] == [d.selector for d in weft.devices()]
+    assert why["chosen"] in [d["device"] for d in why["devices"]]
+    assert why["work"]["elements"] == 1000
+    assert all(d["total_s"] > 0 for d in why["devices"])
+    fixed = weft.explain(weft.asarray(np.ones(3), device="host") + 1)
+    assert not fixed["automatic"] and fixed["chosen"] == "host"
