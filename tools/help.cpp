@@ -30,11 +30,25 @@ const std::vector<Command>& commands() {
       {"devices",
        "list every backend and device",
        "weft devices --json",
-       "devices [--json]",
+       "devices [--json] [--costs]",
        "A table of every device weft found (its selector for WEFT_DEVICE and --device), and for a\n"
        "backend with no device, why.",
-       {{"--json", "print the devices as a JSON array, with their capabilities"}},
-       {"weft devices", "weft devices --json", "WEFT_BACKENDS=host weft devices"}},
+       {{"--json", "print the devices as a JSON array, with their capabilities"},
+        {"--costs", "print each device's cost model (docs/PLACEMENT.md), measured quickly if none is stored"}},
+       {"weft devices", "weft devices --json", "weft devices --costs", "WEFT_BACKENDS=host weft devices"}},
+      {"calibrate",
+       "measure each device's costs for device auto",
+       "weft calibrate",
+       "calibrate [--quick] [--device SELECTOR]... [--json]",
+       "Measures launch latency, synchronisation, device bandwidth, float32/float64/integer\n"
+       "throughput and host<->device copies (pageable and pinned) of each device, in about 30 s\n"
+       "in all, and stores them beside the program cache (placement/, private to the user), keyed\n"
+       "by device and driver version. Device auto uses them (docs/PLACEMENT.md); with nothing\n"
+       "stored it measures the quick subset on first use.",
+       {{"--quick", "measure the quick subset (under about 2 s a device), as first use does"},
+        {"--device SELECTOR", "calibrate only this device (repeatable); default every device"},
+        {"--json", "print the measured costs as a JSON array"}},
+       {"weft calibrate", "weft calibrate --quick --device host", "weft calibrate --json"}},
       {"cache",
        "show, list, clear or prune the on-disk program cache",
        "weft cache list",

@@ -1,7 +1,8 @@
 // The `weft` command: devices, the program cache, benchmarks, polygon masks.
 //
 //   weft version
-//   weft devices [--json]
+//   weft devices [--json] [--costs]
+//   weft calibrate [--quick] [--device SELECTOR]... [--json]
 //   weft cache path | list | clear | prune [--older-than DAYS] [--max-size MB]
 //   weft bench [SUITE...] [--device SELECTOR] [--n N] [--repeat R] [--warmup W] [--json FILE]
 //              [--plot FILE.png] [--compare] [--peers DIR] [--python PROGRAM]
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "bench/harness.hpp"
+#include "tools/calibrate.hpp"
 #include "tools/help.hpp"
 #include "tools/support/files.hpp"
 #include "tools/support/json.hpp"
@@ -52,11 +54,13 @@ int cmd_version() {
 }
 
 int cmd_devices(const std::vector<std::string>& args) {
-  bool json = false;
+  bool json = false, costs = false;
   for (const auto& a : args) {
     if (a == "--json") json = true;
-    else throw UsageError("unknown option '" + a + "'; devices takes --json");
+    else if (a == "--costs") costs = true;
+    else throw UsageError("unknown option '" + a + "'; devices takes --json and --costs");
   }
+  if (costs) return weft::tool::print_costs(json);
   const auto& backends = weft::backends();
   if (json) {
     weft::tool::JsonWriter w;
@@ -395,7 +399,7 @@ int main(int argc, char** argv) {
         std::cout << *page;
         return 0;
       }
-      throw UsageError("no command '" + args[0] + "'; commands: version devices cache bench polygon help");
+      throw UsageError("no command '" + args[0] + "'; commands: version devices calibrate cache bench polygon help");
     }
     if (weft::tool::asks_for_help(args)) {
       if (const auto page = weft::tool::command_help(cmd)) {
@@ -406,6 +410,7 @@ int main(int argc, char** argv) {
     if (cmd == "version" || cmd == "--version") return cmd_version();
     if (cmd == "devices") return cmd_devices(args);
     if (cmd == "cache") return cmd_cache(args);
+    if (cmd == "calibrate") return weft::tool::calibrate_command(args);
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "polygon") return cmd_polygon(args);
     if (cmd == "bench-child" && args.size() == 2 && args[0] == "first-launch") {

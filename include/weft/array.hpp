@@ -107,6 +107,14 @@ class WEFT_API Array {
   /// no copy is made now; the first kernel that reads it there copies the allocation once.
   /// The array itself when it is already on device.
   Array to(const Device& device) const;
+  /// Device `auto` (docs/PLACEMENT.md): from now on each operation that reads only automatic
+  /// arrays (eval, assignments into a new array, full reductions) runs on the device the cost
+  /// model expects to finish it first, counting the copies its arrays would need from where
+  /// their valid copies are; its result is automatic too. Marks the allocation, so every view
+  /// of it is automatic. Returns this array (on the device where its data is now).
+  Array to_auto() const;
+  /// Whether the allocation is placed automatically (to_auto).
+  bool is_auto() const noexcept;
   /// True when both arrays are views of one allocation.
   bool shares_allocation(const Array& other) const noexcept { return res_ && res_ == other.res_; }
   /// An opaque identity of the allocation (the same for all its views on every device).

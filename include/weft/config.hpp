@@ -18,6 +18,8 @@
 //   WEFT_HOST_PCH    1 | on (default): the host backend keeps its prelude precompiled (GCC's
 //                    .gch, in the program cache) so a new kernel compiles sooner; 0 | off
 //                    parses the prelude text in every compile
+//   WEFT_PLACEMENT_LEARN  0 | off (default): device auto decides from the calibrated model
+//                    alone; 1 | on: it also refines its estimates from timed runs (docs/PLACEMENT.md)
 //   PATH             where programs (the host backend's compiler) are looked up
 //
 //   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
@@ -51,6 +53,7 @@ struct WEFT_API Config {
   std::uint64_t memory_limit = 0;        // WEFT_MEMORY_LIMIT in bytes; 0: no limit
   bool opencl_ptx = true;                // WEFT_OPENCL_PTX
   bool host_pch = true;                  // WEFT_HOST_PCH
+  bool placement_learn = false;          // WEFT_PLACEMENT_LEARN
   std::string path;                      // PATH; default /usr/local/bin:/usr/bin:/bin
 
   /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.

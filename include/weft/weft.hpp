@@ -21,6 +21,7 @@
 #include "weft/memory.hpp"
 #include "weft/ndrange.hpp"
 #include "weft/pinned_memory.hpp"
+#include "weft/placement.hpp"
 #include "weft/polygon.hpp"
 #include "weft/polygon_reference.hpp"
 #include "weft/random.hpp"

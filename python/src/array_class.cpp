@@ -68,6 +68,37 @@ weft::Array transposed(const weft::Array& a, nb::handle axes_obj) {
 }  // namespace
 
 void register_arrays(nb::module_& m) {
+  m.def("_explain", [](nb::handle x, bool reduction) {
+    const weft::PlacementExplanation e = weft::explain(as_py(x).expr(), reduction);
+    nb::dict out;
+    out["automatic"] = e.automatic;
+    out["chosen"] = e.chosen;
+    out["text"] = e.text;
+    nb::list devices;
+    for (std::size_t i = 0; i < e.devices.size(); ++i) {
+      const weft::PlacementEstimate& t = e.estimates[i];
+      nb::dict d;
+      d["device"] = e.devices[i];
+      d["launch_s"] = t.launch;
+      d["compute_s"] = t.compute;
+      d["copy_in_s"] = t.copy_in;
+      d["copy_out_s"] = t.copy_out;
+      d["total_s"] = t.total();
+      devices.append(d);
+    }
+    out["devices"] = devices;
+    if (e.automatic) {
+      nb::dict w;
+      w["elements"] = e.work.elements;
+      w["bytes_read"] = e.work.bytes_read;
+      w["bytes_written"] = e.work.bytes_written;
+      w["ops"] = e.work.ops;
+      w["arithmetic"] = std::string(weft::to_string(e.work.arithmetic));
+      w["result_to_host"] = e.work.result_to_host;
+      out["work"] = w;
+    }
+    return out;
+  }, nb::arg("x"), nb::arg("reduction") = false, "weft.explain's C++ part (python/weft/_placement.py).");
   // The extension's part of weft.Array (python/weft/_array.py defines the class over it).
   auto cls = nb::class_<PyArray>(m, "_Array",
                                  "The C++ part of weft.Array: lazy expressions, views, arithmetic and copies.");
@@ -89,6 +120,18 @@ void register_arrays(nb::module_& m) {
       .def_prop_ro("data", [](nb::handle self) { return as_py(self).array().buffer(); },
                    "The buffer the array lies in (PyOpenCL's .data).")
       .def_prop_ro("is_lazy", &PyArray::lazy, "Whether the array is an expression not evaluated yet.")
+      .def("to_auto", [](nb::handle self) {
+        as_py(self).array().to_auto();
+        return nb::borrow(self);
+      }, "Device auto (docs/PLACEMENT.md): from now on each fused evaluation and full reduction that\n"
+         "reads only automatic arrays runs on the device the cost model expects to finish it first,\n"
+         "copies included; its result is automatic too. Marks the memory (every view of it); returns\n"
+         "the array.\n\n"
+         ">>> a = weft.asarray(np.arange(4.0), device=\"host\").to_auto()\n"
+         ">>> float((a * 2).sum())\n"
+         "12.0")
+      .def_prop_ro("is_auto", [](nb::handle self) { return as_py(self).array().is_auto(); },
+                   "Whether the array's memory is placed automatically (to_auto); evaluates a lazy array.")
       .def_prop_ro("flags_c_contiguous", [](nb::handle self) { return as_py(self).array().is_contiguous(); })
       .def("evaluate", [](nb::handle self) {
         as_py(self).array();

@@ -170,6 +170,7 @@ from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
     pi,
     real,
 )
+from ._placement import explain  # noqa: F401
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
 from ._pyk_api import (  # noqa: F401  (Python kernels: issue 28)
     atomic_add,
@@ -371,7 +372,8 @@ __all__ = [
     "default_device", "device_partition_property", "device_type", "devices", "diff", "divide",
     "dot", "e", "elementwise", "elementwise_launches", "empty", "empty_like", "enqueue_barrier",
     "enqueue_copy", "enqueue_marker", "enqueue_nd_range_kernel", "equal", "exp", "exp2",
-    "expand_dims", "expm1", "extract", "eye", "fabs", "finfo", "flatnonzero", "flip", "float32",
+    "expand_dims", "explain", "expm1", "extract", "eye", "fabs", "finfo", "flatnonzero", "flip",
+    "float32",
     "float64", "floor", "floor_divide", "fmax", "fmin", "free_cached_memory", "from_dlpack", "full",
     "full_like", "gather", "get_array_module", "get_platforms", "greater", "greater_equal",
     "histogram", "histogram2d", "hypot", "iinfo", "inf", "int16", "int32", "int64", "int8",

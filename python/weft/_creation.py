@@ -306,7 +306,9 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike = None, device: DeviceLike = 
     device : weft.Device, weft.Queue, str or None, optional
         Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
         or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
-        weft.default_device()).
+        weft.default_device()). ``"auto"``: placed automatically (``Array.to_auto``,
+        docs/PLACEMENT.md): host data stays in host memory (the host backend, where it may
+        load) and each operation on it runs where the cost model expects it to finish first.
 
     Returns
     -------
@@ -334,6 +336,10 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike = None, device: DeviceLike = 
     """
     if copy is not None and not isinstance(copy, _builtins.bool):
         raise TypeError(f"asarray: copy must be True, False or None, not {copy!r}")
+    if isinstance(device, str) and device.strip() == "auto":
+        # Device auto: the data where it is (host memory for host data), then placed per operation.
+        home = None if isinstance(a, _ArrayBase) else _auto_home()
+        return asarray(a, dtype=dtype, device=home, copy=copy).to_auto()
     if isinstance(a, _ArrayBase):
         device = _dev(device)
         if device is not None and _weft.Device(device) != a.device:
@@ -357,6 +363,16 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike = None, device: DeviceLike = 
     if not host.flags.c_contiguous:
         host = host.copy(order="C")  # (ascontiguousarray would make a 0-d array 1-d)
     return _weft._from_host(host, host.shape, host.dtype.name, _dev(device))
+
+
+def _auto_home() -> _weft.Device | None:
+    """Where host data given device "auto" is kept: the host backend when WEFT_BACKENDS lets it
+    load (its memory is host memory: nothing is copied until an operation runs elsewhere), else
+    the current device."""
+    for d in _weft.devices():
+        if d.selector == "host":
+            return d
+    return None
 
 
 def array(obj: ArrayLike | Array, dtype: DTypeLike = None, copy: bool = True, device: DeviceLike = None) -> Array:

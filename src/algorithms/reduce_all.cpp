@@ -10,6 +10,7 @@
 #include "core/lifetime.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
 #include "array/codegen.hpp"
 #include "array/expr_node.hpp"
 #include "array/kernel_cache.hpp"
@@ -62,7 +63,9 @@ Future<T> pooled_reduce(ReductionKernel& kernel, const Device& dev, std::size_t 
   return Future<T>(q, std::move(result), std::move(done));
 }
 
-Future<double> reduce(const Expr& whole, const Reduction& r) {
+Future<double> reduce(const Expr& given, const Reduction& r) {
+  const auto placed = detail::place_automatically(given, r.what, true);
+  const Expr& whole = placed ? placed->expr : given;
   const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
@@ -74,7 +77,9 @@ Future<double> reduce(const Expr& whole, const Reduction& r) {
   }
   detail::CallKey call;
   auto kernel = reduce_kernel(expr, r, call);
-  return pooled_reduce<double>(*kernel, dev, n, call.args());
+  Future<double> result = pooled_reduce<double>(*kernel, dev, n, call.args());
+  if (placed) detail::learn_when_done(*placed);
+  return result;
 }
 
 // ---- reductions over every element, in parallel ------------------------------------------
@@ -174,7 +179,9 @@ Buffer first_index_of(const Expr& expr, DType acc, const Buffer& extreme, const 
 }
 }  // namespace
 
-Array detail::reduce_every_element(const Expr& whole, const std::string& what, bool keepdims) {
+namespace {
+// The reduction on the device of expr's arrays.
+Array reduce_where_placed(const Expr& whole, const std::string& what, bool keepdims) {
   const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
@@ -197,6 +204,16 @@ Array detail::reduce_every_element(const Expr& whole, const std::string& what, b
   if (what == "mean") return eval(astype(Expr(r) / static_cast<double>(count), result));
   if (result == acc) return r;
   return eval(astype(Expr(r), result));
+}
+}  // namespace
+
+Array detail::reduce_every_element(const Expr& given, const std::string& what, bool keepdims) {
+  if (const auto placed = detail::place_automatically(given, what.c_str(), true)) {
+    const Array r = reduce_where_placed(placed->expr, what, keepdims);
+    detail::learn_when_done(*placed);
+    return placed->chosen ? detail::mark_automatic(r) : r;
+  }
+  return reduce_where_placed(given, what, keepdims);
 }
 
 Future<double> sum(const Expr& expr) { return reduce(expr, sum_op); }

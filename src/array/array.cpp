@@ -116,6 +116,14 @@ Array Array::to(const Device& device) const {
   return ArrayFactory::make(std::move(b), res_, dtype_, shape_, strides_, offset_);
 }
 
+Array Array::to_auto() const {
+  if (!buffer_) throw InvalidArgument("to_auto: an empty array");
+  res_->automatic.store(true, std::memory_order_relaxed);
+  return *this;
+}
+
+bool Array::is_auto() const noexcept { return res_ && res_->automatic.load(std::memory_order_relaxed); }
+
 Array Array::as_strided(const Shape& shape, Strides strides, std::int64_t offset) const {
   if (!buffer_) throw InvalidArgument("as_strided: an empty array");
   if (strides.empty() && shape.ndim() > 0) strides = contiguous_strides(shape);

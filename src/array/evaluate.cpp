@@ -7,6 +7,7 @@
 
 #include "core/lifetime.hpp"
 #include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
 #include "array/codegen.hpp"
 #include "array/evaluate.hpp"
 #include "array/promotion.hpp"
@@ -95,6 +96,12 @@ void assign_into(const Array& out, const Expr& whole) {
 }  // namespace detail
 
 Array eval(const Expr& expr) {
+  if (auto placed = detail::place_automatically(expr, "eval", false)) {
+    Array out = Array::empty(placed->expr.shape(), placed->expr.dtype(), placed->device);
+    detail::assign_into(out, placed->expr);
+    detail::learn_when_done(*placed);
+    return placed->chosen ? detail::mark_automatic(out) : out;
+  }
   const Device dev = detail::device_of(*expr.node());
   if (!dev) throw InvalidArgument("eval: the expression holds no array, so it has no device");
   Array out = Array::empty(expr.shape(), expr.dtype(), dev);
@@ -115,7 +122,8 @@ void Array::assign(const Expr& expr) {
   if (dtype_ != DType::bool_) detail::check_fits(*expr.node(), dtype_, "assignment");
   // Lazy arrays that read this memory see its values from before the write (NumPy's order).
   detail::evaluate_readers(*this);
-  detail::assign_into(*this, expr);
+  // The destination fixes the device: automatic arrays the assignment reads are seen from there.
+  detail::assign_into(*this, detail::reads_automatic(expr) ? detail::seen_from(expr, device()) : expr);
 }
 
 }  // namespace weft

@@ -65,6 +65,7 @@ struct Residence {
 
   std::size_t bytes;
   std::atomic<bool> spread{false};  // a copy exists on more than one device
+  std::atomic<bool> automatic{false};  // device auto: each operation reading it chooses where it runs
   std::mutex mutex;
   std::vector<Copy> copies;
 };

@@ -365,6 +365,17 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     }
   }
 
+  if (auto v = get("WEFT_PLACEMENT_LEARN"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    if (t == "1" || t == "on") c.placement_learn = true;
+    else if (t == "0" || t == "off") c.placement_learn = false;
+    else {
+      throw ConfigError("WEFT_PLACEMENT_LEARN='" + std::string(*v) + "' is not a switch: expected 0 or off (device "
+                        "auto decides from the calibrated model alone, the default), 1 or on (it also learns from "
+                        "timed runs)");
+    }
+  }
+
   // An empty PATH entry is the current directory (as execvp takes it), so PATH is kept as is.
   const auto path = get("PATH");
   c.path = path ? std::string(*path) : "/usr/local/bin:/usr/bin:/bin";

@@ -142,6 +142,10 @@ TEST(Config, OpenclPtxIsASwitch) {
   for (const char* off : {"0", "off", " off "}) EXPECT_FALSE(parse({{"WEFT_HOST_PCH", off}}).host_pch) << off;
   EXPECT_TRUE(parse({{"WEFT_HOST_PCH", "on"}}).host_pch);
   EXPECT_NE(error_of({{"WEFT_HOST_PCH", "yes"}}).find("WEFT_HOST_PCH='yes'"), std::string::npos);
+  EXPECT_FALSE(parse({}).placement_learn);
+  for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_PLACEMENT_LEARN", on}}).placement_learn) << on;
+  EXPECT_FALSE(parse({{"WEFT_PLACEMENT_LEARN", "off"}}).placement_learn);
+  EXPECT_NE(error_of({{"WEFT_PLACEMENT_LEARN", "yes"}}).find("WEFT_PLACEMENT_LEARN='yes'"), std::string::npos);
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_OPENCL_PTX", on}}).opencl_ptx) << on;
   for (const char* off : {"0", "off"}) EXPECT_FALSE(parse({{"WEFT_OPENCL_PTX", off}}).opencl_ptx) << off;
   for (const char* bad : {"yes", "2", "OFF!"}) {

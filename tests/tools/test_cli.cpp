@@ -91,6 +91,21 @@ TEST(Cli, CacheCommands) {
   EXPECT_NE(weft_cmd({"cache", "frob"}, env).exit_code, 0);
 }
 
+TEST(Cli, CalibrateStoresWhatDevicesCostsShows) {
+  // The tests' program cache (WEFT_CACHE_DIR from ctest) already holds the compiled kernels.
+  const auto r = weft_cmd({"calibrate", "--quick", "--device", "host", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("\"launch_s\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\"quick\": true"), std::string::npos) << r.output;
+  const auto t = weft_cmd({"devices", "--costs"}, "WEFT_BACKENDS=host");
+  ASSERT_EQ(t.exit_code, 0) << t.output;
+  EXPECT_NE(t.output.find("\nhost "), std::string::npos) << t.output;
+  EXPECT_NE(t.output.find("(quick)"), std::string::npos) << t.output;  // the stored one, not a new measurement
+  const auto bad = weft_cmd({"calibrate", "--frob"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("unknown option"), std::string::npos) << bad.output;
+}
+
 TEST(Cli, BenchWritesJsonRecords) {
   TempDir dir;
   const std::string json = dir.path() + "/out.json";
@@ -474,7 +489,7 @@ TEST(CliHelp, TheOverviewNamesEveryCommandWithAnExample) {
 }
 
 TEST(CliHelp, EachCommandsHelpListsItsOptionsOneALineWithExamples) {
-  for (const char* cmd : {"version", "devices", "cache", "bench", "polygon", "help"}) {
+  for (const char* cmd : {"version", "devices", "calibrate", "cache", "bench", "polygon", "help"}) {
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{cmd, "--help"}, std::vector<std::string>{cmd, "-h"},
           std::vector<std::string>{"help", cmd}}) {
@@ -508,7 +523,10 @@ TEST(CliHelp, EveryListedOptionIsOneTheCommandTakes) {
       EXPECT_EQ(r.output.find("unknown option"), std::string::npos) << cmd << " " << flag << ": " << r.output;
     }
   }
-  EXPECT_EQ(listed_flags(weft_cmd({"devices", "--help"}).output), std::vector<std::string>({"--json", "--help"}));
+  EXPECT_EQ(listed_flags(weft_cmd({"devices", "--help"}).output),
+            std::vector<std::string>({"--json", "--costs", "--help"}));
+  EXPECT_EQ(listed_flags(weft_cmd({"calibrate", "--help"}).output),
+            std::vector<std::string>({"--quick", "--device", "--json", "--help"}));
   const auto bench = weft_cmd({"bench", "--help"}).output;
   for (const char* suite : {"\n  vadd ", "\n  polygon ", "\n  reduce "}) {
     EXPECT_NE(bench.find(suite), std::string::npos) << suite << " missing from " << bench;

@@ -1,0 +1,182 @@
+// Automatic placement: where an operation is expected to finish first, from each device's
+// measured costs and from where the operation's inputs already live (docs/PLACEMENT.md).
+//
+// The model, per device d, for an operation of a given work estimate:
+//
+//   time(d) = launch(d) + max(bytes / bandwidth(d), ops / throughput(d, arithmetic))
+//           + sum over inputs without a valid copy on d of copy(input -> d)
+//           + copy(result -> host) when the result will likely be read on the host
+//           + sync(d)
+//
+// DeviceCosts holds one device's measured numbers (`weft calibrate`, or a quick subset on
+// first use, stored beside the program cache); a Chooser holds a table of them and picks the
+// cheapest device, remembering its decision per (signature, size class, residence) so a
+// repeated decision costs a table lookup.
+//
+//   weft::Chooser chooser({weft::costs_of(weft::device("host")), weft::costs_of(weft::device("opencl:cpu"))});
+//   weft::WorkEstimate w{.elements = n, .bytes_read = 8.0 * n, .bytes_written = 4.0 * n, .ops = 2.0 * n};
+//   weft::InputResidence in[] = {{.bytes = 4.0 * n, .valid_on = 0b01}, {.bytes = 4.0 * n, .valid_on = 0b01}};
+//   std::size_t best = chooser.choose(w, in);    // an index into chooser.devices()
+//   std::string why = chooser.explain("sum(a*b)", w, in);   // "host 0.31 ms | opencl:0:0 ..."
+#pragma once
+
+#include "weft/export.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "weft/device.hpp"
+
+namespace weft {
+
+/// The kind of arithmetic an operation's operations are (their throughputs differ).
+enum class Arithmetic : std::uint8_t { float32 = 0, float64 = 1, integer = 2 };
+WEFT_API const char* to_string(Arithmetic a) noexcept;
+
+/// One device's measured costs. Rates are per second; a rate of 0 means "not measured" (a
+/// pinned rate) and falls back to the pageable one.
+struct WEFT_API DeviceCosts {
+  std::string selector;           // "host", "opencl:0:0", "cuda:0"
+  std::string identity;           // backend, name, driver and units: what a stored calibration is keyed by
+  bool memory_is_host = false;    // its buffers are host memory: reading them on the host copies nothing
+  double launch_s = 0;            // enqueue to completion of an (almost) empty kernel
+  double sync_s = 0;              // finishing an idle queue: paid once by each operation waited for
+  double bandwidth_Bps = 0;       // device memory, bytes read plus written per second (a copy kernel)
+  double ops_per_s[3] = {0, 0, 0};  // float32, float64, integer operations per second (Arithmetic order)
+  double to_device_latency_s = 0;  // a small (64-byte) blocking copy host -> device
+  double to_host_latency_s = 0;    // a small blocking copy device -> host (a wait for the device)
+  double to_device_Bps = 0;       // pageable host memory -> device
+  double to_host_Bps = 0;         // device -> pageable host memory
+  double to_device_pinned_Bps = 0;  // pinned host memory -> device (0: not measured)
+  double to_host_pinned_Bps = 0;    // device -> pinned host memory (0: not measured)
+  bool quick = false;             // measured by the quick subset (first use), not `weft calibrate`
+  double measured_s = 0;          // how long the measurement took
+
+  double ops_rate(Arithmetic a) const noexcept { return ops_per_s[static_cast<int>(a)]; }
+};
+
+/// What an operation does, for the model: from the generated kernel (elements touched, bytes
+/// read and written, operations counted from the expression tree).
+struct WEFT_API WorkEstimate {
+  std::int64_t elements = 0;
+  double bytes_read = 0;     // by the kernel, on the device that runs it
+  double bytes_written = 0;  // by the kernel
+  double ops = 0;            // arithmetic operations in all (elements x operations per element)
+  Arithmetic arithmetic = Arithmetic::float32;
+  bool result_to_host = false;  // the result is read on the host (a reduction's value)
+  double result_bytes = 0;      // what is copied back then
+};
+
+/// Where one input of an operation lives: bit i of valid_on is set when the device of index
+/// i in the Chooser's table holds a valid copy; on_host when a valid copy sits in memory the
+/// host reads directly (a NumPy array, a host-backend buffer).
+struct WEFT_API InputResidence {
+  double bytes = 0;  // what a copy of it moves
+  std::uint64_t valid_on = 0;
+  bool on_host = false;
+};
+
+/// The model's terms for one device (seconds).
+struct WEFT_API PlacementEstimate {
+  double launch = 0;     // launch + sync
+  double compute = 0;    // max(bytes / bandwidth, ops / throughput)
+  double copy_in = 0;    // the inputs' copies to the device
+  double copy_out = 0;   // the result's likely copy back to the host
+  double total() const noexcept { return launch + compute + copy_in + copy_out; }
+};
+
+/// Picks the device expected to finish an operation first. Holds at most 63 devices (bit 63
+/// of a residence mask is kept free). Thread-safe: decisions are remembered in a lock-free
+/// table (a wrong entry after a hash collision costs speed, never correctness).
+class WEFT_API Chooser {
+ public:
+  explicit Chooser(std::vector<DeviceCosts> devices);
+  Chooser(const Chooser&) = delete;
+  Chooser& operator=(const Chooser&) = delete;
+  ~Chooser();
+
+  const std::vector<DeviceCosts>& devices() const noexcept { return devices_; }
+  /// The model's terms on device index d.
+  PlacementEstimate estimate(std::size_t d, const WorkEstimate& work, std::span<const InputResidence> inputs) const;
+  /// The index of the cheapest device (the first of equals), computed now, from the model alone
+  /// (signature 0) or with the corrections observe() learnt for signature.
+  std::size_t choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
+                     std::uint64_t signature = 0) const;
+  /// The same, remembered per (signature, size class of work.elements, residence,
+  /// result_to_host): a remembered decision is a hash and one atomic load. signature names
+  /// the operation's kind and structure (two calls with one signature and size class cost
+  /// alike); the size class is the power of two of the element count.
+  std::size_t choose_cached(std::uint64_t signature, const WorkEstimate& work,
+                            std::span<const InputResidence> inputs, bool* remembered = nullptr) const;
+  /// Forgets every remembered decision.
+  void forget() const noexcept;
+  /// Online correction: the operation of this signature and work ran on device index d in
+  /// seconds (from its decision to its completion). Its estimates there, for this signature and
+  /// size class, are scaled from now on by a running mean of measured / predicted (the first
+  /// run, which usually builds the kernel, is not counted; each later one weighs a quarter),
+  /// and, while the factor moves by 10% or more, the remembered decision is dropped, so a
+  /// misprediction corrects itself after a few calls. Thread-safe; not on the path of a
+  /// remembered decision.
+  void observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
+               std::size_t d, double seconds) const;
+  /// The correction observe() has learnt for (signature, size class of elements, device d); 1
+  /// when none.
+  double correction(std::uint64_t signature, std::int64_t elements, std::size_t d) const;
+  /// One line with each device's estimate and the choice, as WEFT_LOG=info prints it:
+  /// "sum(a*b) n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"; with a
+  /// signature, the estimates as corrected by what observe() learnt for it.
+  std::string explain(const std::string& what, const WorkEstimate& work, std::span<const InputResidence> inputs,
+                      std::uint64_t signature = 0) const;
+
+ private:
+  std::uint64_t decision_key(std::uint64_t signature, const WorkEstimate& work,
+                             std::span<const InputResidence> inputs) const noexcept;
+
+  std::vector<DeviceCosts> devices_;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> decisions_;
+  struct Learnt;
+  std::unique_ptr<Learnt> learnt_;
+};
+
+/// The costs of device: the stored calibration for its identity when there is a valid one,
+/// else measured now by the quick subset (under about 2 s) and stored. Remembered for the
+/// process.
+WEFT_API DeviceCosts costs_of(const Device& device);
+/// Measures device now: the full set (at most about 30 s in all, `weft calibrate`) or the
+/// quick subset. Does not store the result.
+WEFT_API DeviceCosts measure_costs(const Device& device, bool quick);
+/// Stores costs beside the program cache (atomically, private to the user) and makes them
+/// the process's costs for that device. False with the reason when it cannot be stored.
+WEFT_API bool store_costs(const DeviceCosts& costs, std::string* problem = nullptr);
+/// The calibration file of device (absent or not); empty without a disk cache.
+WEFT_API std::string costs_path(const Device& device);
+/// The identity a calibration is stored under: backend, name, driver version, compute units.
+WEFT_API std::string device_identity(const Device& device);
+
+/// The Chooser behind device `auto`: every device the configuration lets load, with their
+/// costs (costs_of). Made on first use.
+WEFT_API const Chooser& auto_chooser();
+
+class Expr;
+
+/// What device auto would decide for evaluating expr (or, with reduction, for a full
+/// reduction of it), as data: the estimates per device (with what was learnt online), the
+/// choice and the WEFT_LOG=info line. Decides nothing and runs nothing.
+///
+///   weft::PlacementExplanation why = weft::explain(a * b, true);
+///   std::cout << why.text;   // "sum n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"
+struct WEFT_API PlacementExplanation {
+  bool automatic = false;                   // every array of the expression is automatic
+  std::string chosen;                       // where it runs (the fixed device when not automatic)
+  std::string text;                         // the log line, or why the chooser is not asked
+  WorkEstimate work;                        // when automatic
+  std::vector<std::string> devices;         // the chooser's table, when automatic
+  std::vector<PlacementEstimate> estimates;  // one per device
+};
+WEFT_API PlacementExplanation explain(const Expr& expr, bool reduction = false);
+
+}  // namespace weft

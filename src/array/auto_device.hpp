@@ -1,0 +1,50 @@
+// Device `auto` for arrays: the one place the array layer asks the placement layer
+// (src/placement/auto_placement.cpp) where an operation runs. An allocation is automatic when
+// Array::to_auto() marked it; an operation all of whose arrays are automatic runs where the
+// chooser expects it to finish first, its arrays seen from there (Array::to: copied once, when
+// read) and its result automatic too. In an operation that also reads arrays of a fixed
+// device, the automatic arrays follow the first of those; an operation without automatic
+// arrays keeps today's rule (every array on one device), so explicit devices behave as before.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "weft/array.hpp"
+#include "weft/event.hpp"
+
+namespace weft::detail {
+
+enum class ResultGoes { likely_host, stays };
+
+struct AutoDecision;  // what the chooser decided from (src/placement/auto_placement.cpp)
+
+struct AutoPlacement {
+  Device device;  // where the operation runs
+  Expr expr;      // the expression with its arrays seen from there
+  bool chosen;    // by the chooser (every array automatic): the result is automatic too
+  std::shared_ptr<const AutoDecision> decision;  // when chosen
+};
+
+/// Online learning: when the array work enqueued so far on placed.device is done, the time
+/// from the decision to then refines the chooser's estimate for this operation there
+/// (Chooser::observe). Nothing when the placement was not chosen.
+void learn_when_done(const AutoPlacement& placed);
+
+/// Nothing when no array of expr is automatic (the common case, decided without allocating).
+/// When every array is, the device the chooser picks and the expression moved there; what
+/// names the operation in the log ("sum", "eval"); result_to_host: the result is a value read
+/// on the host (a full reduction). When some are not, the automatic ones follow the first
+/// array of a fixed device (chosen false).
+std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host);
+
+/// Marks array's allocation automatic (all its views); returns array.
+const Array& mark_automatic(const Array& array);
+
+/// Whether expr reads an automatic array (without allocating).
+bool reads_automatic(const Expr& expr);
+/// expr with each of its automatic arrays seen from device (Array::to: copied when first read
+/// there); arrays of fixed devices stay as they are.
+Expr seen_from(const Expr& expr, const Device& device);
+
+}  // namespace weft::detail

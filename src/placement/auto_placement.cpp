@@ -1,0 +1,272 @@
+// Device `auto` for array operations (src/array/auto_device.hpp): the work estimate of an
+// expression tree, the residence of its arrays as the chooser's masks, the decision (cached
+// per signature and size class) and the expression moved to the chosen device.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
+#include "array/expr_node.hpp"
+#include "array/memory_pool.hpp"
+#include "core/lifetime.hpp"
+#include "core/log.hpp"
+#include "weft/config.hpp"
+#include "weft/error.hpp"
+#include "weft/placement.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+// The chooser of device auto and the devices of its table, in the same order.
+struct AutoTable {
+  const Chooser& chooser;
+  std::vector<Device> devices;
+};
+const AutoTable& auto_table() {
+  // Never destroyed (core/lifetime.hpp): a completion callback may use it while the process exits.
+  static Immortal<AutoTable> t([] {
+    const Chooser& c = auto_chooser();
+    std::vector<Device> ds;
+    for (const DeviceCosts& costs : c.devices()) ds.push_back(device(costs.selector));
+    return AutoTable{c, std::move(ds)};
+  }());
+  return *t;
+}
+
+// Operations per element a node costs, roughly in multiply-adds: the functions a math library
+// evaluates by a polynomial or an iteration count several.
+double node_ops(const ExprNode& n) {
+  using K = ExprNode::Kind;
+  if (n.kind == K::leaf || n.kind == K::scalar) return 0;
+  if (n.kind == K::cast || n.kind == K::where) return 1;
+  static constexpr std::array<std::string_view, 23> heavy = {
+      "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
+      "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "power", "atan2", "hypot"};
+  if (std::find(heavy.begin(), heavy.end(), std::string_view(n.op)) != heavy.end()) return 16;
+  // A square root or a division is one instruction, of lower throughput than a multiply-add.
+  if (n.op == "sqrt" || n.op == "/" || n.op == "floordiv" || n.op == "remainder" || n.op == "logaddexp") return 4;
+  return 1;
+}
+
+struct Walk {
+  double ops_per_element = 0;
+  bool any_float64 = false, any_float = false;
+  std::uint64_t signature = 0xcbf29ce484222325ULL;
+};
+
+// How many arrays the tree reads and how many of them are automatic; the device of the first
+// array that is not. Cheap: the common case (no automatic array) stops here.
+struct Leaves {
+  std::size_t all = 0, automatic = 0;
+  Device fixed;
+};
+void count_leaves(const ExprNode& n, Leaves& l) {
+  if (n.kind == ExprNode::Kind::leaf) {
+    ++l.all;
+    if (n.array.is_auto()) ++l.automatic;
+    else if (!l.fixed) l.fixed = n.array.device();
+  }
+  for (const auto& k : n.kids) count_leaves(*k, l);
+}
+
+void walk(const ExprNode& n, Walk& w) {
+  w.ops_per_element += node_ops(n);
+  if (n.dtype == DType::float64) w.any_float64 = true;
+  if (is_floating(n.dtype)) w.any_float = true;
+  w.signature = (w.signature ^ (static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.dtype))) *
+                0x100000001b3ULL;
+  if (!n.op.empty()) w.signature = (w.signature ^ std::hash<std::string_view>{}(n.op)) * 0x100000001b3ULL;
+  for (const auto& k : n.kids) walk(*k, w);
+}
+
+// The distinct allocations the tree reads, with where their valid copies are.
+void residences(const ExprNode& n, const AutoTable& t, std::vector<const void*>& seen,
+                std::vector<InputResidence>& out) {
+  if (n.kind == ExprNode::Kind::leaf) {
+    const Array& a = n.array;
+    if (std::find(seen.begin(), seen.end(), a.allocation_id()) != seen.end()) return;
+    seen.push_back(a.allocation_id());
+    auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
+    InputResidence in;
+    in.bytes = static_cast<double>(r.bytes);
+    std::lock_guard lock(r.mutex);
+    for (const auto& c : r.copies) {
+      if (!c.valid) continue;
+      for (std::size_t i = 0; i < t.devices.size(); ++i) {
+        if (t.devices[i] == c.device) in.valid_on |= std::uint64_t{1} << i;
+      }
+      if (c.device.info().capabilities.memory_is_host) in.on_host = true;
+    }
+    out.push_back(in);
+    return;
+  }
+  for (const auto& k : n.kids) residences(*k, t, seen, out);
+}
+
+// The tree with each automatic array seen from device d (Array::to: no copy until a kernel
+// reads it); arrays of fixed devices stay where they are.
+NodePtr moved(const NodePtr& n, const Device& d) {
+  if (n->kind == ExprNode::Kind::leaf) {
+    if (n->array.device() == d || !n->array.is_auto()) return n;
+    auto m = std::make_shared<ExprNode>(*n);
+    m->array = n->array.to(d);
+    return m;
+  }
+  std::shared_ptr<ExprNode> m;
+  for (std::size_t i = 0; i < n->kids.size(); ++i) {
+    NodePtr k = moved(n->kids[i], d);
+    if (k == n->kids[i]) continue;
+    if (!m) m = std::make_shared<ExprNode>(*n);
+    m->kids[i] = std::move(k);
+  }
+  return m ? NodePtr(std::move(m)) : n;
+}
+
+}  // namespace
+
+struct AutoDecision {
+  std::uint64_t signature;
+  WorkEstimate work;
+  std::vector<InputResidence> inputs;
+  std::size_t device;
+  std::chrono::steady_clock::time_point when;
+};
+
+void learn_when_done(const AutoPlacement& placed) {
+  if (!placed.decision) return;
+  // A marker after the operation: its completion is the operation's (and whatever was queued
+  // before it on the array queue, which a busy queue adds to the measure).
+  detail::array_queue(placed.device).marker().then([d = placed.decision](const Event&) {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - d->when).count();
+    const AutoTable& t = auto_table();
+    WEFT_LOG_DEBUG("placement learns: n=" << d->work.elements << " on " << t.devices[d->device].selector() << " took "
+                                          << s * 1e3 << " ms, estimated "
+                                          << t.chooser.estimate(d->device, d->work, d->inputs).total() * 1e3 << " ms");
+    t.chooser.observe(d->signature, d->work, d->inputs, d->device, s);
+  });
+}
+
+const Array& mark_automatic(const Array& array) {
+  array.to_auto();
+  return array;
+}
+
+Expr seen_from(const Expr& expr, const Device& device) { return Expr(moved(expr.node(), device)); }
+
+bool reads_automatic(const Expr& expr) {
+  Leaves leaves;
+  count_leaves(*expr.node(), leaves);
+  return leaves.automatic > 0;
+}
+
+namespace {
+
+// What the chooser decides from: the work estimate of expr, its inputs' residence and its
+// signature (every array of expr automatic).
+struct Analysis {
+  WorkEstimate work;
+  std::vector<InputResidence> inputs;
+  std::uint64_t signature = 0;
+};
+
+Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const AutoTable& t) {
+  Walk w;
+  walk(*expr.node(), w);
+  Analysis a;
+  // The inputs' residence; bytes read are each allocation's bytes.
+  std::vector<const void*> seen;
+  residences(*expr.node(), t, seen, a.inputs);
+  WorkEstimate& work = a.work;
+  work.elements = expr.shape().size();
+  const double n = static_cast<double>(work.elements);
+  for (const InputResidence& in : a.inputs) work.bytes_read += in.bytes;
+  work.ops = n * std::max(1.0, w.ops_per_element + (result_to_host ? 1.0 : 0.0));
+  work.arithmetic = w.any_float64 ? Arithmetic::float64 : w.any_float ? Arithmetic::float32 : Arithmetic::integer;
+  if (result_to_host) {
+    work.result_to_host = true;
+    work.result_bytes = 8;
+  } else {
+    work.bytes_written = n * static_cast<double>(size_of(expr.dtype()));
+    // A result computed from host data alone is likely read on the host; one computed from
+    // data already on a device likely stays for the next operation there.
+    const bool from_host = std::all_of(a.inputs.begin(), a.inputs.end(), [&](const InputResidence& in) {
+      return in.on_host || in.valid_on == 0;
+    });
+    work.result_to_host = from_host;
+    work.result_bytes = work.bytes_written;
+  }
+  a.signature = w.signature;
+  for (const char* p = what; *p; ++p) a.signature = (a.signature ^ static_cast<unsigned char>(*p)) * 0x100000001b3ULL;
+  return a;
+}
+
+}  // namespace
+
+std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host) {
+  Leaves leaves;
+  count_leaves(*expr.node(), leaves);
+  if (leaves.automatic == 0) return std::nullopt;
+  // An array of a fixed device fixes where the operation runs: the automatic ones follow it.
+  if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr};
+  const AutoTable& t = auto_table();
+  Analysis a = analyse(expr, what, result_to_host, t);
+  const auto when = std::chrono::steady_clock::now();
+  bool remembered = false;
+  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs, &remembered);
+  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs, a.signature));
+  const Device& d = t.devices[best];
+  // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
+  // observe() drops the remembered decision while its estimate is still moving.
+  std::shared_ptr<const AutoDecision> decision;
+  if (!remembered && config().placement_learn) {
+    decision = std::make_shared<const AutoDecision>(AutoDecision{a.signature, a.work, std::move(a.inputs), best, when});
+  }
+  return AutoPlacement{d, Expr(moved(expr.node(), d)), true, std::move(decision)};
+}
+
+}  // namespace weft::detail
+
+namespace weft {
+
+PlacementExplanation explain(const Expr& expr, bool reduction) {
+  using namespace detail;
+  PlacementExplanation out;
+  if (!expr.node()) throw InvalidArgument("explain: an empty expression");
+  Leaves leaves;
+  count_leaves(*expr.node(), leaves);
+  if (leaves.automatic == 0 || leaves.automatic < leaves.all) {
+    const Device d = leaves.fixed;
+    out.chosen = d ? d.selector() : "";
+    out.text = leaves.all == 0 ? "the expression reads no array"
+               : leaves.automatic == 0
+                   ? "no array of the expression is automatic: it runs on " + out.chosen
+                   : "the expression reads an array of a fixed device: it runs on " + out.chosen;
+    return out;
+  }
+  const AutoTable& t = auto_table();
+  const char* what = reduction ? "sum" : "eval";
+  const Analysis a = analyse(expr, what, reduction, t);
+  out.automatic = true;
+  out.work = a.work;
+  for (std::size_t d = 0; d < t.devices.size(); ++d) {
+    out.devices.push_back(t.devices[d].selector());
+    PlacementEstimate e = t.chooser.estimate(d, a.work, a.inputs);
+    const double f = t.chooser.correction(a.signature, a.work.elements, d);
+    e.launch *= f;
+    e.compute *= f;
+    e.copy_in *= f;
+    e.copy_out *= f;
+    out.estimates.push_back(e);
+  }
+  out.chosen = t.devices[t.chooser.choose(a.work, a.inputs, a.signature)].selector();
+  out.text = t.chooser.explain(what, a.work, a.inputs, a.signature);
+  return out;
+}
+
+}  // namespace weft

@@ -1,0 +1,210 @@
+// The cost model and the chooser (include/weft/placement.hpp, docs/PLACEMENT.md).
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "weft/error.hpp"
+#include "weft/placement.hpp"
+
+namespace weft {
+
+namespace {
+
+// Decisions remembered: a direct-mapped table of 64-bit words, each the key's upper bits and
+// the chosen index + 1 in the low byte (0: empty). 4096 entries cover every (operation, size
+// class, residence) a program meets many times over; a collision only recomputes or, when two
+// keys share their upper 56 bits, reuses a decision made for another operation.
+constexpr std::size_t decision_slots = 4096;
+
+double rate_or(double rate, double fallback) { return rate > 0 ? rate : fallback; }
+// Seconds to move bytes at rate; a rate not measured (0) makes the move "never" worth it.
+double move_s(double bytes, double rate) {
+  if (bytes <= 0) return 0;
+  return rate > 0 ? bytes / rate : std::numeric_limits<double>::infinity();
+}
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  // splitmix64's finalizer over the running value: cheap, and every input bit reaches every output bit.
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebULL;
+  h ^= h >> 31;
+  return h;
+}
+
+std::string ms(double s) {
+  char buf[32];
+  if (!std::isfinite(s)) return "inf";
+  const double m = s * 1e3;
+  std::snprintf(buf, sizeof buf, m >= 100 ? "%.0f" : m >= 1 ? "%.1f" : m >= 0.01 ? "%.2f" : "%.3f", m);
+  return buf;
+}
+
+}  // namespace
+
+const char* to_string(Arithmetic a) noexcept {
+  switch (a) {
+    case Arithmetic::float32: return "float32";
+    case Arithmetic::float64: return "float64";
+    case Arithmetic::integer: return "integer";
+  }
+  return "?";
+}
+
+// What observe() learnt: measured / predicted per (signature, size class, device).
+struct Chooser::Learnt {
+  std::mutex mutex;
+  std::unordered_map<std::uint64_t, double> factor;  // 0: one run seen, not counted
+  std::atomic<bool> any{false};
+};
+
+namespace {
+std::uint64_t size_class(std::int64_t elements) {
+  return static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0))));
+}
+std::uint64_t learnt_key(std::uint64_t signature, std::int64_t elements, std::size_t d) {
+  return mix(mix(signature, size_class(elements)), d);
+}
+}  // namespace
+
+Chooser::Chooser(std::vector<DeviceCosts> devices)
+    : devices_(std::move(devices)),
+      decisions_(std::make_unique<std::atomic<std::uint64_t>[]>(decision_slots)),
+      learnt_(std::make_unique<Learnt>()) {
+  if (devices_.empty()) throw InvalidArgument("Chooser: the device table is empty; give it at least one device's costs");
+  if (devices_.size() > 63) {
+    throw InvalidArgument("Chooser: " + std::to_string(devices_.size()) + " devices; a table holds at most 63");
+  }
+  forget();
+}
+
+Chooser::~Chooser() = default;
+
+void Chooser::forget() const noexcept {
+  for (std::size_t i = 0; i < decision_slots; ++i) decisions_[i].store(0, std::memory_order_relaxed);
+}
+
+PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
+                                    std::span<const InputResidence> inputs) const {
+  const DeviceCosts& c = devices_.at(d);
+  PlacementEstimate e;
+  e.launch = c.launch_s + c.sync_s;
+  const double bytes = work.bytes_read + work.bytes_written;
+  e.compute = std::max(move_s(bytes, c.bandwidth_Bps), move_s(work.ops, c.ops_rate(work.arithmetic)));
+  const std::uint64_t me = std::uint64_t{1} << d;
+  for (const InputResidence& in : inputs) {
+    if (in.valid_on & me) continue;
+    if (in.on_host && c.memory_is_host) continue;
+    // From the host's memory, or first to the host from the cheapest device holding it.
+    double to_host = 0;
+    if (!in.on_host) {
+      to_host = std::numeric_limits<double>::infinity();
+      for (std::size_t s = 0; s < devices_.size(); ++s) {
+        if (!(in.valid_on & (std::uint64_t{1} << s))) continue;
+        const DeviceCosts& src = devices_[s];
+        const double t = src.memory_is_host ? 0.0
+                                            : src.to_host_latency_s +
+                                                  move_s(in.bytes, rate_or(src.to_host_Bps, src.to_host_pinned_Bps));
+        to_host = std::min(to_host, t);
+      }
+      if (!std::isfinite(to_host)) to_host = 0;  // held nowhere in the table: nothing to copy
+    }
+    const double to_dev = c.memory_is_host ? 0.0 : c.to_device_latency_s + move_s(in.bytes, c.to_device_Bps);
+    e.copy_in += to_host + to_dev;
+  }
+  if (work.result_to_host && !c.memory_is_host) {
+    e.copy_out = c.to_host_latency_s + move_s(work.result_bytes, c.to_host_Bps);
+  }
+  return e;
+}
+
+double Chooser::correction(std::uint64_t signature, std::int64_t elements, std::size_t d) const {
+  if (!learnt_->any.load(std::memory_order_acquire)) return 1.0;
+  std::lock_guard lock(learnt_->mutex);
+  const auto it = learnt_->factor.find(learnt_key(signature, elements, d));
+  return it == learnt_->factor.end() || it->second == 0 ? 1.0 : it->second;
+}
+
+void Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
+                      std::size_t d, double seconds) const {
+  const double predicted = estimate(d, work, inputs).total();
+  if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0)) return;
+  {
+    // The first run of an operation on a device usually includes building its kernel there:
+    // it is not counted. Each later one weighs a quarter of the running factor.
+    std::lock_guard lock(learnt_->mutex);
+    auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d), 0.0);
+    if (!fresh) {
+      const double before = it->second;
+      it->second = before == 0 ? seconds / predicted : 0.75 * before + 0.25 * (seconds / predicted);
+      // The decision is made again (and the operation timed again) only while the factor moves.
+      if (before != 0 && std::abs(it->second / before - 1) < 0.1) return;
+    }
+  }
+  learnt_->any.store(true, std::memory_order_release);
+  decisions_[decision_key(signature, work, inputs) % decision_slots].store(0, std::memory_order_relaxed);
+}
+
+std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
+                            std::uint64_t signature) const {
+  std::size_t best = 0;
+  double best_t = std::numeric_limits<double>::infinity();
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    double t = estimate(d, work, inputs).total();
+    if (signature != 0) t *= correction(signature, work.elements, d);
+    if (t < best_t) {
+      best_t = t;
+      best = d;
+    }
+  }
+  return best;
+}
+
+std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate& work,
+                                    std::span<const InputResidence> inputs) const noexcept {
+  std::uint64_t key = mix(signature, size_class(work.elements));
+  key = mix(key, (work.result_to_host ? 1u : 0u) | static_cast<unsigned>(work.arithmetic) << 1);
+  for (const InputResidence& in : inputs) key = mix(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
+  return key;
+}
+
+std::size_t Chooser::choose_cached(std::uint64_t signature, const WorkEstimate& work,
+                                   std::span<const InputResidence> inputs, bool* remembered) const {
+  const std::uint64_t key = decision_key(signature, work, inputs);
+  std::atomic<std::uint64_t>& slot = decisions_[key % decision_slots];
+  const std::uint64_t tag = key & ~std::uint64_t{0xff};
+  const std::uint64_t held = slot.load(std::memory_order_relaxed);
+  const bool hit = held != 0 && (held & ~std::uint64_t{0xff}) == tag;
+  if (remembered) *remembered = hit;
+  if (hit) return (held & 0xff) - 1;
+  const std::size_t best = choose(work, inputs, signature);
+  slot.store(tag | (best + 1), std::memory_order_relaxed);
+  return best;
+}
+
+std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
+                             std::span<const InputResidence> inputs, std::uint64_t signature) const {
+  std::string out = what + " n=" + std::to_string(work.elements) + ":";
+  const std::size_t best = choose(work, inputs, signature);
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    const PlacementEstimate e = estimate(d, work, inputs);
+    const double f = signature != 0 ? correction(signature, work.elements, d) : 1.0;
+    out += (d == 0 ? " " : " | ") + devices_[d].selector + " " + ms(f * (e.launch + e.compute)) + " ms";
+    if (e.copy_in + e.copy_out > 0) out += " + " + ms(f * (e.copy_in + e.copy_out)) + " ms copy";
+    if (f != 1.0) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " (x%.2f learnt)", f);
+      out += buf;
+    }
+  }
+  return out + " -> " + devices_[best].selector;
+}
+
+}  // namespace weft

@@ -1,0 +1,242 @@
+// Stored calibrations: one small text file per device identity in `<cache>/placement/`,
+// under the program cache's trust rules (src/cache/cache_directory.hpp, docs/SECURITY.md):
+// directories 0700 and files 0600 owned by the user, written to a temporary file and renamed,
+// never loaded when another user owns or may write them, read without following links and
+// size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
+// or foreign file is measured again (with a log line), never trusted.
+//
+//   weft-costs 2
+//   identity host|AMD EPYC 7B13|g++ 12|...|units=2
+//   launch_s 2.1e-05
+//   ...
+//   checksum 0123456789abcdef0123456789abcdef
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "cache/cache_directory.hpp"
+#include "core/files.hpp"
+#include "core/hash.hpp"
+#include "core/lifetime.hpp"
+#include "core/log.hpp"
+#include "placement/costs_file.hpp"
+#include "weft/config.hpp"
+#include "weft/error.hpp"
+#include "weft/placement.hpp"
+
+namespace weft {
+
+namespace detail {
+
+namespace {
+
+constexpr const char* header = "weft-costs 2";
+constexpr std::uint64_t max_file_bytes = 1 << 16;
+
+// The numbers of a DeviceCosts by name, in file order.
+template <class C, class F>
+void each_number(C& c, F&& f) {
+  f("launch_s", c.launch_s);
+  f("sync_s", c.sync_s);
+  f("bandwidth_Bps", c.bandwidth_Bps);
+  f("float32_ops_per_s", c.ops_per_s[0]);
+  f("float64_ops_per_s", c.ops_per_s[1]);
+  f("integer_ops_per_s", c.ops_per_s[2]);
+  f("to_device_latency_s", c.to_device_latency_s);
+  f("to_host_latency_s", c.to_host_latency_s);
+  f("to_device_Bps", c.to_device_Bps);
+  f("to_host_Bps", c.to_host_Bps);
+  f("to_device_pinned_Bps", c.to_device_pinned_Bps);
+  f("to_host_pinned_Bps", c.to_host_pinned_Bps);
+  f("measured_s", c.measured_s);
+}
+
+std::string checksum_of(std::string_view body) { return Hasher().update(body).finish().hex(); }
+
+}  // namespace
+
+std::string encode_costs(const DeviceCosts& c) {
+  std::ostringstream os;
+  os.precision(17);
+  os << header << "\n" << "identity " << c.identity << "\n" << "memory_is_host " << (c.memory_is_host ? 1 : 0) << "\n"
+     << "quick " << (c.quick ? 1 : 0) << "\n";
+  each_number(c, [&](const char* name, double v) { os << name << " " << v << "\n"; });
+  const std::string body = os.str();
+  return body + "checksum " + checksum_of(body) + "\n";
+}
+
+// Parses a stored calibration; false with the reason in problem. The selector is not stored
+// (indices change between runs); the caller sets it.
+bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem) {
+  const std::size_t tail = text.rfind("checksum ");
+  if (tail == std::string_view::npos || (tail > 0 && text[tail - 1] != '\n')) {
+    *problem = "it has no checksum line (truncated?)";
+    return false;
+  }
+  const std::string_view body = text.substr(0, tail);
+  std::string_view sum = text.substr(tail + 9);
+  if (!sum.empty() && sum.back() == '\n') sum.remove_suffix(1);
+  if (sum != checksum_of(body)) {
+    *problem = "its checksum does not match its contents";
+    return false;
+  }
+  std::map<std::string, std::string, std::less<>> fields;
+  std::istringstream in{std::string(body)};
+  std::string line;
+  if (!std::getline(in, line) || line != header) {
+    *problem = "it does not start with '" + std::string(header) + "'";
+    return false;
+  }
+  while (std::getline(in, line)) {
+    const std::size_t sp = line.find(' ');
+    if (sp == std::string::npos) {
+      *problem = "a line without a value: '" + line + "'";
+      return false;
+    }
+    fields[line.substr(0, sp)] = line.substr(sp + 1);
+  }
+  DeviceCosts c;
+  c.identity = fields["identity"];
+  c.memory_is_host = fields["memory_is_host"] == "1";
+  c.quick = fields["quick"] == "1";
+  bool ok = true;
+  each_number(c, [&](const char* name, double& v) {
+    const auto it = fields.find(name);
+    if (it == fields.end()) {
+      *problem = std::string("it lacks ") + name;
+      ok = false;
+      return;
+    }
+    char* end = nullptr;
+    v = std::strtod(it->second.c_str(), &end);
+    if (end == it->second.c_str() || *end != '\0' || !std::isfinite(v) || v < 0) {
+      *problem = std::string(name) + " is not a non-negative number: '" + it->second + "'";
+      ok = false;
+    }
+  });
+  if (ok) *out = std::move(c);
+  return ok;
+}
+
+namespace {
+
+std::string file_name(const std::string& identity) { return Hasher().update(identity).finish().hex() + ".costs"; }
+
+// The placement directory, opened under the cache's rules; invalid when there is no disk
+// cache or it is refused (the reason in problem).
+UniqueFd placement_dir(bool create, std::string* problem) {
+  const std::string& root_path = config().cache_dir;
+  if (root_path.empty()) {
+    *problem = "there is no disk cache (WEFT_CACHE_DIR, XDG_CACHE_HOME and HOME are unset)";
+    return {};
+  }
+  UniqueFd root = open_cache_root(root_path, create, problem);
+  if (!root) return {};
+  return open_private_directory(root.get(), "placement", create, problem);
+}
+
+}  // namespace
+
+std::optional<DeviceCosts> load_costs(const Device& device) {
+  std::string problem;
+  UniqueFd dir = placement_dir(false, &problem);
+  if (!dir) return std::nullopt;
+  const std::string identity = device_identity(device);
+  const std::string name = file_name(identity);
+  FileRead r = read_regular_file(dir.get(), name, {.max_bytes = max_file_bytes, .private_to_user = true});
+  if (r.missing) return std::nullopt;
+  DeviceCosts c;
+  if (!r) problem = r.problem;
+  else if (decode_costs(r.data, &c, &problem) && c.identity != identity) {
+    problem = "it is the calibration of '" + c.identity + "', not of '" + identity + "'";
+  }
+  if (!problem.empty()) {
+    WEFT_LOG_WARNING("calibration " << config().cache_dir << "/placement/" << name << " of " << device.selector()
+                                    << " is not used (" << problem << "); measuring again");
+    return std::nullopt;
+  }
+  c.selector = device.selector();
+  return c;
+}
+
+namespace {
+
+struct Memo {
+  std::mutex mutex;
+  std::map<std::string, DeviceCosts, std::less<>> by_identity;
+};
+Memo& memo() {
+  static Memo m;
+  return m;
+}
+
+}  // namespace
+}  // namespace detail
+
+std::string costs_path(const Device& device) {
+  if (config().cache_dir.empty()) return {};
+  return config().cache_dir + "/placement/" + detail::file_name(device_identity(device));
+}
+
+bool store_costs(const DeviceCosts& costs, std::string* problem) {
+  std::string why;
+  {
+    auto& m = detail::memo();
+    std::lock_guard lock(m.mutex);
+    m.by_identity[costs.identity] = costs;
+  }
+  detail::UniqueFd dir = detail::placement_dir(true, &why);
+  if (dir && detail::write_private_file_at(dir.get(), detail::file_name(costs.identity), detail::encode_costs(costs), &why)) {
+    return true;
+  }
+  WEFT_LOG_INFO("calibration of " << costs.selector << " not stored: " << why);
+  if (problem) *problem = why;
+  return false;
+}
+
+DeviceCosts costs_of(const Device& device) {
+  if (!device) throw InvalidArgument("costs_of: no device given");
+  const std::string identity = device_identity(device);
+  auto& m = detail::memo();
+  {
+    std::lock_guard lock(m.mutex);
+    if (auto it = m.by_identity.find(identity); it != m.by_identity.end()) {
+      DeviceCosts c = it->second;
+      c.selector = device.selector();
+      return c;
+    }
+  }
+  std::optional<DeviceCosts> c = detail::load_costs(device);
+  if (!c) {
+    c = measure_costs(device, true);
+    store_costs(*c);
+  }
+  std::lock_guard lock(m.mutex);
+  m.by_identity[identity] = *c;
+  return *c;
+}
+
+namespace {
+std::vector<DeviceCosts> auto_table_costs() {
+  std::vector<DeviceCosts> table;
+  for (const Device& d : devices()) {
+    if (table.size() == 63) break;
+    table.push_back(costs_of(d));
+  }
+  if (table.empty()) throw InvalidArgument("device auto: no device is present to choose from (weft devices)");
+  return table;
+}
+}  // namespace
+
+const Chooser& auto_chooser() {
+  // Never destroyed (core/lifetime.hpp): completion callbacks of queued work may still teach it
+  // (Chooser::observe) while the process exits.
+  static detail::Immortal<Chooser> chooser(auto_table_costs());
+  return *chooser;
+}
+
+}  // namespace weft

@@ -1,0 +1,158 @@
+// Measuring a device's costs (weft::measure_costs): the kernels of calibrate.cl timed on the
+// wall clock around a finished queue, and host<->device copies of pageable and pinned memory.
+// Each figure is the median of a few repetitions after one warm-up, so a busy moment on a
+// shared machine moves it less than a mean would. The full set aims at about 30 s on the
+// slowest device weft has met (PoCL on 2 cores, mostly its first compile); the quick subset,
+// run on first use when nothing is stored, at under 2 s.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/log.hpp"
+#include "embedded/weft_embedded.hpp"
+#include "weft/buffer.hpp"
+#include "weft/error.hpp"
+#include "weft/pinned_memory.hpp"
+#include "weft/placement.hpp"
+#include "weft/program.hpp"
+#include "weft/queue.hpp"
+
+namespace weft {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The median of reps timings of f (after one untimed run).
+double median_time(int reps, const std::function<void()>& f) {
+  f();
+  std::vector<double> t;
+  t.reserve(static_cast<std::size_t>(reps));
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    f();
+    t.push_back(seconds_since(t0));
+  }
+  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
+  return t[t.size() / 2];
+}
+
+// What is left of a timing once the launch it includes is taken off (never below a tenth of
+// it, so a noisy launch figure cannot make a rate infinite).
+double net(double t, double launch) { return std::max(t - launch, t * 0.1); }
+
+struct Sizes {
+  std::size_t copy_bytes;      // the copy kernel's source (and destination)
+  std::size_t transfer_bytes;  // host<->device copies
+  std::size_t items;           // work-items of the arithmetic kernels (128 operations each)
+  int reps;
+};
+
+Sizes sizes_for(bool quick) {
+  if (quick) return {std::size_t{8} << 20, std::size_t{8} << 20, std::size_t{1} << 18, 3};
+  return {std::size_t{64} << 20, std::size_t{64} << 20, std::size_t{1} << 22, 7};
+}
+
+}  // namespace
+
+std::string device_identity(const Device& device) {
+  const DeviceInfo& i = device.info();
+  return i.backend + "|" + i.name + "|" + i.platform + "|" + i.driver_version + "|units=" +
+         std::to_string(i.compute_units);
+}
+
+DeviceCosts measure_costs(const Device& device, bool quick) {
+  if (!device) throw InvalidArgument("measure_costs: no device given");
+  const auto start = Clock::now();
+  const DeviceInfo& info = device.info();
+  const Sizes s = sizes_for(quick);
+  DeviceCosts c;
+  c.selector = info.selector;
+  c.identity = device_identity(device);
+  c.memory_is_host = info.capabilities.memory_is_host;
+  c.quick = quick;
+
+  std::string source(embedded::calibrate_cl);
+  if (info.fp64) source += "\n" + std::string(embedded::calibrate_f64_cl);
+  const Program program = Program::build(device, source);
+  Queue q(device);
+
+  // Launch latency and synchronisation.
+  Buffer small(device, 64 * sizeof(float));
+  Kernel empty = program.kernel("weft_cal_empty");
+  empty.set_args(small);
+  c.launch_s = median_time(quick ? 9 : 51, [&] {
+    q.launch(empty, 1);
+    q.finish();
+  });
+  c.sync_s = median_time(quick ? 9 : 51, [&] { q.finish(); });
+
+  // Device bandwidth: a float4 copy kernel, bytes read plus written.
+  {
+    const std::size_t n4 = s.copy_bytes / 16;
+    Buffer a(device, s.copy_bytes), b(device, s.copy_bytes);
+    const float zero = 0;
+    q.fill(a, &zero, sizeof zero, 0, s.copy_bytes);
+    Kernel copy = program.kernel("weft_cal_copy");
+    copy.set_args(a, b);
+    const double t = median_time(s.reps, [&] {
+      q.launch(copy, n4);
+      q.finish();
+    });
+    c.bandwidth_Bps = 2.0 * static_cast<double>(s.copy_bytes) / net(t, c.launch_s);
+  }
+
+  // Arithmetic throughput: 128 operations per work-item (calibrate.cl).
+  const auto throughput = [&](const char* kernel, std::size_t elem) {
+    Buffer a(device, s.items * elem);
+    const std::uint64_t zero = 0;
+    q.fill(a, &zero, elem, 0, s.items * elem);
+    Kernel k = program.kernel(kernel);
+    k.set_args(a);
+    const double t = median_time(s.reps, [&] {
+      q.launch(k, s.items);
+      q.finish();
+    });
+    return 128.0 * static_cast<double>(s.items) / net(t, c.launch_s);
+  };
+  c.ops_per_s[static_cast<int>(Arithmetic::float32)] = throughput("weft_cal_f32", 4);
+  c.ops_per_s[static_cast<int>(Arithmetic::integer)] = throughput("weft_cal_int", 4);
+  // Without fp64 a double operation does not run there at all; the chooser never picks a device
+  // whose rate is 0 for the work's arithmetic (its time is infinite).
+  if (info.fp64) c.ops_per_s[static_cast<int>(Arithmetic::float64)] = throughput("weft_cal_f64", 8);
+
+  // Host<->device copies: latency from a small one, rates from a large one.
+  {
+    Buffer d(device, s.transfer_bytes);
+    std::vector<unsigned char> host(s.transfer_bytes, 1);
+    c.to_device_latency_s = median_time(quick ? 9 : 31, [&] { q.write(d, host.data(), 64); });
+    c.to_host_latency_s = median_time(quick ? 9 : 31, [&] { q.read(d, host.data(), 64); });
+    const double bytes = static_cast<double>(s.transfer_bytes);
+    c.to_device_Bps = bytes / net(median_time(s.reps, [&] { q.write(d, host.data(), host.size()); }),
+                                  c.to_device_latency_s);
+    c.to_host_Bps = bytes / net(median_time(s.reps, [&] { q.read(d, host.data(), host.size()); }),
+                                c.to_host_latency_s);
+    if (!quick) {
+      try {
+        PinnedMemory pinned(device, s.transfer_bytes);
+        std::memset(pinned.data(), 1, s.transfer_bytes);
+        c.to_device_pinned_Bps = bytes / net(median_time(s.reps, [&] { q.write(d, pinned.data(), s.transfer_bytes); }),
+                                             c.to_device_latency_s);
+        c.to_host_pinned_Bps = bytes / net(median_time(s.reps, [&] { q.read(d, pinned.data(), s.transfer_bytes); }),
+                                           c.to_host_latency_s);
+      } catch (const Error& e) {
+        WEFT_LOG_DEBUG("calibrate " << info.selector << ": no pinned memory (" << e.what() << ")");
+      }
+    }
+  }
+  c.measured_s = seconds_since(start);
+  WEFT_LOG_INFO("calibrated " << info.selector << (quick ? " (quick)" : "") << " in " << c.measured_s << " s");
+  return c;
+}
+
+}  // namespace weft

@@ -1,0 +1,187 @@
+// Stored calibrations (their text, checksum and trust rules) and device `auto` for arrays:
+// results are right wherever the chooser sends the work, and explicit devices are unchanged.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "placement/costs_file.hpp"
+#include "support.hpp"
+#include "weft/placement.hpp"
+
+namespace weft {
+namespace {
+
+DeviceCosts sample() {
+  DeviceCosts c;
+  c.identity = "host|Some CPU|c++ 12|1|units=2";
+  c.memory_is_host = true;
+  c.launch_s = 2.5e-5;
+  c.sync_s = 1.25e-6;
+  c.bandwidth_Bps = 1.5e10;
+  c.ops_per_s[0] = 3e10;
+  c.ops_per_s[1] = 1.5e10;
+  c.ops_per_s[2] = 2e10;
+  c.to_device_latency_s = 1e-6;
+  c.to_host_latency_s = 2e-6;
+  c.to_device_Bps = 8e9;
+  c.to_host_Bps = 7e9;
+  c.measured_s = 1.75;
+  return c;
+}
+
+TEST(CostsFile, RoundTripsEveryNumber) {
+  const DeviceCosts c = sample();
+  DeviceCosts back;
+  std::string problem;
+  ASSERT_TRUE(detail::decode_costs(detail::encode_costs(c), &back, &problem)) << problem;
+  EXPECT_EQ(back.identity, c.identity);
+  EXPECT_TRUE(back.memory_is_host);
+  EXPECT_DOUBLE_EQ(back.launch_s, c.launch_s);
+  EXPECT_DOUBLE_EQ(back.bandwidth_Bps, c.bandwidth_Bps);
+  EXPECT_DOUBLE_EQ(back.ops_per_s[1], c.ops_per_s[1]);
+  EXPECT_DOUBLE_EQ(back.to_host_Bps, c.to_host_Bps);
+  EXPECT_DOUBLE_EQ(back.to_host_latency_s, 2e-6);
+  EXPECT_DOUBLE_EQ(back.to_device_pinned_Bps, 0);
+  EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
+}
+
+TEST(CostsFile, RefusesCorruptAndTruncatedText) {
+  const std::string good = detail::encode_costs(sample());
+  DeviceCosts out;
+  std::string problem;
+  std::string flipped = good;
+  flipped[flipped.find("launch_s ") + 9] = '9';
+  EXPECT_FALSE(detail::decode_costs(flipped, &out, &problem));
+  EXPECT_NE(problem.find("checksum"), std::string::npos) << problem;
+  EXPECT_FALSE(detail::decode_costs(good.substr(0, good.size() / 2), &out, &problem));
+  EXPECT_FALSE(detail::decode_costs("", &out, &problem));
+  EXPECT_FALSE(detail::decode_costs("checksum 0\n", &out, &problem));
+}
+
+TEST(CostsStore, StoredCostsAreLoadedAndUntrustedFilesAreNot) {
+  const Device host = device("host");
+  const std::string path = costs_path(host);
+  ASSERT_FALSE(path.empty());
+  DeviceCosts c = sample();
+  c.identity = device_identity(host);
+  c.selector = "host";
+  c.launch_s = 1.0e-3;  // a value no measurement gives here, to recognise it
+  std::string problem;
+  ASSERT_TRUE(store_costs(c, &problem)) << problem;
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  auto loaded = detail::load_costs(host);
+  ASSERT_TRUE(loaded);
+  EXPECT_DOUBLE_EQ(loaded->launch_s, 1.0e-3);
+  EXPECT_EQ(loaded->selector, "host");
+
+  // Writable by others: refused, as the program cache refuses such an entry.
+  ASSERT_EQ(::chmod(path.c_str(), 0666), 0);
+  EXPECT_FALSE(detail::load_costs(host));
+  ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+  EXPECT_TRUE(detail::load_costs(host));
+
+  // Corrupt: refused (measured again by costs_of, which logs why).
+  { std::ofstream(path, std::ios::app) << "launch_s 5\n"; }
+  EXPECT_FALSE(detail::load_costs(host));
+
+  // Another device's calibration under this name: refused.
+  DeviceCosts other = c;
+  other.identity = "host|another machine";
+  { std::ofstream(path, std::ios::trunc) << detail::encode_costs(other); }
+  EXPECT_FALSE(detail::load_costs(host));
+  std::remove(path.c_str());
+  EXPECT_FALSE(detail::load_costs(host));
+}
+
+// ---- device auto for arrays ----------------------------------------------------------------
+
+TEST(AutoArrays, ResultsAreRightAndStayAutomatic) {
+  const Device host = device("host");
+  const std::vector<float> va = test::random_vector<float>(1000, 1, -1.0f, 1.0f);
+  const std::vector<float> vb = test::random_vector<float>(1000, 2, -1.0f, 1.0f);
+  const Array a = Array::from_host<float>(va, Shape{1000}, host).to_auto();
+  const Array b = Array::from_host<float>(vb, Shape{1000}, host).to_auto();
+  ASSERT_TRUE(a.is_auto());
+  double want = 0;
+  for (std::size_t i = 0; i < va.size(); ++i) want += static_cast<double>(va[i]) * vb[i];
+  EXPECT_NEAR(sum(a * b).get(), want, 1e-4);
+  const Array s = sum(Expr(a) * b, {});
+  EXPECT_TRUE(s.is_auto());
+  EXPECT_NEAR(s.to_host<float>()[0], want, 1e-3);
+
+  const Array c = eval(sqrt(abs(a)) * 2 + b);
+  EXPECT_TRUE(c.is_auto());
+  const std::vector<float> got = c.to_host<float>();
+  for (std::size_t i = 0; i < va.size(); ++i) EXPECT_NEAR(got[i], std::sqrt(std::abs(va[i])) * 2 + vb[i], 1e-5);
+  // A view of an automatic allocation is automatic.
+  EXPECT_TRUE(a.slice(0, 10, 20).is_auto());
+}
+
+TEST(AutoArrays, DataWrittenOnAnotherDeviceIsReadCorrectly) {
+  // Wherever the chooser runs the sum, it reads the values last written, on any device.
+  for (const Device& d : test::test_devices()) {
+    const Array a = Array::arange(0, 100, 1, DType::float32, d).to_auto();
+    Array on_d = a;
+    on_d.assign(Expr(on_d) * 2);  // written on d: the other copies are stale
+    EXPECT_DOUBLE_EQ(sum(a).get(), 9900.0) << d.selector();
+    EXPECT_DOUBLE_EQ(max(a + 1).get(), 199.0) << d.selector();
+  }
+}
+
+TEST(AutoArrays, ExplainReportsTheModelWithoutRunning) {
+  const Device host = device("host");
+  const Array a = Array::arange(0, 1000, 1, DType::float32, host).to_auto();
+  const std::uint64_t launches = elementwise_launches(host);
+  const PlacementExplanation e = explain(Expr(a) * a, true);
+  EXPECT_EQ(elementwise_launches(host), launches);
+  EXPECT_TRUE(e.automatic);
+  EXPECT_EQ(e.devices.size(), devices().size());
+  EXPECT_EQ(e.estimates.size(), e.devices.size());
+  EXPECT_EQ(e.text.rfind("sum n=1000:", 0), 0u) << e.text;
+  EXPECT_NE(std::find(e.devices.begin(), e.devices.end(), e.chosen), e.devices.end());
+  EXPECT_EQ(e.work.elements, 1000);
+  EXPECT_GE(e.work.bytes_read, 4000);  // the allocation's bytes (the pool rounds them up)
+  const PlacementExplanation fixed = explain(Expr(Array::arange(0, 10, 1, DType::float32, host)) + 1);
+  EXPECT_FALSE(fixed.automatic);
+  EXPECT_EQ(fixed.chosen, "host");
+}
+
+TEST(AutoArrays, ExplicitDevicesAreUnchanged) {
+  for (const Device& d : test::test_devices()) {
+    const Array a = Array::arange(0, 10, 1, DType::float32, d);
+    EXPECT_FALSE(a.is_auto());
+    const Array c = eval(Expr(a) + 1);
+    EXPECT_FALSE(c.is_auto());
+    EXPECT_TRUE(c.device() == d);
+  }
+}
+
+TEST(AutoArrays, AutomaticArraysFollowAnExplicitOne) {
+  // One array of a fixed device fixes where the operation runs; automatic arrays, wherever
+  // their data is, are copied there.
+  for (const Device& home : test::test_devices()) {
+    for (const Device& d : test::test_devices()) {
+      const Array fixed = Array::arange(0, 10, 1, DType::float32, d);
+      const Array automatic = Array::arange(0, 10, 1, DType::float32, home).to_auto();
+      const Array c = eval(Expr(fixed) + automatic);
+      EXPECT_FALSE(c.is_auto());
+      EXPECT_TRUE(c.device() == d);
+      EXPECT_EQ(c.to_host<float>()[9], 18.0f);
+      EXPECT_DOUBLE_EQ(sum(Expr(automatic) * fixed).get(), 285.0);
+      // An assignment runs on its destination's device.
+      Array dest = Array::zeros(Shape{10}, DType::float32, d);
+      dest.assign(Expr(automatic) * 3);
+      EXPECT_EQ(dest.to_host<float>()[9], 27.0f);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace weft

@@ -1,0 +1,123 @@
+#include "tools/calibrate.hpp"
+
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "tools/support/numbers.hpp"
+#include "tools/support/json.hpp"
+#include "weft/weft.hpp"
+
+namespace weft::tool {
+namespace {
+
+std::string rate(double bytes_per_s) {
+  if (bytes_per_s <= 0) return "-";
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(bytes_per_s >= 10e9 ? 0 : 1) << bytes_per_s / 1e9 << " GB/s";
+  return os.str();
+}
+std::string ops(double per_s) {
+  if (per_s <= 0) return "-";
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(per_s >= 10e9 ? 0 : 1) << per_s / 1e9 << " G/s";
+  return os.str();
+}
+std::string us(double s) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(s >= 1e-4 ? 0 : 1) << s * 1e6 << " us";
+  return os.str();
+}
+
+void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
+  w.begin_object();
+  w.key("selector").value(c.selector);
+  w.key("identity").value(c.identity);
+  w.key("file").value(path);
+  w.key("quick").value(c.quick);
+  w.key("memory_is_host").value(c.memory_is_host);
+  w.key("launch_s").value(c.launch_s);
+  w.key("sync_s").value(c.sync_s);
+  w.key("bandwidth_Bps").value(c.bandwidth_Bps);
+  w.key("float32_ops_per_s").value(c.ops_per_s[0]);
+  w.key("float64_ops_per_s").value(c.ops_per_s[1]);
+  w.key("integer_ops_per_s").value(c.ops_per_s[2]);
+  w.key("to_device_latency_s").value(c.to_device_latency_s);
+  w.key("to_host_latency_s").value(c.to_host_latency_s);
+  w.key("to_device_Bps").value(c.to_device_Bps);
+  w.key("to_host_Bps").value(c.to_host_Bps);
+  w.key("to_device_pinned_Bps").value(c.to_device_pinned_Bps);
+  w.key("to_host_pinned_Bps").value(c.to_host_pinned_Bps);
+  w.key("measured_s").value(c.measured_s);
+  w.end_object();
+}
+
+void print_table(const std::vector<DeviceCosts>& all) {
+  std::cout << std::left << std::setw(13) << "device" << std::right << std::setw(9) << "launch" << std::setw(9)
+            << "sync" << std::setw(12) << "bandwidth" << std::setw(10) << "f32 ops" << std::setw(10) << "f64 ops"
+            << std::setw(10) << "int ops" << std::setw(9) << "lat to" << std::setw(9) << "lat from" << std::setw(12) << "to device"
+            << std::setw(12) << "to host" << std::setw(12) << "pinned to" << std::setw(12) << "pinned from"
+            << "  measured\n";
+  for (const DeviceCosts& c : all) {
+    std::ostringstream when;
+    when << std::fixed << std::setprecision(1) << c.measured_s << " s" << (c.quick ? " (quick)" : "");
+    std::cout << std::left << std::setw(13) << c.selector << std::right << std::setw(9) << us(c.launch_s)
+              << std::setw(9) << us(c.sync_s) << std::setw(12) << rate(c.bandwidth_Bps) << std::setw(10)
+              << ops(c.ops_per_s[0]) << std::setw(10) << ops(c.ops_per_s[1]) << std::setw(10) << ops(c.ops_per_s[2])
+              << std::setw(9) << us(c.to_device_latency_s) << std::setw(9) << us(c.to_host_latency_s) << std::setw(12)
+              << (c.memory_is_host ? "host mem" : rate(c.to_device_Bps)) << std::setw(12)
+              << (c.memory_is_host ? "host mem" : rate(c.to_host_Bps)) << std::setw(12)
+              << rate(c.to_device_pinned_Bps) << std::setw(12) << rate(c.to_host_pinned_Bps) << "  " << when.str()
+              << "\n";
+  }
+}
+
+void print(const std::vector<DeviceCosts>& all, const std::vector<Device>& devs, bool json) {
+  if (json) {
+    JsonWriter w;
+    w.begin_array();
+    for (std::size_t i = 0; i < all.size(); ++i) write_json(w, all[i], costs_path(devs[i]));
+    w.end_array();
+    std::cout << w.str() << "\n";
+  } else {
+    print_table(all);
+  }
+}
+
+}  // namespace
+
+int calibrate_command(const std::vector<std::string>& args) {
+  bool quick = false, json = false;
+  std::vector<Device> devs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--quick") quick = true;
+    else if (args[i] == "--json") json = true;
+    else if (args[i] == "--device") {
+      if (i + 1 >= args.size()) throw UsageError("--device needs a selector (see `weft devices`)");
+      devs.push_back(device(args[++i]));
+    } else {
+      throw UsageError("unknown option '" + args[i] + "'; calibrate takes --quick, --device SELECTOR, --json");
+    }
+  }
+  if (devs.empty()) devs = devices();
+  std::vector<DeviceCosts> all;
+  for (const Device& d : devs) {
+    if (!json) std::cerr << "calibrating " << d.selector() << " (" << d.name() << ")...\n";
+    DeviceCosts c = measure_costs(d, quick);
+    std::string problem;
+    if (!store_costs(c, &problem)) std::cerr << "weft calibrate: " << d.selector() << " not stored: " << problem << "\n";
+    all.push_back(std::move(c));
+  }
+  print(all, devs, json);
+  return 0;
+}
+
+int print_costs(bool json) {
+  const std::vector<Device> devs = devices();
+  std::vector<DeviceCosts> all;
+  for (const Device& d : devs) all.push_back(costs_of(d));
+  print(all, devs, json);
+  return 0;
+}
+
+}  // namespace weft::tool
