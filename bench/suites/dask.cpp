@@ -23,7 +23,7 @@ void run_dask(Context& ctx) {
 }
 
 const SuiteRegistration registration{
-    {"dask", "weft arrays as Dask chunks, one worker process per device, beside one process and NumPy chunks",
+    {"dask", "Dask with weft chunks, a worker per device, vs one process and NumPy chunks",
      run_dask}};
 
 }  // namespace
