@@ -23,9 +23,20 @@ def prange(*args: int) -> range:
     """A loop whose iterations may run in parallel: in a @weft.jit function called from Python,
     the outermost ``for i in weft.prange(n)`` loops (``for y, x in weft.prange(h, w)``, or nested
     prange loops, up to three) become the kernel's NDRange; elsewhere it is range(). Outside
-    compiled code it is range(*args) (so the 2-d form ``for y, x in weft.prange(h, w)`` needs
+    compiled code it is ``range(*args)`` (so the 2-d form ``for y, x in weft.prange(h, w)`` needs
     compiling; in compiled code the loop's names tell the forms apart: one name is
     prange(start, stop[, step]), as Numba's).
+
+    Parameters
+    ----------
+    args : int
+        ``stop``, or ``start, stop[, step]`` as range()'s; in compiled code, with two or three
+        loop names, one extent per dimension.
+
+    Returns
+    -------
+    range
+        Outside compiled code, ``range(*args)``.
 
     Examples
     --------
@@ -41,6 +52,9 @@ def _work_item(name: str, opencl: str) -> Callable[[int], int]:
                                 "@weft.kernel; it has no value in plain Python")
     f.__name__ = f.__qualname__ = name
     f.__doc__ = (f"In a @weft.kernel: this work-item's {opencl}(dim) (OpenCL C's), as an int64.\n\n"
+                 "Parameters\n----------\ndim : int\n    The dimension, 0, 1 or 2 (a constant).\n\n"
+                 "Returns\n-------\nint\n    The value, of type int64 in the kernel.\n\n"
+                 "Raises\n------\nweft.Unsupported\n    When called from plain Python.\n\n"
                  "Examples\n--------\n>>> @weft.kernel\n... def fill(x):\n"
                  f"...     x[weft.{name}(0)] = 1\n>>> callable(fill)\nTrue\n")
     return f
@@ -65,6 +79,23 @@ def _group_only(name: str, doc: str) -> Callable[..., Any]:
 local_array = _group_only("local_array", """In a @weft.kernel: ``tile = weft.local_array(shape, dtype)`` is an
 array in the work-group's local memory (OpenCL C's ``__local``), shape constant.
 
+Parameters
+----------
+shape : int or tuple of int
+    The array's shape: constants (numbers or names bound to constants).
+dtype : NumPy dtype
+    Its element type.
+
+Returns
+-------
+array
+    The work-group's array (in the kernel).
+
+Raises
+------
+weft.Unsupported
+    When called from plain Python, or with a shape that is not constant.
+
 Examples
 --------
 >>> @weft.kernel
@@ -81,7 +112,12 @@ array([3., 2., 1., 0., 7., 6., 5., 4.], dtype=float32)
 """)
 barrier = _group_only("barrier", """In a @weft.kernel: waits until every work-item of the work-group has
 reached it, local and global memory written before it visible after it (OpenCL C's
-``barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)``).
+``barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)``). It takes no arguments.
+
+Raises
+------
+weft.Unsupported
+    When called from plain Python or outside a @weft.kernel.
 
 Examples
 --------
@@ -105,6 +141,23 @@ def _atomic(name: str, what: str, result: str) -> Callable[..., Any]:
     types = "int32, uint32 or float32" if name == "atomic_add" else "int32 or uint32"
     return _group_only(name, f"""In a @weft.kernel: ``weft.{name}(array, index{value})`` {what} the {types}
 element atomically and returns its old value (OpenCL C's {name}; float32 by compare-and-swap).
+
+Parameters
+----------
+array : array
+    A kernel argument array of {types}.
+index : int
+    The element's index.{"" if name == "atomic_inc" else chr(10) + "value : number" + chr(10) + "    The operand, converted to the array's dtype."}
+
+Returns
+-------
+number
+    The element's value before the operation.
+
+Raises
+------
+weft.Unsupported
+    When called from plain Python, or on an array of another dtype.
 
 Examples
 --------
@@ -395,6 +448,26 @@ def jit(func: F | None = None, *, boundscheck: bool = False) -> Any:
     naming the line, the array, the index, its shape and the work-item (the call then waits
     for the kernel).
 
+    Parameters
+    ----------
+    func : callable
+        The function (``@weft.jit`` and ``@weft.jit(boundscheck=True)`` are both accepted).
+    boundscheck : bool, optional
+        Whether every array index is checked (default False).
+
+    Returns
+    -------
+    JitFunction
+        The compiled function, callable from Python and from other weft Python kernels.
+
+    Raises
+    ------
+    weft.Unsupported
+        At decoration or first call, for a construct outside the subset (with file, line and
+        column).
+    weft.IndexOutOfRange
+        At a call, with ``boundscheck=True``, for an index outside an array.
+
     Examples
     --------
     >>> @weft.jit
@@ -419,6 +492,26 @@ def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
     an OpenCL C kernel is; it returns the launch's weft.Event. ``@weft.kernel(boundscheck=True)``
     checks every array index as @weft.jit's does (the call then waits for the kernel).
 
+    Parameters
+    ----------
+    func : callable
+        The kernel's body (``@weft.kernel`` and ``@weft.kernel(boundscheck=True)`` both work).
+    boundscheck : bool, optional
+        Whether every array index is checked (default False).
+
+    Returns
+    -------
+    KernelFunction
+        Called ``k(queue_or_device, global_size, local_size, *args)``; returns a weft.Event.
+
+    Raises
+    ------
+    weft.Unsupported
+        At decoration or first call, for a construct outside the subset (with file, line and
+        column).
+    weft.IndexOutOfRange
+        At a call, with ``boundscheck=True``, for an index outside an array.
+
     Examples
     --------
     >>> @weft.kernel
@@ -441,6 +534,25 @@ def show_source(f: Any, *types_or_example_args: Any) -> str:
     argument types, printed and returned. Give example arguments (arrays, numbers, tuples) or
     types: NumPy types for numbers, ``"float64[:, :]"`` for a 2-d array, ``("int64", "int64")`` for
     a tuple.
+
+    Parameters
+    ----------
+    f : JitFunction or KernelFunction
+        The function.
+    types_or_example_args : types or values
+        One type or example value per parameter of f.
+
+    Returns
+    -------
+    str
+        The generated source (also printed).
+
+    Raises
+    ------
+    TypeError
+        When f is not a @weft.jit or @weft.kernel function.
+    weft.Unsupported
+        For a construct outside the subset.
 
     Examples
     --------
