@@ -14,7 +14,8 @@ cmake --build build/examples
 WEFT_CACHE_DIR="$PWD/build/test-cache" ./build/examples/vadd/vadd_example
 
 echo "== Python: pip install . and pytest"
-python3 -c "import numpy, pytest" 2>/dev/null || scripts/pip-install.sh numpy pytest
+# Hypothesis for the property tests against NumPy (test_*_hypothesis.py, test_elementwise_more.py).
+python3 -c "import numpy, pytest, hypothesis" 2>/dev/null || scripts/pip-install.sh numpy pytest hypothesis
 # dask.array and dask.distributed for tests/python/test_dask.py (weft arrays as Dask chunks).
 python3 -c "import dask.array, distributed" 2>/dev/null || scripts/pip-install.sh "dask[array]" distributed
 scripts/pip-install.sh .
