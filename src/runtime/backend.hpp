@@ -38,6 +38,11 @@ class EventImpl {
  public:
   virtual ~EventImpl() = default;
   virtual EventStatus status() const = 0;
+  /// Whether the command has ended, well or not.
+  bool finished() const {
+    const EventStatus s = status();
+    return s == EventStatus::complete || s == EventStatus::error;
+  }
   /// Blocks until done; rethrows the command's failure.
   virtual void wait() = 0;
   /// Waits, then returns the times.

@@ -24,10 +24,6 @@ LiveQueues& live() {
   return instance.get();
 }
 
-bool finished(const EventPtr& e) {
-  const EventStatus s = e->status();
-  return s == EventStatus::complete || s == EventStatus::error;
-}
 
 }  // namespace
 
@@ -69,7 +65,7 @@ bool finish_every_queue(std::chrono::milliseconds limit) noexcept {
   const bool bounded = limit < std::chrono::duration_cast<std::chrono::milliseconds>(clock::duration::max()) / 2;
   const clock::time_point end = bounded ? clock::now() + limit : clock::time_point::max();
   for (const auto& m : marks) {
-    while (!finished(m)) {
+    while (!m->finished()) {
       if (clock::now() >= end) {
         WEFT_LOG_WARNING("finish_all_queues: work still running after " << limit.count() << " ms; not waiting longer");
         return false;

@@ -6,13 +6,6 @@
 
 namespace weft::detail {
 
-namespace {
-bool finished(const EventPtr& e) {
-  const EventStatus s = e->status();
-  return s == EventStatus::complete || s == EventStatus::error;
-}
-}  // namespace
-
 void DeviceOrder::add_queue(const std::shared_ptr<QueueImpl>& queue) { queue->order_state.device = this; }
 
 void DeviceOrder::set_array_queue(const std::shared_ptr<QueueImpl>& queue) {
@@ -39,7 +32,7 @@ void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
       retired.swap(retired_);
     }
     for (auto& e : retired) {
-      if (!finished(e)) wait.push_back(std::move(e));
+      if (!e->finished()) wait.push_back(std::move(e));
     }
     for (const auto& w : flagged) {
       auto o = w.lock();
@@ -48,7 +41,7 @@ void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
       // A marker with no wait list completes after every command enqueued on its queue so
       // far (in or out of order): the point to wait for.
       EventPtr m = o->marker({});
-      if (!finished(m)) wait.push_back(std::move(m));
+      if (!m->finished()) wait.push_back(std::move(m));
     }
     return;
   }
@@ -64,7 +57,7 @@ void DeviceOrder::before_command(QueueImpl& queue, WaitList& wait) {
     std::lock_guard lock(last_mutex_);
     last = array_last_;
   }
-  if (last && !finished(last)) wait.push_back(std::move(last));
+  if (last && !last->finished()) wait.push_back(std::move(last));
 }
 
 void DeviceOrder::after_command(const std::shared_ptr<QueueImpl>& queue, const EventPtr& done) {
@@ -77,7 +70,7 @@ void DeviceOrder::after_command(const std::shared_ptr<QueueImpl>& queue, const E
     array_work_.fetch_add(1, std::memory_order_release);
     return;
   }
-  if (!done || finished(done)) return;  // nothing left for the array queue to wait for
+  if (!done || done->finished()) return;  // nothing left for the array queue to wait for
   if (!q.has_work.exchange(true, std::memory_order_acq_rel)) {
     std::lock_guard lock(mutex_);
     flagged_.push_back(queue);
@@ -89,9 +82,9 @@ void DeviceOrder::retire(QueueImpl& queue) {
   QueueOrderState& q = queue.order_state;
   if (q.array_queue || !q.has_work.exchange(false, std::memory_order_acq_rel)) return;
   EventPtr m = queue.marker({});
-  if (finished(m)) return;
+  if (m->finished()) return;
   std::lock_guard lock(mutex_);
-  std::erase_if(retired_, finished);  // keeps the list short where no array queue ever gathers it
+  std::erase_if(retired_, [](const EventPtr& e) { return e->finished(); });  // keeps the list short where no array queue ever gathers it
   retired_.push_back(std::move(m));
 }
 

@@ -128,10 +128,7 @@ EventPtr HostQueue::Core::submit(Command&& cmd, std::span<const EventPtr> wait, 
   auto event = std::make_shared<CompletionEvent>(profiling || marker);
   cmd.event = event;
   if (!wait.empty()) cmd.wait.assign(wait.begin(), wait.end());
-  if (may_inline && std::all_of(wait.begin(), wait.end(), [](const EventPtr& w) {
-        const auto s = w->status();
-        return s == EventStatus::complete || s == EventStatus::error;
-      })) {
+  if (may_inline && std::all_of(wait.begin(), wait.end(), [](const EventPtr& w) { return w->finished(); })) {
     std::unique_lock lock(mutex);
     if (count == 0 && !running && !stop) {
       running = true;
