@@ -1,26 +1,38 @@
 #!/usr/bin/env python3
-"""Python kernels (issue 28) against their peers, on one polygon: the seed's insidePolygon for
-every pixel of a SIZE x SIZE image (24 vertices by default) as
+"""Python kernels (issue 28) against their peers, measured by `weft bench pykernels` or run on its
+own: the seed's insidePolygon, body unchanged, for every pixel of a SIZE x SIZE image (24 vertices
+by default) as
 
 - a weft Python kernel (@weft.jit, two weft.prange loops: the 2-d NDRange), on each device;
+- the same with boundscheck=True (the cost of checking every index);
 - the same per-pixel rule written by hand in OpenCL C (double, one work-item per pixel), on
   each device (issue 28 asks the Python kernel to be within 10% of it);
-- Numba's @njit(parallel=True) with prange over the rows (the host's cores);
 - weft.polygon_mask (the scanline algorithm: a different algorithm, for scale);
-- the Python kernel with boundscheck=True (the cost of checking every index).
+- with COMPARE=1: Numba's @njit(parallel=True) with prange over the rows (the host's cores), and
+  Numba CUDA (a @cuda.jit kernel, one thread per pixel, calling the same insidePolygon compiled
+  as a device function) where numba.cuda finds a GPU.
 
-Usage: PYTHONPATH=build/python python3 bench/peers/pykernels_bench.py [SIZE] [REPEAT] [VERTICES]
-Prints one line per measurement: method, device, median and min seconds over REPEAT runs
-(after 2 warm-up runs), and whether the mask equals weft.polygon_mask's. A benchmark, not a
-test: numbers are reported, never asserted.
+Usage: pykernels_bench.py [SIZE] [REPEAT] [VERTICES] [DEVICES] [COMPARE]
+DEVICES is a comma-separated list of selectors (every device weft.devices() lists by default).
+Each mask is checked against weft.polygon_mask's on the host; a wrong one fails the script.
+Times are the median and minimum of REPEAT runs after two untimed ones, each run waiting for its
+result. Also measured, per device: the first call's translate+build time in this process, and in
+three fresh processes the time until the kernel is ready (translation, then the program from the
+disk cache). Prints the harness's lines:
+  record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes
+and "info<TAB>text" for the ratios the issue asks about. A benchmark, not a test.
 """
-import statistics
+import os
+import subprocess
 import sys
 import time
 
-import numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import weft
+import numpy as np  # noqa: E402
+
+import weft  # noqa: E402
+from wall_timing import timed  # noqa: E402
 
 
 @weft.jit
@@ -79,28 +91,26 @@ __kernel void inside_polygon(__global const double *v, long n, __global uchar *m
 """
 
 
-def timed(fn, repeat):
-    for _ in range(2):
-        fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), min(times)
+def emit(method, device, n, med, mn):
+    print(f"record\t{method}\t{device}\t{n}\tuint8\t{med:.9g}\t{mn:.9g}\t{n}", flush=True)
 
 
-def report(method, device, med, mn, same):
-    print(f"{method:<44} {device:<14} median {med * 1e3:9.2f} ms  min {mn * 1e3:9.2f} ms  "
-          f"{'mask equal' if same else 'MASK DIFFERS'}", flush=True)
+def info(text):
+    print(f"info\t{text}", flush=True)
 
 
-def numba_peer(vertices, size, repeat, reference):
+def check(mask, reference, what):
+    if not np.array_equal(np.asarray(mask), reference):
+        raise SystemExit(f"pykernels_bench: {what}: the mask differs from weft.polygon_mask's")
+
+
+def numba_cpu(vertices, size, repeat, reference):
+    """Numba's @njit(parallel=True) with prange over the rows; None when Numba is missing."""
     try:
         import numba
     except ImportError:
-        print("skip: numba is not installed")
-        return
+        info("Numba is not installed: no Numba peer")
+        return None
     inside = numba.njit(insidePolygon.__wrapped__)
 
     @numba.njit(parallel=True)
@@ -112,9 +122,47 @@ def numba_peer(vertices, size, repeat, reference):
     mask = np.zeros((size, size), np.uint8)
     t0 = time.perf_counter()
     pixels(vertices, mask, True)
-    print(f"numba: first call (compile) {time.perf_counter() - t0:.2f} s, {numba.get_num_threads()} threads")
+    info(f"Numba CPU: first call (compile) {time.perf_counter() - t0:.2f} s, {numba.get_num_threads()} threads")
+    check(mask, reference, "Numba @njit(parallel=True)")
     med, mn = timed(lambda: pixels(vertices, mask, True), repeat)
-    report("Numba @njit(parallel=True) prange", "cpu", med, mn, np.array_equal(mask, reference))
+    emit("Numba @njit(parallel=True) prange", "cpu", size * size, med, mn)
+    return med
+
+
+def numba_cuda(vertices, size, repeat, reference):
+    """Numba CUDA, one thread per pixel; None when numba.cuda has no GPU."""
+    try:
+        import numba
+        from numba import cuda
+        if not cuda.is_available():
+            info("numba.cuda finds no GPU: no Numba CUDA peer")
+            return None
+    except Exception as e:  # numba or numba-cuda missing, or no driver
+        info(f"no Numba CUDA peer: {e}")
+        return None
+    inside = cuda.jit(device=True)(insidePolygon.__wrapped__)
+
+    @cuda.jit
+    def pixels(vertices, mask, border_value):
+        x, y = cuda.grid(2)
+        if y < mask.shape[0] and x < mask.shape[1]:
+            mask[y, x] = inside(vertices, (x, y), border_value)
+
+    dv = cuda.to_device(vertices)
+    mask = cuda.device_array((size, size), np.uint8)
+    block = (32, 8)
+    grid = ((size + block[0] - 1) // block[0], (size + block[1] - 1) // block[1])
+
+    def run():
+        pixels[grid, block](dv, mask, True)
+        cuda.synchronize()
+    t0 = time.perf_counter()
+    run()
+    info(f"Numba CUDA: first call (compile) {time.perf_counter() - t0:.2f} s, numba {numba.__version__}")
+    check(mask.copy_to_host(), reference, "Numba CUDA")
+    med, mn = timed(run, repeat)
+    emit("Numba CUDA (@cuda.jit, 32x8 blocks)", "cuda", size * size, med, mn)
+    return med
 
 
 NEW_PROCESS = """
@@ -135,60 +183,86 @@ print(f"{{(t1 - t0) * 1e3:.2f}} {{(t2 - t1) * 1e3:.2f}}")
 
 
 def new_process(device):
-    """Translation and kernel-ready times of the polygon kernel in fresh processes (the first one
-    may compile; the later ones load the disk cache)."""
-    import os
-    import subprocess
+    """Translation and kernel-ready times of the polygon kernel in three fresh processes (the
+    first may build; the later ones load the disk cache)."""
     here = os.path.dirname(os.path.abspath(__file__))
     code = NEW_PROCESS.format(here=here, selector=device.selector)
-    for run in range(3):
+    ready = []
+    for _ in range(3):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-        print(f"{device.selector}: new process {run + 1}: translate {out[0]} ms, kernel ready (build or disk "
-              f"cache) {out[1]} ms", flush=True)
+        ready.append((float(out[0]) + float(out[1])) * 1e-3)
+        info(f"{device.selector}: new process: translate {out[0]} ms, kernel ready (build or disk cache) {out[1]} ms")
+    later = ready[1:]
+    emit("new process: Python kernel ready (cached)", device.selector, 1, sorted(later)[len(later) // 2], min(later))
 
 
-def main():
-    size = int(sys.argv[1]) if len(sys.argv) > 1 else 1024
-    repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-    n = int(sys.argv[3]) if len(sys.argv) > 3 else 24
-    vertices = weft.random_polygon(n, 1, size, size)
-    reference = weft.polygon_mask(vertices, size, size, device=weft.Device("host"))
-    print(f"{size}x{size} pixels, {n} vertices, {repeat} runs")
-    for device in weft.devices():
-        v = weft.asarray(vertices, device=device)
-        mask = weft.zeros((size, size), np.uint8, device=device)
-        queue = weft.array_queue(device)
-        t0 = time.perf_counter()
+def one_device(device, vertices, size, repeat, reference):
+    """The weft rows of one device; returns {method: median}."""
+    n = size * size
+    sel = device.selector
+    v = weft.asarray(vertices, device=device)
+    mask = weft.zeros((size, size), np.uint8, device=device)
+    queue = weft.array_queue(device)
+    t0 = time.perf_counter()
+    polygon_pixels(v, mask, True)
+    queue.finish()
+    info(f"{sel}: Python kernel first call in this process (translate + build or disk cache) "
+         f"{(time.perf_counter() - t0) * 1e3:.1f} ms")
+    check(mask.get(), reference, f"Python kernel on {sel}")
+    out = {}
+
+    def py_kernel():
         polygon_pixels(v, mask, True)
         queue.finish()
-        print(f"{device.selector}: Python kernel first call (translate + build or disk cache) "
-              f"{(time.perf_counter() - t0) * 1e3:.1f} ms")
+    out["py"], mn = timed(py_kernel, repeat)
+    emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], mn)
 
-        def py_kernel():
-            polygon_pixels(v, mask, True)
-            queue.finish()
-        med, mn = timed(py_kernel, repeat)
-        report("weft Python kernel (@weft.jit, prange)", device.selector, med, mn,
-               np.array_equal(mask.get(), reference))
+    polygon_pixels_checked(v, mask, True)
+    check(mask.get(), reference, f"Python kernel with boundscheck on {sel}")
+    # waits for the kernel (it reads the error record)
+    out["checked"], mn = timed(lambda: polygon_pixels_checked(v, mask, True), repeat)
+    emit("  the same, boundscheck=True", sel, n, out["checked"], mn)
 
-        def checked():
-            polygon_pixels_checked(v, mask, True)  # waits for the kernel (it reads the error record)
-        med, mn = timed(checked, repeat)
-        report("  the same with boundscheck=True", device.selector, med, mn, np.array_equal(mask.get(), reference))
+    k = weft.Program(device, OPENCL_C).build().inside_polygon
+    c_out = weft.zeros((size, size), np.uint8, device=device)
 
-        k = weft.Program(device, OPENCL_C).build().inside_polygon
-        out = weft.zeros((size, size), np.uint8, device=device)
+    def c_kernel():
+        k(queue, (size, size), None, v, np.int64(len(vertices)), c_out, np.int64(size), np.uint8(1)).wait()
+    c_kernel()
+    check(c_out.get(), reference, f"OpenCL C kernel on {sel}")
+    out["c"], mn = timed(c_kernel, repeat)
+    emit("the same kernel in OpenCL C", sel, n, out["c"], mn)
 
-        def c_kernel():
-            k(queue, (size, size), None, v, np.int64(n), out, np.int64(size), np.uint8(1)).wait()
-        med, mn = timed(c_kernel, repeat)
-        report("the same kernel in OpenCL C", device.selector, med, mn, np.array_equal(out.get(), reference))
+    med, mn = timed(lambda: weft.polygon_mask(vertices, size, size, device=device), repeat)
+    emit("weft.polygon_mask (scanline; other algorithm)", sel, n, med, mn)
+    info(f"{sel}: Python kernel / OpenCL C = {out['py'] / out['c']:.3f} (issue 28: at most 1.10); "
+         f"boundscheck=True costs {out['checked'] / out['py']:.2f}x")
+    new_process(device)
+    return out
 
-        med, mn = timed(lambda: weft.polygon_mask(vertices, size, size, device=device), repeat)
-        report("weft.polygon_mask (scanline; other algorithm)", device.selector, med, mn, True)
-        new_process(device)
-    numba_peer(vertices, size, repeat, reference)
+
+def main(argv):
+    size = int(argv[1]) if len(argv) > 1 else 1024
+    repeat = int(argv[2]) if len(argv) > 2 else 5
+    nv = int(argv[3]) if len(argv) > 3 else 24
+    devices = [weft.Device(s) for s in argv[4].split(",")] if len(argv) > 4 and argv[4] else weft.devices()
+    compare = len(argv) > 5 and argv[5] == "1"
+    vertices = weft.random_polygon(nv, 1, size, size)
+    reference = weft.polygon_mask(vertices, size, size, device=weft.Device("host"))
+    info(f"pykernels: {size}x{size} pixels, {nv} vertices, {repeat} runs")
+    weft_py = {d.selector: one_device(d, vertices, size, repeat, reference)["py"] for d in devices}
+    if not compare:
+        return 0
+    cpu = numba_cpu(vertices, size, repeat, reference)
+    if cpu is not None and "host" in weft_py:
+        info(f"host: Numba @njit(parallel=True) / weft Python kernel = {cpu / weft_py['host']:.2f} "
+             "(issue 28: at least 1)")
+    gpu = numba_cuda(vertices, size, repeat, reference)
+    for sel, t in weft_py.items():
+        if gpu is not None and (sel.startswith("cuda") or "NVIDIA" in weft.Device(sel).name):
+            info(f"{sel}: Numba CUDA / weft Python kernel = {gpu / t:.2f} (issue 28: at least 1)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))
