@@ -2,7 +2,7 @@
 result is needed), with NumPy's out= and dtype= keywords."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import _weft
 from ._protocols import into, with_out
@@ -84,7 +84,7 @@ _clip = with_out(_weft.clip)
 
 def clip(x: Array, /, min: ArrayLike | Array | None = None, max: ArrayLike | Array | None = None,  # noqa: A002
          out: Array | None = None, *, dtype: DTypeLike | None = None, a_min: ArrayLike | Array | None = None,
-         a_max: ArrayLike | Array | None = None) -> Array:
+         a_max: ArrayLike | Array | None = None) -> Any:
     """Each element limited to [min, max], as the Array API's clip and numpy.clip.
 
     Parameters
