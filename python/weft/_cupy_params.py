@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from ._array import Array
     from ._weft import Device
 
-_ArrayBase = _weft._Array
+# (every _weft._Array is a weft.Array: _array registers the class with the extension)
+_ArrayBase = cast("type[Array]", _weft._Array)
 _MISS = object()
 _PARAM = _re.compile(r"^\s*((?:(?:raw|const)\s+)*)([A-Za-z_]\w*)\s+([A-Za-z_]\w*)\s*$")
 # C tokens: comments, string and character literals, numbers (1.5e-3f is one), identifiers.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins as _builtins
 import numbers as _numbers
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as _np
 
@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ._array import Array
     from ._typing import ArrayLike
 
-_ArrayBase = _weft._Array
+# (every _weft._Array is a weft.Array: _array registers the class with the extension)
+_ArrayBase = cast("type[Array]", _weft._Array)
 _basic_getitem = _weft._Array.__getitem__
 _basic_setitem = _weft._Array.__setitem__
 
