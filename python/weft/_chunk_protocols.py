@@ -109,7 +109,8 @@ def _creation_like(make: Callable[..., Array], who: str) -> Callable[..., Array]
 
 
 # (NumPy's function, weft's): typed, as NumPy's functions of different signatures have no common type
-_made: list[tuple[Callable[..., Any], Callable[..., Array]]] = [(_np.empty, empty), (_np.zeros, zeros), (_np.ones, ones)]
+_made: list[tuple[Callable[..., Any], Callable[..., Array]]]
+_made = [(_np.empty, empty), (_np.zeros, zeros), (_np.ones, ones)]
 for _np_f, _make in _made:
     implements_like(_np_f)(_creation_like(_make, _np_f.__name__))
 del _np_f, _make, _made

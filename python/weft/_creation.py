@@ -376,7 +376,8 @@ def _auto_home() -> _weft.Device | None:
     return None
 
 
-def array(obj: ArrayLike | Array, dtype: DTypeLike | None = None, copy: bool = True, device: DeviceLike = None) -> Array:
+def array(obj: ArrayLike | Array, dtype: DTypeLike | None = None, copy: bool = True,
+          device: DeviceLike = None) -> Array:
     """A new weft.Array of obj's data, as numpy.array: as asarray, but a weft.Array is copied unless copy=False.
 
     Parameters
