@@ -307,17 +307,19 @@ acos, asin, atan, atan2, bitwise_invert, pow = arccos, arcsin, arctan, arctan2, 
 acosh, asinh, atanh, bitwise_left_shift, bitwise_right_shift = arccosh, arcsinh, arctanh, left_shift, right_shift
 
 # weft.array is a module (pyopencl.array's names) that is also NumPy's array() when called.
+# (The ignore: to type checkers weft.array stays _creation.array, which calling the module runs.)
 import importlib as _importlib
 
-array = _importlib.import_module(".array", __name__)  # noqa: F811
+array = _importlib.import_module(".array", __name__)  # type: ignore[assignment]  # noqa: F811
 from . import elementwise, reduction, scan  # noqa: E402,F401
 
 __version__ = "0.1.0"
 
-# CuPy's current device: `with weft.Device(...):` / `with dev:` (python/weft/_device.py).
-Device.__enter__ = _device._enter
-Device.__exit__ = _device._exit
-Device.use = _device.use
+# CuPy's current device: `with weft.Device(...):` / `with dev:` (python/weft/_device.py). (The
+# ignores: the stub declares these methods, python/stubs.pat; they are defined here.)
+Device.__enter__ = _device._enter  # type: ignore[method-assign]
+Device.__exit__ = _device._exit  # type: ignore[method-assign]
+Device.use = _device.use  # type: ignore[method-assign]
 
 
 def default_device() -> Device:

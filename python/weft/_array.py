@@ -8,7 +8,7 @@ extension makes (an operation's result, a view, a kernel generator's output) is 
 from __future__ import annotations
 
 import types
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 if TYPE_CHECKING:
     from ._typing import ArrayLike, DTypeLike, DeviceLike
@@ -59,7 +59,9 @@ class Array(_weft._Array):
 
     __slots__ = ()
     __module__ = "weft"
-    __hash__ = None  # arrays compare elementwise, so they are not hashable (as NumPy's)
+    # Arrays compare elementwise, so they are not hashable (as NumPy's). (The ignore: object's
+    # __hash__ is a method to mypy; None is Python's "unhashable", as typeshed writes ndarray's.)
+    __hash__ = None  # type: ignore[assignment]
     __array_priority__ = 100  # NumPy defers to weft in mixed operations
 
     # ---- elements on the host -----------------------------------------------------------------
@@ -89,7 +91,7 @@ class Array(_weft._Array):
             raise _weft.InvalidArgument(f"set: shape {ary.shape} given for an array of shape {self.shape}")
         self._set(ary)
 
-    def __array__(self, dtype: DTypeLike = None, copy: bool | None = None) -> _np.ndarray[Any, Any]:
+    def __array__(self, dtype: DTypeLike | None = None, copy: bool | None = None) -> _np.ndarray[Any, Any]:
         if copy is False:
             raise ValueError("a weft.Array cannot be seen as a NumPy array without a copy to the host")
         host = self.get()
@@ -143,37 +145,37 @@ class Array(_weft._Array):
 
     # ---- reductions and scans (NumPy's dtype= and out=) -------------------------------------
 
-    def sum(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def sum(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             keepdims: bool = False) -> Array:
         """sum over axis (None: all), as NumPy's; stays on the device."""
         return _deliver(_weft._reduce("sum", self, axis, keepdims), dtype, out)
 
-    def prod(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def prod(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             keepdims: bool = False) -> Array:
         """prod over axis (None: all), as NumPy's; stays on the device."""
         return _deliver(_weft._reduce("prod", self, axis, keepdims), dtype, out)
 
-    def min(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def min(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             keepdims: bool = False) -> Array:
         """min over axis (None: all), as NumPy's; stays on the device."""
         return _deliver(_weft._reduce("min", self, axis, keepdims), dtype, out)
 
-    def max(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def max(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             keepdims: bool = False) -> Array:
         """max over axis (None: all), as NumPy's; stays on the device."""
         return _deliver(_weft._reduce("max", self, axis, keepdims), dtype, out)
 
-    def mean(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def mean(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             keepdims: bool = False) -> Array:
         """mean over axis (None: all), as NumPy's; stays on the device."""
         return _deliver(_weft._reduce("mean", self, axis, keepdims), dtype, out)
 
-    def any(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def any(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             keepdims: bool = False) -> Array:
         """any over axis (None: all), as NumPy's; stays on the device."""
         return _deliver(_weft._reduce("any", self, axis, keepdims), dtype, out)
 
-    def all(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def all(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             keepdims: bool = False) -> Array:
         """all over axis (None: all), as NumPy's; stays on the device."""
         return _deliver(_weft._reduce("all", self, axis, keepdims), dtype, out)
@@ -188,7 +190,7 @@ class Array(_weft._Array):
         index) or along axis, as NumPy's; stays on the device."""
         return _deliver(_weft._arg_extreme("argmax", self, axis, keepdims), None, out)
 
-    def var(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def var(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             ddof: float = 0, keepdims: bool = False, *, correction: float | None = None) -> Array:
         """var over axis (None: all) dividing by N - ddof, as NumPy's (two passes)."""
         if correction is not None:  # (the Array API's name of ddof)
@@ -197,7 +199,7 @@ class Array(_weft._Array):
             ddof = correction
         return _deliver(_weft._var("var", self, axis, keepdims, int(ddof)), dtype, out)
 
-    def std(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike = None, out: Array | None = None,
+    def std(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             ddof: float = 0, keepdims: bool = False, *, correction: float | None = None) -> Array:
         """std over axis (None: all) dividing by N - ddof, as NumPy's (two passes)."""
         if correction is not None:  # (the Array API's name of ddof)
@@ -206,11 +208,11 @@ class Array(_weft._Array):
             ddof = correction
         return _deliver(_weft._var("std", self, axis, keepdims, int(ddof)), dtype, out)
 
-    def cumsum(self, axis: int | None = None, dtype: DTypeLike = None, out: Array | None = None) -> Array:
+    def cumsum(self, axis: int | None = None, dtype: DTypeLike | None = None, out: Array | None = None) -> Array:
         """cumsum of the flattened elements (axis None) or along axis, as NumPy's; one scan kernel."""
         return _deliver(_weft._scan("cumsum", self, axis), dtype, out)
 
-    def cumprod(self, axis: int | None = None, dtype: DTypeLike = None, out: Array | None = None) -> Array:
+    def cumprod(self, axis: int | None = None, dtype: DTypeLike | None = None, out: Array | None = None) -> Array:
         """cumprod of the flattened elements (axis None) or along axis, as NumPy's; one scan kernel."""
         return _deliver(_weft._scan("cumprod", self, axis), dtype, out)
 
@@ -255,22 +257,22 @@ class Array(_weft._Array):
 
     # ---- rearranging (NumPy's methods of weft._manipulation's functions) ----------------------
 
-    def squeeze(self, axis=None):
+    def squeeze(self, axis: int | tuple[int, ...] | None = None) -> Array:
         """A view without the extent-1 axes (axis: only those), as NumPy's."""
         from . import _manipulation
         return _manipulation.squeeze(self, axis)
 
-    def repeat(self, repeats, axis=None):
+    def repeat(self, repeats: int | Sequence[int] | Array, axis: int | None = None) -> Array:
         """Each element repeated along axis (None: flattened), as NumPy's."""
         from . import _manipulation
         return _manipulation.repeat(self, repeats, axis)
 
-    def take(self, indices, axis=None):
+    def take(self, indices: Sequence[int] | Array, axis: int | None = None) -> Array:
         """The elements at integer indices along axis (None: flattened), as NumPy's."""
         from . import _manipulation
         return _manipulation.take(self, indices, axis)
 
-    def swapaxes(self, axis1, axis2):
+    def swapaxes(self, axis1: int, axis2: int) -> Array:
         """A view with two axes swapped, as NumPy's."""
         from . import _manipulation
         order = list(range(self.ndim))

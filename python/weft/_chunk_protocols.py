@@ -19,6 +19,7 @@ from __future__ import annotations
 import builtins as _builtins
 import math as _math
 import operator as _operator
+from typing import TYPE_CHECKING, Any, Callable, List, Literal, Sequence, SupportsIndex, Tuple, Union, cast
 
 import numpy as _np
 
@@ -28,16 +29,30 @@ from ._linalg import matmul
 from ._protocols import deliver, implements, implements_like
 from ._ufuncs import where
 
-_ArrayBase = _weft._Array
+if TYPE_CHECKING:
+    from ._array import Array
+    from ._typing import ArrayLike, DTypeLike, ShapeLike
+
+    # tensordot's axes=: a count, or a pair of axes (an int or a tuple or list of ints each).
+    _AxisList = Union[int, Tuple[int, ...], List[int]]
+    _TensordotAxes = Union[int, Tuple[_AxisList, ...], List[_AxisList]]
+    # The methods weft's percentile computes (_PERCENTILE_METHODS).
+    _PercentileMethod = Literal["linear", "lower", "higher", "nearest", "midpoint"]
+
+# (every _weft._Array is a weft.Array: _array registers the class with the extension)
+_ArrayBase = cast("type[Array]", _weft._Array)
+# An operand of the NumPy functions below that take two: NumPy calls them with a weft.Array
+# among the operands (__array_function__), a NumPy array or host data beside it possibly.
+_Operand = Any
 
 
-def _c_order(order, who):
+def _c_order(order: str | None, who: str) -> None:
     if order not in (None, "K", "A", "C"):
         raise ValueError(f"{who}: order={order!r} is not one weft arrays have (they are C-ordered: 'C', 'K', 'A' "
                          "or None)")
 
 
-def _numpy_device(device, who):
+def _numpy_device(device: str | None, who: str) -> None:
     """NumPy's device= keyword: only None or 'cpu' (weft puts the result on the like array's device)."""
     if device not in (None, "cpu"):
         raise ValueError(f"{who}: device={device!r}: NumPy's device= takes None or 'cpu' here (the result goes to "
@@ -47,7 +62,8 @@ def _numpy_device(device, who):
 # ---- creation with like= ----------------------------------------------------------------------
 
 @implements_like(_np.asarray)
-def asarray_like(like, a, dtype=None, order=None, *, device=None, copy=None):
+def asarray_like(like: Array, a: ArrayLike | Array, dtype: DTypeLike | None = None, order: str | None = None, *,
+                 device: str | None = None, copy: bool | None = None) -> Array:
     """np.asarray(a, like=like): a weft.Array on like's device (a weft.Array a stays where it is)."""
     _c_order(order, "asarray")
     _numpy_device(device, "asarray")
@@ -55,20 +71,23 @@ def asarray_like(like, a, dtype=None, order=None, *, device=None, copy=None):
 
 
 @implements_like(_np.asanyarray)
-def asanyarray_like(like, a, dtype=None, order=None, *, device=None, copy=None):
+def asanyarray_like(like: Array, a: ArrayLike | Array, dtype: DTypeLike | None = None, order: str | None = None, *,
+                    device: str | None = None, copy: bool | None = None) -> Array:
     """np.asanyarray(a, like=like): as np.asarray's."""
     return asarray_like(like, a, dtype, order, device=device, copy=copy)
 
 
 @implements_like(_np.ascontiguousarray)
-def ascontiguousarray_like(like, a, dtype=None, *, device=None):
+def ascontiguousarray_like(like: Array, a: ArrayLike | Array, dtype: DTypeLike | None = None, *,
+                           device: str | None = None) -> Array:
     """np.ascontiguousarray(a, like=like): a C-contiguous weft.Array (a copy where a is a strided view)."""
     r = asarray_like(like, a, dtype, device=device)
     return r if r.flags_c_contiguous else r.copy()
 
 
 @implements_like(_np.array)
-def array_like(like, a, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None):
+def array_like(like: Array, a: ArrayLike | Array, dtype: DTypeLike | None = None, *, copy: bool | None = True,
+               order: str | None = "K", subok: bool = False, ndmin: int = 0, device: str | None = None) -> Array:
     """np.array(a, like=like): a new weft.Array (copy=True) on like's device, with at least ndmin
     dimensions."""
     _c_order(order, "array")
@@ -78,8 +97,9 @@ def array_like(like, a, dtype=None, *, copy=True, order="K", subok=False, ndmin=
     return r
 
 
-def _creation_like(make, who):
-    def like_call(like, shape, dtype=None, order="C", *, device=None):
+def _creation_like(make: Callable[..., Array], who: str) -> Callable[..., Array]:
+    def like_call(like: Array, shape: ShapeLike, dtype: DTypeLike | None = None, order: str | None = "C", *,
+                  device: str | None = None) -> Array:
         _c_order(order, who)
         _numpy_device(device, who)
         return make(shape, dtype=_np.float64 if dtype is None else dtype, device=like.device)
@@ -88,13 +108,17 @@ def _creation_like(make, who):
     return like_call
 
 
-for _np_f, _make in [(_np.empty, empty), (_np.zeros, zeros), (_np.ones, ones)]:
+# (NumPy's function, weft's): typed, as NumPy's functions of different signatures have no common type
+_made: list[tuple[Callable[..., Any], Callable[..., Array]]]
+_made = [(_np.empty, empty), (_np.zeros, zeros), (_np.ones, ones)]
+for _np_f, _make in _made:
     implements_like(_np_f)(_creation_like(_make, _np_f.__name__))
-del _np_f, _make
+del _np_f, _make, _made
 
 
 @implements_like(_np.full)
-def full_like_call(like, shape, fill_value, dtype=None, order="C", *, device=None):
+def full_like_call(like: Array, shape: ShapeLike, fill_value: complex, dtype: DTypeLike | None = None,
+                   order: str | None = "C", *, device: str | None = None) -> Array:
     """np.full(shape, fill_value, like=like): weft.full(...) on like's device."""
     _c_order(order, "full")
     _numpy_device(device, "full")
@@ -102,7 +126,8 @@ def full_like_call(like, shape, fill_value, dtype=None, order="C", *, device=Non
 
 
 @implements_like(_np.arange)
-def arange_like(like, *args, dtype=None, device=None, **kwargs):
+def arange_like(like: Array, *args: float, dtype: DTypeLike | None = None, device: str | None = None,
+                **kwargs: Any) -> Array:
     """np.arange(..., like=like): weft.arange(...) on like's device."""
     _numpy_device(device, "arange")
     return arange(*args, dtype=dtype, device=like.device, **kwargs)
@@ -110,8 +135,9 @@ def arange_like(like, *args, dtype=None, device=None, **kwargs):
 
 # ---- *_like with NumPy's shape= -------------------------------------------------------------
 
-def _like_with_shape(make, who):
-    def like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+def _like_with_shape(make: Callable[..., Array], who: str) -> Callable[..., Array]:
+    def like(a: Array, dtype: DTypeLike | None = None, order: str | None = "K", subok: bool = True,
+             shape: ShapeLike | None = None, *, device: str | None = None) -> Array:
         _c_order(order, who)
         _numpy_device(device, who)
         return make(a.shape if shape is None else shape, dtype=a.dtype if dtype is None else dtype, device=a.device)
@@ -120,13 +146,15 @@ def _like_with_shape(make, who):
     return like
 
 
-for _np_f, _make in [(_np.empty_like, empty), (_np.zeros_like, zeros), (_np.ones_like, ones)]:
+_made = [(_np.empty_like, empty), (_np.zeros_like, zeros), (_np.ones_like, ones)]
+for _np_f, _make in _made:
     implements(_np_f)(_like_with_shape(_make, _np_f.__name__))
-del _np_f, _make
+del _np_f, _make, _made
 
 
 @implements(_np.full_like)
-def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+def full_like(a: Array, fill_value: complex, dtype: DTypeLike | None = None, order: str | None = "K",
+              subok: bool = True, shape: ShapeLike | None = None, *, device: str | None = None) -> Array:
     """np.full_like(a, ...): as weft.full_like, with NumPy's shape=, order= and subok=."""
     _c_order(order, "full_like")
     _numpy_device(device, "full_like")
@@ -136,7 +164,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
 
 # ---- tensordot --------------------------------------------------------------------------------
 
-def _axes(axes, a, b):
+def _axes(axes: _TensordotAxes, a: Array, b: Array) -> Sequence[list[int]]:
     """NumPy's axes= of tensordot as two lists of non-negative axes of a and of b."""
     if isinstance(axes, (tuple, list)):
         if len(axes) != 2:
@@ -156,7 +184,7 @@ def _axes(axes, a, b):
 
 
 @implements(_np.tensordot)
-def tensordot(a, b, axes=2):
+def tensordot(a: _Operand, b: _Operand, axes: _TensordotAxes = 2) -> Array:
     """np.tensordot on weft arrays: the sum of products over axes (an integer: a's last and b's
     first that many axes; a pair: the listed axes), as one matmul of (free, summed) by (summed,
     free) views; a NumPy operand is copied to the weft operand's device first."""
@@ -185,13 +213,14 @@ def tensordot(a, b, axes=2):
 
 # ---- NaN-skipping reductions --------------------------------------------------------------------
 
-def _skip_nan(a, identity):
+def _skip_nan(a: Array, identity: float) -> Array:
     """a with its NaNs read as identity (floating dtypes only; a lazy expression)."""
     return where(_weft.isnan(a), identity, a) if a.dtype.kind == "f" else a
 
 
-def _nan_reduction(name, identity):
-    def reduce(a, axis=None, dtype=None, out=None, keepdims=False):
+def _nan_reduction(name: str, identity: float) -> Callable[..., Array]:
+    def reduce(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+               out: Array | None = None, keepdims: bool = False) -> Array:
         r = getattr(_skip_nan(a, identity), name)(axis=axis, keepdims=keepdims)
         if name in ("min", "max") and a.dtype.kind == "f":  # (an all-NaN slice gives NaN, as NumPy's)
             r = where(_weft.isnan(a).all(axis=axis, keepdims=keepdims), _np.nan, r)
@@ -208,7 +237,8 @@ nanmax = implements(_np.nanmax)(_nan_reduction("max", -_np.inf))
 
 
 @implements(_np.nanmean)
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+def nanmean(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+            out: Array | None = None, keepdims: bool = False) -> Array:
     """np.nanmean on a weft.Array: the mean of the elements that are not NaN, as NumPy's."""
     if a.dtype.kind != "f":
         return a.mean(axis=axis, dtype=dtype, out=out, keepdims=keepdims)
@@ -223,8 +253,9 @@ _PERCENTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
 @implements(_np.percentile)
-def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
-               weights=None, interpolation=None):
+def percentile(a: _Operand, q: _Operand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
+               overwrite_input: bool = False, method: _PercentileMethod = "linear", keepdims: bool = False, *,
+               weights: _Operand = None, interpolation: _PercentileMethod | None = None) -> Array:
     """np.percentile of the flattened elements (axis None) by NumPy's linear, lower, higher,
     nearest and midpoint methods: one sort on the device, then the ranks gathered and
     interpolated there; a weft.Array of q's shape and NumPy's result dtype."""
@@ -256,7 +287,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
 
 
 @implements(_np.isclose)
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+def isclose(a: _Operand, b: _Operand, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Array:
     """np.isclose on weft arrays: ``|a - b| <= atol + rtol * |b|`` elementwise (infinities close
     only to themselves; NaNs to NaNs when equal_nan)."""
     if not isinstance(a, _ArrayBase):
@@ -274,7 +305,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 @implements(_np.outer)
-def outer(a, b, out=None):
+def outer(a: _Operand, b: _Operand, out: Array | None = None) -> Array:
     """np.outer on weft arrays: the flattened a as a column times the flattened b as a row."""
     if not isinstance(a, _ArrayBase):
         a = asarray(a, device=b.device)
@@ -285,7 +316,7 @@ def outer(a, b, out=None):
 
 @implements(_np.round)
 @implements(_np.around)
-def round_decimals(a, decimals=0, out=None):
+def round_decimals(a: Array, decimals: SupportsIndex = 0, out: Array | None = None) -> Array:
     """np.round(a, decimals) as NumPy computes it: half to even; with decimals, floats scaled by
     10**decimals, rounded and scaled back; integers unchanged for decimals >= 0."""
     decimals = _operator.index(decimals)

@@ -2,7 +2,7 @@
 the *_like functions, as NumPy's and PyOpenCL's."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 if TYPE_CHECKING:
     from ._typing import ArrayLike, DTypeLike, DeviceLike, ShapeLike
@@ -19,10 +19,11 @@ from . import _weft
 from ._device import block_device
 from ._dtypes import dtype_name, float64
 
-_ArrayBase = _weft._Array
+# (every _weft._Array is a weft.Array: _array registers the class with the extension)
+_ArrayBase = cast("type[Array]", _weft._Array)
 
 
-def _dev(device):
+def _dev(device: DeviceLike) -> DeviceLike:
     """device, or the current one of a ``with device:`` block when None (None outside blocks:
     the extension then takes weft.default_device())."""
     return block_device() if device is None else device
@@ -89,7 +90,7 @@ def empty(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = Non
 
 
 @_queue_first
-def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike = None, device: DeviceLike = None) -> Array:
+def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike | None = None, device: DeviceLike = None) -> Array:
     """An array filled with one value, as numpy.full.
 
     Parameters
@@ -196,7 +197,7 @@ def ones(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None
 
 
 @_queue_first
-def arange(start: float, stop: float | None = None, step: float = 1, dtype: DTypeLike = None,
+def arange(start: float, stop: float | None = None, step: float = 1, dtype: DTypeLike | None = None,
            device: DeviceLike = None) -> Array:
     """Evenly spaced values in [start, stop), as numpy.arange.
 
@@ -282,11 +283,11 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dt
     return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), _dev(device))
 
 
-def _no_copy(why):
+def _no_copy(why: str) -> ValueError:
     return ValueError(f"asarray: copy=False, but {why} needs a copy")
 
 
-def asarray(a: ArrayLike | Array, dtype: DTypeLike = None, device: DeviceLike = None,
+def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: DeviceLike = None,
             copy: bool | None = None) -> Array:
     """a as a weft.Array on a device, as numpy.asarray (and the Array API's asarray).
 
@@ -345,7 +346,8 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike = None, device: DeviceLike = 
         if device is not None and _weft.Device(device) != a.device:
             if copy is False:
                 raise _no_copy(f"moving the array from {a.device.selector} to {_weft.Device(device).selector}")
-            a, copy = _weft._to_device(a, device), None  # (already a new array)
+            # (already a new array; a weft.Array, as every array of the extension's)
+            a, copy = cast("Array", _weft._to_device(a, device)), None
         if dtype is not None and dtype_name(dtype) != a._dtype:
             if copy is False:
                 raise _no_copy(f"converting {a._dtype} to {dtype_name(dtype)}")
@@ -375,7 +377,8 @@ def _auto_home() -> _weft.Device | None:
     return None
 
 
-def array(obj: ArrayLike | Array, dtype: DTypeLike = None, copy: bool = True, device: DeviceLike = None) -> Array:
+def array(obj: ArrayLike | Array, dtype: DTypeLike | None = None, copy: bool = True,
+          device: DeviceLike = None) -> Array:
     """A new weft.Array of obj's data, as numpy.array: as asarray, but a weft.Array is copied unless copy=False.
 
     Parameters
@@ -449,8 +452,9 @@ def to_device(queue: DeviceLike, ary: ArrayLike, allocator: object = None, async
     return asarray(ary, device=queue.device if isinstance(queue, _weft.Queue) else queue)
 
 
-def _like(f):
-    def like(a, *args, dtype=None, shape=None, device=None, **kwargs):
+def _like(f: Callable[..., Array]) -> Callable[..., Array]:
+    def like(a: Array, *args: Any, dtype: DTypeLike | None = None, shape: ShapeLike | None = None,
+             device: DeviceLike = None, **kwargs: Any) -> Array:
         return f(a.shape if shape is None else shape, *args, dtype=a.dtype if dtype is None else dtype,
                  device=a.device if device is None else device, **kwargs)
     like.__name__ = like.__qualname__ = f"{f.__name__}_like"
@@ -486,7 +490,7 @@ zeros_like = _like(zeros)
 ones_like = _like(ones)
 
 
-def full_like(a: Array, fill_value: complex, dtype: DTypeLike = None, device: DeviceLike = None) -> Array:
+def full_like(a: Array, fill_value: complex, dtype: DTypeLike | None = None, device: DeviceLike = None) -> Array:
     """An array of a's shape and dtype filled with fill_value, as numpy.full_like.
 
     Parameters

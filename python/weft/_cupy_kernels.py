@@ -13,7 +13,7 @@ ElementwiseKernel/ReductionKernel) and kept.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence, Tuple, Union, cast
 
 import math as _math
 import re as _re
@@ -37,9 +37,23 @@ from ._cupy_params import (  # noqa: F401  (is_cupy_form: for _generators)
     _substitute,
     _typedefs,
     _whole,
-    is_cupy_form,
+    is_cupy_form as is_cupy_form,
 )
 from ._dtypes import dtype_name
+
+if TYPE_CHECKING:
+    from ._array import Array
+    from ._cupy_params import _Param
+    from ._generators import ElementwiseKernel, ReductionKernel
+    from ._weft import Device
+
+    # A kernel's bound types (placeholder, dtype name), sorted.
+    _Bound = Tuple[Tuple[str, str], ...]
+    # CupyReductionKernel's kernels: an "axis" key's one kernel, a "full" key's reduction and
+    # post-map (None when the post-map is `y = a`).
+    _ReductionKernels = Union[ElementwiseKernel, Tuple[ReductionKernel, Union[ElementwiseKernel, None]]]
+    # A reduction's plan: (mode, kernels, out_shape, out_dtype, m, n_out); see CupyReductionKernel._run.
+    _Plan = Tuple[str, _ReductionKernels, Tuple[int, ...], str, int, int]
 
 
 class CupyElementwiseKernel:
@@ -86,11 +100,11 @@ class CupyElementwiseKernel:
         self.operation, self.name, self.preamble = operation, name, preamble or ""
         self.no_return, self.return_tuple = no_return, return_tuple
         self.options = _options(options)
-        self._kernels = {}
+        self._kernels: dict[tuple[_Bound, tuple[bool, ...]], ElementwiseKernel] = {}
         # Calls whose arguments are all whole arrays of one shape (the outputs given or left to
         # weft), by the arguments' dtypes: (kernel, output dtypes). Such a call skips the type
         # binding and broadcasting (16 elements: 28 -> 10 us a call on the 2-core VM).
-        self._plans = {}
+        self._plans: dict[tuple[str, ...], tuple[ElementwiseKernel, tuple[str, ...]]] = {}
         self._plain = not any(p.raw for p in self.in_params + self.out_params)
 
     @property
@@ -105,7 +119,8 @@ class CupyElementwiseKernel:
     def nargs(self) -> int:
         return self.nin + self.nout
 
-    def _kernel(self, key, bound, scalar_ins):
+    def _kernel(self, key: tuple[_Bound, tuple[bool, ...]], bound: Mapping[str, str],
+                scalar_ins: tuple[bool, ...]) -> ElementwiseKernel:
         k = self._kernels.get(key)
         if k is None:
             sig, names = [], {}
@@ -131,7 +146,7 @@ class CupyElementwiseKernel:
             k = self._kernels[key] = ElementwiseKernel(", ".join(sig), op, self.name, self.preamble, self.options)
         return k
 
-    def _planned(self, args):
+    def _planned(self, args: tuple[Any, ...]) -> object:
         """The result of a call on the plan of earlier calls like it, or _MISS."""
         try:
             plan = self._plans.get(tuple(a._dtype for a in args))
@@ -223,7 +238,7 @@ class CupyElementwiseKernel:
             return results[0]
         return tuple(results)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<weft.ElementwiseKernel {self.name} (CuPy form)>"
 
 
@@ -270,13 +285,13 @@ class CupyReductionKernel:
         self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
         self.identity, self.name, self.reduce_type = str(identity), name, reduce_type
         self.preamble, self.options = preamble or "", _options(options)
-        self._kernels = {}
+        self._kernels: dict[tuple[str, _Bound, tuple[bool, ...]], _ReductionKernels] = {}
         # Calls on whole arrays of one shape, reducing trailing axes (or all), by the inputs'
         # dtypes and shape, axis and keepdims: what the call runs (see _run). Such a call skips
         # the type binding and the axis arithmetic (16 elements: 34 -> 7 us on the 2-core VM).
-        self._plans = {}
+        self._plans: dict[tuple[tuple[str, ...], tuple[int, ...], int | tuple[int, ...] | None, bool], _Plan] = {}
 
-    def _reduce_dtype(self, bound):
+    def _reduce_dtype(self, bound: Mapping[str, str]) -> str:
         rt = self.reduce_type
         if rt is None:
             return _resolved(self.out_params[0], bound)
@@ -286,23 +301,23 @@ class CupyReductionKernel:
             return bound[rt]
         return rt
 
-    def _post_map(self, bound, rt, count):
+    def _post_map(self, bound: Mapping[str, str], rt: str, count: str) -> str:
         """The post-map statement over element i, from the reduced value `a` (count: the name
         of the kernel's element count; weft_m: elements per result)."""
         p = self.out_params[0]
         body = _substitute(_sizes(self.post_map_expr, f"(weft_m * {count})", count), {p.name: f"weft_p_{p.name}[i]"})
         return f"{_typedefs(bound, self.in_params, self.out_params)} {{ const {_ctype(rt)} a = weft_acc; {body}; }}"
 
-    def _trivial_post_map(self, bound, rt):
+    def _trivial_post_map(self, bound: Mapping[str, str], rt: str) -> bool:
         p = self.out_params[0]
         return (_re.fullmatch(rf"\s*{p.name}\s*=\s*a\s*;?\s*", self.post_map_expr) is not None
                 and _resolved(p, bound) == rt)
 
-    def _planned(self, ins, axis, keepdims):
+    def _planned(self, ins: Sequence[Any], axis: int | tuple[int, ...] | None, keepdims: bool) -> object:
         """The result of a call on the plan of an earlier call like it, or _MISS."""
         try:
             key = (tuple(a._dtype for a in ins), ins[0].shape,
-                   axis if axis is None or type(axis) is int else tuple(axis), bool(keepdims))
+                   axis if axis is None or type(axis) is int else tuple(cast("tuple[int, ...]", axis)), bool(keepdims))
             plan = self._plans.get(key)
         except (AttributeError, TypeError):  # a number among the inputs, an axis of another kind
             return _MISS
@@ -315,7 +330,7 @@ class CupyReductionKernel:
                 return _MISS
         return self._run(plan, ins, device, None)
 
-    def _run(self, plan, ins, device, queue):
+    def _run(self, plan: _Plan, ins: Sequence[Any], device: Device, queue: Any) -> Array:
         """Runs a plan: ("full", (reduction, post-map or None), out_shape, out_dtype, m, n_out) or
         ("axis", kernel, ...). A reduction over everything whose post-map is `y = a` returns
         the reduction's own result (no copy)."""
@@ -326,9 +341,10 @@ class CupyReductionKernel:
         result = _weft._empty(out_shape, out_dtype, device)
         if mode == "full":
             r = k[0](*ins, range=m, queue=queue)
-            k[1](r.reshape(1), result.reshape(1), m, range=1, queue=queue)
+            # (a "full" plan's post-map here: the one without returned above)
+            cast("ElementwiseKernel", k[1])(r.reshape(1), result.reshape(1), m, range=1, queue=queue)
         elif n_out:
-            k(*ins, result, m, range=n_out, queue=queue)
+            cast("ElementwiseKernel", k)(*ins, result, m, range=n_out, queue=queue)  # (an "axis" plan's kernel)
         return result
 
     def __call__(self, *args: Any, out: Any = None, axis: int | tuple[int, ...] | None = None, keepdims: bool = False,
@@ -365,7 +381,7 @@ class CupyReductionKernel:
             axes = tuple(range(ndim))
         else:
             axes = tuple(sorted({int(a) % ndim if ndim else int(a) for a in
-                                 ((axis,) if _np.ndim(axis) == 0 else axis)}))
+                                 cast("tuple[int, ...]", (axis,) if _np.ndim(axis) == 0 else axis)}))
             if any(a >= max(ndim, 1) or a < 0 for a in axes) or (ndim == 0 and axes):
                 raise getattr(_np, "exceptions", _np).AxisError(f"{kind}: axis {axis} is out of bounds for {ndim} dimensions")
         kept = tuple(d for d in range(ndim) if d not in axes)
@@ -395,14 +411,14 @@ class CupyReductionKernel:
         if (queue is None and all(_is_array(v) for v in ins) and perm == tuple(range(ndim))
                 and all(tuple(v.shape) == shape for v in ins)):
             key = (tuple(v._dtype for v in ins), shape,
-                   axis if axis is None or type(axis) is int else tuple(axis), bool(keepdims))
+                   axis if axis is None or type(axis) is int else tuple(cast("tuple[int, ...]", axis)), bool(keepdims))
             self._plans[key] = plan
         if out is not None:
             out[...] = result
             return out
         return result
 
-    def _sig(self, bound, scalar_ins):
+    def _sig(self, bound: Mapping[str, str], scalar_ins: tuple[bool, ...]) -> tuple[list[str], dict[str, str]]:
         sig, names = [], {}
         for p, scalar in zip(self.in_params, scalar_ins):
             c = _ctype(_resolved(p, bound))
@@ -413,7 +429,7 @@ class CupyReductionKernel:
                 names[p.name] = f"weft_p_{p.name}[weft_j]"
         return sig, names
 
-    def _axis_kernel(self, bound, rt, scalar_ins):
+    def _axis_kernel(self, bound: Mapping[str, str], rt: str, scalar_ins: tuple[bool, ...]) -> ElementwiseKernel:
         """One work-item per output element, each folding its m contiguous elements."""
         key = ("axis", tuple(sorted(bound.items())), scalar_ins)
         k = self._kernels.get(key)
@@ -431,9 +447,10 @@ class CupyReductionKernel:
                   f"}}\n{self._post_map(bound, rt, count)}")
             from ._generators import ElementwiseKernel
             k = self._kernels[key] = ElementwiseKernel(", ".join(sig), op, self.name, self.preamble, self.options)
-        return k
+        return cast("ElementwiseKernel", k)  # (an "axis" key's entry)
 
-    def _full_kernels(self, bound, rt, scalar_ins):
+    def _full_kernels(self, bound: Mapping[str, str], rt: str,
+                      scalar_ins: tuple[bool, ...]) -> tuple[ReductionKernel, ElementwiseKernel | None]:
         """A reduction over every element: weft's ReductionKernel, then the post-map (one
         element; None when it is `y = a` of the reduction's type)."""
         key = ("full", tuple(sorted(bound.items())), scalar_ins)
@@ -456,7 +473,7 @@ class CupyReductionKernel:
                                          self._post_map(bound, rt, "n"), self.name + "_post", self.preamble,
                                          self.options)
             k = self._kernels[key] = (red, post)
-        return k
+        return cast("tuple[ReductionKernel, ElementwiseKernel | None]", k)  # (a "full" key's entry)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<weft.ReductionKernel {self.name} (CuPy form)>"

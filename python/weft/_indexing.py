@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins as _builtins
 import numbers as _numbers
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as _np
 
@@ -14,12 +15,17 @@ from . import _weft
 from ._creation import arange, asarray
 from ._dtypes import bool_, int64
 
-_ArrayBase = _weft._Array
+if TYPE_CHECKING:
+    from ._array import Array
+    from ._typing import ArrayLike
+
+# (every _weft._Array is a weft.Array: _array registers the class with the extension)
+_ArrayBase = cast("type[Array]", _weft._Array)
 _basic_getitem = _weft._Array.__getitem__
 _basic_setitem = _weft._Array.__setitem__
 
 
-def _mask_array(a, mask):
+def _mask_array(a: Array, mask: ArrayLike | Array) -> Array:
     """mask as a weft bool array over a's leading axes (NumPy: a[mask] with mask.shape ==
     a.shape[:mask.ndim])."""
     m = asarray(mask, device=a.device)
@@ -31,13 +37,13 @@ def _mask_array(a, mask):
     return m
 
 
-def _value_array(a, value):
+def _value_array(a: Array, value: ArrayLike | Array) -> Array:
     """value (an array, a sequence, a number) as a weft array on a's device; the kernels cast
     it to a's dtype and broadcast it to the indexed shape."""
     return value if isinstance(value, _ArrayBase) else asarray(_np.asarray(value), device=a.device)
 
 
-def _masked_assign(a, mask, value):
+def _masked_assign(a: Array, mask: ArrayLike | Array, value: ArrayLike | Array) -> None:
     """a[mask] = value: a number is written where the mask is true in one fused where(); an
     array of the selected shape (or one that broadcasts to it) goes to the selected positions
     in order, through a scan of the mask."""
@@ -48,15 +54,15 @@ def _masked_assign(a, mask, value):
     _weft._expand(a, m, _value_array(a, value))
 
 
-def _is_advanced(key):
+def _is_advanced(key: object) -> bool:
     return isinstance(key, (_ArrayBase, list, _np.ndarray))
 
 
-def _key_kind(key):
+def _key_kind(key: object) -> str:
     return key.dtype.kind if isinstance(key, (_ArrayBase, _np.ndarray)) else _np.asarray(key).dtype.kind
 
 
-def _as_index(a, key, axis):
+def _as_index(a: Array, key: ArrayLike | Array, axis: int) -> Array:
     """key (an integer, an integer array or list) as an int64 device array of valid,
     non-negative indices into axis `axis` of a."""
     n = a.shape[axis]
@@ -82,7 +88,7 @@ def _as_index(a, key, axis):
     return idx
 
 
-def _mask_indices(a, mask, axis):
+def _mask_indices(a: Array, mask: ArrayLike | Array, axis: int) -> list[Array]:
     """The positions a boolean mask over axes axis, axis+1, ... of a selects, as one int64
     index array per axis it covers (NumPy: mask.nonzero())."""
     m = asarray(mask, device=a.device)
@@ -98,7 +104,7 @@ def _mask_indices(a, mask, axis):
     return out
 
 
-def _advanced_plan(a, key):
+def _advanced_plan(a: Array, key: Any) -> tuple[Array, Array, Array, tuple[int, ...], int] | None:
     """NumPy's advanced indexing, planned: returns None when key is basic, else (a view of a's
     allocation, off: offsets of the indexed elements (int64, one per broadcast index position),
     roff: offsets of the remaining dimensions (int64), the result's shape, post): result element
@@ -123,6 +129,10 @@ def _advanced_plan(a, key):
         fill = a.ndim - _builtins.sum(consumed)
         key = key[:e] + (slice(None),) * fill + key[e + 1:]
         consumed = consumed[:e] + [1] * fill + consumed[e + 1:]
+    basic: list[slice | None]
+    positions: list[int]
+    indices: list[Array]
+    entries: list[int]
     basic, positions, indices, entries = [], [], [], []
     a_axis = v_axis = 0
     for j, (x, c) in enumerate(zip(key, consumed)):
@@ -175,7 +185,7 @@ def _advanced_plan(a, key):
     return view, off, roff, out_shape, post
 
 
-def getitem(self, key):
+def getitem(self: Array, key: Any) -> Array:
     """NumPy indexing: basic indices give views (no copy); integer arrays, lists, boolean masks
     and integers beside them index as NumPy's advanced indexing, into a new array (one gather
     kernel, reading the array where it lies: no copy of a strided source)."""
@@ -188,7 +198,7 @@ def getitem(self, key):
     return _weft._gather(view, off, roff, post, shape)
 
 
-def setitem(self, key, value):
+def setitem(self: Array, key: Any, value: ArrayLike | Array) -> None:
     """NumPy assignment: through a basic index (a view), a boolean mask of the leading
     dimensions, or any advanced index (value broadcast to the indexed shape; where an element
     is indexed more than once, which of its values lands is unspecified, as in CuPy)."""

@@ -2,10 +2,14 @@
 result is needed), with NumPy's out= and dtype= keywords."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _weft
 from ._protocols import into, with_out
+
+if TYPE_CHECKING:
+    from ._array import Array
+    from ._typing import ArrayLike, DTypeLike
 
 add = with_out(_weft.add)
 subtract = with_out(_weft.subtract)
@@ -78,7 +82,9 @@ reciprocal = with_out(_weft.reciprocal)
 _clip = with_out(_weft.clip)
 
 
-def clip(x, /, min=None, max=None, out=None, *, dtype=None, a_min=None, a_max=None) -> Any:  # noqa: A002
+def clip(x: Array, /, min: ArrayLike | Array | None = None, max: ArrayLike | Array | None = None,  # noqa: A002
+         out: Array | None = None, *, dtype: DTypeLike | None = None, a_min: ArrayLike | Array | None = None,
+         a_max: ArrayLike | Array | None = None) -> Any:
     """Each element limited to [min, max], as the Array API's clip and numpy.clip.
 
     Parameters
