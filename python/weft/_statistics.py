@@ -264,12 +264,11 @@ def diff(x: ArrayLike | Array, /, n: SupportsIndex = 1, axis: SupportsIndex = -1
     return _weft._diff(x, _int(axis, "diff", "axis"), n, *ends)
 
 
-_np_f: Callable[..., Any]
-_f: Callable[..., Any]
-for _np_f, _f in [(_np.take, take), (_np.take_along_axis, take_along_axis), (_np.diff, diff),
-                  (_np.count_nonzero, count_nonzero)]:
+_implemented: list[tuple[Callable[..., Any], Callable[..., Any]]] = [
+    (_np.take, take), (_np.take_along_axis, take_along_axis), (_np.diff, diff), (_np.count_nonzero, count_nonzero)]
+for _np_f, _f in _implemented:
     implements(_np_f)(_f)
 for _name in ("cumulative_sum", "cumulative_prod"):  # (NumPy 2.1 and later)
     if hasattr(_np, _name):
         implements(getattr(_np, _name))(globals()[_name])
-del _np_f, _f, _name
+del _implemented, _np_f, _f, _name
