@@ -9,21 +9,21 @@ where NumPy gives views, else generated copy, gather and scan kernels. These mod
 convert the arguments (NumPy's names and messages, _api_args) and nothing else."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence, SupportsIndex
+from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsIndex
 
 import numpy as _np
 
 from . import _weft
 from ._api_args import _ArrayBase, _array, _arrays, _indices, _int, _ints
-from ._matrices import eye, meshgrid, tril, triu  # noqa: F401  (re-exported)
+from ._matrices import eye as eye, meshgrid as meshgrid, tril as tril, triu as triu  # (re-exported)
 from ._protocols import implements
-from ._statistics import (  # noqa: F401  (re-exported)
-    count_nonzero,
-    cumulative_prod,
-    cumulative_sum,
-    diff,
-    take,
-    take_along_axis,
+from ._statistics import (  # (re-exported)
+    count_nonzero as count_nonzero,
+    cumulative_prod as cumulative_prod,
+    cumulative_sum as cumulative_sum,
+    diff as diff,
+    take as take,
+    take_along_axis as take_along_axis,
 )
 
 if TYPE_CHECKING:
@@ -474,10 +474,12 @@ def tile(x: ArrayLike | Array, repetitions: SupportsIndex | Sequence[SupportsInd
     return _weft._tile(_array(x, "tile"), _ints(repetitions, "tile", "repetitions"))
 
 
-for _np_f, _f in [(_np.concatenate, concatenate), (_np.stack, stack), (_np.expand_dims, expand_dims),
-                  (_np.squeeze, squeeze), (_np.flip, flip), (_np.moveaxis, moveaxis), (_np.repeat, repeat),
-                  (_np.roll, roll), (_np.tile, tile), (_np.broadcast_arrays, broadcast_arrays)]:
+_implemented: list[tuple[Callable[..., Any], Callable[..., Any]]] = [
+    (_np.concatenate, concatenate), (_np.stack, stack), (_np.expand_dims, expand_dims), (_np.squeeze, squeeze),
+    (_np.flip, flip), (_np.moveaxis, moveaxis), (_np.repeat, repeat), (_np.roll, roll), (_np.tile, tile),
+    (_np.broadcast_arrays, broadcast_arrays)]
+for _np_f, _f in _implemented:
     implements(_np_f)(_f)
 if hasattr(_np, "unstack"):  # (NumPy 2.1 and later)
     implements(_np.unstack)(unstack)
-del _np_f, _f
+del _implemented, _np_f, _f
