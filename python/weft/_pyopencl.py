@@ -312,7 +312,8 @@ def _queue_enqueue_copy(self: _weft.Queue, *args: Any, **kwargs: Any) -> _weft.E
 
 
 def _queue_enqueue_nd_range_kernel(self: _weft.Queue, kernel: _weft.Kernel, global_size: object, local_size: object,
-                                   *args: object, global_offset: object = None, wait_for: object = None) -> _weft.Event:
+                                   *args: object, global_offset: object = None,
+                                   wait_for: object = None) -> _weft.Event:
     """``queue.enqueue_nd_range_kernel(kernel, global_size, local_size, *args)``: launches kernel on this
     queue with args (or, without them, with the arguments set_args gave it)."""
     if args:

@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from ._typing import DTypeLike
 
 
-def sum(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,  # noqa: A001
-        keepdims: bool = False) -> Array:
+def sum(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,  # noqa: A001
+        out: Array | None = None, keepdims: bool = False) -> Array:
     """The sum of the elements, as numpy.sum.
 
     The reduction fuses the expression it reads: ``weft.sum(a * b)`` reads a and b once and
@@ -57,8 +57,8 @@ def sum(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | 
     return Array.sum(a, axis, dtype, out, keepdims)
 
 
-def prod(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
-         keepdims: bool = False) -> Array:
+def prod(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+         out: Array | None = None, keepdims: bool = False) -> Array:
     """The product of the elements, as numpy.prod.
 
     The reduction fuses the expression it reads: ``weft.prod(a * b)`` reads a and b once and
@@ -100,8 +100,8 @@ def prod(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike |
     return Array.prod(a, axis, dtype, out, keepdims)
 
 
-def mean(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
-         keepdims: bool = False) -> Array:
+def mean(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+         out: Array | None = None, keepdims: bool = False) -> Array:
     """The arithmetic mean of the elements, as numpy.mean.
 
     The reduction fuses the expression it reads: ``weft.mean(a * b)`` reads a and b once and
@@ -143,7 +143,8 @@ def mean(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike |
     return Array.mean(a, axis, dtype, out, keepdims)
 
 
-def amin(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None, keepdims: bool = False) -> Array:
+def amin(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
+         keepdims: bool = False) -> Array:
     """The smallest element (NaN if any is NaN); weft.min is the same function, as numpy.min.
 
     The reduction fuses the expression it reads: ``weft.min(a * b)`` reads a and b once and
@@ -183,7 +184,8 @@ def amin(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None 
     return Array.min(a, axis, None, out, keepdims)
 
 
-def amax(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None, keepdims: bool = False) -> Array:
+def amax(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
+         keepdims: bool = False) -> Array:
     """The largest element (NaN if any is NaN); weft.max is the same function, as numpy.max.
 
     The reduction fuses the expression it reads: ``weft.max(a * b)`` reads a and b once and
@@ -227,7 +229,8 @@ min = amin  # noqa: A001
 max = amax  # noqa: A001
 
 
-def any(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None, keepdims: bool = False) -> Array:  # noqa: A001
+def any(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None,  # noqa: A001
+        keepdims: bool = False) -> Array:
     """Whether any element is true (nonzero), as numpy.any.
 
     The reduction fuses the expression it reads: ``weft.any(a * b)`` reads a and b once and
@@ -267,7 +270,8 @@ def any(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None =
     return Array.any(a, axis, None, out, keepdims)
 
 
-def all(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None, keepdims: bool = False) -> Array:  # noqa: A001
+def all(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None,  # noqa: A001
+        keepdims: bool = False) -> Array:
     """Whether every element is true (nonzero), as numpy.all.
 
     The reduction fuses the expression it reads: ``weft.all(a * b)`` reads a and b once and
@@ -386,8 +390,8 @@ def _ddof(ddof: float, correction: float | None, name: str) -> float:
     return correction
 
 
-def var(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None, ddof: float = 0,
-        keepdims: bool = False, *, correction: float | None = None) -> Array:
+def var(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
+        ddof: float = 0, keepdims: bool = False, *, correction: float | None = None) -> Array:
     """The variance of the elements, as numpy.var.
 
     Parameters
@@ -428,8 +432,8 @@ def var(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | 
     return Array.var(a, axis, dtype, out, _ddof(ddof, correction, "var"), keepdims)
 
 
-def std(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None, ddof: float = 0,
-        keepdims: bool = False, *, correction: float | None = None) -> Array:
+def std(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
+        ddof: float = 0, keepdims: bool = False, *, correction: float | None = None) -> Array:
     """The standard deviation of the elements, as numpy.std.
 
     Parameters

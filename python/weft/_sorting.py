@@ -155,8 +155,9 @@ def sort_in_place(a: Array, axis: int = -1, kind: str | None = None, order: None
     _weft._sort_in_place(a, int(axis), bool(descending))
 
 
-def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False,
-           axis: None = None, *, equal_nan: bool = True, sorted: bool = True) -> Any:  # noqa: A002 (NumPy's name)
+def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: None = None, *, equal_nan: bool = True,
+           sorted: bool = True) -> Any:  # noqa: A002 (NumPy's name)
     """The sorted distinct elements of the flattened array, as numpy.unique.
 
     With the flags, also the index of each distinct element's first occurrence, the inverse (of
@@ -297,7 +298,8 @@ def unique_all(x: ArrayLike | Array) -> UniqueAllResult:
     return UniqueAllResult(*unique(x, True, True, True))
 
 
-def searchsorted(a: ArrayLike | Array, v: ArrayLike | Array, side: str = "left", sorter: ArrayLike | Array | None = None) -> Array:
+def searchsorted(a: ArrayLike | Array, v: ArrayLike | Array, side: str = "left",
+                 sorter: ArrayLike | Array | None = None) -> Array:
     """Where each element of v goes in the sorted 1-D array a, as numpy.searchsorted.
 
     Parameters
@@ -516,7 +518,8 @@ def _partition_operand(a: ArrayLike | Array, kth: ArrayLike, axis: int | None, k
     return x, axis
 
 
-def partition(a: ArrayLike | Array, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect", order: None = None) -> Array:
+def partition(a: ArrayLike | Array, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
+              order: None = None) -> Array:
     """A copy of a partitioned at kth, as numpy.partition: the element at each kth position is the
     one a sort would put there, with no larger ones before it and no smaller ones after.
 

@@ -100,7 +100,8 @@ def take_along_axis(x: ArrayLike | Array, indices: ArrayLike | Array, /, axis: S
 
 # ---- statistics -----------------------------------------------------------------------------
 
-def _cumulative(what: str, x: ArrayLike | Array, axis: SupportsIndex | None, dtype: DTypeLike | None, include_initial: bool) -> Array:
+def _cumulative(what: str, x: ArrayLike | Array, axis: SupportsIndex | None, dtype: DTypeLike | None,
+                include_initial: bool) -> Array:
     x = _array(x, what)
     return _weft._cumulative(what, x, None if axis is None else _int(axis, what, "axis"),
                              None if dtype is None else dtype_name(dtype), _builtins.bool(include_initial))
@@ -182,7 +183,8 @@ def cumulative_prod(x: ArrayLike | Array, /, *, axis: SupportsIndex | None = Non
     return _cumulative("cumulative_prod", x, axis, dtype, include_initial)
 
 
-def count_nonzero(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[SupportsIndex] | None = None, *, keepdims: bool = False) -> Array:
+def count_nonzero(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[SupportsIndex] | None = None, *,
+                  keepdims: bool = False) -> Array:
     """How many elements of x are not zero (int64), over every axis (None) or the ones given.
 
     Parameters
@@ -222,8 +224,8 @@ def count_nonzero(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[Suppor
     return _weft._count_nonzero(x, axes, _builtins.bool(keepdims))
 
 
-def diff(x: ArrayLike | Array, /, n: SupportsIndex = 1, axis: SupportsIndex = -1, prepend: ArrayLike | Array | None = None,
-         append: ArrayLike | Array | None = None) -> Array:
+def diff(x: ArrayLike | Array, /, n: SupportsIndex = 1, axis: SupportsIndex = -1,
+         prepend: ArrayLike | Array | None = None, append: ArrayLike | Array | None = None) -> Array:
     """The n-th differences along axis (!= for bool), after joining prepend before and append
     after x along axis (a number or 0-d array stands for one slice).
 
