@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from ._array import Array
     from ._typing import ArrayLike, DeviceLike
 
-_ArrayBase = _weft._Array
+# (every _weft._Array is a weft.Array: _array registers the class with the extension)
+_ArrayBase = cast("type[Array]", _weft._Array)
 
 
 def _int(v: object, who: str, what: str) -> int:
@@ -40,7 +41,7 @@ def _array(x: ArrayLike | Array, who: str, device: DeviceLike = None) -> Array:
     """x as a weft.Array: one already is; host data (a list, a NumPy array, a number) is copied to
     device (the current device when None)."""
     if isinstance(x, _ArrayBase):
-        return cast("Array", x)  # (the extension's arrays are all weft.Arrays)
+        return x
     try:
         return asarray(x, device=device)
     except (TypeError, ValueError) as e:
@@ -58,7 +59,7 @@ def _arrays(arrays: object, who: str) -> list[Array]:
 def _indices(indices: ArrayLike | Array, x: Array, who: str) -> Array:
     """Integer indices as a weft.Array on x's device (an empty list is int64, as NumPy takes it)."""
     if isinstance(indices, _ArrayBase):
-        return cast("Array", indices)
+        return indices
     host = _np.asarray(indices)
     if host.size == 0 and host.dtype.kind == "f":
         host = host.astype(_np.int64)

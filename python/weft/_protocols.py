@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-_ArrayBase = _weft._Array
+# (every _weft._Array is a weft.Array: _array registers the class with the extension)
+_ArrayBase = cast("type[Array]", _weft._Array)
 
 # NumPy's ufuncs by name, and the weft function that computes each.
 UFUNCS: dict[str, Callable[..., Any]] = {
@@ -59,7 +60,7 @@ def into(out: object, r: ArrayLike | Array, name: str) -> Array:
         raise TypeError(f"{name}: cannot cast the result from {r.dtype} to out='s {out.dtype} with casting rule "
                         "'same_kind'")
     out[...] = r
-    return cast("Array", out)  # (the extension's arrays are all weft.Arrays)
+    return out
 
 
 def deliver(r: Array, dtype: DTypeLike | None = None, out: Array | None = None) -> Array:
