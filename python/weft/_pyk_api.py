@@ -326,6 +326,8 @@ class JitFunction:
             device = current_device()
         types = _arg_types(p, args, "@weft.jit function")
         compiled, k = self._compiler.kernel(types, device)
+        run_args: list[Any]  # (weft arrays, contiguous copies of views, scalars)
+        copies: list[tuple[Any, Any]]
         run_args, copies = [], []
         from ._creation import asarray
         for t, a in zip(types, args):

@@ -5,7 +5,7 @@ sort_by_key; where the nonzero elements are: nonzero, flatnonzero, argwhere, ext
 weft/unique.hpp, weft/search.hpp); NumPy's order: NaNs last, -0.0 equal to 0.0."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from collections import namedtuple as _namedtuple
 
@@ -153,6 +153,16 @@ def sort_in_place(a: Array, axis: int = -1, kind: str | None = None, order: None
     if axis is None or not isinstance(axis, (int, _np.integer)):
         raise TypeError(f"sort: axis must be an int, not {axis!r}")
     _weft._sort_in_place(a, int(axis), bool(descending))
+
+
+@overload
+def unique(ar: ArrayLike | Array, return_index: Literal[False] = False, return_inverse: Literal[False] = False,
+           return_counts: Literal[False] = False, axis: None = None, *, equal_nan: bool = True,
+           sorted: bool = True) -> Array: ...  # noqa: A002
+@overload
+def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: None = None, *, equal_nan: bool = True,
+           sorted: bool = True) -> Any: ...  # noqa: A002  (a tuple of arrays when a flag is true)
 
 
 def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bool = False,

@@ -216,7 +216,7 @@ def _array_arg(x: object, who: str) -> _Array:
     return x
 
 
-def _axis(a: _Array, axis: object, who: str) -> int:
+def _axis(a: _Array, axis: int, who: str) -> int:
     if not isinstance(axis, _numbers.Integral) or isinstance(axis, bool) or not -a.ndim <= axis < a.ndim:
         raise _weft.InvalidArgument(f"Generator.{who}: axis must be an integer in [{-a.ndim}, {a.ndim}), got {axis!r}")
     return int(axis) % a.ndim
