@@ -23,10 +23,11 @@ from ._sorting import argpartition, argsort, argwhere, partition, compress, extr
 from ._ufuncs import clip, round, where
 
 if TYPE_CHECKING:
-    from ._typing import DTypeLike, ShapeLike
+    from ._typing import ArrayOperand, DTypeLike, ShapeLike
 
 
-def cumsum(a: Array, axis: int | None = None, dtype: DTypeLike | None = None, out: Array | None = None) -> Array:
+def cumsum(a: ArrayOperand, axis: int | None = None, dtype: DTypeLike | None = None,
+           out: Array | None = None) -> Array:
     """The cumulative sum, as numpy.cumsum: element i combines the elements up to and including i.
 
     Parameters
@@ -62,7 +63,8 @@ def cumsum(a: Array, axis: int | None = None, dtype: DTypeLike | None = None, ou
     return Array.cumsum(a, axis, dtype, out)
 
 
-def cumprod(a: Array, axis: int | None = None, dtype: DTypeLike | None = None, out: Array | None = None) -> Array:
+def cumprod(a: ArrayOperand, axis: int | None = None, dtype: DTypeLike | None = None,
+            out: Array | None = None) -> Array:
     """The cumulative product, as numpy.cumprod: element i combines the elements up to and including i.
 
     Parameters
@@ -95,7 +97,7 @@ def cumprod(a: Array, axis: int | None = None, dtype: DTypeLike | None = None, o
     return Array.cumprod(a, axis, dtype, out)
 
 
-def dot(a: Array, b: Array, out: Array | None = None) -> Array:
+def dot(a: ArrayOperand, b: ArrayOperand, out: Array | None = None) -> Array:
     """The dot product, as numpy.dot: of vectors, the sum of the products (one kernel, no
     temporary); of matrices, the matrix product.
 
@@ -125,7 +127,7 @@ def dot(a: Array, b: Array, out: Array | None = None) -> Array:
     return deliver(_weft._dot(a, b), None, out)
 
 
-def matmul(a: Array, b: Array, out: Array | None = None, dtype: DTypeLike | None = None) -> Array:
+def matmul(a: ArrayOperand, b: ArrayOperand, out: Array | None = None, dtype: DTypeLike | None = None) -> Array:
     """The matrix product, as numpy.matmul (the ``@`` operator).
 
     Parameters
@@ -160,7 +162,7 @@ def matmul(a: Array, b: Array, out: Array | None = None, dtype: DTypeLike | None
     return r if out is None else into(out, r, "matmul")
 
 
-def reshape(a: Array, /, shape: ShapeLike | None = None, *, copy: bool | None = None,
+def reshape(a: ArrayOperand, /, shape: ShapeLike | None = None, *, copy: bool | None = None,
             newshape: ShapeLike | None = None) -> Array:
     """The array with a new shape, as the Array API's reshape (and numpy.reshape).
 
@@ -209,7 +211,7 @@ def reshape(a: Array, /, shape: ShapeLike | None = None, *, copy: bool | None = 
     return r.copy() if copy else r
 
 
-def transpose(a: Array, axes: Sequence[int] | None = None) -> Array:
+def transpose(a: ArrayOperand, axes: Sequence[int] | None = None) -> Array:
     """The array with its axes permuted (a view: no copy), as numpy.transpose.
 
     Parameters
@@ -242,7 +244,7 @@ def transpose(a: Array, axes: Sequence[int] | None = None) -> Array:
     return a.transpose() if axes is None else a.transpose(axes)
 
 
-def ravel(a: Array) -> Array:
+def ravel(a: ArrayOperand) -> Array:
     """The elements as a 1-D array, as numpy.ravel: a view when a is C-contiguous, else a copy.
 
     Parameters
@@ -263,7 +265,7 @@ def ravel(a: Array) -> Array:
     return a.ravel()
 
 
-def copy(a: Array) -> Array:
+def copy(a: ArrayOperand) -> Array:
     """A copy of the array on the same device, as numpy.copy.
 
     Parameters
@@ -287,7 +289,7 @@ def copy(a: Array) -> Array:
     return a.copy()
 
 
-def broadcast_to(a: Array, shape: ShapeLike) -> Array:
+def broadcast_to(a: ArrayOperand, shape: ShapeLike) -> Array:
     """The array broadcast to a shape (a view: no copy), as numpy.broadcast_to.
 
     Parameters

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from ._array import Array
 
 if TYPE_CHECKING:
-    from ._typing import DTypeLike
+    from ._typing import ArrayOperand, DTypeLike
 
 
-def sum(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,  # noqa: A001
+def sum(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,  # noqa: A001
         out: Array | None = None, keepdims: bool = False) -> Array:
     """The sum of the elements, as numpy.sum.
 
@@ -57,7 +57,7 @@ def sum(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | 
     return Array.sum(a, axis, dtype, out, keepdims)
 
 
-def prod(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+def prod(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
          out: Array | None = None, keepdims: bool = False) -> Array:
     """The product of the elements, as numpy.prod.
 
@@ -100,7 +100,7 @@ def prod(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike |
     return Array.prod(a, axis, dtype, out, keepdims)
 
 
-def mean(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+def mean(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
          out: Array | None = None, keepdims: bool = False) -> Array:
     """The arithmetic mean of the elements, as numpy.mean.
 
@@ -143,7 +143,7 @@ def mean(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike |
     return Array.mean(a, axis, dtype, out, keepdims)
 
 
-def amin(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
+def amin(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
          keepdims: bool = False) -> Array:
     """The smallest element (NaN if any is NaN); weft.min is the same function, as numpy.min.
 
@@ -184,7 +184,7 @@ def amin(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None 
     return Array.min(a, axis, None, out, keepdims)
 
 
-def amax(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
+def amax(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
          keepdims: bool = False) -> Array:
     """The largest element (NaN if any is NaN); weft.max is the same function, as numpy.max.
 
@@ -229,7 +229,7 @@ min = amin  # noqa: A001
 max = amax  # noqa: A001
 
 
-def any(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None,  # noqa: A001
+def any(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,  # noqa: A001
         keepdims: bool = False) -> Array:
     """Whether any element is true (nonzero), as numpy.any.
 
@@ -270,7 +270,7 @@ def any(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None =
     return Array.any(a, axis, None, out, keepdims)
 
 
-def all(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None = None,  # noqa: A001
+def all(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,  # noqa: A001
         keepdims: bool = False) -> Array:
     """Whether every element is true (nonzero), as numpy.all.
 
@@ -311,7 +311,7 @@ def all(a: Array, axis: int | tuple[int, ...] | None = None, out: Array | None =
     return Array.all(a, axis, None, out, keepdims)
 
 
-def argmin(a: Array, axis: int | None = None, out: Array | None = None, *, keepdims: bool = False) -> Array:
+def argmin(a: ArrayOperand, axis: int | None = None, out: Array | None = None, *, keepdims: bool = False) -> Array:
     """The index of the smallest element, as numpy.argmin.
 
     Parameters
@@ -346,7 +346,7 @@ def argmin(a: Array, axis: int | None = None, out: Array | None = None, *, keepd
     return Array.argmin(a, axis, out, keepdims=keepdims)
 
 
-def argmax(a: Array, axis: int | None = None, out: Array | None = None, *, keepdims: bool = False) -> Array:
+def argmax(a: ArrayOperand, axis: int | None = None, out: Array | None = None, *, keepdims: bool = False) -> Array:
     """The index of the largest element, as numpy.argmax.
 
     Parameters
@@ -390,8 +390,9 @@ def _ddof(ddof: float, correction: float | None, name: str) -> float:
     return correction
 
 
-def var(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
-        ddof: float = 0, keepdims: bool = False, *, correction: float | None = None) -> Array:
+def var(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+        out: Array | None = None, ddof: float = 0, keepdims: bool = False, *,
+        correction: float | None = None) -> Array:
     """The variance of the elements, as numpy.var.
 
     Parameters
@@ -432,8 +433,9 @@ def var(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | 
     return Array.var(a, axis, dtype, out, _ddof(ddof, correction, "var"), keepdims)
 
 
-def std(a: Array, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
-        ddof: float = 0, keepdims: bool = False, *, correction: float | None = None) -> Array:
+def std(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+        out: Array | None = None, ddof: float = 0, keepdims: bool = False, *,
+        correction: float | None = None) -> Array:
     """The standard deviation of the elements, as numpy.std.
 
     Parameters

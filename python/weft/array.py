@@ -41,12 +41,12 @@ from ._functions import cumsum as cumsum, dot as dot, max as max, min as min, su
 from ._ufuncs import maximum as maximum, minimum as minimum
 
 if TYPE_CHECKING:
-    from ._typing import ArrayLike, DTypeLike, DeviceLike
+    from ._typing import ArrayLike, ArrayOperand, DTypeLike, DeviceLike
 
 vdot = _functions.dot
 
 
-def if_positive(criterion: Array, then_: ArrayLike | Array, else_: ArrayLike | Array, out: None = None,
+def if_positive(criterion: ArrayOperand, then_: ArrayLike | Array, else_: ArrayLike | Array, out: None = None,
                 queue: object = None) -> Array:
     """pyopencl.array.if_positive: ``then_`` where criterion > 0, else ``else_``."""
     if out is not None:
