@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Sequence
 
 
-def tool_path():
+def tool_path() -> str | None:
     """The weft command-line program inside the package, or None when it was not built."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "weft")
     return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     path = tool_path()
     if path is None:

@@ -41,7 +41,7 @@ class BenchmarkResult:
         return self.gpu_times
 
     @staticmethod
-    def _summary(label, t):
+    def _summary(label: str, t: _np.ndarray[Any, Any]) -> str:
         us = t * 1e6
         return (f"    {label}: {us.mean():9.3f} us +/- {us.std():6.3f} "
                 f"(min: {us.min():9.3f} / max: {us.max():9.3f}) us")
@@ -58,7 +58,7 @@ class BenchmarkResult:
         return str(self) if show_gpu else "\n".join(str(self).splitlines()[:2])
 
 
-def _device_seconds(start, end, wall):
+def _device_seconds(start: _weft.Event, end: _weft.Event, wall: float) -> float:
     """end - start from the markers' profiles (nanoseconds); the host clock's wall when the
     queue's markers carry no times."""
     try:
@@ -129,6 +129,8 @@ def benchmark(func: Callable[..., object], args: Sequence[Any] = (), kwargs: dic
         func(*args, **kwargs)
     for q in queues:
         q.finish()
+    cpu: list[float]
+    dev: list[list[float]]
     cpu, dev = [], [[] for _ in queues]
     begin = _time.perf_counter()
     for _ in range(n_repeat):

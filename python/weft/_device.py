@@ -15,8 +15,8 @@ from . import _weft
 _local = _threading.local()
 
 
-def _stack():
-    s = getattr(_local, "stack", None)
+def _stack() -> list[_weft.Device]:
+    s: list[_weft.Device] | None = getattr(_local, "stack", None)
     if s is None:
         s = _local.stack = []
     return s
@@ -24,7 +24,7 @@ def _stack():
 
 def block_device() -> _weft.Device | None:
     """The device of this thread's innermost ``with device:`` block, or None outside blocks."""
-    s = getattr(_local, "stack", None)
+    s: list[_weft.Device] | None = getattr(_local, "stack", None)
     return s[-1] if s else None
 
 
@@ -34,12 +34,12 @@ def current_device() -> _weft.Device:
     return d if d is not None else _weft.default_device()
 
 
-def _enter(self):
+def _enter(self: _weft.Device) -> _weft.Device:
     _stack().append(self)
     return self
 
 
-def _exit(self, *exc):
+def _exit(self: _weft.Device, *exc: object) -> bool:
     s = _stack()
     if not s or s[-1] is not self:
         raise RuntimeError("weft.Device: blocks must end in the order they began")

@@ -3,7 +3,12 @@ the package makes on every call (a dtype-like to its NumPy name, a name to its n
 cached because np.dtype() is slow next to a dictionary lookup."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as _np
+
+if TYPE_CHECKING:
+    from ._typing import DTypeLike
 
 bool_ = _np.bool_
 bool = _np.bool_  # noqa: A001  (the Array API's name; this module never calls the builtin)
@@ -15,11 +20,11 @@ float32, float64 = _np.float32, _np.float64
 C_NAMES = {"int8": "char", "int16": "short", "int32": "int", "int64": "long", "uint8": "uchar",
            "uint16": "ushort", "uint32": "uint", "uint64": "ulong", "float32": "float", "float64": "double"}
 
-_NAMES = {}
-_NP_DTYPES = {}
+_NAMES: dict[Any, str] = {}
+_NP_DTYPES: dict[str, _np.dtype[Any]] = {}
 
 
-def dtype_name(dtype) -> str:
+def dtype_name(dtype: DTypeLike) -> str:
     """The NumPy name of a dtype-like (np.float32, 'f4', float, np.dtype)."""
     try:
         return _NAMES[dtype]
@@ -33,7 +38,7 @@ def dtype_name(dtype) -> str:
     return name
 
 
-def np_dtype(name: str):
+def np_dtype(name: str) -> _np.dtype[Any]:
     """The np.dtype of a NumPy dtype name."""
     t = _NP_DTYPES.get(name)
     if t is None:

@@ -7,17 +7,25 @@ an awaited event wakes the loop that awaits it with loop.call_soon_threadsafe, s
 awaited events start no thread, and a loop closed while work is pending is left alone."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Generator, cast
 
 import functools as _functools
 
+if TYPE_CHECKING:
+    import asyncio
+    import concurrent.futures
 
-def _resolve(fut):
+    from numpy.typing import NDArray
+
+    from ._weft import Event
+
+
+def _resolve(fut: asyncio.Future[None]) -> None:
     if not fut.done():  # cancelled meanwhile: nothing to deliver
         fut.set_result(None)
 
 
-def _wake(loop, fut, _event):
+def _wake(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[None], _event: Event) -> None:
     """The event is done (on weft's callback thread): resume the awaiting task on its loop."""
     try:
         loop.call_soon_threadsafe(_resolve, fut)
@@ -25,7 +33,7 @@ def _wake(loop, fut, _event):
         pass  # the loop closed while the work was pending: no one awaits it any more
 
 
-def await_event(event):
+def await_event(event: Event) -> Generator[Any, None, None]:
     """``await event``: resumes when the command is done and raises its error if it failed.
     Cancelling the awaiting task cancels the wait (not the command)."""
     if not event.done:
@@ -38,7 +46,7 @@ def await_event(event):
     event.wait()  # raises if the command failed
 
 
-def _settle(future, value, event):
+def _settle(future: concurrent.futures.Future[Any], value: object, event: Event) -> None:
     """Completes a concurrent.futures.Future from a done event (on weft's callback thread)."""
     if future.done():  # cancelled by its holder
         return
@@ -50,18 +58,18 @@ def _settle(future, value, event):
         future.set_result(value() if callable(value) else value)
 
 
-def as_future(event, value=None):
+def as_future(event: Event, value: object = None) -> concurrent.futures.Future[Any]:
     """``event.as_future()``: a concurrent.futures.Future done with the event; its result is
     value (None for an Event, the NumPy array for a HostFuture) or the command's error.
     Usable from threads and from asyncio (``await asyncio.wrap_future(f)``)."""
     import concurrent.futures
 
-    future = concurrent.futures.Future()
+    future: concurrent.futures.Future[Any] = concurrent.futures.Future()
     event.then(_functools.partial(_settle, future, value))
     return future
 
 
-async def gather(*awaitables, return_exceptions=False) -> list[Any]:
+async def gather(*awaitables: Awaitable[Any] | Event, return_exceptions: bool = False) -> list[Any]:
     """Awaits weft events, HostFutures (``a.get_async()``) and any other awaitables together
     and returns their results in order (None for an event, the NumPy array for a HostFuture),
     as asyncio.gather: the first error is raised, or returned in its place with
@@ -94,7 +102,8 @@ async def gather(*awaitables, return_exceptions=False) -> list[Any]:
     """
     import asyncio
 
-    return await asyncio.gather(*awaitables, return_exceptions=return_exceptions)
+    # (a weft.Event is awaitable: its __await__ is await_event; the extension's stubs say object)
+    return await asyncio.gather(*cast("tuple[Awaitable[Any], ...]", awaitables), return_exceptions=return_exceptions)
 
 
 class HostFuture:
@@ -109,32 +118,34 @@ class HostFuture:
     """
 
     __slots__ = ("event", "_out")
+    event: Event
+    _out: NDArray[Any]
     __module__ = "weft"
 
-    def __init__(self, event, out):
+    def __init__(self, event: Event, out: NDArray[Any]) -> None:
         self.event = event
         self._out = out
 
     def done(self) -> bool:
         return self.event.done
 
-    def result(self):
+    def result(self) -> NDArray[Any]:
         self.event.wait()
         return self._out
 
-    def as_future(self):
+    def as_future(self) -> concurrent.futures.Future[Any]:
         """A concurrent.futures.Future whose result is the NumPy array."""
         return as_future(self.event, self._result_value)
 
-    def _result_value(self):
+    def _result_value(self) -> NDArray[Any]:
         return self._out
 
-    def then(self, callback):
+    def then(self, callback: Callable[[NDArray[Any]], object]) -> HostFuture:
         """Calls callback(array) once the copy is done, on weft's callback thread; returns self."""
         out = self._out
         self.event.then(lambda _event: callback(out))
         return self
 
-    def __await__(self):
-        yield from self.event.__await__()
+    def __await__(self) -> Generator[Any, None, NDArray[Any]]:
+        yield from cast("Generator[Any, None, None]", self.event.__await__())  # (await_event; the stubs: object)
         return self._out

@@ -3,7 +3,7 @@ np.sum(a) and the others run through __array_function__ (registered here, the re
 _reductions among them)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 import numbers as _numbers
 
@@ -15,12 +15,19 @@ from ._creation import empty_like, full_like, ones_like, zeros_like
 from ._dtypes import dtype_name, np_dtype
 from ._linalg import matmul as _matmul
 from ._protocols import deliver, implements, into, typed_call
-from ._reductions import all, amax, amin, any, argmax, argmin, max, mean, min, prod, std, sum, var  # noqa: A004, F401
+# (re-exported: "x as x" says so to type checkers)
+from ._reductions import (  # noqa: A004
+    all as all, amax as amax, amin as amin, any as any, argmax as argmax, argmin as argmin, max as max,
+    mean as mean, min as min, prod as prod, std as std, sum as sum, var as var)
 from ._sorting import argpartition, argsort, argwhere, partition, compress, extract, flatnonzero, nonzero, searchsorted, sort, unique
 from ._ufuncs import clip, round, where
 
+if TYPE_CHECKING:
+    from ._typing import ArrayOperand, DTypeLike, ShapeLike
 
-def cumsum(a, axis=None, dtype=None, out=None) -> Array:
+
+def cumsum(a: ArrayOperand, axis: int | None = None, dtype: DTypeLike | None = None,
+           out: Array | None = None) -> Array:
     """The cumulative sum, as numpy.cumsum: element i combines the elements up to and including i.
 
     Parameters
@@ -56,7 +63,8 @@ def cumsum(a, axis=None, dtype=None, out=None) -> Array:
     return Array.cumsum(a, axis, dtype, out)
 
 
-def cumprod(a, axis=None, dtype=None, out=None) -> Array:
+def cumprod(a: ArrayOperand, axis: int | None = None, dtype: DTypeLike | None = None,
+            out: Array | None = None) -> Array:
     """The cumulative product, as numpy.cumprod: element i combines the elements up to and including i.
 
     Parameters
@@ -89,7 +97,7 @@ def cumprod(a, axis=None, dtype=None, out=None) -> Array:
     return Array.cumprod(a, axis, dtype, out)
 
 
-def dot(a, b, out=None) -> Array:
+def dot(a: ArrayOperand, b: ArrayOperand, out: Array | None = None) -> Array:
     """The dot product, as numpy.dot: of vectors, the sum of the products (one kernel, no
     temporary); of matrices, the matrix product.
 
@@ -119,7 +127,7 @@ def dot(a, b, out=None) -> Array:
     return deliver(_weft._dot(a, b), None, out)
 
 
-def matmul(a, b, out=None, dtype=None) -> Array:
+def matmul(a: ArrayOperand, b: ArrayOperand, out: Array | None = None, dtype: DTypeLike | None = None) -> Array:
     """The matrix product, as numpy.matmul (the ``@`` operator).
 
     Parameters
@@ -154,7 +162,8 @@ def matmul(a, b, out=None, dtype=None) -> Array:
     return r if out is None else into(out, r, "matmul")
 
 
-def reshape(a, /, shape=None, *, copy=None, newshape=None) -> Array:
+def reshape(a: ArrayOperand, /, shape: ShapeLike | None = None, *, copy: bool | None = None,
+            newshape: ShapeLike | None = None) -> Array:
     """The array with a new shape, as the Array API's reshape (and numpy.reshape).
 
     Parameters
@@ -202,7 +211,7 @@ def reshape(a, /, shape=None, *, copy=None, newshape=None) -> Array:
     return r.copy() if copy else r
 
 
-def transpose(a, axes=None) -> Array:
+def transpose(a: ArrayOperand, axes: Sequence[int] | None = None) -> Array:
     """The array with its axes permuted (a view: no copy), as numpy.transpose.
 
     Parameters
@@ -235,7 +244,7 @@ def transpose(a, axes=None) -> Array:
     return a.transpose() if axes is None else a.transpose(axes)
 
 
-def ravel(a) -> Array:
+def ravel(a: ArrayOperand) -> Array:
     """The elements as a 1-D array, as numpy.ravel: a view when a is C-contiguous, else a copy.
 
     Parameters
@@ -256,7 +265,7 @@ def ravel(a) -> Array:
     return a.ravel()
 
 
-def copy(a) -> Array:
+def copy(a: ArrayOperand) -> Array:
     """A copy of the array on the same device, as numpy.copy.
 
     Parameters
@@ -280,7 +289,7 @@ def copy(a) -> Array:
     return a.copy()
 
 
-def broadcast_to(a, shape) -> Array:
+def broadcast_to(a: ArrayOperand, shape: ShapeLike) -> Array:
     """The array broadcast to a shape (a view: no copy), as numpy.broadcast_to.
 
     Parameters
@@ -309,7 +318,7 @@ def broadcast_to(a, shape) -> Array:
     return a.broadcast_to(shape)
 
 
-def result_type(*arrays_and_dtypes) -> _np.dtype[Any]:
+def result_type(*arrays_and_dtypes: Array | DTypeLike | complex) -> _np.dtype[Any]:
     """The dtype NumPy's promotion gives weft arrays and dtypes together, as numpy.result_type
     (Python numbers adopt the others' type).
 
@@ -327,7 +336,7 @@ def result_type(*arrays_and_dtypes) -> _np.dtype[Any]:
     >>> weft.result_type(weft.zeros(2, np.int8), np.float32)
     dtype('float32')
     """
-    names = [x._dtype if isinstance(x, Array) else dtype_name(x)
+    names = [x._dtype if isinstance(x, Array) else dtype_name(cast("DTypeLike", x))  # (numbers left out)
              for x in arrays_and_dtypes if not isinstance(x, _numbers.Number)]
     out = names[0]
     for n in names[1:]:
@@ -335,17 +344,19 @@ def result_type(*arrays_and_dtypes) -> _np.dtype[Any]:
     return np_dtype(out)
 
 
-for _np_f, _f in [(_np.argmin, argmin), (_np.argmax, argmax), (_np.var, var), (_np.std, std),
-                  (_np.cumsum, cumsum), (_np.cumprod, cumprod), (_np.dot, dot),
-                  (_np.sum, sum), (_np.prod, prod), (_np.mean, mean), (_np.min, amin), (_np.max, amax),
-                  (_np.amin, amin), (_np.amax, amax), (_np.any, any), (_np.all, all), (_np.where, where),
-                  (_np.clip, clip), (_np.reshape, reshape), (_np.transpose, transpose), (_np.ravel, ravel),
-                  (_np.copy, copy), (_np.broadcast_to, broadcast_to), (_np.zeros_like, zeros_like),
-                  (_np.ones_like, ones_like), (_np.empty_like, empty_like), (_np.full_like, full_like),
-                  (_np.round, round), (_np.result_type, result_type), (_np.sort, sort), (_np.argsort, argsort),
-                  (_np.unique, unique), (_np.searchsorted, searchsorted), (_np.nonzero, nonzero),
-                  (_np.flatnonzero, flatnonzero), (_np.argwhere, argwhere), (_np.extract, extract),
-                  (_np.compress, compress), (_np.partition, partition), (_np.argpartition, argpartition),
-                  (_np.shape, lambda a: a.shape), (_np.ndim, lambda a: a.ndim), (_np.size, lambda a: a.size)]:
+_implemented: list[tuple[Callable[..., Any], Callable[..., Any]]] = [
+    (_np.argmin, argmin), (_np.argmax, argmax), (_np.var, var), (_np.std, std),
+    (_np.cumsum, cumsum), (_np.cumprod, cumprod), (_np.dot, dot),
+    (_np.sum, sum), (_np.prod, prod), (_np.mean, mean), (_np.min, amin), (_np.max, amax),
+    (_np.amin, amin), (_np.amax, amax), (_np.any, any), (_np.all, all), (_np.where, where),
+    (_np.clip, clip), (_np.reshape, reshape), (_np.transpose, transpose), (_np.ravel, ravel),
+    (_np.copy, copy), (_np.broadcast_to, broadcast_to), (_np.zeros_like, zeros_like),
+    (_np.ones_like, ones_like), (_np.empty_like, empty_like), (_np.full_like, full_like),
+    (_np.round, round), (_np.result_type, result_type), (_np.sort, sort), (_np.argsort, argsort),
+    (_np.unique, unique), (_np.searchsorted, searchsorted), (_np.nonzero, nonzero),
+    (_np.flatnonzero, flatnonzero), (_np.argwhere, argwhere), (_np.extract, extract),
+    (_np.compress, compress), (_np.partition, partition), (_np.argpartition, argpartition),
+    (_np.shape, lambda a: a.shape), (_np.ndim, lambda a: a.ndim), (_np.size, lambda a: a.size)]
+for _np_f, _f in _implemented:
     implements(_np_f)(_f)
-del _np_f, _f
+del _implemented, _np_f, _f

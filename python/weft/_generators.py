@@ -3,10 +3,11 @@ GenericScanKernel, InclusiveScanKernel and ExclusiveScanKernel (a leading contex
 argument is accepted and ignored: the call's arrays or queue=... choose the device)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, cast
 
 if TYPE_CHECKING:
     from ._array import Array
+    from ._typing import DTypeLike
 
 import numpy as _np
 
@@ -15,7 +16,7 @@ from ._cupy_kernels import CupyElementwiseKernel, CupyReductionKernel, is_cupy_f
 from ._dtypes import C_NAMES, dtype_name, np_dtype
 
 
-def _drop_context(args):
+def _drop_context(args: Sequence[Any]) -> Sequence[Any]:
     """PyOpenCL's generators take a context first: weft takes (and ignores) None, a Device, a
     Queue or any other object that is neither a string nor a dtype there."""
     if args and (args[0] is None or isinstance(args[0], (_weft.Device, _weft.Queue))
@@ -24,16 +25,16 @@ def _drop_context(args):
     return args
 
 
-def _options(options):
+def _options(options: str | Iterable[object] | None) -> str | None:
     """Build options as a string; PyOpenCL also takes a list of them."""
     if options is None or isinstance(options, str):
         return options
     return " ".join(str(o) for o in options)
 
 
-def _is_dtype_like(x):
+def _is_dtype_like(x: object) -> bool:
     try:
-        _np.dtype(x)
+        _np.dtype(cast("DTypeLike", x))  # (TypeError when it is not one)
         return not isinstance(x, (_weft.Device, _weft.Queue))
     except TypeError:
         return False
@@ -88,9 +89,9 @@ class ElementwiseKernel(_weft._ElementwiseKernel):
         return super().__new__(cls)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        args = list(_drop_context(args))
+        positional = list(_drop_context(args))
         names = ["arguments", "operation", "name", "preamble", "options"]
-        params = dict(zip(names, args))
+        params = dict(zip(names, positional))
         params.update(kwargs)
         params["options"] = _options(params.get("options"))
         super().__init__(**params)
@@ -144,9 +145,9 @@ class ReductionKernel(_weft._ReductionKernel):
         return super().__new__(cls)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        args = list(_drop_context(args))
+        positional = list(_drop_context(args))
         names = ["dtype_out", "neutral", "reduce_expr", "map_expr", "arguments", "name", "options", "preamble"]
-        params = dict(zip(names, args))
+        params = dict(zip(names, positional))
         params.update(kwargs)
         params["dtype_out"] = dtype_name(params["dtype_out"])
         if params.get("map_expr") is None:
@@ -185,10 +186,10 @@ class GenericScanKernel(_weft._GenericScanKernel):
     __module__ = "weft"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        args = list(_drop_context(args))
+        positional = list(_drop_context(args))
         names = ["dtype", "arguments", "input_expr", "scan_expr", "neutral", "output_statement",
                  "is_segment_start_expr"]
-        params = dict(zip(names, args))
+        params = dict(zip(names, positional))
         params.update(kwargs)
         params["dtype"] = dtype_name(params["dtype"])
         params.pop("input_fetch_exprs", None)
@@ -208,9 +209,9 @@ class _ScanKernel:
     _output = ""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        args = list(_drop_context(args))
+        positional = list(_drop_context(args))
         names = ["dtype", "scan_expr", "neutral", "name_prefix", "options", "preamble"]
-        params = dict(zip(names, args))
+        params = dict(zip(names, positional))
         params.update(kwargs)
         ctype = C_NAMES[dtype_name(params["dtype"])]
         neutral = params.get("neutral")
@@ -236,7 +237,7 @@ class _ScanKernel:
         return output_ary
 
 
-def _infer_neutral(scan_expr, dtype):
+def _infer_neutral(scan_expr: str, dtype: _np.dtype[Any]) -> str | None:
     """The neutral element of the common scan operators, as C source, or None."""
     e = scan_expr.replace(" ", "")
     lowest = (f"-INFINITY" if dtype.kind == "f" else str(_np.iinfo(dtype).min))

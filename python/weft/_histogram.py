@@ -4,6 +4,7 @@ arrays on the data's device, edges included, as CuPy's are device arrays."""
 from __future__ import annotations
 
 import operator as _operator
+from typing import TYPE_CHECKING, Any, Sequence, SupportsIndex, cast, overload
 
 import numpy as _np
 
@@ -12,27 +13,36 @@ from ._array import Array
 from ._creation import asarray
 from ._protocols import implements
 
+if TYPE_CHECKING:
+    from ._typing import ArrayLike
 
-def _data(a, who):
+
+def _data(a: ArrayLike | Array, who: str) -> Array:
     if isinstance(a, Array):
         return a
     return asarray(a)
 
 
-def _same_device(x, data):
+@overload
+def _same_device(x: None, data: Array) -> None: ...
+@overload
+def _same_device(x: ArrayLike | Array, data: Array) -> Array: ...
+
+
+def _same_device(x: ArrayLike | Array | None, data: Array) -> Array | None:
     """x (an array-like, or None) as a weft array on data's device."""
     if x is None:
         return None
     return asarray(x, device=data.device)
 
 
-def _bins(bins, data, who, what="bins"):
+def _bins(bins: ArrayLike | Array, data: Array, who: str, what: str = "bins") -> int | Array:
     if isinstance(bins, str):
         raise _weft.InvalidArgument(f"{who}: bin estimators by name ({bins!r}) are not supported; "
                                     f"give a number of bins or the edges")
     if _np.ndim(bins) == 0 and not isinstance(bins, Array):
         try:
-            return _operator.index(bins)
+            return _operator.index(cast(SupportsIndex, bins))  # (TypeError when it is not one)
         except TypeError as e:
             raise TypeError(f"`{what}` must be an integer, a string, or an array") from e
     edges = _same_device(bins, data)
@@ -41,14 +51,16 @@ def _bins(bins, data, who, what="bins"):
     return edges
 
 
-def _range(r, who):
+def _range(r: tuple[float, float] | None, who: str) -> tuple[float, float] | None:
     if r is None:
         return None
     lo, hi = r
     return float(lo), float(hi)
 
 
-def histogram(a, bins=10, range=None, density=None, weights=None) -> tuple[Array, Array]:  # noqa: A002  (NumPy's name)
+def histogram(a: ArrayLike | Array, bins: ArrayLike | Array = 10,
+              range: tuple[float, float] | None = None,  # noqa: A002  (NumPy's name)
+              density: bool | None = None, weights: ArrayLike | Array | None = None) -> tuple[Array, Array]:
     """A histogram of the data, as numpy.histogram, counted on the device.
 
     The data may be an expression (``weft.histogram(a * b)``): it is read once, in the counting
@@ -93,7 +105,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None) -> tuple[Array
     return _weft._histogram(a, _bins(bins, a, "histogram"), _range(range, "histogram"), w, bool(density))
 
 
-def bincount(x, weights=None, minlength=0) -> Array:
+def bincount(x: ArrayLike | Array, weights: ArrayLike | Array | None = None, minlength: SupportsIndex = 0) -> Array:
     """The number of occurrences of each value 0 ... max(x), as numpy.bincount.
 
     Parameters
@@ -132,7 +144,10 @@ def bincount(x, weights=None, minlength=0) -> Array:
     return _weft._bincount(x, _same_device(weights, x), _operator.index(minlength))
 
 
-def histogram2d(x, y, bins=10, range=None, density=None, weights=None) -> tuple[Array, Array, Array]:  # noqa: A002
+def histogram2d(x: ArrayLike | Array, y: ArrayLike | Array, bins: ArrayLike | Array | Sequence[ArrayLike | Array] = 10,
+                range: Sequence[tuple[float, float] | None] | None = None,  # noqa: A002
+                density: bool | None = None,
+                weights: ArrayLike | Array | None = None) -> tuple[Array, Array, Array]:
     """A two-dimensional histogram of the points (x, y), as numpy.histogram2d, counted on the device.
 
     Parameters
@@ -172,11 +187,12 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None) -> tuple[
     x = _data(x, "histogram2d")
     y = _same_device(y, x)
     # NumPy's reading: two items are the bins of x and of y; anything else serves both.
+    spec: Any = bins  # (read at run time: a number has no len(), an array or a pair does)
     try:
-        n = len(bins)
+        n = len(spec)
     except TypeError:
         n = 1
-    xb, yb = bins if n == 2 else (bins, bins)
+    xb, yb = spec if n == 2 else (spec, spec)
     xr = yr = None
     if range is not None:
         xr, yr = range

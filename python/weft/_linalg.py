@@ -1,12 +1,17 @@
 """Products of arrays: NumPy's matmul (stacks of matrices as one fused reduction)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as _np
 
 from . import _weft
 
+if TYPE_CHECKING:
+    from ._array import Array
 
-def matmul(a, b):
+
+def matmul(a: Array, b: Array) -> Array:
     """NumPy's matmul: 1-D and 2-D operands through dot; stacks of matrices (more than two
     dimensions, the leading ones broadcast together) as one fused reduction of the broadcast
     products over the shared dimension, no temporary (a 1-D operand is a row or a column whose

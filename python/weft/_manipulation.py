@@ -9,30 +9,31 @@ where NumPy gives views, else generated copy, gather and scan kernels. These mod
 convert the arguments (NumPy's names and messages, _api_args) and nothing else."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsIndex
 
 import numpy as _np
 
 from . import _weft
 from ._api_args import _ArrayBase, _array, _arrays, _indices, _int, _ints
-from ._matrices import eye, meshgrid, tril, triu  # noqa: F401  (re-exported)
+from ._matrices import eye as eye, meshgrid as meshgrid, tril as tril, triu as triu  # (re-exported)
 from ._protocols import implements
-from ._statistics import (  # noqa: F401  (re-exported)
-    count_nonzero,
-    cumulative_prod,
-    cumulative_sum,
-    diff,
-    take,
-    take_along_axis,
+from ._statistics import (  # (re-exported)
+    count_nonzero as count_nonzero,
+    cumulative_prod as cumulative_prod,
+    cumulative_sum as cumulative_sum,
+    diff as diff,
+    take as take,
+    take_along_axis as take_along_axis,
 )
 
 if TYPE_CHECKING:
     from ._array import Array
+    from ._typing import ArrayLike
 
 
 # ---- manipulation ---------------------------------------------------------------------------
 
-def broadcast_arrays(*arrays) -> tuple[Array, ...]:
+def broadcast_arrays(*arrays: ArrayLike | Array) -> tuple[Array, ...]:
     """Views of the arrays broadcast against each other.
 
     Parameters
@@ -62,7 +63,7 @@ def broadcast_arrays(*arrays) -> tuple[Array, ...]:
     return tuple(_weft._broadcast_arrays(_arrays(list(arrays), "broadcast_arrays")))
 
 
-def concat(arrays, /, *, axis=0) -> Array:
+def concat(arrays: Sequence[ArrayLike | Array], /, *, axis: SupportsIndex | None = 0) -> Array:
     """The arrays joined along axis (None: flattened first), in their promoted dtype.
 
     Parameters
@@ -98,7 +99,7 @@ def concat(arrays, /, *, axis=0) -> Array:
     return _weft._concat(_arrays(arrays, "concat"), None if axis is None else _int(axis, "concat", "axis"))
 
 
-def concatenate(arrays, axis=0) -> Array:
+def concatenate(arrays: Sequence[ArrayLike | Array], axis: SupportsIndex | None = 0) -> Array:
     """NumPy's name of concat.
 
     Parameters
@@ -129,7 +130,7 @@ def concatenate(arrays, axis=0) -> Array:
     return concat(arrays, axis=axis)
 
 
-def stack(arrays, /, *, axis=0) -> Array:
+def stack(arrays: Sequence[ArrayLike | Array], /, *, axis: SupportsIndex = 0) -> Array:
     """Arrays of one shape joined along a new axis.
 
     Parameters
@@ -164,7 +165,7 @@ def stack(arrays, /, *, axis=0) -> Array:
     return _weft._stack(_arrays(arrays, "stack"), _int(axis, "stack", "axis"))
 
 
-def unstack(x, /, *, axis=0) -> tuple[Array, ...]:
+def unstack(x: ArrayLike | Array, /, *, axis: SupportsIndex = 0) -> tuple[Array, ...]:
     """The views x[..., i, ...] along axis, as a tuple.
 
     Parameters
@@ -195,7 +196,7 @@ def unstack(x, /, *, axis=0) -> tuple[Array, ...]:
     return tuple(_weft._unstack(_array(x, "unstack"), _int(axis, "unstack", "axis")))
 
 
-def expand_dims(x, /, axis=0) -> Array:
+def expand_dims(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[SupportsIndex] = 0) -> Array:
     """A view of x with an extent-1 axis at axis (an int, or a tuple of them).
 
     Parameters
@@ -226,7 +227,7 @@ def expand_dims(x, /, axis=0) -> Array:
     return _weft._expand_dims(_array(x, "expand_dims"), _ints(axis, "expand_dims", "axis"))
 
 
-def squeeze(x, /, axis=None) -> Array:
+def squeeze(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[SupportsIndex] | None = None) -> Array:
     """A view of x without its extent-1 axes (axis: only those, an int or a tuple).
 
     Parameters
@@ -257,7 +258,7 @@ def squeeze(x, /, axis=None) -> Array:
     return _weft._squeeze(_array(x, "squeeze"), None if axis is None else _ints(axis, "squeeze", "axis"))
 
 
-def flip(x, /, axis=None) -> Array:
+def flip(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[SupportsIndex] | None = None) -> Array:
     """A view of x reversed along axis (None: every axis; an int or a tuple).
 
     Parameters
@@ -290,7 +291,8 @@ def flip(x, /, axis=None) -> Array:
     return _weft._flip(_array(x, "flip"), None if axis is None else _ints(axis, "flip", "axis"))
 
 
-def moveaxis(x, source, destination, /) -> Array:
+def moveaxis(x: ArrayLike | Array, source: SupportsIndex | Sequence[SupportsIndex],
+             destination: SupportsIndex | Sequence[SupportsIndex], /) -> Array:
     """A view of x with axes source moved to destination (ints or tuples of one length).
 
     Parameters
@@ -324,7 +326,7 @@ def moveaxis(x, source, destination, /) -> Array:
                            _ints(destination, "moveaxis", "destination"))
 
 
-def permute_dims(x, /, axes) -> Array:
+def permute_dims(x: ArrayLike | Array, /, axes: Sequence[SupportsIndex]) -> Array:
     """A view of x with its axes in the order given (a permutation of range(x.ndim)).
 
     Parameters
@@ -361,7 +363,8 @@ def permute_dims(x, /, axes) -> Array:
     return _weft._permute_dims(_array(x, "permute_dims"), _ints(axes, "permute_dims", "axis"))
 
 
-def repeat(x, repeats, /, axis=None) -> Array:
+def repeat(x: ArrayLike | Array, repeats: SupportsIndex | ArrayLike | Array, /,
+           axis: SupportsIndex | None = None) -> Array:
     """Each element of x repeated along axis (None: of the flattened x): repeats (an int) times,
     or as many times as the integer array repeats says for each.
 
@@ -402,7 +405,8 @@ def repeat(x, repeats, /, axis=None) -> Array:
     return _weft._repeat(x, _int(repeats, "repeat", "repeats"), axis)
 
 
-def roll(x, /, shift, axis=None) -> Array:
+def roll(x: ArrayLike | Array, /, shift: SupportsIndex | Sequence[SupportsIndex],
+         axis: SupportsIndex | Sequence[SupportsIndex] | None = None) -> Array:
     """x's elements shifted by shift along axis (None: of the flattened x), wrapping around;
     shift and axis may be tuples (paired up; shifts on one axis add).
 
@@ -437,7 +441,7 @@ def roll(x, /, shift, axis=None) -> Array:
                        None if axis is None else _ints(axis, "roll", "axis"))
 
 
-def tile(x, repetitions, /) -> Array:
+def tile(x: ArrayLike | Array, repetitions: SupportsIndex | Sequence[SupportsIndex], /) -> Array:
     """x repeated along each dimension (NumPy's tile: the shorter of x.shape and repetitions
     padded with leading ones).
 
@@ -470,10 +474,12 @@ def tile(x, repetitions, /) -> Array:
     return _weft._tile(_array(x, "tile"), _ints(repetitions, "tile", "repetitions"))
 
 
-for _np_f, _f in [(_np.concatenate, concatenate), (_np.stack, stack), (_np.expand_dims, expand_dims),
-                  (_np.squeeze, squeeze), (_np.flip, flip), (_np.moveaxis, moveaxis), (_np.repeat, repeat),
-                  (_np.roll, roll), (_np.tile, tile), (_np.broadcast_arrays, broadcast_arrays)]:
+_implemented: list[tuple[Callable[..., Any], Callable[..., Any]]] = [
+    (_np.concatenate, concatenate), (_np.stack, stack), (_np.expand_dims, expand_dims), (_np.squeeze, squeeze),
+    (_np.flip, flip), (_np.moveaxis, moveaxis), (_np.repeat, repeat), (_np.roll, roll), (_np.tile, tile),
+    (_np.broadcast_arrays, broadcast_arrays)]
+for _np_f, _f in _implemented:
     implements(_np_f)(_f)
 if hasattr(_np, "unstack"):  # (NumPy 2.1 and later)
     implements(_np.unstack)(unstack)
-del _np_f, _f
+del _implemented, _np_f, _f

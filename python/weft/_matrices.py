@@ -3,7 +3,7 @@ meshgrid, on the arrays' device (C++: weft/manipulation.hpp); this module checks
 the arguments."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, SupportsIndex
 
 import numpy as _np
 
@@ -15,11 +15,13 @@ from ._protocols import implements
 
 if TYPE_CHECKING:
     from ._array import Array
+    from ._typing import ArrayLike, DTypeLike, DeviceLike
 
 
 # ---- creation -------------------------------------------------------------------------------
 
-def eye(n_rows, n_cols=None, k=0, dtype=None, device=None) -> Array:
+def eye(n_rows: SupportsIndex, n_cols: SupportsIndex | None = None, k: SupportsIndex = 0,
+        dtype: DTypeLike | None = None, device: DeviceLike = None) -> Array:
     """An n_rows x n_cols (n_rows when None) array with ones on diagonal k and zeros elsewhere.
 
     Parameters
@@ -63,7 +65,7 @@ def eye(n_rows, n_cols=None, k=0, dtype=None, device=None) -> Array:
                       _dev(device))
 
 
-def tril(x, /, k=0) -> Array:
+def tril(x: ArrayLike | Array, /, k: SupportsIndex = 0) -> Array:
     """x with the elements above diagonal k of its last two axes zeroed (a new array).
 
     Parameters
@@ -93,7 +95,7 @@ def tril(x, /, k=0) -> Array:
     return _weft._tril(_array(x, "tril"), _int(k, "tril", "k"))
 
 
-def triu(x, /, k=0) -> Array:
+def triu(x: ArrayLike | Array, /, k: SupportsIndex = 0) -> Array:
     """x with the elements below diagonal k of its last two axes zeroed (a new array).
 
     Parameters
@@ -123,7 +125,7 @@ def triu(x, /, k=0) -> Array:
     return _weft._triu(_array(x, "triu"), _int(k, "triu", "k"))
 
 
-def meshgrid(*arrays, indexing="xy") -> tuple[Array, ...]:
+def meshgrid(*arrays: ArrayLike | Array, indexing: str = "xy") -> tuple[Array, ...]:
     """Coordinate arrays of 1-D arrays (new arrays): 'xy' (Cartesian, the default) or 'ij'
     (matrix) indexing, as NumPy's meshgrid.
 
@@ -160,6 +162,8 @@ def meshgrid(*arrays, indexing="xy") -> tuple[Array, ...]:
     return tuple(_weft._meshgrid(_arrays(list(arrays), "meshgrid"), indexing == "ij"))
 
 
-for _np_f, _f in [(_np.tril, tril), (_np.triu, triu), (_np.meshgrid, meshgrid)]:
+_implemented: list[tuple[Callable[..., Any], Callable[..., Any]]] = [
+    (_np.tril, tril), (_np.triu, triu), (_np.meshgrid, meshgrid)]
+for _np_f, _f in _implemented:
     implements(_np_f)(_f)
-del _np_f, _f
+del _implemented, _np_f, _f

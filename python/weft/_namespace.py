@@ -4,10 +4,11 @@ can_cast), constants, from_dlpack's standard signature and real and conj of real
 elementwise functions with kernels of their own are in _ufuncs)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from ._array import Array
+    from ._typing import DTypeLike, DeviceLike
 
 import builtins as _builtins
 import math as _math
@@ -36,7 +37,7 @@ _KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"]
 _HELD = frozenset(_KINDS["bool"] + _KINDS["numeric"])
 
 
-def _held_name(dtype, what):
+def _held_name(dtype: DTypeLike | Array, what: str) -> str:
     """The NumPy name of a weft dtype (a dtype-like or an array's), or TypeError naming what."""
     if isinstance(dtype, _weft._Array):
         return dtype._dtype
@@ -49,7 +50,7 @@ def _held_name(dtype, what):
     return name
 
 
-def isdtype(dtype, kind) -> bool:
+def isdtype(dtype: DTypeLike | Array, kind: DTypeLike | tuple[DTypeLike, ...]) -> bool:
     """Whether a dtype is of a kind, as the Array API's isdtype.
 
     Parameters
@@ -86,7 +87,7 @@ def isdtype(dtype, kind) -> bool:
     return name == _held_name(kind, "isdtype")
 
 
-def finfo(type) -> Any:  # noqa: A002  (the standard's parameter name)
+def finfo(type: DTypeLike | Array) -> _np.finfo[Any]:  # noqa: A002  (the standard's parameter name)
     """Machine limits of a floating dtype (or a floating array's), as the Array API's and NumPy's
     finfo: bits, eps, max, min, smallest_normal, dtype.
 
@@ -117,7 +118,7 @@ def finfo(type) -> Any:  # noqa: A002  (the standard's parameter name)
     return _np.finfo(np_dtype(name))
 
 
-def iinfo(type) -> Any:  # noqa: A002
+def iinfo(type: DTypeLike | Array) -> _np.iinfo[Any]:  # noqa: A002
     """Machine limits of an integer dtype (or an integer array's), as the Array API's and NumPy's
     iinfo: bits, max, min, dtype.
 
@@ -148,11 +149,11 @@ def iinfo(type) -> Any:  # noqa: A002
     return _np.iinfo(np_dtype(name))
 
 
-def _kind(name):
+def _kind(name: str) -> str:
     return "b" if name == "bool" else "f" if name in _KINDS["real floating"] else "i"
 
 
-def can_cast(from_, to, /) -> bool:
+def can_cast(from_: DTypeLike | Array, to: DTypeLike | Array, /) -> bool:
     """Whether the Array API's type promotion casts ``from_`` to ``to``: both of one kind (bool,
     integer, floating) and promoting the two gives ``to``.
 
@@ -186,7 +187,7 @@ def can_cast(from_, to, /) -> bool:
         return False
 
 
-def from_dlpack(x, /, *, device=None, copy=None) -> Array:
+def from_dlpack(x: object, /, *, device: DeviceLike = None, copy: bool | None = None) -> Array:
     """Another library's array as a weft.Array, as the Array API's from_dlpack: its memory without a
     copy (copy=None or False) where weft can address it (host memory, CUDA devices).
 
@@ -218,7 +219,7 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     >>> a.get()
     array([0., 1., 2., 3.])
     """
-    a = _weft.from_dlpack(x)
+    a = cast("Array", _weft.from_dlpack(x))  # (the extension's arrays are all weft.Arrays)
     if device is not None and _weft.Device(device) != a.device:
         if copy is False:
             raise ValueError(f"from_dlpack: copy=False, but moving the array to {_weft.Device(device).selector} "
@@ -232,21 +233,22 @@ class _Info:
 
     __module__ = "weft"
 
-    def capabilities(self):
+    def capabilities(self) -> dict[str, bool | None]:
         return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": None}
 
-    def default_device(self):
+    def default_device(self) -> _weft.Device:
         return _device.current_device()
 
-    def devices(self):
+    def devices(self) -> list[_weft.Device]:
         return list(_weft.devices())
 
-    def default_dtypes(self, *, device=None):
+    def default_dtypes(self, *, device: DeviceLike = None) -> dict[str, _np.dtype[Any] | None]:
         # complex floating: weft arrays hold no complex dtype yet (None, not a dtype they lack).
         return {"real floating": np_dtype("float64"), "complex floating": None,
                 "integral": np_dtype("int64"), "indexing": np_dtype("int64")}
 
-    def dtypes(self, *, device=None, kind=None):
+    def dtypes(self, *, device: DeviceLike = None,
+               kind: str | tuple[str, ...] | None = None) -> dict[str, _np.dtype[Any]]:
         """The dtypes weft arrays hold on device (float64 only where the device has fp64), by name,
         of kind (a kind name, a tuple of them, or None: all)."""
         dev = _device.current_device() if device is None else _weft.Device(device)
@@ -256,18 +258,18 @@ class _Info:
         return {n: np_dtype(n) for n in names}
 
 
-def __array_namespace_info__():
+def __array_namespace_info__() -> _Info:
     return _Info()
 
 
 # ---- real and conj of the real arrays weft holds ----------------------------------------------------
 
-def _real(x):
+def _real(x: Array) -> Array:
     """The real part: a copy of x, as weft arrays hold real dtypes only (2024.12 takes real input)."""
     return x.astype(x.dtype, copy=True)
 
 
-def _conj(x):
+def _conj(x: Array) -> Array:
     """The complex conjugate: a copy of x for the real dtypes weft arrays hold."""
     return x.astype(x.dtype, copy=True)
 

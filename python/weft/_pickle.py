@@ -14,14 +14,17 @@ hint. Unpickling copies the elements onto a device of the unpickling process:
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as _np
 
 from . import _device, _weft
 
+if TYPE_CHECKING:
+    from ._array import Array
 
-def reduce(a: _weft._Array) -> tuple[Any, ...]:
+
+def reduce(a: Array) -> tuple[Any, ...]:
     """Array.__reduce__: (rebuild, (elements on the host, the device's selector))."""
     host = _np.empty(a.shape, dtype=a.dtype)
     a._read_into(host)
@@ -40,7 +43,7 @@ def unpickling_device(hint: str | None) -> _weft.Device:
     return _device.current_device()
 
 
-def rebuild(host: _np.ndarray[Any, Any], device_hint: str | None = None) -> _weft._Array:
+def rebuild(host: _np.ndarray[Any, Any], device_hint: str | None = None) -> Array:
     """A weft.Array with host's elements on unpickling_device(device_hint)."""
     if not host.flags.c_contiguous:
         host = host.copy(order="C")

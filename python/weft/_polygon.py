@@ -1,14 +1,27 @@
 """The polygon exercise: masks of polygons (even-odd rule) and its random polygons."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as _np
 
 from . import _weft
 
+if TYPE_CHECKING:
+    from ._typing import ArrayLike, DeviceLike
 
-def polygon_mask(vertices, height, width=None, device=None, border_value=1) -> _np.ndarray[Any, Any]:
+
+@overload
+def polygon_mask(vertices: ArrayLike, height: int, width: int, device: DeviceLike = None,
+                 border_value: int = 1) -> _np.ndarray[Any, Any]: ...
+@overload
+def polygon_mask(vertices: ArrayLike, height: tuple[int, int], width: None = None, device: DeviceLike = None,
+                 border_value: int = 1) -> _np.ndarray[Any, Any]: ...
+
+
+# (height is an int, or (height, width) with width None: the overloads above; Any here, where it is unpacked)
+def polygon_mask(vertices: ArrayLike, height: Any, width: Any = None, device: DeviceLike = None,
+                 border_value: int = 1) -> _np.ndarray[Any, Any]:
     """The polygon exercise's mask: which pixels lie inside a polygon, by the even-odd rule.
 
     A (height, width) uint8 NumPy array, mask[y, x] for the point (x, y). Pixel coordinates are
@@ -64,7 +77,7 @@ def polygon_mask(vertices, height, width=None, device=None, border_value=1) -> _
     return out
 
 
-def random_polygon(n, seed, width, height) -> _np.ndarray[Any, Any]:
+def random_polygon(n: int, seed: int, width: int, height: int) -> _np.ndarray[Any, Any]:
     """The polygon exercise's random polygon: n vertices with integer coordinates inside
     width x height, the same for the same seed everywhere.
 

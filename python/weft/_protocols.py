@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins as _builtins
+from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence, TypeVar, cast
 
 import numpy as _np
 
@@ -10,10 +11,17 @@ from . import _weft
 from ._creation import asarray
 from ._linalg import matmul
 
-_ArrayBase = _weft._Array
+if TYPE_CHECKING:
+    from ._array import Array
+    from ._typing import ArrayLike, DTypeLike
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+# (every _weft._Array is a weft.Array: _array registers the class with the extension)
+_ArrayBase = cast("type[Array]", _weft._Array)
 
 # NumPy's ufuncs by name, and the weft function that computes each.
-UFUNCS = {
+UFUNCS: dict[str, Callable[..., Any]] = {
     "add": _weft.add, "subtract": _weft.subtract, "multiply": _weft.multiply, "divide": _weft.true_divide,
     "true_divide": _weft.true_divide, "floor_divide": _weft.floor_divide, "remainder": _weft.remainder,
     "mod": _weft.remainder, "power": _weft.power, "negative": _weft.negative, "positive": _weft.positive,
@@ -35,11 +43,11 @@ UFUNCS = {
     "left_shift": _weft.left_shift, "right_shift": _weft.right_shift,
 }
 # ufunc.reduce of these is a weft reduction.
-UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": "max",
-                "logical_and": "all", "logical_or": "any"}
+UFUNC_REDUCE: dict[str, str] = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": "max",
+                                "logical_and": "all", "logical_or": "any"}
 
 
-def into(out, r, name):
+def into(out: object, r: ArrayLike | Array, name: str) -> Array:
     """NumPy's out=: the result written into out (a weft.Array of the result's shape, of a
     dtype the result casts to under NumPy's 'same_kind' rule) in one kernel; out returned."""
     if not isinstance(out, _ArrayBase):
@@ -55,7 +63,7 @@ def into(out, r, name):
     return out
 
 
-def deliver(r, dtype=None, out=None):
+def deliver(r: Array, dtype: DTypeLike | None = None, out: Array | None = None) -> Array:
     """NumPy's dtype= and out= of a reduction or scan: cast, then write into out if given."""
     if dtype is not None:
         r = r.astype(dtype, copy=False)
@@ -64,7 +72,7 @@ def deliver(r, dtype=None, out=None):
     return r
 
 
-def typed_call(f, args, dtype, name=None):
+def typed_call(f: Callable[..., Any], args: Sequence[Any], dtype: DTypeLike, name: str | None = None) -> Any:
     """f(*args) computed in dtype, as a NumPy ufunc's dtype=: array operands cast to it first
     (under NumPy's 'same_kind' rule; numbers adapt as they always do), and the result must be
     of that dtype (a comparison's bool result is not)."""
@@ -84,9 +92,9 @@ def typed_call(f, args, dtype, name=None):
     return r
 
 
-def with_out(f):
+def with_out(f: Callable[..., Any]) -> Callable[..., Any]:
     """f with NumPy's out= and dtype= keywords."""
-    def ufunc(*args, out=None, dtype=None):
+    def ufunc(*args: Any, out: Array | None = None, dtype: DTypeLike | None = None) -> Any:
         r = f(*args) if dtype is None else typed_call(f, args, dtype)
         return r if out is None else into(out, r, f.__name__)
     ufunc.__name__ = ufunc.__qualname__ = f.__name__
@@ -94,7 +102,7 @@ def with_out(f):
     return ufunc
 
 
-def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
+def array_ufunc(self: Array, ufunc: _np.ufunc, method: str, *inputs: Any, out: Any = None, **kwargs: Any) -> Any:
     """weft.Array.__array_ufunc__: NumPy's ufuncs (calls, and reduce of those weft reduces)."""
     if _builtins.any(isinstance(x, _np.ndarray) for x in inputs):
         raise TypeError(f"np.{ufunc.__name__} with a NumPy array and a weft.Array: move the NumPy array with "
@@ -120,12 +128,12 @@ def array_ufunc(self, ufunc, method, *inputs, out=None, **kwargs):
 
 
 # NumPy's functions weft implements (np.sum(a) -> weft.sum(a)), filled by implements().
-FUNCTIONS = {}
+FUNCTIONS: dict[Callable[..., Any], Callable[..., Any]] = {}
 
 
-def implements(np_func):
+def implements(np_func: Callable[..., Any]) -> Callable[[_F], _F]:
     """Registers f as weft's np_func for __array_function__."""
-    def register(f):
+    def register(f: _F) -> _F:
         FUNCTIONS[np_func] = f
         return f
     return register
@@ -133,18 +141,19 @@ def implements(np_func):
 
 # NumPy's creation functions called with like=a weft.Array (np.asarray(x, like=a)), filled by
 # implements_like(): each takes the like array first and makes its result on that array's device.
-LIKE_FUNCTIONS = {}
+LIKE_FUNCTIONS: dict[Callable[..., Any], Callable[..., Any]] = {}
 
 
-def implements_like(np_func):
+def implements_like(np_func: Callable[..., Any]) -> Callable[[_F], _F]:
     """Registers f(like, *args, **kwargs) as weft's np_func(*args, like=like, **kwargs)."""
-    def register(f):
+    def register(f: _F) -> _F:
         LIKE_FUNCTIONS[np_func] = f
         return f
     return register
 
 
-def array_function(self, func, types, args, kwargs):
+def array_function(self: Array, func: Callable[..., Any], types: Collection[type], args: Sequence[Any],
+                   kwargs: dict[str, Any]) -> Any:
     """weft.Array.__array_function__: the functions registered with implements(), and with
     implements_like() those NumPy calls for like=self."""
     if func in LIKE_FUNCTIONS:  # (NumPy dispatches these only for like=)

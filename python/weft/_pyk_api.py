@@ -310,6 +310,7 @@ class JitFunction:
     NDRange (without one it runs as a single work-item and returns its value)."""
 
     __module__ = "weft"
+    __name__: str  # (functools.update_wrapper sets it, and __doc__ ..., from func)
 
     def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
         self.parsed = parse(func, "@weft.jit")
@@ -325,6 +326,8 @@ class JitFunction:
             device = current_device()
         types = _arg_types(p, args, "@weft.jit function")
         compiled, k = self._compiler.kernel(types, device)
+        run_args: list[Any]  # (weft arrays, contiguous copies of views, scalars)
+        copies: list[tuple[Any, Any]]
         run_args, copies = [], []
         from ._creation import asarray
         for t, a in zip(types, args):
@@ -387,7 +390,8 @@ class JitFunction:
                     orig[...] = w
         if partials:
             from . import _functions
-            reduce = {"+": _functions.sum, "*": _functions.prod, "min": _functions.min, "max": _functions.max}
+            reduce: dict[str, Callable[..., Any]] = {"+": _functions.sum, "*": _functions.prod,
+                                                     "min": _functions.min, "max": _functions.max}
             results = {name: t.dtype.type(reduce[op](part).get()) for (name, _, _), (op, t, part)
                        in zip(compiled.reductions, partials)}
             return results[compiled.returns] if compiled.returns else None
@@ -405,6 +409,7 @@ class KernelFunction:
     launches it as an OpenCL C kernel would be and returns the weft.Event."""
 
     __module__ = "weft"
+    __name__: str  # (functools.update_wrapper sets it, and __doc__ ..., from func)
 
     def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
         self.parsed = parse(func, "@weft.kernel")
@@ -428,7 +433,7 @@ class KernelFunction:
         checks = self._compiler.check_buffers(queue.device)
         ev = k(queue, global_size, local_size, *_flat(types, args), *checks)
         self._compiler.raise_bad_index(c, ev, checks, dict(zip(p.params, args)), "@weft.kernel")
-        return ev  # type: ignore[no-any-return]
+        return ev
 
     def __repr__(self) -> str:
         return f"<weft.kernel {self.__name__}>"

@@ -257,6 +257,7 @@ class FunctionTranslator(LoopMixin, ExprMixin):
                    "write tile = weft.local_array(256, numpy.float32)")
         dims_node = value.args[0]
         dims = []
+        d: ast.expr | int
         for d in (dims_node.elts if isinstance(dims_node, ast.Tuple) else [dims_node]):
             v = self.scalar(d, "a local array's size")
             if not isinstance(v.const, int) or isinstance(v.const, bool) or v.const < 1:

@@ -6,13 +6,16 @@ from __future__ import annotations
 import ast
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as _np
 
 from ._pyk_frontend import refuse
 from ._pyk_types import (BOOL, FLOAT64, INT64, WEAK_BOOL, WEAK_FLOAT, WEAK_INT, ArrayT, Scalar, TupleT, Type,
                          float_of, literal, promote)
+
+if TYPE_CHECKING:
+    from ._pyk_program import ProgramText
 
 
 @dataclass
@@ -50,7 +53,8 @@ def truth(v: Val) -> str:
 _ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 _BITS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-_FOLD = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
+_FOLD: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
 
 # math.* and NumPy's / weft's functions: C name and arity. math's floor/ceil/trunc give ints.
 _UNARY = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p",
@@ -100,12 +104,13 @@ class ExprMixin:
 
     p: Any
     vars: dict[str, Val]
-    prog: Any
+    prog: ProgramText
+    written: set[str]
 
-    # helpers the translator provides
-    def static_value(self, node: ast.expr) -> tuple[bool, Any]: ...  # pragma: no cover
-    def call_jit(self, fn: Any, args: list[Val], node: ast.Call) -> Val: ...  # pragma: no cover
-    def need(self, helper: str, t: Scalar) -> str: ...  # pragma: no cover
+    if TYPE_CHECKING:  # helpers the translator provides
+        def static_value(self, node: ast.expr) -> tuple[bool, Any]: ...  # pragma: no cover
+        def call_jit(self, fn: Any, args: list[Val], node: ast.Call) -> Val: ...  # pragma: no cover
+        def need(self, helper: str, t: Scalar) -> str: ...  # pragma: no cover
 
     def scalar(self, node: ast.expr, what: str = "this value") -> Val:
         v = self.expr(node)
@@ -149,7 +154,8 @@ class ExprMixin:
     def constant(self, value: Any, node: ast.AST) -> Val:
         if isinstance(value, _np.generic):
             t = Scalar(value.dtype.name)
-            return Val(literal(value.item(), t), t, bool(value >= 0), value.item())
+            # (the ignore: a NumPy number compares with 0, which np.generic does not declare)
+            return Val(literal(value.item(), t), t, bool(value >= 0), value.item())  # type: ignore[operator]
         return self.e_Constant(ast.copy_location(ast.Constant(value), node))
 
     def e_Tuple(self, node: ast.Tuple) -> Val:
@@ -438,6 +444,7 @@ class ExprMixin:
 
     def call_math(self, family: str, name: str, args: list[ast.expr], node: ast.Call) -> Val:
         vals = [self.scalar(a) for a in args]
+        t: Type
         if name in ("abs", "absolute"):
             self.arity(node, name, 1)
             v = vals[0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from types import CodeType
 from typing import Any
 
 import numpy as _np
@@ -59,7 +60,7 @@ def _dims_of(tr: FunctionTranslator, loop: ast.For) -> list[Dim]:
         if len(loop.target.elts) != len(it.args) or not all(isinstance(t, ast.Name) for t in loop.target.elts):
             refuse(tr.p, loop.target, f"weft.prange over {len(it.args)} dimensions needs as many names",
                    "write for y, x in weft.prange(h, w)")
-        return [Dim(t.id, None, a, None) for t, a in zip(loop.target.elts, it.args)  # type: ignore[attr-defined]
+        return [Dim(t.id, None, a, None) for t, a in zip(loop.target.elts, it.args)
                 if isinstance(t, ast.Name)]
     if not isinstance(loop.target, ast.Name):
         refuse(tr.p, loop.target, "a weft.prange loop's variable must be a name")
@@ -124,7 +125,7 @@ def _reductions(tr: FunctionTranslator, body: list[ast.stmt]) -> dict[str, str]:
             target = n.targets[0].id
             own = [a for a in n.value.args if isinstance(a, ast.Name) and a.id == target]
             if kind in (("builtin", "min"), ("builtin", "max")) and own:
-                name, op = target, kind[1]  # type: ignore[index]
+                name, op = target, kind[1]
                 updates.add(id(own[0]))
                 value = next(a for a in n.value.args if a is not own[0])
         if name is None or name not in outer or op is None or value is None:
@@ -260,6 +261,7 @@ def evaluate_dims(p: Parsed, dims: list[Dim], args: dict[str, Any],
                   lets: dict[str, ast.expr] | None = None) -> list[tuple[int, int, int]]:
     """(start, step, count) of each dimension, from the call's arguments."""
     env = dict(args)
+    code: CodeType | tuple[ast.expr, Any] | None
     code = p.func.__code__
     if p.func.__closure__:
         for name, cell in zip(code.co_freevars, p.func.__closure__):

@@ -65,6 +65,7 @@ class LoopMixin:
             if not 1 <= len(args) <= 3:
                 refuse(self.p, node.iter, "range takes 1 to 3 arguments")
             vals = [self.scalar(a, "a range bound") for a in args]
+            v: Val | None
             for a, v in zip(args, vals):
                 assert isinstance(v.type, Scalar)
                 if not (v.type.is_int or v.type.kind == "b"):

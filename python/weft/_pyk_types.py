@@ -7,7 +7,7 @@ array of a dtype and a number of dimensions: a kernel argument, or a row of one)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Sequence, Union
 
 import numpy as _np
 
@@ -134,7 +134,7 @@ def parse_spec(spec: Any) -> Type | None:
         s = spec.replace(" ", "")
         if s.startswith("(") and s.endswith(")"):
             parts = [p for p in s[1:-1].split(",") if p]
-            elems = [parse_spec(p) for p in parts]
+            elems: Sequence[Type | None] = [parse_spec(p) for p in parts]
             if all(isinstance(e, Scalar) for e in elems):
                 return TupleT(tuple(e for e in elems if isinstance(e, Scalar)))
             return None

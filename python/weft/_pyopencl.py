@@ -10,6 +10,8 @@ kernel_programs.cpp). docs/MIGRATING.md's "From PyOpenCL" table lists every name
 """
 from __future__ import annotations
 
+from typing import Any, Iterable, Sequence, cast
+
 from . import _weft
 
 
@@ -110,7 +112,7 @@ class command_queue_properties:
 _TYPE_BITS = {"cpu": device_type.CPU, "gpu": device_type.GPU, "accelerator": device_type.ACCELERATOR}
 
 
-def _type_matches(device, bits):
+def _type_matches(device: _weft.Device, bits: int | None) -> bool:
     return bits in (None, device_type.ALL, device_type.DEFAULT) or bool(bits & _TYPE_BITS.get(device.type, 0))
 
 
@@ -127,28 +129,28 @@ class Platform:
 
     __module__ = "weft"
 
-    def __init__(self, name, devices):
+    def __init__(self, name: str, devices: Iterable[_weft.Device]) -> None:
         self.name = name
         self._devices = list(devices)
 
     @property
-    def vendor(self):
+    def vendor(self) -> str:
         return self._devices[0].vendor if self._devices else ""
 
-    def get_devices(self, device_type=None):
+    def get_devices(self, device_type: int | None = None) -> list[_weft.Device]:
         """The platform's devices, of device_type (weft.device_type bits) when given."""
         found = [d for d in self._devices if _type_matches(d, device_type)]
         if not found:
             raise _weft.InvalidArgument(f"Platform {self.name!r} has no device of type {device_type}")
         return found
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Platform) and other.name == self.name
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.name)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<weft.Platform {self.name!r}: {len(self._devices)} device(s)>"
 
 
@@ -166,8 +168,8 @@ def get_platforms() -> list[Platform]:
     >>> weft.get_platforms()[0].get_devices()[0].selector
     'host'
     """
-    order = []
-    groups = {}
+    order: list[tuple[str, str]] = []
+    groups: dict[tuple[str, str], list[_weft.Device]] = {}
     for d in _weft.devices():
         key = (d.backend, d.platform)
         if key not in groups:
@@ -177,7 +179,7 @@ def get_platforms() -> list[Platform]:
     return [Platform(platform or backend, groups[(backend, platform)]) for backend, platform in order]
 
 
-def create_some_context(interactive=None, answers=None) -> _weft.Context:
+def create_some_context(interactive: bool | None = None, answers: Sequence[str] | None = None) -> _weft.Context:
     """A Context on the default device (WEFT_DEVICE, else auto's choice), as PyOpenCL's
     create_some_context. It never prompts.
 
@@ -200,10 +202,10 @@ def create_some_context(interactive=None, answers=None) -> _weft.Context:
 
 
 class _QueueType(type):
-    def __instancecheck__(cls, obj):
+    def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, _weft.Queue)
 
-    def __subclasscheck__(cls, sub):
+    def __subclasscheck__(cls, sub: type) -> bool:
         return issubclass(sub, _weft.Queue)
 
 
@@ -237,7 +239,9 @@ class CommandQueue(metaclass=_QueueType):
     ('Queue', True)
     """
 
-    def __new__(cls, context=None, device=None, properties=None):
+    # (returns a weft.Queue, not a CommandQueue: the class only spells PyOpenCL's constructor)
+    def __new__(cls, context: _weft.Context | None = None, device: _weft.Device | None = None,  # type: ignore[misc]
+                properties: int | None = None) -> _weft.Queue:
         props = int(properties or 0)
         if props & ~(command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE
                      | command_queue_properties.PROFILING_ENABLE):
@@ -251,7 +255,7 @@ class CommandQueue(metaclass=_QueueType):
                            profiling=profiling)
 
 
-def enqueue_marker(queue, wait_for=None) -> _weft.Event:
+def enqueue_marker(queue: _weft.Queue, wait_for: object = None) -> _weft.Event:
     """An event that completes when the queue's work before it (or wait_for) has, as PyOpenCL's
     enqueue_marker.
 
@@ -274,7 +278,7 @@ def enqueue_marker(queue, wait_for=None) -> _weft.Event:
     return queue.marker(wait_for)
 
 
-def enqueue_barrier(queue, wait_for=None) -> _weft.Event:
+def enqueue_barrier(queue: _weft.Queue, wait_for: object = None) -> _weft.Event:
     """A barrier, as PyOpenCL's enqueue_barrier: commands enqueued after it wait for the work before
     it (or wait_for).
 
@@ -297,7 +301,7 @@ def enqueue_barrier(queue, wait_for=None) -> _weft.Event:
     return queue.barrier(wait_for)
 
 
-def _queue_enqueue_copy(self, *args, **kwargs):
+def _queue_enqueue_copy(self: _weft.Queue, *args: Any, **kwargs: Any) -> _weft.Event:
     """queue.enqueue_copy(dest, src, ...): weft.enqueue_copy on this queue. Some tutorials write
     queue.enqueue_copy(queue, dest, src); the repeated queue is accepted."""
     if args and isinstance(args[0], _weft.Queue):
@@ -307,24 +311,28 @@ def _queue_enqueue_copy(self, *args, **kwargs):
     return _weft.enqueue_copy(self, *args, **kwargs)
 
 
-def _queue_enqueue_nd_range_kernel(self, kernel, global_size, local_size, *args, global_offset=None,
-                                   wait_for=None):
+def _queue_enqueue_nd_range_kernel(self: _weft.Queue, kernel: _weft.Kernel, global_size: object, local_size: object,
+                                   *args: object, global_offset: object = None,
+                                   wait_for: object = None) -> _weft.Event:
     """``queue.enqueue_nd_range_kernel(kernel, global_size, local_size, *args)``: launches kernel on this
     queue with args (or, without them, with the arguments set_args gave it)."""
     if args:
         return kernel(self, global_size, local_size, *args, global_offset=global_offset, wait_for=wait_for)
-    return _weft.enqueue_nd_range_kernel(self, kernel, global_size, local_size, global_offset, wait_for)
+    # (the stub says object: the binding returns a plain nb::object, which is the launch's Event)
+    return cast(_weft.Event, _weft.enqueue_nd_range_kernel(self, kernel, global_size, local_size, global_offset,
+                                                           wait_for))
 
 
-def _queue_enqueue_marker(self, wait_for=None):
+def _queue_enqueue_marker(self: _weft.Queue, wait_for: object = None) -> _weft.Event:
     return self.marker(wait_for)
 
 
-def _queue_enqueue_barrier(self, wait_for=None):
+def _queue_enqueue_barrier(self: _weft.Queue, wait_for: object = None) -> _weft.Event:
     return self.barrier(wait_for)
 
 
-_weft.Queue.enqueue_copy = _queue_enqueue_copy
-_weft.Queue.enqueue_nd_range_kernel = _queue_enqueue_nd_range_kernel
-_weft.Queue.enqueue_marker = _queue_enqueue_marker
-_weft.Queue.enqueue_barrier = _queue_enqueue_barrier
+# (setattr: methods added to the extension's class, which its stubs do not declare)
+setattr(_weft.Queue, "enqueue_copy", _queue_enqueue_copy)
+setattr(_weft.Queue, "enqueue_nd_range_kernel", _queue_enqueue_nd_range_kernel)
+setattr(_weft.Queue, "enqueue_marker", _queue_enqueue_marker)
+setattr(_weft.Queue, "enqueue_barrier", _queue_enqueue_barrier)

@@ -8,10 +8,7 @@ every device: grid x block becomes the global size and block the work-group. CUD
 instead."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
-
-if TYPE_CHECKING:
-    from ._typing import DeviceLike
+from typing import Any, Iterable, Sequence
 
 import re as _re
 
@@ -21,13 +18,13 @@ _CUDA = _re.compile(r"\b__global__\b")
 _DIALECT = _re.compile(r"\b__kernel\b|\bkernel\s+void\b")
 
 
-def _options(options):
+def _options(options: str | Iterable[object] | None) -> str:
     if options is None or isinstance(options, str):
         return options or ""
     return " ".join(str(o) for o in options)
 
 
-def _dims(v, what, kernel):
+def _dims(v: int | Sequence[int], what: str, kernel: str) -> tuple[int, ...]:
     t = (v,) if not isinstance(v, (tuple, list)) else tuple(v)
     if not 1 <= len(t) <= 3:
         raise _weft.InvalidArgument(f"RawKernel {kernel}: {what} must be an int or a tuple of 1 to 3 ints, not {v!r}")
@@ -92,9 +89,9 @@ class RawModule:
             raise _weft.Unsupported("RawModule: weft builds from source; a compiled .cubin/.ptx cannot be loaded")
         self.code, self.options = code, _options(options)
         self.is_cuda = bool(_CUDA.search(code)) and not _DIALECT.search(code)
-        self._programs = {}
+        self._programs: dict[_weft.Device, _weft.Program] = {}
 
-    def program(self, device: DeviceLike) -> _weft.Program:
+    def program(self, device: _weft.Device) -> _weft.Program:
         """The module built for device (a weft.Program)."""
         p = self._programs.get(device)
         if p is None:
@@ -152,13 +149,13 @@ class RawKernel:
                  _module: RawModule | None = None) -> None:
         self.name = name
         self._module = _module if _module is not None else RawModule(code=code, options=options)
-        self._kernels = {}
+        self._kernels: dict[_weft.Device, _weft.Kernel] = {}
 
     @property
     def code(self) -> str:
         return self._module.code
 
-    def kernel(self, device: DeviceLike) -> _weft.Kernel:
+    def kernel(self, device: _weft.Device) -> _weft.Kernel:
         """This kernel built for device (a weft.Kernel)."""
         k = self._kernels.get(device)
         if k is None:

@@ -3,10 +3,16 @@ argmin, argmax, var and std (also what np.sum(a) and the others run through
 __array_function__: _functions registers them)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._array import Array
 
+if TYPE_CHECKING:
+    from ._typing import ArrayOperand, DTypeLike
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:  # noqa: A001
+
+def sum(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,  # noqa: A001
+        out: Array | None = None, keepdims: bool = False) -> Array:
     """The sum of the elements, as numpy.sum.
 
     The reduction fuses the expression it reads: ``weft.sum(a * b)`` reads a and b once and
@@ -51,7 +57,8 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:  # noqa: A
     return Array.sum(a, axis, dtype, out, keepdims)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:
+def prod(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+         out: Array | None = None, keepdims: bool = False) -> Array:
     """The product of the elements, as numpy.prod.
 
     The reduction fuses the expression it reads: ``weft.prod(a * b)`` reads a and b once and
@@ -93,7 +100,8 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:
     return Array.prod(a, axis, dtype, out, keepdims)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:
+def mean(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+         out: Array | None = None, keepdims: bool = False) -> Array:
     """The arithmetic mean of the elements, as numpy.mean.
 
     The reduction fuses the expression it reads: ``weft.mean(a * b)`` reads a and b once and
@@ -135,7 +143,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False) -> Array:
     return Array.mean(a, axis, dtype, out, keepdims)
 
 
-def amin(a, axis=None, out=None, keepdims=False) -> Array:
+def amin(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
+         keepdims: bool = False) -> Array:
     """The smallest element (NaN if any is NaN); weft.min is the same function, as numpy.min.
 
     The reduction fuses the expression it reads: ``weft.min(a * b)`` reads a and b once and
@@ -175,7 +184,8 @@ def amin(a, axis=None, out=None, keepdims=False) -> Array:
     return Array.min(a, axis, None, out, keepdims)
 
 
-def amax(a, axis=None, out=None, keepdims=False) -> Array:
+def amax(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,
+         keepdims: bool = False) -> Array:
     """The largest element (NaN if any is NaN); weft.max is the same function, as numpy.max.
 
     The reduction fuses the expression it reads: ``weft.max(a * b)`` reads a and b once and
@@ -219,7 +229,8 @@ min = amin  # noqa: A001
 max = amax  # noqa: A001
 
 
-def any(a, axis=None, out=None, keepdims=False) -> Array:  # noqa: A001
+def any(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,  # noqa: A001
+        keepdims: bool = False) -> Array:
     """Whether any element is true (nonzero), as numpy.any.
 
     The reduction fuses the expression it reads: ``weft.any(a * b)`` reads a and b once and
@@ -259,7 +270,8 @@ def any(a, axis=None, out=None, keepdims=False) -> Array:  # noqa: A001
     return Array.any(a, axis, None, out, keepdims)
 
 
-def all(a, axis=None, out=None, keepdims=False) -> Array:  # noqa: A001
+def all(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, out: Array | None = None,  # noqa: A001
+        keepdims: bool = False) -> Array:
     """Whether every element is true (nonzero), as numpy.all.
 
     The reduction fuses the expression it reads: ``weft.all(a * b)`` reads a and b once and
@@ -299,7 +311,7 @@ def all(a, axis=None, out=None, keepdims=False) -> Array:  # noqa: A001
     return Array.all(a, axis, None, out, keepdims)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
+def argmin(a: ArrayOperand, axis: int | None = None, out: Array | None = None, *, keepdims: bool = False) -> Array:
     """The index of the smallest element, as numpy.argmin.
 
     Parameters
@@ -334,7 +346,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
     return Array.argmin(a, axis, out, keepdims=keepdims)
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
+def argmax(a: ArrayOperand, axis: int | None = None, out: Array | None = None, *, keepdims: bool = False) -> Array:
     """The index of the largest element, as numpy.argmax.
 
     Parameters
@@ -369,7 +381,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
     return Array.argmax(a, axis, out, keepdims=keepdims)
 
 
-def _ddof(ddof, correction, name):
+def _ddof(ddof: float, correction: float | None, name: str) -> float:
     """The Array API's correction= is NumPy's ddof= under another name: one of them, or both equal."""
     if correction is None:
         return ddof
@@ -378,7 +390,9 @@ def _ddof(ddof, correction, name):
     return correction
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None) -> Array:
+def var(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+        out: Array | None = None, ddof: float = 0, keepdims: bool = False, *,
+        correction: float | None = None) -> Array:
     """The variance of the elements, as numpy.var.
 
     Parameters
@@ -419,7 +433,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correctio
     return Array.var(a, axis, dtype, out, _ddof(ddof, correction, "var"), keepdims)
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None) -> Array:
+def std(a: ArrayOperand, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None,
+        out: Array | None = None, ddof: float = 0, keepdims: bool = False, *,
+        correction: float | None = None) -> Array:
     """The standard deviation of the elements, as numpy.std.
 
     Parameters

@@ -5,7 +5,7 @@ sort_by_key; where the nonzero elements are: nonzero, flatnonzero, argwhere, ext
 weft/unique.hpp, weft/search.hpp); NumPy's order: NaNs last, -0.0 equal to 0.0."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from collections import namedtuple as _namedtuple
 
@@ -15,22 +15,26 @@ from . import _weft
 from ._array import Array
 from ._creation import asarray
 
+if TYPE_CHECKING:
+    from ._typing import ArrayLike
+
 # Every kind sorts stably (the radix sort is): a stable sort is a valid answer to each.
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
 
-def _check(kind, order, who):
+def _check(kind: str | None, order: object, who: str) -> None:
     if kind not in _KINDS:
         raise ValueError(f"{who}: kind must be 'quicksort', 'mergesort', 'heapsort', 'stable' or None, not {kind!r}")
     if order is not None:
         raise ValueError(f"{who}: order= names fields of structured arrays, which weft does not have")
 
 
-def _array(a):
+def _array(a: ArrayLike | Array) -> Array:
     return a if isinstance(a, Array) else asarray(a)
 
 
-def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True) -> Array:
+def sort(a: ArrayLike | Array, axis: int | None = -1, kind: str | None = None, order: None = None, *,
+         descending: bool = False, stable: bool = True) -> Array:
     """A sorted copy of a along an axis, as numpy.sort and the Array API's sort.
 
     A stable radix sort on every backend and dtype; descending is the reverse order with ties
@@ -72,7 +76,8 @@ def sort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True) ->
     return _weft._sort(_array(a), axis, bool(descending))
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True) -> Array:
+def argsort(a: ArrayLike | Array, axis: int | None = -1, kind: str | None = None, order: None = None, *,
+            descending: bool = False, stable: bool = True) -> Array:
     """The int64 indices that sort a along an axis, as numpy.argsort and the Array API's argsort.
 
     Always stable: equal elements keep their order.
@@ -105,7 +110,8 @@ def argsort(a, axis=-1, kind=None, order=None, *, descending=False, stable=True)
     return _weft._argsort(_array(a), axis, bool(descending))
 
 
-def sort_by_key(keys, values, axis=-1, *, descending=False) -> tuple[Array, Array]:
+def sort_by_key(keys: ArrayLike | Array, values: ArrayLike | Array, axis: int | None = -1, *,
+                descending: bool = False) -> tuple[Array, Array]:
     """Sorts keys along an axis and moves values with them (a key-value radix sort, stable).
 
     Parameters
@@ -140,7 +146,8 @@ def sort_by_key(keys, values, axis=-1, *, descending=False) -> tuple[Array, Arra
     return _weft._sort_by_key(_array(keys), _array(values), axis, bool(descending))
 
 
-def sort_in_place(a, axis=-1, kind=None, order=None, descending=False) -> None:
+def sort_in_place(a: Array, axis: int = -1, kind: str | None = None, order: None = None,
+                  descending: bool = False) -> None:
     """Array.sort: a's elements sorted along axis where they are."""
     _check(kind, order, "sort")
     if axis is None or not isinstance(axis, (int, _np.integer)):
@@ -148,8 +155,19 @@ def sort_in_place(a, axis=-1, kind=None, order=None, descending=False) -> None:
     _weft._sort_in_place(a, int(axis), bool(descending))
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
-           sorted=True) -> Any:  # noqa: A002 (NumPy's name)
+@overload
+def unique(ar: ArrayLike | Array, return_index: Literal[False] = False, return_inverse: Literal[False] = False,
+           return_counts: Literal[False] = False, axis: None = None, *, equal_nan: bool = True,
+           sorted: bool = True) -> Array: ...  # noqa: A002
+@overload
+def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: None = None, *, equal_nan: bool = True,
+           sorted: bool = True) -> Any: ...  # noqa: A002  (a tuple of arrays when a flag is true)
+
+
+def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bool = False,
+           return_counts: bool = False, axis: None = None, *, equal_nan: bool = True,
+           sorted: bool = True) -> Any:  # noqa: A002 (NumPy's name)
     """The sorted distinct elements of the flattened array, as numpy.unique.
 
     With the flags, also the index of each distinct element's first occurrence, the inverse (of
@@ -201,7 +219,7 @@ UniqueCountsResult = _namedtuple("UniqueCountsResult", ["values", "counts"])
 UniqueInverseResult = _namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
 
 
-def unique_values(x) -> Array:
+def unique_values(x: ArrayLike | Array) -> Array:
     """The distinct elements (sorted here), NaNs as one: the Array API's unique_values.
 
     Parameters
@@ -222,7 +240,7 @@ def unique_values(x) -> Array:
     return unique(x)
 
 
-def unique_counts(x) -> Any:
+def unique_counts(x: ArrayLike | Array) -> UniqueCountsResult:
     """The distinct elements and how often each occurs: the Array API's unique_counts.
 
     Parameters
@@ -244,7 +262,7 @@ def unique_counts(x) -> Any:
     return UniqueCountsResult(*unique(x, return_counts=True))
 
 
-def unique_inverse(x) -> Any:
+def unique_inverse(x: ArrayLike | Array) -> UniqueInverseResult:
     """The distinct elements and the inverse: the Array API's unique_inverse.
 
     Parameters
@@ -267,7 +285,7 @@ def unique_inverse(x) -> Any:
     return UniqueInverseResult(*unique(x, return_inverse=True))
 
 
-def unique_all(x) -> Any:
+def unique_all(x: ArrayLike | Array) -> UniqueAllResult:
     """The distinct elements with their first indices, the inverse and the counts: the Array
     API's unique_all.
 
@@ -290,7 +308,8 @@ def unique_all(x) -> Any:
     return UniqueAllResult(*unique(x, True, True, True))
 
 
-def searchsorted(a, v, side="left", sorter=None) -> Array:
+def searchsorted(a: ArrayLike | Array, v: ArrayLike | Array, side: str = "left",
+                 sorter: ArrayLike | Array | None = None) -> Array:
     """Where each element of v goes in the sorted 1-D array a, as numpy.searchsorted.
 
     Parameters
@@ -334,7 +353,7 @@ def searchsorted(a, v, side="left", sorter=None) -> Array:
     return _weft._searchsorted(a, v, side == "right", sorter)
 
 
-def flatnonzero(a) -> Array:
+def flatnonzero(a: ArrayLike | Array) -> Array:
     """The indices of the nonzero elements of the flattened array, as numpy.flatnonzero.
 
     Parameters
@@ -355,7 +374,7 @@ def flatnonzero(a) -> Array:
     return _weft._flatnonzero(_array(a))
 
 
-def nonzero(a) -> tuple[Array, ...]:
+def nonzero(a: ArrayLike | Array) -> tuple[Array, ...]:
     """The indices of the nonzero elements, one int64 array per dimension, as numpy.nonzero.
 
     Parameters
@@ -381,7 +400,7 @@ def nonzero(a) -> tuple[Array, ...]:
     return _weft._nonzero(a)
 
 
-def argwhere(a) -> Array:
+def argwhere(a: ArrayLike | Array) -> Array:
     """The indices of the nonzero elements, one row per element, as numpy.argwhere.
 
     Parameters
@@ -403,7 +422,7 @@ def argwhere(a) -> Array:
     return _weft._argwhere(_array(a))
 
 
-def extract(condition, arr) -> Array:
+def extract(condition: ArrayLike | Array, arr: ArrayLike | Array) -> Array:
     """The elements of arr where condition is nonzero, flattened in C order, as numpy.extract.
 
     Parameters
@@ -432,7 +451,7 @@ def extract(condition, arr) -> Array:
     return _weft._extract(_array(condition), _array(arr))
 
 
-def compress(condition, a, axis=None, out=None) -> Array:
+def compress(condition: ArrayLike | Array, a: ArrayLike | Array, axis: int | None = None, out: None = None) -> Array:
     """The slices of a along an axis where the 1-D condition is true, as numpy.compress.
 
     A condition shorter than the axis selects among its first elements; a longer one may be true
@@ -468,23 +487,23 @@ def compress(condition, a, axis=None, out=None) -> Array:
     """
     if out is not None:
         raise TypeError("compress: out= is not supported; the result is a new weft array")
-    a = _array(a)
+    x = _array(a)
     cond = _array(condition)
     if cond.ndim != 1:
         raise ValueError(f"compress: condition must be 1-d, got {cond.ndim} dimensions")
     if axis is None:
-        a, axis = a.reshape(-1), 0
-    if not isinstance(axis, int) or isinstance(axis, bool) or not -a.ndim <= axis < a.ndim:
-        raise _np.exceptions.AxisError(f"compress: axis {axis!r} is out of bounds for {a.ndim} dimensions")
-    axis %= a.ndim
+        x, axis = x.reshape(-1), 0
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -x.ndim <= axis < x.ndim:
+        raise _np.exceptions.AxisError(f"compress: axis {axis!r} is out of bounds for {x.ndim} dimensions")
+    axis %= x.ndim
     index = _weft._flatnonzero(cond)
-    if index.size and int(index[-1].get()) >= a.shape[axis]:
+    if index.size and int(index[-1].get()) >= x.shape[axis]:
         raise IndexError(f"compress: condition selects index {int(index[-1].get())}, beyond axis {axis} "
-                         f"of length {a.shape[axis]}")
-    return asarray(a[(slice(None),) * axis + (index,)])
+                         f"of length {x.shape[axis]}")
+    return asarray(x[(slice(None),) * axis + (index,)])
 
 
-def _kth(kth, n, who):
+def _kth(kth: ArrayLike, n: int, who: str) -> None:
     ks = [kth] if _np.ndim(kth) == 0 else list(_np.asarray(kth).ravel())
     if not ks and _np.ndim(kth) != 0:
         return
@@ -495,20 +514,22 @@ def _kth(kth, n, who):
             raise ValueError(f"{who}: kth(={int(k)}) out of bounds ({n})")
 
 
-def _partition_operand(a, kth, axis, kind, order, who):
+def _partition_operand(a: ArrayLike | Array, kth: ArrayLike, axis: int | None, kind: str, order: None,
+                       who: str) -> tuple[Array, int]:
     # numpy.partition's checks; the operand and axis the sort then runs on.
     if kind != "introselect" or order is not None:
         raise ValueError(f"{who}: kind must be 'introselect' and order None")
-    a = _array(a)
+    x = _array(a)
     if axis is None:
-        a, axis = a.reshape(-1), -1
-    if a.ndim == 0:
+        x, axis = x.reshape(-1), -1
+    if x.ndim == 0:
         raise _np.exceptions.AxisError(f"{who}: a 0-d array has no axis to partition")
-    _kth(kth, a.shape[axis], who)
-    return a, axis
+    _kth(kth, x.shape[axis], who)
+    return x, axis
 
 
-def partition(a, kth, axis=-1, kind="introselect", order=None) -> Array:
+def partition(a: ArrayLike | Array, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
+              order: None = None) -> Array:
     """A copy of a partitioned at kth, as numpy.partition: the element at each kth position is the
     one a sort would put there, with no larger ones before it and no smaller ones after.
 
@@ -545,7 +566,8 @@ def partition(a, kth, axis=-1, kind="introselect", order=None) -> Array:
     return _weft._sort(a, axis, False)
 
 
-def argpartition(a, kth, axis=-1, kind="introselect", order=None) -> Array:
+def argpartition(a: ArrayLike | Array, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
+                 order: None = None) -> Array:
     """The int64 indices that partition a (see weft.partition), as numpy.argpartition: weft's are
     the stable argsort's.
 

@@ -4,7 +4,7 @@ take_along_axis, cumulative_sum, cumulative_prod, count_nonzero and diff, on the
 and converts the arguments."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Sequence, SupportsIndex
 
 import builtins as _builtins
 
@@ -17,11 +17,12 @@ from ._protocols import implements
 
 if TYPE_CHECKING:
     from ._array import Array
+    from ._typing import ArrayLike, DTypeLike
 
 
 # ---- indexing -------------------------------------------------------------------------------
 
-def take(x, indices, /, axis=None) -> Array:
+def take(x: ArrayLike | Array, indices: ArrayLike | Array, /, axis: SupportsIndex | None = None) -> Array:
     """The elements of x at integer indices along axis (None: of the flattened x); negative
     indices count from the end, one out of range is an IndexError.
 
@@ -60,7 +61,7 @@ def take(x, indices, /, axis=None) -> Array:
     return _weft._take(x, _indices(indices, x, "take"), None if axis is None else _int(axis, "take", "axis"))
 
 
-def take_along_axis(x, indices, /, axis=-1) -> Array:
+def take_along_axis(x: ArrayLike | Array, indices: ArrayLike | Array, /, axis: SupportsIndex | None = -1) -> Array:
     """x's elements at indices along axis (indices as many dimensions as x, broadcasting
     with it along the others; axis None: both flattened).
 
@@ -99,13 +100,15 @@ def take_along_axis(x, indices, /, axis=-1) -> Array:
 
 # ---- statistics -----------------------------------------------------------------------------
 
-def _cumulative(what, x, axis, dtype, include_initial):
+def _cumulative(what: str, x: ArrayLike | Array, axis: SupportsIndex | None, dtype: DTypeLike | None,
+                include_initial: bool) -> Array:
     x = _array(x, what)
     return _weft._cumulative(what, x, None if axis is None else _int(axis, what, "axis"),
                              None if dtype is None else dtype_name(dtype), _builtins.bool(include_initial))
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
+def cumulative_sum(x: ArrayLike | Array, /, *, axis: SupportsIndex | None = None, dtype: DTypeLike | None = None,
+                   include_initial: bool = False) -> Array:
     """Running sums along axis (None for arrays of at most one dimension); include_initial:
     each line starts with 0. Integers widen to 64 bits unless dtype says otherwise.
 
@@ -142,7 +145,8 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Arr
     return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
+def cumulative_prod(x: ArrayLike | Array, /, *, axis: SupportsIndex | None = None, dtype: DTypeLike | None = None,
+                    include_initial: bool = False) -> Array:
     """Running products along axis (None for arrays of at most one dimension); include_initial:
     each line starts with 1. Integers widen to 64 bits unless dtype says otherwise.
 
@@ -179,7 +183,8 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Ar
     return _cumulative("cumulative_prod", x, axis, dtype, include_initial)
 
 
-def count_nonzero(x, /, axis=None, *, keepdims=False) -> Array:
+def count_nonzero(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[SupportsIndex] | None = None, *,
+                  keepdims: bool = False) -> Array:
     """How many elements of x are not zero (int64), over every axis (None) or the ones given.
 
     Parameters
@@ -219,7 +224,8 @@ def count_nonzero(x, /, axis=None, *, keepdims=False) -> Array:
     return _weft._count_nonzero(x, axes, _builtins.bool(keepdims))
 
 
-def diff(x, /, n=1, axis=-1, prepend=None, append=None) -> Array:
+def diff(x: ArrayLike | Array, /, n: SupportsIndex = 1, axis: SupportsIndex = -1,
+         prepend: ArrayLike | Array | None = None, append: ArrayLike | Array | None = None) -> Array:
     """The n-th differences along axis (!= for bool), after joining prepend before and append
     after x along axis (a number or 0-d array stands for one slice).
 
@@ -260,10 +266,11 @@ def diff(x, /, n=1, axis=-1, prepend=None, append=None) -> Array:
     return _weft._diff(x, _int(axis, "diff", "axis"), n, *ends)
 
 
-for _np_f, _f in [(_np.take, take), (_np.take_along_axis, take_along_axis), (_np.diff, diff),
-                  (_np.count_nonzero, count_nonzero)]:
+_implemented: list[tuple[Callable[..., Any], Callable[..., Any]]] = [
+    (_np.take, take), (_np.take_along_axis, take_along_axis), (_np.diff, diff), (_np.count_nonzero, count_nonzero)]
+for _np_f, _f in _implemented:
     implements(_np_f)(_f)
 for _name in ("cumulative_sum", "cumulative_prod"):  # (NumPy 2.1 and later)
     if hasattr(_np, _name):
         implements(getattr(_np, _name))(globals()[_name])
-del _np_f, _f, _name
+del _implemented, _np_f, _f, _name

@@ -19,36 +19,44 @@ from __future__ import annotations
 import sys as _sys
 import types as _types
 
-from . import _creation, _functions, _ufuncs
-from ._array import Array  # noqa: F401
-from ._creation import (  # noqa: F401
-    arange,
-    empty,
-    empty_like,
-    full,
-    full_like,
-    linspace,
-    ones,
-    ones_like,
-    to_device,
-    zeros,
-    zeros_like,
+from typing import TYPE_CHECKING, cast
+
+from . import _creation, _functions, _ufuncs, _weft
+# (re-exported: "x as x" says so to type checkers)
+from ._array import Array as Array
+from ._creation import (
+    arange as arange,
+    empty as empty,
+    empty_like as empty_like,
+    full as full,
+    full_like as full_like,
+    linspace as linspace,
+    ones as ones,
+    ones_like as ones_like,
+    to_device as to_device,
+    zeros as zeros,
+    zeros_like as zeros_like,
 )
-from ._functions import cumsum, dot, max, min, sum  # noqa: F401
-from ._ufuncs import maximum, minimum  # noqa: F401
+from ._functions import cumsum as cumsum, dot as dot, max as max, min as min, sum as sum  # noqa: A004
+from ._ufuncs import maximum as maximum, minimum as minimum
+
+if TYPE_CHECKING:
+    from ._typing import ArrayLike, ArrayOperand, DTypeLike, DeviceLike
 
 vdot = _functions.dot
 
 
-def if_positive(criterion, then_, else_, out=None, queue=None):
+def if_positive(criterion: ArrayOperand, then_: ArrayLike | Array, else_: ArrayLike | Array, out: None = None,
+                queue: object = None) -> Array:
     """pyopencl.array.if_positive: ``then_`` where criterion > 0, else ``else_``."""
     if out is not None:
-        raise _creation._weft.Unsupported("if_positive: out= is not supported; use the result")
-    return _ufuncs.where(criterion > 0, then_, else_)
+        raise _weft.Unsupported("if_positive: out= is not supported; use the result")
+    return cast(Array, _ufuncs.where(criterion > 0, then_, else_))  # (a weft.Array: the stub says object)
 
 
 class _CallableModule(_types.ModuleType):
-    def __call__(self, obj, dtype=None, copy=True, device=None):
+    def __call__(self, obj: ArrayLike | Array, dtype: DTypeLike | None = None, copy: bool = True,
+                 device: DeviceLike = None) -> Array:
         """weft.array(obj, dtype=None, copy=True, device=None): as NumPy's array, on a device."""
         return _creation.array(obj, dtype=dtype, copy=copy, device=device)
 

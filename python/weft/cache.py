@@ -40,7 +40,7 @@ def clear() -> int:
     return _weft._cache_clear()
 
 
-def prune(max_age_s=None, max_bytes=None) -> int:
+def prune(max_age_s: float | None = None, max_bytes: int | None = None) -> int:
     """Removes invalid entries and those of other weft versions, then entries older than
     max_age_s seconds, then the oldest until at most max_bytes remain; returns how many."""
     return _weft._cache_prune(max_age_s, max_bytes)

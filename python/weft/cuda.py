@@ -12,7 +12,7 @@ from __future__ import annotations
 from . import _weft
 
 
-def Device(device=None) -> _weft.Device:  # noqa: N802  (CuPy's class name)
+def Device(device: int | _weft.Device | None = None) -> _weft.Device:  # noqa: N802  (CuPy's class name)
     """CUDA device number `device` (a weft.Device, usable as ``with``); None: the current device."""
     if device is None:
         from ._device import current_device

@@ -21,10 +21,13 @@ A recipe::
 Workers of a ``local_cluster`` each have WEFT_DEVICE set to their device, so
 ``weft.default_device()`` in a task (and every chunk made or unpickled there) is that device.
 """
+# Dask's own functions (dispatch registration, from_array, LocalCluster) carry no annotations: calling
+# them is what this module is for.
+# mypy: disallow-untyped-calls=False
 from __future__ import annotations
 
 import copy as _copy
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 import numpy as _np
 
@@ -163,8 +166,9 @@ def from_numpy(x: Any, chunks: Any = "auto", device: Any = None) -> _da.Array:
     if device is None:
         device = _device.block_device()  # (Dask's threads do not see this thread's block)
     selector = None if device is None else _weft.Device(device).selector
-    host = _da.from_array(x, chunks=chunks, asarray=True)
-    return host.map_blocks(_block_to_weft, selector, dtype=x.dtype, meta=meta(x.ndim, x.dtype, device))
+    host = _da.from_array(x, chunks=chunks, asarray=True)  # (unannotated in Dask: Any)
+    return cast(_da.Array, host.map_blocks(_block_to_weft, selector, dtype=x.dtype,
+                                           meta=meta(x.ndim, x.dtype, device)))
 
 
 def to_numpy(darr: _da.Array, **compute_kwargs: Any) -> _np.ndarray[Any, Any]:
@@ -194,7 +198,9 @@ def to_numpy(darr: _da.Array, **compute_kwargs: Any) -> _np.ndarray[Any, Any]:
     """
     if not isinstance(darr, _da.Array):
         return _block_to_numpy(darr)
-    host = darr.map_blocks(_block_to_numpy, dtype=darr.dtype, meta=_np.empty((0,) * darr.ndim, darr.dtype))
+    # (Dask declares Array.map_blocks through functools.wraps, which type checkers read as unbound)
+    host = darr.map_blocks(_block_to_numpy, dtype=darr.dtype,  # type: ignore[call-arg, arg-type]
+                           meta=_np.empty((0,) * darr.ndim, darr.dtype))
     return _np.asarray(host.compute(**compute_kwargs))
 
 
@@ -256,7 +262,7 @@ def local_cluster(devices: Any = None, threads_per_worker: int = 1, **kwargs: An
                                         "device); give devices instead")
     selectors = _selectors(devices)
 
-    class _DeviceCluster(LocalCluster):  # type: ignore[misc]
+    class _DeviceCluster(LocalCluster):
         """A LocalCluster whose next worker gets the first device of selectors no worker has."""
 
         def new_worker_spec(self) -> dict[Any, Any]:

@@ -6,4 +6,4 @@ Examples
 >>> ElementwiseKernel is weft.ElementwiseKernel
 True
 """
-from ._generators import ElementwiseKernel  # noqa: F401
+from ._generators import ElementwiseKernel as ElementwiseKernel  # (re-exported: "x as x" says so)

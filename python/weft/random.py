@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy as _copy
 import numbers as _numbers
 import secrets as _secrets
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, SupportsFloat, SupportsIndex, SupportsInt, cast
 
 import numpy as _np
 
@@ -41,30 +42,33 @@ from ._creation import asarray as _asarray
 from ._dtypes import dtype_name
 from ._sorting import argsort as _argsort
 
+if TYPE_CHECKING:
+    from ._typing import DTypeLike, DeviceLike, ShapeLike
+
 __all__ = ["Generator", "default_rng"]
 
 _INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
 
 
-def _shape(size):
+def _shape(size: ShapeLike | None) -> tuple[SupportsIndex, ...]:
     if size is None:
         return ()
     if isinstance(size, (_numbers.Integral, _np.integer)) and not isinstance(size, (bool, _np.bool_)):
         return (int(size),)
     try:
-        return tuple(size)
+        return tuple(cast("Sequence[SupportsIndex]", size))  # (TypeError when it is not one)
     except TypeError:
         raise TypeError(f"size must be None, an int or a tuple of ints, not {type(size).__name__}") from None
 
 
-def _number(value, what, who):
+def _number(value: object, what: str, who: str) -> float:
     if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (_numbers.Real, _np.number)):
         raise TypeError(f"Generator.{who}: {what} must be a real number, not {type(value).__name__} "
                         "(weft's generator takes scalar parameters only)")
     return float(value)
 
 
-def _integer(value, what):
+def _integer(value: object, what: str) -> int:
     if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (_numbers.Integral, _np.integer)):
         raise TypeError(f"Generator.integers: {what} must be an integer, not {type(value).__name__}")
     return int(value)
@@ -75,7 +79,9 @@ class Generator:
 
     seed: an int in [0, 2**64), or None for one drawn from the operating system's entropy."""
 
-    def __init__(self, seed=None):
+    _g: _weft._Generator
+
+    def __init__(self, seed: int | _np.integer[Any] | Generator | None = None) -> None:
         if isinstance(seed, Generator):
             self._g = _copy.copy(seed._g)
             return
@@ -92,60 +98,67 @@ class Generator:
         return self._g.seed
 
     @property
-    def counter(self):
+    def counter(self) -> tuple[int, ...]:
         """The next Philox block, as its four 32-bit counter words (least significant first)."""
         return tuple(self._g.counter)
 
     @counter.setter
-    def counter(self, words):
+    def counter(self, words: Iterable[SupportsInt]) -> None:
         self._g.counter = [int(w) for w in words]
 
-    def advance(self, blocks):
+    def advance(self, blocks: SupportsInt) -> Generator:
         """Skips blocks Philox blocks, as if a call had used them."""
         self._g.advance(int(blocks))
         return self
 
-    def __copy__(self):
+    def __copy__(self) -> Generator:
         return Generator(self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"weft.random.Generator(seed={self.seed}, counter={self.counter})"
 
-    def random_raw(self, size=None, device=None):
+    def random_raw(self, size: ShapeLike | None = None, device: DeviceLike = None) -> _Array:
         """The raw Philox words, uint32: element 4j + k is word k of block j."""
         return self._g.random_raw(_shape(size), device)
 
-    def random(self, size=None, dtype=_np.float64, out=None, device=None):
+    def random(self, size: ShapeLike | None = None, dtype: DTypeLike = _np.float64, out: None = None,
+               device: DeviceLike = None) -> _Array:
         """Uniform in [0, 1): float32 (24 random bits) or float64 (53)."""
         if out is not None:
             raise TypeError("Generator.random: out= is not supported; the result is a new weft array")
         return self._g.uniform(0.0, 1.0, _shape(size), dtype_name(dtype), device)
 
-    def uniform(self, low=0.0, high=1.0, size=None, dtype=_np.float64, device=None):
+    def uniform(self, low: SupportsFloat = 0.0, high: SupportsFloat = 1.0, size: ShapeLike | None = None,
+                dtype: DTypeLike = _np.float64, device: DeviceLike = None) -> _Array:
         """low + (high - low) * u, u in [0, 1) (as NumPy, high may come out through rounding)."""
         return self._g.uniform(_number(low, "low", "uniform"), _number(high, "high", "uniform"), _shape(size),
                                dtype_name(dtype), device)
 
-    def normal(self, loc=0.0, scale=1.0, size=None, dtype=_np.float64, device=None):
+    def normal(self, loc: SupportsFloat = 0.0, scale: SupportsFloat = 1.0, size: ShapeLike | None = None,
+               dtype: DTypeLike = _np.float64, device: DeviceLike = None) -> _Array:
         """loc + scale * z, z standard normal (Box-Muller on the Philox words)."""
         return self._g.normal(_number(loc, "loc", "normal"), _number(scale, "scale", "normal"), _shape(size),
                               dtype_name(dtype), device)
 
-    def standard_normal(self, size=None, dtype=_np.float64, out=None, device=None):
+    def standard_normal(self, size: ShapeLike | None = None, dtype: DTypeLike = _np.float64, out: None = None,
+                        device: DeviceLike = None) -> _Array:
         if out is not None:
             raise TypeError("Generator.standard_normal: out= is not supported; the result is a new weft array")
         return self._g.normal(0.0, 1.0, _shape(size), dtype_name(dtype), device)
 
-    def exponential(self, scale=1.0, size=None, dtype=_np.float64, device=None):
+    def exponential(self, scale: SupportsFloat = 1.0, size: ShapeLike | None = None, dtype: DTypeLike = _np.float64,
+                    device: DeviceLike = None) -> _Array:
         """scale * -log(u), u in (0, 1]."""
         return self._g.exponential(_number(scale, "scale", "exponential"), _shape(size), dtype_name(dtype), device)
 
-    def standard_exponential(self, size=None, dtype=_np.float64, out=None, device=None):
+    def standard_exponential(self, size: ShapeLike | None = None, dtype: DTypeLike = _np.float64, out: None = None,
+                             device: DeviceLike = None) -> _Array:
         if out is not None:
             raise TypeError("Generator.standard_exponential: out= is not supported; the result is a new weft array")
         return self._g.exponential(1.0, _shape(size), dtype_name(dtype), device)
 
-    def integers(self, low, high=None, size=None, dtype=_np.int64, endpoint=False, device=None):
+    def integers(self, low: SupportsIndex, high: SupportsIndex | None = None, size: ShapeLike | None = None,
+                 dtype: DTypeLike = _np.int64, endpoint: bool = False, device: DeviceLike = None) -> _Array:
         """Integers in [low, high) ([low, high] with endpoint=True); with high None, in [0, low).
         Each value of a range of r has probability 1/r to within 2**-64 (no rejection)."""
         if high is None:
@@ -165,13 +178,13 @@ class Generator:
                                         + " (the range is empty)")
         return self._g.integers_unsigned(low, last, _shape(size), name, True, device)
 
-    def _order(self, n, device):
+    def _order(self, n: int, device: DeviceLike) -> _Array:
         # Positions sorted by 64-bit keys of the stream: a uniformly random order (equal keys,
         # with probability about n**2 / 2**65, keep their index order: the sort is stable).
         keys = self.integers(0, _UINT64_MAX, size=n, dtype="uint64", endpoint=True, device=device)
         return _argsort(keys)
 
-    def permutation(self, x, axis=0, device=None):
+    def permutation(self, x: int | _Array, axis: int = 0, device: DeviceLike = None) -> _Array:
         """A random permutation: of arange(x) (int64) for an integer x, else a permuted copy
         of the weft array x along axis. The same for a seed on every device."""
         if isinstance(x, _numbers.Integral) and not isinstance(x, bool):
@@ -186,7 +199,7 @@ class Generator:
         index = (slice(None),) * ax + (self._order(a.shape[ax], a.device),)
         return _asarray(a[index])
 
-    def shuffle(self, x, axis=0):
+    def shuffle(self, x: _Array, axis: int = 0) -> None:
         """Permutes the weft array x in place along axis (as permutation, written back)."""
         a = _array_arg(x, "shuffle")
         ax = _axis(a, axis, "shuffle")
@@ -194,7 +207,7 @@ class Generator:
         a[...] = _asarray(a[index])
 
 
-def _array_arg(x, who):
+def _array_arg(x: object, who: str) -> _Array:
     if not isinstance(x, _Array):
         raise TypeError(f"Generator.{who}: x must be an integer or a weft array (weft.asarray(x) puts a NumPy "
                         f"array on a device), got {type(x).__name__}")
@@ -203,13 +216,13 @@ def _array_arg(x, who):
     return x
 
 
-def _axis(a, axis, who):
+def _axis(a: _Array, axis: int, who: str) -> int:
     if not isinstance(axis, _numbers.Integral) or isinstance(axis, bool) or not -a.ndim <= axis < a.ndim:
         raise _weft.InvalidArgument(f"Generator.{who}: axis must be an integer in [{-a.ndim}, {a.ndim}), got {axis!r}")
     return int(axis) % a.ndim
 
 
-def default_rng(seed=None) -> Generator:
+def default_rng(seed: int | _np.integer[Any] | Generator | None = None) -> Generator:
     """NumPy's spelling: a Generator keyed by seed (a Generator given is returned as it is)."""
     if isinstance(seed, Generator):
         return seed

@@ -7,4 +7,9 @@ Examples
 >>> InclusiveScanKernel is weft.InclusiveScanKernel
 True
 """
-from ._generators import ExclusiveScanKernel, GenericScanKernel, InclusiveScanKernel  # noqa: F401
+# (re-exported: "x as x" says so to type checkers)
+from ._generators import (
+    ExclusiveScanKernel as ExclusiveScanKernel,
+    GenericScanKernel as GenericScanKernel,
+    InclusiveScanKernel as InclusiveScanKernel,
+)

@@ -77,6 +77,24 @@ def test_mypy_strict_passes_on_a_program_of_the_common_functions(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_mypy_strict_passes_on_pyopencl_module_names_and_the_generator(tmp_path):
+    # weft.array, weft.elementwise, weft.reduction and weft.scan re-export their names ("x as x"),
+    # without which mypy --strict exports none of them; Generator's methods carry their types.
+    program = tmp_path / "user_forms.py"
+    program.write_text(
+        "import numpy as np\nimport weft\nimport weft.array as cl_array\n"
+        "from weft.elementwise import ElementwiseKernel\nfrom weft.reduction import ReductionKernel\n"
+        "from weft.scan import ExclusiveScanKernel, GenericScanKernel, InclusiveScanKernel\n\n"
+        "a: cl_array.Array = cl_array.zeros(4, np.float32) + cl_array.arange(4, dtype=np.float32)\n"
+        "k = ElementwiseKernel('float *x', 'x[i] = 2 * x[i]')\n"
+        "scan = InclusiveScanKernel(np.int32, 'a+b')\n"
+        "kinds = (ReductionKernel, ExclusiveScanKernel, GenericScanKernel)\n"
+        "z: weft.Array = weft.random.default_rng(1).normal(0.0, 2.0, size=(2, 2))\n"
+        "u: weft.Array = weft.unique(a)\n")
+    proc = _mypy(str(program), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_mypy_strict_passes_on_the_stubs(tmp_path):
     # A copy: mypy will not check a file inside site-packages by its path.
     stub = tmp_path / "_weft.pyi"
