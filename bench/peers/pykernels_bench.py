@@ -133,6 +133,10 @@ def numba_cuda(vertices, size, repeat, reference):
     """Numba CUDA, one thread per pixel; None when numba.cuda has no GPU."""
     try:
         import numba
+        if not hasattr(np, "row_stack"):
+            # numba-cuda 0.2x registers an overload of np.row_stack, which NumPy 2.4 removed; the
+            # peer needs only this alias to import (it changes nothing weft measures)
+            np.row_stack = np.vstack
         from numba import cuda
         if not cuda.is_available():
             info("numba.cuda finds no GPU: no Numba CUDA peer")
@@ -227,7 +231,9 @@ def one_device(device, vertices, size, repeat, reference):
     c_out = weft.zeros((size, size), np.uint8, device=device)
 
     def c_kernel():
-        k(queue, (size, size), None, v, np.int64(len(vertices)), c_out, np.int64(size), np.uint8(1)).wait()
+        # finished like the Python kernel's run (queue.finish), not through the event's wait
+        k(queue, (size, size), None, v, np.int64(len(vertices)), c_out, np.int64(size), np.uint8(1))
+        queue.finish()
     c_kernel()
     check(c_out.get(), reference, f"OpenCL C kernel on {sel}")
     out["c"], mn = timed(c_kernel, repeat)

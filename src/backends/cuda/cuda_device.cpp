@@ -96,6 +96,7 @@ CudaDevice::CudaDevice(DeviceInfo info, CUdevice device, CUcontext context, std:
 
 CudaDevice::~CudaDevice() {
   callbacks_.reset();
+  staging_.reset();  // its pinned buffers, while the context exists
   // Modules unload while the context still exists.
   builder_.clear();
   source_builder_.clear();

@@ -13,6 +13,7 @@
 #include "backends/cuda/cuda_api.hpp"
 #include "backends/cuda/cuda_compiler.hpp"
 #include "backends/cuda/cuda_queue.hpp"
+#include "backends/cuda/cuda_staging.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/program_builder.hpp"
 
@@ -35,6 +36,8 @@ class CudaDevice final : public DeviceImpl {
   const std::string& arch() const noexcept { return arch_; }
   CudaEventPool& events() { return events_; }
   CudaCallbackThread& callbacks() { return *callbacks_; }
+  /// Copies between the device and pageable host memory through pinned buffers.
+  CudaStaging& staging() { return *staging_; }
   /// Host nanoseconds of a timing event: the device clock anchored once to the host's.
   std::uint64_t host_time_of(cu::CUevent e) const;
 
@@ -44,6 +47,7 @@ class CudaDevice final : public DeviceImpl {
   std::string arch_;
   CudaEventPool events_;
   std::unique_ptr<CudaCallbackThread> callbacks_;
+  std::unique_ptr<CudaStaging> staging_ = std::make_unique<CudaStaging>(*this);
   cu::CUevent anchor_ = nullptr;     // a timing event recorded at start-up ...
   std::uint64_t anchor_host_ns_ = 0;  // ... when the host clock read this
   CudaCompiler compiler_{*this};

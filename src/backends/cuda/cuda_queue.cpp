@@ -246,7 +246,9 @@ EventPtr CudaQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t 
   device_->make_current();
   auto foreign = wait_for(wait);
   CUevent start = begin_command();
-  if (bytes) check(driver().cuMemcpyHtoDAsync(ptr_of(dst) + offset, src, bytes, stream_), "cuMemcpyHtoDAsync");
+  if (bytes && !device_->staging().write(stream_, ptr_of(dst) + offset, src, bytes)) {
+    check(driver().cuMemcpyHtoDAsync(ptr_of(dst) + offset, src, bytes, stream_), "cuMemcpyHtoDAsync");
+  }
   auto e = end_command(start, t, std::move(foreign));
   if (blocking) e->wait();
   return e;
@@ -258,7 +260,9 @@ EventPtr CudaQueue::read(const BufferPtr& src, std::size_t offset, std::size_t b
   device_->make_current();
   auto foreign = wait_for(wait);
   CUevent start = begin_command();
-  if (bytes) check(driver().cuMemcpyDtoHAsync(dst, ptr_of(src) + offset, bytes, stream_), "cuMemcpyDtoHAsync");
+  if (bytes && !device_->staging().read(stream_, dst, ptr_of(src) + offset, bytes)) {
+    check(driver().cuMemcpyDtoHAsync(dst, ptr_of(src) + offset, bytes, stream_), "cuMemcpyDtoHAsync");
+  }
   auto e = end_command(start, t, std::move(foreign));
   if (blocking) e->wait();
   return e;

@@ -1,0 +1,105 @@
+#include "backends/cuda/cuda_staging.hpp"
+
+#include <algorithm>
+
+#include "backends/cuda/cuda_device.hpp"
+#include "runtime/parallel_memcpy.hpp"
+
+namespace weft::detail {
+
+using namespace cu;
+
+namespace {
+constexpr int CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2;
+}  // namespace
+
+CudaStaging::~CudaStaging() {
+  if (!buffers_[0]) return;
+  device_.make_current();
+  for (std::size_t k = 0; k < kBuffers; ++k) {
+    if (events_[k]) driver().cuEventDestroy(events_[k]);
+    if (buffers_[k]) driver().cuMemFreeHost(buffers_[k]);
+  }
+}
+
+bool CudaStaging::worth_staging(const void* host, std::size_t bytes) const {
+  if (bytes < kStageMinBytes || parallel_memcpy().threads() < 2) return false;
+  // Host memory the driver knows (pinned, registered, managed) has a memory type: copied
+  // directly at full speed. Pageable memory has none (cuPointerGetAttributes, unlike
+  // cuPointerGetAttribute, answers 0 for it rather than an error that tools would report).
+  int attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  unsigned type = 0;
+  void* data[] = {&type};
+  const CUresult r = driver().cuPointerGetAttributes(1, &attribute, data, reinterpret_cast<CUdeviceptr>(host));
+  return r == CUDA_SUCCESS && type == 0;
+}
+
+bool CudaStaging::ready() {
+  if (buffers_[0]) return true;
+  if (failed_) return false;
+  for (std::size_t k = 0; k < kBuffers; ++k) {
+    if (driver().cuMemAllocHost(&buffers_[k], kChunkBytes) != CUDA_SUCCESS ||
+        driver().cuEventCreate(&events_[k], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
+      for (std::size_t j = 0; j <= k; ++j) {
+        if (events_[j]) driver().cuEventDestroy(events_[j]);
+        if (buffers_[j]) driver().cuMemFreeHost(buffers_[j]);
+        events_[j] = nullptr;
+        buffers_[j] = nullptr;
+      }
+      failed_ = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+void CudaStaging::reuse(std::size_t k) {
+  if (recorded_[k]) check(driver().cuEventSynchronize(events_[k]), "cuEventSynchronize");
+}
+
+void CudaStaging::record(std::size_t k, CUstream stream) {
+  check(driver().cuEventRecord(events_[k], stream), "cuEventRecord");
+  recorded_[k] = true;
+}
+
+bool CudaStaging::write(CUstream stream, CUdeviceptr dst, const void* src, std::size_t bytes) {
+  if (!worth_staging(src, bytes)) return false;
+  std::unique_lock lock(busy_, std::try_to_lock);
+  if (!lock.owns_lock() || !ready()) return false;
+  const char* from = static_cast<const char*>(src);
+  for (std::size_t off = 0, i = 0; off < bytes; off += kChunkBytes, ++i) {
+    const std::size_t k = i % kBuffers, len = std::min(kChunkBytes, bytes - off);
+    reuse(k);
+    parallel_memcpy().copy(buffers_[k], from + off, len);
+    check(driver().cuMemcpyHtoDAsync(dst + off, buffers_[k], len, stream), "cuMemcpyHtoDAsync");
+    record(k, stream);
+  }
+  // Returns once src is read, as a pageable copy does; the last chunks may still be on their
+  // way from the pinned buffers, which the next staged copy (any stream) reuses only after
+  // their events.
+  return true;
+}
+
+bool CudaStaging::read(CUstream stream, void* dst, CUdeviceptr src, std::size_t bytes) {
+  if (!worth_staging(dst, bytes)) return false;
+  std::unique_lock lock(busy_, std::try_to_lock);
+  if (!lock.owns_lock() || !ready()) return false;
+  char* to = static_cast<char*>(dst);
+  const std::size_t chunks = (bytes + kChunkBytes - 1) / kChunkBytes;
+  auto issue = [&](std::size_t i) {
+    const std::size_t k = i % kBuffers, off = i * kChunkBytes, len = std::min(kChunkBytes, bytes - off);
+    reuse(k);
+    check(driver().cuMemcpyDtoHAsync(buffers_[k], src + off, len, stream), "cuMemcpyDtoHAsync");
+    record(k, stream);
+  };
+  for (std::size_t i = 0; i < std::min(kBuffers, chunks); ++i) issue(i);
+  for (std::size_t i = 0; i < chunks; ++i) {
+    const std::size_t k = i % kBuffers, off = i * kChunkBytes, len = std::min(kChunkBytes, bytes - off);
+    check(driver().cuEventSynchronize(events_[k]), "cuEventSynchronize");
+    parallel_memcpy().copy(to + off, buffers_[k], len);
+    if (i + kBuffers < chunks) issue(i + kBuffers);
+  }
+  return true;
+}
+
+}  // namespace weft::detail
