@@ -110,8 +110,8 @@ class _Sources:
             if isinstance(t, ArrayT):
                 t = t.elem
             if not isinstance(t, Scalar):
-                raise TypeError(f"show_source: @weft.vectorize '{self.owner.__name__}' takes numbers and arrays "
-                                f"of numbers, not {t}")
+                raise TypeError(f"show_source: @weft.vectorize '{self.owner.parsed.tree.name}' takes numbers and "
+                                f"arrays of numbers, not {t}")
             elems.append(t)
         return self.owner.specialized(tuple(elems))
 
@@ -131,8 +131,9 @@ class VectorizedFunction(JitFunction):
         self.signatures = [_parse_signature(s, func.__name__) for s in (signatures or [])]
         for s in self.signatures:
             if len(s.params) != len(self.parsed.params):
-                raise TypeError(f"@weft.vectorize '{func.__name__}': the signature '{s.result}({', '.join(map(str, s.params))})' "
-                                f"has {len(s.params)} parameter(s), the function {len(self.parsed.params)}")
+                declared = f"{s.result}({', '.join(map(str, s.params))})"
+                raise TypeError(f"@weft.vectorize '{func.__name__}': the signature '{declared}' has "
+                                f"{len(s.params)} parameter(s), the function {len(self.parsed.params)}")
         functools.update_wrapper(self, func)
 
     def specialized(self, types: tuple[Scalar, ...], result: Scalar | None = None) -> Specialized:
@@ -172,8 +173,9 @@ class VectorizedFunction(JitFunction):
             if all(can_hold(p, t) for p, t in zip(s.params, types)):
                 return s.params, s.result
         have = ", ".join(str(t) for t in types)
-        raise TypeError(f"@weft.vectorize '{self.__name__}': no signature takes ({have}) with safe casting; "
-                        f"declared: {', '.join(f'{s.result}({chr(44).join(map(str, s.params))})' for s in self.signatures)}")
+        declared = ", ".join(f"{s.result}({', '.join(map(str, s.params))})" for s in self.signatures)
+        raise TypeError(f"@weft.vectorize '{self.parsed.tree.name}': no signature takes ({have}) with safe casting; "
+                        f"declared: {declared}")
 
     def __call__(self, *args: Any) -> Any:
         p = self.parsed
@@ -187,13 +189,19 @@ class VectorizedFunction(JitFunction):
         fn = self.specialized(params, result).function
         from ._creation import asarray
         run = [asarray(a, device=device) if isinstance(a, _np.ndarray) else a for a in args]
+        shapes = [tuple(a.shape) for a in run if isinstance(a, _weft._Array)]
+        try:
+            _np.broadcast_shapes(*shapes)
+        except ValueError:
+            raise _weft.InvalidArgument(f"@weft.vectorize '{p.tree.name}': the arguments of shapes "
+                                        f"{', '.join(map(str, shapes))} cannot be broadcast together") from None
         if not any(isinstance(a, _weft._Array) for a in run):
             # Numbers only: a 0-d array, as numpy.vectorize gives (the first number as one).
             run[0] = asarray(_np.asarray(run[0], dtype=params[0].strong().dtype), device=device)
         return _weft.apply_function(fn, run)
 
     def __repr__(self) -> str:
-        return f"<weft.vectorize {self.__name__}>"
+        return f"<weft.vectorize {self.parsed.tree.name}>"
 
 
 def vectorize(func: Any = None, signatures: Sequence[str] | None = None) -> Any:

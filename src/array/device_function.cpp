@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "array/array_queue.hpp"
 #include "array/expr_node.hpp"
 #include "array/promotion.hpp"
 #include "core/hash.hpp"

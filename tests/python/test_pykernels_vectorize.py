@@ -79,15 +79,16 @@ def test_one_kernel_for_the_expression_and_for_its_sum(device):
         r = (rel_diff(a, b) * 2).evaluate()
     assert log.kernels == ["weft_expr"]
     np.testing.assert_allclose(r.get(), 2 * _rel_diff(x, y), rtol=2e-6)
-    # The sum reads the function inside its one reduction: the same kernels as a sum of a
-    # built-in fused expression, no elementwise kernel first.
+    # The sum reads the function inside its reduction: the same kernels as the sum of a
+    # built-in fused expression (the reduction's passes, then the 0-d result's conversion to
+    # float32), no elementwise kernel evaluating the expression first.
     float((rel_diff(a, b) * 2).sum())
     float((a * b * 2).sum())
     with weft.LaunchLog(weft.array_queue(device)) as log:
         total = float((rel_diff(a, b) * 2).sum())
     with weft.LaunchLog(weft.array_queue(device)) as plain:
         float((a * b * 2).sum())
-    assert "weft_expr" not in log.kernels and log.kernels == plain.kernels, (log.kernels, plain.kernels)
+    assert log.kernels == plain.kernels and log.kernels[0].startswith("weft_reduce"), (log.kernels, plain.kernels)
     assert total == pytest.approx(float(np.sum(2 * _rel_diff(x, y).astype(np.float64))), rel=1e-5)
     # An axis reduction and a cumulative sum read it the same way.
     m = weft.asarray(x.reshape(10, 100), device=device)
@@ -103,8 +104,8 @@ def test_broadcasting_numpy_arrays_and_numbers(device):
     r = rel_diff(a, row)  # a NumPy array goes to a's device
     assert r.shape == (3, 4) and r.device == device
     np.testing.assert_allclose(r.get(), _rel_diff(col, row))
-    with pytest.raises(weft.InvalidArgument, match=r"\(3, 1\), \(5,\)"):
-        rel_diff(a, weft.asarray(np.ones(5), device=device).reshape(1, 5)[0])
+    with pytest.raises(weft.InvalidArgument, match=r"'rel_diff': the arguments of shapes \(3, 4\), \(5,\)"):
+        rel_diff(r, weft.asarray(np.ones(5), device=device))
     # Numbers only: a 0-d array, as numpy.vectorize gives.
     z = rel_diff(3.0, 1.0)
     assert z.shape == () and float(z) == pytest.approx(2 / 3)
@@ -200,7 +201,8 @@ def test_refusals_name_file_line_and_column(device):
         @weft.vectorize
         def with_list(x):
             return [x][0]
-    with pytest.raises(weft.Unsupported, match=rf"test_pykernels_vectorize\.py:{_line_of(returns_pair.__wrapped__, 'def returns_pair')}.*returns a tuple"):
+    line = _line_of(returns_pair.__wrapped__, "def returns_pair")
+    with pytest.raises(weft.Unsupported, match=rf"test_pykernels_vectorize\.py:{line}:1: .*returns a tuple"):
         returns_pair(a)
     with pytest.raises(weft.Unsupported, match="returns no value"):
         returns_nothing(a)
