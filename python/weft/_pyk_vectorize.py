@@ -239,18 +239,17 @@ def vectorize(func: Any = None, signatures: Sequence[str] | None = None) -> Any:
 
     Examples
     --------
-    >>> import math
     >>> @weft.vectorize
-    ... def soft_clip(x, limit):
-    ...     if abs(x) <= limit:
-    ...         return x
-    ...     return math.copysign(limit, x)
+    ... def huber(x, delta):
+    ...     if abs(x) <= delta:
+    ...         return 0.5 * x * x
+    ...     return delta * (abs(x) - 0.5 * delta)
     >>> a = weft.asarray(np.array([-3.0, 0.5, 2.0], np.float32))
-    >>> r = soft_clip(a, 1.0) * 2           # lazy: one kernel when needed
+    >>> r = huber(a, 1.0) * 2               # lazy: one kernel when needed
     >>> r.dtype, r.get()
-    (dtype('float32'), array([-2.,  1.,  2.], dtype=float32))
-    >>> float((soft_clip(a, 1.0) * 2).sum())  # fused into the sum's kernel
-    1.0
+    (dtype('float32'), array([5.  , 0.25, 3.  ], dtype=float32))
+    >>> float((huber(a, 1.0) * 2).sum())    # fused into the sum's kernel
+    8.25
     """
     if func is None or isinstance(func, (list, tuple)):
         sigs = func if isinstance(func, (list, tuple)) else signatures
