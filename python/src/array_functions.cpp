@@ -34,9 +34,9 @@ void register_array_functions(nb::module_& m) {
         return std::string(f.result() == weft::DType::bool_ ? "bool" : weft::name(f.result()));
       })
       .def("__repr__", [](const weft::DeviceFunction& f) { return "<weft device function " + f.name() + ">"; });
-  m.def("apply_function", [](const weft::DeviceFunction& f, const nb::sequence& args) {
+  m.def("apply_function", [](const weft::DeviceFunction& f, const std::vector<nb::object>& args) {
     std::vector<weft::Expr> exprs;
-    for (nb::handle a : args) exprs.push_back(need_operand(a, f.name().c_str()));
+    for (const nb::object& a : args) exprs.push_back(need_operand(a, f.name().c_str()));
     return make_lazy(f(exprs));
   }, nb::arg("function"), nb::arg("args"),
         "The lazy elementwise application of a DeviceFunction to weft arrays and numbers (broadcast\n"
