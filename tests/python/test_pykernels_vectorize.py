@@ -95,6 +95,13 @@ def test_one_kernel_for_the_expression_and_for_its_sum(device):
     np.testing.assert_allclose(rel_diff(m, 1.5).sum(axis=1).get(),
                                _rel_diff(x.reshape(10, 100), np.float32(1.5)).sum(axis=1), rtol=1e-5)
     np.testing.assert_allclose(weft.cumsum(rel_diff(a, b)).get(), np.cumsum(_rel_diff(x, y)), rtol=1e-4)
+    # A histogram reads it in its counting kernel; an assignment writes it in place.
+    counts, edges = weft.histogram(rel_diff(a, b), bins=5, range=(0.0, 5.0))
+    want, _ = np.histogram(_rel_diff(x, y), bins=5, range=(0.0, 5.0))
+    np.testing.assert_array_equal(counts.get(), want)
+    c = a.copy()
+    c[...] = rel_diff(c, b) + 1
+    np.testing.assert_allclose(c.get(), _rel_diff(x, y) + 1, rtol=2e-6)
 
 
 def test_broadcasting_numpy_arrays_and_numbers(device):
