@@ -95,6 +95,19 @@ TEST_P(Arrays, DeviceFunctionConvertsArgumentsAndResults) {
   EXPECT_EQ(eval(plus_sq({x}) + sq_minus()({x, x})).to_host<float>()[3], 17.0f + 12.0f);
 }
 
+TEST_P(Arrays, DeviceFunctionCacheKeyHoldsItsText) {
+  // Two functions of one name and one signature, different bodies: different kernels.
+  Array a = make(iota_f(4), Shape{4});
+  const DeviceFunction plus1("bump", {DType::float32}, DType::float32, {{"bump", "float bump(float x) { return x + 1; }"}});
+  const DeviceFunction plus2("bump", {DType::float32}, DType::float32, {{"bump", "float bump(float x) { return x + 2; }"}});
+  EXPECT_EQ(eval(plus1({a})).to_host<float>(), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(eval(plus2({a})).to_host<float>(), (std::vector<float>{2, 3, 4, 5}));
+  detail::CallKey k1, k2;
+  k1.walk(a.shape(), nullptr, {plus1({a}).node().get()});
+  k2.walk(a.shape(), nullptr, {plus2({a}).node().get()});
+  EXPECT_NE(k1.key(), k2.key());
+}
+
 TEST_P(Arrays, DeviceFunctionRefusesWhatItCannotDo) {
   Array a = make(iota_f(4), Shape{4});
   const Def d{"f", "float f(float x) { return x; }"};
