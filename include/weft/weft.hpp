@@ -10,6 +10,7 @@
 #include "weft/buffer.hpp"
 #include "weft/config.hpp"
 #include "weft/device.hpp"
+#include "weft/device_function.hpp"
 #include "weft/dtype.hpp"
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"

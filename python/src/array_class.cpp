@@ -247,6 +247,7 @@ void register_arrays(nb::module_& m) {
   register_array_memory(m);
   register_array_histogram(m);
   register_array_manipulation(m);
+  register_array_functions(m);
 }
 
 }  // namespace weftpy

@@ -40,5 +40,6 @@ void register_array_creation(nb::module_& m);
 void register_array_memory(nb::module_& m);
 void register_array_histogram(nb::module_& m);
 void register_array_manipulation(nb::module_& m);
+void register_array_functions(nb::module_& m);
 
 }  // namespace weftpy

@@ -191,6 +191,7 @@ from ._pyk_api import (  # noqa: F401  (Python kernels: issue 28)
     prange,
     show_source,
 )
+from ._pyk_vectorize import vectorize  # noqa: F401  (issue 28: elementwise, lazy, fused)
 from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "From PyOpenCL")
     CommandQueue,
     Platform,
@@ -394,7 +395,7 @@ __all__ = [
     "wait_for_events", "where", "zeros", "zeros_like",
     # Python kernels (issue 28)
     "atomic_add", "atomic_inc", "atomic_max", "atomic_min", "atomic_sub", "barrier", "local_array", "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",
-    "show_source",
+    "show_source", "vectorize",
 ]
 
 # Public names are weft's, whichever module defines them (their reprs, help() and pickles say

@@ -144,7 +144,8 @@ std::string make_source(const std::vector<BinAxis>& axes, const std::optional<Ex
   const std::string fparams = args.substr(0, args.size() - 2);
   const DType acc = accumulator(weights);
   std::string s = "typedef " + kernel_type(acc) + " weft_acc_t;\n#define WEFT_WEIGHTED " + (weights ? "1" : "0") +
-                  "\n#define WEFT_FLOAT_WEIGHTS " + (acc == DType::float64 ? "1" : "0") + "\n" + helpers();
+                  "\n#define WEFT_FLOAT_WEIGHTS " + (acc == DType::float64 ? "1" : "0") + "\n" + helpers() +
+                  t.sig.functions;
   for (std::size_t k = 0; k < axes.size(); ++k) s += bin_function(axes[k], k);
   // The flat bin: the first axis slowest, as NumPy's histogram2d lays H out.
   s += "long weft_bin(long i, " + fparams + ") {\n" + t.sig.offsets + "\n  long bin = 0;\n";

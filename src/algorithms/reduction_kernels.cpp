@@ -16,7 +16,7 @@ ElementFunction element_function(const detail::Signature& sig, const std::string
   for (std::size_t pos = 0; (pos = params_global.find("const ", pos)) != std::string::npos; pos += 15) {
     params_global.replace(pos, 6, "__global const ");
   }
-  f.preamble = detail::helpers() + type + " weft_element(long i, " + params_global + ") { " + sig.offsets +
+  f.preamble = detail::helpers() + sig.functions + type + " weft_element(long i, " + params_global + ") { " + sig.offsets +
                " return (" + type + ")(" + value + "); }\n";
   return f;
 }

@@ -12,6 +12,7 @@
 #include "array/codegen.hpp"
 #include "array/promotion.hpp"
 #include "weft/array.hpp"
+#include "weft/error.hpp"
 
 namespace weft::detail {
 
@@ -140,6 +141,23 @@ class Generator {
         // != 0: OpenCL C takes no floating-point condition in ?: (NaN counts as true).
         return "((" + c + ") != 0 ? (" + t + ")(" + a + ") : (" + t + ")(" + b + "))";
       }
+      case K::call: {
+        // A user function: its definitions go before the kernel (once each, signature()), the
+        // arguments converted to its parameters' types (a bool one takes "nonzero").
+        functions_.push_back(n.function.get());
+        const FunctionDef& f = *n.function;
+        std::string call = f.name + "(";
+        for (std::size_t k = 0; k < n.kids.size(); ++k) {
+          const std::string in = value(*n.kids[k]);
+          const DType p = f.params[k];
+          call += k ? ", " : "";
+          call += p == DType::bool_ && n.kids[k]->dtype != DType::bool_ ? "((uchar)((" + in + ") != 0))"
+                                                                        : "((" + kernel_type(p) + ")(" + in + "))";
+        }
+        call += ")";
+        if (f.result == DType::bool_) return "((uchar)((" + call + ") != 0))";
+        return "((" + kernel_type(f.result) + ")(" + call + "))";
+      }
       case K::binary: break;
     }
     if (is_logical(n.op)) {
@@ -182,6 +200,7 @@ class Generator {
 
   const std::vector<Leaf>& leaves() const { return leaves_; }
   const std::vector<const ExprNode*>& scalars() const { return scalars_; }
+  const std::vector<const FunctionDef*>& functions() const { return functions_; }
   const std::string& key() const { return key_; }
   bool any_general() const {
     return std::any_of(leaves_.begin(), leaves_.end(), [](const Leaf& l) { return l.general; });
@@ -237,6 +256,7 @@ class Generator {
   std::string& key_;
   std::vector<Leaf>& leaves_;
   std::vector<const ExprNode*>& scalars_;
+  std::vector<const FunctionDef*> functions_;  // text mode: the user functions called, in order
   void append_number(std::size_t v) {
     char digits[24];
     const auto r = std::to_chars(digits, digits + sizeof digits, v);
@@ -294,8 +314,29 @@ void index_arguments(const Generator& g, const Shape& shape, bool text, Signatur
   }
 }
 
+// The definitions of the user functions a text-mode walk met, each name once: helpers shared
+// by several functions are given by each; one name defined two ways is refused.
+std::string function_definitions(const Generator& g) {
+  std::vector<const DeviceFunction::Definition*> seen;
+  std::string out;
+  for (const FunctionDef* f : g.functions()) {
+    for (const DeviceFunction::Definition& d : f->definitions) {
+      const auto same = std::find_if(seen.begin(), seen.end(), [&](const auto* s) { return s->name == d.name; });
+      if (same == seen.end()) {
+        seen.push_back(&d);
+        out += d.text + "\n";
+      } else if ((*same)->text != d.text) {
+        throw InvalidArgument("an expression calls device functions that define '" + d.name +
+                              "' in two different ways; give the definitions different names");
+      }
+    }
+  }
+  return out;
+}
+
 // The arguments (args) and, in text mode, the parameter list and offset statements (sig).
 void signature(const Generator& g, const Shape& shape, bool text, Signature& sig, std::vector<RuntimeArg>& args) {
+  if (text) sig.functions = function_definitions(g);
   // Every argument at once: leaves (buffer and offset, strides when general), numbers, extents.
   args.reserve(args.size() + g.scalars().size() + g.leaves().size() * (2 + shape.ndim()) + shape.ndim());
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {

@@ -25,6 +25,7 @@ struct Signature {
   std::string spec;     // ", const float *weft_a0, double weft_c0, long weft_off0, ..."
   std::string names;    // ", weft_a0, weft_c0, weft_off0, ...": the same, to pass them on
   std::string offsets;  // statements computing weft_oK from i
+  std::string functions;  // the user device functions the expression calls: before the kernel
 };
 
 // The cache key and the arguments of a call whose kernel may already be made: all such a call

@@ -54,7 +54,7 @@ std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode&
     return std::make_shared<ElementwiseKernel>(
         t.sig.spec.substr(2),
         t.sig.offsets + " weft_a0[weft_o0] = (" + kernel_type(out.dtype()) + ")(" + value + ");", "weft_expr",
-        helpers());
+        helpers() + t.sig.functions);
   });
 }
 

@@ -1,11 +1,12 @@
 // The node of a lazy expression tree (weft::Expr holds the root) and the questions every
 // stage asks of a whole tree. Each expression becomes one generated kernel (an
 // ElementwiseKernel, or the map of a ReductionKernel), cached by the expression's structure:
-// the operators, the dtypes, the number of dimensions and which arrays need strided indexing.
-// Array offsets, shapes, strides and numbers are kernel arguments, so a new value reuses the
-// kernel. The stages, one file each: promotion (the node builders and NumPy's types),
-// codegen (key and source), kernel_cache, tree_cutting, evaluate; the reductions and scans
-// built on them live in src/algorithms.
+// the operators (and the user functions called), the dtypes, the number of dimensions and
+// which arrays need strided indexing. Array offsets, shapes, strides and numbers are kernel
+// arguments, so a new value reuses the kernel. The stages, one file each: promotion (the node
+// builders and NumPy's types; device_function.cpp builds the call nodes), codegen (key and
+// source), kernel_cache, tree_cutting, evaluate; the reductions and scans built on them live
+// in src/algorithms.
 #pragma once
 
 #include <cstdint>
@@ -14,11 +15,21 @@
 #include <vector>
 
 #include "weft/array.hpp"
+#include "weft/device_function.hpp"
 
 namespace weft::detail {
 
+// The dialect function a call node calls (weft::DeviceFunction, device_function.cpp).
+struct FunctionDef {
+  std::string name;
+  std::vector<DType> params;
+  DType result = DType::float64;
+  std::vector<DeviceFunction::Definition> definitions;  // what it calls first, itself last
+  std::string key;  // the name and a digest of the definitions: the function in cache keys
+};
+
 struct ExprNode {
-  enum class Kind { leaf, scalar, unary, binary, where, cast };
+  enum class Kind { leaf, scalar, unary, binary, where, cast, call };
   Kind kind = Kind::scalar;
   std::string op;
   DType dtype = DType::float64;
@@ -28,6 +39,7 @@ struct ExprNode {
   Array array;
   double value = 0;         // a floating-point number
   std::int64_t ivalue = 0;  // an integer or bool (a uint64 above 2**63-1 as its bits)
+  std::shared_ptr<const FunctionDef> function;  // a call's (op is its key)
 };
 
 using NodePtr = std::shared_ptr<const ExprNode>;
