@@ -2,6 +2,26 @@
 # whose C++ side returns a plain nb::object/list/dict, written as what they hold, so that
 # `mypy --strict` checks user code against the real types. Each entry: a regular expression
 # on the qualified name, then the replacement text (\doc keeps the binding's docstring).
+# (The exception classes are generated: python/stub_errors.py.)
+
+# The bindings that return arrays name them `Array` (ArrayObject, python/src/common.hpp): the
+# user's type, weft.Array, the Python class over _Array (python/weft/_array.py).
+_weft\.__prefix__$:
+    \from weft._array import Array
+
+# Arrays compare elementwise (as NumPy's ndarray, whose stub says the same).
+_weft\._Array\.__(eq|ne)__$:
+    def __\1__(self, arg: object, /) -> Array: ...  # type: ignore[override]
+
+# out= gives back out; return_event=True a pair (PyOpenCL's ReductionKernel).
+_weft\._ReductionKernel\.__call__$:
+    \from typing import Any, Literal, overload
+    @overload
+    def __call__(self, *args: Any, return_event: Literal[False] = False, **kwargs: Any) -> Array: ...
+    @overload
+    def __call__(self, *args: Any, return_event: Literal[True], **kwargs: Any) -> tuple[Array, Event]: ...
+    @overload
+    def __call__(self, *args: Any, return_event: bool, **kwargs: Any) -> Array | tuple[Array, Event]: ...
 
 _weft\.backends$:
     \from typing import Any

@@ -28,9 +28,9 @@ void refuse_huge_int(nb::handle number, const weft::Expr& other) {
 
 bool is_comparison(Binary f);
 
-nb::object binary(Binary f, nb::handle a, nb::handle b) {
+ArrayObject binary(Binary f, nb::handle a, nb::handle b) {
   auto x = operand(a), y = operand(b);
-  if (!x || !y) return nb::borrow(Py_NotImplemented);
+  if (!x || !y) return nb::borrow<ArrayObject>(Py_NotImplemented);
   if (!is_comparison(f)) {  // comparisons go by value
     refuse_huge_int(a, *y);
     refuse_huge_int(b, *x);
@@ -58,17 +58,17 @@ weft::Expr neg(const weft::Expr& a) { return -a; }
 weft::Expr inv(const weft::Expr& a) { return ~a; }
 
 template <Binary F>
-nb::object op(nb::handle a, nb::handle b) { return binary(F, a, b); }
+ArrayObject op(nb::handle a, nb::handle b) { return binary(F, a, b); }
 template <Binary F>
-nb::object rop(nb::handle a, nb::handle b) { return binary(F, b, a); }
+ArrayObject rop(nb::handle a, nb::handle b) { return binary(F, b, a); }
 template <Binary F>
-nb::object iop(nb::handle self, nb::handle b) {
+ArrayObject iop(nb::handle self, nb::handle b) {
   auto y = operand(b);
-  if (!y) return nb::borrow(Py_NotImplemented);
+  if (!y) return nb::borrow<ArrayObject>(Py_NotImplemented);
   weft::Array a = as_py(self).array();
   before_write(a);
   a.assign(F(weft::Expr(a), *y));
-  return nb::borrow(self);
+  return same_array(self);
 }
 
 }  // namespace
@@ -85,7 +85,8 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
            nb::arg("other"), nb::arg("mod").none() = nb::none())
       .def("__rpow__", [](nb::handle a, nb::handle b, nb::handle) { return binary(weft::power, b, a); },
            nb::arg("other"), nb::arg("mod").none() = nb::none())
-      .def("__ipow__", &iop<weft::power>)
+      .def("__ipow__", [](nb::handle self, nb::handle b, nb::handle) { return iop<weft::power>(self, b); },
+           nb::arg("other"), nb::arg("mod").none() = nb::none())  // as __pow__'s, which type checkers compare
       .def("__and__", &op<band>).def("__rand__", &rop<band>).def("__iand__", &iop<band>)
       .def("__or__", &op<bor>).def("__ror__", &rop<bor>).def("__ior__", &iop<bor>)
       .def("__xor__", &op<bxor>).def("__rxor__", &rop<bxor>).def("__ixor__", &iop<bxor>)
@@ -94,7 +95,7 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
       .def("__lt__", &op<lt>).def("__le__", &op<le>).def("__gt__", &op<gt>).def("__ge__", &op<ge>)
       .def("__eq__", &op<eq>).def("__ne__", &op<ne>)
       .def("__neg__", [](const PyArray& p) { return make_lazy(-p.expr()); })
-      .def("__pos__", [](nb::handle self) { return nb::borrow(self); })
+      .def("__pos__", [](nb::handle self) { return same_array(self); })
       .def("__abs__", [](const PyArray& p) { return make_lazy(weft::abs(p.expr())); })
       .def("__invert__", [](const PyArray& p) { return make_lazy(~p.expr()); });
 

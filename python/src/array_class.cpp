@@ -17,23 +17,23 @@ namespace {
 // A strong reference, kept to exit with the module's other types.
 PyObject* array_class = nullptr;
 
-nb::object wrap(weft::LazyArray value) {
+ArrayObject wrap(weft::LazyArray value) {
   nb::handle type = array_class ? nb::handle(array_class) : nb::type<PyArray>();
   nb::object obj = nb::inst_alloc(type);
   new (nb::inst_ptr<PyArray>(obj)) PyArray{std::move(value)};
   nb::inst_mark_ready(obj);
-  return obj;
+  return nb::steal<ArrayObject>(obj.release());
 }
 
 }  // namespace
 
-nb::object make_array(weft::Array array) { return wrap(weft::LazyArray(std::move(array))); }
+ArrayObject make_array(weft::Array array) { return wrap(weft::LazyArray(std::move(array))); }
 
-nb::object make_lazy(weft::Expr expr) { return wrap(weft::LazyArray::defer(std::move(expr))); }
+ArrayObject make_lazy(weft::Expr expr) { return wrap(weft::LazyArray::defer(std::move(expr))); }
 
 namespace {
 
-nb::tuple to_tuple(const std::vector<std::int64_t>& v) {
+nb::typed<nb::tuple, int, nb::ellipsis> to_tuple(const std::vector<std::int64_t>& v) {
   nb::list l;
   for (auto d : v) l.append(d);
   return nb::tuple(l);
@@ -68,7 +68,7 @@ weft::Array transposed(const weft::Array& a, nb::handle axes_obj) {
 }  // namespace
 
 void register_arrays(nb::module_& m) {
-  m.def("_explain", [](nb::handle x, bool reduction) {
+  m.def("_explain", [](nb::handle x, bool reduction) -> AnyDict {
     const weft::PlacementExplanation e = weft::explain(as_py(x).expr(), reduction);
     nb::dict out;
     out["automatic"] = e.automatic;
@@ -122,7 +122,7 @@ void register_arrays(nb::module_& m) {
       .def_prop_ro("is_lazy", &PyArray::lazy, "Whether the array is an expression not evaluated yet.")
       .def("to_auto", [](nb::handle self) {
         as_py(self).array().to_auto();
-        return nb::borrow(self);
+        return same_array(self);
       }, "Device auto (docs/PLACEMENT.md): from now on each fused evaluation and full reduction that\n"
          "reads only automatic arrays runs on the device the cost model expects to finish it first,\n"
          "copies included; its result is automatic too. Marks the memory (every view of it); returns\n"
@@ -135,7 +135,7 @@ void register_arrays(nb::module_& m) {
       .def_prop_ro("flags_c_contiguous", [](nb::handle self) { return as_py(self).array().is_contiguous(); })
       .def("evaluate", [](nb::handle self) {
         as_py(self).array();
-        return nb::borrow(self);
+        return same_array(self);
       }, "Evaluates a lazy array now (one kernel) and returns it.")
       .def("__len__", [](const PyArray& p) {
         if (p.shape().ndim() == 0) throw nb::type_error("len() of unsized object");
@@ -145,7 +145,7 @@ void register_arrays(nb::module_& m) {
         nb::handle s = shape.size() == 1 ? shape[0] : nb::handle(shape);
         const weft::Array& a = as_py(self).array();
         return make_array(a.reshape(shape_arg(s)));
-      })
+      }, nb::sig("def reshape(self, *shape: typing.SupportsIndex | collections.abc.Sequence[typing.SupportsIndex]) -> Array"))
       .def("ravel", [](nb::handle self) {
         const weft::Array& a = as_py(self).array();
         return make_array(a.ravel());
@@ -154,7 +154,8 @@ void register_arrays(nb::module_& m) {
         const weft::Array& a = as_py(self).array();
         return make_array(a.copy().ravel());
       })
-      .def("transpose", [](nb::handle self, nb::args axes) { return make_array(transposed(as_py(self).array(), axes)); })
+      .def("transpose", [](nb::handle self, nb::args axes) { return make_array(transposed(as_py(self).array(), axes)); },
+           nb::sig("def transpose(self, *axes: typing.SupportsIndex | collections.abc.Sequence[typing.SupportsIndex]) -> Array"))
       .def_prop_ro("T", [](nb::handle self) { return make_array(transposed(as_py(self).array(), nb::none())); })
       .def("copy", [](nb::handle self) {
         PyArray& p = as_py(self);
@@ -165,7 +166,7 @@ void register_arrays(nb::module_& m) {
       .def("_astype", [](nb::handle self, const std::string& dtype, bool copy) {
         PyArray& p = as_py(self);
         const weft::DType t = dtype_arg(dtype);
-        if (t == p.dtype() && !copy) return nb::borrow(self);
+        if (t == p.dtype() && !copy) return same_array(self);
         if (t == p.dtype()) {
           const bool was_lazy = p.lazy();
           const weft::Array& a = p.array();
@@ -181,7 +182,7 @@ void register_arrays(nb::module_& m) {
         const weft::Expr e = need_operand(value, "fill");
         before_write(a);
         a.assign(e);
-        return nb::borrow(self);
+        return same_array(self);
       })
       .def("_set", [](nb::handle self, nb::handle host) {
         weft::Array a = as_py(self).array();

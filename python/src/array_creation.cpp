@@ -80,7 +80,7 @@ void register_array_creation(nb::module_& m) {
     // Another device's copy of an array, through host memory.
     const weft::Array& a = as_py(self).array();
     const weft::Device dev = device_arg(device);
-    if (dev == a.device()) return nb::borrow(self);
+    if (dev == a.device()) return same_array(self);
     std::vector<std::uint8_t> host(static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype()));
     {
       nb::gil_scoped_release unlocked;

@@ -35,7 +35,8 @@ void register_array_histogram(nb::module_& m) {
     o.weights = weights_arg(weights, "histogram");
     o.density = density;
     weft::Histogram h = weft::histogram(need_operand(a, "histogram"), bins_arg(bins), o);
-    return nb::make_tuple(make_array(std::move(h.counts)), make_array(std::move(h.edges)));
+    return nb::typed<nb::tuple, ArrayObject, ArrayObject>(
+        nb::make_tuple(make_array(std::move(h.counts)), make_array(std::move(h.edges))));
   }, nb::arg("a"), nb::arg("bins"), nb::arg("range").none(), nb::arg("weights").none(), nb::arg("density"));
   m.def("_bincount", [](nb::handle x, nb::handle weights, std::int64_t minlength) {
     return make_array(weft::bincount(need_operand(x, "bincount"), weights_arg(weights, "bincount"), minlength));
@@ -49,8 +50,8 @@ void register_array_histogram(nb::module_& m) {
     o.density = density;
     weft::Histogram2d h = weft::histogram2d(need_operand(x, "histogram2d"), need_operand(y, "histogram2d"),
                                             bins_arg(xbins), bins_arg(ybins), o);
-    return nb::make_tuple(make_array(std::move(h.counts)), make_array(std::move(h.x_edges)),
-                          make_array(std::move(h.y_edges)));
+    return nb::typed<nb::tuple, ArrayObject, ArrayObject, ArrayObject>(nb::make_tuple(
+        make_array(std::move(h.counts)), make_array(std::move(h.x_edges)), make_array(std::move(h.y_edges))));
   }, nb::arg("x"), nb::arg("y"), nb::arg("xbins"), nb::arg("ybins"), nb::arg("xrange").none(),
         nb::arg("yrange").none(), nb::arg("weights").none(), nb::arg("density"));
 }

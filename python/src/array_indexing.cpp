@@ -76,14 +76,16 @@ weft::Array index_view(const weft::Array& a, nb::handle key) {
 }  // namespace
 
 void register_array_indexing(nb::module_& m, nb::class_<PyArray>& cls) {
+  // (Any: weft.Array's own __getitem__ and __setitem__, python/weft/_array.py, take more and
+  // narrow the value.)
   cls.def("__getitem__", [](nb::handle self, nb::handle key) { return make_array(index_view(as_py(self).array(), key)); },
-          nb::arg("key").none())
+          nb::arg("key").none(), nb::sig("def __getitem__(self, key: typing.Any) -> Array"))
       .def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
         weft::Array view = index_view(as_py(self).array(), key);
         const weft::Expr e = need_operand(value, "__setitem__");
         before_write(view);
         view.assign(e);
-      }, nb::arg("key").none(), nb::arg("value").none());
+      }, nb::arg("key").none(), nb::arg("value").none(), nb::sig("def __setitem__(self, key: typing.Any, value: typing.Any) -> None"));
   m.def("_as_strided", [](nb::handle a, nb::handle shape, nb::handle strides, std::int64_t offset) {
     // Another view of a's allocation (strides and offset in elements); the indexing code uses
     // it to read and write whole allocations through index arithmetic.

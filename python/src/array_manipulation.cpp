@@ -24,15 +24,15 @@ std::vector<weft::Array> arrays_of(nb::handle seq, const char* who) {
   return out;
 }
 
-nb::list to_list(std::vector<weft::Array> arrays) {
-  nb::list out;
+ArrayList to_list(std::vector<weft::Array> arrays) {
+  ArrayList out;
   for (auto& a : arrays) out.append(make_array(std::move(a)));
   return out;
 }
 
 // f() without the GIL (it may wait for the device: a count, a check of indices), as a weft.Array.
 template <class F>
-nb::object unlocked(F&& f) {
+ArrayObject unlocked(F&& f) {
   weft::Array r;
   {
     nb::gil_scoped_release released;

@@ -8,7 +8,7 @@ namespace weftpy {
 
 namespace {
 
-nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool keepdims) {
+ArrayObject reduce(const std::string& what, nb::handle x, nb::handle axis, bool keepdims) {
   const weft::Expr e = need_operand(x, what.c_str());
   if (!nb::isinstance<PyArray>(x)) throw nb::type_error((what + ": expected a weft.Array").c_str());
   const std::size_t ndim = e.shape().ndim();
@@ -34,7 +34,7 @@ nb::object reduce(const std::string& what, nb::handle x, nb::handle axis, bool k
 }
 
 /// argmin/argmax: over every element (None) or one axis.
-nb::object arg_extreme(const std::string& what, nb::handle x, nb::handle axis, bool keepdims) {
+ArrayObject arg_extreme(const std::string& what, nb::handle x, nb::handle axis, bool keepdims) {
   const weft::Expr e = need_operand(x, what.c_str());
   if (!nb::isinstance<PyArray>(x)) throw nb::type_error((what + ": expected a weft.Array").c_str());
   const bool mx = what == "argmax";

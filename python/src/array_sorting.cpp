@@ -28,7 +28,7 @@ std::optional<int> axis_arg(nb::handle axis, const char* who) {
   return nb::cast<int>(axis);
 }
 
-nb::object optional_array(const weft::Array& a) { return a ? make_array(a) : nb::none(); }
+nb::object optional_array(const weft::Array& a) { return a ? nb::object(make_array(a)) : nb::none(); }
 
 }  // namespace
 
@@ -37,7 +37,7 @@ void register_array_selection(nb::module_& m) {
   m.def("_nonzero", [](nb::handle x) {
     nb::list out;
     for (auto& a : weft::nonzero(need_array(x, "nonzero"))) out.append(make_array(std::move(a)));
-    return nb::tuple(out);
+    return ArrayTuple(nb::tuple(out));
   });
   m.def("_argwhere", [](nb::handle x) { return make_array(weft::argwhere(need_array(x, "argwhere"))); });
   m.def("_extract", [](nb::handle condition, nb::handle arr) {
@@ -55,15 +55,15 @@ void register_array_sorting(nb::module_& m) {
   m.def("_sort_by_key", [](nb::handle keys, nb::handle values, nb::handle axis, bool descending) {
     auto [k, v] = weft::sort_by_key(need_array(keys, "sort_by_key"), need_array(values, "sort_by_key"),
                                     axis_arg(axis, "sort_by_key"), descending);
-    return nb::make_tuple(make_array(std::move(k)), make_array(std::move(v)));
+    return nb::typed<nb::tuple, ArrayObject, ArrayObject>(nb::make_tuple(make_array(std::move(k)), make_array(std::move(v))));
   }, nb::arg("keys"), nb::arg("values"), nb::arg("axis").none(), nb::arg("descending") = false);
   m.def("_sort_in_place", [](nb::handle x, int axis, bool descending) {
     weft::sort_in_place(need_array(x, "sort"), axis, descending);
   }, nb::arg("x"), nb::arg("axis"), nb::arg("descending") = false);
   m.def("_unique", [](nb::handle x, bool index, bool inverse, bool counts, bool equal_nan) {
     const weft::Unique u = weft::unique(need_array(x, "unique"), index, inverse, counts, equal_nan);
-    return nb::make_tuple(make_array(u.values), optional_array(u.index), optional_array(u.inverse),
-                          optional_array(u.counts));
+    return nb::typed<nb::tuple, ArrayObject, MaybeArray, MaybeArray, MaybeArray>(nb::make_tuple(
+        make_array(u.values), optional_array(u.index), optional_array(u.inverse), optional_array(u.counts)));
   }, nb::arg("x"), nb::arg("return_index"), nb::arg("return_inverse"), nb::arg("return_counts"),
         nb::arg("equal_nan") = true);
   m.def("_searchsorted", [](nb::handle a, nb::handle v, bool right, nb::handle sorter) {

@@ -20,6 +20,12 @@ namespace weftpy {
 
 inline PyArray& as_py(nb::handle h) { return nb::cast<PyArray&>(h); }
 
+/// Arrays in a tuple or a list, as the signatures (and the generated stub) show them.
+using ArrayTuple = nb::typed<nb::tuple, ArrayObject, nb::ellipsis>;
+using ArrayList = nb::typed<nb::list, ArrayObject>;
+/// A tuple's item that may be None.
+using MaybeArray = std::optional<ArrayObject>;
+
 /// An operand of an arithmetic operation, or nothing when the type is not one weft takes.
 std::optional<weft::Expr> operand(nb::handle h);
 /// The operand h, or TypeError naming who when its type is not one weft takes.

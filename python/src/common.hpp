@@ -40,10 +40,30 @@ struct PyArray {
   weft::Device device() const { return value.device(); }
 };
 
+/// A weft.Array as the bindings return it: an nb::object that the signatures name `Array`, so
+/// that the generated stub types each result as weft.Array (python/stubs.pat imports the name
+/// from weft._array). An operator's NotImplemented travels in it too, as Python's stubs say.
+class ArrayObject : public nb::object {
+  static bool is_array(PyObject* o) { return nb::isinstance<PyArray>(nb::handle(o)); }
+
+  NB_OBJECT_DEFAULT(ArrayObject, nb::object, "Array", is_array)
+};
+
+/// A value of a dict of mixed types, named typing.Any in the signatures (dict[str, Any]).
+class AnyObject : public nb::object {
+  static bool is_object(PyObject*) { return true; }
+
+  NB_OBJECT_DEFAULT(AnyObject, nb::object, "typing.Any", is_object)
+};
+/// Such a dict: weft.explain's, the program cache's entries.
+using AnyDict = nb::typed<nb::dict, nb::str, AnyObject>;
+
 /// The Python object for an expression: lazy when small, evaluated at once when the tree has
 /// grown large (a loop of x = x + 1 must not build an unbounded kernel).
-nb::object make_lazy(weft::Expr expr);
-nb::object make_array(weft::Array array);
+ArrayObject make_lazy(weft::Expr expr);
+ArrayObject make_array(weft::Array array);
+/// self (an array method that returns its array: fill, evaluate, a += b).
+inline ArrayObject same_array(nb::handle self) { return nb::borrow<ArrayObject>(self); }
 
 /// Evaluates every lazy array that reads buffer, before something writes to it.
 inline void before_write(const weft::Buffer& buffer) { weft::prepare_write(buffer); }

@@ -23,11 +23,25 @@ PyObject* value_out_of_range_type = nullptr;
 PyObject* index_out_of_range_type = nullptr;
 PyObject* unsupported_type = nullptr;
 
-PyObject* new_error(nb::module_& m, const char* name, PyObject* bases, const char* doc) {
+/// An attribute the translator below sets on the exceptions of a class, and its type.
+struct Attribute {
+  const char* name;
+  PyTypeObject* type;
+};
+
+/// weft.<name>, a subclass of bases (a new reference, consumed), with its extra attributes
+/// declared in __annotations__: what typing.get_type_hints and the generated stub read
+/// (python/stub_errors.py writes the classes into _weft.pyi from these).
+PyObject* new_error(nb::module_& m, const char* name, PyObject* bases, const char* doc,
+                    std::initializer_list<Attribute> attributes = {}) {
   const std::string full = std::string("weft.") + name;
-  PyObject* t = PyErr_NewExceptionWithDoc(full.c_str(), doc, bases, nullptr);
-  if (!t) throw nb::python_error();
+  nb::dict annotations;
+  for (const Attribute& a : attributes) annotations[a.name] = nb::handle(reinterpret_cast<PyObject*>(a.type));
+  nb::dict dict;
+  dict["__annotations__"] = annotations;
+  PyObject* t = PyErr_NewExceptionWithDoc(full.c_str(), doc, bases, dict.ptr());
   Py_XDECREF(bases);
+  if (!t) throw nb::python_error();
   m.attr(name) = nb::handle(t);
   return t;
 }
@@ -84,14 +98,16 @@ void register_errors(nb::module_& m) {
       "...     weft.Program(weft.Device(\"host\"), \"__kernel void k(__global int *x) { x[0] = nope; }\").build()\n"
       "... except weft.BuildError as e:\n"
       "...     print(\"nope\" in e.log, type(e.source).__name__)\n"
-      "True str");
+      "True str",
+      {{"log", &PyUnicode_Type}, {"source", &PyUnicode_Type}});
   device_error_type = new_error(m, "DeviceError", bases({error_type}),
       "A device or driver call failed; .device names the device, .call the call.\n"
       "\n"
       "Examples\n"
       "--------\n"
       ">>> issubclass(weft.OutOfMemory, weft.DeviceError)\n"
-      "True");
+      "True",
+      {{"device", &PyUnicode_Type}, {"call", &PyUnicode_Type}});
   out_of_memory_type = new_error(m, "OutOfMemory", bases({device_error_type, PyExc_MemoryError}),
       "A device allocation failed; .requested is the size in bytes (also a MemoryError).\n"
       "\n"
@@ -101,7 +117,8 @@ void register_errors(nb::module_& m) {
       "...     weft.Buffer(weft.Device(\"host\"), 1 << 62)\n"
       "... except weft.OutOfMemory as e:\n"
       "...     print(e.requested, isinstance(e, MemoryError))\n"
-      "4611686018427387904 True");
+      "4611686018427387904 True",
+      {{"requested", &PyLong_Type}});
   invalid_argument_type = new_error(m, "InvalidArgument", bases({error_type, PyExc_ValueError}),
       "An argument was wrong: a shape, a dtype, a size, a name, a device (also a ValueError).\n"
       "weft checks before anything is launched, and the message names the argument.\n"

@@ -117,8 +117,8 @@ nb::object to_dlpack(PyArray& p) {
 
 /// A weft array over memory described by address, shape, strides (elements) and dtype on the
 /// device of (type, id), kept alive by owner.
-nb::object wrap_foreign(std::int32_t type, std::int32_t id, std::uint64_t address, weft::DType dtype,
-                        std::vector<std::int64_t> shape, std::vector<std::int64_t> strides, std::shared_ptr<void> owner) {
+ArrayObject wrap_foreign(std::int32_t type, std::int32_t id, std::uint64_t address, weft::DType dtype,
+                         std::vector<std::int64_t> shape, std::vector<std::int64_t> strides, std::shared_ptr<void> owner) {
   weft::Device device;
   if (type == kDLCUDA) device = weft::device("cuda:" + std::to_string(id));
   else if (type == kDLCPU) device = weft::device("host");
@@ -142,7 +142,7 @@ std::shared_ptr<void> python_owner(std::function<void()> release) {
   return std::shared_ptr<void>(nullptr, [release = std::move(release)](void*) mutable { post_to_python(std::move(release)); });
 }
 
-nb::object from_dlpack(nb::handle obj) {
+ArrayObject from_dlpack(nb::handle obj) {
   nb::object cap = nb::borrow(obj);
   if (!PyCapsule_CheckExact(obj.ptr())) {
     if (!nb::hasattr(obj, "__dlpack__")) {
@@ -166,7 +166,7 @@ nb::object from_dlpack(nb::handle obj) {
                       std::move(owner));
 }
 
-nb::object from_cuda_array_interface(nb::handle obj) {
+ArrayObject from_cuda_array_interface(nb::handle obj) {
   nb::dict cai = nb::cast<nb::dict>(obj.attr("__cuda_array_interface__"));
   std::vector<std::int64_t> shape;
   for (nb::handle d : cai["shape"]) shape.push_back(nb::cast<std::int64_t>(d));
@@ -198,10 +198,11 @@ void register_interop(nb::module_& m) {
   nb::handle cls = m.attr("_Array");
   nb::setattr(cls, "__dlpack__", nb::cpp_function([](nb::handle self, nb::kwargs) { return to_dlpack(nb::cast<PyArray&>(self)); },
                                                    nb::is_method(), nb::name("__dlpack__"), nb::scope(cls),
+                                                   nb::sig("def __dlpack__(self, **kwargs: object) -> object"),
                                                    "A DLPack capsule of the array (CUDA and host devices), after its pending work is done."));
   nb::setattr(cls, "__dlpack_device__", nb::cpp_function([](nb::handle self) {
     const DLDevice d = dl_device(nb::cast<PyArray&>(self).device());
-    return nb::make_tuple(d.device_type, d.device_id);
+    return nb::typed<nb::tuple, int, int>(nb::make_tuple(d.device_type, d.device_id));
   }, nb::is_method(), nb::name("__dlpack_device__"), nb::scope(cls)));
   nb::setattr(cls, "_cuda_array_interface", nb::cpp_function([](nb::handle self) {
     PyArray& p = nb::cast<PyArray&>(self);
@@ -212,7 +213,7 @@ void register_interop(nb::module_& m) {
     settle(a.device());
     const std::size_t item = weft::size_of(a.dtype());
     nb::object np = nb::module_::import_("numpy");
-    nb::dict d;
+    nb::typed<nb::dict, nb::str, nb::object> d;
     nb::list shape, strides;
     for (auto s : a.shape().dims()) shape.append(s);
     for (auto s : a.strides()) strides.append(s * static_cast<std::int64_t>(item));

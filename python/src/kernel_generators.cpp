@@ -199,7 +199,7 @@ void register_generators(nb::module_& m) {
                                          &e.k->indexed_by_i());
         weft::Event ev = e.k->run(c.queue, c.n, c.args);
         return PyEvent{std::move(ev), c.queue};
-      });
+      }, nb::sig("def __call__(self, *args: typing.Any, **kwargs: typing.Any) -> Event"));
 
   nb::class_<PyReduction>(m, "_ReductionKernel")
       .def("__init__", [](PyReduction* self, const std::string& dtype_out, const std::string& neutral,
@@ -243,7 +243,7 @@ void register_generators(nb::module_& m) {
         GeneratedCall c = generated_call(s.k->arguments(), args, kwargs, "GenericScanKernel", no_name, false);
         weft::Event ev = s.k->run(c.queue, c.n, c.args);
         return PyEvent{std::move(ev), c.queue};
-      });
+      }, nb::sig("def __call__(self, *args: typing.Any, **kwargs: typing.Any) -> Event"));
 }
 
 }  // namespace weftpy

@@ -86,8 +86,8 @@ nb::object call_kernel(PyKernel& k, nb::args args, nb::handle global_offset, nb:
 
 /// PyOpenCL's enqueue_nd_range_kernel(queue, kernel, global_size, local_size, ...): a launch
 /// with the arguments set_args (or the last call) left in the kernel.
-nb::object enqueue_nd_range(weft::Queue& q, PyKernel& k, nb::handle global_size, nb::handle local_size,
-                            nb::handle global_offset, nb::handle wait_for, bool g_times_l) {
+PyEvent enqueue_nd_range(weft::Queue& q, PyKernel& k, nb::handle global_size, nb::handle local_size,
+                         nb::handle global_offset, nb::handle wait_for, bool g_times_l) {
   weft::NDRange global = ndrange(global_size, "global_size");
   const weft::NDRange local = ndrange(local_size, "local_size");
   if (g_times_l) {
@@ -104,7 +104,7 @@ nb::object enqueue_nd_range(weft::Queue& q, PyKernel& k, nb::handle global_size,
   std::vector<weft::Event> wait = events_of(wait_for);
   k.before_launch();
   weft::Event ev = q.launch(k.kernel, global, local, offset, wait);
-  return nb::cast(PyEvent{std::move(ev), q});
+  return PyEvent{std::move(ev), q};
 }
 
 }  // namespace

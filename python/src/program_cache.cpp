@@ -14,9 +14,9 @@ namespace weftpy {
 void register_cache(nb::module_& m) {
   m.def("_cache_directory", [] { return weft::cache_directory(); }, "The program cache's directory.");
   m.def("_cache_entries", [] {
-    nb::list out;
+    nb::typed<nb::list, AnyDict> out;
     for (const weft::CacheEntry& e : weft::list_cache_entries()) {
-      nb::dict d;
+      AnyDict d;
       d["path"] = e.path;
       d["backend"] = e.backend;
       d["key"] = e.key;

@@ -17,7 +17,7 @@ namespace {
 using weft::random::Generator;
 
 template <class F>
-nb::object draw(F&& f) {
+ArrayObject draw(F&& f) {
   return make_array(f());
 }
 

@@ -294,6 +294,7 @@ void register_runtime(nb::module_& m) {
       .def("wait", [](const PyEvent& e) { wait_interruptible(e); }, "Waits (Ctrl-C interrupts) and raises if the command failed.")
       .def_prop_ro("done", [](const PyEvent& e) { return e.event.done(); })
       .def("__await__", [](nb::handle self) { return nb::module_::import_("weft._events").attr("await_event")(self); },
+           nb::sig("def __await__(self) -> collections.abc.Generator[typing.Any, None, None]"),
            "await event: resumes when the command is done (weft/_events.py).")
       .def_prop_ro("status", [](const PyEvent& e) { return std::string(weft::to_string(e.event.status())); })
       .def_prop_ro("command_execution_status", [](const PyEvent& e) {
@@ -314,6 +315,7 @@ void register_runtime(nb::module_& m) {
       }, "Profiling times (waits for the event first). weft.Error on an event of a queue made without "
          "profiling (weft.Queue(device, profiling=True) gives times), but for markers on host and CUDA queues.")
       .def("as_future", [](nb::handle self) { return nb::module_::import_("weft._events").attr("as_future")(self); },
+           nb::sig("def as_future(self) -> concurrent.futures.Future[None]"),
            "A concurrent.futures.Future that completes with the event: its result is None, or the "
            "command's error raised (weft/_events.py).")
       .def("then", [](nb::handle self, nb::handle callback) {
@@ -334,7 +336,7 @@ void register_runtime(nb::module_& m) {
           });
         });
         return nb::borrow(self);
-      }, nb::arg("callback"),
+      }, nb::arg("callback"), nb::sig("def then(self, callback: collections.abc.Callable[[Event], object]) -> Event"),
       "Calls callback(event) once the event is done (soon, if it is done already) on weft's callback "
       "thread with the GIL held, after the callbacks added to the event before it: e.then(f).then(g) "
       "runs f, then g. A callback that raises is reported (sys.unraisablehook) and the next ones still run. "
