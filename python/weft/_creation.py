@@ -346,8 +346,7 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
         if device is not None and _weft.Device(device) != a.device:
             if copy is False:
                 raise _no_copy(f"moving the array from {a.device.selector} to {_weft.Device(device).selector}")
-            # (already a new array; a weft.Array, as every array of the extension's)
-            a, copy = cast("Array", _weft._to_device(a, device)), None
+            a, copy = _weft._to_device(a, device), None  # (already a new array)
         if dtype is not None and dtype_name(dtype) != a._dtype:
             if copy is False:
                 raise _no_copy(f"converting {a._dtype} to {dtype_name(dtype)}")

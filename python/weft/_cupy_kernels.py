@@ -335,14 +335,15 @@ class CupyReductionKernel:
         ("axis", kernel, ...). A reduction over everything whose post-map is `y = a` returns
         the reduction's own result (no copy)."""
         mode, k, out_shape, out_dtype, m, n_out = plan
-        if mode == "full" and k[1] is None:
-            r = k[0](*ins, range=m, queue=queue)
+        full = cast("tuple[ReductionKernel, ElementwiseKernel | None]", k)  # (what k is when mode is "full")
+        if mode == "full" and full[1] is None:
+            r = full[0](*ins, range=m, queue=queue)
             return r if out_shape == () else r.reshape(out_shape)
         result = _weft._empty(out_shape, out_dtype, device)
         if mode == "full":
-            r = k[0](*ins, range=m, queue=queue)
+            r = full[0](*ins, range=m, queue=queue)
             # (a "full" plan's post-map here: the one without returned above)
-            cast("ElementwiseKernel", k[1])(r.reshape(1), result.reshape(1), m, range=1, queue=queue)
+            cast("ElementwiseKernel", full[1])(r.reshape(1), result.reshape(1), m, range=1, queue=queue)
         elif n_out:
             cast("ElementwiseKernel", k)(*ins, result, m, range=n_out, queue=queue)  # (an "axis" plan's kernel)
         return result
@@ -403,6 +404,7 @@ class CupyReductionKernel:
                 v = v if _whole(v) else v.copy()
             call_ins.append(v)
         scalar_ins = tuple(not _is_array(v) for v in ins)
+        plan: _Plan
         if len(kept) == 0 and m > 0:
             plan = ("full", self._full_kernels(bound, rt, scalar_ins), out_shape, out_dtype, m, n_out)
         else:

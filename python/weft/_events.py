@@ -147,5 +147,5 @@ class HostFuture:
         return self
 
     def __await__(self) -> Generator[Any, None, NDArray[Any]]:
-        yield from cast("Generator[Any, None, None]", self.event.__await__())  # (await_event; the stubs: object)
+        yield from self.event.__await__()  # (await_event)
         return self._out

@@ -166,7 +166,7 @@ def _advanced_plan(a: Array, key: Any) -> tuple[Array, Array, Array, tuple[int, 
             from None
     item = view.itemsize
     strides = [st // item for st in view.strides]
-    off = view.offset
+    off: Array | int = view.offset
     for p, i in zip(positions, indices):
         off = off + i * strides[p]
     off = asarray(off, device=a.device).astype(int64, copy=False).broadcast_to(bshape)

@@ -4,7 +4,7 @@ can_cast), constants, from_dlpack's standard signature and real and conj of real
 elementwise functions with kernels of their own are in _ufuncs)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._array import Array
@@ -219,7 +219,7 @@ def from_dlpack(x: object, /, *, device: DeviceLike = None, copy: bool | None = 
     >>> a.get()
     array([0., 1., 2., 3.])
     """
-    a = cast("Array", _weft.from_dlpack(x))  # (the extension's arrays are all weft.Arrays)
+    a = _weft.from_dlpack(x)
     if device is not None and _weft.Device(device) != a.device:
         if copy is False:
             raise ValueError(f"from_dlpack: copy=False, but moving the array to {_weft.Device(device).selector} "

@@ -92,10 +92,10 @@ def typed_call(f: Callable[..., Any], args: Sequence[Any], dtype: DTypeLike, nam
     return r
 
 
-def with_out(f: Callable[..., Any]) -> Callable[..., Any]:
+def with_out(f: Callable[..., Array]) -> Callable[..., Array]:
     """f with NumPy's out= and dtype= keywords."""
-    def ufunc(*args: Any, out: Array | None = None, dtype: DTypeLike | None = None) -> Any:
-        r = f(*args) if dtype is None else typed_call(f, args, dtype)
+    def ufunc(*args: Any, out: Array | None = None, dtype: DTypeLike | None = None) -> Array:
+        r: Array = f(*args) if dtype is None else typed_call(f, args, dtype)
         return r if out is None else into(out, r, f.__name__)
     ufunc.__name__ = ufunc.__qualname__ = f.__name__
     ufunc.__doc__ = f.__doc__

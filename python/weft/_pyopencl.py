@@ -10,7 +10,7 @@ kernel_programs.cpp). docs/MIGRATING.md's "From PyOpenCL" table lists every name
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence, cast
+from typing import Any, Iterable, Sequence
 
 from . import _weft
 
@@ -318,9 +318,7 @@ def _queue_enqueue_nd_range_kernel(self: _weft.Queue, kernel: _weft.Kernel, glob
     queue with args (or, without them, with the arguments set_args gave it)."""
     if args:
         return kernel(self, global_size, local_size, *args, global_offset=global_offset, wait_for=wait_for)
-    # (the stub says object: the binding returns a plain nb::object, which is the launch's Event)
-    return cast(_weft.Event, _weft.enqueue_nd_range_kernel(self, kernel, global_size, local_size, global_offset,
-                                                           wait_for))
+    return _weft.enqueue_nd_range_kernel(self, kernel, global_size, local_size, global_offset, wait_for)
 
 
 def _queue_enqueue_marker(self: _weft.Queue, wait_for: object = None) -> _weft.Event:

@@ -2,10 +2,11 @@
 needed at run time: the modules import it under ``typing.TYPE_CHECKING``)."""
 from __future__ import annotations
 
-from typing import Any, Sequence, SupportsIndex, Union
+from typing import Sequence, SupportsIndex, Union
 
 from numpy.typing import ArrayLike, DTypeLike
 
+from ._array import Array
 from ._weft import Context, Device, Queue
 
 #: What ``device=`` takes: a Device, a Queue or Context (its device), a selector such as
@@ -15,9 +16,7 @@ DeviceLike = Union[Device, Queue, Context, str, None]
 #: A shape: one size or a sequence of them.
 ShapeLike = Union[SupportsIndex, Sequence[SupportsIndex]]
 
-#: An operand that must be a weft.Array (a reduction's, a product's), Any for now: until the
-#: extension's stubs declare weft.Array's operators, a type checker reads ``a * 2`` as an int and
-#: ``a > 0`` as a bool, which Array would refuse. Array once the stubs have them.
-ArrayOperand = Any
+#: An operand that must be a weft.Array (a reduction's, a product's).
+ArrayOperand = Array
 
 __all__ = ["ArrayLike", "ArrayOperand", "DTypeLike", "DeviceLike", "ShapeLike"]

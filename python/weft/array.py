@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys as _sys
 import types as _types
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from . import _creation, _functions, _ufuncs, _weft
 # (re-exported: "x as x" says so to type checkers)
@@ -51,7 +51,7 @@ def if_positive(criterion: ArrayOperand, then_: ArrayLike | Array, else_: ArrayL
     """pyopencl.array.if_positive: ``then_`` where criterion > 0, else ``else_``."""
     if out is not None:
         raise _weft.Unsupported("if_positive: out= is not supported; use the result")
-    return cast(Array, _ufuncs.where(criterion > 0, then_, else_))  # (a weft.Array: the stub says object)
+    return _ufuncs.where(criterion > 0, then_, else_)
 
 
 class _CallableModule(_types.ModuleType):

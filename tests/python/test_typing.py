@@ -32,7 +32,10 @@ def test_stubs_and_py_typed_ship_in_the_package():
     assert "def build(self, options: str | list[str] | None = '') -> Program:" in stub
     assert "def __getattr__(self, name: str, /) -> Kernel: ..." in stub
     assert "def __enter__(self) -> Device: ..." in stub
-    assert "-> list:" not in stub and "-> dict:" not in stub
+    assert "-> list:" not in stub and "-> dict:" not in stub and "-> tuple:" not in stub
+    # The exception classes (python/stub_errors.py), the private names the package calls.
+    assert "class OutOfMemory(DeviceError, MemoryError):" in stub and "    requested: int" in stub
+    assert "class _Array:" in stub and "def _reduce(" in stub
 
 
 def _mypy(*args, cwd):
@@ -93,6 +96,45 @@ def test_mypy_strict_passes_on_pyopencl_module_names_and_the_generator(tmp_path)
         "u: weft.Array = weft.unique(a)\n")
     proc = _mypy(str(program), cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_strict_types_the_exceptions_and_the_arrays_of_the_extension(tmp_path):
+    # The exception classes (generated into the stub: python/stub_errors.py) with their bases
+    # and attributes, and the extension's functions and operators returning weft.Array.
+    program = tmp_path / "user.py"
+    program.write_text(
+        "import numpy as np\nimport weft\n\n"
+        "a = weft.asarray(np.arange(4.0))\n"
+        "try:\n"
+        "    a + weft.zeros(3)\n"
+        "except weft.InvalidArgument as e:\n"
+        "    v: ValueError = e\n"
+        "except weft.BuildError as e:\n"
+        "    text: str = e.log + e.source\n"
+        "except weft.OutOfMemory as e:\n"
+        "    n: int = e.requested\n"
+        "    where: str = e.device + e.call\n"
+        "    m: MemoryError = e\n"
+        "except (weft.DTypeError, weft.IndexOutOfRange, weft.ValueOutOfRange, weft.ConfigError) as e:\n"
+        "    w: weft.InvalidArgument = e\n"
+        "except weft.Unsupported as e:\n"
+        "    u: NotImplementedError = e\n"
+        "except weft.Error as e:\n"
+        "    r: RuntimeError = e\n"
+        "b: weft.Array = weft.where(a > 0, a, 0.0) + weft.round(a) ** 2 - 2 * a\n"
+        "c: weft.Array = weft.isnan(a) | weft.equal(a, 1) | (a == 2) | ~(a != 3)\n"
+        "d: weft.Array = -abs(a[1:].reshape(3, 1).T).copy().evaluate()\n"
+        "d **= 2\n"
+        "shape: tuple[int, ...] = d.shape\n")
+    proc = _mypy(str(program), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    # Real types, not Any: a misuse is an error.
+    bad = tmp_path / "bad.py"
+    bad.write_text("import weft\n\ntry:\n    pass\nexcept weft.OutOfMemory as e:\n    s: str = e.requested\n"
+                   "x: int = weft.sqrt(weft.zeros(3))\n")
+    proc = _mypy(str(bad), cwd=tmp_path)
+    assert 'bad.py:6: error: Incompatible types in assignment (expression has type "int"' in proc.stdout, proc.stdout
+    assert 'bad.py:7: error: Incompatible types in assignment (expression has type "Array"' in proc.stdout, proc.stdout
 
 
 def test_mypy_strict_passes_on_the_stubs(tmp_path):
