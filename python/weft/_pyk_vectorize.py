@@ -14,7 +14,7 @@ import functools
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, cast
 
 import numpy as _np
 
@@ -24,6 +24,12 @@ from ._pyk_emit import FunctionTranslator, c_name
 from ._pyk_frontend import Parsed, parse, refuse
 from ._pyk_program import ProgramText
 from ._pyk_types import ArrayT, Scalar, TupleT, Type, can_hold, parse_spec, type_of_value
+
+if TYPE_CHECKING:
+    from ._array import Array
+
+# The extension's array class as weft.Array (every array it makes is one): isinstance narrows to it.
+_ArrayBase = cast("type[Array]", _weft._Array)
 
 
 @dataclass(frozen=True)
@@ -147,7 +153,7 @@ class VectorizedFunction(JitFunction):
         p = self.parsed
         out = []
         for name, a in zip(p.params, args):
-            t = parse_spec(a.dtype) if isinstance(a, (_weft._Array, _np.ndarray)) else type_of_value(a)
+            t = parse_spec(a.dtype) if isinstance(a, (_ArrayBase, _np.ndarray)) else type_of_value(a)
             if isinstance(t, ArrayT):
                 t = t.elem
             if not isinstance(t, Scalar):
