@@ -155,3 +155,21 @@ def test_mypy_strict_refuses_a_wrong_call(tmp_path):
     assert 'bad.py:4: error: Incompatible types in assignment (expression has type "str"' in proc.stdout, proc.stdout
     assert "bad.py:6" not in proc.stdout, proc.stdout
 
+
+
+def test_mypy_strict_passes_on_the_package_itself(tmp_path):
+    # The pure-Python modules are annotated and checked against the generated stub, as a
+    # contributor runs `mypy --strict -p weft`. A copy of the package: mypy will not check one
+    # inside site-packages (CI tests the installed wheel).
+    pytest.importorskip("mypy")
+    copy = tmp_path / "weft"
+    copy.mkdir()
+    for f in PACKAGE.iterdir():
+        if f.suffix in (".py", ".pyi") or f.name == "py.typed":
+            (copy / f.name).write_text(f.read_text())
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nstrict = True\ncache_dir = /dev/null\n")
+    env = dict(os.environ, MYPYPATH=str(tmp_path))
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(config), "-p", "weft"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr
