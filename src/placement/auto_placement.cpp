@@ -65,12 +65,20 @@ struct Walk {
 struct Leaves {
   std::size_t all = 0, automatic = 0;
   Device fixed;
+  const void* auto_device = nullptr;  // the device of the automatic arrays, when they share one
+  bool one_device = true;
 };
 void count_leaves(const ExprNode& n, Leaves& l) {
   if (n.kind == ExprNode::Kind::leaf) {
     ++l.all;
-    if (n.array.is_auto()) ++l.automatic;
-    else if (!l.fixed) l.fixed = n.array.device();
+    if (n.array.is_auto()) {
+      ++l.automatic;
+      const void* d = n.array.buffer_handle().impl() ? n.array.device().impl().get() : nullptr;
+      if (!l.auto_device) l.auto_device = d;
+      else if (l.auto_device != d) l.one_device = false;
+    } else if (!l.fixed) {
+      l.fixed = n.array.device();
+    }
   }
   for (const auto& k : n.kids) count_leaves(*k, l);
 }
@@ -236,7 +244,9 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   if (!remembered && config().placement_learn) {
     decision = std::make_shared<const AutoDecision>(AutoDecision{a.signature, a.work, std::move(a.inputs), best, when});
   }
-  return AutoPlacement{d, Expr(moved(expr.node(), d)), true, std::move(decision)};
+  // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
+  const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
+  return AutoPlacement{d, there ? expr : Expr(moved(expr.node(), d)), true, std::move(decision)};
 }
 
 }  // namespace weft::detail

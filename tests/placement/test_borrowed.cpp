@@ -1,6 +1,7 @@
 // Array::borrow_host: automatic arrays over host memory someone else owns (a NumPy array, a
 // std::vector), used in place: no copy on the host backend, the owner's writes seen by every
 // later operation wherever it runs, and the cost model counting the copy another device needs.
+// PlacementPin: device auto pinned to one device in a scope.
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -72,6 +73,30 @@ TEST(BorrowedHostMemory, TheModelCountsTheCopyToOtherDevicesEveryTime) {
 
 TEST(BorrowedHostMemory, RefusesANullPointer) {
   EXPECT_THROW((void)Array::borrow_host(nullptr, DType::float32, Shape{4}), InvalidArgument);
+}
+
+TEST(PlacementPin, RunsAutomaticWorkOnThePinnedDeviceAndNests) {
+  const Array a = Array::arange(0, 100, 1, DType::float32, device("host")).to_auto();
+  for (const Device& d : test::test_devices()) {
+    {
+      PlacementPin pin(d);
+      EXPECT_TRUE(placement_pin() == d);
+      const Array r = eval(Expr(a) * 2);
+      EXPECT_TRUE(r.is_auto());
+      EXPECT_TRUE(r.device() == d) << d.selector();
+      EXPECT_DOUBLE_EQ(sum(r).get(), 9900.0);
+      const PlacementExplanation e = explain(Expr(a) * 2);
+      EXPECT_TRUE(e.pinned);
+      EXPECT_EQ(e.chosen, d.selector());
+      {
+        PlacementPin inner(device("host"));
+        EXPECT_TRUE(eval(Expr(a) + 1).device() == device("host"));
+      }
+      EXPECT_TRUE(placement_pin() == d);
+    }
+    EXPECT_FALSE(placement_pin());
+    EXPECT_FALSE(explain(Expr(a) * 2).pinned);
+  }
 }
 
 }  // namespace
