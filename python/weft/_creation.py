@@ -33,7 +33,7 @@ def _dev(device):
     return d
 
 
-def _where(device):
+def _where(device: DeviceLike) -> tuple[Any, bool]:
     """(the device to make an array on, whether it is automatic): device "auto" makes it in
     host memory where the host backend loads (else on the static default) and automatic."""
     d = _dev(device)
