@@ -86,6 +86,20 @@ class WEFT_API Array {
   /// reaches outside the buffer or the buffer's dtype, where it has one, differs. Empty
   /// strides mean contiguous ones.
   static Array wrap(Buffer buffer, DType dtype, const Shape& shape, Strides strides = {}, std::int64_t offset = 0);
+  /// An automatic array (to_auto, docs/PLACEMENT.md) over contiguous host memory that someone
+  /// else owns and may go on writing (a NumPy array, a std::vector), without a copy: the host
+  /// backend's kernels read and write it in place, and a copy on another device is refreshed
+  /// from it each time an operation runs there (the owner's writes are seen; the cost model
+  /// counts that copy). owner is kept alive as long as the array (the caller keeps data alive
+  /// otherwise). Unsupported when the host backend is not loaded.
+  ///
+  ///   std::vector<float> v(n, 1.0f);
+  ///   double s = weft::sum(weft::Array::borrow_host(v.data(), weft::DType::float32, weft::Shape{n})).get();
+  static Array borrow_host(void* data, DType dtype, const Shape& shape, std::shared_ptr<void> owner = {});
+  template <class T>
+  static Array borrow_host(std::span<T> data, const Shape& shape, std::shared_ptr<void> owner = {}) {
+    return borrow_host(static_cast<void*>(data.data()), dtype_of<std::remove_const_t<T>>, shape, std::move(owner));
+  }
 
   DType dtype() const noexcept { return dtype_; }
   const Shape& shape() const noexcept { return shape_; }

@@ -1,6 +1,8 @@
 // Process configuration read from the environment, once.
 //
-//   WEFT_DEVICE      default device selector (see selector.hpp); default "auto"
+//   WEFT_DEVICE      default device selector (see selector.hpp); default "auto" (a static
+//                    ranking); set to exactly "auto", arrays Python makes without a device are
+//                    also automatic (placed per operation, docs/PLACEMENT.md)
 //   WEFT_BACKENDS    comma list of what may load at all: host, opencl, opencl:cpu,
 //                    opencl:gpu, opencl:accelerator, cuda (default: everything)
 //   WEFT_CACHE_DIR   program cache directory; default $XDG_CACHE_HOME/weft or ~/.cache/weft
@@ -43,6 +45,7 @@ enum class LogLevel : int { off = 0, error = 1, warning = 2, info = 3, debug = 4
 
 struct WEFT_API Config {
   DeviceSelector device;                 // WEFT_DEVICE
+  bool device_automatic = false;         // WEFT_DEVICE is set to "auto": device auto (placement) by default
   std::vector<DeviceSelector> backends;  // WEFT_BACKENDS; empty: all may load
   std::string cache_dir;                 // resolved directory; empty: no disk cache
   std::chrono::milliseconds cache_lock_timeout{60000};  // WEFT_CACHE_LOCK_TIMEOUT

@@ -161,6 +161,27 @@ WEFT_API std::string device_identity(const Device& device);
 /// costs (costs_of). Made on first use.
 WEFT_API const Chooser& auto_chooser();
 
+/// Pins device auto in this thread (Python: ``with weft.Device(d):``): while a device is
+/// pinned, every operation all of whose arrays are automatic runs on it (its arrays copied
+/// there as needed), whatever the model says. Returns the previous pin (an empty Device: none);
+/// set_placement_pin(Device()) unpins.
+WEFT_API Device set_placement_pin(const Device& device);
+/// This thread's pinned device; empty when none.
+WEFT_API Device placement_pin();
+/// set_placement_pin for a scope; pins nest (the innermost wins).
+///
+///   { weft::PlacementPin pin(weft::device("opencl:cpu")); double s = weft::sum(a).get(); }  // on PoCL
+class WEFT_API PlacementPin {
+ public:
+  explicit PlacementPin(const Device& device) : previous_(set_placement_pin(device)) {}
+  PlacementPin(const PlacementPin&) = delete;
+  PlacementPin& operator=(const PlacementPin&) = delete;
+  ~PlacementPin() { set_placement_pin(previous_); }
+
+ private:
+  Device previous_;
+};
+
 class Expr;
 
 /// What device auto would decide for evaluating expr (or, with reduction, for a full
@@ -171,6 +192,7 @@ class Expr;
 ///   std::cout << why.text;   // "sum n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"
 struct WEFT_API PlacementExplanation {
   bool automatic = false;                   // every array of the expression is automatic
+  bool pinned = false;                      // automatic, but a pinned device (PlacementPin) decides
   std::string chosen;                       // where it runs (the fixed device when not automatic)
   std::string text;                         // the log line, or why the chooser is not asked
   WorkEstimate work;                        // when automatic

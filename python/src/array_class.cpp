@@ -72,6 +72,7 @@ void register_arrays(nb::module_& m) {
     const weft::PlacementExplanation e = weft::explain(as_py(x).expr(), reduction);
     nb::dict out;
     out["automatic"] = e.automatic;
+    out["pinned"] = e.pinned;
     out["chosen"] = e.chosen;
     out["text"] = e.text;
     nb::list devices;
@@ -99,6 +100,12 @@ void register_arrays(nb::module_& m) {
     }
     return out;
   }, nb::arg("x"), nb::arg("reduction") = false, "weft.explain's C++ part (python/weft/_placement.py).");
+  // ``with weft.Device(d):`` pins device auto in this thread (python/weft/_device.py); None unpins.
+  m.def("_pin_placement", [](nb::handle d) {
+    weft::set_placement_pin(d.is_none() ? weft::Device() : nb::cast<weft::Device>(d));
+  }, nb::arg("device").none());
+  // WEFT_DEVICE=auto: arrays made without a device are automatic (Config::device_automatic).
+  m.def("_default_is_auto", [] { return weft::config().device_automatic; });
   // The extension's part of weft.Array (python/weft/_array.py defines the class over it).
   auto cls = nb::class_<PyArray>(m, "_Array",
                                  "The C++ part of weft.Array: lazy expressions, views, arithmetic and copies.");

@@ -1,6 +1,7 @@
 // Zero-copy exchange with other array libraries: DLPack (both ways) and
 // __cuda_array_interface__ (both ways), on CUDA devices and the host backend.
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <cstring>
 
@@ -228,6 +229,14 @@ void register_interop(nb::module_& m) {
   m.def("from_dlpack", &from_dlpack, nb::arg("x"),
         "A weft array over another library's memory, without a copy (CUDA devices and host memory).");
   m.def("_from_cuda_array_interface", &from_cuda_array_interface, nb::arg("x"));
+  // weft.asarray(x, device="auto") of a writable, aligned, C-contiguous NumPy array: its memory
+  // borrowed (weft::Array::borrow_host), x kept alive until the array and its work are gone.
+  m.def("_borrow_host", [](nb::handle x, std::uint64_t address, std::vector<std::int64_t> shape, const std::string& dtype) {
+    PyObject* keep = x.inc_ref().ptr();
+    std::shared_ptr<void> owner = python_owner([keep] { Py_DECREF(keep); });
+    return make_array(weft::Array::borrow_host(reinterpret_cast<void*>(static_cast<std::uintptr_t>(address)),
+                                               dtype_arg(dtype), weft::Shape(std::move(shape)), std::move(owner)));
+  }, nb::arg("x"), nb::arg("address"), nb::arg("shape"), nb::arg("dtype"));
 }
 
 }  // namespace weftpy

@@ -25,8 +25,26 @@ _ArrayBase = cast("type[Array]", _weft._Array)
 
 def _dev(device: DeviceLike) -> DeviceLike:
     """device, or the current one of a ``with device:`` block when None (None outside blocks:
-    the extension then takes weft.default_device())."""
-    return block_device() if device is None else device
+    the extension then takes weft.default_device(); "auto" when WEFT_DEVICE=auto)."""
+    if device is not None:
+        return device
+    d = block_device()
+    if d is None and _weft._default_is_auto():
+        return "auto"
+    return d
+
+
+def _where(device: DeviceLike) -> tuple[Any, bool]:
+    """(the device to make an array on, whether it is automatic): device "auto" makes it in
+    host memory where the host backend loads (else on the static default) and automatic."""
+    d = _dev(device)
+    if isinstance(d, str) and d.strip() == "auto":
+        return _auto_home(), True
+    return d, False
+
+
+def _made(a: Array, automatic: bool) -> Array:
+    return a.to_auto() if automatic else a
 
 
 def _queue_first(f: Callable[..., Array]) -> Callable[..., Array]:
@@ -86,7 +104,8 @@ def empty(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = Non
     >>> a.shape, a.dtype
     ((2, 3), dtype('float32'))
     """
-    return _weft._empty(shape, dtype_name(dtype), _dev(device))
+    d, auto = _where(device)
+    return _made(_weft._empty(shape, dtype_name(dtype), d), auto)
 
 
 @_queue_first
@@ -126,7 +145,8 @@ def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike | None = None, 
     """
     if dtype is None:
         dtype = _np.result_type(fill_value)
-    return _weft._full(shape, fill_value, dtype_name(dtype), _dev(device))
+    d, auto = _where(device)
+    return _made(_weft._full(shape, fill_value, dtype_name(dtype), d), auto)
 
 
 @_queue_first
@@ -160,7 +180,8 @@ def zeros(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = Non
     array([[0, 0, 0],
            [0, 0, 0]], dtype=int32)
     """
-    return _weft._full(shape, 0, dtype_name(dtype), _dev(device))
+    d, auto = _where(device)
+    return _made(_weft._full(shape, 0, dtype_name(dtype), d), auto)
 
 
 @_queue_first
@@ -193,7 +214,8 @@ def ones(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None
     >>> weft.ones(4).get()
     array([1., 1., 1., 1.])
     """
-    return _weft._full(shape, 1, dtype_name(dtype), _dev(device))
+    d, auto = _where(device)
+    return _made(_weft._full(shape, 1, dtype_name(dtype), d), auto)
 
 
 @_queue_first
@@ -240,7 +262,8 @@ def arange(start: float, stop: float | None = None, step: float = 1, dtype: DTyp
             raise TypeError(f"arange: {what} must be a real number, not {type(v).__name__}")
     if dtype is None:
         dtype = _np.result_type(start, stop, step)
-    return _weft._arange(start, stop, step, dtype_name(dtype), _dev(device))
+    d, auto = _where(device)
+    return _made(_weft._arange(start, stop, step, dtype_name(dtype), d), auto)
 
 
 @_queue_first
@@ -280,7 +303,8 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dt
     >>> weft.linspace(0, 1, 4, endpoint=False).get()
     array([0.  , 0.25, 0.5 , 0.75])
     """
-    return _weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), _dev(device))
+    d, auto = _where(device)
+    return _made(_weft._linspace(start, stop, int(num), bool(endpoint), dtype_name(dtype), d), auto)
 
 
 def _no_copy(why: str) -> ValueError:
@@ -310,6 +334,10 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
         weft.default_device()). ``"auto"``: placed automatically (``Array.to_auto``,
         docs/PLACEMENT.md): host data stays in host memory (the host backend, where it may
         load) and each operation on it runs where the cost model expects it to finish first.
+        A writable, aligned, C-contiguous NumPy array (of the dtype asked) is used in place,
+        without a copy, unless copy=True: writes through either are seen by the other, as
+        with numpy.asarray, and an operation that runs on another device copies its current
+        data there.
 
     Returns
     -------
@@ -337,12 +365,21 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
     """
     if copy is not None and not isinstance(copy, _builtins.bool):
         raise TypeError(f"asarray: copy must be True, False or None, not {copy!r}")
+    if device is None and not isinstance(a, _ArrayBase):
+        device = _dev(None)  # the block's, "auto" (WEFT_DEVICE=auto), or None (the default)
     if isinstance(device, str) and device.strip() == "auto":
-        # Device auto: the data where it is (host memory for host data), then placed per operation.
-        home = None if isinstance(a, _ArrayBase) else _auto_home()
-        return asarray(a, dtype=dtype, device=home, copy=copy).to_auto()
+        # Device auto: the data where it is (host memory for host data, used in place where it
+        # can be), then placed per operation.
+        if isinstance(a, _ArrayBase):
+            return asarray(a, dtype=dtype, device=a.device, copy=copy).to_auto()
+        home = _auto_home()
+        if home is not None and copy is not True:
+            borrowed = _borrow(a, dtype)
+            if borrowed is not None:
+                return borrowed
+        return asarray(a, dtype=dtype, device=home or _weft.default_device(), copy=copy).to_auto()
     if isinstance(a, _ArrayBase):
-        device = _dev(device)
+        device = block_device() if device is None else device
         if device is not None and _weft.Device(device) != a.device:
             if copy is False:
                 raise _no_copy(f"moving the array from {a.device.selector} to {_weft.Device(device).selector}")
@@ -363,7 +400,26 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
         raise _weft.InvalidArgument(f"asarray: dtype {host.dtype} is not one weft arrays hold")
     if not host.flags.c_contiguous:
         host = host.copy(order="C")  # (ascontiguousarray would make a 0-d array 1-d)
-    return _weft._from_host(host, host.shape, host.dtype.name, _dev(device))
+    return _weft._from_host(host, host.shape, host.dtype.name, device)
+
+
+def _borrow(a: object, dtype: DTypeLike) -> Array | None:
+    """An automatic array over a NumPy array's own memory (no copy), or None where that cannot be
+    done: not a NumPy array of a dtype weft holds (as asked), not C-contiguous, aligned and
+    writable (read-only memory may be truly read-only), or empty. Writes through either are
+    seen by the other (as numpy.asarray's result); a copy made on another device is refreshed
+    from the NumPy memory at each operation that runs there."""
+    if type(a) is not _np.ndarray or a.size == 0:
+        return None
+    if dtype is not None and _np.dtype(dtype) != a.dtype:
+        return None
+    if a.dtype.kind not in "biuf" or a.dtype == _np.float16 or a.dtype.byteorder == ">":
+        return None
+    f = a.flags
+    if not (f.c_contiguous and f.aligned and f.writeable):
+        return None
+    w: Array = _weft._borrow_host(a, a.__array_interface__["data"][0], list(a.shape), a.dtype.name)
+    return w
 
 
 def _auto_home() -> _weft.Device | None:
@@ -411,7 +467,8 @@ def array(obj: ArrayLike | Array, dtype: DTypeLike | None = None, copy: bool = T
     (False, array([[1, 2],
            [3, 4]]))
     """
-    a = asarray(obj, dtype=dtype, device=device)
+    # (a NumPy array is copied too: device auto would use its memory in place)
+    a = asarray(obj, dtype=dtype, device=device, copy=True if copy and not isinstance(obj, _ArrayBase) else None)
     if copy and a is obj:
         a = a.copy()
     return a

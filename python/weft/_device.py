@@ -1,6 +1,7 @@
 """The current device, as CuPy's: ``with weft.Device("opencl:cpu"):`` (or ``with dev:``) makes
-arrays created in the block live there, in this thread only; blocks nest. Outside any block
-the current device is weft.default_device() (WEFT_DEVICE, else auto's choice). Also
+arrays created in the block live there, and pins device auto there (every operation on
+automatic arrays runs on it, docs/PLACEMENT.md), in this thread only; blocks nest. Outside any
+block the current device is weft.default_device() (WEFT_DEVICE, else auto's choice). Also
 get_array_module, as CuPy's."""
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ def current_device() -> _weft.Device:
 
 def _enter(self: _weft.Device) -> _weft.Device:
     _stack().append(self)
+    _weft._pin_placement(self)
     return self
 
 
@@ -44,16 +46,19 @@ def _exit(self: _weft.Device, *exc: object) -> bool:
     if not s or s[-1] is not self:
         raise RuntimeError("weft.Device: blocks must end in the order they began")
     s.pop()
+    _weft._pin_placement(s[-1] if s else None)
     return False
 
 
 def use(self: _weft.Device) -> _weft.Device:
-    """Makes this device current for the rest of this thread (CuPy's Device.use())."""
+    """Makes this device current for the rest of this thread (CuPy's Device.use()): arrays are
+    made there and device auto's operations run there."""
     s = _stack()
     if s:
         s[-1] = self
     else:
         s.append(self)
+    _weft._pin_placement(self)
     return self
 
 

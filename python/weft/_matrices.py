@@ -9,7 +9,7 @@ import numpy as _np
 
 from . import _weft
 from ._api_args import _array, _arrays, _int
-from ._creation import _dev
+from ._creation import _made, _where
 from ._dtypes import dtype_name, float64
 from ._protocols import implements
 
@@ -61,8 +61,9 @@ def eye(n_rows: SupportsIndex, n_cols: SupportsIndex | None = None, k: SupportsI
     """
     n_rows = _int(n_rows, "eye", "n_rows")
     n_cols = None if n_cols is None else _int(n_cols, "eye", "n_cols")
-    return _weft._eye(n_rows, n_cols, _int(k, "eye", "k"), dtype_name(float64 if dtype is None else dtype),
-                      _dev(device))
+    d, auto = _where(device)
+    return _made(_weft._eye(n_rows, n_cols, _int(k, "eye", "k"), dtype_name(float64 if dtype is None else dtype), d),
+                 auto)
 
 
 def tril(x: ArrayLike | Array, /, k: SupportsIndex = 0) -> Array:

@@ -26,7 +26,8 @@ def explain(x: Array, reduction: bool = False) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``automatic``, ``chosen``, ``text``, ``devices`` (one dict per device: ``device``,
+        ``automatic``, ``pinned`` (a ``with weft.Device(d):`` block decides: ``chosen`` is
+        d), ``chosen``, ``text``, ``devices`` (one dict per device: ``device``,
         ``launch_s``, ``compute_s``, ``copy_in_s``, ``copy_out_s``, ``total_s``) and, when
         automatic, ``work`` (``elements``, ``bytes_read``, ``bytes_written``, ``ops``,
         ``arithmetic``, ``result_to_host``).

@@ -113,6 +113,7 @@ Array Array::to(const Device& device) const {
   if (!buffer_) throw InvalidArgument("to: an empty array");
   if (device == buffer_.device()) return *this;
   Buffer b = detail::copy_on(*res_, device, dtype_);
+  if (res_->borrowed.load(std::memory_order_relaxed)) detail::refresh_from_borrowed(*res_);
   return ArrayFactory::make(std::move(b), res_, dtype_, shape_, strides_, offset_);
 }
 
@@ -229,6 +230,22 @@ Array Array::wrap(Buffer buffer, DType dtype, const Shape& shape, Strides stride
   check_reach("Array::wrap", shape, strides, offset, static_cast<std::int64_t>(buffer.size() / size_of(dtype)));
   auto r = std::make_shared<detail::Residence>(buffer);
   return ArrayFactory::make(std::move(buffer), std::move(r), dtype, shape, std::move(strides), offset);
+}
+
+Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::shared_ptr<void> owner) {
+  if (!data) throw InvalidArgument("borrow_host: data is a null pointer; give host memory of shape " + to_string(shape));
+  static const Device host = [] {
+    for (const Device& d : devices()) {
+      if (d.selector() == "host") return d;
+    }
+    return Device();
+  }();
+  if (!host) throw Unsupported("borrow_host: the host backend is not loaded (WEFT_BACKENDS): nothing can use host memory in place");
+  detail::kernel_type(dtype);
+  const std::size_t bytes = static_cast<std::size_t>(std::max<std::int64_t>(shape.size(), 1)) * size_of(dtype);
+  Array a = wrap(Buffer::wrap(host, reinterpret_cast<std::uintptr_t>(data), bytes, std::move(owner)), dtype, shape);
+  a.res_->borrowed.store(true, std::memory_order_relaxed);
+  return a.to_auto();
 }
 
 Array Array::readable_on_host() const {

@@ -229,6 +229,12 @@ Buffer copy_on(Residence& r, const Device& device, DType dtype) {
   return b;
 }
 
+void refresh_from_borrowed(Residence& r) {
+  std::lock_guard lock(r.mutex);
+  if (r.copies.empty() || !r.copies.front().valid) return;  // weft wrote another copy since: that one holds the data
+  for (std::size_t i = 1; i < r.copies.size(); ++i) r.copies[i].valid = false;
+}
+
 Buffer host_copy(Residence& r) {
   std::lock_guard lock(r.mutex);
   for (const auto& c : r.copies) {

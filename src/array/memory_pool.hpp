@@ -66,6 +66,10 @@ struct Residence {
   std::size_t bytes;
   std::atomic<bool> spread{false};  // a copy exists on more than one device
   std::atomic<bool> automatic{false};  // device auto: each operation reading it chooses where it runs
+  // The first copy is host memory someone else owns and may write without telling weft (a
+  // NumPy array used in place, Array::borrow_host): a copy on another device is refreshed
+  // from it each time the allocation is seen from there (Array::to) while it is valid.
+  std::atomic<bool> borrowed{false};
   std::mutex mutex;
   std::vector<Copy> copies;
 };
@@ -79,5 +83,9 @@ void note_written(Residence& r, const Buffer& buffer);
 Buffer copy_on(Residence& r, const Device& device, DType dtype);
 /// A valid copy of the allocation whose memory the host addresses directly, if there is one.
 Buffer host_copy(Residence& r);
+/// Borrowed memory (Residence::borrowed) seen afresh from another device: while the borrowed
+/// copy is valid, every other copy is marked stale, so the next kernel reading one copies the
+/// owner's current data (once).
+void refresh_from_borrowed(Residence& r);
 
 }  // namespace weft::detail

@@ -260,6 +260,7 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
   if (auto v = get("WEFT_DEVICE"); v && !trim(*v).empty()) {
     try {
       c.device = DeviceSelector::parse(*v);
+      c.device_automatic = c.device.kind() == DeviceSelector::Kind::automatic;
     } catch (const ConfigError& e) {
       throw ConfigError(std::string("WEFT_DEVICE: ") + e.what());
     }

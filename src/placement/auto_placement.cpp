@@ -66,12 +66,20 @@ struct Walk {
 struct Leaves {
   std::size_t all = 0, automatic = 0;
   Device fixed;
+  const void* auto_device = nullptr;  // the device of the automatic arrays, when they share one
+  bool one_device = true;
 };
 void count_leaves(const ExprNode& n, Leaves& l) {
   if (n.kind == ExprNode::Kind::leaf) {
     ++l.all;
-    if (n.array.is_auto()) ++l.automatic;
-    else if (!l.fixed) l.fixed = n.array.device();
+    if (n.array.is_auto()) {
+      ++l.automatic;
+      const void* d = n.array.buffer_handle().impl() ? n.array.device().impl().get() : nullptr;
+      if (!l.auto_device) l.auto_device = d;
+      else if (l.auto_device != d) l.one_device = false;
+    } else if (!l.fixed) {
+      l.fixed = n.array.device();
+    }
   }
   for (const auto& k : n.kids) count_leaves(*k, l);
 }
@@ -97,8 +105,11 @@ void residences(const ExprNode& n, const AutoTable& t, std::vector<const void*>&
     InputResidence in;
     in.bytes = static_cast<double>(r.bytes);
     std::lock_guard lock(r.mutex);
+    // Borrowed host memory: its copies elsewhere are refreshed from it by each operation that
+    // runs there (Array::to), so only the borrowed copy counts while it is valid.
+    const bool borrowed = r.borrowed.load(std::memory_order_relaxed) && r.copies.front().valid;
     for (const auto& c : r.copies) {
-      if (!c.valid) continue;
+      if (!c.valid || (borrowed && &c != &r.copies.front())) continue;
       for (std::size_t i = 0; i < t.devices.size(); ++i) {
         if (t.devices[i] == c.device) in.valid_on |= std::uint64_t{1} << i;
       }
@@ -128,6 +139,8 @@ NodePtr moved(const NodePtr& n, const Device& d) {
   }
   return m ? NodePtr(std::move(m)) : n;
 }
+
+thread_local Device pinned;  // set_placement_pin
 
 }  // namespace
 
@@ -215,6 +228,10 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   if (leaves.automatic == 0) return std::nullopt;
   // An array of a fixed device fixes where the operation runs: the automatic ones follow it.
   if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr};
+  if (pinned) {
+    WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
+    return AutoPlacement{pinned, Expr(moved(expr.node(), pinned)), true, nullptr};
+  }
   const AutoTable& t = auto_table();
   Analysis a = analyse(expr, what, result_to_host, t);
   const auto when = std::chrono::steady_clock::now();
@@ -228,12 +245,22 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   if (!remembered && config().placement_learn) {
     decision = std::make_shared<const AutoDecision>(AutoDecision{a.signature, a.work, std::move(a.inputs), best, when});
   }
-  return AutoPlacement{d, Expr(moved(expr.node(), d)), true, std::move(decision)};
+  // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
+  const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
+  return AutoPlacement{d, there ? expr : Expr(moved(expr.node(), d)), true, std::move(decision)};
 }
 
 }  // namespace weft::detail
 
 namespace weft {
+
+Device set_placement_pin(const Device& device) {
+  Device previous = detail::pinned;
+  detail::pinned = device;
+  return previous;
+}
+
+Device placement_pin() { return detail::pinned; }
 
 PlacementExplanation explain(const Expr& expr, bool reduction) {
   using namespace detail;
@@ -267,6 +294,11 @@ PlacementExplanation explain(const Expr& expr, bool reduction) {
   }
   out.chosen = t.devices[t.chooser.choose(a.work, a.inputs, a.signature)].selector();
   out.text = t.chooser.explain(what, a.work, a.inputs, a.signature);
+  if (pinned) {
+    out.pinned = true;
+    out.chosen = pinned.selector();
+    out.text += " (pinned: " + out.chosen + ")";
+  }
   return out;
 }
 

@@ -43,3 +43,78 @@ def test_explain_returns_the_estimates_as_data():
     assert all(d["total_s"] > 0 for d in why["devices"])
     fixed = weft.explain(weft.asarray(np.ones(3), device="host") + 1)
     assert not fixed["automatic"] and fixed["chosen"] == "host"
+
+
+def _pocl():
+    return next((d for d in weft.devices() if d.selector != "host"), None)
+
+
+def test_asarray_device_auto_uses_a_writable_numpy_array_in_place():
+    x = np.arange(1000, dtype=np.float32)
+    a = weft.asarray(x, device="auto")
+    assert a.is_auto and a.device.selector == "host"
+    assert float(a.sum()) == float(x.sum())
+    x[0] = 1000.0  # NumPy's write is seen, as through numpy.asarray's result
+    assert float(a.sum()) == float(x.sum())
+    other = _pocl()
+    if other is not None:
+        with weft.Device(other):  # the operation runs there: the copy there is made afresh
+            assert float(a.sum()) == float(x.sum())
+            x[1] = 2000.0
+            assert float(a.sum()) == float(x.sum())
+    snapshot = weft.asarray(x, device="auto", copy=True)
+    copied = weft.array(x, device="auto")
+    x[2] = -5.0
+    assert float(snapshot.sum()) == float(copied.sum()) == float(x.sum()) + 7.0
+
+
+def test_asarray_device_auto_copies_what_it_cannot_use_in_place():
+    x = np.arange(10, dtype=np.float64)
+    x.flags.writeable = False
+    a = weft.asarray(x, device="auto")
+    assert a.is_auto and float(a.sum()) == 45.0
+    strided = np.arange(20, dtype=np.float64)[::2]
+    b = weft.asarray(strided, device="auto")
+    strided[0] = 100.0  # a copy was made (not C-contiguous): not seen
+    assert float(b.sum()) == 90.0
+    c = weft.asarray(np.arange(4, dtype=np.int64), dtype=np.float32, device="auto")
+    assert c.dtype == np.float32 and float(c.sum()) == 6.0
+
+
+def test_device_block_pins_device_auto():
+    other = _pocl()
+    if other is None:
+        pytest.skip("one device only")
+    a = weft.asarray(np.ones(100, np.float32), device="auto")
+    with weft.Device(other):
+        why = weft.explain(a * a, reduction=True)
+        assert why["pinned"] and why["chosen"] == other.selector
+        b = (a * 2).evaluate()
+        assert b.is_auto and b.device == other
+        with weft.Device("host"):
+            assert weft.explain(a * a)["chosen"] == "host"
+            assert (a + 1).evaluate().device.selector == "host"
+        assert weft.explain(a * a)["chosen"] == other.selector
+    assert not weft.explain(a * a)["pinned"]
+    np.testing.assert_array_equal(b.get(), np.full(100, 2, np.float32))
+
+
+def test_weft_device_auto_makes_arrays_automatic():
+    import os
+    import subprocess
+    import sys
+    code = ("import numpy as np, weft\n"
+            "x = np.ones(8, np.float32)\n"
+            "a = weft.asarray(x); z = weft.zeros(3); r = weft.arange(4); e = weft.eye(2); c = weft.array(x)\n"
+            "x[0] = 5\n"
+            "print(a.is_auto, z.is_auto, r.is_auto, e.is_auto, c.is_auto, float(a.sum()), float(c.sum()))\n"
+            "with weft.Device('host'):\n"
+            "    print(weft.zeros(2).is_auto)\n")
+    env = dict(os.environ, WEFT_DEVICE="auto")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True"] * 5 + ["12.0", "8.0", "False"]
+    env.pop("WEFT_DEVICE")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[:5] == ["False"] * 5

@@ -1,0 +1,103 @@
+// Array::borrow_host: automatic arrays over host memory someone else owns (a NumPy array, a
+// std::vector), used in place: no copy on the host backend, the owner's writes seen by every
+// later operation wherever it runs, and the cost model counting the copy another device needs.
+// PlacementPin: device auto pinned to one device in a scope.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "support.hpp"
+#include "weft/weft.hpp"
+
+namespace weft {
+namespace {
+
+TEST(BorrowedHostMemory, IsUsedInPlaceAndAutomatic) {
+  std::vector<float> v(1000);
+  std::iota(v.begin(), v.end(), 0.0f);
+  const Array a = Array::borrow_host(std::span<float>(v), Shape{1000});
+  EXPECT_TRUE(a.is_auto());
+  EXPECT_EQ(a.device().selector(), "host");
+  EXPECT_EQ(a.buffer().host_ptr(), static_cast<void*>(v.data()));  // no copy
+  EXPECT_DOUBLE_EQ(sum(a).get(), 499500.0);
+  v[999] = 0;  // the owner writes: the next operation sees it
+  EXPECT_DOUBLE_EQ(sum(a).get(), 498501.0);
+  // A weft write goes to the owner's memory.
+  Array w = a;
+  w.assign(Expr(a) * 2);
+  EXPECT_EQ(v[10], 20.0f);
+}
+
+TEST(BorrowedHostMemory, ACopyOnAnotherDeviceIsRefreshedFromTheOwnersMemory) {
+  std::vector<float> v(100, 1.0f);
+  const Array a = Array::borrow_host(std::span<float>(v), Shape{100});
+  for (const Device& d : test::test_devices()) {
+    if (d.selector() == "host") continue;
+    // An array of d fixes where the sum runs: a is copied to d when read there.
+    const Array zero = Array::zeros(Shape{100}, DType::float32, d);
+    EXPECT_DOUBLE_EQ(sum(Expr(a) + zero).get(), 100.0) << d.selector();
+    v[0] = 101.0f;  // the owner writes after the copy was made
+    EXPECT_DOUBLE_EQ(sum(Expr(a) + zero).get(), 200.0) << d.selector();
+    v[0] = 1.0f;
+    // Written on d by weft: that copy holds the data now, and is not overwritten from the
+    // (stale) borrowed memory.
+    Array on_d = a.to(d);
+    on_d.assign(Expr(on_d) * 3);
+    EXPECT_DOUBLE_EQ(sum(Expr(a) + zero).get(), 300.0) << d.selector();
+    EXPECT_EQ(a.to_host<float>()[5], 3.0f) << d.selector();  // read back through the host
+    EXPECT_EQ(v[5], 3.0f) << d.selector();                   // into the owner's memory
+    std::fill(v.begin(), v.end(), 1.0f);
+  }
+}
+
+TEST(BorrowedHostMemory, TheModelCountsTheCopyToOtherDevicesEveryTime) {
+  std::vector<float> v(4096, 1.0f);
+  const Array a = Array::borrow_host(std::span<float>(v), Shape{4096});
+  const PlacementExplanation before = explain(Expr(a) * a, true);
+  ASSERT_TRUE(before.automatic);
+  for (const Device& d : test::test_devices()) {
+    EXPECT_DOUBLE_EQ(sum(Expr(a) + Array::zeros(Shape{4096}, DType::float32, d)).get(), 4096.0) << d.selector();
+  }
+  // Copies were made on every device, but they are not counted as valid: the owner may have
+  // written since, and each operation there copies again.
+  const PlacementExplanation after = explain(Expr(a) * a, true);
+  ASSERT_EQ(after.estimates.size(), before.estimates.size());
+  for (std::size_t i = 0; i < after.estimates.size(); ++i) {
+    EXPECT_DOUBLE_EQ(after.estimates[i].copy_in, before.estimates[i].copy_in) << after.devices[i];
+    if (after.devices[i] == "host") {
+      EXPECT_EQ(after.estimates[i].copy_in, 0.0);
+    }
+  }
+}
+
+TEST(BorrowedHostMemory, RefusesANullPointer) {
+  EXPECT_THROW((void)Array::borrow_host(nullptr, DType::float32, Shape{4}), InvalidArgument);
+}
+
+TEST(PlacementPin, RunsAutomaticWorkOnThePinnedDeviceAndNests) {
+  const Array a = Array::arange(0, 100, 1, DType::float32, device("host")).to_auto();
+  for (const Device& d : test::test_devices()) {
+    {
+      PlacementPin pin(d);
+      EXPECT_TRUE(placement_pin() == d);
+      const Array r = eval(Expr(a) * 2);
+      EXPECT_TRUE(r.is_auto());
+      EXPECT_TRUE(r.device() == d) << d.selector();
+      EXPECT_DOUBLE_EQ(sum(r).get(), 9900.0);
+      const PlacementExplanation e = explain(Expr(a) * 2);
+      EXPECT_TRUE(e.pinned);
+      EXPECT_EQ(e.chosen, d.selector());
+      {
+        PlacementPin inner(device("host"));
+        EXPECT_TRUE(eval(Expr(a) + 1).device() == device("host"));
+      }
+      EXPECT_TRUE(placement_pin() == d);
+    }
+    EXPECT_FALSE(placement_pin());
+    EXPECT_FALSE(explain(Expr(a) * 2).pinned);
+  }
+}
+
+}  // namespace
+}  // namespace weft
