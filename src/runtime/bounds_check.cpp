@@ -31,6 +31,15 @@ bool bounds_check_enabled() noexcept {
 
 void set_bounds_check(bool on) noexcept { mode.store(on ? 1 : 0, std::memory_order_relaxed); }
 
+}  // namespace weft::detail
+
+namespace weft {
+bool bounds_check() { return detail::bounds_check_enabled(); }
+void set_bounds_check(bool on) { detail::set_bounds_check(on); }
+}  // namespace weft
+
+namespace weft::detail {
+
 ArgList bounds_args(KernelImpl& kernel, const ArgList& args, QueueImpl& queue) {
   const BoundsPlan& plan = *kernel.bounds();
   BoundsState& state = kernel.bounds_state();
@@ -47,7 +56,8 @@ ArgList bounds_args(KernelImpl& kernel, const ArgList& args, QueueImpl& queue) {
   full[n].buffer = state.record;
   for (std::size_t j = 0; j < plan.sized.size(); ++j) {
     ArgValue& a = full[n + 1 + j];
-    const std::uint64_t bytes = args[plan.sized[j]].buffer->size();
+    const ArgValue& b = args[plan.sized[j]];
+    const std::uint64_t bytes = b.size ? b.size : b.buffer->size();  // an array's elements, or the whole Buffer
     a.kind = ArgValue::Kind::value;
     a.size = sizeof bytes;
     std::memcpy(a.bytes.data(), &bytes, sizeof bytes);
