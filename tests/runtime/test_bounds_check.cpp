@@ -163,6 +163,35 @@ TEST_P(BoundsCheck, NegativeIndexAndVectorElements) {
   for (std::size_t i = 0; i < 16; ++i) EXPECT_EQ(got[i], i / 4 == 2 ? 0.0f : 1.0f) << i;
 }
 
+TEST_P(BoundsCheck, KernelsWithBarriersAndLocalMemory) {
+  ModeOn on;
+  // A checked read in a barrier's (uniform) condition: the host still runs it as a group kernel.
+  const char* src = R"(__kernel void rev(__global const int* x, __global int* y, int n) {
+  __local int t[4];
+  int l = get_local_id(0); int g = get_group_id(0);
+  if (x[g] >= 0) barrier(CLK_LOCAL_MEM_FENCE);
+  t[l] = x[get_global_id(0) + n];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  y[get_global_id(0)] = t[3 - l];
+})";
+  Kernel k = Program::build(dev, src).kernel("rev");
+  Buffer x = test::upload(q, std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  Buffer y = test::upload(q, std::vector<int>(8, -1));
+  k.set_args(x, y, 0);
+  q.launch(k, 8, 4).wait();
+  EXPECT_EQ(test::download<int>(q, y, 8), (std::vector<int>{3, 2, 1, 0, 7, 6, 5, 4}));
+  k.set_args(x, y, 2);
+  try {
+    q.launch(k, 8, 4);
+    FAIL() << "no IndexOutOfRange";
+  } catch (const IndexOutOfRange& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("<source>:5:"), std::string::npos) << m;
+    EXPECT_NE(m.find("parameter 'x'"), std::string::npos) << m;
+  }
+  EXPECT_EQ(test::download<int>(q, y, 8), (std::vector<int>{5, 4, 3, 2, 0, 0, 7, 6}));
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, BoundsCheck, ::testing::ValuesIn(test::test_devices()), test::device_name);
 
 // Memory beyond the Buffer stays as it was: the host's buffers can wrap memory of our own,
