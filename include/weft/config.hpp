@@ -22,6 +22,9 @@
 //                    parses the prelude text in every compile
 //   WEFT_PLACEMENT_LEARN  0 | off (default): device auto decides from the calibrated model
 //                    alone; 1 | on: it also refines its estimates from timed runs (docs/PLACEMENT.md)
+//   WEFT_BOUNDS_CHECK  0 | off (default); 1 | on: every kernel's buffer accesses are checked
+//                    (docs/BOUNDS_CHECK.md): dialect kernels' p[i] on __global pointer parameters
+//                    and Python kernels' indices; a bad access is skipped and raises IndexOutOfRange
 //   PATH             where programs (the host backend's compiler) are looked up
 //
 //   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
@@ -57,6 +60,7 @@ struct WEFT_API Config {
   bool opencl_ptx = true;                // WEFT_OPENCL_PTX
   bool host_pch = true;                  // WEFT_HOST_PCH
   bool placement_learn = false;          // WEFT_PLACEMENT_LEARN
+  bool bounds_check = false;             // WEFT_BOUNDS_CHECK
   std::string path;                      // PATH; default /usr/local/bin:/usr/bin:/bin
 
   /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.

@@ -69,6 +69,13 @@ class WEFT_API Program {
   std::shared_ptr<detail::ProgramImpl> impl_;
 };
 
+/// Whether programs built from now on check their kernels' buffer accesses: WEFT_BOUNDS_CHECK
+/// (docs/BOUNDS_CHECK.md) until set_bounds_check changes it for this process. A checked and
+/// an unchecked build of one source are two programs (two cache entries); a Kernel keeps the
+/// mode it was built with.
+WEFT_API bool bounds_check();
+WEFT_API void set_bounds_check(bool on);
+
 enum class AddressSpace : std::uint8_t { private_, global, local, constant };
 
 /// One parameter of a kernel, as the source declares it.
@@ -108,6 +115,10 @@ class WEFT_API Kernel {
 
   /// Binds a buffer to a __global or __constant pointer parameter.
   Kernel& set_arg(std::size_t index, const Buffer& buffer);
+  /// Binds the first bytes of buffer (an array's elements in a larger allocation): what
+  /// bounds checks (WEFT_BOUNDS_CHECK) check its accesses against. InvalidArgument when
+  /// bytes exceeds the buffer's size.
+  Kernel& set_arg(std::size_t index, const Buffer& buffer, std::size_t bytes);
   /// Sizes a __local pointer parameter.
   Kernel& set_arg(std::size_t index, LocalMemory local);
   /// Binds a value to a by-value parameter. Its type must be the parameter's exactly

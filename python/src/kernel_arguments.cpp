@@ -155,7 +155,9 @@ bool PyKernel::bind_one(std::size_t i, nb::handle a, Written* written) {
       before_write(arr->array());
       if (written) written->arrays.push_back(arr->array());
     }
-    kernel.set_arg(i, b);
+    // Its elements only (a memory-pool block may be larger): what WEFT_BOUNDS_CHECK checks.
+    const weft::Array& array = arr->array();
+    kernel.set_arg(i, b, static_cast<std::size_t>(array.size()) * weft::size_of(array.dtype()));
     if (writes[i]) held[i] = nb::borrow(a);
     arrays = true;
   } else if (nb::isinstance<weft::Buffer>(a)) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "callbacks.hpp"
+#include "weft/config.hpp"
 #include "common.hpp"
 #include "kernel_arguments.hpp"
 
@@ -137,6 +138,8 @@ void register_runtime(nb::module_& m) {
         ">>> any(d.selector == \"host\" for d in weft.devices())\n"
         "True");
   m.def("default_device", &weft::default_device, "The device WEFT_DEVICE names (host when unset).");
+  m.def("_bounds_check", [] { return weft::config().bounds_check; },
+        "Whether WEFT_BOUNDS_CHECK turns bounds checks on for every kernel (weft.Config's bounds_check).");
   m.def("backends", [] {
     nb::list out;
     for (const auto& b : weft::backends()) {

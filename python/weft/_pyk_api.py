@@ -259,7 +259,8 @@ class _Compiler:
     """Translations per argument types and kernels per (types, device), for one function."""
 
     def __init__(self, p: Parsed, mode: str, boundscheck: bool) -> None:
-        self.p, self.mode, self.boundscheck = p, mode, boundscheck
+        # WEFT_BOUNDS_CHECK=1 checks every Python kernel as boundscheck=True does.
+        self.p, self.mode, self.boundscheck = p, mode, boundscheck or bool(_weft._bounds_check())
         self.sources: dict[tuple[Type, ...], Compiled] = {}
         self.kernels: dict[tuple[tuple[Type, ...], Any], _weft.Kernel] = {}
 
@@ -301,7 +302,7 @@ class _Compiler:
         raise _weft.IndexOutOfRange(
             f"{where}: in {what} '{self.p.tree.name}': index {index} is out of bounds for axis {axis} with size "
             f"{size} of '{expr}' ({of}), in work-item ({err[3]}, {err[4]}, {err[5]}); "
-            "the access was not performed (boundscheck=True)")
+            "the access was not performed (boundscheck=True or WEFT_BOUNDS_CHECK=1)")
 
 
 class JitFunction:

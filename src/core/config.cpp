@@ -377,6 +377,16 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     }
   }
 
+  if (auto v = get("WEFT_BOUNDS_CHECK"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    if (t == "1" || t == "on") c.bounds_check = true;
+    else if (t == "0" || t == "off") c.bounds_check = false;
+    else {
+      throw ConfigError("WEFT_BOUNDS_CHECK='" + std::string(*v) + "' is not a switch: expected 0 or off (no bounds "
+                        "checks, the default), 1 or on (every kernel's buffer accesses checked)");
+    }
+  }
+
   // An empty PATH entry is the current directory (as execvp takes it), so PATH is kept as is.
   const auto path = get("PATH");
   c.path = path ? std::string(*path) : "/usr/local/bin:/usr/bin:/bin";

@@ -36,7 +36,7 @@ Translation translate_for_cuda(const ParsedSource& parsed, const std::string& de
 
   const bool shared_launch = parsed.helpers_use_work_items();
   for (const auto* k : parsed.kernels()) {
-    out.kernels.push_back({k->name, cxx_name(k->name), k->params, {}});
+    out.kernels.push_back({k->name, cxx_name(k->name), k->params, {}, false, nullptr});
     edits.push_back({toks[k->qualifier_token].begin, toks[k->qualifier_token].end, "extern \"C\" __global__"});
     std::string prologue = " const ::weft_cuda::WorkItem weft_wi{weft_launch};";
     if (shared_launch) {

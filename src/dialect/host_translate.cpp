@@ -17,7 +17,7 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
   // edits replace the whole definition, so they are made after the others are known.
   std::vector<Edit> group_edits;
   for (const auto* k : parsed.kernels()) {
-    KernelEntry entry{k->name, cxx_name(k->name), k->params, {}};
+    KernelEntry entry{k->name, cxx_name(k->name), k->params, {}, false, nullptr};
     if (!k->group_feature.empty()) {
       entry.refused = host_group_refusal(parsed, *k);
       entry.groups = entry.refused.empty();

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "dialect/bounds_check.hpp"
 #include "dialect/edits.hpp"
 #include "dialect/keywords.hpp"
 
@@ -66,10 +67,9 @@ void check_includes(const ParsedSource& parsed) {
 
 }  // namespace
 
-Translation translate(std::string_view source, Target target, std::string_view options) {
-  const ParsedSource parsed = parse(source);
-  check_kernel_names(parsed);
-  check_includes(parsed);
+namespace {
+Translation translate_parsed(const ParsedSource& parsed, std::string_view source, Target target,
+                             std::string_view options) {
   switch (target) {
     case Target::host:
       return translate_for_host(parsed, cxx_defines(options));
@@ -85,9 +85,30 @@ Translation translate(std::string_view source, Target target, std::string_view o
   out.text = renames.empty() ? std::string(source) : apply_edits(source, std::move(renames));
   for (const auto* k : parsed.kernels()) {
     const std::string symbol = is_opencl_compiler_reserved(k->name) ? cxx_name(k->name) : k->name;
-    out.kernels.push_back({k->name, symbol, k->params, {}});
+    out.kernels.push_back({k->name, symbol, k->params, {}, false, nullptr});
   }
   return out;
+}
+}  // namespace
+
+Translation translate(std::string_view source, Target target, std::string_view options) {
+  const ParsedSource parsed = parse(source);
+  check_kernel_names(parsed);
+  check_includes(parsed);
+  if (bounds_check_enabled()) {
+    const BoundsInstrumented checked = instrument_bounds(parsed);
+    if (!checked.plans.empty()) {
+      Translation out = translate_parsed(parse(checked.text), checked.text, target, options);
+      for (KernelEntry& k : out.kernels) {
+        const auto it = checked.plans.find(k.name);
+        if (it == checked.plans.end()) continue;
+        k.params.resize(k.params.size() - it->second->hidden());  // the hidden ones are the runtime's
+        k.bounds = it->second;
+      }
+      return out;
+    }
+  }
+  return translate_parsed(parsed, source, target, options);
 }
 
 }  // namespace weft::detail::dialect

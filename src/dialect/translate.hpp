@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "dialect/build_log.hpp"
 #include "dialect/build_options.hpp"
 #include "dialect/prelude.hpp"
+#include "runtime/bounds_check.hpp"
 #include "weft/program.hpp"
 
 namespace weft::detail::dialect {
@@ -33,6 +35,9 @@ struct KernelEntry {
   std::string refused;  // why the target cannot run it ("" when it can), e.g. "barrier() at line 9"
   bool groups = false;  // host: compiled as a group function (barriers, __local memory); its
                         // entry point runs whole work-groups
+  // WEFT_BOUNDS_CHECK: the checked kernel's plan (its compiled form takes bounds->hidden()
+  // arguments after params); null when unchecked (dialect/bounds_check.hpp).
+  std::shared_ptr<const BoundsPlan> bounds;
 };
 
 struct Translation {
@@ -56,6 +61,8 @@ inline constexpr const char* source_file_name = "kernel.cl";
 /// -D options; the OpenCL target leaves them to the driver. Throws BuildError for source the
 /// dialect cannot read (a kernel that does not return void, a parameter without a name, a
 /// name longer than max_kernel_name ...), InvalidArgument for options weft does not accept.
+/// With bounds checks on (bounds_check_enabled(), WEFT_BOUNDS_CHECK) the kernels' buffer
+/// accesses are checked (dialect/bounds_check.hpp) and their entries carry the plan.
 Translation translate(std::string_view source, Target target, std::string_view options = {});
 
 }  // namespace weft::detail::dialect

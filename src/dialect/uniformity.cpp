@@ -28,6 +28,15 @@ class Analysis {
       if (t.kind != TokenKind::identifier || t.in_directive) continue;
       if (j > r.begin && (text(j - 1) == "." || text(j - 1) == "->")) continue;  // a member
       const auto s = text(j);
+      if (s == "weft_bce") {
+        // A bounds check's own arguments (dialect/bounds_check.hpp): the record, the line
+        // and the work-item it reports, up to the end of its call, are not the kernel's.
+        for (int depth = 0; j + 1 < r.end; ++j) {
+          if (text(j + 1) == "(") ++depth;
+          if (text(j + 1) == ")" && depth-- == 0) break;
+        }
+        continue;
+      }
       const bool called = j + 1 < r.end && text(j + 1) == "(";
       if (called && (is_varying_function(s) || helpers_.count(std::string(s)))) return j;
       if (!called && varying.count(std::string(s))) return j;

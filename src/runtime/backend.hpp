@@ -27,6 +27,7 @@
 #include "weft/program.hpp"
 #include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
+#include "runtime/bounds_check.hpp"
 #include "runtime/queue_order.hpp"
 
 namespace weft::detail {
@@ -119,11 +120,24 @@ class KernelImpl {
   /// included, where the backend can tell.
   virtual std::optional<std::size_t> private_bytes() const { return std::nullopt; }
 
+  /// WEFT_BOUNDS_CHECK: the plan of a kernel whose translation checks its accesses (null
+  /// otherwise). Its compiled form takes plan->hidden() arguments after params() (set by the
+  /// backend when it makes the kernel; runtime/bounds_check.hpp).
+  const BoundsPlan* bounds() const noexcept { return bounds_.get(); }
+  std::size_t hidden_args() const noexcept { return bounds_ ? bounds_->hidden() : 0; }
+  void set_bounds(std::shared_ptr<const BoundsPlan> plan) {
+    bounds_ = std::move(plan);
+    if (bounds_ && !bounds_state_) bounds_state_ = std::make_unique<BoundsState>();
+  }
+  BoundsState& bounds_state() noexcept { return *bounds_state_; }
+
  private:
   std::string name_;
   std::vector<KernelArgInfo> params_;
   ArgList args_;
   const DeviceImpl* device_ = nullptr;
+  std::shared_ptr<const BoundsPlan> bounds_;
+  std::unique_ptr<BoundsState> bounds_state_;
 };
 
 class ProgramImpl {

@@ -33,6 +33,11 @@ void Graph::add(const Kernel& kernel, const NDRange& global, const NDRange& loca
   if (!kernel) throw InvalidArgument("Graph::add: an empty Kernel handle was given");
   const detail::LaunchConfig config{global, local, offset};
   detail::check_launch(*kernel.impl(), kernel.impl()->args(), *g.device, config);
+  if (kernel.impl()->bounds()) {
+    throw Unsupported("Graph::add: kernel '" + kernel.name() + "' was built bounds-checked (WEFT_BOUNDS_CHECK=1), "
+                      "whose launches wait for their kernel and check it; launch it on a queue, or build it "
+                      "with the mode off to record it");
+  }
   detail::RecordedLaunch r{kernel.impl(), kernel.impl()->args(), config};
   std::lock_guard lock(g.mutex);
   g.launches.push_back(std::move(r));

@@ -36,7 +36,8 @@ void check_count(const detail::KernelImpl& k, std::size_t count) {
   }
 }
 
-void bind_buffer(const detail::KernelImpl& k, detail::ArgList& args, std::size_t index, const Buffer& buffer) {
+void bind_buffer(const detail::KernelImpl& k, detail::ArgList& args, std::size_t index, const Buffer& buffer,
+                 std::size_t bytes = 0) {
   check_index(k, index);
   const auto& p = k.params()[index];
   if (!p.is_pointer || p.space == AddressSpace::local || p.space == AddressSpace::private_) {
@@ -44,10 +45,14 @@ void bind_buffer(const detail::KernelImpl& k, detail::ArgList& args, std::size_t
                           "Buffer cannot be bound to it");
   }
   if (!buffer) throw InvalidArgument(describe(k, index) + ": an empty Buffer was given");
+  if (bytes > buffer.size()) {
+    throw InvalidArgument(describe(k, index) + ": " + std::to_string(bytes) + " bytes of a Buffer of " +
+                          std::to_string(buffer.size()) + " were given");
+  }
   auto& a = args[index];
   a.kind = detail::ArgValue::Kind::buffer;
   a.buffer = buffer.impl();
-  a.size = 0;
+  a.size = bytes;
 }
 
 void bind_local(const detail::KernelImpl& k, detail::ArgList& args, std::size_t index, LocalMemory local) {
@@ -120,6 +125,12 @@ void Kernel::check_arg_count(std::size_t count) const { check_count(checked(impl
 Kernel& Kernel::set_arg(std::size_t index, const Buffer& buffer) {
   auto& k = checked(impl_);
   bind_buffer(k, k.args(), index, buffer);
+  return *this;
+}
+
+Kernel& Kernel::set_arg(std::size_t index, const Buffer& buffer, std::size_t bytes) {
+  auto& k = checked(impl_);
+  bind_buffer(k, k.args(), index, buffer, bytes);
   return *this;
 }
 

@@ -18,6 +18,8 @@ Digest ProgramBuilder::key_of(const std::vector<std::string>& flags, std::string
   });
   Hasher h = base_;
   for (const auto& f : flags) h.update(f);
+  // Checked and unchecked translations differ; keys of the default (off) are as before.
+  if (bounds_check_enabled()) h.update("WEFT_BOUNDS_CHECK=1");
   h.update(source);
   hash_includes(h, source, options);
   return h.finish();

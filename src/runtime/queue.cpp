@@ -122,6 +122,19 @@ Event launch_on(const std::shared_ptr<detail::QueueImpl>& queue, const std::shar
                 const detail::ArgList& args, const detail::LaunchConfig& config, std::span<const Event> wait) {
   detail::QueueImpl& q = *queue;
   detail::check_launch(*kernel, args, q.device_ptr ? *q.device_ptr : *q.device(), config);
+  if (kernel->bounds()) {
+    // WEFT_BOUNDS_CHECK: the hidden arguments added, one launch of the kernel at a time, and
+    // the launch waited for so that a bad access raises here (runtime/bounds_check.hpp).
+    std::lock_guard lock(kernel->bounds_state().mutex);
+    const detail::ArgList full = detail::bounds_args(*kernel, args, q);
+    Event event = ordered(queue, wait, [&](std::span<const detail::EventPtr> w) { return q.launch(kernel, full, config, w); });
+    if (q.log_count.load(std::memory_order_relaxed) != 0) {
+      std::lock_guard log_lock(q.log_mutex);
+      for (LaunchLog* log : q.logs) log->add(kernel->name(), event);
+    }
+    detail::check_bounds(*kernel, q, event.impl());
+    return event;
+  }
   Event event = ordered(queue, wait, [&](std::span<const detail::EventPtr> w) { return q.launch(kernel, args, config, w); });
   if (q.log_count.load(std::memory_order_relaxed) != 0) {
     std::lock_guard lock(q.log_mutex);

@@ -146,6 +146,10 @@ TEST(Config, OpenclPtxIsASwitch) {
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_PLACEMENT_LEARN", on}}).placement_learn) << on;
   EXPECT_FALSE(parse({{"WEFT_PLACEMENT_LEARN", "off"}}).placement_learn);
   EXPECT_NE(error_of({{"WEFT_PLACEMENT_LEARN", "yes"}}).find("WEFT_PLACEMENT_LEARN='yes'"), std::string::npos);
+  EXPECT_FALSE(parse({}).bounds_check);
+  for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_BOUNDS_CHECK", on}}).bounds_check) << on;
+  EXPECT_FALSE(parse({{"WEFT_BOUNDS_CHECK", "0"}}).bounds_check);
+  EXPECT_NE(error_of({{"WEFT_BOUNDS_CHECK", "yes"}}).find("WEFT_BOUNDS_CHECK='yes'"), std::string::npos);
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_OPENCL_PTX", on}}).opencl_ptx) << on;
   for (const char* off : {"0", "off"}) EXPECT_FALSE(parse({{"WEFT_OPENCL_PTX", off}}).opencl_ptx) << off;
   for (const char* bad : {"yes", "2", "OFF!"}) {

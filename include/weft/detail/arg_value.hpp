@@ -53,7 +53,7 @@ struct WEFT_API ArgValue {
 
   Kind kind = Kind::unset;
   BufferPtr buffer;             // Kind::buffer
-  std::size_t size = 0;         // bytes of a value, or of __local memory
+  std::size_t size = 0;         // bytes of a value, of __local memory, or of a buffer's use (0: all)
   alignas(16) std::array<std::byte, max_value_size> bytes;  // Kind::value: the first `size`
 
  private:

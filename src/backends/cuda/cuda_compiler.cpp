@@ -141,8 +141,10 @@ std::shared_ptr<KernelImpl> CudaProgram::create_kernel(std::string_view name) {
   if (driver().cuFuncGetAttribute(&local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f) == CUDA_SUCCESS && local_bytes >= 0) {
     private_bytes = static_cast<std::size_t>(local_bytes);
   }
-  return std::make_shared<CudaKernel>(it->first, it->second.params, module_, f, static_cast<std::size_t>(max_threads),
-                                      private_bytes, !cuda_source_);
+  auto kernel = std::make_shared<CudaKernel>(it->first, it->second.params, module_, f,
+                                             static_cast<std::size_t>(max_threads), private_bytes, !cuda_source_);
+  kernel->set_bounds(it->second.bounds);
+  return kernel;
 }
 
 CudaKernel::CudaKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<CudaModule> module,

@@ -113,7 +113,7 @@ std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const 
   for (const auto& k : tr.kernels) {
     if (!k.refused.empty()) continue;  // a kernel the host refuses has no entry point
     const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + k.symbol));
-    if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size() ||
+    if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size() + (k.bounds ? k.bounds->hidden() : 0) ||
         (module->symbol("weft_groups_" + k.symbol) != nullptr) != k.groups) {
       throw PayloadRefused("it lacks the entry point of kernel '" + k.name + "'");
     }
@@ -146,7 +146,7 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
     }
     auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + k.symbol));
     auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + k.symbol));
-    if (!run || !info || info->num_args != k.params.size()) {
+    if (!run || !info || info->num_args != k.params.size() + (k.bounds ? k.bounds->hidden() : 0)) {
       throw Error("host: the compiled module lacks a consistent entry point for kernel '" + k.name + "'");
     }
     auto p = k.params;
@@ -155,7 +155,9 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
       // from the compiler.
       if (!p[i].is_pointer && p[i].value_size == 0) p[i].value_size = info->arg_size[i];
     }
-    return std::make_shared<HostKernel>(k.name, std::move(p), module_, run, k.groups);
+    auto kernel = std::make_shared<HostKernel>(k.name, std::move(p), module_, run, k.groups);
+    kernel->set_bounds(k.bounds);
+    return kernel;
   }
   std::string names;
   for (const auto& n : kernel_names()) names += (names.empty() ? "" : ", ") + n;

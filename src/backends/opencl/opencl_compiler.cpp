@@ -57,7 +57,7 @@ std::optional<std::set<std::string>> kernels_in(cl_program program) {
 std::shared_ptr<ProgramImpl> make_program(OpenclDevice& device, ClRef<cl_program> built,
                                           const dialect::Translation& tr) {
   std::map<std::string, OpenclProgram::Entry> kernels;
-  for (const auto& k : tr.kernels) kernels[k.name] = {k.symbol, k.params};
+  for (const auto& k : tr.kernels) kernels[k.name] = {k.symbol, k.params, k.bounds};
   return std::make_shared<OpenclProgram>(std::static_pointer_cast<OpenclDevice>(device.shared_from_this()),
                                          std::move(built), std::move(kernels));
 }
@@ -182,14 +182,18 @@ std::shared_ptr<KernelImpl> OpenclProgram::create_kernel(std::string_view name) 
                                  nullptr) == CL_SUCCESS) {
     private_bytes = static_cast<std::size_t>(private_mem);
   }
-  return std::make_shared<OpenclKernel>(n, it->second.params, std::move(k), max_group ? max_group : 1,
-                                        multiple ? multiple : 1, private_bytes);
+  auto kernel = std::make_shared<OpenclKernel>(n, it->second.params, std::move(k), max_group ? max_group : 1,
+                                               multiple ? multiple : 1, private_bytes, it->second.bounds);
+  return kernel;
 }
 
 OpenclKernel::OpenclKernel(std::string name, std::vector<KernelArgInfo> params, ClRef<cl_kernel> kernel,
                            std::size_t max_group, std::size_t preferred_multiple,
-                           std::optional<std::size_t> private_bytes)
+                           std::optional<std::size_t> private_bytes, std::shared_ptr<const BoundsPlan> bounds)
     : KernelImpl(std::move(name), std::move(params)), kernel_(std::move(kernel)), max_group_(max_group),
-      preferred_multiple_(preferred_multiple), private_bytes_(private_bytes), bound_(this->params().size()) {}
+      preferred_multiple_(preferred_multiple), private_bytes_(private_bytes) {
+  set_bounds(std::move(bounds));
+  bound_.resize(this->params().size() + hidden_args());
+}
 
 }  // namespace weft::detail

@@ -46,6 +46,7 @@ class OpenclProgram final : public ProgramImpl {
   struct Entry {
     std::string symbol;
     std::vector<KernelArgInfo> params;
+    std::shared_ptr<const BoundsPlan> bounds;  // WEFT_BOUNDS_CHECK (runtime/bounds_check.hpp)
   };
   OpenclProgram(std::shared_ptr<OpenclDevice> device, ClRef<cl::cl_program> program,
                 std::map<std::string, Entry> kernels);
@@ -64,7 +65,8 @@ class OpenclProgram final : public ProgramImpl {
 class OpenclKernel final : public KernelImpl {
  public:
   OpenclKernel(std::string name, std::vector<KernelArgInfo> params, ClRef<cl::cl_kernel> kernel,
-               std::size_t max_group, std::size_t preferred_multiple, std::optional<std::size_t> private_bytes);
+               std::size_t max_group, std::size_t preferred_multiple, std::optional<std::size_t> private_bytes,
+               std::shared_ptr<const BoundsPlan> bounds = nullptr);
   /// Sets the arguments on the cl_kernel (skipping those unchanged since the last launch)
   /// and enqueues it, under the kernel's lock: a cl_kernel holds one set of arguments.
   /// Defined with the other launches, in opencl_queue.cpp.

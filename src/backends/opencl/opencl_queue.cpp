@@ -142,8 +142,8 @@ cl_event OpenclKernel::enqueue(cl_command_queue queue, const ArgList& args, cons
     }
     if (err != CL_SUCCESS) {
       b = ArgValue{};
-      const auto& p = params()[i];
-      if (err == CL_INVALID_ARG_SIZE) {
+      if (err == CL_INVALID_ARG_SIZE && i < params().size()) {
+        const auto& p = params()[i];
         throw InvalidArgument("kernel '" + name() + "' argument " + std::to_string(i) + " ('" + p.type_name + " " +
                               p.name + "'): the driver refused a value of " + std::to_string(v.size) + " bytes");
       }

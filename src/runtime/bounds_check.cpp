@@ -1,0 +1,89 @@
+#include "runtime/bounds_check.hpp"
+
+#include <array>
+#include <atomic>
+#include <cstring>
+
+#include "runtime/backend.hpp"
+#include "weft/config.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail {
+
+namespace {
+// -1: not read yet (WEFT_BOUNDS_CHECK decides at the first question), else 0 or 1.
+std::atomic<int> mode{-1};
+}  // namespace
+
+bool bounds_check_enabled() noexcept {
+  int m = mode.load(std::memory_order_relaxed);
+  if (m < 0) {
+    try {
+      m = config().bounds_check ? 1 : 0;
+    } catch (const Error&) {
+      m = 0;  // a malformed environment is reported by every other entry point
+    }
+    int expected = -1;
+    if (!mode.compare_exchange_strong(expected, m, std::memory_order_relaxed)) m = expected;
+  }
+  return m == 1;
+}
+
+void set_bounds_check(bool on) noexcept { mode.store(on ? 1 : 0, std::memory_order_relaxed); }
+
+}  // namespace weft::detail
+
+namespace weft {
+bool bounds_check() { return detail::bounds_check_enabled(); }
+void set_bounds_check(bool on) { detail::set_bounds_check(on); }
+}  // namespace weft
+
+namespace weft::detail {
+
+ArgList bounds_args(KernelImpl& kernel, const ArgList& args, QueueImpl& queue) {
+  const BoundsPlan& plan = *kernel.bounds();
+  BoundsState& state = kernel.bounds_state();
+  if (!state.record) {
+    BufferPtr record = queue.device()->allocate(bounds_record_bytes);
+    const std::array<std::uint32_t, bounds_record_bytes / 4> zeros{};
+    queue.write(record, 0, bounds_record_bytes, zeros.data(), true, {})->wait();
+    state.record = std::move(record);
+  }
+  const std::size_t n = args.size();
+  ArgList full(n + plan.hidden());
+  for (std::size_t i = 0; i < n; ++i) full[i] = args[i];
+  full[n].kind = ArgValue::Kind::buffer;
+  full[n].buffer = state.record;
+  for (std::size_t j = 0; j < plan.sized.size(); ++j) {
+    ArgValue& a = full[n + 1 + j];
+    const ArgValue& b = args[plan.sized[j]];
+    const std::uint64_t bytes = b.size ? b.size : b.buffer->size();  // an array's elements, or the whole Buffer
+    a.kind = ArgValue::Kind::value;
+    a.size = sizeof bytes;
+    std::memcpy(a.bytes.data(), &bytes, sizeof bytes);
+  }
+  return full;
+}
+
+void check_bounds(KernelImpl& kernel, QueueImpl& queue, const std::shared_ptr<EventImpl>& done) {
+  BoundsState& state = kernel.bounds_state();
+  std::array<std::uint32_t, 10> r{};
+  const EventPtr wait[] = {done};
+  queue.read(state.record, 0, sizeof r, r.data(), true, wait)->wait();
+  if (r[0] == 0) return;
+  const std::array<std::uint32_t, 32> zeros{};
+  queue.write(state.record, 0, sizeof zeros, zeros.data(), true, {})->wait();
+  const BoundsPlan& plan = *kernel.bounds();
+  const auto& params = kernel.params();
+  const std::size_t p = r[1];
+  const std::string param = p < params.size() ? "'" + params[p].name + "' ('" + params[p].type_name + "')" : "?";
+  const auto index = static_cast<std::int64_t>(std::uint64_t{r[3]} | (std::uint64_t{r[4]} << 32));
+  const std::uint64_t count = std::uint64_t{r[5]} | (std::uint64_t{r[6]} << 32);
+  throw IndexOutOfRange(plan.file + ":" + std::to_string(r[2]) + ": in kernel '" + kernel.name() + "': index " +
+                        std::to_string(index) + " is out of bounds for parameter " + param + " of " +
+                        std::to_string(count) + " element(s), in work-item (" + std::to_string(r[7]) + ", " +
+                        std::to_string(r[8]) + ", " + std::to_string(r[9]) +
+                        "); the access was not performed (WEFT_BOUNDS_CHECK=1)");
+}
+
+}  // namespace weft::detail
