@@ -403,7 +403,7 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
     return _weft._from_host(host, host.shape, host.dtype.name, device)
 
 
-def _borrow(a: object, dtype: DTypeLike) -> Array | None:
+def _borrow(a: object, dtype: DTypeLike | None) -> Array | None:
     """An automatic array over a NumPy array's own memory (no copy), or None where that cannot be
     done: not a NumPy array of a dtype weft holds (as asked), not C-contiguous, aligned and
     writable (read-only memory may be truly read-only), or empty. Writes through either are
