@@ -368,15 +368,13 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
     if device is None and not isinstance(a, _ArrayBase):
         device = _dev(None)  # the block's, "auto" (WEFT_DEVICE=auto), or None (the default)
     if isinstance(device, str) and device.strip() == "auto":
-        # Device auto: the data where it is (host memory for host data, used in place where it
-        # can be), then placed per operation.
+        # Device auto: the data where it is (host data copied into host memory), then placed per
+        # operation. NumPy memory is not used in place (_borrow): weft's expressions are lazy and
+        # its writes asynchronous, so a NumPy write after asarray would change a result NumPy
+        # computes eagerly, and a read of x could miss weft's pending write.
         if isinstance(a, _ArrayBase):
             return asarray(a, dtype=dtype, device=a.device, copy=copy).to_auto()
         home = _auto_home()
-        if home is not None and copy is not True:
-            borrowed = _borrow(a, dtype)
-            if borrowed is not None:
-                return borrowed
         return asarray(a, dtype=dtype, device=home or _weft.default_device(), copy=copy).to_auto()
     if isinstance(a, _ArrayBase):
         device = block_device() if device is None else device
@@ -404,8 +402,8 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
 
 
 def _borrow(a: object, dtype: DTypeLike | None) -> Array | None:
-    """An automatic array over a NumPy array's own memory (no copy), or None where that cannot be
-    done: not a NumPy array of a dtype weft holds (as asked), not C-contiguous, aligned and
+    """(Not called by asarray: see there.) An automatic array over a NumPy array's own memory (no
+    copy), or None where that cannot be done: not a NumPy array of a dtype weft holds (as asked), not C-contiguous, aligned and
     writable (read-only memory may be truly read-only), or empty. Writes through either are
     seen by the other (as numpy.asarray's result); a copy made on another device is refreshed
     from the NumPy memory at each operation that runs there."""

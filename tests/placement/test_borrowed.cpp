@@ -21,11 +21,12 @@ TEST(BorrowedHostMemory, IsUsedInPlaceAndAutomatic) {
   EXPECT_EQ(a.device().selector(), "host");
   EXPECT_EQ(a.buffer().host_ptr(), static_cast<void*>(v.data()));  // no copy
   EXPECT_DOUBLE_EQ(sum(a).get(), 499500.0);
-  v[999] = 0;  // the owner writes: the next operation sees it
+  v[999] = 0;  // the owner writes (nothing pending): the next operation sees it
   EXPECT_DOUBLE_EQ(sum(a).get(), 498501.0);
-  // A weft write goes to the owner's memory.
+  // A weft write goes to the owner's memory, which the owner reads once the work is done.
   Array w = a;
   w.assign(Expr(a) * 2);
+  synchronize(a.device());
   EXPECT_EQ(v[10], 20.0f);
 }
 

@@ -49,23 +49,20 @@ def _pocl():
     return next((d for d in weft.devices() if d.selector != "host"), None)
 
 
-def test_asarray_device_auto_uses_a_writable_numpy_array_in_place():
+def test_asarray_device_auto_copies_numpy_memory_so_a_lazy_result_keeps_numpys_meaning():
+    # An expression over the array is lazy: were x used in place, a NumPy write after it was
+    # made would change the result NumPy computes eagerly.
     x = np.arange(1000, dtype=np.float32)
     a = weft.asarray(x, device="auto")
     assert a.is_auto and a.device.selector == "host"
-    assert float(a.sum()) == float(x.sum())
-    x[0] = 1000.0  # NumPy's write is seen, as through numpy.asarray's result
-    assert float(a.sum()) == float(x.sum())
+    twice = a * 2
+    want = float((x * 2).sum())
+    x[0] = 1000.0
+    assert float(twice.sum()) == want
     other = _pocl()
     if other is not None:
-        with weft.Device(other):  # the operation runs there: the copy there is made afresh
-            assert float(a.sum()) == float(x.sum())
-            x[1] = 2000.0
-            assert float(a.sum()) == float(x.sum())
-    snapshot = weft.asarray(x, device="auto", copy=True)
-    copied = weft.array(x, device="auto")
-    x[2] = -5.0
-    assert float(snapshot.sum()) == float(copied.sum()) == float(x.sum()) + 7.0
+        with weft.Device(other):
+            assert float((a * 2).sum()) == want
 
 
 def test_asarray_device_auto_copies_what_it_cannot_use_in_place():
@@ -113,7 +110,7 @@ def test_weft_device_auto_makes_arrays_automatic():
     env = dict(os.environ, WEFT_DEVICE="auto")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["True"] * 5 + ["12.0", "8.0", "False"]
+    assert out.stdout.split() == ["True"] * 5 + ["8.0", "8.0", "False"]
     env.pop("WEFT_DEVICE")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
