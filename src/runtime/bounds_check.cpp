@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "runtime/backend.hpp"
+#include "runtime/completion_event.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 
@@ -84,6 +85,22 @@ void check_bounds(KernelImpl& kernel, QueueImpl& queue, const std::shared_ptr<Ev
                         std::to_string(count) + " element(s), in work-item (" + std::to_string(r[7]) + ", " +
                         std::to_string(r[8]) + ", " + std::to_string(r[9]) +
                         "); the access was not performed (WEFT_BOUNDS_CHECK=1)");
+}
+
+bool waits_on_open_user_event(std::span<const Event> wait) {
+  for (const Event& w : wait) {
+    const auto& e = w.impl();
+    if (e && dynamic_cast<const CompletionEvent*>(e.get()) != nullptr && !e->finished()) return true;
+  }
+  return false;
+}
+
+void check_deferred_bounds(KernelImpl& kernel, QueueImpl& queue) {
+  BoundsState& state = kernel.bounds_state();
+  if (!state.deferred || !state.deferred->finished()) return;
+  const std::shared_ptr<EventImpl> done = std::move(state.deferred);
+  state.deferred.reset();
+  check_bounds(kernel, queue, done);
 }
 
 }  // namespace weft::detail

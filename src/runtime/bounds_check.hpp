@@ -17,10 +17,12 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "weft/detail/arg_value.hpp"
+#include "weft/event.hpp"
 
 namespace weft::detail {
 
@@ -47,6 +49,10 @@ struct BoundsPlan {
 struct BoundsState {
   std::mutex mutex;
   BufferPtr record;  // on the kernel's device, made (zeroed) at the first launch
+  // A launch whose wait list held a user event not yet completed: waiting for it there could
+  // wait forever (the thread that completes the event is the one launching), so its record
+  // is read at the kernel's next launch once it has run (check_deferred_bounds).
+  std::shared_ptr<EventImpl> deferred;
 };
 
 /// The arguments of a checked launch: args, then the hidden ones (the record, allocated and
@@ -57,5 +63,13 @@ ArgList bounds_args(KernelImpl& kernel, const ArgList& args, QueueImpl& queue);
 /// the file and line, the parameter, the index, the element count and the work-item, after
 /// clearing the record for the next launch.
 void check_bounds(KernelImpl& kernel, QueueImpl& queue, const std::shared_ptr<EventImpl>& done);
+
+/// Whether a wait list holds a user event (weft::UserEvent, PyOpenCL's UserEvent) that has not
+/// completed: a checked launch after it is not waited for (it could wait forever).
+bool waits_on_open_user_event(std::span<const Event> wait);
+
+/// The deferred launch's record, read (check_bounds) once that launch has finished; nothing
+/// while it has not.
+void check_deferred_bounds(KernelImpl& kernel, QueueImpl& queue);
 
 }  // namespace weft::detail

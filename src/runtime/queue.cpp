@@ -126,11 +126,18 @@ Event launch_on(const std::shared_ptr<detail::QueueImpl>& queue, const std::shar
     // WEFT_BOUNDS_CHECK: the hidden arguments added, one launch of the kernel at a time, and
     // the launch waited for so that a bad access raises here (runtime/bounds_check.hpp).
     std::lock_guard lock(kernel->bounds_state().mutex);
+    detail::check_deferred_bounds(*kernel, q);  // an earlier launch's record, once it ran
     const detail::ArgList full = detail::bounds_args(*kernel, args, q);
     Event event = ordered(queue, wait, [&](std::span<const detail::EventPtr> w) { return q.launch(kernel, full, config, w); });
     if (q.log_count.load(std::memory_order_relaxed) != 0) {
       std::lock_guard log_lock(q.log_mutex);
       for (LaunchLog* log : q.logs) log->add(kernel->name(), event);
+    }
+    if (detail::waits_on_open_user_event(wait)) {
+      // Waiting here could wait forever (the user event is completed by this thread, later):
+      // the record is read at the kernel's next launch once this one has run.
+      kernel->bounds_state().deferred = event.impl();
+      return event;
     }
     detail::check_bounds(*kernel, q, event.impl());
     return event;

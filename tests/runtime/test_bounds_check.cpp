@@ -139,6 +139,30 @@ TEST_P(BoundsCheck, BadWriteNamesTheWrittenParameter) {
   EXPECT_EQ(test::download<float>(q, out, 8), std::vector<float>(8, 3.0f));
 }
 
+TEST_P(BoundsCheck, ALaunchAfterAnOpenUserEventIsCheckedAtTheNextLaunch) {
+  // Waiting for it at once would wait forever: this thread completes the user event later.
+  ModeOn on;
+  Kernel k = Program::build(dev, copy_source).kernel("scaled_copy");
+  Buffer in = test::upload(q, std::vector<float>(32, 1.0f));
+  Buffer out = test::upload(q, std::vector<float>(8, 0.0f));
+  k.set_args(in, out, 0);
+  UserEvent go;
+  const Event after[] = {go};
+  Event e = q.launch(k, 32, {}, {}, after);  // returns: not waited for
+  go.complete();
+  e.wait();
+  EXPECT_EQ(test::download<float>(q, out, 8), std::vector<float>(8, 3.0f));
+  k.set_args(in, out, 0);
+  try {
+    q.launch(k, 8);  // a good launch: the earlier one's bad write is reported now
+    FAIL() << "no IndexOutOfRange";
+  } catch (const IndexOutOfRange& e2) {
+    const std::string m = e2.what();
+    EXPECT_NE(m.find("parameter 'out'"), std::string::npos) << m;
+  }
+  q.launch(k, 8);  // the record was cleared
+}
+
 TEST_P(BoundsCheck, NegativeIndexAndVectorElements) {
   ModeOn on;
   const char* src = R"(__kernel void v(__global float4* x, __global const int* idx) {
