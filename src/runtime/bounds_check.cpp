@@ -1,43 +1,11 @@
 #include "runtime/bounds_check.hpp"
 
 #include <array>
-#include <atomic>
 #include <cstring>
 
 #include "runtime/backend.hpp"
 #include "runtime/completion_event.hpp"
-#include "weft/config.hpp"
 #include "weft/error.hpp"
-
-namespace weft::detail {
-
-namespace {
-// -1: not read yet (WEFT_BOUNDS_CHECK decides at the first question), else 0 or 1.
-std::atomic<int> mode{-1};
-}  // namespace
-
-bool bounds_check_enabled() noexcept {
-  int m = mode.load(std::memory_order_relaxed);
-  if (m < 0) {
-    try {
-      m = config().bounds_check ? 1 : 0;
-    } catch (const Error&) {
-      m = 0;  // a malformed environment is reported by every other entry point
-    }
-    int expected = -1;
-    if (!mode.compare_exchange_strong(expected, m, std::memory_order_relaxed)) m = expected;
-  }
-  return m == 1;
-}
-
-void set_bounds_check(bool on) noexcept { mode.store(on ? 1 : 0, std::memory_order_relaxed); }
-
-}  // namespace weft::detail
-
-namespace weft {
-bool bounds_check() { return detail::bounds_check_enabled(); }
-void set_bounds_check(bool on) { detail::set_bounds_check(on); }
-}  // namespace weft
 
 namespace weft::detail {
 
