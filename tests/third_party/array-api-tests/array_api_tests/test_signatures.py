@@ -158,8 +158,9 @@ for func_name, func in name_to_func.items():
         in_dtypes = dh.func_in_dtypes[func_name]
         # use "float64" if available, "float32" otherwise; ditto for complex128/complex64
         float_name = dh.dtype_to_name[dh.widest_real_dtype]
-        cmplx_name = dh.dtype_to_name[dh.widest_complex_dtype]
-        for dtype_name in [float_name, "bool", "int64", cmplx_name]:
+        cmplx_names = ([] if dh.widest_complex_dtype is None  # weft: complex skipped
+                       else [dh.dtype_to_name[dh.widest_complex_dtype]])
+        for dtype_name in [float_name, "bool", "int64", *cmplx_names]:
             # We try float64 first because uninspectable numerical functions
             # tend to support float inputs first-and-foremost (i.e. PyTorch)
             try:
