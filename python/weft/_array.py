@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ._typing import ArrayLike, DTypeLike, DeviceLike
 
 import builtins as _builtins
+import math as _math
 
 import numpy as _np
 
@@ -197,7 +198,7 @@ class Array(_weft._Array):
             if ddof != 0 and ddof != correction:
                 raise ValueError(f"var: ddof={ddof!r} and correction={correction!r} disagree; give one of them")
             ddof = correction
-        return _deliver(_weft._var("var", self, axis, keepdims, int(ddof)), dtype, out)
+        return _deliver(self._moment("var", axis, ddof, keepdims), dtype, out)
 
     def std(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             ddof: float = 0, keepdims: bool = False, *, correction: float | None = None) -> Array:
@@ -206,7 +207,25 @@ class Array(_weft._Array):
             if ddof != 0 and ddof != correction:
                 raise ValueError(f"std: ddof={ddof!r} and correction={correction!r} disagree; give one of them")
             ddof = correction
-        return _deliver(_weft._var("std", self, axis, keepdims, int(ddof)), dtype, out)
+        return _deliver(self._moment("std", axis, ddof, keepdims), dtype, out)
+
+    def _moment(self, what: str, axis: int | tuple[int, ...] | None, ddof: float, keepdims: bool) -> Array:
+        """var or std dividing by N - ddof (NaN or inf where that is not positive). axis=()
+        reduces nothing (each element is its own sample of one, as NumPy's), and a fractional
+        ddof (the standard's correction=0.5) scales the ddof=0 variance by N / (N - ddof)."""
+        axes = axis if isinstance(axis, (tuple, list)) else None if axis is None else (axis,)
+        if axes is not None and len(axes) == 0 and self.ndim > 0:
+            z = self.astype(self._dtype if self.dtype.kind == "f" else "float64")
+            v = (z - z) * (z - z) / _builtins.max(1.0 - float(ddof), 0.0)
+        elif float(ddof) == int(ddof):
+            return _weft._var(what, self, axis, keepdims, int(ddof))
+        else:
+            n = self.size if axes is None else _math.prod(self.shape[int(a)] for a in axes)
+            v = _weft._var("var", self, axis, keepdims, 0) * float(n) / _builtins.max(n - float(ddof), 0.0)
+        if what == "var":
+            return v
+        from ._ufuncs import sqrt
+        return sqrt(v)
 
     def cumsum(self, axis: int | None = None, dtype: DTypeLike | None = None, out: Array | None = None) -> Array:
         """cumsum of the flattened elements (axis None) or along axis, as NumPy's; one scan kernel."""
