@@ -77,3 +77,16 @@ def test_var_std_empty_axes_and_fractional_correction(device, what, kw):
         ref = getattr(np, what)(host, **kw)
     assert got.shape == ref.shape and got.dtype == ref.dtype
     np.testing.assert_allclose(got, ref, rtol=1e-6, equal_nan=True)
+
+
+def test_where_and_round_have_the_standards_signatures(device):
+    import inspect
+
+    def kinds(f):
+        return [p.kind for p in inspect.signature(f).parameters.values()]
+
+    assert kinds(weft.where) == [inspect.Parameter.POSITIONAL_ONLY] * 3
+    assert kinds(weft.round) == [inspect.Parameter.POSITIONAL_ONLY] and weft.around is weft.round
+    a = weft.asarray(np.array([0.5, 1.5, -2.5, 3.2]), device=device)
+    np.testing.assert_array_equal(weft.where(a > 1, a, 0).get(), [0, 1.5, 0, 3.2])
+    np.testing.assert_array_equal(weft.round(a).get(), [0.0, 2.0, -2.0, 3.0])
