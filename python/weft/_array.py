@@ -320,6 +320,37 @@ class Array(_weft._Array):
         axes[-2], axes[-1] = axes[-1], axes[-2]
         return self.transpose(tuple(axes))
 
+    def _dlpack_in_place(self) -> tuple[int, int] | None:
+        """The (DLPack device type, id) of this array's own memory when weft can export it in
+        place (host: kDLCPU, CUDA: kDLCUDA); None for OpenCL buffers, which have no address."""
+        d = self.device
+        return (d.dlpack_device_type, d.dlpack_device_id) if d.dlpack_device_type in (1, 2) else None
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """Where ``__dlpack__`` exports the array: its own device for host and CUDA memory, the
+        host (kDLCPU, 0) for an OpenCL array, which ``__dlpack__`` exports as a host copy."""
+        return self._dlpack_in_place() or (1, 0)
+
+    def __dlpack__(self, /, *, stream: object = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
+        """A DLPack capsule of the array, after its pending work is done (the Array API's
+        signature; stream is not needed: the export waits for weft's work). Host and CUDA arrays
+        export their memory in place (copy=True: a copy's), an OpenCL array a host copy;
+        dl_device=(1, 0) asks for the host (a copy from a device). copy=False where a copy is
+        needed, or a dl_device weft cannot export to, raises BufferError."""
+        own = self._dlpack_in_place()
+        target = self.__dlpack_device__() if dl_device is None else (int(dl_device[0]), int(dl_device[1]))
+        if own is not None and target == own:
+            return _weft._Array.__dlpack__(self.copy() if copy else self)
+        if target != (1, 0):
+            where = f"its own device {own} or " if own is not None else ""
+            raise BufferError(f"__dlpack__: an array on {self.device.selector} cannot be exported to DLPack device "
+                              f"{target}; weft exports it to {where}the host (1, 0)")
+        if copy is False:
+            raise BufferError(f"__dlpack__: copy=False, but exporting the array on {self.device.selector} to the "
+                              "host needs a copy")
+        return _weft._Array.__dlpack__(self.to_device("host"))
+
     def to_device(self, device: DeviceLike, /, *, stream: None = None) -> Array:
         """The Array API's to_device: this array when it is on device already, else a copy there."""
         if stream is not None:

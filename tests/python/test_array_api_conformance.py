@@ -90,3 +90,33 @@ def test_where_and_round_have_the_standards_signatures(device):
     a = weft.asarray(np.array([0.5, 1.5, -2.5, 3.2]), device=device)
     np.testing.assert_array_equal(weft.where(a > 1, a, 0).get(), [0, 1.5, 0, 3.2])
     np.testing.assert_array_equal(weft.round(a).get(), [0.0, 2.0, -2.0, 3.0])
+
+
+def test_dlpack_takes_the_standards_keywords(device):
+    a = weft.asarray(np.arange(4.0), device=device) * 2  # lazy: evaluated before export
+    own = a.__dlpack_device__()
+    assert own == ((1, 0) if device.backend in ("host", "opencl") else (device.dlpack_device_type,
+                                                                         device.dlpack_device_id))
+    np.testing.assert_array_equal(np.from_dlpack(a, device="cpu", copy=True), [0, 2, 4, 6])
+    a.__dlpack__(stream=None, max_version=(1, 0), dl_device=(1, 0), copy=None)
+    with pytest.raises(BufferError, match="DLPack device"):
+        a.__dlpack__(dl_device=(7, 0))
+    if device.backend == "opencl":  # a host copy: never the buffer in place
+        with pytest.raises(BufferError, match="copy=False"):
+            a.__dlpack__(copy=False)
+        np.testing.assert_array_equal(np.from_dlpack(a), [0, 2, 4, 6])
+    if device.backend == "host":  # in place, unless copy=True
+        shared, copied = np.from_dlpack(a), np.from_dlpack(a, copy=True)
+        a[0] = 5
+        weft.synchronize(device)
+        assert shared[0] == 5 and copied[0] == 0
+
+
+def test_from_dlpack_of_an_opencl_array_needs_no_capsule(device):
+    a = weft.asarray(np.arange(3, dtype=np.int32), device=device)
+    b = weft.from_dlpack(a)
+    assert b.device == device
+    np.testing.assert_array_equal(b.get(), [0, 1, 2])
+    c = weft.from_dlpack(a, copy=True)
+    a[0] = 7
+    assert c.get()[0] == 0
