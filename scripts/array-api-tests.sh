@@ -41,9 +41,6 @@ args=()
 if [ "$short" = 1 ]; then
   max_examples=${max_examples:-5}
   xfails=${xfails:-$ROOT/tests/array-api-xfails.txt}
-  # The special cases are hundreds of one-value tests, and their examples are most of the time
-  # of the full run: the short run checks them with the other files' examples only.
-  args+=(--deselect array_api_tests/test_special_cases.py)
 fi
 max_examples=${max_examples:-50}
 [ -n "$skips" ] && args+=(--skips-file "$skips")
@@ -54,7 +51,7 @@ if [ -z "${PYTHONPATH:-}" ] && [ -f "$ROOT/build/python/weft/__init__.py" ]; the
 fi
 out="$ROOT/build/array-api-tests"
 mkdir -p "$out"
-tag="$module-${device//[:\/]/_}"
+tag="$module-${device//[:\/]/_}$([ "$short" = 1 ] && echo -short)"
 # A fresh Hypothesis database per run: with a fixed seed, runs are then repeatable (a kept
 # database would replay earlier runs' failing examples first).
 storage="$(mktemp -d)"
