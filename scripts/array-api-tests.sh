@@ -51,7 +51,8 @@ if [ -z "${PYTHONPATH:-}" ] && [ -f "$ROOT/build/python/weft/__init__.py" ]; the
 fi
 out="$ROOT/build/array-api-tests"
 mkdir -p "$out"
-tag="$module-${device//[:\/]/_}$([ "$short" = 1 ] && echo -short)"
+tag="$module-${device//[:\/]/_}"
+[ "$short" = 1 ] && tag="$tag-short"
 # A fresh Hypothesis database per run: with a fixed seed, runs are then repeatable (a kept
 # database would replay earlier runs' failing examples first).
 storage="$(mktemp -d)"
