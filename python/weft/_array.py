@@ -331,8 +331,9 @@ class Array(_weft._Array):
         host (kDLCPU, 0) for an OpenCL array, which ``__dlpack__`` exports as a host copy."""
         return self._dlpack_in_place() or (1, 0)
 
-    def __dlpack__(self, /, *, stream: object = None, max_version: tuple[int, int] | None = None,
-                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
+    def __dlpack__(self, /, *, stream: object = None,  # type: ignore[override]  # the extension's: **kwargs
+                   max_version: tuple[int, int] | None = None, dl_device: tuple[int, int] | None = None,
+                   copy: bool | None = None) -> Any:
         """A DLPack capsule of the array, after its pending work is done (the Array API's
         signature; stream is not needed: the export waits for weft's work). Host and CUDA arrays
         export their memory in place (copy=True: a copy's), an OpenCL array a host copy;

@@ -230,7 +230,7 @@ def expand_dims(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[Supports
     n = x.ndim + len(axes)
     for a in axes:
         if not -n <= a < n:
-            raise _weft.IndexOutOfRange(f"expand_dims: axis {a} is out of range for a result of {n} dimensions "
+            raise _weft.IndexOutOfRange(f"expand_dims: axis {a} is out of bounds for a result of {n} dimensions "
                                         f"(x has {x.ndim}): expected -{n} <= axis < {n}")
     return _weft._expand_dims(x, axes)
 

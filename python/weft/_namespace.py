@@ -281,8 +281,10 @@ def from_dlpack(x: object, /, *, device: DeviceLike = None, copy: bool | None = 
     >>> a.get()
     array([0., 1., 2., 3.])
     """
+    from ._array import Array
+
     # A weft array on a device whose memory DLPack cannot describe (OpenCL) needs no capsule.
-    a = x if isinstance(x, _weft._Array) and x._dlpack_in_place() is None else _weft.from_dlpack(x)
+    a: Array = x if isinstance(x, Array) and x._dlpack_in_place() is None else _weft.from_dlpack(x)
     if device is not None and _weft.Device(device) != a.device:
         if copy is False:
             raise ValueError(f"from_dlpack: copy=False, but moving the array to {_weft.Device(device).selector} "
