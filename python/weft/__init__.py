@@ -157,6 +157,7 @@ from ._manipulation import (  # noqa: F401  (the Array API's creation, manipulat
 from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
     __array_api_version__,
     __array_namespace_info__,
+    astype,
     can_cast,
     conj,
     e,
@@ -364,7 +365,7 @@ __all__ = [
     "InvalidArgument", "Kernel", "LaunchLog", "LocalMemory", "OutOfMemory", "Platform", "Program",
     "Queue", "RawKernel", "RawModule", "ReductionKernel", "Unsupported", "UserEvent",
     "ValueOutOfRange", "abs", "absolute", "acos", "acosh", "add", "all", "amax", "amin", "any",
-    "arange", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax",
+    "arange", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax", "astype",
     "argmin", "argpartition", "argsort", "argwhere", "around", "array", "array_queue", "asarray",
     "asin", "asinh", "atan", "atan2", "atanh", "backends", "benchmark", "bincount", "bitwise_and",
     "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",

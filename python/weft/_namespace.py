@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from ._typing import DTypeLike, DeviceLike
 
 import builtins as _builtins
+import dataclasses as _dataclasses
 import math as _math
 
 import numpy as _np
@@ -87,7 +88,22 @@ def isdtype(dtype: DTypeLike | Array, kind: DTypeLike | tuple[DTypeLike, ...]) -
     return name == _held_name(kind, "isdtype")
 
 
-def finfo(type: DTypeLike | Array) -> _np.finfo[Any]:  # noqa: A002  (the standard's parameter name)
+@_dataclasses.dataclass(frozen=True)
+class FloatInfo:
+    """What finfo answers: the standard's attributes as Python numbers (NumPy's finfo gives NumPy
+    scalars), and NumPy's names tiny and resolution."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: _np.dtype[Any]
+    tiny: float
+    resolution: float
+
+
+def finfo(type: DTypeLike | Array) -> FloatInfo:  # noqa: A002  (the standard's parameter name)
     """Machine limits of a floating dtype (or a floating array's), as the Array API's and NumPy's
     finfo: bits, eps, max, min, smallest_normal, dtype.
 
@@ -109,13 +125,16 @@ def finfo(type: DTypeLike | Array) -> _np.finfo[Any]:  # noqa: A002  (the standa
     Examples
     --------
     >>> f = weft.finfo(np.float32)
-    >>> f.bits, float(f.eps)
+    >>> f.bits, f.eps
     (32, 1.1920928955078125e-07)
     """
     name = _held_name(type, "finfo")
     if name not in _KINDS["real floating"]:
         raise TypeError(f"finfo: {name} is not a floating dtype (use iinfo for integers)")
-    return _np.finfo(np_dtype(name))
+    f = _np.finfo(np_dtype(name))
+    return FloatInfo(bits=int(f.bits), eps=float(f.eps), max=float(f.max), min=float(f.min),
+                     smallest_normal=float(f.smallest_normal), dtype=f.dtype, tiny=float(f.tiny),
+                     resolution=float(f.resolution))
 
 
 def iinfo(type: DTypeLike | Array) -> _np.iinfo[Any]:  # noqa: A002
@@ -187,6 +206,49 @@ def can_cast(from_: DTypeLike | Array, to: DTypeLike | Array, /) -> bool:
         return False
 
 
+def astype(x: Array, dtype: DTypeLike, /, *, copy: bool = True, device: DeviceLike = None) -> Array:
+    """x's elements converted to dtype, as the Array API's astype (NumPy's casting: floating to
+    integer truncates toward zero, anything to bool is ``!= 0``).
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input.
+    dtype : dtype
+        A dtype weft arrays hold.
+    copy : bool, optional
+        True (the default): always a new array. False: x itself when it has dtype already (and is
+        on device).
+    device : weft.Device or str, optional
+        The result's device (x's when None): the converted elements are copied there.
+
+    Returns
+    -------
+    weft.Array
+        Of x's shape and the dtype, on device.
+
+    Raises
+    ------
+    TypeError
+        x is not a weft.Array, or dtype is not one weft arrays hold.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([1.7, -2.5, 0.0]))
+    >>> weft.astype(a, weft.int32).get()
+    array([ 1, -2,  0], dtype=int32)
+    >>> weft.astype(a, weft.bool).get()
+    array([ True,  True, False])
+    >>> weft.astype(a, a.dtype, copy=False) is a
+    True
+    """
+    if not isinstance(x, _weft._Array):
+        raise TypeError(f"astype: x must be a weft.Array, not {type(x).__name__} (weft.asarray makes one)")
+    name = _held_name(dtype, "astype")
+    moved = x if device is None else x.to_device(device)
+    return moved.astype(name, copy=copy and moved is x)
+
+
 def from_dlpack(x: object, /, *, device: DeviceLike = None, copy: bool | None = None) -> Array:
     """Another library's array as a weft.Array, as the Array API's from_dlpack: its memory without a
     copy (copy=None or False) where weft can address it (host memory, CUDA devices).
@@ -219,7 +281,10 @@ def from_dlpack(x: object, /, *, device: DeviceLike = None, copy: bool | None = 
     >>> a.get()
     array([0., 1., 2., 3.])
     """
-    a = _weft.from_dlpack(x)
+    from ._array import Array
+
+    # A weft array on a device whose memory DLPack cannot describe (OpenCL) needs no capsule.
+    a: Array = x if isinstance(x, Array) and x._dlpack_in_place() is None else _weft.from_dlpack(x)
     if device is not None and _weft.Device(device) != a.device:
         if copy is False:
             raise ValueError(f"from_dlpack: copy=False, but moving the array to {_weft.Device(device).selector} "

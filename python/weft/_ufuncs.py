@@ -133,6 +133,22 @@ def clip(x: Array, /, min: ArrayLike | Array | None = None, max: ArrayLike | Arr
 
 # NumPy's other names for some of them.
 absolute, divide, mod = abs, true_divide, remainder
-# NumPy's round (half to even, integers keep their dtype) and where, as the extension has them.
-round = around = _weft.round  # noqa: A001
-where = _weft.where
+
+
+def _extension_doc(f: Any) -> str:
+    """The extension function's docstring without its first line (nanobind's signature)."""
+    return str(f.__doc__).split("\n", 2)[2]
+
+
+# NumPy's round (half to even, integers keep their dtype) and where, over the extension's, with
+# the standard's positional-only signatures (inspect.signature cannot read the extension's).
+def round(x: ArrayLike | Array, /) -> Array:  # noqa: A001
+    return _weft.round(x)
+
+
+def where(condition: ArrayLike | Array, x: ArrayLike | Array, y: ArrayLike | Array, /) -> Array:
+    return _weft.where(condition, x, y)
+
+
+round.__doc__, where.__doc__ = _extension_doc(_weft.round), _extension_doc(_weft.where)
+around = round
