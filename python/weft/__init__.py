@@ -42,6 +42,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     InvalidArgument,
     Kernel,
     LaunchLog,
+    LinAlgError,
     LocalMemory,
     OutOfMemory,
     Program,
@@ -352,12 +353,14 @@ from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
 
 _ufunc_docs.apply(globals())
 from . import _chunk_protocols  # noqa: E402,F401  (NumPy's functions Dask calls on chunks: like=, tensordot, nan*)
+from . import linalg  # noqa: E402  (weft.linalg: BLAS/LAPACK, and np.linalg on weft arrays)
+from .linalg import matrix_transpose, vecdot  # noqa: E402
 
 # Written out, not computed, so that type checkers (mypy --strict: names imported here are not
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it
 # against the public names the package binds, so a new name missing here fails there.
 __all__ = [
-    "Array", "BenchmarkResult", "Buffer", "BuildError", "CommandQueue", "ConfigError", "Context",
+    "Array", "BenchmarkResult", "Buffer", "BuildError", "LinAlgError", "linalg", "matrix_transpose", "vecdot", "CommandQueue", "ConfigError", "Context",
     "CupyElementwiseKernel", "CupyReductionKernel", "DTypeError", "Device", "DeviceError",
     "ElementwiseKernel", "Error", "Event", "EventProfile", "ExclusiveScanKernel",
     "GenericScanKernel", "Graph", "HostFuture", "InclusiveScanKernel", "IndexOutOfRange",
