@@ -360,11 +360,11 @@ from .linalg import matrix_transpose, vecdot  # noqa: E402
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it
 # against the public names the package binds, so a new name missing here fails there.
 __all__ = [
-    "Array", "BenchmarkResult", "Buffer", "BuildError", "LinAlgError", "linalg", "matrix_transpose", "vecdot", "CommandQueue", "ConfigError", "Context",
+    "Array", "BenchmarkResult", "Buffer", "BuildError", "CommandQueue", "ConfigError", "Context",
     "CupyElementwiseKernel", "CupyReductionKernel", "DTypeError", "Device", "DeviceError",
     "ElementwiseKernel", "Error", "Event", "EventProfile", "ExclusiveScanKernel",
     "GenericScanKernel", "Graph", "HostFuture", "InclusiveScanKernel", "IndexOutOfRange",
-    "InvalidArgument", "Kernel", "LaunchLog", "LocalMemory", "OutOfMemory", "Platform", "Program",
+    "InvalidArgument", "Kernel", "LaunchLog", "LinAlgError", "LocalMemory", "OutOfMemory", "Platform", "Program",
     "Queue", "RawKernel", "RawModule", "ReductionKernel", "Unsupported", "UserEvent",
     "ValueOutOfRange", "abs", "absolute", "acos", "acosh", "add", "all", "amax", "amin", "any",
     "arange", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax",
@@ -384,8 +384,8 @@ __all__ = [
     "full_like", "gather", "get_array_module", "get_platforms", "greater", "greater_equal",
     "histogram", "histogram2d", "hypot", "iinfo", "inf", "int16", "int32", "int64", "int8",
     "invert", "isdtype", "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal",
-    "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not",
-    "logical_or", "logical_xor", "matmul", "max", "maximum", "mean", "mem_flags", "memory_stats",
+    "linalg", "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "matmul", "matrix_transpose", "max", "maximum", "mean", "mem_flags", "memory_stats",
     "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply", "nan", "negative", "newaxis",
     "nextafter", "nonzero", "not_equal", "ones", "ones_like", "partition", "permute_dims", "pi",
     "polygon_mask", "positive", "pow", "power", "prod", "random", "random_polygon", "ravel", "real",
@@ -394,7 +394,7 @@ __all__ = [
     "sort_by_key", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "synchronize",
     "take", "take_along_axis", "tan", "tanh", "tile", "to_device", "transfer_stats", "transpose",
     "tril", "triu", "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique",
-    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot",
     "wait_for_events", "where", "zeros", "zeros_like",
     # Python kernels (issue 28)
     "atomic_add", "atomic_inc", "atomic_max", "atomic_min", "atomic_sub", "barrier", "local_array", "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",

@@ -24,7 +24,7 @@ void check_cublas(int status, const char* call) {
 }
 
 // One cuBLAS handle per device, made with its context current on first use and kept for the
-// process's life (destroying it at exit could run after the driver is gone). The mutex is
+// process's life (destroying it at exit could run after the driver is gone): never destroyed. The mutex is
 // held around each use: a handle's stream is per handle.
 struct Handles {
   std::mutex mutex;
@@ -32,8 +32,8 @@ struct Handles {
 };
 
 Handles& handles() {
-  static Handles* h = new Handles;  // NOLINT: deliberately never destroyed (see above)
-  return *h;
+  static Handles h;  // its destructor frees the map only, never a handle
+  return h;
 }
 
 template <class T>

@@ -1,6 +1,7 @@
 // OpenCL devices' matrix product: CLBlast's sgemm/dgemm enqueued on the array queue's
 // cl_command_queue, one call per matrix of the stack, waited for at the end.
 #include <cstdint>
+#include <string>
 
 #include "backends/opencl/opencl_api.hpp"
 #include "backends/opencl/opencl_memory.hpp"

@@ -11,6 +11,7 @@
 //   CUDA:               libcublas.so.13, libcublas.so.12, libcublas.so.11, libcublas.so (cuBLAS)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 

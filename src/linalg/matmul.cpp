@@ -1,5 +1,6 @@
 // NumPy's matmul: the shapes (1-D operands, broadcast stacks), the dtype, and the choice
 // between a BLAS library (gemm.hpp) and weft's fused reduction.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -110,7 +110,7 @@ void lu_logdet(const Array& a, const char* fn, std::vector<std::int64_t>& batch,
       sg = 0;
       la = -std::numeric_limits<T>::infinity();
     }
-    if (product) (*product)[static_cast<std::size_t>(i)] = piv_sign(piv, n) * prod;
+    if (product) (*product)[static_cast<std::size_t>(i)] = static_cast<T>(piv_sign(piv, n)) * prod;
     sign[static_cast<std::size_t>(i)] = sg;
     logabs[static_cast<std::size_t>(i)] = la;
   }
@@ -180,6 +180,7 @@ Array det(const Array& a) {
   std::vector<std::int64_t> batch;
   auto compute = [&](auto zero) {
     using T = decltype(zero);
+    (void)zero;
     std::vector<T> s, l, d;
     lu_logdet<T>(a, "det", batch, s, l, &d);
     return make_array(d, batch, {}, a.device());
