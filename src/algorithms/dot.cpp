@@ -5,6 +5,7 @@
 
 #include "weft/array.hpp"
 #include "weft/error.hpp"
+#include "weft/linalg.hpp"
 
 namespace weft {
 
@@ -15,6 +16,8 @@ Array dot(const Expr& a_expr, const Expr& b_expr) {
   const Array a = a_expr.as_array() ? *a_expr.as_array() : eval(a_expr);
   const Array b = b_expr.as_array() ? *b_expr.as_array() : eval(b_expr);
   if (a.ndim() == 0 || b.ndim() == 0) return eval(Expr(a) * Expr(b));
+  // Vectors and matrices: the same product as matmul's, on the device's BLAS library.
+  if (a.ndim() <= 2 && b.ndim() <= 2) return matmul(a, b);
   const std::int64_t k = a.shape()[a.ndim() - 1];
   const std::size_t bk_axis = b.ndim() == 1 ? 0 : b.ndim() - 2;
   if (b.shape()[bk_axis] != k) {
