@@ -11,6 +11,8 @@ diagonal, cross, outer, vecdot, tensordot) are built on those and on weft's redu
 Errors are NumPy's: weft.LinAlgError (a ValueError, and a numpy.linalg.LinAlgError) for a singular
 matrix, one not positive definite, or one not square where it must be.
 
+Examples
+--------
 >>> a = weft.asarray(np.array([[4.0, 1.0], [1.0, 3.0]]))
 >>> weft.linalg.solve(a, weft.asarray(np.array([1.0, 2.0]))).get()
 array([0.09090909, 0.63636364])
@@ -92,6 +94,8 @@ def _need_matrix(x: Array, fn: str) -> None:
 def matrix_transpose(x: Array, /) -> Array:
     """The last two axes swapped (a view), as the Array API's matrix_transpose.
 
+    Examples
+    --------
     >>> weft.matrix_transpose(weft.reshape(weft.arange(6), (2, 3))).shape
     (3, 2)
     """
@@ -104,6 +108,8 @@ def matrix_transpose(x: Array, /) -> Array:
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """The dot product of vectors along axis (the other axes broadcast), as the Array API's vecdot.
 
+    Examples
+    --------
     >>> a = weft.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]))
     >>> weft.vecdot(a, a).get()
     array([ 5., 25.])
@@ -126,6 +132,8 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
     """The sum of products over axes (an integer: x1's last and x2's first that many; a pair:
     the listed axes), as one matrix product, as the Array API's tensordot.
 
+    Examples
+    --------
     >>> a = weft.ones((2, 3))
     >>> weft.linalg.tensordot(a, weft.ones((3, 4)), axes=1).shape
     (2, 4)
@@ -137,6 +145,8 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
 def outer(x1: Array, x2: Array, /) -> Array:
     """The outer product of two vectors, (N,) and (M,) to (N, M).
 
+    Examples
+    --------
     >>> weft.linalg.outer(weft.arange(2), weft.arange(3)).get()
     array([[0, 0, 0],
            [0, 1, 2]])
@@ -150,6 +160,8 @@ def outer(x1: Array, x2: Array, /) -> Array:
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """The cross product of 3-element vectors along axis (the other axes broadcast).
 
+    Examples
+    --------
     >>> weft.linalg.cross(weft.asarray(np.array([1.0, 0, 0])), weft.asarray(np.array([0.0, 1, 0]))).get()
     array([0., 0., 1.])
     """
@@ -167,6 +179,8 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     """The diagonal of each matrix (the last two axes), offset above (>0) or below (<0) the
     main one: a view.
 
+    Examples
+    --------
     >>> weft.linalg.diagonal(weft.reshape(weft.arange(9), (3, 3))).get()
     array([0, 4, 8])
     """
@@ -183,6 +197,8 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
 def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
     """The sum of each matrix's diagonal (offset as diagonal's), as the Array API's trace.
 
+    Examples
+    --------
     >>> float(weft.linalg.trace(weft.reshape(weft.arange(9.0), (3, 3))))
     12.0
     """
@@ -192,6 +208,8 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
 def matrix_power(x: Array, n: SupportsIndex, /) -> Array:
     """x multiplied by itself n times (n < 0: the inverse's power; n = 0: the identity).
 
+    Examples
+    --------
     >>> weft.linalg.matrix_power(weft.asarray(np.array([[1, 1], [0, 1]])), 3).get()
     array([[1, 3],
            [0, 1]])
@@ -224,6 +242,8 @@ def solve(x1: Array, x2: Array, /) -> Array:
     """The solution x of x1 @ x = x2: x1 is (..., M, M); x2 (M,) is a vector, else (..., M, K)
     (stacks broadcast). LinAlgError when x1 is singular.
 
+    Examples
+    --------
     >>> a = weft.asarray(np.array([[2.0, 0.0], [0.0, 4.0]]))
     >>> weft.linalg.solve(a, weft.asarray(np.array([2.0, 2.0]))).get()
     array([1. , 0.5])
@@ -235,6 +255,8 @@ def solve(x1: Array, x2: Array, /) -> Array:
 def inv(x: Array, /) -> Array:
     """The inverse of each (..., M, M) matrix; LinAlgError when one is singular.
 
+    Examples
+    --------
     >>> weft.linalg.inv(weft.asarray(np.array([[2.0, 0.0], [0.0, 4.0]]))).get()
     array([[0.5 , 0.  ],
            [0.  , 0.25]])
@@ -245,8 +267,10 @@ def inv(x: Array, /) -> Array:
 def det(x: Array, /) -> Array:
     """The determinant of each (..., M, M) matrix.
 
-    >>> float(weft.linalg.det(weft.asarray(np.array([[1.0, 2.0], [3.0, 4.0]]))))
-    -2.0
+    Examples
+    --------
+    >>> float(weft.linalg.det(weft.asarray(np.array([[2.0, 1.0], [1.0, 3.0]]))))
+    5.0
     """
     return _weft._det(_arr(x))
 
@@ -254,6 +278,8 @@ def det(x: Array, /) -> Array:
 def slogdet(x: Array, /) -> SlogdetResult:
     """The determinant's sign and the log of its absolute value, for each (..., M, M) matrix.
 
+    Examples
+    --------
     >>> sign, logdet = weft.linalg.slogdet(weft.asarray(np.array([[1.0, 2.0], [3.0, 4.0]])))
     >>> float(sign), round(float(logdet), 6)
     (-1.0, 0.693147)
@@ -265,6 +291,8 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """The Cholesky factor L (x = L @ L.mT; upper=True: U with x = U.mT @ U) of each symmetric
     positive-definite matrix, reading only that triangle of x. LinAlgError otherwise.
 
+    Examples
+    --------
     >>> weft.linalg.cholesky(weft.asarray(np.array([[4.0, 2.0], [2.0, 5.0]]))).get()
     array([[2., 0.],
            [1., 2.]])
@@ -275,6 +303,8 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     """x = Q @ R for each (..., M, N) matrix; mode 'reduced', 'complete' (or NumPy's 'r': R only).
 
+    Examples
+    --------
     >>> q, r = weft.linalg.qr(weft.asarray(np.array([[3.0, 1.0], [4.0, 2.0]])))
     >>> np.allclose((q @ r).get(), [[3.0, 1.0], [4.0, 2.0]])
     True
@@ -288,6 +318,8 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """x = U @ diag(S) @ Vh for each (..., M, N) matrix, S descending.
 
+    Examples
+    --------
     >>> u, s, vh = weft.linalg.svd(weft.asarray(np.array([[3.0, 0.0], [0.0, 4.0]])))
     >>> s.get()
     array([4., 3.])
@@ -298,6 +330,8 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 def svdvals(x: Array, /) -> Array:
     """The singular values of each (..., M, N) matrix, descending.
 
+    Examples
+    --------
     >>> weft.linalg.svdvals(weft.asarray(np.array([[3.0, 0.0], [0.0, 4.0]]))).get()
     array([4., 3.])
     """
@@ -308,6 +342,8 @@ def eigh(x: Array, /, *, UPLO: str = "L") -> EighResult:
     """Eigenvalues (ascending) and eigenvectors (columns) of each symmetric (..., M, M) matrix,
     reading its lower triangle (UPLO='U': its upper one).
 
+    Examples
+    --------
     >>> w, v = weft.linalg.eigh(weft.asarray(np.array([[2.0, 0.0], [0.0, 1.0]])))
     >>> w.get()
     array([1., 2.])
@@ -318,6 +354,8 @@ def eigh(x: Array, /, *, UPLO: str = "L") -> EighResult:
 def eigvalsh(x: Array, /, *, UPLO: str = "L") -> Array:
     """The eigenvalues (ascending) of each symmetric (..., M, M) matrix.
 
+    Examples
+    --------
     >>> weft.linalg.eigvalsh(weft.asarray(np.array([[2.0, 0.0], [0.0, 1.0]]))).get()
     array([1., 2.])
     """
@@ -338,6 +376,8 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """The Moore-Penrose pseudo-inverse of each (..., M, N) matrix, from its SVD: singular values
     at most rtol times the largest (default max(M, N) * eps) count as zero.
 
+    Examples
+    --------
     >>> weft.linalg.pinv(weft.asarray(np.array([[2.0, 0.0], [0.0, 0.0]]))).get()
     array([[0.5, 0. ],
            [0. , 0. ]])
@@ -357,6 +397,8 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """The number of singular values above rtol times the largest (default max(M, N) * eps),
     for each (..., M, N) matrix.
 
+    Examples
+    --------
     >>> int(weft.linalg.matrix_rank(weft.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]))))
     1
     """
@@ -376,6 +418,8 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepd
     """The vector p-norm over axis (None: all elements): ord 2 (default), 1, inf, -inf, 0 (the
     count of nonzeros) or any other p.
 
+    Examples
+    --------
     >>> float(weft.linalg.vector_norm(weft.asarray(np.array([3.0, 4.0]))))
     5.0
     """
@@ -404,6 +448,8 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepd
 def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: float | str = "fro") -> Array:
     """The matrix norm of each (..., M, N) matrix: 'fro' (default), 'nuc', 1, -1, 2, -2, inf, -inf.
 
+    Examples
+    --------
     >>> float(weft.linalg.matrix_norm(weft.asarray(np.array([[3.0, 0.0], [0.0, 4.0]]))))
     5.0
     """
@@ -435,6 +481,8 @@ def norm(x: Array, ord: float | str | None = None, axis: int | tuple[int, ...] |
     """NumPy's np.linalg.norm: the 2-norm of all elements (ord and axis None), a vector norm over
     one axis (or of a 1-D array), a matrix norm over two axes (or of a 2-D array).
 
+    Examples
+    --------
     >>> float(weft.linalg.norm(weft.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]))))
     5.0
     """
