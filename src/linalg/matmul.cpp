@@ -16,6 +16,11 @@ namespace {
 
 using detail::la::GemmPlan;
 
+// m * n * k of one matrix product below which weft's fused kernel computes the stack: one
+// launch for all of it beats a library call per matrix (and, on OpenCL, CLBlast's launches)
+// for matrices this small.
+constexpr std::int64_t library_min_work = 16 * 16 * 16;
+
 // How BLAS can read a matrix (the last two dimensions of an array) in place: stored as it is
 // (unit column stride) or as its transpose (unit row stride), with a leading dimension.
 struct Layout {
@@ -158,7 +163,7 @@ Array matmul(const Array& a_in, const Array& b_in) {
     c = Array::empty(Shape(cd), t, a.device());
   } else if (k == 0) {
     c = Array::zeros(Shape(cd), t, a.device());
-  } else if (t == DType::float32 || t == DType::float64) {
+  } else if ((t == DType::float32 || t == DType::float64) && m * n * k >= library_min_work) {
     c = library_matmul(a, b, batch, t);
   }
   if (!c) c = fused_matmul(a, b, batch, t);

@@ -51,30 +51,41 @@ void expect_near_all(const Array& got, const std::vector<double>& want, double t
 
 TEST_P(Linalg, MatmulMatchesReferenceForLayoutsAndDtypes) {
   const Device dev = GetParam();
-  const Array a = random_array<float>({5, 7}, 1, dev), b = random_array<float>({7, 3}, 2, dev);
-  expect_near_all<float>(matmul(a, b), reference(a.to_host<float>(), b.to_host<float>(), 1, 5, 7, 3), 1e-5);
+  // Sizes above library_min_work (matmul.cpp): the library's path where the device has one.
+  const Array a = random_array<float>({25, 37}, 1, dev), b = random_array<float>({37, 19}, 2, dev);
+  expect_near_all<float>(matmul(a, b), reference(a.to_host<float>(), b.to_host<float>(), 1, 25, 37, 19), 1e-4);
   // Transposed views: read in place with BLAS's transpose flags.
-  const Array at = random_array<float>({7, 5}, 3, dev).transpose(), bt = random_array<float>({3, 7}, 4, dev).transpose();
-  expect_near_all<float>(matmul(at, bt), reference(at.copy().to_host<float>(), bt.copy().to_host<float>(), 1, 5, 7, 3), 1e-5);
+  const Array at = random_array<float>({37, 25}, 3, dev).transpose(), bt = random_array<float>({19, 37}, 4, dev).transpose();
+  expect_near_all<float>(matmul(at, bt), reference(at.copy().to_host<float>(), bt.copy().to_host<float>(), 1, 25, 37, 19), 1e-4);
   // A strided view (every other column) is copied first.
-  const Array wide = random_array<double>({5, 14}, 5, dev);
+  const Array wide = random_array<double>({25, 74}, 5, dev);
   const Array strided = wide.slice(1, 0, Array::none, 2);
-  const Array bd = random_array<double>({7, 4}, 6, dev);
-  expect_near_all<double>(matmul(strided, bd), reference(strided.copy().to_host<double>(), bd.to_host<double>(), 1, 5, 7, 4), 1e-12);
+  const Array bd = random_array<double>({37, 24}, 6, dev);
+  expect_near_all<double>(matmul(strided, bd), reference(strided.copy().to_host<double>(), bd.to_host<double>(), 1, 25, 37, 24), 1e-12);
+  // Below the threshold: the fused kernel, the same values.
+  const Array s1 = random_array<float>({5, 7}, 7, dev), s2 = random_array<float>({7, 3}, 8, dev);
+  expect_near_all<float>(matmul(s1, s2), reference(s1.to_host<float>(), s2.to_host<float>(), 1, 5, 7, 3), 1e-5);
 }
 
 TEST_P(Linalg, MatmulStacksBroadcastAndVectors) {
   const Device dev = GetParam();
-  const Array a = random_array<double>({2, 1, 3, 4}, 7, dev), b = random_array<double>({3, 4, 2}, 8, dev);
+  const Array a = random_array<double>({2, 1, 24, 16}, 7, dev), b = random_array<double>({3, 16, 20}, 8, dev);
   const Array c = matmul(a, b);
-  EXPECT_EQ(c.shape(), Shape({2, 3, 3, 2}));
-  const Shape as({2, 3, 3, 4}), bs({2, 3, 4, 2});
-  expect_near_all<double>(c, reference(a.broadcast_to(as).copy().to_host<double>(), b.broadcast_to(bs).copy().to_host<double>(), 6, 3, 4, 2), 1e-12);
-  const Array v = random_array<double>({4}, 9, dev);
-  const Array mv = matmul(random_array<double>({3, 4}, 10, dev), v);
-  EXPECT_EQ(mv.shape(), Shape({3}));
+  EXPECT_EQ(c.shape(), Shape({2, 3, 24, 20}));
+  const Shape as({2, 3, 24, 16}), bs({2, 3, 16, 20});
+  expect_near_all<double>(c, reference(a.broadcast_to(as).copy().to_host<double>(), b.broadcast_to(bs).copy().to_host<double>(), 6, 24, 16, 20), 1e-12);
+  const Array v = random_array<double>({16}, 9, dev);
+  const Array mv = matmul(random_array<double>({300, 16}, 10, dev), v);
+  EXPECT_EQ(mv.shape(), Shape({300}));
   const Array vm = matmul(v, b);
-  EXPECT_EQ(vm.shape(), Shape({3, 2}));
+  EXPECT_EQ(vm.shape(), Shape({3, 20}));
+  // v (16) @ b (3, 16, 20): the row v by each matrix of b's stack.
+  const auto vh = v.to_host<double>(), bh = b.to_host<double>();
+  std::vector<double> want(60, 0.0);
+  for (std::size_t z = 0; z < 3; ++z)
+    for (std::size_t j = 0; j < 20; ++j)
+      for (std::size_t p = 0; p < 16; ++p) want[z * 20 + j] += vh[p] * bh[z * 320 + p * 20 + j];
+  expect_near_all<double>(vm, want, 1e-12);
   EXPECT_EQ(matmul(v, v).ndim(), 0u);
   EXPECT_NEAR(matmul(v, v).to_host<double>()[0], sum(Expr(v) * Expr(v)).get(), 1e-12);
 }

@@ -27,8 +27,9 @@ def close(got, want, dtype, scale=1.0):
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("shapes", [((5, 7), (7, 3)), ((2, 1, 3, 4), (3, 4, 2)), ((4,), (4, 3)), ((3, 4), (4,)),
-                                    ((4,), (4,)), ((2, 3, 4), (4,))])
+@pytest.mark.parametrize("shapes", [((25, 37), (37, 19)), ((2, 1, 24, 16), (3, 16, 20)), ((40,), (40, 300)),
+                                    ((300, 40), (40,)), ((5000,), (5000,)), ((2, 30, 40), (40,)), ((5, 7), (7, 3)),
+                                    ((2, 1, 3, 4), (3, 4, 2))])
 def test_matmul_matches_numpy(device, dtype, shapes):
     a, b = rand(shapes[0], dtype, 1), rand(shapes[1], dtype, 2)
     wa, wb = weft.asarray(a, device=device), weft.asarray(b, device=device)
@@ -40,15 +41,16 @@ def test_matmul_matches_numpy(device, dtype, shapes):
 
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_matmul_transposed_and_strided_views(device, dtype):
-    a, b = rand((7, 5), dtype, 3), rand((3, 7), dtype, 4)
+    # Sizes above the library's threshold (m * n * k >= 16**3): BLAS's transpose flags.
+    a, b = rand((37, 25), dtype, 3), rand((19, 37), dtype, 4)
     wa, wb = weft.asarray(a, device=device), weft.asarray(b, device=device)
     close(wa.T @ wb.T, a.T @ b.T, dtype, 4)
     close(weft.matrix_transpose(wa) @ wa, a.T @ a, dtype, 4)
-    wide = rand((5, 14), dtype, 5)
+    wide = rand((25, 74), dtype, 5)
     ww = weft.asarray(wide, device=device)
     close(ww[:, ::2] @ wb.T, wide[:, ::2] @ b.T, dtype, 4)
     close(ww[::-1, 1::2] @ wb.T, wide[::-1, 1::2] @ b.T, dtype, 4)
-    stack = rand((3, 4, 6), dtype, 6)
+    stack = rand((3, 20, 24), dtype, 6)
     ws = weft.asarray(stack, device=device)
     close(ws.mT @ ws, np.swapaxes(stack, -1, -2) @ stack, dtype, 4)
 
