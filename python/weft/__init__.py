@@ -354,7 +354,7 @@ from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
 _ufunc_docs.apply(globals())
 from . import _chunk_protocols  # noqa: E402,F401  (NumPy's functions Dask calls on chunks: like=, tensordot, nan*)
 from . import linalg  # noqa: E402  (weft.linalg: BLAS/LAPACK, and np.linalg on weft arrays)
-from .linalg import matrix_transpose, vecdot  # noqa: E402
+from .linalg import matrix_transpose, tensordot, vecdot  # noqa: E402
 
 # Written out, not computed, so that type checkers (mypy --strict: names imported here are not
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it
@@ -392,7 +392,7 @@ __all__ = [
     "reciprocal", "reduction", "remainder", "repeat", "reshape", "result_type", "right_shift",
     "rint", "roll", "round", "scan", "searchsorted", "sign", "signbit", "sin", "sinh", "sort",
     "sort_by_key", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "synchronize",
-    "take", "take_along_axis", "tan", "tanh", "tile", "to_device", "transfer_stats", "transpose",
+    "take", "take_along_axis", "tan", "tanh", "tensordot", "tile", "to_device", "transfer_stats", "transpose",
     "tril", "triu", "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique",
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot",
     "wait_for_events", "where", "zeros", "zeros_like",
