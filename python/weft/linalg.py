@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import builtins as _builtins
 import math as _math
-from typing import Any, NamedTuple, Sequence, SupportsIndex
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence, SupportsIndex
 
 import numpy as _np
 
 from . import _weft
 from ._array import Array
+from ._chunk_protocols import tensordot as _tensordot
 from ._creation import asarray
 from ._linalg import matmul
 from ._manipulation import moveaxis, stack
@@ -39,6 +40,9 @@ from ._reductions import sum as _sum
 from ._ufuncs import abs as _abs
 from ._ufuncs import sqrt as _sqrt
 from ._ufuncs import where as _where
+
+if TYPE_CHECKING:
+    from ._chunk_protocols import _TensordotAxes
 
 LinAlgError = _weft.LinAlgError
 
@@ -128,7 +132,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     return _sum(x1 * x2, axis=ax - nd)
 
 
-def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
+def tensordot(x1: Array, x2: Array, /, *, axes: _TensordotAxes = 2) -> Array:
     """The sum of products over axes (an integer: x1's last and x2's first that many; a pair:
     the listed axes), as one matrix product, as the Array API's tensordot.
 
@@ -138,7 +142,6 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
     >>> weft.linalg.tensordot(a, weft.ones((3, 4)), axes=1).shape
     (2, 4)
     """
-    from ._chunk_protocols import tensordot as _tensordot
     return _tensordot(x1, x2, axes)
 
 
@@ -301,7 +304,9 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
 
 def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
-    """x = Q @ R for each (..., M, N) matrix; mode 'reduced', 'complete' (or NumPy's 'r': R only).
+    """x = Q @ R for each (..., M, N) matrix; mode 'reduced' (Q (..., M, K), R (..., K, N),
+    K = min(M, N)) or 'complete' (Q (..., M, M), R (..., M, N)). np.linalg.qr on a weft array
+    also takes NumPy's mode='r' (R alone).
 
     Examples
     --------
@@ -309,9 +314,10 @@ def qr(x: Array, /, *, mode: str = "reduced") -> QRResult:
     >>> np.allclose((q @ r).get(), [[3.0, 1.0], [4.0, 2.0]])
     True
     """
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"qr: mode must be 'reduced' or 'complete', not {mode!r}")
     q, r = _weft._qr(_arr(x), mode)
-    if q is None:
-        return r  # type: ignore[no-any-return]  (NumPy's mode='r' returns R alone)
+    assert q is not None  # (only mode 'r' leaves Q out)
     return QRResult(q, r)
 
 
@@ -538,7 +544,10 @@ def _np_cholesky(a: Array, /, *, upper: bool = False) -> Array:
 
 
 @implements(_np.linalg.qr)
-def _np_qr(a: Array, mode: str = "reduced") -> QRResult:
+def _np_qr(a: Array, mode: str = "reduced") -> QRResult | Array:
+    if mode == "r":
+        r: Array = _weft._qr(_arr(a), "r")[1]
+        return r
     return qr(a, mode=mode)
 
 

@@ -139,9 +139,9 @@ Array matmul(const Array& a_in, const Array& b_in) {
   const std::int64_t m = a.shape()[a.ndim() - 2], k = a.shape()[a.ndim() - 1];
   const std::int64_t kb = b.shape()[b.ndim() - 2], n = b.shape()[b.ndim() - 1];
   if (k != kb) {
-    throw InvalidArgument("matmul: the first operand's last dimension (" + std::to_string(k) +
-                          ") differs from the second's dimension before last (" + std::to_string(kb) + "); shapes " +
-                          to_string(a_in.shape()) + " and " + to_string(b_in.shape()));
+    throw InvalidArgument("matmul: shapes " + to_string(a_in.shape()) + " and " + to_string(b_in.shape()) +
+                          " are not aligned: the first operand's last dimension (" + std::to_string(k) +
+                          ") differs from the second's dimension before last (" + std::to_string(kb) + ")");
   }
   const std::vector<std::int64_t> sa(a.shape().dims().begin(), a.shape().dims().end() - 2);
   const std::vector<std::int64_t> sb(b.shape().dims().begin(), b.shape().dims().end() - 2);
