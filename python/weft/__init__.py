@@ -355,6 +355,7 @@ _ufunc_docs.apply(globals())
 from . import _chunk_protocols  # noqa: E402,F401  (NumPy's functions Dask calls on chunks: like=, tensordot, nan*)
 from . import linalg  # noqa: E402  (weft.linalg: BLAS/LAPACK, and np.linalg on weft arrays)
 from .linalg import matrix_transpose, tensordot, vecdot  # noqa: E402
+from . import _linalg_numpy  # noqa: E402,F401  (np.linalg on weft arrays)
 
 # Written out, not computed, so that type checkers (mypy --strict: names imported here are not
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it
