@@ -118,6 +118,11 @@ def main():
         emit("cupy RandomState(cuRAND Philox).random_sample float32", n, med, mn, 4.0 * n)
         med, mn = timed(lambda: philox.standard_normal(n, dtype=cp.float32))
         emit("cupy RandomState(cuRAND Philox).standard_normal float32", n, med, mn, 4.0 * n)
+    elif suite == "matmul":
+        a = rng.uniform(-1, 1, (n, n), dtype=cp.float32)
+        b = rng.uniform(-1, 1, (n, n), dtype=cp.float32)
+        med, mn = timed(lambda: a @ b)
+        emit("cupy a @ b (cuBLAS)", n, med, mn, 12.0 * n * n)
     else:
         print(f"skip\tno CuPy peer for suite {suite}")
     return 0

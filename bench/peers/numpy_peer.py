@@ -93,6 +93,11 @@ def main():
             emit("numpy np.sort(a, kind='stable')", n, dtype, med, mn, 8.0 * n)
         med, mn = timed(lambda: np.argsort(f, kind="stable"), repeat)
         emit("numpy np.argsort(a, kind='stable')", n, "float32", med, mn, 12.0 * n)
+    elif suite == "matmul":
+        a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+        b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+        med, mn = timed(lambda: a @ b, repeat)
+        emit("numpy a @ b (its OpenBLAS)", n, "float32", med, mn, 12.0 * n * n)
     else:
         print(f"skip\tno NumPy peer for suite {suite}")
     return 0

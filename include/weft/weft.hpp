@@ -29,6 +29,7 @@
 #include "weft/program.hpp"
 #include "weft/program_cache.hpp"
 #include "weft/launch_log.hpp"
+#include "weft/linalg.hpp"
 #include "weft/queue.hpp"
 #include "weft/reduction.hpp"
 #include "weft/scan.hpp"

@@ -47,5 +47,6 @@ void register_array_memory(nb::module_& m);
 void register_array_histogram(nb::module_& m);
 void register_array_manipulation(nb::module_& m);
 void register_array_functions(nb::module_& m);
+void register_array_linalg(nb::module_& m);
 
 }  // namespace weftpy

@@ -42,6 +42,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     InvalidArgument,
     Kernel,
     LaunchLog,
+    LinAlgError,
     LocalMemory,
     OutOfMemory,
     Program,
@@ -353,6 +354,9 @@ from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
 
 _ufunc_docs.apply(globals())
 from . import _chunk_protocols  # noqa: E402,F401  (NumPy's functions Dask calls on chunks: like=, tensordot, nan*)
+from . import linalg  # noqa: E402  (weft.linalg: BLAS/LAPACK, and np.linalg on weft arrays)
+from .linalg import matrix_transpose, tensordot, vecdot  # noqa: E402
+from . import _linalg_numpy  # noqa: E402,F401  (np.linalg on weft arrays)
 
 # Written out, not computed, so that type checkers (mypy --strict: names imported here are not
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it
@@ -362,7 +366,7 @@ __all__ = [
     "CupyElementwiseKernel", "CupyReductionKernel", "DTypeError", "Device", "DeviceError",
     "ElementwiseKernel", "Error", "Event", "EventProfile", "ExclusiveScanKernel",
     "GenericScanKernel", "Graph", "HostFuture", "InclusiveScanKernel", "IndexOutOfRange",
-    "InvalidArgument", "Kernel", "LaunchLog", "LocalMemory", "OutOfMemory", "Platform", "Program",
+    "InvalidArgument", "Kernel", "LaunchLog", "LinAlgError", "LocalMemory", "OutOfMemory", "Platform", "Program",
     "Queue", "RawKernel", "RawModule", "ReductionKernel", "Unsupported", "UserEvent",
     "ValueOutOfRange", "abs", "absolute", "acos", "acosh", "add", "all", "amax", "amin", "any",
     "arange", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax", "astype",
@@ -382,17 +386,17 @@ __all__ = [
     "full_like", "gather", "get_array_module", "get_platforms", "greater", "greater_equal",
     "histogram", "histogram2d", "hypot", "iinfo", "inf", "int16", "int32", "int64", "int8",
     "invert", "isdtype", "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal",
-    "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not",
-    "logical_or", "logical_xor", "matmul", "max", "maximum", "mean", "mem_flags", "memory_stats",
+    "linalg", "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "matmul", "matrix_transpose", "max", "maximum", "mean", "mem_flags", "memory_stats",
     "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply", "nan", "negative", "newaxis",
     "nextafter", "nonzero", "not_equal", "ones", "ones_like", "partition", "permute_dims", "pi",
     "polygon_mask", "positive", "pow", "power", "prod", "random", "random_polygon", "ravel", "real",
     "reciprocal", "reduction", "remainder", "repeat", "reshape", "result_type", "right_shift",
     "rint", "roll", "round", "scan", "searchsorted", "sign", "signbit", "sin", "sinh", "sort",
     "sort_by_key", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "synchronize",
-    "take", "take_along_axis", "tan", "tanh", "tile", "to_device", "transfer_stats", "transpose",
+    "take", "take_along_axis", "tan", "tanh", "tensordot", "tile", "to_device", "transfer_stats", "transpose",
     "tril", "triu", "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique",
-    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot",
     "wait_for_events", "where", "zeros", "zeros_like",
     # Python kernels (issue 28)
     "atomic_add", "atomic_inc", "atomic_max", "atomic_min", "atomic_sub", "barrier", "local_array", "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",
