@@ -19,9 +19,7 @@ bool same_view(const Array& a, const Array& b);
 std::string helpers();
 
 // Complex numbers (complex_codegen.cpp): cfloat / cdouble and their functions.
-/// The dialect source of the complex types' helpers (src/kernels/cl/complex.cl): cfloat's,
-/// and with_double cdouble's and the conversions between the two (fp64 on OpenCL).
-const std::string& complex_helpers(bool with_double);
+// (complex_helpers(): weft/detail/generated.hpp)
 /// Whether a tree holds a complex value anywhere (its kernel needs complex_helpers()).
 bool has_complex(const ExprNode& n);
 /// text (a value of type from) converted to type to: a C cast between real types, the

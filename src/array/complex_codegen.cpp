@@ -9,49 +9,29 @@
 
 #include "array/array_queue.hpp"
 #include "array/codegen.hpp"
-#include "embedded/weft_embedded.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
 
 namespace {
 
-// complex.cl with its placeholders CT (the complex type) and RT (its real type) replaced:
-// every CT or RT not preceded by a letter or digit.
-std::string instantiate(std::string_view text, std::string_view ct, std::string_view rt) {
-  std::string out;
-  out.reserve(text.size() + text.size() / 4);
-  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool start = i == 0 || !letter(text[i - 1]);
-    if (start && i + 1 < text.size() && text[i + 1] == 'T' && (text[i] == 'C' || text[i] == 'R')) {
-      out += text[i] == 'C' ? ct : rt;
-      ++i;
-      continue;
-    }
-    out += text[i];
+// The functions complex.cl defines under the operation's own name (cfloat_sin ...).
+bool is_complex_function(std::string_view op) {
+  for (std::string_view f : {"exp", "log", "log2", "log10", "sqrt", "expm1", "log1p", "sin", "cos", "tan", "sinh",
+                             "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh"}) {
+    if (op == f) return true;
   }
-  return out;
+  return false;
 }
 
 std::string unsupported(std::string_view what, DType t) {
   return std::string(what) + " is not defined for " + std::string(name(t)) +
-         " (complex numbers take + - * / ** == != abs real imag conj angle sign sqrt exp log log2 log10 "
-         "square reciprocal isnan isinf isfinite and the logical operations)";
+         " (complex numbers take + - * / ** == != abs real imag conj angle sign sqrt exp expm1 log log1p log2 "
+         "log10 square reciprocal the trigonometric and hyperbolic functions and their inverses isnan isinf "
+         "isfinite and the logical operations)";
 }
 
 }  // namespace
-
-const std::string& complex_helpers(bool with_double) {
-  static const std::string single = instantiate(embedded::complex_cl, "cfloat", "float");
-  static const std::string both = [] {
-    std::string s = single + instantiate(embedded::complex_cl, "cdouble", "double");
-    s += "inline cfloat cfloat_fromcdouble(cdouble z) { return cfloat_new((float)z.x, (float)z.y); }\n";
-    s += "inline cdouble cdouble_fromcfloat(cfloat z) { return cdouble_new((double)z.x, (double)z.y); }\n";
-    return s;
-  }();
-  return with_double ? both : single;
-}
 
 bool has_complex(const ExprNode& n) {
   if (is_complex(n.dtype)) return true;
@@ -84,7 +64,7 @@ DType complex_unary_type(const std::string& op, DType t) {
   if (op == "abs" || op == "real" || op == "imag" || op == "angle") return real_of(t);
   if (op == "isnan" || op == "isinf" || op == "isfinite" || op == "logical_not") return DType::bool_;
   if (op == "neg" || op == "positive" || op == "square" || op == "reciprocal" || op == "sign" || op == "conj" ||
-      op == "exp" || op == "log" || op == "log2" || op == "log10" || op == "sqrt") {
+      is_complex_function(op)) {
     return t;
   }
   const std::string shown = op == "neg" ? "negation" : op == "invert" ? "bitwise '~'" : "'" + op + "'";
@@ -104,9 +84,7 @@ std::string complex_unary(const std::string& op, const std::string& in, DType t)
   if (op == "reciprocal") return C + "_rcp(" + in + ")";
   if (op == "logical_not") return "((uchar)(" + C + "_nonzero(" + in + ") == 0))";
   if (op == "isnan" || op == "isinf" || op == "isfinite") return "((uchar)" + C + "_" + op + "(" + in + "))";
-  if (op == "conj" || op == "sign" || op == "exp" || op == "log" || op == "log2" || op == "log10" || op == "sqrt") {
-    return C + "_" + op + "(" + in + ")";
-  }
+  if (op == "conj" || op == "sign" || is_complex_function(op)) return C + "_" + op + "(" + in + ")";
   throw DTypeError(unsupported("'" + op + "'", t));
 }
 

@@ -133,6 +133,7 @@ TEST_P(Arrays, ComplexArithmeticAndPromotion) {
   EXPECT_THROW(a < b, DTypeError);
   EXPECT_THROW(maximum(a, b), DTypeError);
   EXPECT_THROW(floor(a), DTypeError);
+  EXPECT_THROW(cbrt(a), DTypeError);
   EXPECT_THROW(a & b, DTypeError);
 }
 

@@ -155,6 +155,8 @@ std::vector<Source> every_dialect_source() {
         Array::empty({4, 3}, DType::complex128, host),
         z64 + z128 - z64 * a / z128 + power(z64, 2) + power(z128, z64) + sqrt(z64) + exp(z128) + log(z64) + log2(z64) +
             log10(z128) + sign(z64) + conj(z64) + square(z64) + reciprocal(z128) - z64 + positive(z64) +
+            sin(z64) + cos(z128) + tan(z64) + sinh(z64) + cosh(z128) + tanh(z64) + asin(z64) + acos(z128) +
+            atan(z64) + asinh(z64) + acosh(z128) + atanh(z64) + expm1(z64) + log1p(z128) +
             astype(abs(z64) + real(z128) + imag(z64) + angle(z64), DType::complex64) +
             where(logical_and(isnan(z64), logical_or(isinf(z128), isfinite(z64))), z64 * Expr(std::complex<double>(1, 2)),
                   astype(c, DType::complex64)) +

@@ -148,4 +148,69 @@ inline CT CT_pow(CT a, CT b) {
   }
   return CT_exp(CT_mul(b, CT_log(a)));
 }
+// sin, cos, sinh, cosh from the parts' functions; tanh by Kahan's formula (C99's ctanh:
+// no overflow for large real parts), tan(z) = -i tanh(iz).
+inline CT CT_sinh(CT z) { return CT_new(sinh(z.x) * cos(z.y), cosh(z.x) * sin(z.y)); }
+inline CT CT_cosh(CT z) {
+  if (z.y == 0) return CT_new(cosh(z.x), z.x * z.y);
+  return CT_new(cosh(z.x) * cos(z.y), sinh(z.x) * sin(z.y));
+}
+inline CT CT_tanh(CT z) {
+  const RT x = z.x, y = z.y;
+  if (isnan(x)) return CT_new(x, y == 0 ? y : x);
+  if (isinf(x)) return CT_new(copysign((RT)1, x), isfinite(y) ? copysign((RT)0, sin(y) * cos(y)) : copysign((RT)0, y));
+  if (!isfinite(y)) return CT_new(y - y, y - y);
+  if (fabs(x) >= (RT)22) {
+    const RT e = exp(-fabs(x));
+    return CT_new(copysign((RT)1, x), (RT)4 * sin(y) * cos(y) * e * e);
+  }
+  const RT t = tan(y), beta = (RT)1 + t * t, s = sinh(x), rho = sqrt((RT)1 + s * s);
+  const RT denom = (RT)1 + beta * s * s;
+  return CT_new(beta * rho * s / denom, t / denom);
+}
+inline CT CT_sin(CT z) { const CT w = CT_sinh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
+inline CT CT_cos(CT z) { return CT_cosh(CT_new(-z.y, z.x)); }
+inline CT CT_tan(CT z) { const CT w = CT_tanh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
+// exp(z) - 1 without the cancellation near 0 (NumPy's nc_expm1).
+inline CT CT_expm1(CT z) {
+  if (!isfinite(z.x) || !isfinite(z.y)) { const CT e = CT_exp(z); return CT_new(e.x - (RT)1, e.y); }
+  const RT h = sin(z.y * (RT)0.5);
+  return CT_new(expm1(z.x) * cos(z.y) - (RT)2 * h * h, exp(z.x) * sin(z.y));
+}
+// (log1p is NumPy's nc_log1p: log|1 + z| + i arg(1 + z), the same digits as NumPy's.)
+inline CT CT_log1p(CT z) { return CT_new(log(hypot(z.x + (RT)1, z.y)), atan2(z.y, z.x + (RT)1)); }
+// The inverse functions by their principal-branch formulas (NumPy's branch cuts), odd ones
+// taken on the right half-plane and reflected: asinh(z) = log(z + sqrt(z^2 + 1)),
+// acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)), atanh(z) = (log(1 + z) - log(1 - z)) / 2 (its
+// parts: log1p(4x / ((1 - x)^2 + y^2)) / 4, atan2(2y, (1 - x)(1 + x) - y^2) / 2),
+// asin(z) = -i asinh(iz), acos(z) = pi/2 - asin(z), atan(z) = -i atanh(iz). (Within a few
+// ulp of NumPy's away from the branch cuts and from huge arguments, where C99's algorithms
+// avoid the overflow of z^2.)
+inline CT CT_asinh(CT z) {
+  const int flip = signbit(z.x);
+  const CT w = flip ? CT_neg(z) : z;
+  const CT w2 = CT_mul(w, w);
+  // (+ 1 on the real part only: adding 1 + 0i would turn a -0 imaginary part into +0.)
+  const CT root = CT_sqrt(CT_new(w2.x + (RT)1, w2.y));
+  // log(w + root) as log1p(w + w^2 / (1 + root)): no cancellation near 0.
+  const CT u = CT_add(w, CT_div(w2, CT_new(root.x + (RT)1, root.y)));
+  const CT r = CT_new((RT)0.5 * log1p(u.x * ((RT)2 + u.x) + u.y * u.y), atan2(u.y, (RT)1 + u.x));
+  return flip ? CT_neg(r) : r;
+}
+inline CT CT_acosh(CT z) {
+  const CT a = CT_sqrt(CT_new(z.x + (RT)1, z.y)), b = CT_sqrt(CT_new(z.x - (RT)1, z.y));
+  return CT_log(CT_add(z, CT_mul(a, b)));
+}
+inline CT CT_atanh(CT z) {
+  const RT x = z.x, y = z.y;
+  if (!isfinite(x) || !isfinite(y)) return CT_mulr(CT_sub(CT_log1p(z), CT_log1p(CT_neg(z))), (RT)0.5);
+  const RT d = ((RT)1 - x) * ((RT)1 - x) + y * y;
+  return CT_new((RT)0.25 * log1p((RT)4 * x / d), (RT)0.5 * atan2((RT)2 * y, ((RT)1 - x) * ((RT)1 + x) - y * y));
+}
+inline CT CT_asin(CT z) { const CT w = CT_asinh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
+inline CT CT_acos(CT z) {
+  const CT w = CT_asin(z);
+  return CT_new((RT)1.57079632679489661923132169163975144 - w.x, -w.y);
+}
+inline CT CT_atan(CT z) { const CT w = CT_atanh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
 #endif
