@@ -281,3 +281,13 @@ def test_reductions(device, dtype):
         weft.max(a)
     with pytest.raises(TypeError):
         weft.argmin(a)
+
+
+def test_split_reductions(device, generator_choice):
+    """The two-stage reduction along an axis (GPUs' long ranges; forced here) of complex numbers."""
+    generator_choice("reduce_split", "always")
+    rng = np.random.default_rng(1)
+    x = (rng.uniform(0.9, 1.1, (3, 300)) * np.exp(1j * rng.uniform(-0.01, 0.01, (3, 300)))).astype(np.complex64)
+    a = weft.asarray(x, device=device)
+    for name in ["sum", "prod", "mean"]:
+        _close(getattr(weft, name)(a, axis=1), getattr(np, name)(x, axis=1), rtol=1e-5)
