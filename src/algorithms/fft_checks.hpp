@@ -1,0 +1,19 @@
+// weft::fft::Transform checked and converted to the engines' terms (bytes), with errors that
+// name the field and what it accepts.
+#pragma once
+
+#include <string>
+
+#include "runtime/fft_engine.hpp"
+#include "weft/buffer.hpp"
+#include "weft/fft.hpp"
+
+namespace weft::detail {
+
+/// t checked against in and out (dtype, axes, strides, the bytes each layout reaches).
+FftDesc checked_desc(const fft::Transform& t, const Buffer& in, const Buffer& out);
+/// InvalidArgument unless desc is what a batched library takes: contiguous, the transformed
+/// axes the last ones, in order, at most three.
+void check_library_layout(const FftDesc& desc, const std::string& library);
+
+}  // namespace weft::detail
