@@ -16,4 +16,9 @@ FftDesc checked_desc(const fft::Transform& t, const Buffer& in, const Buffer& ou
 /// axes the last ones, in order, at most three.
 void check_library_layout(const FftDesc& desc, const std::string& library);
 
+/// The tests' switch: the Array functions take the path of batched libraries (a contiguous
+/// copy, transformed axes last, at most three at once) on every device, so the path cuFFT
+/// takes is checked where no GPU is.
+void fft_batched_layout_for_tests(bool on);
+
 }  // namespace weft::detail
