@@ -111,7 +111,7 @@ std::vector<double> reference(const fft::Transform& t, const Nd& in) {
 }
 
 class Fft : public ::testing::TestWithParam<Device> {
- protected:
+ public:
   // Runs t on in (interleaved for complex input, laid out as t's strides say) and returns
   // the output buffer's first out_count reals.
   std::vector<double> run(const fft::Transform& t, const std::vector<double>& in, std::size_t out_count,
