@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "algorithms/fft_checks.hpp"
+#include "backends/cuda/cufft_api.hpp"
 #include "support.hpp"
 #include "weft/error.hpp"
 #include "weft/fft.hpp"
@@ -321,6 +322,21 @@ TEST(FftLibraryLayout, ContiguousTrailingAxesOnly) {
   d.in_strides = {3 * 8 * 4, 8 * 4, 4};
   d.out_strides = {3 * 5 * 8, 5 * 8, 8};
   EXPECT_NO_THROW(detail::check_library_layout(d, "cuFFT"));
+}
+
+// cuFFT loads where the toolkit is installed (no GPU needed): every entry point is found and
+// the version is read; elsewhere the reason names the library.
+TEST(Cufft, LoadsWhereInstalled) {
+  try {
+    const auto& lib = detail::cufft::library();
+    EXPECT_NE(lib.cufftMakePlanMany64, nullptr);
+    EXPECT_NE(lib.cufftExecZ2D, nullptr);
+    EXPECT_FALSE(lib.version.empty());
+  } catch (const Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("libcufft"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(detail::cufft::result_name(2), "CUFFT_ALLOC_FAILED");
+  EXPECT_THROW(detail::cufft::check(2, "cufftExecC2C"), OutOfMemory);
 }
 
 }  // namespace
