@@ -131,7 +131,7 @@ Event through_host(Queue& queue, const detail::FftDesc& desc, const Buffer& in, 
 }  // namespace
 
 std::string library(const Device& device) {
-  detail::FftEngine* engine = device.impl()->fft_engine();
+  detail::FftEngine* engine = detail::fft_engine(*device.impl());
   return engine ? engine->library() : std::string("pocketfft (through a host copy)");
 }
 
@@ -144,7 +144,7 @@ Event execute(Queue& queue, const Transform& t, const Buffer& in, const Buffer& 
   std::size_t count = 1;
   for (std::size_t e : desc.shape) count *= e;
   if (count == 0) return queue.marker(wait);
-  detail::FftEngine* engine = dev.impl()->fft_engine();
+  detail::FftEngine* engine = detail::fft_engine(*dev.impl());
   if (!engine) return through_host(queue, desc, in, out, wait);
   if (!engine->general_layout()) detail::check_library_layout(desc, engine->library());
 

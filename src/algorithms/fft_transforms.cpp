@@ -106,7 +106,7 @@ Array run(const Op& op, const Array& x, const std::vector<int>& axes, const std:
   t.forward = op.sign_forward;
   t.scale = norm_scale(norm, op.norm_forward, points);
 
-  detail::FftEngine* engine = dev.impl()->fft_engine();
+  detail::FftEngine* engine = detail::fft_engine(*dev.impl());
   Queue& queue = detail::array_queue(dev);
   if (!batched_only(engine)) {
     t.shape = Shape(logical);
@@ -184,7 +184,7 @@ Array transform(const Op& op, const Array& x_in, std::vector<std::int64_t> s, st
     const std::int64_t input_length = halved ? n[i] / 2 + 1 : n[i];
     x = resized(x, static_cast<std::size_t>(axes[i]), input_length);
   }
-  detail::FftEngine* engine = x.device().impl()->fft_engine();
+  detail::FftEngine* engine = detail::fft_engine(*x.device().impl());
   if (batched_only(engine) && axes.size() > 3) {
     // More axes than the library plans at once: the transform is separable, and each part's
     // norm scales by its own points (the factors multiply to the whole's). c2c and r2c: the

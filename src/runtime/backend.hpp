@@ -33,7 +33,6 @@
 namespace weft::detail {
 
 class DeviceImpl;
-class FftEngine;
 class ProgramBuilder;
 
 class EventImpl {
@@ -264,11 +263,6 @@ class DeviceImpl : public std::enable_shared_from_this<DeviceImpl> {
   virtual std::vector<std::shared_ptr<DeviceImpl>> partition_equally(unsigned compute_units);
   /// Sub-devices of counts[k] compute units each (OpenCL fission by counts); Unsupported elsewhere.
   virtual std::vector<std::shared_ptr<DeviceImpl>> partition_by_counts(std::span<const unsigned> counts);
-
-  /// The library that computes Fourier transforms on this device's memory (fft_engine.hpp),
-  /// loaded on first use; null where none is (weft::fft then copies through the host). Throws
-  /// Unsupported where the library exists for the device but cannot be loaded.
-  virtual FftEngine* fft_engine() { return nullptr; }
 
   /// The sub-devices of this device's latest partition that are still alive: a selector
   /// "D/S" names the S-th of them (the list holds weak references, so naming one changes no

@@ -1,6 +1,8 @@
 // The seam between weft::fft (src/algorithms/fft.cpp) and the libraries that compute
-// transforms: a device answers fft_engine() with its library's engine, or null (OpenCL),
-// and then the host's pocketfft runs on a copy (run_pocketfft, which needs no device).
+// transforms: each backend with a library registers a provider that answers, for a device of
+// its own, that device's engine (FftEngineRegistration, as backends register themselves);
+// fft_engine(device) asks them. No engine (OpenCL): the host's pocketfft runs on a copy
+// (run_pocketfft, which needs no device).
 #pragma once
 
 #include <cstddef>
@@ -49,6 +51,18 @@ class FftEngine {
   virtual EventPtr execute(QueueImpl& queue, const FftDesc& desc, const BufferPtr& in, const BufferPtr& out,
                            std::span<const EventPtr> wait) = 0;
 };
+
+/// A backend's answer for device: its engine when device is one of the backend's, else null.
+/// It may throw Unsupported (the device's library cannot be loaded: the reason).
+using FftEngineProvider = FftEngine* (*)(DeviceImpl& device);
+
+/// A static object of this type in a backend's source registers its provider.
+struct FftEngineRegistration {
+  explicit FftEngineRegistration(FftEngineProvider provider);
+};
+
+/// The engine of device's library, or null where no backend has one for it.
+FftEngine* fft_engine(DeviceImpl& device);
 
 /// pocketfft on host memory, now, on the calling thread and up to threads more.
 void run_pocketfft(const FftDesc& desc, const void* in, void* out, std::size_t threads);

@@ -101,7 +101,6 @@ CudaDevice::~CudaDevice() {
   builder_.clear();
   source_builder_.clear();
   make_current();
-  if (fft_) fft_->clear();  // cuFFT plans, while the context exists
   if (anchor_) driver().cuEventDestroy(anchor_);
   driver().cuDevicePrimaryCtxRelease(device_);
 }
@@ -118,12 +117,6 @@ std::uint64_t CudaDevice::host_time_of(CUevent e) const {
   float ms = 0;
   if (driver().cuEventElapsedTime(&ms, anchor_, e) != CUDA_SUCCESS) return 0;
   return anchor_host_ns_ + static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
-}
-
-FftEngine* CudaDevice::fft_engine() {
-  (void)cufft::library();  // Unsupported with the reason when libcufft cannot be loaded
-  std::call_once(fft_once_, [this] { fft_ = std::make_unique<CudaFftEngine>(*this); });
-  return fft_.get();
 }
 
 std::shared_ptr<QueueImpl> CudaDevice::create_queue(const QueueOptions& options) {

@@ -8,12 +8,10 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "backends/cuda/cuda_api.hpp"
 #include "backends/cuda/cuda_compiler.hpp"
-#include "backends/cuda/cuda_fft.hpp"
 #include "backends/cuda/cuda_queue.hpp"
 #include "backends/cuda/cuda_staging.hpp"
 #include "runtime/backend.hpp"
@@ -32,8 +30,6 @@ class CudaDevice final : public DeviceImpl {
   ProgramBuilder& program_builder() noexcept override { return builder_; }
   ProgramBuilder* cuda_source_builder() noexcept override { return &source_builder_; }
   std::shared_ptr<PinnedImpl> allocate_pinned(std::size_t bytes) override;
-  /// cuFFT, loaded on first use (Unsupported where libcufft cannot be).
-  FftEngine* fft_engine() override;
 
   /// Makes the device's context current on the calling thread (cheap when it already is).
   void make_current() const;
@@ -58,8 +54,6 @@ class CudaDevice final : public DeviceImpl {
   ProgramBuilder builder_{compiler_};
   CudaCompiler source_compiler_{*this, true};  // CUDA C as written (Program::build_cuda)
   ProgramBuilder source_builder_{source_compiler_};
-  std::once_flag fft_once_;
-  std::unique_ptr<CudaFftEngine> fft_;
 };
 
 }  // namespace weft::detail

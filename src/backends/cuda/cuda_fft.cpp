@@ -3,6 +3,8 @@
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_memory.hpp"
 #include "backends/cuda/cuda_queue.hpp"
+#include "core/lifetime.hpp"
+#include "runtime/device_local.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
@@ -14,11 +16,6 @@ CufftPlan::~CufftPlan() {
 }
 
 std::string CudaFftEngine::library() const { return "cuFFT " + cufft::library().version; }
-
-void CudaFftEngine::clear() {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  plans_.clear();
-}
 
 std::shared_ptr<CufftPlan> CudaFftEngine::plan_for(const Key& key) {
   for (auto it = plans_.begin(); it != plans_.end(); ++it) {
@@ -91,5 +88,23 @@ EventPtr CudaFftEngine::execute(QueueImpl& queue, const FftDesc& desc, const Buf
       },
       wait);
 }
+
+namespace {
+
+// One engine (and plan cache) per CUDA device, made at its first transform; cuFFT is loaded
+// then (Unsupported with the reason where it cannot be). Kept for the process, as devices are.
+FftEngine* cuda_engine(DeviceImpl& device) {
+  auto* cuda = dynamic_cast<CudaDevice*>(&device);
+  if (!cuda) return nullptr;
+  (void)cufft::library();
+  static Immortal<DeviceLocal<CudaFftEngine>> engines([](const Device& d) {
+    return std::make_shared<CudaFftEngine>(static_cast<CudaDevice&>(*d.impl()));
+  });
+  return &engines->get(Device(device.shared_from_this()));
+}
+
+const FftEngineRegistration registration(cuda_engine);
+
+}  // namespace
 
 }  // namespace weft::detail

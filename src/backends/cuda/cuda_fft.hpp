@@ -39,9 +39,6 @@ class CudaFftEngine final : public FftEngine {
   bool conjugated_real() const override { return false; }
   EventPtr execute(QueueImpl& queue, const FftDesc& desc, const BufferPtr& in, const BufferPtr& out,
                    std::span<const EventPtr> wait) override;
-  /// Destroys every plan (the device's context must still exist).
-  void clear();
-
   static constexpr std::size_t kMaxPlans = 32;
 
  private:

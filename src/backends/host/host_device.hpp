@@ -8,7 +8,6 @@
 #include <memory>
 
 #include "backends/host/host_compiler.hpp"
-#include "backends/host/host_fft.hpp"
 #include "backends/host/thread_pool.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/program_builder.hpp"
@@ -23,13 +22,11 @@ class HostDevice final : public DeviceImpl {
   BufferPtr wrap_memory(std::uint64_t address, std::size_t bytes, std::shared_ptr<void> owner) override;
   ProgramBuilder& program_builder() noexcept override { return builder_; }
   ThreadPool& pool() { return pool_; }
-  FftEngine* fft_engine() override { return &fft_; }
 
  private:
   ThreadPool pool_;
   HostCompiler compiler_{*this};
   ProgramBuilder builder_{compiler_};
-  HostFftEngine fft_{info_.compute_units};
 };
 
 }  // namespace weft::detail
