@@ -77,7 +77,8 @@ def _ints(v: SupportsIndex | Sequence[SupportsIndex] | None, what: str, who: str
 
 
 def _one(kind: str, x: ArrayLike | Array, n: SupportsIndex | None, axis: SupportsIndex, norm: str | None) -> Array:
-    return _weft._fft(_array(x), kind, _n(n, kind), [_operator.index(axis)], _norm(norm, kind))
+    nn, ax, nm = _n(n, kind), [_operator.index(axis)], _norm(norm, kind)
+    return _weft._fft(_array(x), kind, nn, ax, nm)
 
 
 def _many(kind: str, x: ArrayLike | Array, s: Sequence[SupportsIndex] | None,
@@ -85,7 +86,8 @@ def _many(kind: str, x: ArrayLike | Array, s: Sequence[SupportsIndex] | None,
     ss, aa = _ints(s, "s", kind), _ints(axes, "axes", kind)
     if ss is not None and aa is not None and len(ss) != len(aa):
         raise ValueError(f"{kind}: s and axes must have the same length ({len(ss)} and {len(aa)})")
-    return _weft._fft(_array(x), kind, ss, aa, _norm(norm, kind))
+    nm = _norm(norm, kind)
+    return _weft._fft(_array(x), kind, ss, aa, nm)
 
 
 def fft(x: ArrayLike | Array, /, n: SupportsIndex | None = None, axis: SupportsIndex = -1,
