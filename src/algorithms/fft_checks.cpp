@@ -1,6 +1,7 @@
 #include "algorithms/fft_checks.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -54,7 +55,12 @@ void check_reach(const std::vector<std::size_t>& shape, const std::vector<std::p
   }
 }
 
+std::atomic<bool> batched_for_tests{false};
+
 }  // namespace
+
+void fft_batched_layout_for_tests(bool on) { batched_for_tests = on; }
+bool fft_batched_layout_for_tests() { return batched_for_tests; }
 
 FftDesc checked_desc(const fft::Transform& t, const Buffer& in, const Buffer& out) {
   if (!in || !out) throw InvalidArgument("fft::execute: in and out must be allocated buffers");

@@ -16,9 +16,11 @@ FftDesc checked_desc(const fft::Transform& t, const Buffer& in, const Buffer& ou
 /// axes the last ones, in order, at most three.
 void check_library_layout(const FftDesc& desc, const std::string& library);
 
-/// The tests' switch: the Array functions take the path of batched libraries (a contiguous
-/// copy, transformed axes last, at most three at once) on every device, so the path cuFFT
-/// takes is checked where no GPU is.
+/// The tests' switch: every library is treated as cuFFT is (contiguous batches only, no
+/// scaling, one sign for c2r and r2c), so the Array functions take the batched path (a
+/// contiguous copy, transformed axes last, at most three at once) and execute scales and
+/// conjugates with its own kernel; the paths cuFFT takes are checked where no GPU is.
 void fft_batched_layout_for_tests(bool on);
+bool fft_batched_layout_for_tests();
 
 }  // namespace weft::detail

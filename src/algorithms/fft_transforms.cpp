@@ -5,7 +5,6 @@
 // for libraries that take contiguous batches with the transformed axes last (cuFFT), as a
 // contiguous copy in that order, the result then seen through the inverse permutation.
 #include <algorithm>
-#include <atomic>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -17,16 +16,6 @@
 #include "weft/fft.hpp"
 #include "weft/manipulation.hpp"
 
-namespace weft::detail {
-
-namespace {
-std::atomic<bool> batched_for_tests{false};
-}  // namespace
-
-void fft_batched_layout_for_tests(bool on) { batched_for_tests = on; }
-
-}  // namespace weft::detail
-
 namespace weft::fft {
 
 namespace {
@@ -34,7 +23,7 @@ namespace {
 // Whether x's device's library takes only contiguous batches (cuFFT), or the tests ask for
 // that path on a device whose library takes any layout.
 bool batched_only(const detail::FftEngine* engine) {
-  return (engine && !engine->general_layout()) || detail::batched_for_tests;
+  return (engine && !engine->general_layout()) || detail::fft_batched_layout_for_tests();
 }
 
 // One of the six transforms: what it computes and which direction its norm scales as.

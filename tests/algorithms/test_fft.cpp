@@ -208,6 +208,28 @@ TEST_P(Fft, ComplexToReal) {
   }
 }
 
+// What execute does for cuFFT (contiguous batches, its own scaling and conjugation kernel),
+// with the tests' switch making the host's pocketfft look like it.
+TEST_P(Fft, AsABatchedLibrary) {
+  detail::fft_batched_layout_for_tests(true);
+  for (DType p : {DType::float32, DType::float64}) {
+    check_case(*this, fft::Kind::c2c, p, {3, 12}, {1}, true, 0.5);
+    check_case(*this, fft::Kind::c2c, p, {3, 4, 5}, {1, 2}, false, 1.0 / 20);
+    check_case(*this, fft::Kind::r2c, p, {5, 15}, {1}, false, 1.0 / 15);  // ihfft: conjugated after
+    check_case(*this, fft::Kind::c2r, p, {4, 15}, {1}, true, 1.0);        // hfft: conjugated before
+    check_case(*this, fft::Kind::c2r, p, {4, 16}, {1}, false, 1.0 / 16);
+  }
+  if (fft::library(GetParam()).find("host copy") == std::string::npos) {
+    Queue q(GetParam());
+    Buffer a(q.device(), 64 * sizeof(float)), b(q.device(), 64 * sizeof(float));
+    fft::Transform t;
+    t.shape = Shape{4, 8};
+    t.axes = {0};  // not the last axis: a batched library refuses it
+    EXPECT_THROW(fft::execute(q, t, a, b), InvalidArgument);
+  }
+  detail::fft_batched_layout_for_tests(false);
+}
+
 TEST_P(Fft, StridedInputAndOutput) {
   // A column-major 4 x 6 complex input (element strides 1, 4), transformed along axis 0, into
   // an output with a gap of one complex number after each row (strides 7, 1).
