@@ -84,6 +84,8 @@ from ._creation import (  # noqa: F401
 from ._dtypes import (  # noqa: F401
     bool,  # (the Array API's name; this file never calls the builtin bool)
     bool_,
+    complex64,
+    complex128,
     float32,
     float64,
     int8,
@@ -230,6 +232,8 @@ from ._ufuncs import (  # noqa: F401
     abs,
     absolute,
     add,
+    angle,
+    imag,
     arccos,
     arccosh,
     arcsin,
@@ -369,7 +373,7 @@ __all__ = [
     "argmin", "argpartition", "argsort", "argwhere", "around", "array", "array_queue", "asarray",
     "asin", "asinh", "atan", "atan2", "atanh", "backends", "benchmark", "bincount", "bitwise_and",
     "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "bool", "bool_", "broadcast_arrays", "broadcast_to", "cache", "can_cast", "cbrt", "ceil",
+    "bool", "bool_", "broadcast_arrays", "angle", "complex64", "complex128", "imag", "broadcast_to", "cache", "can_cast", "cbrt", "ceil",
     "clip", "command_execution_status", "command_queue_properties", "compress", "concat",
     "concatenate", "conj", "copy", "copysign", "cos", "cosh", "count_nonzero",
     "create_some_context", "cuda", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum",

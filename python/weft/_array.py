@@ -125,6 +125,25 @@ class Array(_weft._Array):
     def __complex__(self) -> complex:
         return complex(self.item())
 
+    @property
+    def real(self) -> Array:
+        """The real parts (float32 of complex64), as a new lazy array (NumPy's is a view)."""
+        r: Array = _weft.real(self)
+        return r
+
+    @property
+    def imag(self) -> Array:
+        """The imaginary parts (zeros for a real array), as a new lazy array (NumPy's is a view)."""
+        r: Array = _weft.imag(self)
+        return r
+
+    def conj(self) -> Array:
+        """The complex conjugate (lazy; a real array's is itself)."""
+        r: Array = _weft.conj(self)
+        return r
+
+    conjugate = conj
+
     def tolist(self) -> Any:
         return self.get().tolist()
 

@@ -1,7 +1,7 @@
 """The Array API standard's namespace names (2024.12 revision) that weft answers in Python over
 its existing operations: the inspection object, dtype queries (finfo, iinfo, isdtype,
-can_cast), constants, from_dlpack's standard signature and real and conj of real arrays (the
-elementwise functions with kernels of their own are in _ufuncs)."""
+can_cast), constants, from_dlpack's standard signature, real and conj (the elementwise
+functions with kernels of their own are in _ufuncs)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -30,10 +30,10 @@ _KINDS = {
     "signed integer": ("int8", "int16", "int32", "int64"),
     "unsigned integer": ("uint8", "uint16", "uint32", "uint64"),
     "real floating": ("float32", "float64"),
-    "complex floating": (),
+    "complex floating": ("complex64", "complex128"),
 }
 _KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
-_KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"]
+_KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["complex floating"]
 _HELD = frozenset(_KINDS["bool"] + _KINDS["numeric"])
 
 
@@ -94,7 +94,8 @@ def finfo(type: DTypeLike | Array) -> _np.finfo[Any]:  # noqa: A002  (the standa
     Parameters
     ----------
     type : dtype or weft.Array
-        float32 or float64 (or an array of one).
+        float32, float64, complex64 or complex128 (or an array of one); a complex type gives its
+        parts' limits (complex64: float32's).
 
     Returns
     -------
@@ -113,7 +114,7 @@ def finfo(type: DTypeLike | Array) -> _np.finfo[Any]:  # noqa: A002  (the standa
     (32, 1.1920928955078125e-07)
     """
     name = _held_name(type, "finfo")
-    if name not in _KINDS["real floating"]:
+    if name not in _KINDS["real floating"] + _KINDS["complex floating"]:
         raise TypeError(f"finfo: {name} is not a floating dtype (use iinfo for integers)")
     return _np.finfo(np_dtype(name))
 
@@ -150,12 +151,14 @@ def iinfo(type: DTypeLike | Array) -> _np.iinfo[Any]:  # noqa: A002
 
 
 def _kind(name: str) -> str:
-    return "b" if name == "bool" else "f" if name in _KINDS["real floating"] else "i"
+    # Real and complex floating are one kind here: the standard casts float32 to complex64.
+    floating = _KINDS["real floating"] + _KINDS["complex floating"]
+    return "b" if name == "bool" else "f" if name in floating else "i"
 
 
 def can_cast(from_: DTypeLike | Array, to: DTypeLike | Array, /) -> bool:
     """Whether the Array API's type promotion casts ``from_`` to ``to``: both of one kind (bool,
-    integer, floating) and promoting the two gives ``to``.
+    integer, floating: real or complex) and promoting the two gives ``to``.
 
     Parameters
     ----------
@@ -243,16 +246,15 @@ class _Info:
         return list(_weft.devices())
 
     def default_dtypes(self, *, device: DeviceLike = None) -> dict[str, _np.dtype[Any] | None]:
-        # complex floating: weft arrays hold no complex dtype yet (None, not a dtype they lack).
-        return {"real floating": np_dtype("float64"), "complex floating": None,
+        return {"real floating": np_dtype("float64"), "complex floating": np_dtype("complex128"),
                 "integral": np_dtype("int64"), "indexing": np_dtype("int64")}
 
     def dtypes(self, *, device: DeviceLike = None,
                kind: str | tuple[str, ...] | None = None) -> dict[str, _np.dtype[Any]]:
-        """The dtypes weft arrays hold on device (float64 only where the device has fp64), by name,
+        """The dtypes weft arrays hold on device (float64 and complex128 only where the device has fp64), by name,
         of kind (a kind name, a tuple of them, or None: all)."""
         dev = _device.current_device() if device is None else _weft.Device(device)
-        names = [n for n in ("bool",) + _KINDS["numeric"] if n != "float64" or dev.fp64]
+        names = [n for n in ("bool",) + _KINDS["numeric"] if n not in ("float64", "complex128") or dev.fp64]
         if kind is not None:
             names = [n for n in names if isdtype(n, kind)]
         return {n: np_dtype(n) for n in names}
@@ -262,16 +264,20 @@ def __array_namespace_info__() -> _Info:
     return _Info()
 
 
-# ---- real and conj of the real arrays weft holds ----------------------------------------------------
+# ---- real and conj ----------------------------------------------------------------------------------
 
 def _real(x: Array) -> Array:
-    """The real part: a copy of x, as weft arrays hold real dtypes only (2024.12 takes real input)."""
-    return x.astype(x.dtype, copy=True)
+    """The real part (float32 of complex64, float64 of complex128; a real array's is itself)."""
+    if not isinstance(x, _weft._Array):
+        raise TypeError(f"real: expected a weft.Array, not {type(x).__name__}")
+    return _weft.real(x)
 
 
 def _conj(x: Array) -> Array:
-    """The complex conjugate: a copy of x for the real dtypes weft arrays hold."""
-    return x.astype(x.dtype, copy=True)
+    """The complex conjugate (a real array's is itself)."""
+    if not isinstance(x, _weft._Array):
+        raise TypeError(f"conj: expected a weft.Array, not {type(x).__name__}")
+    return _weft.conj(x)
 
 
 _real.__name__, _conj.__name__ = "real", "conj"

@@ -149,6 +149,23 @@ std::vector<Source> every_dialect_source() {
             astype(signbit(a), DType::float32) + astype(signbit(c), DType::float32) +
             astype((c << b) + (c >> 3) + sign(c) + astype((u64 << 3) >> u64, DType::int32), DType::float64) +
             astype(bitwise_left_shift(m, m), DType::float64));
+    // Complex numbers (cfloat, cdouble and their helpers): every operation, casts both ways,
+    // mixed real operands, a complex number argument, and a complex product along an axis.
+    const Array z64 = Array::zeros({4, 3}, DType::complex64, host);
+    const Array z128 = Array::zeros({3}, DType::complex128, host);
+    static const std::string complex_eval = detail::eval_source(
+        Array::empty({4, 3}, DType::complex128, host),
+        z64 + z128 - z64 * a / z128 + power(z64, 2) + power(z128, z64) + sqrt(z64) + exp(z128) + log(z64) + log2(z64) +
+            log10(z128) + sign(z64) + conj(z64) + square(z64) + reciprocal(z128) - z64 + positive(z64) +
+            astype(abs(z64) + real(z128) + imag(z64) + angle(z64), DType::complex64) +
+            where(logical_and(isnan(z64), logical_or(isinf(z128), isfinite(z64))), z64 * Expr(std::complex<double>(1, 2)),
+                  astype(c, DType::complex64)) +
+            astype(z64 == z128, DType::float32) + astype(z64 != 0, DType::int32) + astype(astype(z64, DType::bool_), DType::complex64));
+    static const std::string complex_to_real = detail::eval_source(Array::empty({4, 3}, DType::float32, host), z64 * 2.0);
+    static const std::string complex_prod = detail::axis_reduce_source(z64 * a, "prod", {0});
+    s.push_back({"array/eval_complex", complex_eval, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    s.push_back({"array/eval_complex_to_real", complex_to_real, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    s.push_back({"array/axis_prod_complex", complex_prod, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval", eval, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval_array_api", more, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval_integers", ints, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
