@@ -36,6 +36,11 @@ def _check(got, want, dtype):
     np.testing.assert_allclose(g, want, **_tol(dtype))
 
 
+def _np_axes(a, s, axes):
+    # The Array API's axes for s without axes (the last len(s)), given to NumPy explicitly.
+    return axes if axes is not None or s is None else tuple(range(a.ndim - len(s), a.ndim))
+
+
 def _skip_f64(device, dtype):
     if np.dtype(dtype) in (np.float64, np.complex128) and not device.fp64:
         pytest.skip("the device has no float64")
@@ -142,13 +147,12 @@ def test_hfft_ihfft(device, norm, n):
 def test_fftn_ifftn(device, s, axes, norm):
     a = _complex((3, 4, 5), "complex64")
     x = _on(device, a)
-    npx = a if s is None or -1 not in s else a  # NumPy (2.x) takes -1 in s too? not before 2.0: resolve it
-    ss = None if s is None else tuple(a.shape[ax] if k == -1 else k
-                                      for k, ax in zip(s, axes if axes is not None else range(a.ndim - len(s), a.ndim)))
-    _check(weft.fft.fftn(x, s=s, axes=axes, norm=norm), np.fft.fftn(npx, s=ss, axes=axes, norm=norm).astype(np.complex64),
+    ax = _np_axes(a, s, axes)
+    ss = None if s is None else tuple(a.shape[i] if k == -1 else k for k, i in zip(s, ax))  # -1: the axis' length
+    _check(weft.fft.fftn(x, s=s, axes=axes, norm=norm), np.fft.fftn(a, s=ss, axes=ax, norm=norm).astype(np.complex64),
            "complex64")
     _check(weft.fft.ifftn(x, s=s, axes=axes, norm=norm),
-           np.fft.ifftn(npx, s=ss, axes=axes, norm=norm).astype(np.complex64), "complex64")
+           np.fft.ifftn(a, s=ss, axes=ax, norm=norm).astype(np.complex64), "complex64")
 
 
 @needs_complex
@@ -157,9 +161,10 @@ def test_rfftn_irfftn(device, s, axes):
     _skip_f64(device, "float64")
     a = _real((3, 4, 6), "float64")
     x = _on(device, a)
-    _check(weft.fft.rfftn(x, s=s, axes=axes), np.fft.rfftn(a, s=s, axes=axes), "float64")
-    X = np.fft.rfftn(a, axes=axes)
-    _check(weft.fft.irfftn(_on(device, X), s=s, axes=axes), np.fft.irfftn(X, s=s, axes=axes), "float64")
+    ax = _np_axes(a, s, axes)
+    _check(weft.fft.rfftn(x, s=s, axes=axes), np.fft.rfftn(a, s=s, axes=ax), "float64")
+    X = np.fft.rfftn(a, axes=ax)
+    _check(weft.fft.irfftn(_on(device, X), s=s, axes=axes), np.fft.irfftn(X, s=s, axes=ax), "float64")
 
 
 @needs_complex
