@@ -78,6 +78,8 @@ struct Transform {
 /// buffer with the same layout for an in-place c2c), and returns the event of its last
 /// command. cuFFT takes a contiguous layout with the transformed axes last and at most three
 /// of them (the Array functions below reorder any other); InvalidArgument names what differs.
+/// There a c2r transform may overwrite its input (cuFFT's does), and a conjugated one (c2r
+/// with forward = true) conjugates the input in place first; the Array functions pass copies.
 WEFT_API Event execute(Queue& queue, const Transform& t, const Buffer& in, const Buffer& out,
                        std::span<const Event> wait = {});
 
