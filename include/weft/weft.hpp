@@ -15,6 +15,7 @@
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"
 #include "weft/event.hpp"
+#include "weft/fft.hpp"
 #include "weft/future.hpp"
 #include "weft/graph.hpp"
 #include "weft/histogram.hpp"

@@ -210,6 +210,7 @@ from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "F
     mem_flags,
 )
 from . import random  # noqa: F401  (weft.random: the Philox generator)
+from . import fft  # noqa: F401  (weft.fft: the Array API's fft extension)
 from ._raw import RawKernel, RawModule  # noqa: F401
 from ._sorting import (  # noqa: F401
     argpartition,
@@ -384,7 +385,7 @@ __all__ = [
     "default_device", "device_partition_property", "device_type", "devices", "diff", "divide",
     "dot", "e", "elementwise", "elementwise_launches", "empty", "empty_like", "enqueue_barrier",
     "enqueue_copy", "enqueue_marker", "enqueue_nd_range_kernel", "equal", "exp", "exp2",
-    "expand_dims", "explain", "expm1", "extract", "eye", "fabs", "finfo", "flatnonzero", "flip",
+    "expand_dims", "explain", "expm1", "extract", "eye", "fabs", "fft", "finfo", "flatnonzero", "flip",
     "float32",
     "float64", "floor", "floor_divide", "fmax", "fmin", "free_cached_memory", "from_dlpack", "full",
     "full_like", "gather", "get_array_module", "get_platforms", "greater", "greater_equal",

@@ -54,6 +54,8 @@ std::vector<Source> every_dialect_source() {
   s.push_back({"builtin/random", embedded::random_cl, ""});
   static const std::string random_f64 = std::string(embedded::random_cl) + "\n" + std::string(embedded::random_f64_cl);
   s.push_back({"builtin/random_f64", random_f64, ""});
+  static const std::string fft_scale = std::string(embedded::fft_scale_cl) + "\n" + std::string(embedded::fft_scale_f64_cl);
+  s.push_back({"builtin/fft_scale", fft_scale, ""});
   // The generators' sources, as they are built for a GPU (work-group variants).
   static const ElementwiseKernel ew("float a, const float *x, float *y", "y[i] = a * x[i] + y[i]", "axpy");
   static const ReductionKernel red(DType::float32, "0", "a + b", "x[i] * y[i]", "const float *x, const float *y");

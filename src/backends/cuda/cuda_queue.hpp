@@ -113,6 +113,9 @@ class CudaQueue final : public QueueImpl, public std::enable_shared_from_this<Cu
   /// The stream, for libraries that run on it (cuBLAS).
   cu::CUstream stream() const noexcept { return stream_; }
   const std::shared_ptr<CudaDevice>& cuda_device() const noexcept { return device_; }
+  /// Runs call(stream) (a CUDA library's enqueue: cuFFT's exec) after wait, with the device's
+  /// context current, as one command of the queue.
+  EventPtr enqueue_library(const std::function<void(cu::CUstream)>& call, std::span<const EventPtr> wait);
 
  private:
   /// Makes the stream wait for each event (CUDA events directly; others through a host
