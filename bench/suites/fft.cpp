@@ -79,7 +79,7 @@ void run_fft(Context& ctx) {
 }
 
 const SuiteRegistration registration{
-    {"fft", "fft: complex64 rows, 2-D, float32 rfft of 1024^2 (4096^2 on GPUs) vs numpy.fft, cupy.fft", run_fft}};
+    {"fft", "fft: c64 rows, 2-D, f32 rfft, 1024^2 (GPUs 4096^2) vs numpy.fft, cupy.fft", run_fft}};
 
 }  // namespace
 }  // namespace weft::bench
