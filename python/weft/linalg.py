@@ -127,7 +127,11 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     if n1 != n2:
         raise ValueError(f"vecdot: the operands' sizes along axis {axis} differ ({n1} and {n2}); shapes "
                          f"{x1.shape} and {x2.shape}")
-    return _sum(x1 * x2, axis=ax - nd)
+    dtype = _np.result_type(x1.dtype, x2.dtype)
+    # The standard's vecdot conjugates the first operand; the sum keeps the operands' type
+    # (NumPy's sum would widen small integers).
+    left = x1.conj() if dtype.kind == "c" else x1
+    return _sum(left * x2, axis=ax - nd, dtype=dtype)
 
 
 def tensordot(x1: Array, x2: Array, /, *, axes: _TensordotAxes = 2) -> Array:
