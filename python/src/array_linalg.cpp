@@ -11,15 +11,6 @@
 
 namespace weftpy {
 
-namespace {
-
-const weft::Array& need_array(nb::handle h, const char* who) {
-  if (!nb::isinstance<PyArray>(h)) throw nb::type_error((std::string(who) + ": expected a weft.Array").c_str());
-  return as_py(h).array();
-}
-
-}  // namespace
-
 void register_array_linalg(nb::module_& m) {
   m.def("_matmul", [](nb::handle a, nb::handle b) {
     return make_array(weft::matmul(need_array(a, "matmul"), need_array(b, "matmul")));

@@ -9,15 +9,6 @@
 
 namespace weftpy {
 
-namespace {
-
-const weft::Array& need_array(nb::handle h, const char* who) {
-  if (!nb::isinstance<PyArray>(h)) throw nb::type_error((std::string(who) + ": expected a weft.Array").c_str());
-  return as_py(h).array();
-}
-
-}  // namespace
-
 void register_fft(nb::module_& m) {
   m.def("_fftfreq", [](std::int64_t n, double d, const std::string& dtype, nb::handle device, bool real) {
     const weft::Device dev = device_arg(device);
