@@ -86,6 +86,12 @@ def _float_dtype(x: Array) -> _np.dtype[Any]:
     return _np.dtype(x.dtype) if _np.dtype(x.dtype).kind == "f" else _np.dtype(_np.float64)
 
 
+def _norm_dtype(x: Array) -> _np.dtype[Any]:
+    """A norm's type: a complex type's real part type (complex64: float32), else _float_dtype."""
+    t = _np.dtype(x.dtype)
+    return _np.dtype(_np.finfo(t).dtype) if t.kind == "c" else _float_dtype(x)
+
+
 def _need_matrix(x: Array, fn: str) -> None:
     if x.ndim < 2:
         raise LinAlgError(f"{fn}: {x.ndim}-dimensional array given. Array must be at least two-dimensional")
@@ -432,7 +438,7 @@ def vector_norm(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepd
     5.0
     """
     x = _arr(x)
-    ft = _float_dtype(x)
+    ft = _norm_dtype(x)
     if axis is None:
         ax: int | tuple[int, ...] | None = tuple(range(x.ndim))
     else:
@@ -463,7 +469,7 @@ def matrix_norm(x: Array, /, *, keepdims: bool = False, ord: float | str = "fro"
     """
     x = _arr(x)
     _need_matrix(x, "matrix_norm")
-    ft = _float_dtype(x)
+    ft = _norm_dtype(x)
     a = _abs(x).astype(ft)
     if ord == "fro":
         r = _sqrt(_sum(a * a, axis=(-2, -1)))

@@ -13,6 +13,13 @@ DType compute_dtype(const Array& a, const char* fn) {
   if (a.dtype() == DType::float16) {
     throw DTypeError(std::string(fn) + ": array type float16 is unsupported in linalg; use float32 or float64");
   }
+  if (is_complex(a.dtype())) {
+    // Casting would drop the imaginary parts: a wrong answer. LAPACK's c/z routines are not
+    // wired yet.
+    throw DTypeError(std::string(fn) + ": array type " + std::string(name(a.dtype())) +
+                     " is not supported by weft's LAPACK path yet; it takes real arrays (float32, float64, "
+                     "integers, bool)");
+  }
   return DType::float64;
 }
 

@@ -16,7 +16,7 @@
 namespace weft::detail::la {
 
 /// The dtype a linalg routine computes a in: float32 stays, float64 and every integer or bool
-/// dtype become float64 (NumPy's rule); float16 is refused naming fn.
+/// dtype become float64 (NumPy's rule); float16 and the complex types are refused naming fn.
 DType compute_dtype(const Array& a, const char* fn);
 
 /// A stack of matrices on the host: batch dims, then rows x cols, row-major, contiguous.

@@ -126,6 +126,18 @@ TEST_P(Linalg, SolveInvDet) {
   EXPECT_THROW(linalg::det(Array::zeros({2, 3}, DType::float32, dev)), LinAlgError);
 }
 
+TEST_P(Linalg, ComplexMatricesAreRefusedNotCastToReal) {
+  // A cast to float64 would drop the imaginary parts: det([[1+i, 2], [3, 4-2i]]) is 2i, not -2.
+  for (DType t : {DType::complex64, DType::complex128}) {
+    const Array c = Array::zeros({2, 2}, t, GetParam());
+    EXPECT_THROW(linalg::det(c), DTypeError);
+    EXPECT_THROW(linalg::inv(c), DTypeError);
+    EXPECT_THROW(linalg::solve(c, c), DTypeError);
+    EXPECT_THROW(linalg::svdvals(c), DTypeError);
+    EXPECT_THROW(linalg::eigvalsh(c), DTypeError);
+  }
+}
+
 TEST_P(Linalg, Decompositions) {
   const Device dev = GetParam();
   const Array a = random_array<double>({2, 4, 3}, 11, dev);

@@ -123,6 +123,25 @@ def test_integer_inputs_compute_in_float64(device):
     close(weft.linalg.det(wa), np.linalg.det(a), np.float64, 10)
 
 
+def test_complex_matrices_are_refused_not_cast_to_real(device):
+    # float64 would drop the imaginary parts: det([[1+1j, 2], [3, 4-2j]]) is 2j, not -2
+    a = weft.asarray(np.array([[1 + 1j, 2], [3, 4 - 2j]], dtype=np.complex64), device=device)
+    for f in (weft.linalg.det, weft.linalg.inv, weft.linalg.svdvals, weft.linalg.pinv, weft.linalg.qr):
+        with pytest.raises(TypeError, match="LAPACK path"):
+            f(a)
+    with pytest.raises(TypeError, match="LAPACK path"):
+        weft.linalg.solve(a, a)
+
+
+def test_norms_of_complex_take_the_real_type(device):
+    a = np.array([[3 + 4j, 1 - 1j], [0, 2j]], dtype=np.complex64)
+    wa = weft.asarray(a, device=device)
+    for got, want in ((weft.linalg.vector_norm(wa), np.linalg.vector_norm(a)),
+                      (weft.linalg.matrix_norm(wa), np.linalg.matrix_norm(a))):
+        assert got.dtype == np.float32 == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-6)
+
+
 def test_errors_are_numpy_linalg_errors(device):
     sing = weft.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]), device=device)
     for f in (weft.linalg.inv, lambda x: weft.linalg.solve(x, weft.asarray(np.ones(2), device=device))):
