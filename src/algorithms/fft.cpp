@@ -12,6 +12,7 @@
 #include "embedded/weft_embedded.hpp"
 #include "runtime/device_local.hpp"
 #include "runtime/fft_engine.hpp"
+#include "runtime/ordered_command.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "weft/fft.hpp"
@@ -74,20 +75,6 @@ Event launch_scale(Queue& queue, const Buffer& x, bool dbl, std::size_t offset, 
   return queue.launch(args, NDRange((n + group - 1) / group * group), NDRange(group), {}, wait);
 }
 
-// A command on queue, in order with the device's array queue (as Queue's own commands are).
-template <class Enqueue>
-Event ordered(Queue& queue, std::span<const Event> wait, Enqueue&& enqueue) {
-  detail::QueueImpl& q = *queue.impl();
-  detail::WaitList w;
-  for (const Event& e : wait) {
-    if (e.impl()) w.push_back(e.impl());
-  }
-  detail::DeviceOrder* order = q.order_state.device;
-  if (order) order->before_command(q, w);
-  detail::EventPtr done = enqueue(w.span());
-  if (order) order->after_command(queue.impl(), done);
-  return Event(std::move(done));
-}
 
 // The byte range [first, last) a strided layout reaches (the desc's strides and offset).
 struct Span {
@@ -169,7 +156,7 @@ Event execute(Queue& queue, const Transform& t, const Buffer& in, const Buffer& 
   }
   if (conj_out) run.forward = true;
   if (!scales) run.scale = 1.0;
-  Event done = ordered(queue, before, [&](std::span<const detail::EventPtr> w) {
+  Event done = detail::ordered(queue.impl(), before, [&](std::span<const detail::EventPtr> w) {
     return engine->execute(*queue.impl(), run, in.impl(), out.impl(), w);
   });
   if (!scales && (desc.scale != 1.0 || conj_out)) {
