@@ -44,3 +44,18 @@ def generator_choice():
     yield choose
     for name in chosen:
         weft._weft._set_generator_choice(name, "auto")
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """ONE dask.distributed Client on a weft.dask.local_cluster of two worker processes (the
+    first two devices, or the one device twice), shared by every test that needs a cluster:
+    starting one costs seconds."""
+    distributed = pytest.importorskip("distributed")
+    wd = pytest.importorskip("weft.dask")
+    devices = [d.selector for d in DEVICES][:2]
+    devices = devices if len(devices) == 2 else devices * 2
+    with wd.local_cluster(devices, dashboard_address=":0", silence_logs=40) as cluster, \
+            distributed.Client(cluster) as client:
+        client.weft_devices = devices
+        yield client

@@ -259,36 +259,32 @@ def test_dask_distributed_serialization_round_trips(device):
 
 # ---- two worker processes ------------------------------------------------------------------
 
-def test_local_cluster_of_two_worker_processes(tmp_path):
+def test_local_cluster_of_two_worker_processes(dask_client, tmp_path):
     """Also: a worker process that dies mid-computation is restarted by its Nanny on its device,
     and Dask recomputes what it held; the results are still NumPy's."""
-    distributed = pytest.importorskip("distributed")
-    devices = [d.selector for d in weft.devices()][:2]
-    devices = devices if len(devices) == 2 else devices * 2
+    client, devices = dask_client, dask_client.weft_devices
     x = rng.random((40, 30))
     y = rng.random((30, 20))
-    with wd.local_cluster(devices, dashboard_address=None, silence_logs=40) as cluster, \
-            distributed.Client(cluster) as client:
-        assert sorted(client.run(lambda: weft.default_device().selector).values()) == sorted(devices)
-        d, e = wd.from_numpy(x, (10, 15)), wd.from_numpy(y, (15, 10))
-        results = client.compute([d.sum(axis=0), d.mean(axis=1), d.std(), d.cumsum(axis=0),
-                                  d.rechunk((40, 5)) * 2, d @ e], sync=True)
-        assert all(isinstance(r, weft.Array) for r in results)
-        wants = [x.sum(axis=0), x.mean(axis=1), x.std(), x.cumsum(axis=0), x * 2, x @ y]
-        for got, want in zip(results, wants):
-            close(got.get(), want, rtol=1e-9)
-        close(wd.to_numpy(np.exp(d) - d), np.exp(x) - x)
+    assert sorted(client.run(lambda: weft.default_device().selector).values()) == sorted(devices)
+    d, e = wd.from_numpy(x, (10, 15)), wd.from_numpy(y, (15, 10))
+    results = client.compute([d.sum(axis=0), d.mean(axis=1), d.std(), d.cumsum(axis=0),
+                              d.rechunk((40, 5)) * 2, d @ e], sync=True)
+    assert all(isinstance(r, weft.Array) for r in results)
+    wants = [x.sum(axis=0), x.mean(axis=1), x.std(), x.cumsum(axis=0), x * 2, x @ y]
+    for got, want in zip(results, wants):
+        close(got.get(), want, rtol=1e-9)
+    close(wd.to_numpy(np.exp(d) - d), np.exp(x) - x)
 
-        marker = str(tmp_path / "died")
+    marker = str(tmp_path / "died")
 
-        def die_once(block):
-            if not os.path.exists(marker):
-                open(marker, "w").close()
-                os._exit(1)  # (the worker process dies in the middle of the computation)
-            return block * 3
+    def die_once(block):
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)  # (the worker process dies in the middle of the computation)
+        return block * 3
 
-        got = wd.to_numpy(d.map_blocks(die_once, dtype=d.dtype, meta=wd.meta(2, d.dtype)).sum(axis=1))
-        assert os.path.exists(marker)
-        close(got, (x * 3).sum(axis=1), rtol=1e-9)
-        client.wait_for_workers(2)
-        assert sorted(client.run(lambda: weft.default_device().selector).values()) == sorted(devices)
+    got = wd.to_numpy(d.map_blocks(die_once, dtype=d.dtype, meta=wd.meta(2, d.dtype)).sum(axis=1))
+    assert os.path.exists(marker)
+    close(got, (x * 3).sum(axis=1), rtol=1e-9)
+    client.wait_for_workers(2)
+    assert sorted(client.run(lambda: weft.default_device().selector).values()) == sorted(devices)

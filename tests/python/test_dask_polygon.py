@@ -1,0 +1,72 @@
+"""Polygon masks in tiles over Dask (weft.dask_polygon, `weft polygon --workers N`): every tile
+computed on a worker's device equals the same rectangle of the one-piece host mask."""
+import hashlib
+
+import numpy as np
+import pytest
+
+import weft
+
+pytest.importorskip("dask")
+wp = pytest.importorskip("weft.dask_polygon")
+
+H, W = 1024, 1536
+TILE = (300, 411)  # odd tiles: the last row and column of tiles are cut
+
+
+@pytest.fixture(scope="module")
+def polygon():
+    v = weft.random_polygon(200, 31, W, H)
+    return v, weft.polygon_mask(v, H, W, device="host")
+
+
+def test_tile_grid_covers_the_mask_once():
+    grid = wp.tile_grid(H, W, TILE)
+    cover = np.zeros((H, W), np.int32)
+    for y0, x0, h, w in grid:
+        cover[y0:y0 + h, x0:x0 + w] += 1
+    assert (cover == 1).all() and len(grid) == 4 * 4
+
+
+def test_tiles_in_one_process_equal_the_one_piece_mask(polygon, device):
+    v, whole = polygon
+    with device:
+        tiled = wp.polygon_mask(v, H, W, tile=TILE)
+    np.testing.assert_array_equal(tiled, whole)
+
+
+def test_tiles_on_a_two_worker_cluster_into_a_npy_file(polygon, dask_client, tmp_path):
+    v, whole = polygon
+    out = str(tmp_path / "mask.npy")
+    tiles = wp.polygon_tiles(v, H, W, TILE, out=out, client=dask_client)
+    assert {t.device for t in tiles} <= set(dask_client.weft_devices)
+    for t in tiles:
+        assert t.mask is None  # (written into the file by its worker, not sent back)
+        part = whole[t.y0:t.y0 + t.height, t.x0:t.x0 + t.width]
+        assert t.sha256 == hashlib.sha256(np.ascontiguousarray(part).tobytes()).hexdigest()
+        assert t.inside == int(np.count_nonzero(part))
+    np.testing.assert_array_equal(np.load(out, mmap_mode="r"), whole)
+    # Without a file the tiles come back and are put together here; a border value too.
+    back = wp.polygon_mask(v, H, W, tile=(512, 700), client=dask_client, border_value=7)
+    np.testing.assert_array_equal(back, weft.polygon_mask(v, H, W, device="host", border_value=7))
+
+
+def test_vertices_that_cannot_be_moved_exactly_are_refused():
+    with pytest.raises(weft.InvalidArgument, match="integer vertices"):
+        wp.polygon_tiles([(0.5, 1), (9, 2), (4, 8)], 10, 10, 4)
+    with pytest.raises(weft.InvalidArgument, match="shape"):
+        wp.polygon_tiles([1, 2, 3], 10, 10, 4)
+    with pytest.raises(weft.InvalidArgument, match="tile"):
+        wp.tile_grid(10, 10, (0, 3))
+
+
+def test_the_command_line_form(tmp_path, capsys):
+    """python -m weft.dask_polygon (what `weft polygon --workers N` runs) starts its own cluster."""
+    out = str(tmp_path / "cli.npy")
+    assert wp.main(["--size", "300x200", "--vertices", "40", "--seed", "5", "--workers", "2",
+                    "--device", "host", "--tile", "64x90", "--out", out]) == 0
+    printed = capsys.readouterr().out
+    v = weft.random_polygon(40, 5, 300, 200)
+    want = weft.polygon_mask(v, 200, 300, device="host")
+    np.testing.assert_array_equal(np.load(out), want)
+    assert f"{int(want.sum())} of 60000 pixels inside" in printed and "on 2 workers" in printed
