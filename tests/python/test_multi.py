@@ -1,0 +1,116 @@
+"""weft.multi (issue 31): one array split over several devices in one process, against NumPy:
+on every device this machine has (host and PoCL in CI), and on PoCL's sub-devices."""
+import numpy as np
+import pytest
+
+import weft
+import weft.multi as wm
+
+rng = np.random.default_rng(31)
+
+
+def _sub_devices():
+    for d in weft.devices():
+        try:
+            subs = wm.sub_devices(d, 2)
+        except (weft.Unsupported, weft.InvalidArgument):
+            continue
+        if len(subs) >= 2:
+            return subs
+    return None
+
+
+SUBS = _sub_devices()
+LAYOUTS = {"every-device": [d.selector for d in weft.devices()] + [weft.devices()[0].selector]}
+if SUBS:
+    LAYOUTS["sub-devices"] = SUBS
+
+
+@pytest.fixture(params=list(LAYOUTS), scope="module")
+def devices(request):
+    return LAYOUTS[request.param]
+
+
+def close(got, want, rtol=1e-9):
+    got = got.get() if isinstance(got, wm.MultiArray) else np.asarray(got)
+    assert got.shape == np.shape(want), (got.shape, np.shape(want))
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=1e-12)
+
+
+def test_split_puts_each_part_on_its_device(devices):
+    x = rng.random((11, 4))
+    m = wm.split(x, devices)
+    assert [p.device for p in m.parts] == [weft.Device(d) if isinstance(d, str) else d for d in devices]
+    assert m.shape == x.shape and m.offsets[-1] == 11 and sum(p.shape[0] for p in m.parts) == 11
+    np.testing.assert_array_equal(m.get(), x)
+    t = wm.split(x, devices, axis=1, weights=[1] * (len(devices) - 1) + [2])
+    assert t.axis == 1 and t.parts[-1].shape[1] >= t.parts[0].shape[1]
+    np.testing.assert_array_equal(np.asarray(t), x)
+
+
+def test_elementwise(devices):
+    x, y = rng.random((13, 5)), rng.random((13, 5))
+    mx, my = wm.split(x, devices), wm.split(y, devices)
+    r = np.sin(mx) * 2 + my / (1 + mx)
+    assert all(p.device == q.device for p, q in zip(r.parts, mx.parts))
+    close(r, np.sin(x) * 2 + y / (1 + x))
+    close(mx - y, x - y)  # (a whole-shape NumPy operand is cut like mx)
+    close(mx * np.arange(5.0), x * np.arange(5.0))  # (one that broadcasts is copied to each device)
+    close(np.maximum(mx, 0.5), np.maximum(x, 0.5))
+    ints = rng.integers(-40, 40, (9, 3)).astype(np.int32)
+    mi = wm.split(ints, devices)
+    got = (mi * 3 - mi // 2).get()
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, ints * 3 - ints // 2)
+    with pytest.raises(weft.InvalidArgument, match="split differently"):
+        mx + wm.split(y, devices, axis=1)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1)])
+@pytest.mark.parametrize("name", ["sum", "min", "max", "mean", "prod"])
+def test_reductions(devices, name, axis):
+    x = rng.random((17, 6)) + 0.5
+    m = wm.split(x, devices)
+    close(getattr(m, name)(axis=axis), getattr(x, name)(axis=axis))
+    close(getattr(m, name)(axis=axis, keepdims=True), getattr(x, name)(axis=axis, keepdims=True))
+
+
+def test_reductions_of_integers_and_along_a_split_second_axis(devices):
+    a = rng.integers(-1000, 1000, (7, 15)).astype(np.int64)
+    m = wm.split(a, devices, axis=1)
+    assert m.sum() == a.sum() and m.min() == a.min() and m.max() == a.max()
+    np.testing.assert_array_equal(m.sum(axis=1), a.sum(axis=1))
+    along0 = m.max(axis=0)  # (the split axis is kept: still split, now axis 0)
+    assert isinstance(along0, wm.MultiArray) and along0.axis == 0
+    np.testing.assert_array_equal(along0.get(), a.max(axis=0))
+    assert m.mean() == pytest.approx(a.mean()) and isinstance(m.mean(), np.float64)
+    assert bool((m > 0).any()) and not bool((m > 5000).all())
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+def test_cumsum_carries_between_parts(devices, dtype):
+    x = (rng.random((23, 4)) * 10).astype(dtype)
+    m = wm.split(x, devices)
+    close(m.cumsum(axis=0), np.cumsum(x, axis=0))
+    close(m.cumsum(axis=1), np.cumsum(x, axis=1))
+    c = m.cumsum(axis=0)
+    assert [p.device for p in c.parts] == [p.device for p in m.parts]
+    small = rng.random(10) + 0.5
+    close(wm.split(small, devices).cumprod(), np.cumprod(small))
+
+
+def test_more_devices_than_rows_leaves_empty_parts(devices):
+    x = np.array([3.0, -1.0])
+    m = wm.split(x, list(devices) * 2)
+    assert sum(p.shape[0] == 0 for p in m.parts) >= len(m.parts) - 2
+    assert m.sum() == 2.0 and m.min() == -1.0
+    close(m.cumsum(), np.cumsum(x))
+
+
+def test_refusals():
+    with pytest.raises(weft.InvalidArgument, match="devices is empty"):
+        wm.split(np.ones(3), [])
+    with pytest.raises(weft.InvalidArgument, match="weights"):
+        wm.split(np.ones(3), ["host"], weights=[0])
+    with pytest.raises(weft.InvalidArgument, match="0-d"):
+        wm.split(np.float64(1), ["host"])
