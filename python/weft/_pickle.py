@@ -1,9 +1,11 @@
 """Pickling weft arrays (``pickle``, ``copy``, Dask's and multiprocessing's transfers).
 
-A weft.Array pickles as its elements copied to the host, one C-contiguous NumPy array (views
-and strided arrays are gathered; its dtype and shape travel with it, and pickle's protocol 5
+A weft.Array pickles as its elements on the host, one C-contiguous NumPy array (views and
+strided arrays are gathered; its dtype and shape travel with it, and pickle's protocol 5
 carries its bytes out of band, as Dask's serialization uses it), and its device's selector as a
-hint. Unpickling copies the elements onto a device of the unpickling process:
+hint. A C-contiguous array in host memory (the host backend's) is not copied: the NumPy array
+is a read-only view of its memory (DLPack's, which waits for the array's pending work and keeps
+it alive), so protocol 5's out-of-band PickleBuffer is the array's own memory. Unpickling copies the elements onto a device of the unpickling process:
 
 1. the current device when that process chose one: inside a ``with device:`` block, or with
    WEFT_DEVICE set (a Dask worker started by weft.dask.local_cluster gets its own device);
@@ -24,11 +26,21 @@ if TYPE_CHECKING:
     from ._array import Array
 
 
-def reduce(a: Array) -> tuple[Any, ...]:
-    """Array.__reduce__: (rebuild, (elements on the host, the device's selector))."""
+def host_elements(a: Array) -> _np.ndarray[Any, Any]:
+    """a's elements as a C-contiguous NumPy array: a read-only view of a's memory when a is a
+    C-contiguous array in host memory, else a copy read from the device."""
+    if a.device.memory_is_host and a.device.dlpack_device_type == 1 and a.flags_c_contiguous and a.size > 0:
+        view = _np.from_dlpack(a)
+        if view.flags.c_contiguous:
+            return view
     host = _np.empty(a.shape, dtype=a.dtype)
     a._read_into(host)
-    return (rebuild, (host, a.device.selector))
+    return host
+
+
+def reduce(a: Array) -> tuple[Any, ...]:
+    """Array.__reduce__: (rebuild, (elements on the host, the device's selector))."""
+    return (rebuild, (host_elements(a), a.device.selector))
 
 
 def unpickling_device(hint: str | None) -> _weft.Device:

@@ -238,6 +238,30 @@ def test_pickle_protocol_5_carries_the_elements_out_of_band(device):
     np.testing.assert_array_equal(b.get(), np.arange(1000, dtype=np.int32))
 
 
+def _address(buffer):
+    return np.frombuffer(buffer.raw(), np.uint8).__array_interface__["data"][0]
+
+
+def test_pickle_protocol_5_of_a_host_array_is_its_own_memory():
+    host_devices = [d for d in weft.devices() if d.memory_is_host and d.dlpack_device_type == 1]
+    if not host_devices:
+        pytest.skip("no device with host memory")
+    for dtype in DTYPES:
+        a = weft.asarray(np.arange(24).reshape(4, 6).astype(dtype), device=host_devices[0])
+        buffers = []
+        data = pickle.dumps(a, protocol=5, buffer_callback=buffers.append)
+        assert len(buffers) == 1 and _address(buffers[0]) == np.from_dlpack(a).__array_interface__["data"][0]
+        np.testing.assert_array_equal(pickle.loads(data, buffers=buffers).get(), a.get())
+    # Lazy results are evaluated first; strided views are gathered into a copy, not their base's memory.
+    a = weft.asarray(np.arange(24.0).reshape(4, 6), device=host_devices[0])
+    view = a[:, ::2]
+    buffers = []
+    data = pickle.dumps(view, protocol=5, buffer_callback=buffers.append)
+    assert _address(buffers[0]) != np.from_dlpack(a).__array_interface__["data"][0]
+    np.testing.assert_array_equal(pickle.loads(data, buffers=buffers).get(), a.get()[:, ::2])
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(a + 1, protocol=5)).get(), a.get() + 1)
+
+
 def test_unpickling_inside_a_device_block_lands_there():
     a = weft.asarray(np.arange(4.0), device="host")
     data = pickle.dumps(a)
