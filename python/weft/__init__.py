@@ -359,6 +359,7 @@ from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
 
 _ufunc_docs.apply(globals())
 from . import _chunk_protocols  # noqa: E402,F401  (NumPy's functions Dask calls on chunks: like=, tensordot, nan*)
+from . import _einsum  # noqa: E402,F401  (np.einsum on weft arrays)
 from . import linalg  # noqa: E402  (weft.linalg: BLAS/LAPACK, and np.linalg on weft arrays)
 from . import multi  # noqa: E402,F401  (weft.multi: one array split over several devices)
 from .linalg import matrix_transpose, tensordot, vecdot  # noqa: E402

@@ -10,7 +10,10 @@ weft.dask) call on weft arrays, beyond those weft implements under its own names
 - np.nansum, np.nanprod, np.nanmin, np.nanmax and np.nanmean: NaNs replaced by the operation's
   identity in the fused expression the reduction reads (no temporary);
 - np.percentile of the flattened elements (one sort on the device), np.isclose, np.outer, and
-  np.round / np.around with decimals= (NumPy's scale, round half to even, scale back).
+  np.round / np.around with decimals= (NumPy's scale, round half to even, scale back);
+- np.unravel_index, np.ravel_multi_index, np.nanargmin and np.nanargmax (Dask's argmin and
+  argmax chunks); a structured dtype in the *_like functions raises DTypeError, a TypeError, so
+  that Dask takes its path for chunk types without structured arrays (argmin, unique), CuPy's.
 
 Registered with weft._protocols when weft is imported; this module imports no Dask.
 """
@@ -128,18 +131,30 @@ def full_like_call(like: Array, shape: ShapeLike, fill_value: complex, dtype: DT
 @implements_like(_np.arange)
 def arange_like(like: Array, *args: float, dtype: DTypeLike | None = None, device: str | None = None,
                 **kwargs: Any) -> Array:
-    """np.arange(..., like=like): weft.arange(...) on like's device."""
+    """np.arange(..., like=like): weft.arange(...) on like's device (NumPy's dtype may be the fourth
+    positional argument, as Dask's arange chunks give it)."""
     _numpy_device(device, "arange")
+    if len(args) == 4 and dtype is None:
+        dtype, args = cast("DTypeLike", args[3]), args[:3]
     return arange(*args, dtype=dtype, device=like.device, **kwargs)
 
 
 # ---- *_like with NumPy's shape= -------------------------------------------------------------
+
+def _plain_dtype(dtype: DTypeLike | None, who: str) -> None:
+    """A structured dtype raises DTypeError (a TypeError): that is how Dask tells a chunk library
+    without structured arrays (CuPy's way), and then takes its other path (argmin/argmax, unique)."""
+    if dtype is not None and _np.dtype(dtype).fields is not None:  # type: ignore[arg-type]
+        raise _weft.DTypeError(f"{who}: dtype {_np.dtype(dtype)} is structured; weft arrays hold numbers and bools "  # type: ignore[arg-type]
+                               "only")
+
 
 def _like_with_shape(make: Callable[..., Array], who: str) -> Callable[..., Array]:
     def like(a: Array, dtype: DTypeLike | None = None, order: str | None = "K", subok: bool = True,
              shape: ShapeLike | None = None, *, device: str | None = None) -> Array:
         _c_order(order, who)
         _numpy_device(device, who)
+        _plain_dtype(dtype, who)
         return make(a.shape if shape is None else shape, dtype=a.dtype if dtype is None else dtype, device=a.device)
     like.__name__ = like.__qualname__ = who
     like.__doc__ = f"np.{who}(a, ...): as weft.{who}, with NumPy's shape=, order= and subok=."
@@ -329,3 +344,77 @@ def round_decimals(a: Array, decimals: SupportsIndex = 0, out: Array | None = No
     else:
         raise _weft.Unsupported(f"round: decimals={decimals} of integers (weft rounds integers with decimals >= 0)")
     return deliver(r, None, out)
+
+
+# ---- flat indices and NaN-skipping argmin/argmax (Dask's argmin/argmax chunks) ---------------------
+
+def _index_operand(x: _Operand, device: Any) -> Array:
+    return x if isinstance(x, _ArrayBase) else asarray(_np.asarray(x), device=device)
+
+
+@implements(_np.unravel_index)
+def unravel_index(indices: _Operand, shape: ShapeLike, order: str = "C") -> tuple[Array, ...]:
+    """np.unravel_index of weft indices: one weft array of coordinates per axis of shape (C or
+    F order), computed on the indices' device; an index outside the shape raises ValueError."""
+    dims = [int(n) for n in ((shape,) if isinstance(shape, (int, _np.integer)) else shape)]
+    if order not in ("C", "F"):
+        raise ValueError(f"unravel_index: order must be 'C' or 'F', got {order!r}")
+    flat = cast("Array", indices)
+    if flat.dtype.kind not in "iu":
+        raise TypeError(f"unravel_index: indices must be integers, got dtype {flat.dtype}")
+    size = _math.prod(dims)
+    if bool(((flat < 0) | (flat >= size)).any()):
+        raise ValueError(f"unravel_index: an index is out of bounds for an array of size {size}")
+    coords: list[Array] = []
+    rest = flat.astype(_np.int64)
+    for n in (reversed(dims) if order == "C" else dims):
+        coords.append(rest % n)
+        rest = rest // n
+    return tuple(reversed(coords)) if order == "C" else tuple(coords)
+
+
+@implements(_np.ravel_multi_index)
+def ravel_multi_index(multi_index: Sequence[_Operand], dims: ShapeLike, mode: str = "raise",
+                      order: str = "C") -> Array:
+    """np.ravel_multi_index of weft coordinates (weft arrays or integers beside them): the flat
+    index, as int64 on the coordinates' device; mode 'raise', 'wrap' or 'clip' as NumPy's."""
+    shape = [int(n) for n in ((dims,) if isinstance(dims, (int, _np.integer)) else dims)]
+    if len(multi_index) != len(shape):
+        raise ValueError(f"ravel_multi_index: {len(multi_index)} coordinates for {len(shape)} dimensions")
+    if order not in ("C", "F"):
+        raise ValueError(f"ravel_multi_index: order must be 'C' or 'F', got {order!r}")
+    device = next(c.device for c in multi_index if isinstance(c, _ArrayBase))
+    coords = [_index_operand(c, device).astype(_np.int64) for c in multi_index]
+    modes = [mode] * len(shape) if isinstance(mode, str) else list(mode)
+    for i, (c, n, m) in enumerate(zip(coords, shape, modes)):
+        if m == "wrap":
+            coords[i] = c % n
+        elif m == "clip":
+            coords[i] = where(c < 0, 0, where(c >= n, n - 1, c))
+        elif m == "raise":
+            if bool(((c < 0) | (c >= n)).any()):
+                raise ValueError("ravel_multi_index: invalid entry in coordinates array")
+        else:
+            raise ValueError(f"ravel_multi_index: mode must be 'raise', 'wrap' or 'clip', got {m!r}")
+    flat = coords[0] * 0
+    stride = 1
+    for c, n in (reversed(list(zip(coords, shape))) if order == "C" else zip(coords, shape)):
+        flat = flat + c * stride
+        stride *= n
+    return flat
+
+
+def _nan_arg(name: str, fill: float) -> Callable[..., Array]:
+    def arg(a: Array, axis: int | None = None, out: Array | None = None, *, keepdims: bool = False) -> Array:
+        if a.dtype.kind == "f":
+            if bool(_weft.isnan(a).all(axis=axis).any()):
+                raise ValueError("All-NaN slice encountered")
+            a = where(_weft.isnan(a), fill, a)
+        return deliver(getattr(a, name)(axis=axis, keepdims=keepdims), None, out)
+    arg.__name__ = arg.__qualname__ = f"nan{name}"
+    arg.__doc__ = f"np.nan{name} on a weft.Array: {name} with NaNs skipped; an all-NaN slice raises ValueError."
+    return arg
+
+
+nanargmin = implements(_np.nanargmin)(_nan_arg("argmin", _np.inf))
+nanargmax = implements(_np.nanargmax)(_nan_arg("argmax", -_np.inf))

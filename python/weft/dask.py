@@ -3,8 +3,8 @@ or a ``dask.distributed`` cluster with one worker process per device.
 
 Importing this module (``import weft.dask``; ``import weft`` alone never imports Dask) registers
 weft.Array with Dask: as a chunk type (``dask.array.core.register_chunk_type``) and with
-``dask.array``'s dispatch tables (concatenate, take, tensordot, percentile, numel, nannumel,
-to_numpy). Everything else Dask calls on chunks goes through NumPy's protocols
+``dask.array``'s dispatch tables (concatenate, take, tensordot, einsum, percentile, numel,
+nannumel, to_numpy). Everything else Dask calls on chunks goes through NumPy's protocols
 (``__array_function__`` and ``__array_ufunc__``; weft._chunk_protocols has the functions that
 only libraries such as Dask need, ``like=`` creation among them). Chunks move between worker
 processes pickled (weft._pickle: the elements on the host, landing on the receiving worker's
@@ -35,6 +35,7 @@ import dask.array as _da
 from dask.array.chunk_types import register_chunk_type as _register_chunk_type
 from dask.array.dispatch import (
     concatenate_lookup as _concatenate_lookup,
+    einsum_lookup as _einsum_lookup,
     nannumel_lookup as _nannumel_lookup,
     numel_lookup as _numel_lookup,
     percentile_lookup as _percentile_lookup,
@@ -44,7 +45,7 @@ from dask.array.dispatch import (
 )
 
 import weft as _weft
-from . import _chunk_protocols, _device
+from . import _chunk_protocols, _device, _einsum
 
 __all__ = ["from_numpy", "local_cluster", "meta", "to_numpy"]
 
@@ -83,6 +84,7 @@ _register_chunk_type(_weft.Array)
 _concatenate_lookup.register(_weft.Array, _concatenate)
 _take_lookup.register(_weft.Array, _weft.take)
 _tensordot_lookup.register(_weft.Array, _chunk_protocols.tensordot)
+_einsum_lookup.register(_weft.Array, _einsum.einsum)
 _percentile_lookup.register(_weft.Array, _percentile)
 _numel_lookup.register(_weft.Array, _numel)
 _nannumel_lookup.register(_weft.Array, _nannumel)

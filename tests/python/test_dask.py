@@ -197,6 +197,57 @@ def test_percentile_isclose_outer_round(device, x):
     close(compute(da.round(d * 100)), np.round(x * 100))
 
 
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_argmin_argmax_and_nan_variants(device, axis):
+    x = rng.random((11, 9))
+    x[3, 4] = x.max() + 1  # (one clear maximum and minimum, so ties do not decide)
+    x[7, 1] = x.min() - 1
+    d = wd.from_numpy(x, (4, 4), device)
+    for got, want in [(d.argmin(axis=axis), x.argmin(axis=axis)), (d.argmax(axis=axis), x.argmax(axis=axis))]:
+        np.testing.assert_array_equal(compute(got), want)
+    y = x.copy()
+    y[::3, ::2] = np.nan
+    e = wd.from_numpy(y, (4, 4), device)
+    np.testing.assert_array_equal(compute(da.nanargmax(e, axis=axis)), np.nanargmax(y, axis=axis))
+    np.testing.assert_array_equal(compute(da.nanargmin(e, axis=axis)), np.nanargmin(y, axis=axis))
+
+
+def test_unique_einsum_tril_triu(device, x):
+    ints = rng.integers(-4, 5, (10, 7)).astype(np.int32)
+    di = wd.from_numpy(ints, (4, 3), device)
+    np.testing.assert_array_equal(compute(da.unique(di)), np.unique(ints))
+    with pytest.raises(ValueError, match="structured"):  # (Dask's limit for such chunk types, CuPy's too)
+        da.unique(di, return_counts=True)
+    d = wd.from_numpy(x, (5, 4), device)
+    y = rng.random((10, 6))
+    e = wd.from_numpy(y, (4, 3), device)
+    close(compute(da.einsum("ij,jk->ik", d, e)), x @ y, rtol=1e-9)
+    close(compute(da.einsum("ij,ij->i", d, d)), np.einsum("ij,ij->i", x, x), rtol=1e-9)
+    close(compute(da.einsum("ij->j", d)), x.sum(axis=0), rtol=1e-9)
+    for k in (0, 2, -3):
+        np.testing.assert_array_equal(compute(da.tril(d, k)), np.tril(x, k))
+        np.testing.assert_array_equal(compute(da.triu(d, k)), np.triu(x, k))
+
+
+def test_einsum_unravel_and_ravel_on_weft_arrays(device):
+    a, b = rng.random((2, 3, 4)), rng.random((2, 4, 5))
+    wa, wb = weft.asarray(a, device=device), weft.asarray(b, device=device)
+    for sub, ops in [("bij,bjk->bik", (a, b)), ("bij,bjk->", (a, b)), ("bij->jb", (a,)), ("bij,bjk", (a, b))]:
+        got = np.einsum(sub, *[weft.asarray(o, device=device) for o in ops])
+        close(got.get(), np.einsum(sub, *ops), rtol=1e-9)
+    with pytest.raises(weft.Unsupported, match="diagonal"):
+        np.einsum("ii->i", weft.asarray(np.eye(3), device=device))
+    flat = np.array([5, 11, 0, 7])
+    coords = np.unravel_index(weft.asarray(flat, device=device), (3, 4))
+    for got, want in zip(coords, np.unravel_index(flat, (3, 4))):
+        np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(np.ravel_multi_index(coords, (3, 4)).get(), flat)
+    np.testing.assert_array_equal(np.ravel_multi_index((coords[0], 9), (3, 4), mode="wrap").get(),
+                                  np.ravel_multi_index((np.unravel_index(flat, (3, 4))[0], 9), (3, 4), mode="wrap"))
+    with pytest.raises(ValueError):
+        np.unravel_index(weft.asarray(np.array([12]), device=device), (3, 4))
+
+
 # ---- pickling ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=[np.dtype(t).name for t in DTYPES])
