@@ -144,8 +144,8 @@ def arange_like(like: Array, *args: float, dtype: DTypeLike | None = None, devic
 def _plain_dtype(dtype: DTypeLike | None, who: str) -> None:
     """A structured dtype raises DTypeError (a TypeError): that is how Dask tells a chunk library
     without structured arrays (CuPy's way), and then takes its other path (argmin/argmax, unique)."""
-    if dtype is not None and _np.dtype(dtype).fields is not None:  # type: ignore[arg-type]
-        raise _weft.DTypeError(f"{who}: dtype {_np.dtype(dtype)} is structured; weft arrays hold numbers and bools "  # type: ignore[arg-type]
+    if dtype is not None and _np.dtype(dtype).fields is not None:
+        raise _weft.DTypeError(f"{who}: dtype {_np.dtype(dtype)} is structured; weft arrays hold numbers and bools "
                                "only")
 
 
@@ -348,6 +348,10 @@ def round_decimals(a: Array, decimals: SupportsIndex = 0, out: Array | None = No
 
 # ---- flat indices and NaN-skipping argmin/argmax (Dask's argmin/argmax chunks) ---------------------
 
+def _dims(shape: ShapeLike) -> list[int]:
+    return [_operator.index(shape)] if not isinstance(shape, Sequence) else [_operator.index(n) for n in shape]
+
+
 def _index_operand(x: _Operand, device: Any) -> Array:
     return x if isinstance(x, _ArrayBase) else asarray(_np.asarray(x), device=device)
 
@@ -356,7 +360,7 @@ def _index_operand(x: _Operand, device: Any) -> Array:
 def unravel_index(indices: _Operand, shape: ShapeLike, order: str = "C") -> tuple[Array, ...]:
     """np.unravel_index of weft indices: one weft array of coordinates per axis of shape (C or
     F order), computed on the indices' device; an index outside the shape raises ValueError."""
-    dims = [int(n) for n in ((shape,) if isinstance(shape, (int, _np.integer)) else shape)]
+    dims = _dims(shape)
     if order not in ("C", "F"):
         raise ValueError(f"unravel_index: order must be 'C' or 'F', got {order!r}")
     flat = cast("Array", indices)
@@ -378,7 +382,7 @@ def ravel_multi_index(multi_index: Sequence[_Operand], dims: ShapeLike, mode: st
                       order: str = "C") -> Array:
     """np.ravel_multi_index of weft coordinates (weft arrays or integers beside them): the flat
     index, as int64 on the coordinates' device; mode 'raise', 'wrap' or 'clip' as NumPy's."""
-    shape = [int(n) for n in ((dims,) if isinstance(dims, (int, _np.integer)) else dims)]
+    shape = _dims(dims)
     if len(multi_index) != len(shape):
         raise ValueError(f"ravel_multi_index: {len(multi_index)} coordinates for {len(shape)} dimensions")
     if order not in ("C", "F"):

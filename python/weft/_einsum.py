@@ -9,7 +9,7 @@ the pair's labels) and summed. The result is transposed to the output's order. N
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as _np
 
@@ -20,7 +20,7 @@ from ._protocols import implements
 if TYPE_CHECKING:
     from ._array import Array
 
-_ArrayBase = _weft._Array
+_ArrayBase = cast("type[Array]", _weft._Array)  # (every _weft._Array is a weft.Array)
 
 
 def _parse(subscripts: str, count: int) -> tuple[list[str], str]:

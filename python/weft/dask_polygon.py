@@ -259,6 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="the random vertices' seed")
     p.add_argument("--dask", action="store_true", help="one worker per device weft.devices() lists")
     p.add_argument("--workers", type=int, help="N worker processes over the devices, in turn")
+    p.add_argument("--scheduler", help="the address of a running Dask scheduler to use instead (its workers' "
+                   "devices, e.g. started by weft.dask.local_cluster)")
     p.add_argument("--device", action="append", help="a worker's device (repeatable); default every device")
     p.add_argument("--tile", type=_tile_arg, default=(4096, 4096), help="tile side N or HxW (default 4096)")
     p.add_argument("--out", help="write the mask into FILE.npy (each worker writes its tiles)")
@@ -278,18 +280,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     import weft.dask as wd
 
     start = time.perf_counter()
-    with wd.local_cluster(devices, dashboard_address=":0", silence_logs=40) as cluster, \
-            distributed.Client(cluster) as client:
-        up = time.perf_counter()
-        tiles = polygon_tiles(vertices, height, width, a.tile, out=a.out, client=client)
-        done = time.perf_counter()
+    if a.scheduler:
+        with distributed.Client(a.scheduler) as client:
+            up = time.perf_counter()
+            workers = len(client.scheduler_info()["workers"])
+            tiles = polygon_tiles(vertices, height, width, a.tile, out=a.out, client=client)
+            done = time.perf_counter()
+    else:
+        workers = len(devices)
+        with wd.local_cluster(devices, dashboard_address=":0", silence_logs=40) as cluster, \
+                distributed.Client(cluster) as client:
+            up = time.perf_counter()
+            tiles = polygon_tiles(vertices, height, width, a.tile, out=a.out, client=client)
+            done = time.perf_counter()
     inside = sum(t.inside for t in tiles)
     per_device: dict[str, int] = {}
     for t in tiles:
         per_device[t.device] = per_device.get(t.device, 0) + 1
     where = ", ".join(f"{n} on {d}" for d, n in sorted(per_device.items()))
     print(f"polygon: {len(vertices)} vertices, {width}x{height} in {len(tiles)} tiles ({where}) on "
-          f"{len(devices)} workers: {inside} of {width * height} pixels inside "
+          f"{workers} workers: {inside} of {width * height} pixels inside "
           f"({100.0 * inside / (width * height):.1f}%), tiles {done - up:.3f} s (cluster start {up - start:.1f} s)")
     return 0
 

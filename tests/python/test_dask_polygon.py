@@ -60,13 +60,16 @@ def test_vertices_that_cannot_be_moved_exactly_are_refused():
         wp.tile_grid(10, 10, (0, 3))
 
 
-def test_the_command_line_form(tmp_path, capsys):
-    """python -m weft.dask_polygon (what `weft polygon --workers N` runs) starts its own cluster."""
+def test_the_command_line_form(dask_client, tmp_path, capsys):
+    """python -m weft.dask_polygon (what `weft polygon --workers N` runs), here on the running
+    cluster (--scheduler; without it, it starts its own local_cluster)."""
     out = str(tmp_path / "cli.npy")
-    assert wp.main(["--size", "300x200", "--vertices", "40", "--seed", "5", "--workers", "2",
-                    "--device", "host", "--tile", "64x90", "--out", out]) == 0
+    assert wp.main(["--size", "300x200", "--vertices", "40", "--seed", "5", "--scheduler",
+                    dask_client.scheduler.address, "--tile", "64x90", "--out", out]) == 0
     printed = capsys.readouterr().out
     v = weft.random_polygon(40, 5, 300, 200)
     want = weft.polygon_mask(v, 200, 300, device="host")
     np.testing.assert_array_equal(np.load(out), want)
     assert f"{int(want.sum())} of 60000 pixels inside" in printed and "on 2 workers" in printed
+    with pytest.raises(SystemExit):
+        wp.main(["--size", "300x200", "--vertices", "4", "--workers", "0"])
