@@ -233,7 +233,9 @@ class MultiArray(NDArrayOperatorsMixin):
                 raise _weft.InvalidArgument(f"MultiArray: operands are split differently ({x!r} and {self!r}); "
                                             "split both the same way")
             return list(x.parts)
-        if _np.isscalar(x) or (isinstance(x, (_np.ndarray, Array)) and x.ndim == 0):
+        if isinstance(x, (_np.ndarray, Array)) and x.ndim == 0:
+            x = (x.get() if isinstance(x, Array) else x)[()]  # (a number, whichever device it was on)
+        if _np.isscalar(x):
             return [x] * len(self.parts)
         a = x.get() if isinstance(x, Array) else _np.asarray(x)
         k = self.axis - (self.ndim - a.ndim)  # the split axis among a's (broadcast from the right)

@@ -57,6 +57,7 @@ def test_elementwise(devices):
     close(mx - y, x - y)  # (a whole-shape NumPy operand is cut like mx)
     close(mx * np.arange(5.0), x * np.arange(5.0))  # (one that broadcasts is copied to each device)
     close(np.maximum(mx, 0.5), np.maximum(x, 0.5))
+    close(mx * weft.asarray(np.float64(3.0), device="host") + np.float64(2), x * 3 + 2)  # (0-d: numbers)
     ints = rng.integers(-40, 40, (9, 3)).astype(np.int32)
     mi = wm.split(ints, devices)
     got = (mi * 3 - mi // 2).get()
