@@ -32,6 +32,7 @@ from typing import Any, Sequence
 import numpy as _np
 
 import weft as _weft
+from weft import _device
 
 __all__ = ["TileResult", "exact_offsets", "polygon_mask", "polygon_tiles", "tile_grid"]
 
@@ -119,19 +120,19 @@ def exact_offsets(vertices: Any) -> _np.ndarray[Any, Any]:
 
 def _compute_tile(vertices: _np.ndarray[Any, Any], y0: int, x0: int, h: int, w: int, border_value: int,
                   out: str | None) -> TileResult:
-    """One tile, on this process's default device (a local_cluster worker's own device)."""
+    """One tile, on this thread's current device (a local_cluster worker's own device)."""
+    device = _device.current_device()
     moved = vertices - _np.array([x0, y0], dtype=_np.float64)
-    tile = _weft.polygon_mask(moved, h, w, border_value=border_value)
+    tile = _weft.polygon_mask(moved, h, w, device=device, border_value=border_value)
     digest = hashlib.sha256(tile.tobytes()).hexdigest()
     inside = int(_np.count_nonzero(tile))
-    device = _weft.default_device().selector
     if out is None:
-        return TileResult(y0, x0, h, w, inside, digest, device, tile)
+        return TileResult(y0, x0, h, w, inside, digest, device.selector, tile)
     whole = _np.lib.format.open_memmap(out, mode="r+")
     whole[y0:y0 + h, x0:x0 + w] = tile
     whole.flush()
     del whole
-    return TileResult(y0, x0, h, w, inside, digest, device)
+    return TileResult(y0, x0, h, w, inside, digest, device.selector)
 
 
 def polygon_tiles(vertices: Any, height: int, width: int, tile: Any = 4096, *, out: str | None = None,
@@ -151,7 +152,8 @@ def polygon_tiles(vertices: Any, height: int, width: int, tile: Any = 4096, *, o
         A ``.npy`` path the tiles are written into (created, uint8, (height, width)).
     client : distributed.Client, optional
         Where the tiles run (one task each; the vertices are scattered to the workers once).
-        None: this process, one tile after another, on its default device.
+        None: this process, one tile after another, on the current device (a ``with device:``
+        block's, else the default).
     border_value : int, optional
         As weft.polygon_mask's.
 

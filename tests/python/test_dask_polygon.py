@@ -1,6 +1,10 @@
 """Polygon masks in tiles over Dask (weft.dask_polygon, `weft polygon --workers N`): every tile
 computed on a worker's device equals the same rectangle of the one-piece host mask."""
 import hashlib
+import os
+import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -32,7 +36,9 @@ def test_tiles_in_one_process_equal_the_one_piece_mask(polygon, device):
     v, whole = polygon
     with device:
         tiled = wp.polygon_mask(v, H, W, tile=TILE)
+        tiles = wp.polygon_tiles(v, H, W, tile=(H, 700))
     np.testing.assert_array_equal(tiled, whole)
+    assert {t.device for t in tiles} == {device.selector} and len(tiles) == 3
 
 
 def test_tiles_on_a_two_worker_cluster_into_a_npy_file(polygon, dask_client, tmp_path):
@@ -73,3 +79,21 @@ def test_the_command_line_form(dask_client, tmp_path, capsys):
     assert f"{int(want.sum())} of 60000 pixels inside" in printed and "on 2 workers" in printed
     with pytest.raises(SystemExit):
         wp.main(["--size", "300x200", "--vertices", "4", "--workers", "0"])
+
+
+def test_weft_polygon_workers_runs_the_python_module(dask_client, tmp_path):
+    """The C++ `weft polygon` hands --workers/--dask/--scheduler to python -m weft.dask_polygon,
+    with the package it lies in first on PYTHONPATH."""
+    from weft.__main__ import tool_path
+    if tool_path() is None:
+        pytest.skip("this package has no weft command-line program")
+    out = str(tmp_path / "tool.npy")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pathlib.Path(weft.__file__).resolve().parents[1]),
+                                                       os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([tool_path(), "polygon", "--size", "130x70", "--vertices", "9", "--seed", "2",
+                           "--scheduler", dask_client.scheduler.address, "--tile", "32", "--out", out,
+                           "--python", sys.executable], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    want = weft.polygon_mask(weft.random_polygon(9, 2, 130, 70), 70, 130, device="host")
+    np.testing.assert_array_equal(np.load(out), want)
+    assert "in 15 tiles" in proc.stdout
