@@ -395,7 +395,7 @@ __all__ = [
     "invert", "isdtype", "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal",
     "linalg", "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not",
     "logical_or", "logical_xor", "matmul", "matrix_transpose", "max", "maximum", "mean", "mem_flags", "memory_stats",
-    "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply", "nan", "negative", "newaxis",
+    "meshgrid", "min", "minimum", "mod", "moveaxis", "multi", "multiply", "nan", "negative", "newaxis",
     "nextafter", "nonzero", "not_equal", "ones", "ones_like", "partition", "permute_dims", "pi",
     "polygon_mask", "positive", "pow", "power", "prod", "random", "random_polygon", "ravel", "real",
     "reciprocal", "reduction", "remainder", "repeat", "reshape", "result_type", "right_shift",
