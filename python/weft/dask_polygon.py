@@ -307,4 +307,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # The module's own copy under its name, so that Dask pickles _compute_tile by reference (a
+    # function of __main__ would be pickled by value, with this module's globals).
+    from weft.dask_polygon import main as _main
+    sys.exit(_main())

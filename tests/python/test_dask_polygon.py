@@ -66,17 +66,23 @@ def test_vertices_that_cannot_be_moved_exactly_are_refused():
         wp.tile_grid(10, 10, (0, 3))
 
 
-def test_the_command_line_form(dask_client, tmp_path, capsys):
+def _env():
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(pathlib.Path(weft.__file__).resolve().parents[1]),
+                                                        os.environ.get("PYTHONPATH", "")]))
+
+
+def test_the_command_line_form(dask_client, tmp_path):
     """python -m weft.dask_polygon (what `weft polygon --workers N` runs), here on the running
     cluster (--scheduler; without it, it starts its own local_cluster)."""
     out = str(tmp_path / "cli.npy")
-    assert wp.main(["--size", "300x200", "--vertices", "40", "--seed", "5", "--scheduler",
-                    dask_client.scheduler.address, "--tile", "64x90", "--out", out]) == 0
-    printed = capsys.readouterr().out
+    proc = subprocess.run([sys.executable, "-m", "weft.dask_polygon", "--size", "300x200", "--vertices", "40",
+                           "--seed", "5", "--scheduler", dask_client.scheduler.address, "--tile", "64x90",
+                           "--out", out], env=_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
     v = weft.random_polygon(40, 5, 300, 200)
     want = weft.polygon_mask(v, 200, 300, device="host")
     np.testing.assert_array_equal(np.load(out), want)
-    assert f"{int(want.sum())} of 60000 pixels inside" in printed and "on 2 workers" in printed
+    assert f"{int(want.sum())} of 60000 pixels inside" in proc.stdout and "on 2 workers" in proc.stdout
     with pytest.raises(SystemExit):
         wp.main(["--size", "300x200", "--vertices", "4", "--workers", "0"])
 
@@ -88,8 +94,7 @@ def test_weft_polygon_workers_runs_the_python_module(dask_client, tmp_path):
     if tool_path() is None:
         pytest.skip("this package has no weft command-line program")
     out = str(tmp_path / "tool.npy")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pathlib.Path(weft.__file__).resolve().parents[1]),
-                                                       os.environ.get("PYTHONPATH", "")]))
+    env = _env()
     proc = subprocess.run([tool_path(), "polygon", "--size", "130x70", "--vertices", "9", "--seed", "2",
                            "--scheduler", dask_client.scheduler.address, "--tile", "32", "--out", out,
                            "--python", sys.executable], env=env, capture_output=True, text=True, timeout=120)
