@@ -87,14 +87,16 @@ def tile_grid(height: int, width: int, tile: Any) -> list[tuple[int, int, int, i
 
 def exact_offsets(vertices: Any) -> _np.ndarray[Any, Any]:
     """The vertices as (N, 2) float64 after checking that moving them by a tile's offset keeps
-    every pixel of the mask: integers of magnitude at most 2^24.
+    every pixel of the mask: integers of magnitude at most 2^24 (and polygon_tiles checks that
+    the mask's sides, hence the offsets, are at most 2^24 too).
 
     Why that suffices: with integer vertices the differences the kernel takes (py - y1,
     x2 - x1, y2 - y1) are the same integers before and after the move, so the quotient q of an
-    edge's crossing is the same double; the crossing q + x1 then differs from q + (x1 - x0) by
-    the integer x0 exactly, unless a rounding of the sum crossed an integer, which needs q + x1
-    within about 2^-27 of one, while a quotient with denominator at most 2^25 that is not an
-    integer is at least 2^-25 from every integer.
+    edge's crossing is the same double, within 2^-28 of the true quotient r; the crossings
+    q + x1 and q + (x1 - x0), both of magnitude below 2^26, round within 2^-27 of r + x1 and
+    r + x1 - x0. When r is an integer all of these are exact; when it is not, r (a fraction
+    with denominator |y2 - y1| <= 2^25) is at least 2^-25 from every integer, so both roundings
+    land on the same side of every integer and the floors differ by exactly x0.
 
     Raises
     ------
@@ -170,6 +172,9 @@ def polygon_tiles(vertices: Any, height: int, width: int, tile: Any = 4096, *, o
     [3, 2, 3, 1]
     """
     v = exact_offsets(vertices)
+    if max(int(height), int(width)) > _EXACT_LIMIT:
+        raise _weft.InvalidArgument(f"polygon_tiles: a tiled mask's sides are at most 2^24 (the tiles' offsets then "
+                                    f"keep every pixel exact), got {width}x{height}")
     grid = tile_grid(int(height), int(width), tile)
     if out is not None:
         _np.lib.format.open_memmap(out, mode="w+", dtype=_np.uint8, shape=(int(height), int(width))).flush()

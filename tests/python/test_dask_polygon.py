@@ -64,6 +64,8 @@ def test_vertices_that_cannot_be_moved_exactly_are_refused():
         wp.polygon_tiles([1, 2, 3], 10, 10, 4)
     with pytest.raises(weft.InvalidArgument, match="tile"):
         wp.tile_grid(10, 10, (0, 3))
+    with pytest.raises(weft.InvalidArgument, match="at most 2\\^24"):
+        wp.polygon_tiles([(0, 1), (9, 2), (4, 8)], 10, (1 << 24) + 1, 4)
 
 
 def _env():
