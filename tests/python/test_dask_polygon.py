@@ -57,6 +57,19 @@ def test_tiles_on_a_two_worker_cluster_into_a_npy_file(polygon, dask_client, tmp
     np.testing.assert_array_equal(back, weft.polygon_mask(v, H, W, device="host", border_value=7))
 
 
+def test_far_vertices_and_vertices_on_tile_borders_stay_exact():
+    """Edges from far outside the mask (large quotients) and vertices on tile corners."""
+    r = np.random.default_rng(5)
+    angles = np.sort(r.random(60)) * 2 * np.pi  # (a star around the mask's middle: near and far points in turn)
+    radii = np.where(np.arange(60) % 2 == 0, r.integers(0, 300, 60), r.integers(1 << 20, 1 << 22, 60))
+    far = np.round(np.stack([450 + radii * np.cos(angles), 200 + radii * np.sin(angles)], axis=1))
+    near = np.array([(0, 0), (411, 300), (822, 0), (411, 600), (1535, 1023), (411, 900)], dtype=np.float64)
+    for v in (far, np.concatenate([near, far[:7]])):
+        whole = weft.polygon_mask(v, 400, 900, device="host", border_value=3)
+        assert 0.05 < whole.mean() < 0.95
+        np.testing.assert_array_equal(wp.polygon_mask(v, 400, 900, tile=(100, 137), border_value=3), whole)
+
+
 def test_vertices_that_cannot_be_moved_exactly_are_refused():
     with pytest.raises(weft.InvalidArgument, match="integer vertices"):
         wp.polygon_tiles([(0.5, 1), (9, 2), (4, 8)], 10, 10, 4)
