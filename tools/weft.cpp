@@ -8,13 +8,18 @@
 //              [--plot FILE.png] [--compare] [--peers DIR] [--python PROGRAM]
 //   weft polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE) [--device D]
 //                [--out FILE.npy] [--png FILE]
+//   weft polygon ... (--dask | --workers N | --scheduler ADDR) [--tile N|HxW] [--python PROGRAM]  (tiles, Dask)
 //   weft help [COMMAND], weft --help, weft COMMAND --help   (the text is in help.cpp)
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -314,7 +319,46 @@ std::string mask_png(const weft::Mask& m, const std::vector<weft::Point>& vertic
   return weft::tool::png_palette_bytes(m.width, m.height, px, palette);
 }
 
+// weft polygon --dask / --workers N / --scheduler ADDRESS: the mask in tiles over a Dask
+// cluster, computed by the Python package's weft.dask_polygon: this process becomes
+// `PROGRAM -m weft.dask_polygon ARGS` (PROGRAM python3 unless --python names one). When this
+// program lies inside the package (weft/bin/weft), the package's folder goes first on
+// PYTHONPATH, so that the same weft is imported.
+int exec_tiled_polygon(const std::vector<std::string>& args) {
+  std::string python = "python3";
+  std::vector<std::string> argv{"", "-m", "weft.dask_polygon"};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != "--python") {
+      argv.push_back(args[i]);
+    } else if (i + 1 < args.size()) {
+      python = args[++i];
+    } else {
+      throw UsageError("--python needs a value");
+    }
+  }
+  argv[0] = python;
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && exe.parent_path().filename() == "bin" &&
+      std::filesystem::exists(exe.parent_path().parent_path() / "__init__.py")) {
+    const std::string root = exe.parent_path().parent_path().parent_path().string();
+    const char* old = std::getenv("PYTHONPATH");
+    const std::string path = old && *old ? root + ":" + old : root;
+    ::setenv("PYTHONPATH", path.c_str(), 1);
+  }
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  std::cout.flush();
+  ::execvp(cargv[0], cargv.data());
+  throw weft::Error("weft polygon --workers/--dask/--scheduler runs '" + python +
+                    " -m weft.dask_polygon', which could not be started (" + std::strerror(errno) +
+                    "); give --python PROGRAM, a Python with weft and Dask");
+}
+
 int cmd_polygon(const std::vector<std::string>& args) {
+  const auto tiled = [](const std::string& a) { return a == "--dask" || a == "--workers" || a == "--scheduler"; };
+  if (std::any_of(args.begin(), args.end(), tiled)) return exec_tiled_polygon(args);
   std::optional<std::pair<std::size_t, std::size_t>> size;
   std::optional<std::size_t> count;
   std::uint64_t seed = 0;

@@ -189,6 +189,12 @@ TEST(Cli, PolygonErrorsNameWhatWasWrong) {
   ASSERT_TRUE(write_file(empty, "# nothing\n\n"));
   EXPECT_NE(weft_cmd({"polygon", "--size", "8x8", "--vertices-file", empty}).output.find("holds no vertices"),
             std::string::npos);
+  // In tiles on Dask, the Python module runs it; a Python that is not there is named.
+  const auto tiled = weft_cmd({"polygon", "--size", "8x8", "--vertices", "3", "--workers", "2", "--python",
+                               dir.path() + "/no-python"});
+  EXPECT_NE(tiled.exit_code, 0);
+  EXPECT_NE(tiled.output.find("no-python -m weft.dask_polygon"), std::string::npos) << tiled.output;
+  EXPECT_NE(tiled.output.find("--python PROGRAM"), std::string::npos) << tiled.output;
 }
 
 TEST(Cli, BenchPlotDrawsAChartOrSaysWhatIsMissing) {
