@@ -179,6 +179,9 @@ void register_runtime(nb::module_& m) {
       "    Let commands run in any order their wait lists allow.\n"
       "profiling : bool, optional\n"
       "    Record the commands' times (event.profile); off by default.\n"
+      "ordered_with_arrays : bool, optional\n"
+      "    Order the queue with the arrays' queue (the default, as CUDA's legacy default stream);\n"
+      "    False: independent, ordered only by wait_for events (weft.stream_map's copy queues).\n"
       "\n"
       "Raises\n"
       "------\n"
@@ -191,13 +194,16 @@ void register_runtime(nb::module_& m) {
       ">>> q.device.selector\n"
       "'host'\n"
       ">>> q.finish()")
-      .def(nb::new_([](nb::handle device, bool out_of_order, bool profiling) {
-             weft::Queue q(device_arg(device), weft::QueueOptions{out_of_order, profiling});
+      .def(nb::new_([](nb::handle device, bool out_of_order, bool profiling, bool ordered_with_arrays) {
+             weft::Queue q(device_arg(device), weft::QueueOptions{out_of_order, profiling, ordered_with_arrays});
              return q;
            }),
            nb::arg("device").none() = nb::none(), nb::arg("out_of_order") = false, nb::arg("profiling") = false,
+           nb::arg("ordered_with_arrays") = true,
            "A queue on device. profiling=True gives its events times (Event.profile), as PyOpenCL's "
-           "PROFILING_ENABLE; off by default, since it costs every command.")
+           "PROFILING_ENABLE; off by default, since it costs every command. ordered_with_arrays=False "
+           "makes it independent of the arrays' queue (as a CUDA non-blocking stream): its commands "
+           "overlap array work and are ordered with it only through wait_for events.")
       .def_prop_ro("device", &weft::Queue::device)
       .def_prop_ro("profiling", &weft::Queue::profiling, "Whether the queue's events carry times (Event.profile).")
       .def("finish", [](weft::Queue& q) {
