@@ -502,12 +502,9 @@ void register_runtime(nb::module_& m) {
     for (std::size_t i = 0; i < pts.size(); ++i) pts[i] = {vertices(i, 0), vertices(i, 1)};
     if (out.size() != height * width) throw weft::InvalidArgument("polygon_mask: out has the wrong size");
     const weft::Device dev = device_arg(device);
-    weft::Mask mask;
-    {
-      nb::gil_scoped_release unlocked;
-      mask = weft::polygon_mask(pts, height, width, dev, border_value);
-    }
-    std::memcpy(out.data(), mask.data.data(), mask.data.size());
+    nb::gil_scoped_release unlocked;
+    weft::Queue queue(dev);
+    weft::polygon_mask_into(queue, pts, height, width, std::span<std::uint8_t>(out.data(), out.size()), border_value);
   }, nb::arg("vertices"), nb::arg("height"), nb::arg("width"), nb::arg("device").none(), nb::arg("border_value"),
      nb::arg("out"));
   m.def("_random_polygon", [](std::size_t n, std::uint64_t seed, std::size_t width, std::size_t height) {
