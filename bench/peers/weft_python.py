@@ -8,7 +8,12 @@ weft.Array argument; and the time from `import weft` to the first launch of a ca
 done, in a fresh interpreter.
 async: N events (at most 10 000) awaited in one `weft.gather`, per event, with the process's
 thread count before and after; N `event.then(callback)` Python callbacks delivered, per
-callback. Prints the harness's record/skip/info lines.
+callback.
+overlap: SELECTORS after REPEAT; y = 2x + 1 over N bytes of float32 host data (N 0: 1 GiB on
+devices with their own memory, 64 MiB elsewhere) in chunks of at most 64 MiB, the serial loop
+(asarray, compute, get into the output, per chunk) against weft.stream_map with 3 and 2 queues
+into the same output; the ratio as an info line.
+Prints the harness's record/skip/info lines.
 """
 import os
 
@@ -160,6 +165,51 @@ def async_events(weft, n, repeat):
         record("weft Python: then() callback delivered (per callback)", dev.selector, n, times[1:])
 
 
+def overlap(weft, np, n, repeat, selectors):
+    for sel in selectors:
+        dev = weft.Device(sel)
+        total = n or ((64 << 20) if dev.memory_is_host else (1 << 30))
+        count = max(1, total // 4)
+        a = np.ones(count, dtype=np.float32)
+        a[::4097] = 3.0  # not all equal: the check below sees misplaced chunks
+        chunks = np.array_split(a, max(4, -(-total // (64 << 20))))
+        out = np.empty_like(a)
+        moved = 2 * a.nbytes
+
+        def serial():
+            row = 0
+            for c in chunks:
+                y = weft.asarray(c, device=dev) * 2 + 1
+                y.get(ary=out[row:row + c.size])
+                row += c.size
+
+        def mapped(queues):
+            weft.stream_map(lambda x: x * 2 + 1, chunks, device=dev, queues=queues, out=out)
+
+        runs = [("serial loop: upload, compute, download per chunk", serial),
+                ("weft.stream_map, 3 queues", lambda: mapped(3)),
+                ("weft.stream_map, 2 queues", lambda: mapped(2))]
+        medians = {}
+        for method, run in runs:
+            times = []
+            for r in range(1 + repeat):
+                out.fill(0)
+                t0 = time.perf_counter()
+                run()
+                times.append(time.perf_counter() - t0)
+            if not np.array_equal(out[::4097], np.full(out[::4097].shape, 7.0, np.float32)) or out[1] != 3.0:
+                print(f"skip\t{method} on {sel} gave wrong results", flush=True)
+                continue
+            print(f"record\t{method}\t{sel}\t{a.nbytes}\tfloat32\t{statistics.median(times[1:]):.9g}\t"
+                  f"{min(times[1:]):.9g}\t{moved}", flush=True)
+            medians[method] = statistics.median(times[1:])
+        serial_t = medians.get(runs[0][0])
+        for method, _ in runs[1:]:
+            if serial_t and method in medians:
+                print(f"info\toverlap on {sel}, {a.nbytes >> 20} MiB in {len(chunks)} chunks: {method} "
+                      f"{serial_t / medians[method]:.2f}x the serial loop", flush=True)
+
+
 def main():
     suite, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     try:
@@ -168,12 +218,14 @@ def main():
     except ImportError as e:
         print(f"skip\tthe weft Python package is not installed ({e}); pip install . first")
         return 0
-    if suite not in ("launch", "async"):
+    if suite not in ("launch", "async", "overlap"):
         print(f"skip\tno weft Python figure for suite {suite}")
         return 0
     print(f"info\tweft Python {weft.__version__} from {os.path.dirname(weft.__file__)}", flush=True)
     if suite == "launch":
         launch(weft, np, n, repeat)
+    elif suite == "overlap":
+        overlap(weft, np, n, repeat, sys.argv[4:])
     else:
         async_events(weft, n, repeat)
     return 0
