@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "weft/config.hpp"
+
 namespace weft::detail {
 
 ParallelMemcpy::ParallelMemcpy(unsigned threads) : threads_(std::max(1u, threads)) {
@@ -65,8 +67,13 @@ void ParallelMemcpy::copy(void* dst, const void* src, std::size_t bytes) {
   done_.wait(lock, [&] { return finished_ == threads_ - 1; });
 }
 
+unsigned parallel_memcpy_threads() {
+  if (const unsigned t = config().staging_threads) return t;
+  return std::clamp(std::thread::hardware_concurrency() * 3 / 4, 1u, 16u);
+}
+
 ParallelMemcpy& parallel_memcpy() {
-  static ParallelMemcpy pool(std::min(8u, std::max(1u, std::thread::hardware_concurrency() / 2)));
+  static ParallelMemcpy pool(parallel_memcpy_threads());
   return pool;
 }
 

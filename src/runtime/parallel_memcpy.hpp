@@ -43,7 +43,10 @@ class ParallelMemcpy {
   std::vector<std::thread> workers_;
 };
 
-/// The process's pool: min(8, half the hardware threads), at least 1.
+/// How many threads the process's pool has: WEFT_STAGING's (Config::staging_threads), else 3/4
+/// of the hardware threads, 1 to 16 (why: src/backends/cuda/cuda_staging.hpp).
+unsigned parallel_memcpy_threads();
+/// The process's pool, made on first use.
 ParallelMemcpy& parallel_memcpy();
 
 }  // namespace weft::detail
