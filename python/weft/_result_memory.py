@@ -30,4 +30,5 @@ def result_empty(shape: tuple[int, ...], dtype: _np.dtype[Any], device: object) 
         raw = _weft._result_block(device, nbytes)
     except _weft.OutOfMemory:  # no pinned memory left: pageable memory still works
         return _np.empty(shape, dtype=dtype)
-    return raw.view(dtype).reshape(shape)
+    out: _np.ndarray[Any, Any] = raw.view(dtype).reshape(shape)
+    return out

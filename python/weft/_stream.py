@@ -6,7 +6,9 @@ goes there); the copies run on one or two queues made with ``ordered_with_arrays
 they are not serialized with the array work, and events order the three: the computation of a
 chunk after its upload (blocking, from this thread, while the device computes the chunk before),
 its download after its computation (a marker on the array queue), and the next upload into the
-same device slot after that slot's last download. Up to ``slots`` chunks are in flight."""
+same device slot after that slot's last download. Up to three chunks are in flight. The
+downloads are made from one helper thread: a copy into pageable memory blocks its caller on
+CUDA, and from this thread it would hold back the next upload."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
@@ -17,6 +19,8 @@ from . import _weft
 from ._result_memory import result_empty
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from numpy.typing import NDArray
 
     from ._array import Array
@@ -85,17 +89,43 @@ class _Output:
         return self.results
 
 
-def _drain(pending: list[tuple[_weft.Event, Array, NDArray[Any]]], raise_errors: bool) -> None:
-    """Waits for the downloads in flight, oldest first; raises the first error if asked."""
-    first: BaseException | None = None
-    while pending:
-        event = pending.pop(0)[0]
+def _download(queue: _weft.Queue, dest: NDArray[Any], y: Array, computed: _weft.Event) -> None:
+    _weft.enqueue_copy(queue, dest, y.data, wait_for=[computed], src_offset=y.offset * y.itemsize, byte_count=y.nbytes)
+
+
+class _Downloads:
+    """The downloads, each a blocking copy made on one helper thread (GIL released while it
+    copies): a copy to pageable memory blocks its caller on CUDA (and on most OpenCL drivers),
+    so made from the calling thread it would hold back the next upload. Each keeps its result
+    array alive (its memory unreused) until it is done."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="weft-stream-map")
+        self.pending: list[Future[None]] = []  # oldest first
+
+    def submit(self, queue: _weft.Queue, dest: NDArray[Any], y: Array, computed: _weft.Event) -> Future[None]:
+        future = self.pool.submit(_download, queue, dest, y, computed)
+        self.pending.append(future)
+        while len(self.pending) > _SLOTS:
+            self.pending.pop(0).result()  # (raises a copy's error)
+        return future
+
+    def close(self, raise_errors: bool) -> None:
+        """Waits for every download (so none writes after stream_map returns); raises the first
+        error if asked."""
+        first: BaseException | None = None
         try:
-            event.wait()
-        except _weft.Error as e:
-            first = first or e
-    if first is not None and raise_errors:
-        raise first
+            for future in self.pending:
+                try:
+                    future.result()
+                except Exception as e:  # noqa: BLE001  (a copy's error, raised below)
+                    first = first or e
+        finally:
+            self.pool.shutdown(wait=True)
+        if first is not None and raise_errors:
+            raise first
 
 
 def stream_map(fn: Callable[[Array], Array], chunks: Iterable[Any], *, device: DeviceLike = None, queues: int = 3,
@@ -158,8 +188,8 @@ def stream_map(fn: Callable[[Array], Array], chunks: Iterable[Any], *, device: D
                                     f"not {queues!r}")
     output = _Output(out)
     slots: list[Array | None] = [None] * _SLOTS
-    freed: list[_weft.Event | None] = [None] * _SLOTS  # each slot's last download
-    pending: list[tuple[_weft.Event, Array, NDArray[Any]]] = []  # downloads in flight, oldest first
+    freed: list[Future[None] | None] = [None] * _SLOTS  # each slot's last download
+    downloads = _Downloads()
     arrays: _weft.Queue | None = None
     up: _weft.Queue | None = None
     down: _weft.Queue | None = None
@@ -169,6 +199,7 @@ def stream_map(fn: Callable[[Array], Array], chunks: Iterable[Any], *, device: D
             host = _np.ascontiguousarray(chunk)
             k = i % _SLOTS
             x = slots[k]
+            wait: list[_weft.Event] = []
             if x is None or x.shape != host.shape or x.dtype != host.dtype:
                 x = slots[k] = empty(host.shape, host.dtype, device=device if arrays is None else arrays.device)
                 if arrays is None:
@@ -177,8 +208,9 @@ def stream_map(fn: Callable[[Array], Array], chunks: Iterable[Any], *, device: D
                     down = up if queues == 2 else _weft.Queue(x.device, ordered_with_arrays=False)
                 # a new array's memory may have been another array's until the array work so far
                 wait = [arrays.marker()]
-            else:
-                wait = [] if freed[k] is None else [freed[k]]
+            previous = freed[k]
+            if previous is not None:
+                previous.result()  # the slot's last chunk is downloaded (fn may return its argument)
             assert arrays is not None and up is not None and down is not None
             if host.size:
                 loaded = _weft.enqueue_copy(up, x.data, host, wait_for=wait, dst_offset=x.offset * x.itemsize)
@@ -186,19 +218,10 @@ def stream_map(fn: Callable[[Array], Array], chunks: Iterable[Any], *, device: D
                     arrays.barrier([loaded])
             y = _contiguous_result(fn(x), i)
             dest = output.destination(i, y)
-            computed = arrays.marker()
-            if y.size:
-                got = _weft.enqueue_copy(down, dest, y.data, is_blocking=False, wait_for=[computed],
-                                         src_offset=y.offset * y.itemsize, byte_count=y.nbytes)
-            else:
-                got = computed
-            freed[k] = got
-            pending.append((got, y, dest))  # y stays alive (its memory unreused) until got is done
-            while len(pending) > _SLOTS:
-                pending.pop(0)[0].wait()  # (raises a copy's error)
+            freed[k] = downloads.submit(down, dest, y, arrays.marker()) if y.size else None
             count = i + 1
     except BaseException:
-        _drain(pending, raise_errors=False)
+        downloads.close(raise_errors=False)
         raise
-    _drain(pending, raise_errors=True)
+    downloads.close(raise_errors=True)
     return output.finish(count)

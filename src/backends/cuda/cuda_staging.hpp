@@ -1,8 +1,9 @@
 // Pageable host memory at pinned speed: a copy between a device and pageable (NumPy, malloc)
 // memory of at least kStageMinBytes goes through three pinned buffers, the host side copied by
 // the process's ParallelMemcpy threads while the copy engine moves the chunk before. Host
-// memory the driver already knows as pinned or registered is copied directly. One stager per
-// device; a copy that finds it busy (another thread's copy) goes direct rather than wait.
+// memory the driver already knows as pinned or registered is copied directly. Two stagers per
+// device, one per direction; a copy that finds its stager busy (another thread's copy in the
+// same direction) goes direct rather than wait.
 //
 // The plan (StagingPlan, WEFT_STAGING overrides it): measured on an H100 machine, 64-256 MiB:
 // direct pageable 9-16 GB/s; staged with 8 threads and 8 MiB chunks 39-49 GB/s (0.65-0.68 of
