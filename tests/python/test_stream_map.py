@@ -108,3 +108,23 @@ def test_independent_queue_is_not_ordered_with_arrays(device):
     weft.array_queue(device).barrier([ev])
     np.testing.assert_array_equal((a * 2).get(), np.arange(4.0) * 2)
 
+
+
+def test_cancellation_propagates_and_leaves_no_thread(device):
+    import threading
+
+    class Cancelled(BaseException):  # as KeyboardInterrupt or asyncio.CancelledError
+        pass
+
+    before = threading.active_count()
+
+    def fn(x):
+        if float(x[0]) == 2.0:
+            raise Cancelled()
+        return x * 1
+
+    with pytest.raises(Cancelled):
+        weft.stream_map(fn, [np.full(1000, float(i)) for i in range(6)], device=device)
+    assert threading.active_count() == before  # the download thread was shut down
+    got = weft.stream_map(lambda x: x, [np.ones(3)] * 5, device=device)  # and a new call works
+    assert len(got) == 5 and threading.active_count() == before
