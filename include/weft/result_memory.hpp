@@ -26,10 +26,14 @@ namespace weft {
 inline constexpr std::size_t kResultMemoryMinBytes = std::size_t{4} << 20;
 /// Idle bytes the pool keeps across all devices.
 inline constexpr std::size_t kResultMemoryIdleBytes = std::size_t{1} << 30;
+/// Pinned bytes alive at once (held by results or idle); past it, results get ordinary
+/// memory, so that results a program keeps do not lock the machine's memory.
+inline constexpr std::size_t kResultMemoryPinnedBytes = std::size_t{4} << 30;
 
 /// At least bytes of host memory for a copy from device, from the pool when a block of the
 /// same size class (at most 1/8 larger) was given back; it returns to the pool when the last
-/// owner lets go. OutOfMemory when the system has none.
+/// owner lets go (ordinary memory where no more can be pinned). OutOfMemory when the system
+/// has none.
 WEFT_API std::shared_ptr<void> result_memory(const Device& device, std::size_t bytes);
 /// Frees the pool's idle blocks.
 WEFT_API void free_result_memory();

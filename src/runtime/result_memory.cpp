@@ -4,6 +4,7 @@
 #include "weft/result_memory.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdlib>
 #include <list>
@@ -45,7 +46,23 @@ class ResultPool {
         }
       }
     }
-    if (maker) return maker->allocate_pinned(bytes);
+    std::shared_ptr<PinnedImpl> pinned;
+    if (maker && pinned_bytes_.load() + bytes <= kResultMemoryPinnedBytes) {
+      try {
+        pinned = maker->allocate_pinned(bytes);
+      } catch (const OutOfMemory&) {
+        // the system locks no more: ordinary memory below still serves
+      }
+    }
+    if (pinned) {
+      pinned_bytes_ += bytes;
+      PinnedImpl* raw = pinned.get();
+      // The same block, counted off when its last owner (user or pool) lets it go.
+      return std::shared_ptr<PinnedImpl>(raw, [this, bytes, pinned = std::move(pinned)](PinnedImpl*) mutable {
+        pinned_bytes_ -= bytes;
+        pinned.reset();
+      });
+    }
     void* p = std::aligned_alloc(4096, bytes);
     if (!p) throw OutOfMemory("result_memory: cannot allocate " + std::to_string(bytes) + " bytes of host memory", bytes);
     return std::make_shared<OrdinaryMemory>(p, bytes);
@@ -82,6 +99,7 @@ class ResultPool {
     std::shared_ptr<PinnedImpl> block;
   };
   std::mutex mutex_;
+  std::atomic<std::size_t> pinned_bytes_{0};  // pinned blocks alive, held or idle
   std::list<Idle> idle_;  // oldest first
   std::size_t idle_bytes_ = 0;
 };
