@@ -4,7 +4,6 @@
 
 #include "backends/cuda/cuda_device.hpp"
 #include "runtime/parallel_memcpy.hpp"
-#include "weft/config.hpp"
 
 namespace weft::detail {
 
@@ -13,25 +12,6 @@ using namespace cu;
 namespace {
 constexpr int CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2;
 }  // namespace
-
-StagingPlan staging_plan() {
-  StagingPlan plan;
-  if (const std::size_t chunk = config().staging_chunk_bytes) {
-    plan.chunk = chunk;
-    plan.first_chunk = std::min(plan.first_chunk, chunk);
-  }
-  return plan;
-}
-
-std::vector<std::pair<std::size_t, std::size_t>> CudaStaging::chunks(std::size_t bytes) const {
-  std::vector<std::pair<std::size_t, std::size_t>> out;  // (offset, length)
-  std::size_t size = plan_.first_chunk;
-  for (std::size_t off = 0; off < bytes; off += out.back().second) {
-    out.emplace_back(off, std::min(size, bytes - off));
-    size = std::min(size * 2, plan_.chunk);
-  }
-  return out;
-}
 
 CudaStaging::~CudaStaging() {
   if (!buffers_[0]) return;
@@ -87,7 +67,7 @@ bool CudaStaging::write(CUstream stream, CUdeviceptr dst, const void* src, std::
   std::unique_lock lock(busy_, std::try_to_lock);
   if (!lock.owns_lock() || !ready()) return false;
   const char* from = static_cast<const char*>(src);
-  const auto parts = chunks(bytes);
+  const auto parts = staging_chunks(plan_, bytes);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
@@ -107,7 +87,7 @@ bool CudaStaging::read(CUstream stream, void* dst, CUdeviceptr src, std::size_t 
   std::unique_lock lock(busy_, std::try_to_lock);
   if (!lock.owns_lock() || !ready()) return false;
   char* to = static_cast<char*>(dst);
-  const auto parts = chunks(bytes);
+  const auto parts = staging_chunks(plan_, bytes);
   auto issue = [&](std::size_t i) {
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;

@@ -26,19 +26,11 @@
 #include <vector>
 
 #include "backends/cuda/cuda_api.hpp"
+#include "runtime/parallel_memcpy.hpp"
 
 namespace weft::detail {
 
 class CudaDevice;
-
-/// How a stager splits a copy: chunks from first_chunk doubling to chunk (the pinned
-/// buffers' size), host memcpys over threads (the process's ParallelMemcpy, parallel_memcpy.hpp).
-struct StagingPlan {
-  std::size_t chunk = std::size_t{16} << 20;
-  std::size_t first_chunk = std::size_t{2} << 20;
-};
-/// The defaults above, or WEFT_STAGING's chunk (Config::staging_chunk_bytes).
-StagingPlan staging_plan();
 
 class CudaStaging {
  public:
@@ -63,8 +55,6 @@ class CudaStaging {
   bool ready();  // the pinned buffers and their events, made on first use
   void reuse(std::size_t k);  // waits until buffer k's last copy (of any call) is done
   void record(std::size_t k, cu::CUstream stream);
-  /// Chunk i's length and offset in a copy of bytes (sizes growing from plan_.first_chunk).
-  std::vector<std::pair<std::size_t, std::size_t>> chunks(std::size_t bytes) const;
 
   const CudaDevice& device_;
   const StagingPlan plan_;
