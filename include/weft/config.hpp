@@ -26,9 +26,9 @@
 //                    (docs/BOUNDS_CHECK.md): dialect kernels' p[i] on __global pointer parameters
 //                    and Python kernels' indices; a bad access is skipped and raises IndexOutOfRange
 //   WEFT_STAGING     CHUNK_MIB,THREADS: how copies between pageable host memory and a CUDA
-//                    device are staged through pinned buffers (the largest chunk in MiB, 1 to
-//                    256; the memcpy threads, 1 to 64); unset: the measured defaults
-//                    (src/backends/cuda/cuda_staging.hpp). For tuning on a new machine.
+//                    device or an OpenCL GPU are staged through pinned buffers (the largest
+//                    chunk in MiB, 1 to 256; the memcpy threads, 1 to 64); unset: the
+//                    defaults argued in src/backends/cuda/cuda_staging.hpp. For tuning.
 //   PATH             where programs (the host backend's compiler) are looked up
 //
 //   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
