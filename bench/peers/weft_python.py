@@ -8,7 +8,12 @@ weft.Array argument; and the time from `import weft` to the first launch of a ca
 done, in a fresh interpreter.
 async: N events (at most 10 000) awaited in one `weft.gather`, per event, with the process's
 thread count before and after; N `event.then(callback)` Python callbacks delivered, per
-callback. Prints the harness's record/skip/info lines.
+callback.
+overlap: SELECTORS after REPEAT; y = 2x + 1 over N bytes of float32 host data (N 0: 1 GiB on
+devices with their own memory, 64 MiB elsewhere) in chunks of at most 64 MiB: the serial loop
+(asarray, compute, get, per chunk) against weft.stream_map with 3 and 2 queues, results
+returned as new arrays and written into one pageable out=; the ratios as info lines.
+Prints the harness's record/skip/info lines.
 """
 import os
 
@@ -160,6 +165,60 @@ def async_events(weft, n, repeat):
         record("weft Python: then() callback delivered (per callback)", dev.selector, n, times[1:])
 
 
+def overlap(weft, np, n, repeat, selectors):
+    for sel in selectors:
+        dev = weft.Device(sel)
+        total = n or ((64 << 20) if dev.memory_is_host else (1 << 30))
+        count = max(1, total // 4)
+        a = np.ones(count, dtype=np.float32)
+        a[::4097] = 3.0  # not all equal: the check below sees misplaced chunks
+        chunks = np.array_split(a, max(4, -(-total // (64 << 20))))
+        out = np.empty_like(a)
+        moved = 2 * a.nbytes
+
+        def serial_new():
+            return [(weft.asarray(c, device=dev) * 2 + 1).get() for c in chunks]
+
+        def serial_out():
+            row = 0
+            for c in chunks:
+                (weft.asarray(c, device=dev) * 2 + 1).get(ary=out[row:row + c.size])
+                row += c.size
+            return out
+
+        def mapped(queues, into):
+            return weft.stream_map(lambda x: x * 2 + 1, chunks, device=dev, queues=queues, out=into)
+
+        # (method, run, the serial method it is compared with)
+        runs = [("serial loop: upload, compute, get() per chunk", serial_new, None),
+                ("weft.stream_map, 3 queues, results returned", lambda: mapped(3, None), 0),
+                ("weft.stream_map, 2 queues, results returned", lambda: mapped(2, None), 0),
+                ("serial loop: upload, compute, get(ary=out) per chunk", serial_out, None),
+                ("weft.stream_map, 3 queues, into out=", lambda: mapped(3, out), 3)]
+        medians = {}
+        for index, (method, run, _) in enumerate(runs):
+            times = []
+            for r in range(1 + repeat):
+                out.fill(0)
+                t0 = time.perf_counter()
+                got = run()
+                times.append(time.perf_counter() - t0)
+                flat = got if isinstance(got, np.ndarray) else np.concatenate(got)
+                del got
+            ok = np.array_equal(flat[::4097], np.full(flat[::4097].shape, 7.0, np.float32)) and flat[1] == 3.0
+            del flat
+            if not ok:
+                print(f"skip\t{method} on {sel} gave wrong results", flush=True)
+                continue
+            print(f"record\t{method}\t{sel}\t{a.nbytes}\tfloat32\t{statistics.median(times[1:]):.9g}\t"
+                  f"{min(times[1:]):.9g}\t{moved}", flush=True)
+            medians[index] = statistics.median(times[1:])
+        for index, (method, _, base) in enumerate(runs):
+            if base is not None and base in medians and index in medians:
+                print(f"info\toverlap on {sel}, {a.nbytes >> 20} MiB in {len(chunks)} chunks: {method} "
+                      f"{medians[base] / medians[index]:.2f}x its serial loop", flush=True)
+
+
 def main():
     suite, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     try:
@@ -168,12 +227,14 @@ def main():
     except ImportError as e:
         print(f"skip\tthe weft Python package is not installed ({e}); pip install . first")
         return 0
-    if suite not in ("launch", "async"):
+    if suite not in ("launch", "async", "overlap"):
         print(f"skip\tno weft Python figure for suite {suite}")
         return 0
     print(f"info\tweft Python {weft.__version__} from {os.path.dirname(weft.__file__)}", flush=True)
     if suite == "launch":
         launch(weft, np, n, repeat)
+    elif suite == "overlap":
+        overlap(weft, np, n, repeat, sys.argv[4:])
     else:
         async_events(weft, n, repeat)
     return 0

@@ -25,6 +25,10 @@
 //   WEFT_BOUNDS_CHECK  0 | off (default); 1 | on: every kernel's buffer accesses are checked
 //                    (docs/BOUNDS_CHECK.md): dialect kernels' p[i] on __global pointer parameters
 //                    and Python kernels' indices; a bad access is skipped and raises IndexOutOfRange
+//   WEFT_STAGING     CHUNK_MIB,THREADS: how copies between pageable host memory and a CUDA
+//                    device or an OpenCL GPU are staged through pinned buffers (the largest
+//                    chunk in MiB, 1 to 256; the memcpy threads, 1 to 64); unset: the
+//                    defaults argued in src/backends/cuda/cuda_staging.hpp. For tuning.
 //   PATH             where programs (the host backend's compiler) are looked up
 //
 //   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
@@ -35,6 +39,7 @@
 #include "weft/export.hpp"
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -61,6 +66,8 @@ struct WEFT_API Config {
   bool host_pch = true;                  // WEFT_HOST_PCH
   bool placement_learn = false;          // WEFT_PLACEMENT_LEARN
   bool bounds_check = false;             // WEFT_BOUNDS_CHECK
+  std::size_t staging_chunk_bytes = 0;   // WEFT_STAGING's chunk; 0: the default table's
+  unsigned staging_threads = 0;          // WEFT_STAGING's threads; 0: the default table's
   std::string path;                      // PATH; default /usr/local/bin:/usr/bin:/bin
 
   /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.

@@ -67,6 +67,12 @@ WEFT_API Mask polygon_mask(std::span<const Point> vertices, std::size_t height, 
 WEFT_API Mask polygon_mask(Queue& queue, std::span<const Point> vertices, std::size_t height,
                   std::size_t width, std::uint8_t border_value = 1);
 
+/// The same into out (height * width bytes of host memory): no vector to allocate and fault
+/// in. Out from weft::result_memory (reused, pinned on CUDA) makes a large mask's copy back
+/// run at the copy engine's speed. InvalidArgument when out has another size.
+WEFT_API void polygon_mask_into(Queue& queue, std::span<const Point> vertices, std::size_t height,
+                                std::size_t width, std::span<std::uint8_t> out, std::uint8_t border_value = 1);
+
 /// Enqueues the mask into out (at least height * width bytes on queue's device) after the
 /// events in wait, and returns at once with the event of the kernel that writes it. The
 /// vertices are copied before it returns.

@@ -39,6 +39,12 @@ struct WEFT_API QueueOptions {
   /// events per command on CUDA). Event::profile on an event of a queue without it throws,
   /// except for markers where the backend stamps them cheaply (host, CUDA).
   bool profiling = false;
+  /// Whether the queue is ordered with the device's array queue (array.hpp's array_queue, as
+  /// CUDA's legacy default stream: each runs after what the other enqueued before it). false
+  /// makes it independent, as a CUDA stream made with cudaStreamNonBlocking: its commands
+  /// overlap array work, and the caller orders them with events (wait lists, barriers), as
+  /// weft.stream_map does for its copy queues.
+  bool ordered_with_arrays = true;
 };
 
 class WEFT_API Queue {

@@ -2,6 +2,10 @@
 // back), the counts of copies and launches, and the in-order queue arrays use on each device.
 #include "arrays.hpp"
 
+#include <nanobind/ndarray.h>
+
+#include "weft/result_memory.hpp"
+
 namespace weftpy {
 
 void register_array_memory(nb::module_& m) {
@@ -38,8 +42,10 @@ void register_array_memory(nb::module_& m) {
     const weft::Device dev = device_arg(device);
     nb::gil_scoped_release unlocked;
     weft::free_cached_memory(dev);
+    weft::free_result_memory();
   }, nb::arg("device").none() = nb::none(), 
-        "Gives the pool's cached blocks on a device back to the driver.\n"
+        "Gives the pool's cached blocks on a device back to the driver, and frees the idle host\n"
+        "blocks large results are copied back into (weft::result_memory).\n"
         "\n"
         "Parameters\n"
         "----------\n"
@@ -51,6 +57,26 @@ void register_array_memory(nb::module_& m) {
         ">>> weft.free_cached_memory(\"host\")\n"
         ">>> weft.memory_stats(\"host\")[\"cached\"]\n"
         "0");
+  // Host memory for a large result copied back from device (weft::result_memory: reused,
+  // pinned on CUDA) as a 1-D uint8 NumPy array whose base gives the block back to the pool
+  // when the last array over it goes (python/weft/_array.py views it with the result's dtype).
+  m.def("_result_block", [](nb::handle device, std::size_t bytes) {
+    const weft::Device dev = device_arg(device);
+    std::shared_ptr<void> block;
+    {
+      nb::gil_scoped_release unlocked;
+      block = weft::result_memory(dev, bytes);
+    }
+    void* data = block.get();
+    auto holder = std::make_unique<std::shared_ptr<void>>(std::move(block));
+    nb::capsule owner(holder.get(), [](void* p) noexcept {
+      const std::unique_ptr<std::shared_ptr<void>> gone(static_cast<std::shared_ptr<void>*>(p));
+    });
+    holder.release();  // the capsule owns it now
+    return nb::ndarray<nb::numpy, std::uint8_t, nb::ndim<1>>(data, {bytes}, owner);
+  }, nb::arg("device").none(), nb::arg("bytes"));
+  m.attr("_RESULT_BLOCK_MIN_BYTES") = weft::kResultMemoryMinBytes;
+  m.def("_idle_result_memory", &weft::idle_result_memory);
   m.def("transfer_stats", [] {
     const weft::TransferStats t = weft::transfer_stats();
     nb::dict d;

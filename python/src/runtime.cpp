@@ -179,6 +179,9 @@ void register_runtime(nb::module_& m) {
       "    Let commands run in any order their wait lists allow.\n"
       "profiling : bool, optional\n"
       "    Record the commands' times (event.profile); off by default.\n"
+      "ordered_with_arrays : bool, optional\n"
+      "    Order the queue with the arrays' queue (the default, as CUDA's legacy default stream);\n"
+      "    False: independent, ordered only by wait_for events (weft.stream_map's copy queues).\n"
       "\n"
       "Raises\n"
       "------\n"
@@ -191,13 +194,16 @@ void register_runtime(nb::module_& m) {
       ">>> q.device.selector\n"
       "'host'\n"
       ">>> q.finish()")
-      .def(nb::new_([](nb::handle device, bool out_of_order, bool profiling) {
-             weft::Queue q(device_arg(device), weft::QueueOptions{out_of_order, profiling});
+      .def(nb::new_([](nb::handle device, bool out_of_order, bool profiling, bool ordered_with_arrays) {
+             weft::Queue q(device_arg(device), weft::QueueOptions{out_of_order, profiling, ordered_with_arrays});
              return q;
            }),
            nb::arg("device").none() = nb::none(), nb::arg("out_of_order") = false, nb::arg("profiling") = false,
+           nb::arg("ordered_with_arrays") = true,
            "A queue on device. profiling=True gives its events times (Event.profile), as PyOpenCL's "
-           "PROFILING_ENABLE; off by default, since it costs every command.")
+           "PROFILING_ENABLE; off by default, since it costs every command. ordered_with_arrays=False "
+           "makes it independent of the arrays' queue (as a CUDA non-blocking stream): its commands "
+           "overlap array work and are ordered with it only through wait_for events.")
       .def_prop_ro("device", &weft::Queue::device)
       .def_prop_ro("profiling", &weft::Queue::profiling, "Whether the queue's events carry times (Event.profile).")
       .def("finish", [](weft::Queue& q) {
@@ -496,12 +502,9 @@ void register_runtime(nb::module_& m) {
     for (std::size_t i = 0; i < pts.size(); ++i) pts[i] = {vertices(i, 0), vertices(i, 1)};
     if (out.size() != height * width) throw weft::InvalidArgument("polygon_mask: out has the wrong size");
     const weft::Device dev = device_arg(device);
-    weft::Mask mask;
-    {
-      nb::gil_scoped_release unlocked;
-      mask = weft::polygon_mask(pts, height, width, dev, border_value);
-    }
-    std::memcpy(out.data(), mask.data.data(), mask.data.size());
+    nb::gil_scoped_release unlocked;
+    weft::Queue queue(dev);
+    weft::polygon_mask_into(queue, pts, height, width, std::span<std::uint8_t>(out.data(), out.size()), border_value);
   }, nb::arg("vertices"), nb::arg("height"), nb::arg("width"), nb::arg("device").none(), nb::arg("border_value"),
      nb::arg("out"));
   m.def("_random_polygon", [](std::size_t n, std::uint64_t seed, std::size_t width, std::size_t height) {

@@ -99,6 +99,7 @@ from ._dtypes import (  # noqa: F401
     uint64,
 )
 from ._events import HostFuture, gather  # noqa: F401
+from ._stream import stream_map  # noqa: F401
 from ._functions import (  # noqa: F401
     all,
     amax,
@@ -400,7 +401,7 @@ __all__ = [
     "polygon_mask", "positive", "pow", "power", "prod", "random", "random_polygon", "ravel", "real",
     "reciprocal", "reduction", "remainder", "repeat", "reshape", "result_type", "right_shift",
     "rint", "roll", "round", "scan", "searchsorted", "sign", "signbit", "sin", "sinh", "sort",
-    "sort_by_key", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "synchronize",
+    "sort_by_key", "sqrt", "square", "squeeze", "stack", "std", "stream_map", "subtract", "sum", "synchronize",
     "take", "take_along_axis", "tan", "tanh", "tensordot", "tile", "to_device", "transfer_stats", "transpose",
     "tril", "triu", "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique",
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot",

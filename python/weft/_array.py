@@ -21,6 +21,7 @@ import numpy as _np
 from . import _indexing, _protocols, _weft
 from ._dtypes import dtype_name, np_dtype
 from ._events import HostFuture
+from ._result_memory import result_empty
 from ._linalg import matmul
 
 _deliver = _protocols.deliver
@@ -74,7 +75,7 @@ class Array(_weft._Array):
 
     def get(self, queue: object = None, ary: _np.ndarray[Any, Any] | None = None) -> _np.ndarray[Any, Any]:
         """The array's elements in a new NumPy array (or in ary), waiting for them (Ctrl-C interrupts)."""
-        out = ary if ary is not None else _np.empty(self.shape, dtype=np_dtype(self._dtype))
+        out = ary if ary is not None else result_empty(self.shape, np_dtype(self._dtype), self.device)
         if out.shape != self.shape or out.dtype != np_dtype(self._dtype) or not out.flags.c_contiguous:
             raise _weft.InvalidArgument(f"get: ary must be a C-contiguous {self._dtype} array of shape {self.shape}")
         self._read_into(out)
@@ -82,7 +83,7 @@ class Array(_weft._Array):
 
     def get_async(self) -> HostFuture:
         """Starts the copy to the host and returns a HostFuture (awaitable) at once."""
-        out = _np.empty(self.shape, dtype=np_dtype(self._dtype))
+        out = result_empty(self.shape, np_dtype(self._dtype), self.device)
         return HostFuture(self._read_async(out), out)
 
     def set(self, ary: ArrayLike, queue: object = None) -> None:

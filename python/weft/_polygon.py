@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as _np
 
 from . import _weft
+from ._result_memory import result_empty
 
 if TYPE_CHECKING:
     from ._typing import ArrayLike, DeviceLike
@@ -72,7 +73,7 @@ def polygon_mask(vertices: ArrayLike, height: Any, width: Any = None, device: De
     v = _np.ascontiguousarray(vertices, dtype=_np.float64)
     if v.ndim != 2 or v.shape[1] != 2:
         raise _weft.InvalidArgument(f"polygon_mask: vertices must have shape (N, 2), got {v.shape}")
-    out = _np.empty((int(height), int(width)), dtype=_np.uint8)
+    out = result_empty((int(height), int(width)), _np.dtype(_np.uint8), device)
     _weft._polygon_mask(v, int(height), int(width), device, int(border_value), out)
     return out
 

@@ -21,6 +21,7 @@
 #include "weft/error.hpp"
 #include "weft/pinned_memory.hpp"
 #include "weft/program.hpp"
+#include "weft/result_memory.hpp"
 
 namespace weft {
 
@@ -297,12 +298,14 @@ void reserve_pinned(PinnedMemory& p, const Device& device, std::size_t bytes) {
 }
 
 // polygon_mask to the host on a device with work-groups: one upload of the parameters from
-// pinned memory, the kernel, and the mask read back. On a GPU the mask comes back in chunks
-// into pinned memory (DMA at full speed) and each chunk is copied into the Mask while the next
-// one is on its way; the vector is only reserved, never zero-filled. A CPU device's buffers
-// are host memory already: there the mask is read straight into the Mask.
-Mask mask_with_groups(Queue& queue, std::span<const Point> vertices, std::size_t height, std::size_t width,
-                      std::uint8_t border_value) {
+// pinned memory, the kernel, and the mask read back into out. A CPU device's buffers are host
+// memory already: there the mask is read straight into out. On a GPU, a large mask (at least
+// kResultMemoryMinBytes) is read straight into out too: the backend copies at full speed when
+// out is pinned (Python's out comes from weft::result_memory, pinned on CUDA) and through its
+// own staging when it is pageable; a smaller one comes back in chunks into pinned memory (DMA
+// at full speed) and each chunk is copied into out while the next one is on its way.
+void mask_with_groups(Queue& queue, std::span<const Point> vertices, std::size_t height, std::size_t width,
+                      std::uint8_t border_value, std::uint8_t* out) {
   const Device dev = queue.device();
   check_device(dev);
   const std::size_t pixels = height * width;
@@ -317,14 +320,9 @@ Mask mask_with_groups(Queue& queue, std::span<const Point> vertices, std::size_t
   const Event up[] = {ws.track(queue.write(ws->params, ws->upload.data(), pbytes, 0, Blocking::no))};
   const Event kernel[] = {ws.track(launch_groups(queue, ws->kernel, ws->params, vertices.size(), hits.size(),
                                                   height, width, border_value, ws->out, up))};
-
-  Mask m;
-  m.height = height;
-  m.width = width;
-  if (dev.type() == DeviceType::cpu) {
-    m.data.resize(pixels);
-    ws.track(queue.read(ws->out, m.data.data(), pixels, 0, Blocking::yes, kernel));
-    return m;
+  if (dev.type() == DeviceType::cpu || pixels >= kResultMemoryMinBytes) {
+    ws.track(queue.read(ws->out, out, pixels, 0, Blocking::yes, kernel));
+    return;
   }
   reserve_pinned(ws->download, dev, pixels);
   auto* staged = ws->download.as<std::uint8_t>();
@@ -336,14 +334,11 @@ Mask mask_with_groups(Queue& queue, std::span<const Point> vertices, std::size_t
     reads.emplace_back(off, ws.track(queue.read(ws->out, staged + off, len, off, Blocking::no, kernel)));
   }
   queue.flush();
-  m.data.reserve(pixels);  // while the device works
   for (const auto& [off, e] : reads) {
     e.wait();
-    const std::size_t len = std::min(chunk, pixels - off);
-    m.data.insert(m.data.end(), staged + off, staged + off + len);
+    std::memcpy(out + off, staged + off, std::min(chunk, pixels - off));
   }
   kernel[0].wait();  // reports a failed kernel, should its reads not
-  return m;
 }
 
 }  // namespace
@@ -410,20 +405,31 @@ Event enqueue_polygon_mask(Queue& queue, std::span<const Point> vertices, std::s
   return done;
 }
 
+void polygon_mask_into(Queue& queue, std::span<const Point> vertices, std::size_t height, std::size_t width,
+                       std::span<std::uint8_t> out, std::uint8_t border_value) {
+  check_request(vertices, height, width);
+  if (out.size() != height * width) {
+    throw InvalidArgument("polygon_mask_into: out holds " + std::to_string(out.size()) + " bytes; the mask needs " +
+                          std::to_string(height * width) + " (height * width)");
+  }
+  if (out.empty()) return;
+  if (!vertices.empty() && !uses_row_kernel(queue.device())) {
+    mask_with_groups(queue, vertices, height, width, border_value, out.data());
+    return;
+  }
+  Buffer dev_out(queue.device(), out.size());
+  const Event done[] = {enqueue_polygon_mask(queue, vertices, height, width, dev_out, border_value)};
+  queue.read(dev_out, out.data(), out.size(), 0, Blocking::yes, done);
+}
+
 Mask polygon_mask(Queue& queue, std::span<const Point> vertices, std::size_t height,
                   std::size_t width, std::uint8_t border_value) {
   check_request(vertices, height, width);
-  if (height * width != 0 && !vertices.empty() && !uses_row_kernel(queue.device())) {
-    return mask_with_groups(queue, vertices, height, width, border_value);
-  }
   Mask m;
   m.height = height;
   m.width = width;
   m.data.resize(height * width);
-  if (m.data.empty()) return m;
-  Buffer out(queue.device(), m.data.size());
-  const Event done[] = {enqueue_polygon_mask(queue, vertices, height, width, out, border_value)};
-  queue.read(out, m.data.data(), m.data.size(), 0, Blocking::yes, done);
+  polygon_mask_into(queue, vertices, height, width, m.data, border_value);
   return m;
 }
 

@@ -3,6 +3,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <vector>
@@ -385,6 +386,28 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
       throw ConfigError("WEFT_BOUNDS_CHECK='" + std::string(*v) + "' is not a switch: expected 0 or off (no bounds "
                         "checks, the default), 1 or on (every kernel's buffer accesses checked)");
     }
+  }
+
+  if (auto v = get("WEFT_STAGING"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    const auto comma = t.find(',');
+    auto number = [](std::string_view part, unsigned long lo, unsigned long hi) -> unsigned long {
+      part = trim(part);
+      if (part.empty() || part.size() > 4 ||
+          !std::all_of(part.begin(), part.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) {
+        return 0;
+      }
+      const unsigned long n = std::stoul(std::string(part));
+      return n >= lo && n <= hi ? n : 0;
+    };
+    const unsigned long chunk = comma == std::string_view::npos ? 0 : number(t.substr(0, comma), 1, 256);
+    const unsigned long threads = comma == std::string_view::npos ? 0 : number(t.substr(comma + 1), 1, 64);
+    if (chunk == 0 || threads == 0) {
+      throw ConfigError("WEFT_STAGING='" + std::string(*v) + "' is not CHUNK_MIB,THREADS: expected the largest "
+                        "staging chunk in MiB (1 to 256) and the memcpy threads (1 to 64), as in 16,12");
+    }
+    c.staging_chunk_bytes = static_cast<std::size_t>(chunk) << 20;
+    c.staging_threads = static_cast<unsigned>(threads);
   }
 
   // An empty PATH entry is the current directory (as execvp takes it), so PATH is kept as is.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "weft/config.hpp"
+
 namespace weft::detail {
 
 ParallelMemcpy::ParallelMemcpy(unsigned threads) : threads_(std::max(1u, threads)) {
@@ -65,8 +67,32 @@ void ParallelMemcpy::copy(void* dst, const void* src, std::size_t bytes) {
   done_.wait(lock, [&] { return finished_ == threads_ - 1; });
 }
 
+StagingPlan staging_plan() {
+  StagingPlan plan;
+  if (const std::size_t chunk = config().staging_chunk_bytes) {
+    plan.chunk = chunk;
+    plan.first_chunk = std::min(plan.first_chunk, chunk);
+  }
+  return plan;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> staging_chunks(const StagingPlan& plan, std::size_t bytes) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  std::size_t size = plan.first_chunk;
+  for (std::size_t off = 0; off < bytes; off += out.back().second) {
+    out.emplace_back(off, std::min(size, bytes - off));
+    size = std::min(size * 2, plan.chunk);
+  }
+  return out;
+}
+
+unsigned parallel_memcpy_threads() {
+  if (const unsigned t = config().staging_threads) return t;
+  return std::clamp(std::thread::hardware_concurrency() * 3 / 4, 1u, 16u);
+}
+
 ParallelMemcpy& parallel_memcpy() {
-  static ParallelMemcpy pool(std::min(8u, std::max(1u, std::thread::hardware_concurrency() / 2)));
+  static ParallelMemcpy pool(parallel_memcpy_threads());
   return pool;
 }
 

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace weft::detail {
@@ -43,7 +44,22 @@ class ParallelMemcpy {
   std::vector<std::thread> workers_;
 };
 
-/// The process's pool: min(8, half the hardware threads), at least 1.
+/// How a stager (backends/cuda/cuda_staging.hpp, backends/opencl/opencl_staging.hpp) splits a
+/// copy: chunks from first_chunk doubling to chunk (its pinned buffers' size); the defaults
+/// are argued in cuda_staging.hpp.
+struct StagingPlan {
+  std::size_t chunk = std::size_t{16} << 20;
+  std::size_t first_chunk = std::size_t{2} << 20;
+};
+/// The defaults, or WEFT_STAGING's chunk (Config::staging_chunk_bytes).
+StagingPlan staging_plan();
+/// (offset, length) of each chunk of a copy of bytes on plan.
+std::vector<std::pair<std::size_t, std::size_t>> staging_chunks(const StagingPlan& plan, std::size_t bytes);
+
+/// How many threads the process's pool has: WEFT_STAGING's (Config::staging_threads), else 3/4
+/// of the hardware threads, 1 to 16 (why: src/backends/cuda/cuda_staging.hpp).
+unsigned parallel_memcpy_threads();
+/// The process's pool, made on first use.
 ParallelMemcpy& parallel_memcpy();
 
 }  // namespace weft::detail

@@ -37,7 +37,7 @@ Queue::Queue(const Device& device, QueueOptions options) {
   made->device_ptr = device.impl().get();
   made->profiling_enabled = options.profiling;
   detail::DeviceOrder& order = device.impl()->order();
-  order.add_queue(made);
+  if (options.ordered_with_arrays) order.add_queue(made);  // else its order_state.device stays null
   detail::register_queue(made);
   // The handles share one owner whose release first leaves a marker after the queue's work
   // in flight with the device's ordering (queue_order.hpp), then lets the queue go.

@@ -159,6 +159,20 @@ TEST(Config, OpenclPtxIsASwitch) {
   }
 }
 
+TEST(Config, StagingTakesChunkAndThreads) {
+  const Config d = parse({});
+  EXPECT_EQ(d.staging_chunk_bytes, 0u);
+  EXPECT_EQ(d.staging_threads, 0u);
+  const Config c = parse({{"WEFT_STAGING", " 16, 12 "}});
+  EXPECT_EQ(c.staging_chunk_bytes, std::size_t{16} << 20);
+  EXPECT_EQ(c.staging_threads, 12u);
+  for (const char* bad : {"16", "0,4", "16,0", "300,4", "16,65", "x,4", "16,-1", "16,4,2"}) {
+    const std::string e = error_of({{"WEFT_STAGING", bad}});
+    EXPECT_NE(e.find("WEFT_STAGING='" + std::string(bad) + "'"), std::string::npos) << e;
+    EXPECT_NE(e.find("CHUNK_MIB,THREADS"), std::string::npos) << e;
+  }
+}
+
 TEST(Config, PathIsReadForProgramLookups) {
   EXPECT_EQ(parse({{"PATH", "/opt/cc/bin:/usr/bin"}}).path, "/opt/cc/bin:/usr/bin");
   EXPECT_EQ(parse({}).path, "/usr/local/bin:/usr/bin:/bin");

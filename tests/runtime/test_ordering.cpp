@@ -71,6 +71,24 @@ TEST_P(Ordering, ARawKernelWaitsForArrayWork) {
   }
 }
 
+// A queue made with ordered_with_arrays = false (weft.stream_map's copy queues) is ordered
+// with array work only by the events it is given, both ways.
+TEST_P(Ordering, AnIndependentQueueFollowsItsEvents) {
+  Queue q(dev, QueueOptions{.ordered_with_arrays = false});
+  for (int round = 0; round < 10; ++round) {
+    std::vector<std::int32_t> x(4096, round);
+    Array a = Array::from_host<std::int32_t>(x, Shape{4096}, dev);
+    KernelArgs args(slow_add);
+    args.set_all(a.buffer(), 7, spin);
+    const Event uploaded[] = {array_queue(dev).marker()};
+    const Event added[] = {q.launch(args, 4096, {}, {}, uploaded)};
+    a.mark_written();
+    array_queue(dev).barrier(added);
+    const auto got = eval(a * 2).to_host<std::int32_t>();
+    ASSERT_EQ(got[4000], 2 * (round + 7)) << "round " << round;
+  }
+}
+
 // The case a new user met from Python: an array on the host seen from another device, a raw
 // kernel there (not waited for) writing it, then the host copy read back.
 TEST_P(Ordering, ACopyBetweenDevicesWaitsForARawKernelThere) {

@@ -96,7 +96,8 @@ CudaDevice::CudaDevice(DeviceInfo info, CUdevice device, CUcontext context, std:
 
 CudaDevice::~CudaDevice() {
   callbacks_.reset();
-  staging_.reset();  // its pinned buffers, while the context exists
+  upload_staging_.reset();  // their pinned buffers, while the context exists
+  download_staging_.reset();
   // Modules unload while the context still exists.
   builder_.clear();
   source_builder_.clear();

@@ -36,8 +36,11 @@ class CudaDevice final : public DeviceImpl {
   const std::string& arch() const noexcept { return arch_; }
   CudaEventPool& events() { return events_; }
   CudaCallbackThread& callbacks() { return *callbacks_; }
-  /// Copies between the device and pageable host memory through pinned buffers.
-  CudaStaging& staging() { return *staging_; }
+  /// Copies between the device and pageable host memory through pinned buffers: one stager
+  /// per direction, so that an upload and a download from two threads (weft.stream_map's)
+  /// both run staged at once rather than one of them falling back to a direct pageable copy.
+  CudaStaging& upload_staging() { return *upload_staging_; }
+  CudaStaging& download_staging() { return *download_staging_; }
   /// Host nanoseconds of a timing event: the device clock anchored once to the host's.
   std::uint64_t host_time_of(cu::CUevent e) const;
 
@@ -47,7 +50,8 @@ class CudaDevice final : public DeviceImpl {
   std::string arch_;
   CudaEventPool events_;
   std::unique_ptr<CudaCallbackThread> callbacks_;
-  std::unique_ptr<CudaStaging> staging_ = std::make_unique<CudaStaging>(*this);
+  std::unique_ptr<CudaStaging> upload_staging_ = std::make_unique<CudaStaging>(*this);
+  std::unique_ptr<CudaStaging> download_staging_ = std::make_unique<CudaStaging>(*this);
   cu::CUevent anchor_ = nullptr;     // a timing event recorded at start-up ...
   std::uint64_t anchor_host_ns_ = 0;  // ... when the host clock read this
   CudaCompiler compiler_{*this};

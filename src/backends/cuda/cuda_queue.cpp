@@ -246,7 +246,7 @@ EventPtr CudaQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t 
   device_->make_current();
   auto foreign = wait_for(wait);
   CUevent start = begin_command();
-  if (bytes && !device_->staging().write(stream_, ptr_of(dst) + offset, src, bytes)) {
+  if (bytes && !device_->upload_staging().write(stream_, ptr_of(dst) + offset, src, bytes)) {
     check(driver().cuMemcpyHtoDAsync(ptr_of(dst) + offset, src, bytes, stream_), "cuMemcpyHtoDAsync");
   }
   auto e = end_command(start, t, std::move(foreign));
@@ -260,7 +260,7 @@ EventPtr CudaQueue::read(const BufferPtr& src, std::size_t offset, std::size_t b
   device_->make_current();
   auto foreign = wait_for(wait);
   CUevent start = begin_command();
-  if (bytes && !device_->staging().read(stream_, dst, ptr_of(src) + offset, bytes)) {
+  if (bytes && !device_->download_staging().read(stream_, dst, ptr_of(src) + offset, bytes)) {
     check(driver().cuMemcpyDtoHAsync(dst, ptr_of(src) + offset, bytes, stream_), "cuMemcpyDtoHAsync");
   }
   auto e = end_command(start, t, std::move(foreign));

@@ -38,7 +38,7 @@ bool CudaStaging::ready() {
   if (buffers_[0]) return true;
   if (failed_) return false;
   for (std::size_t k = 0; k < kBuffers; ++k) {
-    if (driver().cuMemAllocHost(&buffers_[k], kChunkBytes) != CUDA_SUCCESS ||
+    if (driver().cuMemAllocHost(&buffers_[k], plan_.chunk) != CUDA_SUCCESS ||
         driver().cuEventCreate(&events_[k], CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS) {
       for (std::size_t j = 0; j <= k; ++j) {
         if (events_[j]) driver().cuEventDestroy(events_[j]);
@@ -67,8 +67,10 @@ bool CudaStaging::write(CUstream stream, CUdeviceptr dst, const void* src, std::
   std::unique_lock lock(busy_, std::try_to_lock);
   if (!lock.owns_lock() || !ready()) return false;
   const char* from = static_cast<const char*>(src);
-  for (std::size_t off = 0, i = 0; off < bytes; off += kChunkBytes, ++i) {
-    const std::size_t k = i % kBuffers, len = std::min(kChunkBytes, bytes - off);
+  const auto parts = staging_chunks(plan_, bytes);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto [off, len] = parts[i];
+    const std::size_t k = i % kBuffers;
     reuse(k);
     parallel_memcpy().copy(buffers_[k], from + off, len);
     check(driver().cuMemcpyHtoDAsync(dst + off, buffers_[k], len, stream), "cuMemcpyHtoDAsync");
@@ -85,19 +87,20 @@ bool CudaStaging::read(CUstream stream, void* dst, CUdeviceptr src, std::size_t 
   std::unique_lock lock(busy_, std::try_to_lock);
   if (!lock.owns_lock() || !ready()) return false;
   char* to = static_cast<char*>(dst);
-  const std::size_t chunks = (bytes + kChunkBytes - 1) / kChunkBytes;
+  const auto parts = staging_chunks(plan_, bytes);
   auto issue = [&](std::size_t i) {
-    const std::size_t k = i % kBuffers, off = i * kChunkBytes, len = std::min(kChunkBytes, bytes - off);
+    const auto [off, len] = parts[i];
+    const std::size_t k = i % kBuffers;
     reuse(k);
     check(driver().cuMemcpyDtoHAsync(buffers_[k], src + off, len, stream), "cuMemcpyDtoHAsync");
     record(k, stream);
   };
-  for (std::size_t i = 0; i < std::min(kBuffers, chunks); ++i) issue(i);
-  for (std::size_t i = 0; i < chunks; ++i) {
-    const std::size_t k = i % kBuffers, off = i * kChunkBytes, len = std::min(kChunkBytes, bytes - off);
-    check(driver().cuEventSynchronize(events_[k]), "cuEventSynchronize");
-    parallel_memcpy().copy(to + off, buffers_[k], len);
-    if (i + kBuffers < chunks) issue(i + kBuffers);
+  for (std::size_t i = 0; i < std::min(kBuffers, parts.size()); ++i) issue(i);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto [off, len] = parts[i];
+    check(driver().cuEventSynchronize(events_[i % kBuffers]), "cuEventSynchronize");
+    parallel_memcpy().copy(to + off, buffers_[i % kBuffers], len);
+    if (i + kBuffers < parts.size()) issue(i + kBuffers);
   }
   return true;
 }

@@ -13,6 +13,7 @@
 
 #include "backends/opencl/opencl_api.hpp"
 #include "backends/opencl/opencl_compiler.hpp"
+#include "backends/opencl/opencl_staging.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/program_builder.hpp"
 
@@ -41,6 +42,10 @@ class OpenclDevice final : public DeviceImpl {
   cl::cl_device_id id() const noexcept { return id_; }
   cl::cl_context context() const noexcept { return context_->context.get(); }
   const OpenclContext& context_info() const noexcept { return *context_; }
+  /// Copies between the device and pageable host memory through pinned buffers, one stager
+  /// per direction (used where device memory is not host memory).
+  OpenclStaging& upload_staging() { return upload_staging_; }
+  OpenclStaging& download_staging() { return download_staging_; }
 
  private:
   /// clCreateSubDevices with props (a zero-terminated list); how words the request in errors.
@@ -54,6 +59,11 @@ class OpenclDevice final : public DeviceImpl {
   ProgramBuilder builder_{compiler_};
   std::mutex map_mutex_;
   ClRef<cl::cl_command_queue> map_queue_;  // maps pinned buffers; made on first use
+  // The host ranges of this device's pinned buffers, which outlive it if they must.
+  std::shared_ptr<PinnedRanges> pinned_ranges_ = std::make_shared<PinnedRanges>();
+  // (after map_queue_: their pinned buffers are unmapped through it as they go)
+  OpenclStaging upload_staging_{[this](std::size_t n) { return allocate_pinned(n); }, *pinned_ranges_};
+  OpenclStaging download_staging_{[this](std::size_t n) { return allocate_pinned(n); }, *pinned_ranges_};
 };
 
 }  // namespace weft::detail

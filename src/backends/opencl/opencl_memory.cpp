@@ -36,19 +36,26 @@ namespace {
 // buffers with page-locked memory (NVIDIA's does), which makes its mapping a fast transfer source.
 class OpenclPinned final : public PinnedImpl {
  public:
-  OpenclPinned(void* data, std::size_t size, ClRef<cl_mem> mem, cl_command_queue queue)
-      : PinnedImpl(data, size), mem_(std::move(mem)), queue_(queue) {}
+  OpenclPinned(void* data, std::size_t size, ClRef<cl_mem> mem, cl_command_queue queue,
+               std::shared_ptr<PinnedRanges> ranges)
+      : PinnedImpl(data, size), mem_(std::move(mem)), queue_(queue), ranges_(std::move(ranges)) {
+    ranges_->add(data, size);  // copies from and to here go directly (opencl_staging.hpp)
+  }
   ~OpenclPinned() override {
+    ranges_->remove(data());
     cl_event e = nullptr;
     if (api().clEnqueueUnmapMemObject(queue_, mem_.get(), data(), 0, nullptr, &e) == CL_SUCCESS) {
       api().clWaitForEvents(1, &e);
       api().clReleaseEvent(e);
     }
   }
+  OpenclPinned(const OpenclPinned&) = delete;
+  OpenclPinned& operator=(const OpenclPinned&) = delete;
 
  private:
   ClRef<cl_mem> mem_;
   cl_command_queue queue_;  // the device's map queue, which outlives this
+  std::shared_ptr<PinnedRanges> ranges_;
 };
 }  // namespace
 
@@ -75,7 +82,7 @@ std::shared_ptr<PinnedImpl> OpenclDevice::allocate_pinned(std::size_t bytes) {
   check(err, "clCreateBuffer");
   void* p = a.clEnqueueMapBuffer(q, mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, n, 0, nullptr, nullptr, &err);
   check(err, "clEnqueueMapBuffer");
-  return std::make_shared<OpenclPinned>(p, bytes, std::move(mem), q);
+  return std::make_shared<OpenclPinned>(p, bytes, std::move(mem), q, pinned_ranges_);
 }
 
 }  // namespace weft::detail

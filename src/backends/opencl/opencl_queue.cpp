@@ -7,6 +7,7 @@
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_memory.hpp"
 #include "core/log.hpp"
+#include "runtime/parallel_memcpy.hpp"
 #include "runtime/launch_geometry.hpp"
 #include "weft/error.hpp"
 
@@ -200,9 +201,21 @@ std::vector<cl_event> OpenclQueue::wait_list(std::span<const EventPtr> wait) {
   return out;
 }
 
+bool OpenclQueue::staged() const noexcept {
+  // (one memcpy thread would copy no faster than the driver's own staging)
+  return !out_of_order_ && !device_->info().capabilities.memory_is_host && parallel_memcpy().threads() >= 2;
+}
+
 EventPtr OpenclQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t bytes, const void* src,
                             bool blocking, std::span<const EventPtr> wait) {
   const auto w = wait_list(wait);
+  if (staged()) {
+    if (cl_event staged_ev = device_->upload_staging().write(queue_.get(), mem_of(dst), offset, src, bytes, w)) {
+      auto event = std::make_shared<OpenclEvent>(staged_ev);
+      if (blocking) event->wait();
+      return event;
+    }
+  }
   cl_event ev = nullptr;
   check(api().clEnqueueWriteBuffer(queue_.get(), mem_of(dst), blocking ? CL_TRUE : CL_FALSE, offset, bytes, src,
                                    static_cast<cl_uint>(w.size()), w.empty() ? nullptr : w.data(), &ev),
@@ -215,6 +228,11 @@ EventPtr OpenclQueue::write(const BufferPtr& dst, std::size_t offset, std::size_
 EventPtr OpenclQueue::read(const BufferPtr& src, std::size_t offset, std::size_t bytes, void* dst, bool blocking,
                            std::span<const EventPtr> wait) {
   const auto w = wait_list(wait);
+  if (staged()) {
+    if (cl_event staged_ev = device_->download_staging().read(queue_.get(), dst, mem_of(src), offset, bytes, w)) {
+      return std::make_shared<OpenclEvent>(staged_ev);  // (done: the stager returns when dst holds the data)
+    }
+  }
   cl_event ev = nullptr;
   check(api().clEnqueueReadBuffer(queue_.get(), mem_of(src), blocking ? CL_TRUE : CL_FALSE, offset, bytes, dst,
                                   static_cast<cl_uint>(w.size()), w.empty() ? nullptr : w.data(), &ev),

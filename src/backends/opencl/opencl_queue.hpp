@@ -52,6 +52,10 @@ class OpenclQueue final : public QueueImpl {
   /// cl_events for a wait list; events of other backends or contexts are bridged through
   /// user events completed by their callbacks.
   std::vector<cl::cl_event> wait_list(std::span<const EventPtr> wait);
+  /// Whether copies with pageable host memory go through the device's stagers: in-order
+  /// queues of devices whose memory is not host memory, with memcpy threads to spare
+  /// (opencl_staging.hpp).
+  bool staged() const noexcept;
   /// A marker after w: the event of a command with nothing to do (zero bytes, zero items).
   EventPtr enqueue_marker(const std::vector<cl::cl_event>& w);
 

@@ -1,0 +1,133 @@
+#include "backends/opencl/opencl_staging.hpp"
+
+#include <algorithm>
+
+#include "runtime/backend.hpp"
+#include "weft/error.hpp"
+
+namespace weft::detail {
+
+using namespace cl;
+
+void PinnedRanges::add(const void* p, std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  ranges_[static_cast<const char*>(p)] = bytes;
+}
+
+void PinnedRanges::remove(const void* p) {
+  std::lock_guard lock(mutex_);
+  ranges_.erase(static_cast<const char*>(p));
+}
+
+bool PinnedRanges::contains(const void* p, std::size_t bytes) const {
+  const char* c = static_cast<const char*>(p);
+  std::lock_guard lock(mutex_);
+  auto it = ranges_.upper_bound(c);
+  if (it == ranges_.begin()) return false;
+  --it;
+  return c >= it->first && c + bytes <= it->first + it->second;
+}
+
+OpenclStaging::OpenclStaging(std::function<std::shared_ptr<PinnedImpl>(std::size_t)> allocate,
+                             const PinnedRanges& pinned)
+    : allocate_(std::move(allocate)), pinned_(pinned), plan_(staging_plan()) {}
+
+OpenclStaging::~OpenclStaging() {
+  for (std::size_t k = 0; k < kBuffers; ++k) {
+    if (events_[k]) {
+      api().clWaitForEvents(1, &events_[k]);
+      api().clReleaseEvent(events_[k]);
+    }
+  }
+}
+
+bool OpenclStaging::worth_staging(const void* host, std::size_t bytes) const {
+  return bytes >= kStageMinBytes && !pinned_.contains(host, bytes);
+}
+
+bool OpenclStaging::ready() {
+  if (buffers_[0]) return true;
+  if (failed_) return false;
+  try {
+    for (auto& b : buffers_) b = allocate_(plan_.chunk);
+  } catch (const Error&) {
+    for (auto& b : buffers_) b.reset();
+    failed_ = true;  // no pinned memory: copy directly from then on
+    return false;
+  }
+  return true;
+}
+
+void OpenclStaging::reuse(std::size_t k) {
+  if (events_[k]) check(api().clWaitForEvents(1, &events_[k]), "clWaitForEvents");
+}
+
+void OpenclStaging::record(std::size_t k, cl_event e) {
+  if (events_[k]) api().clReleaseEvent(events_[k]);
+  api().clRetainEvent(e);
+  events_[k] = e;
+}
+
+cl_event OpenclStaging::write(cl_command_queue queue, cl_mem dst, std::size_t offset, const void* src,
+                              std::size_t bytes, const std::vector<cl_event>& wait) {
+  if (!worth_staging(src, bytes)) return nullptr;
+  std::unique_lock lock(busy_, std::try_to_lock);
+  if (!lock.owns_lock() || !ready()) return nullptr;
+  const char* from = static_cast<const char*>(src);
+  const auto parts = staging_chunks(plan_, bytes);
+  cl_event last = nullptr;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto [off, len] = parts[i];
+    const std::size_t k = i % kBuffers;
+    reuse(k);
+    parallel_memcpy().copy(buffers_[k]->data(), from + off, len);
+    // The first chunk waits for the caller's events; the queue is in order for the rest.
+    const bool first = i == 0 && !wait.empty();
+    if (last) api().clReleaseEvent(last);
+    last = nullptr;
+    check(api().clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + off, len, buffers_[k]->data(),
+                                     first ? static_cast<cl_uint>(wait.size()) : 0, first ? wait.data() : nullptr, &last),
+          "clEnqueueWriteBuffer");
+    record(k, last);
+  }
+  api().clFlush(queue);
+  return last;
+}
+
+cl_event OpenclStaging::read(cl_command_queue queue, void* dst, cl_mem src, std::size_t offset, std::size_t bytes,
+                             const std::vector<cl_event>& wait) {
+  if (!worth_staging(dst, bytes)) return nullptr;
+  std::unique_lock lock(busy_, std::try_to_lock);
+  if (!lock.owns_lock() || !ready()) return nullptr;
+  char* to = static_cast<char*>(dst);
+  const auto parts = staging_chunks(plan_, bytes);
+  auto issue = [&](std::size_t i) {
+    const auto [off, len] = parts[i];
+    const std::size_t k = i % kBuffers;
+    reuse(k);
+    const bool first = i == 0 && !wait.empty();
+    cl_event e = nullptr;
+    check(api().clEnqueueReadBuffer(queue, src, CL_FALSE, offset + off, len, buffers_[k]->data(),
+                                    first ? static_cast<cl_uint>(wait.size()) : 0, first ? wait.data() : nullptr, &e),
+          "clEnqueueReadBuffer");
+    record(k, e);
+    api().clReleaseEvent(e);  // (record retained it)
+  };
+  for (std::size_t i = 0; i < std::min(kBuffers, parts.size()); ++i) issue(i);
+  api().clFlush(queue);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto [off, len] = parts[i];
+    const std::size_t k = i % kBuffers;
+    reuse(k);
+    parallel_memcpy().copy(to + off, buffers_[k]->data(), len);
+    if (i + kBuffers < parts.size()) {
+      issue(i + kBuffers);
+      api().clFlush(queue);
+    }
+  }
+  cl_event last = events_[(parts.size() - 1) % kBuffers];
+  api().clRetainEvent(last);
+  return last;
+}
+
+}  // namespace weft::detail

@@ -1,0 +1,76 @@
+// Pageable host memory at pinned speed on OpenCL GPUs (NVIDIA's): as CudaStaging
+// (backends/cuda/cuda_staging.hpp), a copy of at least kStageMinBytes between a device whose
+// memory is not host memory and pageable memory goes in chunks through three pinned buffers
+// (mapped CL_MEM_ALLOC_HOST_PTR buffers, which NVIDIA's driver page-locks), the host side
+// copied by the process's ParallelMemcpy threads while the device moves the chunk before, on
+// the same plan (chunk sizes, threads: StagingPlan). Host memory that is itself a mapped pinned
+// buffer of the device (weft::PinnedMemory, result_memory) is copied directly: the device
+// remembers those ranges (PinnedRanges). In-order queues only; one stager per direction.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "backends/opencl/opencl_api.hpp"
+#include "runtime/parallel_memcpy.hpp"
+
+namespace weft::detail {
+
+class PinnedImpl;
+
+/// The host ranges of a device's mapped pinned buffers, so that the stager leaves them be.
+class PinnedRanges {
+ public:
+  void add(const void* p, std::size_t bytes);
+  void remove(const void* p);
+  /// Whether [p, p + bytes) lies inside one registered range.
+  bool contains(const void* p, std::size_t bytes) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<const char*, std::size_t> ranges_;  // start -> length
+};
+
+class OpenclStaging {
+ public:
+  static constexpr std::size_t kStageMinBytes = std::size_t{8} << 20;
+
+  /// allocate: the device's pinned allocation (OpenclDevice::allocate_pinned).
+  OpenclStaging(std::function<std::shared_ptr<PinnedImpl>(std::size_t)> allocate, const PinnedRanges& pinned);
+  ~OpenclStaging();
+  OpenclStaging(const OpenclStaging&) = delete;
+  OpenclStaging& operator=(const OpenclStaging&) = delete;
+
+  /// Enqueues dst[offset...] <- src after wait on queue (in order), in chunks; returns the last
+  /// chunk's event (owned by the caller) once src has been read, or nullptr when it did not
+  /// copy (small, pinned source, busy, no pinned memory): the caller copies directly.
+  cl::cl_event write(cl::cl_command_queue queue, cl::cl_mem dst, std::size_t offset, const void* src,
+                     std::size_t bytes, const std::vector<cl::cl_event>& wait);
+  /// dst <- src[offset...] after wait; returns once dst holds the data, with the last chunk's
+  /// event (owned by the caller); nullptr as write's.
+  cl::cl_event read(cl::cl_command_queue queue, void* dst, cl::cl_mem src, std::size_t offset, std::size_t bytes,
+                    const std::vector<cl::cl_event>& wait);
+
+ private:
+  static constexpr std::size_t kBuffers = 3;
+  bool worth_staging(const void* host, std::size_t bytes) const;
+  bool ready();
+  void reuse(std::size_t k);  // waits for buffer k's last copy
+  void record(std::size_t k, cl::cl_event e);  // buffer k's last copy is e (retained)
+
+  std::function<std::shared_ptr<PinnedImpl>(std::size_t)> allocate_;
+  const PinnedRanges& pinned_;
+  const StagingPlan plan_;
+  std::mutex busy_;
+  bool failed_ = false;
+  std::array<std::shared_ptr<PinnedImpl>, kBuffers> buffers_{};
+  std::array<cl::cl_event, kBuffers> events_{};  // retained; nullptr: none yet
+};
+
+}  // namespace weft::detail
