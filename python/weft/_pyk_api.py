@@ -135,47 +135,8 @@ array([1, 2, 3, 0], dtype=int32)
 """)
 
 
-def _atomic(name: str, what: str, result: str) -> Callable[..., Any]:
-    value = "" if name == "atomic_inc" else ", value"
-    example = "" if name == "atomic_inc" else ", 1"
-    types = "int32, uint32 or float32" if name == "atomic_add" else "int32 or uint32"
-    return _group_only(name, f"""In a @weft.kernel: ``weft.{name}(array, index{value})`` {what} the {types}
-element atomically and returns its old value (OpenCL C's {name}; float32 by compare-and-swap).
-
-Parameters
-----------
-array : array
-    A kernel argument array of {types}.
-index : int
-    The element's index.{"" if name == "atomic_inc" else chr(10) + "value : number" + chr(10) + "    The operand, converted to the array's dtype."}
-
-Returns
--------
-number
-    The element's value before the operation.
-
-Raises
-------
-weft.Unsupported
-    When called from plain Python, or on an array of another dtype.
-
-Examples
---------
->>> @weft.kernel
-... def count(hist, x):
-...     weft.{name}(hist, x[weft.global_id(0)]{example})
->>> hist = weft.zeros(3, np.int32)
->>> count(weft.default_device(), (4,), None, hist, weft.asarray(np.array([0, 2, 2, 2]))).wait()
->>> hist.get()
-array({result}, dtype=int32)
-""")
-
-
-atomic_add = _atomic("atomic_add", "adds value to", "[1, 0, 3]")
-atomic_sub = _atomic("atomic_sub", "subtracts value from", "[-1,  0, -3]")
-atomic_min = _atomic("atomic_min", "takes the minimum of value and", "[0, 0, 0]")
-atomic_max = _atomic("atomic_max", "takes the maximum of value and", "[1, 0, 1]")
-atomic_inc = _atomic("atomic_inc", "adds 1 to", "[1, 0, 3]")
+from ._pyk_atomics import (atomic_add, atomic_cas, atomic_inc, atomic_max, atomic_min,  # noqa: E402,F401
+                           atomic_sub, atomic_xchg)
 
 
 def _annotation(p: Parsed, name: str) -> Type | None:

@@ -23,7 +23,9 @@ final override import module typeof min max abs fabs sqrt exp log sin cos tan fl
 INFINITY barrier printf""".split())
 # ... and every function the translation calls (a variable of that name would hide it).
 _C_WORDS |= set(_UNARY.values()) | set(_BINARY.values()) | _PREDICATES | {
-    "rint", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_inc", "atomic_cmpxchg", "fmin", "fmax"}
+    "rint", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_inc", "atomic_cmpxchg", "fmin", "fmax",
+    "atomic_xchg", "atom_add", "atom_sub", "atom_min", "atom_max", "atom_inc", "atom_xchg", "atom_cmpxchg",
+    "as_uint", "as_ulong", "as_float", "as_double"}
 _VECTOR = re.compile(r"^(u?char|u?short|u?int|u?long|float|double|half|bool)\d*$")
 RET = "@@PYK_RET@@"
 

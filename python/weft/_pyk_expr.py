@@ -94,8 +94,12 @@ def function_table() -> dict[int, tuple[str, str]]:
     for name in _WORK_ITEM:
         table[id(getattr(_pyk_api, name))] = ("workitem", name)
     table[id(_pyk_api.prange)] = ("builtin", "prange")
-    for name in ("local_array", "barrier", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_inc"):
+    from ._pyk_atomics import NAMES
+    for name in ("local_array", "barrier") + NAMES:
         table[id(getattr(_pyk_api, name))] = ("group", name)
+    from . import _pyk_random
+    for name in _pyk_random.__all__:
+        table[id(getattr(_pyk_random, name))] = ("random", name)
     return table
 
 
@@ -358,6 +362,9 @@ class ExprMixin:
             return self.call_builtin(name, args, node)
         if family == "group":
             return self.call_group(name, args, node)
+        if family == "random":
+            from ._pyk_random import call_random
+            return call_random(self, name, args, node)
         if family in ("math", "np"):
             return self.call_math(family, name, args, node)
         if family == "dtype":
@@ -367,7 +374,10 @@ class ExprMixin:
                "decorate it with @weft.jit, or use math.*, weft.* math and min/max/abs/len/int/float/bool")
 
     def call_group(self, name: str, args: list[ast.expr], node: ast.Call) -> Val:
-        """weft.local_array, weft.barrier and the atomics: @weft.kernel only."""
+        """weft.local_array and weft.barrier (@weft.kernel only) and the atomics (_pyk_atomics)."""
+        if name.startswith("atomic_"):
+            from ._pyk_atomics import call_atomic
+            return call_atomic(self, name, args, node)
         if getattr(self, "mode", "") != "kernel":
             refuse(self.p, node, f"weft.{name} is for @weft.kernel bodies (work-groups)",
                    "write it in a @weft.kernel, or use weft.prange in a @weft.jit function")
@@ -377,29 +387,7 @@ class ExprMixin:
         if name == "local_array":
             refuse(self.p, node, "weft.local_array(shape, dtype) makes a variable",
                    "assign it to a name on its own line: tile = weft.local_array(256, numpy.float32)")
-        if len(args) != (2 if name == "atomic_inc" else 3):
-            refuse(self.p, node, f"weft.{name} takes (array, index{', value' if name != 'atomic_inc' else ''})")
-        a = self.expr(args[0])
-        if not isinstance(a.type, ArrayT):
-            refuse(self.p, args[0], f"weft.{name}'s first argument must be an array, not {a.type}")
-        items = list(args[1].elts) if isinstance(args[1], ast.Tuple) else [args[1]]
-        el = self.index(a, items, node)
-        float_add = name == "atomic_add" and isinstance(el.type, Scalar) and el.type.name == "float32"
-        if not el.lvalue or not isinstance(el.type, Scalar) or (el.type.name not in ("int32", "uint32")
-                                                                and not float_add):
-            refuse(self.p, node, f"weft.{name} on {el.type} elements",
-                   "atomics take one int32 or uint32 element (OpenCL C 1.2's); weft.atomic_add also float32")
-        if a.root:
-            self.written.add(a.root)
-        if float_add:  # a compare-and-swap loop on the float's bits
-            fn = self.prog.need_float_add(a.space)
-            return Val(f"{fn}(&{el.ref}, {cast(self.scalar(args[2]), el.type)})", el.type)
-        fn = {"atomic_add": "atomic_add", "atomic_sub": "atomic_sub", "atomic_min": "atomic_min",
-              "atomic_max": "atomic_max", "atomic_inc": "atomic_inc"}[name]
-        if name == "atomic_inc":
-            return Val(f"{fn}(&{el.ref})", el.type)
-        v = self.scalar(args[2])
-        return Val(f"{fn}(&{el.ref}, {cast(v, el.type)})", el.type)
+        refuse(self.p, node, f"weft.{name} is not a kernel function")
 
     def arity(self, node: ast.Call, name: str, n: int) -> None:
         if len(node.args) != n:

@@ -50,18 +50,6 @@ class ProgramText:
                 "inline long pyk_row(long a) { return a < 0 ? 0 : a; }")
         return len(self.sites) - 1
 
-    def need_float_add(self, space: str) -> str:
-        """An atomic float32 add in space (__global or __local): a compare-and-swap loop."""
-        name = f"pyk_atomic_add_float_{space.strip('_')}"
-        if name not in self.runtime:
-            self.runtime[name] = (
-                f"inline float {name}({space} float *p, float v) {{\n"
-                f"    {space} uint *q = ({space} uint *)p;\n"
-                f"    uint old = *q, seen;\n"
-                f"    while ((seen = atomic_cmpxchg(q, old, as_uint(as_float(old) + v))) != old) old = seen;\n"
-                f"    return as_float(old);\n}}")
-        return name
-
     def need_at(self, c: str) -> None:
         if f"pyk_at_{c}" not in self.runtime:
             self.runtime[f"pyk_at_{c}"] = (
