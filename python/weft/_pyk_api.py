@@ -180,8 +180,9 @@ def _arg_types(p: Parsed, args: tuple[Any, ...], what: str) -> tuple[Type, ...]:
                             "or tuples of numbers")
         if want is not None:
             if isinstance(want, ArrayT) or isinstance(t, ArrayT):
-                if want != t:
+                if not (isinstance(want, ArrayT) and isinstance(t, ArrayT) and (want.name, want.ndim) == (t.name, t.ndim)):
                     raise _weft.DTypeError(f"{what} '{p.tree.name}': argument '{name}' is {t}, annotated {want}")
+                want = t  # (a strided view keeps its layout)
             t = want
         out.append(t)
     return tuple(out)
@@ -202,14 +203,25 @@ def _flat(types: tuple[Type, ...], args: tuple[Any, ...]) -> list[Any]:
     flat: list[Any] = []
     for t, a in zip(types, args):
         if isinstance(t, ArrayT):
-            flat.append(a)
-            flat.extend(_np.int64(n) for n in a.shape)
+            flat.extend(_array_args(t, a))
         elif isinstance(t, TupleT):
             flat.extend(_scalar(e, x) for e, x in zip(t.elems, a))
         else:
             assert isinstance(t, Scalar)
             flat.append(_scalar(t, a))
     return flat
+
+
+def _array_args(t: ArrayT, a: Any) -> list[Any]:
+    """An array's kernel arguments: the array and its shape; a strided view (no copy) passes the
+    allocation from its first element up to the view's last, its offset and strides in elements."""
+    if not t.strided:
+        return [a, *(_np.int64(n) for n in a.shape)]
+    item = a.dtype.itemsize
+    strides = [s // item for s in a.strides]
+    reach = a.offset + sum(max(0, (n - 1) * s) for n, s in zip(a.shape, strides)) if a.size else a.offset
+    whole = _weft._as_strided(a, (reach + 1,), (1,), 0)
+    return [whole, *(_np.int64(n) for n in a.shape), _np.int64(a.offset), *(_np.int64(s) for s in strides)]
 
 
 def _scalar(t: Scalar, v: Any) -> Any:
@@ -299,12 +311,7 @@ class JitFunction:
                         raise _weft.InvalidArgument(f"@weft.jit function '{p.tree.name}': its arrays are on "
                                                     f"{device.selector} and {a.device.selector}; move them to one "
                                                     "device (a.to_device(d))")
-                    if a.offset != 0 or not a.flags_c_contiguous:  # a view: a contiguous copy, written back
-                        w = a.copy()
-                        copies.append((a, w))
-                        run_args.append(w)
-                    else:
-                        run_args.append(a)
+                    run_args.append(a)  # (a view is a strided kernel argument: no copy)
                 else:
                     w = asarray(_np.ascontiguousarray(a), device=device)
                     copies.append((a, w))

@@ -31,6 +31,21 @@ class Val:
     lvalue: bool = False
     ref: str = ""  # an array element's C lvalue
     space: str = "__global"  # an array's address space (__local: weft.local_array)
+    strides: tuple[str, ...] = ()  # a strided view's strides in elements (C-contiguous: from the shape)
+
+
+def stride(a: Val, k: int) -> str:
+    """The C expression of array a's stride along axis k, in elements ("" for 1)."""
+    if a.strides:
+        return a.strides[k]
+    return " * ".join(a.shape[k + 1:])
+
+
+def sub_array(a: Val, code: str, skip: int) -> Val:
+    """The array of a's last dimensions after the first skip ones, starting at code."""
+    assert isinstance(a.type, ArrayT)
+    return Val(code, ArrayT(a.type.name, a.type.ndim - skip, a.type.strided), shape=a.shape[skip:], root=a.root,
+               space=a.space, strides=a.strides[skip:])
 
 
 def cast(v: Val, t: Scalar) -> str:
@@ -223,10 +238,22 @@ class ExprMixin:
                 code = f"({a.shape[k]} + {code})"
             elif not i.nonneg and i.type.kind == "i":
                 code = f"({code} < 0 ? {code} + {a.shape[k]} : {code})"
-            stride = " * ".join(a.shape[k + 1:nd])
-            terms.append(f"{code} * {stride}" if stride else code)
+            s = stride(a, k)
+            terms.append(f"{code} * {s}" if s else code)
         off = " + ".join(terms) if terms else "0"
         t = a.type.elem
+        if checked and a.strides:  # a strided view: LONG_MIN for a bad index (offsets may be negative)
+            self.prog.need_strided_at(a.type.elem.c_storage)
+            off = f"pyk_sj(0, {checked[0]}, {a.strides[0]})"
+            for k in range(1, len(checked)):
+                off = f"pyk_sj({off}, {checked[k]}, {a.strides[k]})"
+            if len(items) == nd:
+                c = a.type.elem.c_storage
+                ref = f"(*pyk_ats_{c}({a.code}, {off}, pyk_sink))"
+                load = f"(*pyk_atsc_{c}({a.code}, {off}, pyk_sink))"
+                return Val(f"({load} != 0)" if t.name == "bool" else load, t, t.kind in "bu", lvalue=True,
+                           root=a.root, ref=ref)
+            return sub_array(a, f"({a.code} + pyk_srow({off}))", len(items))
         if checked:  # bounds checked: -1 for a bad index, whose access goes to a scratch buffer instead
             off = checked[0]
             for k in range(1, len(checked)):
@@ -238,15 +265,12 @@ class ExprMixin:
                 self.prog.need_at(c)
                 return Val(f"({load} != 0)" if t.name == "bool" else load, t, t.kind in "bu", lvalue=True,
                            root=a.root, ref=ref)
-            stride = " * ".join(a.shape[len(items):nd])
-            return Val(f"({a.code} + pyk_row({off}) * {stride})", ArrayT(a.type.name, nd - len(items)),
-                       shape=a.shape[len(items):], root=a.root, space=a.space)
+            return sub_array(a, f"({a.code} + pyk_row({off}) * {' * '.join(a.shape[len(items):nd])})", len(items))
         if len(items) == nd:
             ref = f"{a.code}[{off}]"
             return Val(f"({ref} != 0)" if t.name == "bool" else ref, t, t.kind in "bu", lvalue=True,
                        root=a.root, ref=ref)
-        return Val(f"({a.code} + {off})", ArrayT(a.type.name, nd - len(items)), shape=a.shape[len(items):],
-                   root=a.root, space=a.space)
+        return sub_array(a, f"({a.code} + {off})", len(items))
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Val:
         v = self.scalar(node.operand)
