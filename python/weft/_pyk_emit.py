@@ -89,6 +89,7 @@ class FunctionTranslator(LoopMixin, ExprMixin):
 
     # ---- parameters
     def setup_params(self) -> None:
+        self.weak_meets = {}
         kernel = self.mode != "helper"
         for k, (name, t) in enumerate(zip(self.p.params, self.types)):
             c = c_name(name)

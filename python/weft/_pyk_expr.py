@@ -297,6 +297,10 @@ class ExprMixin:
     def binop(self, op: ast.operator, a: Val, b: Val, node: ast.AST) -> Val:
         assert isinstance(a.type, Scalar) and isinstance(b.type, Scalar)
         t = promote(a.type, b.type)
+        if t.is_int and not t.weak and t.name != "int64":  # a weak int meets a narrower dtype (NEP 50)
+            for x in (a, b):
+                if isinstance(x.type, Scalar) and x.type.weak and x.type.kind == "i" and x.const is None:
+                    self.weak_meets.setdefault(x.code, set()).add(t.name)
         if t.kind == "b" and not isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             t = WEAK_INT if t.weak else INT64
         both_const = a.const is not None and b.const is not None
@@ -491,6 +495,9 @@ class ExprMixin:
         refuse(self.p, node, f"{family}.{name} is not supported in kernels")
 
     table: dict[int, tuple[str, str]]
+    # C code of a weak int value -> the integer dtypes arithmetic converted it to: a vectorized
+    # function checks its Python int arguments fit them, as NumPy 2 does (OverflowError).
+    weak_meets: dict[str, set[str]]
 
 
 def weak_of(value: Any) -> Scalar:
