@@ -135,8 +135,13 @@ array([1, 2, 3, 0], dtype=int32)
 """)
 
 
-from ._pyk_atomics import (atomic_add, atomic_cas, atomic_inc, atomic_max, atomic_min,  # noqa: E402,F401
-                           atomic_sub, atomic_xchg)
+from ._pyk_atomics import atomic_add as atomic_add  # noqa: E402  (re-exported: weft.atomic_*)
+from ._pyk_atomics import atomic_cas as atomic_cas  # noqa: E402
+from ._pyk_atomics import atomic_inc as atomic_inc  # noqa: E402
+from ._pyk_atomics import atomic_max as atomic_max  # noqa: E402
+from ._pyk_atomics import atomic_min as atomic_min  # noqa: E402
+from ._pyk_atomics import atomic_sub as atomic_sub  # noqa: E402
+from ._pyk_atomics import atomic_xchg as atomic_xchg  # noqa: E402
 
 
 def _annotation(p: Parsed, name: str) -> Type | None:

@@ -18,8 +18,9 @@ that computes ``Generator.random``'s; called from plain Python the functions ask
 from __future__ import annotations
 
 import ast
+import operator
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 import numpy as _np
 
@@ -38,7 +39,7 @@ _PER_BLOCK = {"float32": 4, "float64": 2}
 
 def _dtype(dtype: Any, who: str) -> str:
     try:
-        name = _np.dtype(dtype).name
+        name = str(_np.dtype(dtype).name)
     except TypeError:
         name = ""
     if name not in _PER_BLOCK:
@@ -46,8 +47,9 @@ def _dtype(dtype: Any, who: str) -> str:
     return name
 
 
-def _element(seed: int, i: int, dtype: str, draw: str, *params: float) -> Any:
+def _element(seed_: SupportsIndex, i_: SupportsIndex, dtype: str, draw: str, *params: float) -> Any:
     from .random import Generator
+    seed, i = operator.index(seed_), operator.index(i_)
     if i < 0:
         raise ValueError(f"weft.random: the position i must be >= 0, not {i}")
     per = _PER_BLOCK.get(dtype, 4)
@@ -58,7 +60,7 @@ def _element(seed: int, i: int, dtype: str, draw: str, *params: float) -> Any:
     return getattr(g, draw)(*params, size=per, dtype=dtype).get()[i % per]
 
 
-def random_at(seed: int, i: int, dtype: Any = _np.float64) -> Any:
+def random_at(seed: SupportsIndex, i: SupportsIndex, dtype: Any = _np.float64) -> Any:
     """Element ``i`` of ``weft.random.Generator(seed).random(n, dtype)`` (any n > i): a number in
     [0, 1). In Python kernels it is computed in the work-item, from the Philox block that holds
     it, bit for bit as the Generator computes it; from plain Python it asks a Generator.
@@ -86,7 +88,7 @@ def random_at(seed: int, i: int, dtype: Any = _np.float64) -> Any:
     return _element(seed, i, _dtype(dtype, "random_at"), "random")
 
 
-def uniform_at(seed: int, i: int, low: float, high: float, dtype: Any = _np.float64) -> Any:
+def uniform_at(seed: SupportsIndex, i: SupportsIndex, low: float, high: float, dtype: Any = _np.float64) -> Any:
     """Element ``i`` of ``weft.random.Generator(seed).uniform(low, high, n, dtype)``: ``low +
     (high - low) * u`` rounded once (an fma), as the Generator's (range computed in dtype).
 
@@ -113,7 +115,7 @@ def uniform_at(seed: int, i: int, low: float, high: float, dtype: Any = _np.floa
     return _element(seed, i, _dtype(dtype, "uniform_at"), "uniform", low, high)
 
 
-def normal_at(seed: int, i: int, loc: float = 0.0, scale: float = 1.0, dtype: Any = _np.float64) -> Any:
+def normal_at(seed: SupportsIndex, i: SupportsIndex, loc: float = 0.0, scale: float = 1.0, dtype: Any = _np.float64) -> Any:
     """Element ``i`` of ``weft.random.Generator(seed).normal(loc, scale, n, dtype)`` (Box-Muller
     on the Philox words, weft's own log/sin/cos: the same bits on every backend).
 
@@ -140,7 +142,7 @@ def normal_at(seed: int, i: int, loc: float = 0.0, scale: float = 1.0, dtype: An
     return _element(seed, i, _dtype(dtype, "normal_at"), "normal", loc, scale)
 
 
-def raw_at(seed: int, i: int) -> Any:
+def raw_at(seed: SupportsIndex, i: SupportsIndex) -> Any:
     """Word ``i`` of ``weft.random.Generator(seed).random_raw(n)``: word i % 4 of Philox block i // 4,
     a uint32.
 

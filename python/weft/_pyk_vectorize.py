@@ -249,7 +249,7 @@ def _check_weak_ints(name: str, params: Sequence[str], args: tuple[Any, ...], sp
 def _store(name: str, r: Any, out: Any) -> Any:
     """out=: the result written into out (a weft or NumPy array the result broadcasts to; its
     dtype one the result casts to with same_kind casting, as NumPy's ufuncs); returns out."""
-    if not isinstance(out, (_weft._Array, _np.ndarray)):
+    if not isinstance(out, (_ArrayBase, _np.ndarray)):
         raise TypeError(f"@weft.vectorize '{name}': out must be a weft or NumPy array, not {type(out).__name__}")
     if not _np.can_cast(r.dtype, out.dtype, "same_kind"):
         raise _weft.DTypeError(f"@weft.vectorize '{name}': cannot cast the result from {r.dtype} to out's "
