@@ -12,6 +12,7 @@ from typing import Any, Callable, TypeVar
 import numpy as _np
 
 from . import _weft
+from ._pyk_dispatch import Plan, signature
 from ._pyk_frontend import Parsed, parse
 from ._pyk_kernels import Compiled, evaluate_dims, translate
 from ._pyk_types import ArrayT, Scalar, TupleT, Type, parse_spec, type_of_value
@@ -388,9 +389,20 @@ class KernelFunction:
     def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
         self.parsed = parse(func, "@weft.kernel")
         self._compiler = _Compiler(self.parsed, "kernel", boundscheck)
+        self._plans: dict[tuple[Any, ...], Plan] = {}  # (signature, device) -> Plan (_pyk_dispatch)
         functools.update_wrapper(self, func)
 
     def __call__(self, queue: Any, global_size: Any, local_size: Any, *args: Any) -> _weft.Event:
+        if type(queue) is _weft.Queue and not self._compiler.boundscheck:
+            sig = signature(args)
+            if sig is not None:
+                plan = self._plans.get((sig, queue.device))
+                if plan is not None:
+                    return plan.kernel(queue, global_size, local_size, *plan.arguments(args))  # type: ignore[no-any-return]
+        return self._launch(queue, global_size, local_size, args)
+
+    def _launch(self, queue: Any, global_size: Any, local_size: Any, args: tuple[Any, ...]) -> _weft.Event:
+        """A call without a plan: checks, types, translation and build; then keeps the plan."""
         p = self.parsed
         if isinstance(queue, _weft.Device):
             queue = _weft.array_queue(queue)
@@ -404,6 +416,9 @@ class KernelFunction:
                                 "array (weft.asarray(x)) and read it back with .get()")
         types = _arg_types(p, args, "@weft.kernel")
         c, k = self._compiler.kernel(types, queue.device)
+        sig = signature(args) if len(args) == len(p.params) else None
+        if sig is not None and not self._compiler.boundscheck:
+            self._plans[(sig, queue.device)] = Plan(types, k)
         checks = self._compiler.check_buffers(queue.device)
         ev = k(queue, global_size, local_size, *_flat(types, args), *checks)
         self._compiler.raise_bad_index(c, ev, checks, dict(zip(p.params, args)), "@weft.kernel")
