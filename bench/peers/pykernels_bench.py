@@ -8,6 +8,10 @@ by default) as
 - the same per-pixel rule written by hand in OpenCL C (double, one work-item per pixel), on
   each device (issue 28 asks the Python kernel to be within 10% of it);
 - weft.polygon_mask (the scanline algorithm: a different algorithm, for scale);
+- the dispatch cost of a cached launch: a 16-item axpy @weft.kernel launched LAUNCHES times
+  without waiting (then one finish), per launch, against the same kernel in OpenCL C called
+  through weft.Program (the Python layer's cost is the difference), and with COMPARE=1 Numba
+  CUDA's @cuda.jit launch of the same axpy where a GPU is found;
 - with COMPARE=1: Numba's @njit(parallel=True) with prange over the rows (the host's cores), and
   Numba CUDA (a @cuda.jit kernel, one thread per pixel, calling the same insidePolygon compiled
   as a device function) where numba.cuda finds a GPU.
@@ -129,6 +133,60 @@ def numba_cpu(vertices, size, repeat, reference):
     return med
 
 
+LAUNCHES = 2000
+
+
+@weft.kernel
+def axpy16(y, x, a):
+    i = weft.global_id(0)
+    y[i] += a * x[i]
+
+
+AXPY_C = "__kernel void axpy(__global float *y, long n, __global const float *x, long m, float a) " \
+         "{ size_t i = get_global_id(0); y[i] += a * x[i]; }"
+
+
+def per_launch(launch, finish, repeat):
+    """Median and minimum seconds a launch over REPEAT runs of LAUNCHES launches and one finish."""
+    def run():
+        for _ in range(LAUNCHES):
+            launch()
+        finish()
+    med, mn = timed(run, repeat)
+    return med / LAUNCHES, mn / LAUNCHES
+
+
+def dispatch(device, repeat):
+    """The cached @weft.kernel launch against the OpenCL C kernel's on one device."""
+    sel = device.selector
+    queue = weft.Queue(device)
+    x = weft.asarray(np.ones(16, np.float32), device=device)
+    y = weft.zeros(16, np.float32, device=device)
+    axpy16(queue, (16,), None, y, x, 0.5).wait()
+    med, mn = per_launch(lambda: axpy16(queue, (16,), None, y, x, 0.5), queue.finish, repeat)
+    emit("cached @weft.kernel launch (16-item axpy), per launch", sel, 16, med, mn)
+    k = weft.Program(device, AXPY_C).build().axpy
+    c_med, c_mn = per_launch(lambda: k(queue, (16,), None, y, 16, x, 16, 0.5), queue.finish, repeat)
+    emit("  the same kernel in OpenCL C, per launch", sel, 16, c_med, c_mn)
+    info(f"{sel}: a cached Python kernel launch costs {med * 1e6:.1f} us, the OpenCL C kernel's "
+         f"{c_med * 1e6:.1f} us")
+
+
+def numba_cuda_dispatch(cuda, repeat):
+    """Numba CUDA's launch of the same 16-item axpy, per launch."""
+    @cuda.jit
+    def axpy(y, x, a):
+        i = cuda.grid(1)
+        if i < y.shape[0]:
+            y[i] += a * x[i]
+    x = cuda.to_device(np.ones(16, np.float32))
+    y = cuda.to_device(np.zeros(16, np.float32))
+    axpy[1, 16](y, x, np.float32(0.5))
+    cuda.synchronize()
+    med, mn = per_launch(lambda: axpy[1, 16](y, x, np.float32(0.5)), cuda.synchronize, repeat)
+    emit("Numba CUDA launch (16-item axpy), per launch", "cuda", 16, med, mn)
+
+
 def numba_cuda(vertices, size, repeat, reference):
     """Numba CUDA, one thread per pixel; None when numba.cuda has no GPU."""
     try:
@@ -166,6 +224,7 @@ def numba_cuda(vertices, size, repeat, reference):
     check(mask.copy_to_host(), reference, "Numba CUDA")
     med, mn = timed(run, repeat)
     emit("Numba CUDA (@cuda.jit, 32x8 blocks)", "cuda", size * size, med, mn)
+    numba_cuda_dispatch(cuda, repeat)
     return med
 
 
@@ -244,6 +303,7 @@ def one_device(device, vertices, size, repeat, reference):
     info(f"{sel}: Python kernel / OpenCL C = {out['py'] / out['c']:.3f} (issue 28: at most 1.10); "
          f"boundscheck=True costs {out['checked'] / out['py']:.2f}x")
     new_process(device)
+    dispatch(device, repeat)
     return out
 
 

@@ -10,7 +10,7 @@ WEFT_DEVICE names (the host CPU when unset):
   weft.barrier(), then adds its counts to the global histogram with weft.atomic_add;
 - the Monte-Carlo estimate counts the points inside the quarter circle with ``hits += 1`` in a
   prange loop: a reduction, combined on the device (the points come from NumPy's generator
-  here; weft.random inside kernels is issue 28's next step).
+  here; monte_carlo_pi.py draws them inside the kernel with weft.random).
 """
 from __future__ import annotations
 

@@ -33,6 +33,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "weft/array.hpp"
 #include "weft/device.hpp"
@@ -102,6 +103,11 @@ class WEFT_API Generator {
   std::uint64_t next_lo_ = 0;  // the next block: a 128-bit number
   std::uint64_t next_hi_ = 0;
 };
+
+/// The dialect (OpenCL C) source of the generator's helpers and kernels (src/kernels/cl/random.cl,
+/// with random_f64.cl when fp64): programs that compute the stream in their own kernels (the
+/// Python kernels' weft.random functions) include it, so their numbers are the Generator's.
+WEFT_API const std::string& kernel_source(bool fp64);
 
 /// NumPy's spelling: a Generator keyed by seed.
 inline Generator default_rng(std::uint64_t seed) { return Generator(seed); }

@@ -24,6 +24,8 @@ ArrayObject draw(F&& f) {
 }  // namespace
 
 void register_random(nb::module_& m) {
+  m.def("_random_source", &weft::random::kernel_source, nb::arg("fp64"),
+        "The dialect source of weft.random's Philox helpers and kernels (random.cl, + random_f64.cl).");
   nb::class_<Generator>(m, "_Generator", "The C++ part of weft.random.Generator: Philox4x32-10.")
       .def(nb::init<std::uint64_t>(), nb::arg("seed"))
       .def_prop_ro("seed", &Generator::seed)

@@ -179,10 +179,12 @@ from ._placement import explain  # noqa: F401
 from ._polygon import polygon_mask, random_polygon  # noqa: F401
 from ._pyk_api import (  # noqa: F401  (Python kernels: issue 28)
     atomic_add,
+    atomic_cas,
     atomic_inc,
     atomic_max,
     atomic_min,
     atomic_sub,
+    atomic_xchg,
     barrier,
     global_id,
     global_size,
@@ -407,7 +409,7 @@ __all__ = [
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot",
     "wait_for_events", "where", "zeros", "zeros_like",
     # Python kernels (issue 28)
-    "atomic_add", "atomic_inc", "atomic_max", "atomic_min", "atomic_sub", "barrier", "local_array", "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",
+    "atomic_add", "atomic_cas", "atomic_inc", "atomic_max", "atomic_min", "atomic_sub", "atomic_xchg", "barrier", "local_array", "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",
     "show_source", "vectorize",
 ]
 

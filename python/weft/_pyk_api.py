@@ -12,6 +12,7 @@ from typing import Any, Callable, TypeVar
 import numpy as _np
 
 from . import _weft
+from ._pyk_dispatch import Plan, signature
 from ._pyk_frontend import Parsed, parse
 from ._pyk_kernels import Compiled, evaluate_dims, translate
 from ._pyk_types import ArrayT, Scalar, TupleT, Type, parse_spec, type_of_value
@@ -135,47 +136,13 @@ array([1, 2, 3, 0], dtype=int32)
 """)
 
 
-def _atomic(name: str, what: str, result: str) -> Callable[..., Any]:
-    value = "" if name == "atomic_inc" else ", value"
-    example = "" if name == "atomic_inc" else ", 1"
-    types = "int32, uint32 or float32" if name == "atomic_add" else "int32 or uint32"
-    return _group_only(name, f"""In a @weft.kernel: ``weft.{name}(array, index{value})`` {what} the {types}
-element atomically and returns its old value (OpenCL C's {name}; float32 by compare-and-swap).
-
-Parameters
-----------
-array : array
-    A kernel argument array of {types}.
-index : int
-    The element's index.{"" if name == "atomic_inc" else chr(10) + "value : number" + chr(10) + "    The operand, converted to the array's dtype."}
-
-Returns
--------
-number
-    The element's value before the operation.
-
-Raises
-------
-weft.Unsupported
-    When called from plain Python, or on an array of another dtype.
-
-Examples
---------
->>> @weft.kernel
-... def count(hist, x):
-...     weft.{name}(hist, x[weft.global_id(0)]{example})
->>> hist = weft.zeros(3, np.int32)
->>> count(weft.default_device(), (4,), None, hist, weft.asarray(np.array([0, 2, 2, 2]))).wait()
->>> hist.get()
-array({result}, dtype=int32)
-""")
-
-
-atomic_add = _atomic("atomic_add", "adds value to", "[1, 0, 3]")
-atomic_sub = _atomic("atomic_sub", "subtracts value from", "[-1,  0, -3]")
-atomic_min = _atomic("atomic_min", "takes the minimum of value and", "[0, 0, 0]")
-atomic_max = _atomic("atomic_max", "takes the maximum of value and", "[1, 0, 1]")
-atomic_inc = _atomic("atomic_inc", "adds 1 to", "[1, 0, 3]")
+from ._pyk_atomics import atomic_add as atomic_add  # noqa: E402  (re-exported: weft.atomic_*)
+from ._pyk_atomics import atomic_cas as atomic_cas  # noqa: E402
+from ._pyk_atomics import atomic_inc as atomic_inc  # noqa: E402
+from ._pyk_atomics import atomic_max as atomic_max  # noqa: E402
+from ._pyk_atomics import atomic_min as atomic_min  # noqa: E402
+from ._pyk_atomics import atomic_sub as atomic_sub  # noqa: E402
+from ._pyk_atomics import atomic_xchg as atomic_xchg  # noqa: E402
 
 
 def _annotation(p: Parsed, name: str) -> Type | None:
@@ -219,8 +186,9 @@ def _arg_types(p: Parsed, args: tuple[Any, ...], what: str) -> tuple[Type, ...]:
                             "or tuples of numbers")
         if want is not None:
             if isinstance(want, ArrayT) or isinstance(t, ArrayT):
-                if want != t:
+                if not (isinstance(want, ArrayT) and isinstance(t, ArrayT) and (want.name, want.ndim) == (t.name, t.ndim)):
                     raise _weft.DTypeError(f"{what} '{p.tree.name}': argument '{name}' is {t}, annotated {want}")
+                want = t  # (a strided view keeps its layout)
             t = want
         out.append(t)
     return tuple(out)
@@ -241,14 +209,25 @@ def _flat(types: tuple[Type, ...], args: tuple[Any, ...]) -> list[Any]:
     flat: list[Any] = []
     for t, a in zip(types, args):
         if isinstance(t, ArrayT):
-            flat.append(a)
-            flat.extend(_np.int64(n) for n in a.shape)
+            flat.extend(_array_args(t, a))
         elif isinstance(t, TupleT):
             flat.extend(_scalar(e, x) for e, x in zip(t.elems, a))
         else:
             assert isinstance(t, Scalar)
             flat.append(_scalar(t, a))
     return flat
+
+
+def _array_args(t: ArrayT, a: Any) -> list[Any]:
+    """An array's kernel arguments: the array and its shape; a strided view (no copy) passes the
+    allocation from its first element up to the view's last, its offset and strides in elements."""
+    if not t.strided:
+        return [a, *(_np.int64(n) for n in a.shape)]
+    item = a.dtype.itemsize
+    strides = [s // item for s in a.strides]
+    reach = a.offset + sum(max(0, (n - 1) * s) for n, s in zip(a.shape, strides)) if a.size else a.offset
+    whole = _weft._as_strided(a, (reach + 1,), (1,), 0)
+    return [whole, *(_np.int64(n) for n in a.shape), _np.int64(a.offset), *(_np.int64(s) for s in strides)]
 
 
 def _scalar(t: Scalar, v: Any) -> Any:
@@ -338,12 +317,7 @@ class JitFunction:
                         raise _weft.InvalidArgument(f"@weft.jit function '{p.tree.name}': its arrays are on "
                                                     f"{device.selector} and {a.device.selector}; move them to one "
                                                     "device (a.to_device(d))")
-                    if a.offset != 0 or not a.flags_c_contiguous:  # a view: a contiguous copy, written back
-                        w = a.copy()
-                        copies.append((a, w))
-                        run_args.append(w)
-                    else:
-                        run_args.append(a)
+                    run_args.append(a)  # (a view is a strided kernel argument: no copy)
                 else:
                     w = asarray(_np.ascontiguousarray(a), device=device)
                     copies.append((a, w))
@@ -415,9 +389,20 @@ class KernelFunction:
     def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
         self.parsed = parse(func, "@weft.kernel")
         self._compiler = _Compiler(self.parsed, "kernel", boundscheck)
+        self._plans: dict[tuple[Any, ...], Plan] = {}  # (signature, device) -> Plan (_pyk_dispatch)
         functools.update_wrapper(self, func)
 
     def __call__(self, queue: Any, global_size: Any, local_size: Any, *args: Any) -> _weft.Event:
+        if type(queue) is _weft.Queue and not self._compiler.boundscheck:
+            sig = signature(args)
+            if sig is not None:
+                plan = self._plans.get((sig, queue.device))
+                if plan is not None:
+                    return plan.kernel(queue, global_size, local_size, *plan.arguments(args))  # type: ignore[no-any-return]
+        return self._launch(queue, global_size, local_size, args)
+
+    def _launch(self, queue: Any, global_size: Any, local_size: Any, args: tuple[Any, ...]) -> _weft.Event:
+        """A call without a plan: checks, types, translation and build; then keeps the plan."""
         p = self.parsed
         if isinstance(queue, _weft.Device):
             queue = _weft.array_queue(queue)
@@ -431,6 +416,9 @@ class KernelFunction:
                                 "array (weft.asarray(x)) and read it back with .get()")
         types = _arg_types(p, args, "@weft.kernel")
         c, k = self._compiler.kernel(types, queue.device)
+        sig = signature(args) if len(args) == len(p.params) else None
+        if sig is not None and not self._compiler.boundscheck:
+            self._plans[(sig, queue.device)] = Plan(types, k)
         checks = self._compiler.check_buffers(queue.device)
         ev = k(queue, global_size, local_size, *_flat(types, args), *checks)
         self._compiler.raise_bad_index(c, ev, checks, dict(zip(p.params, args)), "@weft.kernel")

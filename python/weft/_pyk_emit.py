@@ -23,7 +23,9 @@ final override import module typeof min max abs fabs sqrt exp log sin cos tan fl
 INFINITY barrier printf""".split())
 # ... and every function the translation calls (a variable of that name would hide it).
 _C_WORDS |= set(_UNARY.values()) | set(_BINARY.values()) | _PREDICATES | {
-    "rint", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_inc", "atomic_cmpxchg", "fmin", "fmax"}
+    "rint", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_inc", "atomic_cmpxchg", "fmin", "fmax",
+    "atomic_xchg", "atom_add", "atom_sub", "atom_min", "atom_max", "atom_inc", "atom_xchg", "atom_cmpxchg",
+    "as_uint", "as_ulong", "as_float", "as_double"}
 _VECTOR = re.compile(r"^(u?char|u?short|u?int|u?long|float|double|half|bool)\d*$")
 RET = "@@PYK_RET@@"
 
@@ -87,15 +89,18 @@ class FunctionTranslator(LoopMixin, ExprMixin):
 
     # ---- parameters
     def setup_params(self) -> None:
+        self.weak_meets = {}
         kernel = self.mode != "helper"
         for k, (name, t) in enumerate(zip(self.p.params, self.types)):
             c = c_name(name)
             if isinstance(t, ArrayT):
                 shape = tuple(f"pyk_n_{c}_{d}" for d in range(t.ndim))
-                self.vars[name] = Val(c, t, shape=shape, root=name)
+                strides = tuple(f"pyk_s_{c}_{d}" for d in range(t.ndim)) if t.strided else ()
+                code = f"({c} + pyk_o_{c})" if t.strided else c
+                self.vars[name] = Val(code, t, shape=shape, root=name, strides=strides)
                 self.param_roots[name] = k
                 self.params_c.append((f"__global @@CONST_{name}@@{t.elem.c_storage} *{c}", t, name))
-                for s in shape:
+                for s in shape + ((f"pyk_o_{c}",) if t.strided else ()) + strides:
                     self.params_c.append((f"long {s}", INT64, ""))
             elif isinstance(t, TupleT):
                 elems = tuple(Val(f"pyk_e_{c}_{i}", e) for i, e in enumerate(t.elems))
@@ -141,10 +146,11 @@ class FunctionTranslator(LoopMixin, ExprMixin):
         if isinstance(v.type, ArrayT):
             if old is None:
                 c = c_name(name)
-                self.vars[name] = Val(c, v.type, shape=v.shape, root=v.root, space=v.space)
+                self.vars[name] = Val(c, v.type, shape=v.shape, root=v.root, space=v.space, strides=v.strides)
                 self.declared_views[name] = self.vars[name]
                 old = self.vars[name]
-            elif old.type != v.type or old.root != v.root or old.shape != v.shape or name not in self.declared_views:
+            elif (old.type != v.type or old.root != v.root or old.shape != v.shape or old.strides != v.strides
+                  or name not in self.declared_views):
                 refuse(self.p, node, f"'{name}' views {old.type} of '{old.root}' and cannot be reassigned to "
                        f"{v.type} of '{v.root}'", "use another variable name")
             self.emit(f"{old.code} = {v.code};")
@@ -431,6 +437,9 @@ class FunctionTranslator(LoopMixin, ExprMixin):
                            "index local arrays in the kernel's own body")
                 flat.append(a.code)
                 flat.extend(a.shape)
+                if a.type.strided:  # the view's start is in a.code already
+                    flat.append("0L")
+                    flat.extend(a.strides)
                 if k in writes and a.root:
                     self.written.add(a.root)
             elif isinstance(a.type, TupleT):

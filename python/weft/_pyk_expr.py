@@ -31,6 +31,21 @@ class Val:
     lvalue: bool = False
     ref: str = ""  # an array element's C lvalue
     space: str = "__global"  # an array's address space (__local: weft.local_array)
+    strides: tuple[str, ...] = ()  # a strided view's strides in elements (C-contiguous: from the shape)
+
+
+def stride(a: Val, k: int) -> str:
+    """The C expression of array a's stride along axis k, in elements ("" for 1)."""
+    if a.strides:
+        return a.strides[k]
+    return " * ".join(a.shape[k + 1:])
+
+
+def sub_array(a: Val, code: str, skip: int) -> Val:
+    """The array of a's last dimensions after the first skip ones, starting at code."""
+    assert isinstance(a.type, ArrayT)
+    return Val(code, ArrayT(a.type.name, a.type.ndim - skip, a.type.strided), shape=a.shape[skip:], root=a.root,
+               space=a.space, strides=a.strides[skip:])
 
 
 def cast(v: Val, t: Scalar) -> str:
@@ -94,8 +109,12 @@ def function_table() -> dict[int, tuple[str, str]]:
     for name in _WORK_ITEM:
         table[id(getattr(_pyk_api, name))] = ("workitem", name)
     table[id(_pyk_api.prange)] = ("builtin", "prange")
-    for name in ("local_array", "barrier", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_inc"):
+    from ._pyk_atomics import NAMES
+    for name in ("local_array", "barrier") + NAMES:
         table[id(getattr(_pyk_api, name))] = ("group", name)
+    from . import _pyk_random
+    for name in _pyk_random.__all__:
+        table[id(getattr(_pyk_random, name))] = ("random", name)
     return table
 
 
@@ -219,10 +238,22 @@ class ExprMixin:
                 code = f"({a.shape[k]} + {code})"
             elif not i.nonneg and i.type.kind == "i":
                 code = f"({code} < 0 ? {code} + {a.shape[k]} : {code})"
-            stride = " * ".join(a.shape[k + 1:nd])
-            terms.append(f"{code} * {stride}" if stride else code)
+            s = stride(a, k)
+            terms.append(f"{code} * {s}" if s else code)
         off = " + ".join(terms) if terms else "0"
         t = a.type.elem
+        if checked and a.strides:  # a strided view: LONG_MIN for a bad index (offsets may be negative)
+            self.prog.need_strided_at(a.type.elem.c_storage)
+            off = f"pyk_sj(0, {checked[0]}, {a.strides[0]})"
+            for k in range(1, len(checked)):
+                off = f"pyk_sj({off}, {checked[k]}, {a.strides[k]})"
+            if len(items) == nd:
+                c = a.type.elem.c_storage
+                ref = f"(*pyk_ats_{c}({a.code}, {off}, pyk_sink))"
+                load = f"(*pyk_atsc_{c}({a.code}, {off}, pyk_sink))"
+                return Val(f"({load} != 0)" if t.name == "bool" else load, t, t.kind in "bu", lvalue=True,
+                           root=a.root, ref=ref)
+            return sub_array(a, f"({a.code} + pyk_srow({off}))", len(items))
         if checked:  # bounds checked: -1 for a bad index, whose access goes to a scratch buffer instead
             off = checked[0]
             for k in range(1, len(checked)):
@@ -234,15 +265,12 @@ class ExprMixin:
                 self.prog.need_at(c)
                 return Val(f"({load} != 0)" if t.name == "bool" else load, t, t.kind in "bu", lvalue=True,
                            root=a.root, ref=ref)
-            stride = " * ".join(a.shape[len(items):nd])
-            return Val(f"({a.code} + pyk_row({off}) * {stride})", ArrayT(a.type.name, nd - len(items)),
-                       shape=a.shape[len(items):], root=a.root, space=a.space)
+            return sub_array(a, f"({a.code} + pyk_row({off}) * {' * '.join(a.shape[len(items):nd])})", len(items))
         if len(items) == nd:
             ref = f"{a.code}[{off}]"
             return Val(f"({ref} != 0)" if t.name == "bool" else ref, t, t.kind in "bu", lvalue=True,
                        root=a.root, ref=ref)
-        return Val(f"({a.code} + {off})", ArrayT(a.type.name, nd - len(items)), shape=a.shape[len(items):],
-                   root=a.root, space=a.space)
+        return sub_array(a, f"({a.code} + {off})", len(items))
 
     def e_UnaryOp(self, node: ast.UnaryOp) -> Val:
         v = self.scalar(node.operand)
@@ -269,6 +297,10 @@ class ExprMixin:
     def binop(self, op: ast.operator, a: Val, b: Val, node: ast.AST) -> Val:
         assert isinstance(a.type, Scalar) and isinstance(b.type, Scalar)
         t = promote(a.type, b.type)
+        if t.is_int and not t.weak and t.name != "int64":  # a weak int meets a narrower dtype (NEP 50)
+            for x in (a, b):
+                if isinstance(x.type, Scalar) and x.type.weak and x.type.kind == "i" and x.const is None:
+                    self.weak_meets.setdefault(x.code, set()).add(t.name)
         if t.kind == "b" and not isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             t = WEAK_INT if t.weak else INT64
         both_const = a.const is not None and b.const is not None
@@ -358,6 +390,9 @@ class ExprMixin:
             return self.call_builtin(name, args, node)
         if family == "group":
             return self.call_group(name, args, node)
+        if family == "random":
+            from ._pyk_random import call_random
+            return call_random(self, name, args, node)
         if family in ("math", "np"):
             return self.call_math(family, name, args, node)
         if family == "dtype":
@@ -367,7 +402,10 @@ class ExprMixin:
                "decorate it with @weft.jit, or use math.*, weft.* math and min/max/abs/len/int/float/bool")
 
     def call_group(self, name: str, args: list[ast.expr], node: ast.Call) -> Val:
-        """weft.local_array, weft.barrier and the atomics: @weft.kernel only."""
+        """weft.local_array and weft.barrier (@weft.kernel only) and the atomics (_pyk_atomics)."""
+        if name.startswith("atomic_"):
+            from ._pyk_atomics import call_atomic
+            return call_atomic(self, name, args, node)
         if getattr(self, "mode", "") != "kernel":
             refuse(self.p, node, f"weft.{name} is for @weft.kernel bodies (work-groups)",
                    "write it in a @weft.kernel, or use weft.prange in a @weft.jit function")
@@ -377,29 +415,7 @@ class ExprMixin:
         if name == "local_array":
             refuse(self.p, node, "weft.local_array(shape, dtype) makes a variable",
                    "assign it to a name on its own line: tile = weft.local_array(256, numpy.float32)")
-        if len(args) != (2 if name == "atomic_inc" else 3):
-            refuse(self.p, node, f"weft.{name} takes (array, index{', value' if name != 'atomic_inc' else ''})")
-        a = self.expr(args[0])
-        if not isinstance(a.type, ArrayT):
-            refuse(self.p, args[0], f"weft.{name}'s first argument must be an array, not {a.type}")
-        items = list(args[1].elts) if isinstance(args[1], ast.Tuple) else [args[1]]
-        el = self.index(a, items, node)
-        float_add = name == "atomic_add" and isinstance(el.type, Scalar) and el.type.name == "float32"
-        if not el.lvalue or not isinstance(el.type, Scalar) or (el.type.name not in ("int32", "uint32")
-                                                                and not float_add):
-            refuse(self.p, node, f"weft.{name} on {el.type} elements",
-                   "atomics take one int32 or uint32 element (OpenCL C 1.2's); weft.atomic_add also float32")
-        if a.root:
-            self.written.add(a.root)
-        if float_add:  # a compare-and-swap loop on the float's bits
-            fn = self.prog.need_float_add(a.space)
-            return Val(f"{fn}(&{el.ref}, {cast(self.scalar(args[2]), el.type)})", el.type)
-        fn = {"atomic_add": "atomic_add", "atomic_sub": "atomic_sub", "atomic_min": "atomic_min",
-              "atomic_max": "atomic_max", "atomic_inc": "atomic_inc"}[name]
-        if name == "atomic_inc":
-            return Val(f"{fn}(&{el.ref})", el.type)
-        v = self.scalar(args[2])
-        return Val(f"{fn}(&{el.ref}, {cast(v, el.type)})", el.type)
+        refuse(self.p, node, f"weft.{name} is not a kernel function")
 
     def arity(self, node: ast.Call, name: str, n: int) -> None:
         if len(node.args) != n:
@@ -479,6 +495,9 @@ class ExprMixin:
         refuse(self.p, node, f"{family}.{name} is not supported in kernels")
 
     table: dict[int, tuple[str, str]]
+    # C code of a weak int value -> the integer dtypes arithmetic converted it to: a vectorized
+    # function checks its Python int arguments fit them, as NumPy 2 does (OverflowError).
+    weak_meets: dict[str, set[str]]
 
 
 def weak_of(value: Any) -> Scalar:

@@ -143,11 +143,12 @@ class LoopMixin:
 
     def row(self, a: Val, i: str) -> Val:
         assert isinstance(a.type, ArrayT)
-        stride = " * ".join(a.shape[1:])
-        off = f"{i} * {stride}" if stride else i
+        from ._pyk_expr import stride, sub_array
+        s = stride(a, 0)
+        off = f"{i} * {s}" if s else i
         if a.type.ndim == 1:
             t = a.type.elem
-            ref = f"{a.code}[{i}]"
+            ref = f"{a.code}[{off}]"
             return Val(f"({ref} != 0)" if t.name == "bool" else ref, t, t.kind in "bu", lvalue=True, root=a.root,
                        ref=ref)
-        return Val(f"({a.code} + {off})", ArrayT(a.type.name, a.type.ndim - 1), shape=a.shape[1:], root=a.root)
+        return sub_array(a, f"({a.code} + {off})", 1)

@@ -50,17 +50,19 @@ class ProgramText:
                 "inline long pyk_row(long a) { return a < 0 ? 0 : a; }")
         return len(self.sites) - 1
 
-    def need_float_add(self, space: str) -> str:
-        """An atomic float32 add in space (__global or __local): a compare-and-swap loop."""
-        name = f"pyk_atomic_add_float_{space.strip('_')}"
-        if name not in self.runtime:
-            self.runtime[name] = (
-                f"inline float {name}({space} float *p, float v) {{\n"
-                f"    {space} uint *q = ({space} uint *)p;\n"
-                f"    uint old = *q, seen;\n"
-                f"    while ((seen = atomic_cmpxchg(q, old, as_uint(as_float(old) + v))) != old) old = seen;\n"
-                f"    return as_float(old);\n}}")
-        return name
+    def need_strided_at(self, c: str) -> None:
+        """Bounds-checked access to a strided view: offsets join as sums of index * stride, which may be
+        negative, so a bad index is LONG_MIN (its access goes to the scratch buffer)."""
+        if "pyk_sj" not in self.runtime:
+            self.runtime["pyk_sj"] = (
+                "inline long pyk_sj(long acc, long i, long s) { return acc == LONG_MIN || i < 0 ? LONG_MIN : acc + i * s; }\n"
+                "inline long pyk_srow(long off) { return off == LONG_MIN ? 0 : off; }")
+        if f"pyk_ats_{c}" not in self.runtime:
+            self.runtime[f"pyk_ats_{c}"] = (
+                f"inline __global {c} *pyk_ats_{c}(__global {c} *a, long i, __global uchar *sink) "
+                f"{{ return i == LONG_MIN ? (__global {c} *)sink : a + i; }}\n"
+                f"inline __global const {c} *pyk_atsc_{c}(__global const {c} *a, long i, __global uchar *sink) "
+                f"{{ return i == LONG_MIN ? (__global const {c} *)sink : a + i; }}")
 
     def need_at(self, c: str) -> None:
         if f"pyk_at_{c}" not in self.runtime:

@@ -59,16 +59,18 @@ class Scalar:
 
 @dataclass(frozen=True)
 class ArrayT:
-    """A C-contiguous array of dtype name and ndim dimensions."""
+    """An array of dtype name and ndim dimensions: C-contiguous, or (strided) a view with an
+    offset and strides of its own (kernel arguments then, like Numba's 'A' layout)."""
     name: str
     ndim: int
+    strided: bool = False
 
     @property
     def elem(self) -> Scalar:
         return Scalar(self.name)
 
     def __str__(self) -> str:
-        return f"{self.name}[{', '.join([':'] * self.ndim)}]"
+        return f"{self.name}[{', '.join([':'] * self.ndim)}]" + (" (strided view)" if self.strided else "")
 
 
 @dataclass(frozen=True)
@@ -183,17 +185,19 @@ def type_of_value(v: Any) -> Type | None:
     if dtype is not None and shape is not None and len(shape) >= 1:
         name = dtype_name(dtype)
         if name in SCALAR_NAMES:
-            return _array_type(name, len(shape))
+            from . import _weft
+            strided = isinstance(v, _weft._Array) and (v.offset != 0 or not v.flags_c_contiguous)
+            return _array_type(name, len(shape), strided)
     return None
 
 
-_ARRAY_TYPES: dict[tuple[str, int], ArrayT] = {}
+_ARRAY_TYPES: dict[tuple[str, int, bool], ArrayT] = {}
 
 
-def _array_type(name: str, ndim: int) -> ArrayT:
-    t = _ARRAY_TYPES.get((name, ndim))
+def _array_type(name: str, ndim: int, strided: bool = False) -> ArrayT:
+    t = _ARRAY_TYPES.get((name, ndim, strided))
     if t is None:
-        t = _ARRAY_TYPES[(name, ndim)] = ArrayT(name, ndim)
+        t = _ARRAY_TYPES[(name, ndim, strided)] = ArrayT(name, ndim, strided)
     return t
 
 

@@ -45,7 +45,9 @@ from ._sorting import argsort as _argsort
 if TYPE_CHECKING:
     from ._typing import DTypeLike, DeviceLike, ShapeLike
 
-__all__ = ["Generator", "default_rng"]
+from ._pyk_random import normal_at, random_at, raw_at, uniform_at
+
+__all__ = ["Generator", "default_rng", "normal_at", "random_at", "raw_at", "uniform_at"]
 
 _INT64_MIN, _INT64_MAX, _UINT64_MAX = -(1 << 63), (1 << 63) - 1, (1 << 64) - 1
 

@@ -23,17 +23,22 @@ namespace {
 
 __extension__ typedef __int128 Wide;  // bounds of every int64 and uint64 range, exactly
 
-const std::string& source_with_f64() {
-  static const std::string s = std::string(embedded::random_cl) + "\n" + std::string(embedded::random_f64_cl);
-  return s;
+}  // namespace
+
+const std::string& kernel_source(bool fp64) {
+  static const std::string f32(embedded::random_cl);
+  static const std::string f64 = f32 + "\n" + std::string(embedded::random_f64_cl);
+  return fp64 ? f64 : f32;
 }
+
+namespace {
 
 // The program and its kernels on one device, built once. The float64 kernels are in it only
 // where the device has double precision.
 struct Kernels {
   explicit Kernels(const Device& d)
       : fp64(d.info().fp64),
-        program(Program::build(d, fp64 ? source_with_f64() : std::string(embedded::random_cl))),
+        program(Program::build(d, kernel_source(fp64))),
         raw(program.kernel("weft_random_raw")),
         uniform_f32(program.kernel("weft_uniform_f32")),
         normal_f32(program.kernel("weft_normal_f32")),

@@ -1,6 +1,11 @@
 #include "dialect/bounds_check.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dialect/edits.hpp"
@@ -16,9 +21,49 @@ constexpr const char* fail_helper =
     "e[3] = (uint)((ulong)i); e[4] = (uint)((ulong)i >> 32); e[5] = (uint)n; e[6] = (uint)(n >> 32); "
     "e[7] = (uint)g0; e[8] = (uint)g1; e[9] = (uint)g2; } ";
 
+// Each physical line's (file, line) as the source's #line directives have them (`#line N`,
+// `#line N "file"`, and the preprocessor's `# N "file"`): files[0] is "<source>".
+struct LineMap {
+  std::vector<std::string> files{"<source>"};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> lines{{0, 0}};  // [physical line]: (file, line)
+};
+
+LineMap line_map(std::string_view s) {
+  LineMap m;
+  std::uint32_t file = 0, next = 1;  // the file and line number of the next physical line
+  std::size_t pos = 0;
+  while (pos <= s.size()) {
+    const std::size_t end = std::min(s.find('\n', pos), s.size());
+    const std::string_view l = s.substr(pos, end - pos);
+    m.lines.emplace_back(file, next++);
+    std::size_t i = l.find_first_not_of(" \t");
+    if (i != std::string_view::npos && l[i] == '#') {
+      i = l.find_first_not_of(" \t", i + 1);
+      if (i != std::string_view::npos && l.substr(i, 4) == "line") i = l.find_first_not_of(" \t", i + 4);
+      std::uint32_t n = 0;
+      std::size_t j = i;
+      while (j < l.size() && l[j] >= '0' && l[j] <= '9' && n < (1u << 24)) n = n * 10 + static_cast<std::uint32_t>(l[j++] - '0');
+      if (i != std::string_view::npos && j > i) {  // a line directive: the next line is n
+        next = n;
+        const std::size_t q = l.find('"', j);
+        const std::size_t q2 = q == std::string_view::npos ? q : l.find('"', q + 1);
+        if (q2 != std::string_view::npos) {
+          const std::string name(l.substr(q + 1, q2 - q - 1));
+          const auto it = std::find(m.files.begin(), m.files.end(), name);
+          file = static_cast<std::uint32_t>(it - m.files.begin());
+          if (it == m.files.end() && m.files.size() < 255) m.files.push_back(name);
+          if (file >= m.files.size()) file = 0;
+        }
+      }
+    }
+    pos = end + 1;
+  }
+  return m;
+}
+
 class Instrumenter {
  public:
-  explicit Instrumenter(const ParsedSource& p) : p_(p), t_(p.tokens) {}
+  explicit Instrumenter(const ParsedSource& p) : p_(p), t_(p.tokens), map_(line_map(p.source)) {}
 
   BoundsInstrumented run() {
     BoundsInstrumented out;
@@ -27,6 +72,7 @@ class Instrumenter {
     for (const Function* k : p_.kernels()) {
       const std::size_t kernel_ordinal = ordinal++;
       auto plan = std::make_shared<BoundsPlan>();
+      plan->files = map_.files;
       std::string helpers;
       for (std::size_t j = 0; j < k->params.size(); ++j) {
         if (!checkable(*k, j)) continue;
@@ -55,6 +101,12 @@ class Instrumenter {
   }
 
  private:
+  // The record's line word of a physical line: (file << 24) | line, as the #line directives map it.
+  std::uint32_t line_word(int physical) const {
+    const auto k = static_cast<std::size_t>(physical);
+    if (k >= map_.lines.size()) return static_cast<std::uint32_t>(physical);
+    return (map_.lines[k].first << 24) | (map_.lines[k].second & 0xffffffu);
+  }
   std::string_view text(std::size_t i) const { return i < t_.size() ? t_[i].text(p_.source) : std::string_view(); }
   // Tokens i and i + 1 spell one operator ("+=", "++", "<<").
   bool joined(std::size_t i, std::string_view a, std::string_view b) const {
@@ -122,7 +174,7 @@ class Instrumenter {
       const std::string w = writes(i, close) ? "1" : "0";
       mine.push_back({t_[i].begin, t_[i + 1].end, "(*" + helper + "(" + name + ", (long)("});
       mine.push_back({t_[close].begin, t_[close].end,
-                      "), weft_bcn" + std::to_string(j) + ", weft_bce, " + std::to_string(t_[i].line) + "u, " + w +
+                      "), weft_bcn" + std::to_string(j) + ", weft_bce, " + std::to_string(line_word(t_[i].line)) + "u, " + w +
                           ", get_global_id(0), get_global_id(1), get_global_id(2)))"});
     }
     if (mine.empty()) return false;
@@ -146,6 +198,7 @@ class Instrumenter {
 
   const ParsedSource& p_;
   const std::vector<Token>& t_;
+  LineMap map_;
   std::vector<Edit> edits_;
 };
 

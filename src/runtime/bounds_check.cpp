@@ -48,7 +48,10 @@ void check_bounds(KernelImpl& kernel, QueueImpl& queue, const std::shared_ptr<Ev
   const std::string param = p < params.size() ? "'" + params[p].name + "' ('" + params[p].type_name + "')" : "?";
   const auto index = static_cast<std::int64_t>(std::uint64_t{r[3]} | (std::uint64_t{r[4]} << 32));
   const std::uint64_t count = std::uint64_t{r[5]} | (std::uint64_t{r[6]} << 32);
-  throw IndexOutOfRange(plan.file + ":" + std::to_string(r[2]) + ": in kernel '" + kernel.name() + "': index " +
+  const std::size_t file = r[2] >> 24;
+  const std::string where = (file < plan.files.size() ? plan.files[file] : "<source>") + ":" +
+                            std::to_string(r[2] & 0xffffffu);
+  throw IndexOutOfRange(where + ": in kernel '" + kernel.name() + "': index " +
                         std::to_string(index) + " is out of bounds for parameter " + param + " of " +
                         std::to_string(count) + " element(s), in work-item (" + std::to_string(r[7]) + ", " +
                         std::to_string(r[8]) + ", " + std::to_string(r[9]) +

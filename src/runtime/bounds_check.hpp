@@ -41,7 +41,9 @@ inline constexpr std::size_t bounds_record_bytes = 96 * 4;
 /// What the translation tells the runtime about one checked kernel.
 struct BoundsPlan {
   std::vector<std::size_t> sized;  // the parameter each hidden size argument belongs to, in order
-  std::string file = "<source>";   // where the source came from, for messages
+  // Where the source came from, for messages: the record's line word is (file << 24) | line,
+  // file an index here (the source's own #line directives name files; "<source>" without).
+  std::vector<std::string> files{"<source>"};
   std::size_t hidden() const noexcept { return 1 + sized.size(); }
 };
 

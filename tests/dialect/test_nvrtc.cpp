@@ -42,6 +42,9 @@ std::vector<Source> every_dialect_source() {
       {"seed_external", test_kernels::seed_external_cl, "-D LOCAL_SIZE=256"},
       {"busy", test_kernels::busy_cl, ""},
       {"ordering", test_kernels::ordering_cl, ""},
+      // Python kernels as weft generates them: 64-bit and float atomics, weft.random.*_at.
+      {"python_atomics", test_kernels::python_atomics_cl, ""},
+      {"python_random", test_kernels::python_random_cl, ""},
       // C++ keywords and CUDA built-in variables as names (renamed in translation).
       {"cxx_names", test_kernels::cxx_names_cl, ""},
       // Macros of the build options named like C++ keywords and like the prelude's insides.

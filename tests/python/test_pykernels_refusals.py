@@ -256,15 +256,27 @@ def test_group_functions_belong_to_kernels():
     @weft.jit
     def f(a):
         for i in weft.prange(len(a)):
-            weft.atomic_add(a, 0, 1)  # r-atomic
-    with refused("r-atomic", "weft.atomic_add", "weft.atomic_add is for @weft.kernel bodies"):
+            weft.barrier()  # r-barrier
+    with refused("r-barrier", "weft.barrier", "weft.barrier is for @weft.kernel bodies"):
         weft.show_source(f, "int32[:]")
 
     @weft.kernel
     def k(a):
-        weft.atomic_add(a, 0, 1.5)  # r-atomicf
-    with refused("r-atomicf", "weft.atomic_add", "weft.atomic_add on float64 elements", "int32 or uint32"):
-        weft.show_source(k, "float64[:]")
+        weft.atomic_add(a, 0, 1)  # r-atomic16
+    with refused("r-atomic16", "weft.atomic_add", "weft.atomic_add on int16 elements", "int32, uint32, int64"):
+        weft.show_source(k, "int16[:]")
+
+    @weft.kernel
+    def k1(a):
+        weft.atomic_inc(a, 0)  # r-incf
+    with refused("r-incf", "weft.atomic_inc", "weft.atomic_inc on float32 elements", "int32, uint32, int64 or uint64"):
+        weft.show_source(k1, "float32[:]")
+
+    @weft.kernel
+    def k3(a):
+        weft.atomic_cas(a, 0, 1)  # r-cas
+    with refused("r-cas", "weft.atomic_cas", "weft.atomic_cas takes (array, index, expected, value)"):
+        weft.show_source(k3, "int32[:]")
 
     @weft.kernel
     def k2(a, n):

@@ -217,3 +217,51 @@ def test_refusals_name_file_line_and_column(device):
         classify("x")
     with pytest.raises(TypeError, match="takes 1 arguments, 2 given"):
         classify(a, a)
+
+
+@weft.vectorize
+def add_k(x, k):
+    return x + k
+
+
+def test_weak_int_out_of_range_raises_overflow_error_like_numpy(device):
+    a = weft.asarray(np.array([1, 2, 100], np.int8), device=device)
+    np.testing.assert_array_equal(add_k(a, -128).get(), np.array([1, 2, 100], np.int8) + -128)
+    with pytest.raises(OverflowError, match=r"Python integer 1000 \(argument 'k'\) out of bounds for int8"):
+        add_k(a, 1000)
+    with pytest.raises(OverflowError):
+        np.int8(1) + 1000  # NumPy 2's rule, the same
+    u = weft.asarray(np.array([1, 2], np.uint16), device=device)
+    with pytest.raises(OverflowError, match="out of bounds for uint16"):
+        add_k(u, -1)
+    assert add_k(weft.asarray(np.array([1.5]), device=device), 10**15).get()[0] == 1.5 + 10**15  # floats take it
+
+
+def test_out_keyword(device):
+    a = weft.asarray(np.array([1, 2, 3], np.int32), device=device)
+    out = weft.zeros(3, np.int64, device=device)
+    assert add_k(a, 5, out=out) is out
+    np.testing.assert_array_equal(out.get(), [6, 7, 8])
+    host = np.zeros((2, 3))
+    add_k(a, 0.5, out=host)  # broadcast into out, NumPy out written back
+    np.testing.assert_array_equal(host, [[1.5, 2.5, 3.5]] * 2)
+    with pytest.raises(weft.DTypeError, match="from float64 to out's int32 with casting rule 'same_kind'"):
+        add_k(a, 0.5, out=weft.zeros(3, np.int32, device=device))
+    with pytest.raises(weft.InvalidArgument, match=r"shape \(3,\) does not broadcast to out's shape \(2,\)"):
+        add_k(a, 1, out=weft.zeros(2, np.int32, device=device))
+
+
+def test_dtype_keyword(device):
+    a = weft.asarray(np.array([1, 2, 3], np.int16), device=device)
+    r = add_k(a, 0.25, dtype=np.float32)  # the loop for float32: inputs cast to it
+    assert r.dtype == np.float32
+    np.testing.assert_array_equal(r.get(), np.array([1.25, 2.25, 3.25], np.float32))
+    with pytest.raises(TypeError, match="no loop for dtype=int8"):
+        add_k(weft.asarray(np.array([1.5]), device=device), 1, dtype=np.int8)
+
+    @weft.vectorize(["float32(float32, float32)", "float64(float64, float64)"])
+    def mul(x, y):
+        return x * y
+    x = weft.asarray(np.array([3.0, 4.0], np.float32), device=device)
+    assert mul(x, 2.0, dtype=np.float64).dtype == np.float64
+    assert mul(x, 2.0).dtype == np.float32

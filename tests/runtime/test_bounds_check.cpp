@@ -121,6 +121,35 @@ TEST_P(BoundsCheck, BadReadIsReportedWithParameterLineIndexAndWorkItem) {
   q.launch(k, n).wait();
 }
 
+// The source's #line directives name the file and line of a bad access (a program pasted from
+// files, or made by a generator that keeps the user's positions).
+TEST_P(BoundsCheck, LineDirectivesNameTheFileAndLine) {
+  ModeOn on;
+  const std::string src = std::string("#line 40 \"kernels/copy.cl\"\n") + copy_source;
+  Kernel k = Program::build(dev, src).kernel("scaled_copy");
+  Buffer in = test::upload(q, std::vector<float>(4, 1.5f));
+  Buffer out = test::upload(q, std::vector<float>(4, -7.0f));
+  k.set_args(in, out, 3);
+  try {
+    q.launch(k, 4);
+    FAIL() << "no IndexOutOfRange";
+  } catch (const IndexOutOfRange& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind("kernels/copy.cl:43: in kernel 'scaled_copy'", 0), 0u) << m;  // copy_source's line 4
+  }
+  // A directive with a number only moves the line; the file stays.
+  const std::string moved = std::string("#line 100\n") + copy_source;
+  Kernel k2 = Program::build(dev, moved).kernel("scaled_copy");
+  k2.set_args(in, out, 3);
+  try {
+    q.launch(k2, 4);
+    FAIL() << "no IndexOutOfRange";
+  } catch (const IndexOutOfRange& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind("<source>:103: in kernel", 0), 0u) << m;
+  }
+}
+
 TEST_P(BoundsCheck, BadWriteNamesTheWrittenParameter) {
   ModeOn on;
   Kernel k = Program::build(dev, copy_source).kernel("scaled_copy");

@@ -1,0 +1,77 @@
+"""Python kernels (issue 28): the launch plan of a cached @weft.kernel call. A call's argument
+types decide its translation and kernel; working them out (type_of_value, annotations, the
+compiled-kernel lookups) and building the argument list each time cost more than the launch
+itself. A plan, cached per signature (each argument's Python type, and an array's dtype, ndim
+and layout) and device, holds the kernel and how each argument becomes kernel arguments, so a
+repeated call only reads the arguments' signature and builds the list.
+
+    @weft.kernel
+    def axpy(y, x, a): ...
+    axpy(q, (n,), None, y, x, 2.0)   # first call: types, translation, build; the plan is kept
+    axpy(q, (n,), None, y, x, 3.0)   # the same signature: the plan's kernel, no type work
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as _np
+
+from . import _weft
+from ._pyk_types import ArrayT, Scalar, Type
+
+_ARRAY, _STRIDED, _VALUE, _BOOL, _OTHER = range(5)
+_PLAIN = (float, int, bool)
+
+
+def signature(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The arguments' signature, or None where a plan does not apply (NumPy arrays, tuples and
+    other objects take the full path, which also words the errors)."""
+    out: list[Any] = []
+    for a in args:
+        t = type(a)
+        if t in _PLAIN or isinstance(a, _np.generic):
+            out.append(t)
+        elif isinstance(a, _weft._Array):
+            out.append((a._dtype, a.ndim, a.offset != 0 or not a.flags_c_contiguous))
+        else:
+            return None
+    return tuple(out)
+
+
+class Plan:
+    """A signature's kernel and how each argument is passed."""
+
+    __slots__ = ("kernel", "kinds", "types")
+
+    def __init__(self, types: tuple[Type, ...], kernel: Any) -> None:
+        self.types, self.kernel = types, kernel
+        kinds = []
+        for t in types:
+            if isinstance(t, ArrayT):
+                kinds.append(_STRIDED if t.strided else _ARRAY)
+            elif isinstance(t, Scalar):
+                kinds.append(_BOOL if t.name == "bool" else _VALUE)
+            else:
+                kinds.append(_OTHER)
+        self.kinds = tuple(kinds)
+
+    def arguments(self, args: tuple[Any, ...]) -> list[Any]:
+        """The kernel's arguments (numbers as they are: the kernel converts each to its
+        parameter's type, refusing values out of its range)."""
+        flat: list[Any] = []
+        for kind, t, a in zip(self.kinds, self.types, args):
+            if kind == _ARRAY:
+                flat.append(a)
+                flat.extend(a.shape)
+            elif kind == _VALUE:
+                flat.append(a)
+            elif kind == _BOOL:
+                flat.append(1 if a else 0)
+            elif kind == _STRIDED:
+                from ._pyk_api import _array_args
+                assert isinstance(t, ArrayT)
+                flat.extend(_array_args(t, a))
+            else:
+                from ._pyk_api import _flat
+                flat.extend(_flat((t,), (a,)))
+        return flat
