@@ -187,7 +187,8 @@ Event radix_sort(Queue& queue, const RadixSortJob& job, const SortScratch& scrat
     if (!job.payload_index) check_buffer(job.payload_in, dev, n * payload_size, "values");
     check_buffer(job.payload_out, dev, n * payload_size, "sorted values");
   }
-  // The host device sorts natively (backends/host/host_sort.hpp).
+  // The host device sorts natively (backends/host/host_sort.hpp), payloads of the same sizes.
+  payload_slot(payload_size);
   if (std::optional<Event> native = host_radix_sort(queue, job, scratch, wait)) return *native;
   const SortKernels& k = programs(dev).get(job.key_type, payload_size);
 

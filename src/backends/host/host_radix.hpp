@@ -136,12 +136,33 @@ class Sorter {
 
   // Sorts len keys at a (payloads at pa) where they are, with scratch b, pb of len.
   static void in_place(K* a, P* pa, K* b, P* pb, std::size_t len, K flip) {
-    if (len <= insertion_max) {
+    if (len <= insertion_max && sizeof(K) <= 4) {
+      packed_insertion(a, pa, b, pb, len, flip);
+    } else if (len <= insertion_max) {
       insertion(a, pa, len, flip);
     } else if (len < lsd_min) {
       merge(a, pa, b, pb, len, flip);
     } else if (lsd(a, pa, b, pb, len, flip, passes)) {
       copy_keys(a, pa, b, pb, len);
+    }
+  }
+
+  // Keys of up to 32 bits: (ordered key, position) packed into one 64-bit integer, sorted by
+  // insertion (the position makes it stable), then a gather from a copy in the scratch.
+  static void packed_insertion(K* a, P* pa, K* b, P* pb, std::size_t len, K flip) {
+    std::uint64_t packed[insertion_max];
+    for (std::size_t i = 0; i < len; ++i) packed[i] = (static_cast<std::uint64_t>(key(a[i], flip)) << 32) | i;
+    for (std::size_t i = 1; i < len; ++i) {
+      const std::uint64_t x = packed[i];
+      std::size_t j = i;
+      for (; j > 0 && packed[j - 1] > x; --j) packed[j] = packed[j - 1];
+      packed[j] = x;
+    }
+    copy_keys(b, pb, a, pa, len);
+    for (std::size_t i = 0; i < len; ++i) {
+      const auto from = static_cast<std::uint32_t>(packed[i]);
+      a[i] = b[from];
+      if constexpr (has_payload) pa[i] = pb[from];
     }
   }
 
