@@ -202,15 +202,25 @@ def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bo
     >>> counts.get()
     array([2, 1, 3])
     """
+    a = _array(ar)
+    if axis is not None and a.ndim == 1:
+        # NumPy: a 1-D array's slices are its elements, NaNs merged by equal_nan.
+        _unique_axis_check(axis, 1)
+        axis = None
     if axis is not None:
         from ._unique_axis import unique_along  # (it imports this module)
-        v, i, inv, c = unique_along(_array(ar), axis, bool(return_index), bool(return_inverse), bool(return_counts))
+        v, i, inv, c = unique_along(a, axis, bool(return_index), bool(return_inverse), bool(return_counts))
         extras_axis = [x for x, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want]
         return (v, *extras_axis) if extras_axis else v
-    u, index, inverse, counts = _weft._unique(_array(ar), bool(return_index), bool(return_inverse),
+    u, index, inverse, counts = _weft._unique(a, bool(return_index), bool(return_inverse),
                                               bool(return_counts), bool(equal_nan))
     extras = [x for x, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
     return (u, *extras) if extras else u
+
+
+def _unique_axis_check(axis: object, nd: int) -> None:
+    from ._unique_axis import check_axis  # (it imports this module)
+    check_axis(axis, nd)
 
 
 UniqueAllResult = _namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])

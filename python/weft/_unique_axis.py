@@ -4,7 +4,8 @@ NumPy's lexicographic order, with the first index, inverse and counts of each.
 As numpy.unique with axis: the slices are compared element by element in C order, each
 element in NumPy's order (NaNs last, -0.0 equal to 0.0); two slices are equal when every pair
 of their elements compares equal, so a slice holding a NaN equals no other (equal_nan does not
-apply, as in NumPy). The order comes from one stable argsort per element of a slice, the last
+apply, as in NumPy, except to 1-D arrays, whose slices are their elements: those take the
+flattened path, NaNs merged by equal_nan, as NumPy does). The order comes from one stable argsort per element of a slice, the last
 element first (an LSD sort whose digits are the slice's elements), so equal slices keep their
 order and the first of each is the one returned."""
 from __future__ import annotations
@@ -20,6 +21,15 @@ from ._manipulation import concat, moveaxis
 from ._sorting import argsort, flatnonzero
 
 
+def check_axis(axis: object, nd: int) -> int:
+    """axis as an index in [0, nd): TypeError for a non-integer, AxisError out of bounds."""
+    if not isinstance(axis, (int, _np.integer)) or isinstance(axis, bool):
+        raise TypeError(f"unique: axis must be an integer or None, not {type(axis).__name__}")
+    if not -nd <= int(axis) < nd:
+        raise _np.exceptions.AxisError(f"unique: axis {axis} is out of bounds for an array of dimension {nd}")
+    return int(axis) % nd
+
+
 def unique_along(a: Array, axis: int, return_index: bool, return_inverse: bool,
                  return_counts: bool) -> tuple[Array, Array | None, Array | None, Array | None]:
     """The distinct slices of a along axis and, when asked for, their first indices, the
@@ -31,12 +41,8 @@ def unique_along(a: Array, axis: int, return_index: bool, return_inverse: bool,
     array([[0, 5],
            [1, 2]])
     """
-    if not isinstance(axis, (int, _np.integer)) or isinstance(axis, bool):
-        raise TypeError(f"unique: axis must be an integer or None, not {type(axis).__name__}")
     nd = a.ndim
-    if not -nd <= int(axis) < nd:
-        raise _np.exceptions.AxisError(f"unique: axis {axis} is out of bounds for an array of dimension {nd}")
-    ax = int(axis) % nd
+    ax = check_axis(axis, nd)
     moved = moveaxis(a, ax, 0)
     n = int(moved.shape[0])
     rest = tuple(int(d) for d in moved.shape[1:])
