@@ -5,9 +5,9 @@ As numpy.unique with axis: the slices are compared element by element in C order
 element in NumPy's order (NaNs last, -0.0 equal to 0.0); two slices are equal when every pair
 of their elements compares equal, so a slice holding a NaN equals no other (equal_nan does not
 apply, as in NumPy, except to 1-D arrays, whose slices are their elements: those take the
-flattened path, NaNs merged by equal_nan, as NumPy does). The order comes from one stable argsort per element of a slice, the last
-element first (an LSD sort whose digits are the slice's elements), so equal slices keep their
-order and the first of each is the one returned."""
+flattened path, NaNs merged by equal_nan, as NumPy does). The order comes from one stable
+argsort per element of a slice, the last element first (an LSD sort whose digits are the
+slice's elements), so equal slices keep their order and the first of each is returned."""
 from __future__ import annotations
 
 import math as _math
