@@ -147,16 +147,37 @@ class Sorter {
     }
   }
 
+  template <std::size_t W>
+  static void bitonic(std::uint64_t* v) {
+    for (std::size_t k = 2; k <= W; k <<= 1) {
+      for (std::size_t j = k >> 1; j > 0; j >>= 1) {
+        for (std::size_t i = 0; i < W; ++i) {
+          const std::size_t l = i ^ j;
+          if (l <= i) continue;
+          const std::uint64_t x = v[i], y = v[l];
+          const std::uint64_t lo = x < y ? x : y, hi = x < y ? y : x;
+          const bool up = (i & k) == 0;
+          v[i] = up ? lo : hi;
+          v[l] = up ? hi : lo;
+        }
+      }
+    }
+  }
+
   // Keys of up to 32 bits: (ordered key, position) packed into one 64-bit integer, sorted by
-  // insertion (the position makes it stable), then a gather from a copy in the scratch.
+  // a bitonic network (the position makes it stable), then a gather from a copy in the scratch.
   static void packed_insertion(K* a, P* pa, K* b, P* pb, std::size_t len, K flip) {
     std::uint64_t packed[insertion_max];
     for (std::size_t i = 0; i < len; ++i) packed[i] = (static_cast<std::uint64_t>(key(a[i], flip)) << 32) | i;
-    for (std::size_t i = 1; i < len; ++i) {
-      const std::uint64_t x = packed[i];
-      std::size_t j = i;
-      for (; j > 0 && packed[j - 1] > x; --j) packed[j] = packed[j - 1];
-      packed[j] = x;
+    // Padding above every packed key, then a branch-free bitonic network of the next power of 2.
+    const std::size_t width = len <= 8 ? 8 : len <= 16 ? 16 : 32;
+    std::fill(packed + len, packed + width, ~std::uint64_t{0});
+    if (width == 8) {
+      bitonic<8>(packed);
+    } else if (width == 16) {
+      bitonic<16>(packed);
+    } else {
+      bitonic<32>(packed);
     }
     copy_keys(b, pb, a, pa, len);
     for (std::size_t i = 0; i < len; ++i) {
