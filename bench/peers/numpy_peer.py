@@ -76,6 +76,15 @@ def main():
         labels = rng.integers(0, 1 << 16, n).astype(np.int32)
         med, mn = timed(lambda: np.bincount(labels), repeat)
         emit("numpy np.bincount(x), 2^16 bins", n, "int32", med, mn, 4.0 * n)
+    elif suite == "unique":
+        x = rng.integers(0, 1 << 20, n).astype(np.int32)
+        f = (rng.integers(0, 1 << 16, n) * 0.25).astype(np.float32)
+        med, mn = timed(lambda: np.unique(x), repeat)
+        emit("numpy np.unique(x), 2^20 distinct", n, "int32", med, mn, 4.0 * n)
+        med, mn = timed(lambda: np.unique(x, return_counts=True), repeat)
+        emit("numpy np.unique(x, return_counts=True), 2^20 distinct", n, "int32", med, mn, 4.0 * n)
+        med, mn = timed(lambda: np.unique(f), repeat)
+        emit("numpy np.unique(f), 2^16 distinct", n, "float32", med, mn, 4.0 * n)
     elif suite == "random":
         out = np.empty(n, dtype=np.float32)
         for name, gen in (("PCG64", np.random.default_rng(42)), ("Philox", np.random.Generator(np.random.Philox(42)))):
@@ -93,6 +102,12 @@ def main():
             emit("numpy np.sort(a, kind='stable')", n, dtype, med, mn, 8.0 * n)
         med, mn = timed(lambda: np.argsort(f, kind="stable"), repeat)
         emit("numpy np.argsort(a, kind='stable')", n, "float32", med, mn, 12.0 * n)
+        w = rng.integers(0, 2**63, n, dtype=np.int64)
+        med, mn = timed(lambda: np.sort(w), repeat)
+        emit("numpy np.sort(a)", n, "int64", med, mn, 16.0 * n)
+        rows = f.reshape(-1, 16)
+        med, mn = timed(lambda: np.sort(rows, axis=-1), repeat)
+        emit("numpy np.sort(a, axis=-1), rows of 16", n, "float32", med, mn, 8.0 * n)
     elif suite == "matmul":
         a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
         b = rng.uniform(-1, 1, (n, n)).astype(np.float32)

@@ -1,5 +1,6 @@
-// sort: weft::sort of 2^24 float32 and uint32 keys on CPUs (2^26 on GPUs), argsort of the
-// float32 keys and sort_by_key of uint32 keys with uint32 values, each a new array as
+// sort: weft::sort of 2^24 float32, uint32 and int64 keys on CPUs (2^26 on GPUs), argsort of
+// the float32 keys, sort_by_key of uint32 keys with uint32 values and the float32 keys as rows
+// of 16 sorted along the last axis, each a new array as
 // np.sort gives; with --compare, NumPy's np.sort (its default kind and 'stable') and
 // np.argsort, and PyOpenCL's RadixSort on the OpenCL devices, in the same run. Times are
 // wall-clock per call (the sort's twelve launches and the host's share included).
@@ -46,10 +47,24 @@ void run_sort(Context& ctx) {
     const Stats af = time_array_calls(ctx, dev, [&] { out = argsort(keys_f); });
     const Stats kv = time_array_calls(ctx, dev, [&] { out = sort_by_key(keys_u, keys_u).second; });
     check_sorted<std::uint32_t>(out, "uint32 values");
+    // 64-bit keys, and many short rows (16 keys each) sorted along the last axis.
+    std::mt19937_64 rng64(43);
+    std::vector<std::int64_t> w(n);
+    for (auto& x : w) x = static_cast<std::int64_t>(rng64() >> 1);
+    const Array keys_w = Array::from_host<std::int64_t>(w, Shape{len}, dev);
+    const Stats sw = time_array_calls(ctx, dev, [&] { out = sort(keys_w); });
+    check_sorted<std::int64_t>(out, "int64");
+    const Array rows = keys_f.reshape({len / 16, 16});
+    const Stats sr = n % 16 == 0 ? time_array_calls(ctx, dev, [&] { out = sort(rows, -1); }) : Stats{};
     const double b4 = 4.0 * static_cast<double>(n);
     ctx.add({"sort", "weft sort(a)", dev.selector(), n, "float32", sf.median, sf.min, 2 * b4, rate(n, sf)});
     ctx.add({"sort", "weft sort(a)", dev.selector(), n, "uint32", su.median, su.min, 2 * b4, rate(n, su)});
     ctx.add({"sort", "weft argsort(a)", dev.selector(), n, "float32", af.median, af.min, 3 * b4, rate(n, af)});
+    ctx.add({"sort", "weft sort(a)", dev.selector(), n, "int64", sw.median, sw.min, 4 * b4, rate(n, sw)});
+    if (n % 16 == 0) {
+      ctx.add({"sort", "weft sort(a, axis=-1), rows of 16", dev.selector(), n, "float32", sr.median, sr.min, 2 * b4,
+               rate(n, sr)});
+    }
     ctx.add({"sort", "weft sort_by_key(k, v), uint32 values", dev.selector(), n, "uint32", kv.median, kv.min, 4 * b4,
              rate(n, kv)});
   }

@@ -161,12 +161,12 @@ def unique(ar: ArrayLike | Array, return_index: Literal[False] = False, return_i
            sorted: bool = True) -> Array: ...  # noqa: A002
 @overload
 def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis: None = None, *, equal_nan: bool = True,
+           return_counts: bool = False, axis: int | None = None, *, equal_nan: bool = True,
            sorted: bool = True) -> Any: ...  # noqa: A002  (a tuple of arrays when a flag is true)
 
 
 def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis: None = None, *, equal_nan: bool = True,
+           return_counts: bool = False, axis: int | None = None, *, equal_nan: bool = True,
            sorted: bool = True) -> Any:  # noqa: A002 (NumPy's name)
     """The sorted distinct elements of the flattened array, as numpy.unique.
 
@@ -180,8 +180,9 @@ def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bo
         The input.
     return_index, return_inverse, return_counts : bool, optional
         Also return the first indices, the inverse, the counts (int64 arrays).
-    axis : None
-        Only None (the flattened array) is supported.
+    axis : int or None, optional
+        None: the flattened array's elements. An int: the distinct slices along that axis, in
+        lexicographic order (weft/_unique_axis.py); the inverse then has the axis' length.
     equal_nan : bool, optional
         Whether all NaNs are one element (True by default).
     sorted : bool, optional
@@ -192,11 +193,6 @@ def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bo
     weft.Array or tuple of weft.Array
         The distinct elements, followed by the arrays asked for.
 
-    Raises
-    ------
-    weft.Unsupported
-        axis is not None.
-
     Examples
     --------
     >>> a = weft.asarray(np.array([3, 1, 3, 2, 1, 3]))
@@ -206,12 +202,25 @@ def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bo
     >>> counts.get()
     array([2, 1, 3])
     """
+    a = _array(ar)
+    if axis is not None and a.ndim == 1:
+        # NumPy: a 1-D array's slices are its elements, NaNs merged by equal_nan.
+        _unique_axis_check(axis, 1)
+        axis = None
     if axis is not None:
-        raise _weft.Unsupported("unique: axis= is not supported (only the flattened array)")
-    u, index, inverse, counts = _weft._unique(_array(ar), bool(return_index), bool(return_inverse),
+        from ._unique_axis import unique_along  # (it imports this module)
+        v, i, inv, c = unique_along(a, axis, bool(return_index), bool(return_inverse), bool(return_counts))
+        extras_axis = [x for x, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want]
+        return (v, *extras_axis) if extras_axis else v
+    u, index, inverse, counts = _weft._unique(a, bool(return_index), bool(return_inverse),
                                               bool(return_counts), bool(equal_nan))
     extras = [x for x, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
     return (u, *extras) if extras else u
+
+
+def _unique_axis_check(axis: object, nd: int) -> None:
+    from ._unique_axis import check_axis  # (it imports this module)
+    check_axis(axis, nd)
 
 
 UniqueAllResult = _namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])

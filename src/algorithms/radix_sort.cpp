@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "backends/host/host_sort.hpp"
 #include "core/lifetime.hpp"
 #include "embedded/weft_embedded.hpp"
 #include "runtime/device_local.hpp"
@@ -185,6 +187,9 @@ Event radix_sort(Queue& queue, const RadixSortJob& job, const SortScratch& scrat
     if (!job.payload_index) check_buffer(job.payload_in, dev, n * payload_size, "values");
     check_buffer(job.payload_out, dev, n * payload_size, "sorted values");
   }
+  // The host device sorts natively (backends/host/host_sort.hpp), payloads of the same sizes.
+  payload_slot(payload_size);
+  if (std::optional<Event> native = host_radix_sort(queue, job, scratch, wait)) return *native;
   const SortKernels& k = programs(dev).get(job.key_type, payload_size);
 
   // Digit passes over the keys, then over the rows (the row number's bytes that vary).

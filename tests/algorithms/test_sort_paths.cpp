@@ -1,0 +1,150 @@
+// The sort's size and layout paths on every device (on the host: insertion sort up to 24
+// keys, merge sort below 512, the radix sort above, split over threads from 2^16), checked
+// against std::stable_sort with NumPy's order: keys, argsort and values, both orders, keys
+// whose high digits are all equal (passes skipped, an odd number left), all-equal keys, and
+// in-place raw buffers of those.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support.hpp"
+#include "weft/sort.hpp"
+
+namespace weft {
+namespace {
+
+template <class T>
+bool before(T a, T b, bool descending) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a) || std::isnan(b)) return descending ? std::isnan(a) && !std::isnan(b) : !std::isnan(a) && std::isnan(b);
+  }
+  return descending ? b < a : a < b;
+}
+
+template <class T>
+std::vector<std::int64_t> stable_order(const std::vector<T>& v, std::size_t cols, bool descending) {
+  std::vector<std::int64_t> idx(v.size());
+  for (std::size_t r = 0; cols && r < v.size() / cols; ++r) {
+    auto first = idx.begin() + static_cast<std::ptrdiff_t>(r * cols);
+    std::iota(first, first + static_cast<std::ptrdiff_t>(cols), std::int64_t{0});
+    const T* row = v.data() + r * cols;
+    std::stable_sort(first, first + static_cast<std::ptrdiff_t>(cols),
+                     [&](std::int64_t a, std::int64_t b) { return before(row[a], row[b], descending); });
+  }
+  return idx;
+}
+
+template <class T>
+std::vector<T> gathered(const std::vector<T>& v, const std::vector<std::int64_t>& idx, std::size_t cols) {
+  std::vector<T> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i / cols * cols + static_cast<std::size_t>(idx[i])];
+  return out;
+}
+
+template <class T>
+std::vector<T> fetch(const Array& a) {
+  std::vector<T> out(static_cast<std::size_t>(a.size()));
+  if (!out.empty()) a.to_host_bytes(out.data(), a.dtype());
+  return out;
+}
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// Keys below 2^bits (a few with the sign of zero and NaNs for floats).
+template <class T>
+std::vector<T> keys(std::size_t n, unsigned seed, int bits) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const auto r = rng();
+    if constexpr (std::is_floating_point_v<T>) {
+      const T specials[] = {T(0), -T(0), static_cast<T>(std::nan("")), static_cast<T>(-std::nan(""))};
+      x = r % 11 == 0 ? specials[(r >> 8) % 4] : static_cast<T>(static_cast<double>(r % (1u << bits)) - 100.0);
+    } else {
+      x = static_cast<T>(r & ((std::uint64_t{1} << bits) - 1));
+    }
+  }
+  return v;
+}
+
+class SortPaths : public ::testing::TestWithParam<Device> {
+ public:
+  Device dev = GetParam();
+
+  template <class T>
+  void expect(const std::vector<T>& v, std::size_t rows, std::size_t cols, const std::string& what) {
+    const Shape shape = rows == 1 ? Shape{static_cast<std::int64_t>(cols)}
+                                  : Shape{static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols)};
+    const Array a = Array::from_host_bytes(v.data(), v.size(), dtype_of<T>, shape, dev);
+    std::vector<std::uint8_t> small(v.size());
+    for (std::size_t i = 0; i < small.size(); ++i) small[i] = static_cast<std::uint8_t>(i * 5 + 1);
+    const Array payload = Array::from_host_bytes(small.data(), small.size(), DType::uint8, shape, dev);
+    for (bool descending : {false, true}) {
+      const std::string label = what + (descending ? " descending" : "");
+      const auto idx = stable_order(v, cols, descending);
+      EXPECT_TRUE(same_bits(fetch<T>(sort(a, -1, descending)), gathered(v, idx, cols))) << label;
+      EXPECT_EQ(fetch<std::int64_t>(argsort(a, -1, descending)), idx) << label;
+      const auto [k, p] = sort_by_key(a, payload, -1, descending);
+      EXPECT_TRUE(same_bits(fetch<T>(k), gathered(v, idx, cols))) << label;
+      EXPECT_EQ(fetch<std::uint8_t>(p), gathered(small, idx, cols)) << label;
+    }
+  }
+};
+
+TEST_P(SortPaths, SizesAroundEachPath) {
+  for (std::size_t n : {24, 25, 511, 512, 65535, 65536 + 7, 150001}) {
+    expect(keys<float>(n, static_cast<unsigned>(n), 20), 1, n, "float32 n=" + std::to_string(n));
+    expect(keys<std::int64_t>(n, static_cast<unsigned>(n) + 1, 40), 1, n, "int64 n=" + std::to_string(n));
+  }
+}
+
+TEST_P(SortPaths, ConstantDigitsAreSkipped) {
+  // Only the lowest digit varies (one pass), the two lowest (two), and no digit at all.
+  for (int bits : {9, 20}) {
+    expect(keys<std::uint32_t>(70000, 3, bits), 1, 70000, "uint32 < 2^" + std::to_string(bits));
+    expect(keys<std::uint64_t>(3000, 4, bits), 1, 3000, "uint64 < 2^" + std::to_string(bits));
+  }
+  expect(std::vector<std::uint32_t>(70000, 7u), 1, 70000, "equal uint32");
+  expect(std::vector<double>(1000, -0.0), 1, 1000, "equal -0.0");
+}
+
+TEST_P(SortPaths, RowsOfEveryPath) {
+  const std::pair<std::size_t, std::size_t> shapes[] = {{500, 20}, {40, 600}, {3, 70000}, {9, 3000}};
+  for (const auto& [r, c] : shapes) {
+    const std::string what = "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
+    expect(keys<float>(r * c, 5, 12), r, c, "float32 " + what);
+    expect(keys<std::uint16_t>(r * c, 6, 16), r, c, "uint16 " + what);
+  }
+}
+
+TEST_P(SortPaths, RawBuffersInPlaceWithSkippedPasses) {
+  Queue q(dev);
+  for (int bits : {9, 20, 32}) {
+    const std::size_t n = 70001;
+    const auto v = keys<std::uint32_t>(n, 8, bits);
+    std::vector<std::uint32_t> vals(n);
+    std::iota(vals.begin(), vals.end(), 0u);
+    const Buffer k = test::upload(q, v);
+    const Buffer p = test::upload(q, vals);
+    enqueue_sort_by_key(q, k, DType::uint32, p, sizeof(std::uint32_t), n).wait();
+    const auto idx = stable_order(v, n, false);
+    EXPECT_TRUE(same_bits(test::download<std::uint32_t>(q, k, n), gathered(v, idx, n))) << bits;
+    std::vector<std::uint32_t> want(n);
+    for (std::size_t i = 0; i < n; ++i) want[i] = static_cast<std::uint32_t>(idx[i]);
+    EXPECT_EQ(test::download<std::uint32_t>(q, p, n), want) << bits;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDevices, SortPaths, ::testing::ValuesIn(test::test_devices()), test::device_name);
+
+}  // namespace
+}  // namespace weft
