@@ -76,6 +76,12 @@ def main():
         labels = rng.integers(0, 1 << 16, n).astype(np.int32)
         med, mn = timed(lambda: np.bincount(labels), repeat)
         emit("numpy np.bincount(x), 2^16 bins", n, "int32", med, mn, 4.0 * n)
+    elif suite == "unique":
+        x = rng.integers(0, 1 << 20, n).astype(np.int32)
+        med, mn = timed(lambda: np.unique(x), repeat)
+        emit("numpy np.unique(a), 2^20 distinct", n, "int32", med, mn, 4.0 * n)
+        med, mn = timed(lambda: np.unique(x, return_counts=True), repeat)
+        emit("numpy np.unique(a, return_counts=True), 2^20 distinct", n, "int32", med, mn, 4.0 * n)
     elif suite == "random":
         out = np.empty(n, dtype=np.float32)
         for name, gen in (("PCG64", np.random.default_rng(42)), ("Philox", np.random.Generator(np.random.Philox(42)))):

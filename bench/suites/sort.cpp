@@ -1,8 +1,9 @@
-// sort: weft::sort of 2^24 float32 and uint32 keys on CPUs (2^26 on GPUs), argsort of the
-// float32 keys and sort_by_key of uint32 keys with uint32 values, each a new array as
-// np.sort gives; with --compare, NumPy's np.sort (its default kind and 'stable') and
-// np.argsort, and PyOpenCL's RadixSort on the OpenCL devices, in the same run. Times are
-// wall-clock per call (the sort's twelve launches and the host's share included).
+// sort: weft::sort of 2^24 float32, uint32 and uint64 keys on CPUs (2^28 on GPUs, issue 25's
+// size), argsort of the float32 keys and sort_by_key of uint32 keys with uint32 values, each a
+// new array as np.sort gives; with --compare, NumPy's np.sort (its default kind and 'stable')
+// and np.argsort, PyOpenCL's RadixSort on the OpenCL devices, and CuPy's cupy.sort and
+// cupy.argsort (CUB) on CUDA, in the same run. Times are wall-clock per call (every launch
+// and the host's share included); CUDA devices sort with CUB when libweft_cub is there.
 #include <algorithm>
 #include <random>
 
@@ -12,7 +13,7 @@ namespace weft::bench {
 namespace {
 
 std::size_t default_array_n(const Device& d) {
-  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
+  return d.type() == DeviceType::gpu ? (std::size_t{1} << 28) : (std::size_t{1} << 24);
 }
 
 std::string rate(std::size_t n, const Stats& s) {
@@ -38,26 +39,32 @@ void run_sort(Context& ctx) {
     for (auto& x : u) x = static_cast<std::uint32_t>(rng());
     const Array keys_f = Array::from_host<float>(f, Shape{len}, dev);
     const Array keys_u = Array::from_host<std::uint32_t>(u, Shape{len}, dev);
+    std::vector<std::uint64_t> w(n);
+    std::mt19937_64 rng64(43);
+    for (auto& x : w) x = rng64();
+    const Array keys_w = Array::from_host<std::uint64_t>(w, Shape{len}, dev);
+    w = {};
     Array out;
     const Stats sf = time_array_calls(ctx, dev, [&] { out = sort(keys_f); });
     check_sorted<float>(out, "float32");
     const Stats su = time_array_calls(ctx, dev, [&] { out = sort(keys_u); });
     check_sorted<std::uint32_t>(out, "uint32");
+    const Stats sw = time_array_calls(ctx, dev, [&] { out = sort(keys_w); });
+    check_sorted<std::uint64_t>(out, "uint64");
     const Stats af = time_array_calls(ctx, dev, [&] { out = argsort(keys_f); });
     const Stats kv = time_array_calls(ctx, dev, [&] { out = sort_by_key(keys_u, keys_u).second; });
     check_sorted<std::uint32_t>(out, "uint32 values");
     const double b4 = 4.0 * static_cast<double>(n);
     ctx.add({"sort", "weft sort(a)", dev.selector(), n, "float32", sf.median, sf.min, 2 * b4, rate(n, sf)});
     ctx.add({"sort", "weft sort(a)", dev.selector(), n, "uint32", su.median, su.min, 2 * b4, rate(n, su)});
+    ctx.add({"sort", "weft sort(a)", dev.selector(), n, "uint64", sw.median, sw.min, 4 * b4, rate(n, sw)});
     ctx.add({"sort", "weft argsort(a)", dev.selector(), n, "float32", af.median, af.min, 3 * b4, rate(n, af)});
     ctx.add({"sort", "weft sort_by_key(k, v), uint32 values", dev.selector(), n, "uint32", kv.median, kv.min, 4 * b4,
              rate(n, kv)});
   }
   if (!ctx.options().compare) return;
-  std::size_t cpu_n = 0;
-  for (const Device& d : ctx.devices()) {
-    if (d.type() != DeviceType::gpu) cpu_n = ctx.n_or(default_array_n(d));
-  }
+  std::size_t cpu_n = 0, gpu_n = 0;
+  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d));
   const std::string repeat = std::to_string(ctx.options().repeat);
   std::string why;
   if (cpu_n && !run_peer(ctx, "sort", "numpy_peer.py", {"sort", std::to_string(cpu_n), repeat}, &why)) {
@@ -67,10 +74,14 @@ void run_sort(Context& ctx) {
   if (cpu_n && !run_peer(ctx, "sort", "pyopencl_peer.py", {"sort", std::to_string(cpu_n), repeat}, &why)) {
     ctx.progress(why);
   }
+  // CuPy (CUB through Thrust) on the GPU, at the GPU size.
+  if (gpu_n && !run_peer(ctx, "sort", "cupy_peer.py", {"sort", std::to_string(gpu_n), repeat}, &why)) {
+    ctx.progress(why);
+  }
 }
 
 const SuiteRegistration registration{
-    {"sort", "radix sort: sort, argsort, sort_by_key of 2^24 float32/uint32 keys", run_sort}};
+    {"sort", "radix sort: sort, argsort, sort_by_key of 2^24 (GPU: 2^28) float32/uint32/uint64 keys", run_sort}};
 
 }  // namespace
 }  // namespace weft::bench
