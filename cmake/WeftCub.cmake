@@ -34,7 +34,6 @@ endif()
 
 if(weft_cub_enabled)
   set(src ${CMAKE_CURRENT_SOURCE_DIR}/src/backends/cuda/cub)
-  set(obj ${CMAKE_CURRENT_BINARY_DIR}/weft_cub/weft_cub.o)
   set(lib ${CMAKE_CURRENT_BINARY_DIR}/libweft_cub.so)
   set(gencode "")
   foreach(arch IN LISTS WEFT_CUB_ARCHITECTURES)
@@ -42,25 +41,31 @@ if(weft_cub_enabled)
     set(last ${arch})
   endforeach()
   list(APPEND gencode -gencode arch=compute_${last},code=compute_${last})
-  # The object through ccache where the build uses it (ccache caches nvcc's -c); the link apart.
+  # Each object through ccache where the build uses it (ccache caches nvcc's -c); three files
+  # so that nvcc's minute spreads over the build's cores.
   set(launcher "")
   if(CMAKE_CXX_COMPILER_LAUNCHER)
     set(launcher ${CMAKE_CXX_COMPILER_LAUNCHER})
   endif()
-  add_custom_command(OUTPUT ${obj}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/weft_cub
-    COMMAND ${launcher} ${CUDAToolkit_NVCC_EXECUTABLE} -c -std=c++17 -O3 -Xcompiler=-fPIC,-fvisibility=hidden
-            -ccbin ${CMAKE_CXX_COMPILER} ${gencode} -DCCCL_DISABLE_NVTX -I${src}
-            -I${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/cl ${src}/weft_cub.cu -o ${obj}
-    DEPENDS ${src}/weft_cub.cu ${src}/weft_cub.h ${src}/ordered_keys.cuh
-            ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/cl/sort_keys.cl
-    COMMENT "nvcc: libweft_cub (CUB radix sort for ${WEFT_CUB_ARCHITECTURES})"
-    VERBATIM)
+  set(objs "")
+  foreach(part weft_cub weft_cub_float weft_cub_segmented)
+    set(obj ${CMAKE_CURRENT_BINARY_DIR}/weft_cub/${part}.o)
+    add_custom_command(OUTPUT ${obj}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_CURRENT_BINARY_DIR}/weft_cub
+      COMMAND ${launcher} ${CUDAToolkit_NVCC_EXECUTABLE} -c -std=c++17 -O3 -Xcompiler=-fPIC,-fvisibility=hidden
+              -ccbin ${CMAKE_CXX_COMPILER} ${gencode} -DCCCL_DISABLE_NVTX -I${src}
+              -I${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/cl ${src}/${part}.cu -o ${obj}
+      DEPENDS ${src}/${part}.cu ${src}/weft_cub.h ${src}/weft_cub_detail.cuh ${src}/ordered_keys.cuh
+              ${CMAKE_CURRENT_SOURCE_DIR}/src/kernels/cl/sort_keys.cl
+      COMMENT "nvcc: ${part}.cu (libweft_cub, sm ${WEFT_CUB_ARCHITECTURES})"
+      VERBATIM)
+    list(APPEND objs ${obj})
+  endforeach()
   # The CUDA runtime linked in statically (no libcudart to ship); only the table is exported.
   add_custom_command(OUTPUT ${lib}
-    COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -shared -cudart static -ccbin ${CMAKE_CXX_COMPILER} ${gencode} ${obj}
+    COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} -shared -cudart static -ccbin ${CMAKE_CXX_COMPILER} ${gencode} ${objs}
             -Xlinker --version-script=${src}/weft_cub.map -o ${lib}
-    DEPENDS ${obj} ${src}/weft_cub.map
+    DEPENDS ${objs} ${src}/weft_cub.map
     COMMENT "nvcc: linking libweft_cub.so"
     VERBATIM)
   add_custom_target(weft_cub ALL DEPENDS ${lib})

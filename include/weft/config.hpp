@@ -61,7 +61,6 @@ struct WEFT_API Config {
   bool host_pch = true;                  // WEFT_HOST_PCH
   bool placement_learn = false;          // WEFT_PLACEMENT_LEARN
   bool bounds_check = false;             // WEFT_BOUNDS_CHECK
-  std::string cub;                       // WEFT_CUB: "" (libweft_cub beside libweft), "off", or its path
   std::string path;                      // PATH; default /usr/local/bin:/usr/bin:/bin
 
   /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.

@@ -387,18 +387,6 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     }
   }
 
-  if (auto v = get("WEFT_CUB"); v && !trim(*v).empty()) {
-    const std::string_view t = trim(*v);
-    if (t == "0" || t == "off") {
-      c.cub = "off";
-    } else if (t.front() == '/') {
-      c.cub = std::string(t);
-    } else {
-      throw ConfigError("WEFT_CUB='" + std::string(*v) + "' is neither 0/off (CUDA devices sort with weft's own "
-                        "kernels) nor an absolute path to libweft_cub.so (unset: the one beside libweft)");
-    }
-  }
-
   // An empty PATH entry is the current directory (as execvp takes it), so PATH is kept as is.
   const auto path = get("PATH");
   c.path = path ? std::string(*path) : "/usr/local/bin:/usr/bin:/bin";

@@ -149,11 +149,6 @@ TEST(Config, OpenclPtxIsASwitch) {
   EXPECT_FALSE(parse({}).bounds_check);
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_BOUNDS_CHECK", on}}).bounds_check) << on;
   EXPECT_FALSE(parse({{"WEFT_BOUNDS_CHECK", "0"}}).bounds_check);
-  EXPECT_EQ(parse({}).cub, "");
-  EXPECT_EQ(parse({{"WEFT_CUB", " off "}}).cub, "off");
-  EXPECT_EQ(parse({{"WEFT_CUB", "0"}}).cub, "off");
-  EXPECT_EQ(parse({{"WEFT_CUB", "/opt/weft/libweft_cub.so"}}).cub, "/opt/weft/libweft_cub.so");
-  EXPECT_THROW(parse({{"WEFT_CUB", "libweft_cub.so"}}), ConfigError);
   EXPECT_NE(error_of({{"WEFT_BOUNDS_CHECK", "yes"}}).find("WEFT_BOUNDS_CHECK='yes'"), std::string::npos);
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_OPENCL_PTX", on}}).opencl_ptx) << on;
   for (const char* off : {"0", "off"}) EXPECT_FALSE(parse({{"WEFT_OPENCL_PTX", off}}).opencl_ptx) << off;

@@ -1,8 +1,8 @@
 // The CUDA device's sort engine (runtime/sort_engine.hpp): CUB's radix sort in the plugin
 // libweft_cub.so (src/backends/cuda/cub, built by nvcc when the CUDA toolkit is there), opened
-// at the first sort on a CUDA device from WEFT_CUB's path or beside libweft. Without it, or
-// with WEFT_CUB=off, CUDA devices sort with weft's own kernels (one WEFT_LOG=info line says
-// why). CUB runs on the stream of weft's queue, in the current context: weft makes the
+// at the first sort on a CUDA device from the folder of the binary weft is in (libweft, or a
+// program that links weft statically). Without it CUDA devices sort with weft's own kernels
+// (one WEFT_LOG=info line says why). CUB runs on the stream of weft's queue, in the current context: weft makes the
 // device's primary context current, the one the CUDA runtime inside the plugin binds to.
 #include <dlfcn.h>
 
@@ -21,7 +21,6 @@
 #include "core/log.hpp"
 #include "runtime/device_local.hpp"
 #include "runtime/sort_engine.hpp"
-#include "weft/config.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
@@ -42,12 +41,7 @@ std::filesystem::path libweft_folder() {
 
 Plugin load_plugin() {
   Plugin p;
-  const std::string& setting = config().cub;
-  if (setting == "off") {
-    WEFT_LOG_INFO("sort: WEFT_CUB=off: CUDA devices sort with weft's radix sort kernels");
-    return p;
-  }
-  p.path = setting.empty() ? (libweft_folder() / "libweft_cub.so").string() : setting;
+  p.path = (libweft_folder() / "libweft_cub.so").string();
   void* lib = ::dlopen(p.path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char* why = ::dlerror();

@@ -3,11 +3,12 @@
 // those as unsigned integers, ascending and stable: the order of weft's own radix sort, ties
 // included. Unsigned keys ascending skip that pass. What comes back:
 //   integers: the sorted bits turned back into keys (the map is one to one);
-//   floats without values: the original keys, moved as CUB's values (NaN payloads and -0.0
-//     are kept, which the ordered bits forget);
+//   float32/64 keys alone: CUB's own float sort (-0.0 equal to 0.0, bits kept), then the NaNs,
+//     which CUB orders by their bits, put where weft's order has them (weft_cub_float.cu); in
+//     place: the ordered bits sorted with the original keys as CUB's values;
 //   everything else (indices, 1- and 2-byte values, float keys with values, rows): CUB moves
 //     32-bit indices and a gather fetches keys and values by them.
-// Rows of equal length sort in one cub::DeviceSegmentedSort. Jobs of more than 2^31 - 1 keys
+// Rows of equal length sort in one cub::DeviceSegmentedSort (8- and 16-bit keys widened to 32). Jobs of more than 2^31 - 1 keys
 // are refused (WEFT_CUB_UNSUPPORTED): weft sorts them with its own kernels.
 #include "weft_cub.h"
 
@@ -17,25 +18,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_segmented_sort.cuh>
 #include <cub/version.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include "ordered_keys.cuh"
+#include "weft_cub_detail.cuh"
 
 namespace weft_cub {
 namespace {
-
-constexpr unsigned kBlock = 256;
-
-unsigned grid_for(std::uint64_t n) {
-  const std::uint64_t blocks = (n + kBlock - 1) / kBlock;
-  return static_cast<unsigned>(blocks < 65536 ? (blocks ? blocks : 1) : 65536);
-}
-
-#define WEFT_CUB_FOR_EACH(i, n) \
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < (n); i += std::uint64_t{gridDim.x} * blockDim.x)
 
 template <class K, int Kind>
 __global__ void to_ordered(const K* in, K* out, std::uint64_t n, K flip) {
@@ -52,38 +41,14 @@ __global__ void iota(std::uint32_t* out, std::uint64_t n) {
   WEFT_CUB_FOR_EACH(i, n) out[i] = static_cast<std::uint32_t>(i);
 }
 
+template <class K>
+__global__ void widen_keys(const K* in, std::uint32_t* out, std::uint64_t n) {
+  WEFT_CUB_FOR_EACH(i, n) out[i] = in[i];
+}
+
 __global__ void widen(const std::uint32_t* idx, std::int64_t* out, std::uint64_t n) {
   WEFT_CUB_FOR_EACH(i, n) out[i] = static_cast<std::int64_t>(idx[i]);
 }
-
-template <class T>
-__global__ void gather(const T* src, const std::uint32_t* idx, T* dst, std::uint64_t n) {
-  WEFT_CUB_FOR_EACH(i, n) dst[i] = src[idx[i]];
-}
-
-// Carves the caller's temporary memory into aligned pieces; with a null base it only counts.
-class Arena {
- public:
-  explicit Arena(void* base) : base_(static_cast<char*>(base)) {}
-  template <class T>
-  T* take(std::uint64_t count) {
-    const std::size_t at = used_;
-    used_ += (count * sizeof(T) + 255) / 256 * 256;
-    return base_ ? reinterpret_cast<T*>(base_ + at) : nullptr;
-  }
-  void* rest() const { return base_ ? base_ + used_ : nullptr; }
-  std::size_t used() const { return used_; }
-
- private:
-  char* base_;
-  std::size_t used_ = 0;
-};
-
-// The row offsets of equal rows: row r starts at r * len.
-struct RowStart {
-  std::int64_t len;
-  __host__ __device__ std::int64_t operator()(std::int64_t r) const { return r * len; }
-};
 
 template <class T>
 T sign_bit() {
@@ -111,8 +76,7 @@ int run(const weft_cub_sort_job& job, void* temp, std::size_t* bytes) {
   const bool by_index = !float_pairs && !value_pairs && (has_payload || floats);
 
   // The size query allocates from a null arena, then the run from the caller's, in the same order.
-  auto* base = temp ? reinterpret_cast<void*>((reinterpret_cast<std::uintptr_t>(temp) + 255) / 256 * 256) : nullptr;
-  Arena a(base);
+  Arena a(Arena::aligned(temp));
   const auto* keys_in = static_cast<const K*>(job.keys_in);
   auto* keys_out = static_cast<K*>(job.keys_out);
   K* ordered = direct_keys ? nullptr : a.take<K>(n);
@@ -133,6 +97,10 @@ int run(const weft_cub_sort_job& job, void* temp, std::size_t* bytes) {
   };
   const K unorder = static_cast<K>(flip ^ (kind == WEFT_CUB_SIGNED ? sign_bit<K>() : K{0}));
 
+  if constexpr (sizeof(K) >= 4) {
+    // Floats alone: CUB's float order is weft's but for NaNs (it keeps -0.0 equal to 0.0).
+    if (float_pairs && !in_place) return float_keys<K>(job, temp, bytes);
+  }
   if (float_pairs) {
     // Floats without values: the original keys ride along as CUB's values.
     using V = K;
@@ -198,20 +166,27 @@ int run(const weft_cub_sort_job& job, void* temp, std::size_t* bytes) {
   }
 
   // By index: CUB sorts (ordered bits, 32-bit index); keys and values follow the indices.
+  // Rows of 8- and 16-bit keys sort as 32-bit ones (fewer segmented sorts to compile).
+  const bool wide_rows = rows && sizeof(K) < 4;
   std::uint32_t* idx = a.take<std::uint32_t>(n);
   std::uint32_t* idx_out = a.take<std::uint32_t>(n);
-  K* ordered_out = a.take<K>(n);
-  K* keys_copy = floats && in_place ? a.take<K>(n) : nullptr;
+  std::uint32_t* wide = wide_rows ? a.take<std::uint32_t>(n) : nullptr;
+  std::uint32_t* wide_out = wide_rows ? a.take<std::uint32_t>(n) : nullptr;
+  K* ordered_out = wide_rows ? nullptr : a.take<K>(n);
+  const bool gather_keys = floats || wide_rows;
+  K* keys_copy = gather_keys && in_place ? a.take<K>(n) : nullptr;
   const bool values_in_place = p != 0 && job.payload_in == job.payload_out;
   void* values_copy = values_in_place ? a.take<std::uint64_t>(n) : nullptr;  // room for any size
-  const std::int64_t len = rows ? static_cast<std::int64_t>(job.row_len) : static_cast<std::int64_t>(n);
-  const std::int64_t nrows = static_cast<std::int64_t>(n) / len;
-  auto starts = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), RowStart{len});
-  auto ends = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(1), RowStart{len});
   auto sort = [&](void* cub_temp) -> cudaError_t {
     if (rows) {
-      return cub::DeviceSegmentedSort::StableSortPairs(cub_temp, cub_bytes, ordered, ordered_out, idx, idx_out,
-                                                      static_cast<std::int64_t>(n), nrows, starts, ends, stream);
+      const auto len = static_cast<std::int64_t>(job.row_len);
+      if constexpr (sizeof(K) < 4) {
+        return segmented_pairs<std::uint32_t>(cub_temp, cub_bytes, wide, wide_out, idx, idx_out,
+                                              static_cast<std::int64_t>(n), len, stream);
+      } else {
+        return segmented_pairs<K>(cub_temp, cub_bytes, ordered, ordered_out, idx, idx_out,
+                                  static_cast<std::int64_t>(n), len, stream);
+      }
     }
     return cub::DeviceRadixSort::SortPairs(cub_temp, cub_bytes, ordered, ordered_out, idx, idx_out, items, 0,
                                            int{8 * sizeof(K)}, stream);
@@ -234,8 +209,9 @@ int run(const weft_cub_sort_job& job, void* temp, std::size_t* bytes) {
   launch_order();
   const unsigned g = grid_for(n);
   iota<<<g, kBlock, 0, stream>>>(idx, n);
+  if (wide_rows) widen_keys<K><<<g, kBlock, 0, stream>>>(ordered, wide, n);
   if ((err = sort(a.rest()))) return err;
-  if (floats) {
+  if (gather_keys) {
     gather<K><<<g, kBlock, 0, stream>>>(key_src, idx_out, keys_out, n);
   } else {
     from_ordered<K><<<g, kBlock, 0, stream>>>(ordered_out, keys_out, n, unorder);
