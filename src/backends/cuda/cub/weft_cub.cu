@@ -3,11 +3,11 @@
 // those as unsigned integers, ascending and stable: the order of weft's own radix sort, ties
 // included. Unsigned keys ascending skip that pass. What comes back:
 //   integers: the sorted bits turned back into keys (the map is one to one);
-//   float32/64 keys alone: CUB's own float sort (-0.0 equal to 0.0, bits kept), then the NaNs,
-//     which CUB orders by their bits, put where weft's order has them (weft_cub_float.cu); in
-//     place: the ordered bits sorted with the original keys as CUB's values;
-//   everything else (indices, 1- and 2-byte values, float keys with values, rows): CUB moves
-//     32-bit indices and a gather fetches keys and values by them.
+//   float32/64 keys alone (not in place): CUB's own float sort (-0.0 equal to 0.0, bits kept),
+//     then the NaNs, which CUB orders by their bits, put where weft's order has them
+//     (weft_cub_float.cu);
+//   everything else (indices, 1- and 2-byte values, float keys with values or in place,
+//     float16, rows): CUB moves 32-bit indices and a gather fetches keys and values by them.
 // Rows of equal length sort in one cub::DeviceSegmentedSort (8- and 16-bit keys widened to 32). Jobs of more than 2^31 - 1 keys
 // are refused (WEFT_CUB_UNSUPPORTED): weft sorts them with its own kernels.
 #include "weft_cub.h"
@@ -71,9 +71,9 @@ int run(const weft_cub_sort_job& job, void* temp, std::size_t* bytes) {
   const K flip = job.descending ? static_cast<K>(~K{0}) : K{0};
   // How CUB's values are chosen (the file's comment).
   const bool direct_keys = !rows && kind == WEFT_CUB_UNSIGNED && !job.descending && !in_place;
-  const bool float_pairs = !rows && floats && !has_payload && (sizeof(K) == 4 || sizeof(K) == 8);
+  const bool float_keys_alone = !rows && floats && !has_payload && !in_place && (sizeof(K) == 4 || sizeof(K) == 8);
   const bool value_pairs = !rows && !floats && (p == 4 || p == 8);
-  const bool by_index = !float_pairs && !value_pairs && (has_payload || floats);
+  const bool by_index = !float_keys_alone && !value_pairs && (has_payload || floats);
 
   // The size query allocates from a null arena, then the run from the caller's, in the same order.
   Arena a(Arena::aligned(temp));
@@ -99,28 +99,8 @@ int run(const weft_cub_sort_job& job, void* temp, std::size_t* bytes) {
 
   if constexpr (sizeof(K) >= 4) {
     // Floats alone: CUB's float order is weft's but for NaNs (it keeps -0.0 equal to 0.0).
-    if (float_pairs && !in_place) return float_keys<K>(job, temp, bytes);
+    if (float_keys_alone) return float_keys<K>(job, temp, bytes);
   }
-  if (float_pairs) {
-    // Floats without values: the original keys ride along as CUB's values.
-    using V = K;
-    const V* orig = reinterpret_cast<const V*>(keys_in);
-    V* orig_copy = in_place ? a.take<V>(n) : nullptr;
-    K* ordered_out = a.take<K>(n);
-    err = cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, ordered, ordered_out, orig, reinterpret_cast<V*>(keys_out),
-                                          items, 0, int{8 * sizeof(K)}, stream);
-    if (err != cudaSuccess || !temp) return *bytes = a.used() + cub_bytes + 256, static_cast<int>(err);
-    if (a.used() + cub_bytes + 256 > *bytes) return WEFT_CUB_INVALID;
-    if (in_place) {
-      err = cudaMemcpyAsync(orig_copy, orig, n * sizeof(V), cudaMemcpyDeviceToDevice, stream);
-      if (err != cudaSuccess) return err;
-      orig = orig_copy;
-    }
-    launch_order();
-    return cub::DeviceRadixSort::SortPairs(a.rest(), cub_bytes, ordered, ordered_out, orig,
-                                           reinterpret_cast<V*>(keys_out), items, 0, int{8 * sizeof(K)}, stream);
-  }
-
   if (!by_index) {
     // Integer keys, alone or with 4- or 8-byte values that CUB moves itself.
     auto sort = [&](auto value_tag, void* cub_temp) -> cudaError_t {
