@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .gpu-bundle && mkdir -p .gpu-bundle .gpu
 cp -a build/libweft.so* build/tests/weft_tests build/tests/weft_hot_path_tests build/tests/weft_cache_worker build/tools/weft .gpu-bundle/
+# CUB's sort for the CUDA backend, beside libweft where libweft looks for it (built when the
+# CUDA toolkit is here: -DWEFT_CUB=AUTO).
+if [ -f build/libweft_cub.so ]; then cp -a build/libweft_cub.so .gpu-bundle/; fi
 cp -L "$(g++ -print-file-name=libstdc++.so.6)" .gpu-bundle/
 cp -a ../shared/gpu/. .gpu/
 # The Python package for the GPU machine's Python (3.12 there; GPU_PYTHON names a local
@@ -19,6 +22,7 @@ if [ -x "$GPU_PYTHON" ]; then
   mkdir -p .gpu-bundle/python
   cp -a build-gpu-python/python/weft .gpu-bundle/python/
   cp -L build-gpu-python/libweft.so* .gpu-bundle/python/weft/
+  if [ -f build-gpu-python/libweft_cub.so ]; then cp -a build-gpu-python/libweft_cub.so .gpu-bundle/python/weft/; fi
   "$GPU_PYTHON" -m pip install -q --target .gpu-bundle/pylib pytest 2>/dev/null || true
 fi
 du -sh .gpu-bundle .gpu

@@ -42,8 +42,8 @@ def main():
             times.append(cp.cuda.get_elapsed_time(start, end) * 1e-3 / batch)
         return statistics.median(times), min(times)
 
-    def emit(method, nn, med, mn, nbytes):
-        print(f"record\t{method}\tcuda:0 (cupy)\t{nn}\tfloat32\t{med:.9g}\t{mn:.9g}\t{nbytes:.9g}", flush=True)
+    def emit(method, nn, med, mn, nbytes, dtype="float32"):
+        print(f"record\t{method}\tcuda:0 (cupy)\t{nn}\t{dtype}\t{med:.9g}\t{mn:.9g}\t{nbytes:.9g}", flush=True)
 
     rng = cp.random.default_rng(42)
     if suite in ("fma", "vadd"):
@@ -118,6 +118,40 @@ def main():
         emit("cupy RandomState(cuRAND Philox).random_sample float32", n, med, mn, 4.0 * n)
         med, mn = timed(lambda: philox.standard_normal(n, dtype=cp.float32))
         emit("cupy RandomState(cuRAND Philox).standard_normal float32", n, med, mn, 4.0 * n)
+    elif suite == "sort":
+        # weft's sort suite at the GPU size: cupy.sort (a copy, then Thrust's stable_sort: CUB's
+        # radix sort), cupy.argsort, and argsort of uint32 keys as key-value's peer (CUB's
+        # SortPairs with the indices as values; CuPy has no sort_by_key).
+        f = rng.uniform(-1, 1, n, dtype=cp.float32)
+        u = rng.integers(0, 2**32, n, dtype=cp.int64).astype(cp.uint32)
+        for x, dtype in ((f, "float32"), (u, "uint32")):
+            med, mn = timed(lambda: cp.sort(x))
+            emit("cupy cupy.sort(a)", n, med, mn, 8.0 * n, dtype)
+        del u
+        w = rng.integers(0, 2**63, n, dtype=cp.int64).astype(cp.uint64)
+        med, mn = timed(lambda: cp.sort(w))
+        emit("cupy cupy.sort(a)", n, med, mn, 16.0 * n, "uint64")
+        del w
+        med, mn = timed(lambda: cp.argsort(f))
+        emit("cupy cupy.argsort(a)", n, med, mn, 12.0 * n, "float32")
+        u = rng.integers(0, 2**32, n, dtype=cp.int64).astype(cp.uint32)
+        med, mn = timed(lambda: cp.argsort(u))
+        emit("cupy cupy.argsort(a) (key-value's peer)", n, med, mn, 16.0 * n, "uint32")
+    elif suite == "unique":
+        x = rng.integers(0, 1 << 20, n, dtype=cp.int64).astype(cp.int32)
+        med, mn = timed(lambda: cp.unique(x))
+        emit("cupy cupy.unique(a), 2^20 distinct", n, med, mn, 4.0 * n, "int32")
+        med, mn = timed(lambda: cp.unique(x, return_counts=True))
+        emit("cupy cupy.unique(a, return_counts=True), 2^20 distinct", n, med, mn, 4.0 * n, "int32")
+    elif suite == "histogram":
+        x = rng.uniform(0, 1, n, dtype=cp.float32)
+        med, mn = timed(lambda: cp.histogram(x, 256, range=(0, 1)))
+        emit("cupy cupy.histogram(a, 256, range=(0, 1))", n, med, mn, 4.0 * n)
+        med, mn = timed(lambda: cp.histogram(x, 256))
+        emit("cupy cupy.histogram(a, 256)", n, med, mn, 4.0 * n)
+        labels = rng.integers(0, 1 << 20, n, dtype=cp.int64).astype(cp.int32)
+        med, mn = timed(lambda: cp.bincount(labels))
+        emit("cupy cupy.bincount(x), 2^20 bins", n, med, mn, 4.0 * n, "int32")
     elif suite == "matmul":
         a = rng.uniform(-1, 1, (n, n), dtype=cp.float32)
         b = rng.uniform(-1, 1, (n, n), dtype=cp.float32)

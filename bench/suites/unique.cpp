@@ -1,6 +1,7 @@
-// unique: weft::unique of 2^24 int32 values with 2^20 distinct ones (the values alone, and
-// with their counts), and of 2^24 float32 values with 2^16 distinct ones, each checked against
-// a count on the host. With --compare, NumPy's np.unique of the same arrays in the same run.
+// unique: weft::unique of 2^24 int32 values (2^26 on GPUs, issue 25's size) with 2^20 distinct
+// ones (the values alone, and with their counts), and of float32 values with 2^16 distinct ones,
+// each checked against a count on the host. With --compare, NumPy's np.unique on the CPU size
+// and CuPy's cupy.unique (a CUB sort, then a compaction) on the GPU size, in the same run.
 // Times are wall-clock per call (the sort, the run scan and the read of the run count).
 #include <algorithm>
 #include <random>
@@ -18,10 +19,14 @@ void check(const Array& values, std::vector<T> data, const char* what) {
   if (values.to_host<T>() != data) throw Error(std::string("unique bench: wrong values from ") + what);
 }
 
+std::size_t default_n(const Device& d) {
+  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
+}
+
 void run_unique(Context& ctx) {
   constexpr std::int32_t distinct_ints = 1 << 20, distinct_floats = 1 << 16;
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(std::size_t{1} << 24);
+    const std::size_t n = ctx.n_or(default_n(dev));
     const auto len = static_cast<std::int64_t>(n);
     ctx.progress("unique on " + dev.selector() + ", n = " + std::to_string(n));
     std::mt19937 rng(5);
@@ -45,19 +50,20 @@ void run_unique(Context& ctx) {
     ctx.add({"unique", "weft unique(f), 2^16 distinct", dev.selector(), n, "float32", real.median, real.min, bytes, ""});
   }
   if (!ctx.options().compare) return;
-  std::size_t cpu_n = 0;
-  for (const Device& d : ctx.devices()) {
-    if (d.type() != DeviceType::gpu) cpu_n = ctx.n_or(std::size_t{1} << 24);
-  }
+  std::size_t cpu_n = 0, gpu_n = 0;
+  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_n(d));
   std::string why;
   const std::string repeat = std::to_string(ctx.options().repeat);
   if (cpu_n && !run_peer(ctx, "unique", "numpy_peer.py", {"unique", std::to_string(cpu_n), repeat}, &why)) {
     ctx.progress(why);
   }
+  if (gpu_n && !run_peer(ctx, "unique", "cupy_peer.py", {"unique", std::to_string(gpu_n), repeat}, &why)) {
+    ctx.progress(why);
+  }
 }
 
 const SuiteRegistration registration{
-    {"unique", "unique of 2^24 int32 (2^20 distinct, with and without counts) and float32 (2^16 distinct)",
+    {"unique", "unique of 2^24 (GPU: 2^26) int32 (2^20 distinct, with and without counts) and float32 (2^16 distinct)",
      run_unique}};
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The radix sort's passes: which kernels, how many work-items, which buffer each pass reads
+// The radix sort's passes (or the device's sort library: runtime/sort_engine.hpp): which kernels, how many work-items, which buffer each pass reads
 // and writes. src/kernels/cl/radix_sort.cl says how one pass works.
 #include "algorithms/radix_sort.hpp"
 
@@ -16,6 +16,8 @@
 #include "core/lifetime.hpp"
 #include "embedded/weft_embedded.hpp"
 #include "runtime/device_local.hpp"
+#include "runtime/ordered_command.hpp"
+#include "runtime/sort_engine.hpp"
 #include "weft/error.hpp"
 #include "weft/kernel_args.hpp"
 #include "weft/program.hpp"
@@ -187,9 +189,29 @@ Event radix_sort(Queue& queue, const RadixSortJob& job, const SortScratch& scrat
     if (!job.payload_index) check_buffer(job.payload_in, dev, n * payload_size, "values");
     check_buffer(job.payload_out, dev, n * payload_size, "sorted values");
   }
+  payload_slot(payload_size);  // refuses sizes other than 0, 1, 2, 4 and 8
   // The host device sorts natively (backends/host/host_sort.hpp), payloads of the same sizes.
-  payload_slot(payload_size);
   if (std::optional<Event> native = host_radix_sort(queue, job, scratch, wait)) return *native;
+  // The device's sort library where it has one and takes the job (CUB on CUDA devices).
+  if (SortEngine* engine = sort_engine(*dev.impl())) {
+    SortDesc d;
+    d.key_type = job.key_type;
+    d.count = n;
+    d.row_len = rows > 1 ? row_len : 0;
+    d.descending = job.descending;
+    d.keys_in = job.keys_in.impl();
+    d.keys_out = job.keys_out.impl();
+    d.payload_size = job.payload_index ? 0 : job.payload_size;
+    d.payload_index = job.payload_index;
+    if (payload_size && !job.payload_index) d.payload_in = job.payload_in.impl();
+    if (payload_size) d.payload_out = job.payload_out.impl();
+    if (const std::optional<std::size_t> bytes = engine->scratch_bytes(d)) {
+      const Buffer temp = scratch(*bytes);
+      return ordered(queue.impl(), wait, [&](std::span<const EventPtr> w) {
+        return engine->execute(*queue.impl(), d, temp.impl(), w);
+      });
+    }
+  }
   const SortKernels& k = programs(dev).get(job.key_type, payload_size);
 
   // Digit passes over the keys, then over the rows (the row number's bytes that vary).

@@ -1,0 +1,31 @@
+// The registry of sort engine providers (sort_engine.hpp).
+#include "runtime/sort_engine.hpp"
+
+#include <mutex>
+#include <vector>
+
+namespace weft::detail {
+
+namespace {
+
+std::mutex providers_mutex;
+std::vector<SortEngineProvider>& providers() {
+  static std::vector<SortEngineProvider> list;  // filled by static registrations, before main
+  return list;
+}
+
+}  // namespace
+
+SortEngineRegistration::SortEngineRegistration(SortEngineProvider provider) {
+  const std::lock_guard<std::mutex> lock(providers_mutex);
+  providers().push_back(provider);
+}
+
+SortEngine* sort_engine(DeviceImpl& device) {
+  for (SortEngineProvider p : providers()) {
+    if (SortEngine* e = p(device)) return e;
+  }
+  return nullptr;
+}
+
+}  // namespace weft::detail
