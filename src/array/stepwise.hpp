@@ -1,0 +1,33 @@
+// Stepwise evaluation on the host backend: the first result of a new expression without
+// waiting for its kernel's compile (issue 29, first-use latency).
+//
+// A new expression's kernel on the host is a C++ compile of 60 to 150 ms. When the library
+// ships each of the expression's operations prebuilt (backends/host/host_prebuilt.hpp), the
+// expression is evaluated one operation at a time into temporaries, each a prebuilt kernel,
+// while its own fused kernel compiles in the background; once that is built, the expression
+// runs as one kernel again. The value is the same bit for bit: each operation of the fused
+// kernel rounds to its node's dtype exactly as a temporary of that dtype holds it (which is
+// why float16, whose fused arithmetic runs in float, and numbers not yet given a dtype are
+// left to the fused kernel). tests/array/test_stepwise.cpp compares both paths.
+//
+//   auto kernel = eval_kernel(out, root, call);
+//   if (assign_stepwise(out, root, *kernel)) return;   // else run kernel
+#pragma once
+
+#include "array/expr_node.hpp"
+#include "weft/elementwise.hpp"
+
+namespace weft::detail {
+
+/// Writes the value of root into out one operation at a time when that is quicker than
+/// waiting for fused's compile (which then starts in the background); false, with nothing
+/// written, when it is not: not the host backend, WEFT_HOST_PREBUILT=0, a single operation,
+/// fused's program already built (or on disk), or a node stepping cannot hold exactly.
+bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& fused);
+
+/// Whether root has an operation whose operand is another operation and every node can be
+/// held in a temporary of its dtype without changing the value (no float16, no weak number
+/// computed from numbers, no user device function).
+bool steppable(const ExprNode& root);
+
+}  // namespace weft::detail

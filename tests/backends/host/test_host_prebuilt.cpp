@@ -1,0 +1,187 @@
+// The host backend's prebuilt kernels and stepwise evaluation (backends/host/host_prebuilt.hpp,
+// array/stepwise.hpp): a new expression's first result, taken on prebuilt code, is the same
+// bit for bit as the result of its own compiled kernel once that is in; the pack holds what
+// the array layer generates; its format reads back; kernels move to their upgraded code.
+//
+// Run with a fresh program cache too (ctest HostPrebuiltFreshCache): only then is every first
+// result taken on the prebuilt path for sure (the shared test cache may hold the compiled
+// programs of an earlier run, and a program on disk is used as it is).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "array/stepwise.hpp"
+#include "backends/host/host_api.hpp"
+#include "backends/host/host_prebuilt.hpp"
+#include "cache/program_cache.hpp"
+#include "runtime/background_builds.hpp"
+#include "runtime/backend.hpp"
+#include "runtime/program_builder.hpp"
+#include "weft/config.hpp"
+#include "weft/weft.hpp"
+
+namespace weft {
+namespace {
+
+// The bytes of an array's elements.
+std::vector<unsigned char> bytes_of(const Array& a) {
+  std::vector<unsigned char> out(static_cast<std::size_t>(a.size()) * size_of(a.dtype()));
+  a.to_host_bytes(out.data(), a.dtype());
+  return out;
+}
+
+struct Inputs {
+  Array a, b, c, i, j, k, x, y, p;
+};
+
+Inputs inputs(const Device& dev, std::size_t n) {
+  std::vector<float> f(n), g(n), h(n);
+  std::vector<double> d(n), e(n);
+  std::vector<std::int32_t> m(n), q(n);
+  std::vector<std::int64_t> l(n);
+  std::vector<std::uint8_t> bits(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    f[t] = static_cast<float>(t % 17) * 0.1f - 0.8f;
+    g[t] = static_cast<float>((t * 7) % 19) * 0.37f - 3.1f;
+    h[t] = 2.0f + static_cast<float>(t % 5);
+    d[t] = static_cast<double>(t % 13) * 0.25 + 0.5;
+    e[t] = static_cast<double>((t * 11) % 29) * -0.125 + 1.0 / 3.0;
+    m[t] = static_cast<std::int32_t>(t % 23) - 11;
+    q[t] = static_cast<std::int32_t>((t * 5) % 31) - 7;
+    l[t] = static_cast<std::int64_t>(t) * 1000003 - 77;
+    bits[t] = (t % 3) == 0;
+  }
+  const Shape s{static_cast<std::int64_t>(n)};
+  Inputs in;
+  in.a = Array::from_host<float>(f, s, dev);
+  in.b = Array::from_host<float>(g, s, dev);
+  in.c = Array::from_host<float>(h, s, dev);
+  in.i = Array::from_host<std::int32_t>(m, s, dev);
+  in.j = Array::from_host<std::int32_t>(q, s, dev);
+  in.k = Array::from_host<std::int64_t>(l, s, dev);
+  in.x = Array::from_host<double>(d, s, dev);
+  in.y = Array::from_host<double>(e, s, dev);
+  in.p = astype(Array::from_host<std::uint8_t>(bits, s, dev), DType::bool_).eval();
+  return in;
+}
+
+struct Case {
+  const char* text;
+  std::function<Array(const Inputs&)> run;
+  bool prebuilt = true;  // the first run compiles nothing (a reduction of an expression does)
+};
+
+// The first-result benchmark's expressions (bench/suites/first_result.cpp) and more of the
+// array tests' kinds: int64, bool, casts, mixed dtypes, reductions over an axis.
+const std::vector<Case>& cases() {
+  static const std::vector<Case> list = {
+      {"a*b + c", [](const Inputs& v) { return eval(v.a * v.b + v.c); }},
+      {"sin(a) + cos(b)", [](const Inputs& v) { return eval(sin(v.a) + cos(v.b)); }},
+      {"sqrt(abs(a)) * 2", [](const Inputs& v) { return eval(sqrt(abs(v.a)) * 2.0); }},
+      {"where(a > b, a, c)", [](const Inputs& v) { return eval(where(v.a > v.b, v.a, v.c)); }},
+      {"exp(a) - b / c", [](const Inputs& v) { return eval(exp(v.a) - v.b / v.c); }},
+      {"maximum(a, b) * c", [](const Inputs& v) { return eval(maximum(v.a, v.b) * v.c); }},
+      {"floor(a * 10) % 3", [](const Inputs& v) { return eval(remainder(floor(v.a * 10.0), 3.0)); }},
+      {"clip(a, -0.5, 0.5)", [](const Inputs& v) { return eval(clip(v.a, -0.5, 0.5)); }},
+      {"i*j + 3", [](const Inputs& v) { return eval(v.i * v.j + 3); }},
+      {"(i & j) | 5", [](const Inputs& v) { return eval((v.i & v.j) | 5); }},
+      {"i // 7 - j % 5", [](const Inputs& v) { return eval(floor_divide(v.i, 7) - remainder(v.j, 5)); }},
+      {"x*y + x", [](const Inputs& v) { return eval(v.x * v.y + v.x); }},
+      {"hypot(x, y) - atan2(y, x)", [](const Inputs& v) { return eval(hypot(v.x, v.y) - atan2(v.y, v.x)); }},
+      {"x + i", [](const Inputs& v) { return eval(v.x + v.i); }},
+      {"k * 3 - k // 7", [](const Inputs& v) { return eval(v.k * 3 - floor_divide(v.k, 7)); }},
+      {"where(p, x, -y) * 2", [](const Inputs& v) { return eval(where(v.p, v.x, -v.y) * 2.0); }},
+      {"(a > 0) & p", [](const Inputs& v) { return eval((v.a > 0.0) & v.p); }},
+      {"astype(a * b, float64) + x", [](const Inputs& v) { return eval(astype(v.a * v.b, DType::float64) + v.x); }},
+      {"a * i - b", [](const Inputs& v) { return eval(v.a * v.i - v.b); }},
+      {"tanh(x) * exp(-y) + log(abs(x) + 1)",
+       [](const Inputs& v) { return eval(tanh(v.x) * exp(-v.y) + log(abs(v.x) + 1.0)); }},
+      {"power(c, 3) - square(b)", [](const Inputs& v) { return eval(power(v.c, 3.0) - square(v.b)); }},
+      {"a + b", [](const Inputs& v) { return eval(v.a + v.b); }},
+      {"sin(x)", [](const Inputs& v) { return eval(sin(v.x)); }},
+      {"sum(a)", [](const Inputs& v) { return sum(v.a, {0}); }},
+      {"sum(x)", [](const Inputs& v) { return sum(v.x, {0}); }},
+      {"min(i)", [](const Inputs& v) { return min(v.i, {0}); }},
+      {"max(k)", [](const Inputs& v) { return max(v.k, {0}); }},
+      {"sum(a * b)", [](const Inputs& v) { return sum(v.a * v.b, {0}); }, false},
+  };
+  return list;
+}
+
+// Whether the process's program cache held no host program when the test started: then every
+// program below is new to it.
+bool fresh_cache() {
+  for (const auto& e : detail::ProgramCache::instance().list()) {
+    if (e.backend == "host") return false;
+  }
+  return true;
+}
+
+TEST(HostPrebuilt, TheLibraryShipsAPackThatLoads) {
+  const auto& pack = detail::HostPrebuilt::instance();
+  ASSERT_GT(pack.size(), 100u) << "the library was built without its prebuilt host kernels";
+  std::size_t checked = 0;
+  for (const auto& key : pack.keys()) {
+    if (checked++ % 50) continue;  // a sample: each load is a dlopen
+    const auto image = pack.find(key);
+    ASSERT_TRUE(image.has_value());
+    auto module = detail::HostModule::load(*image, "a prebuilt kernel");
+    EXPECT_NE(module->symbol("weft_run_weft_expr"), nullptr);
+  }
+}
+
+TEST(HostPrebuilt, PackFormatReadsBack) {
+  detail::Hasher h1, h2;
+  const detail::Digest k1 = h1.update("one").finish(), k2 = h2.update("two").finish();
+  const std::string blob = detail::HostPrebuilt::encode({{k2, "second image"}, {k1, "first"}});
+  const detail::HostPrebuilt pack(blob);
+  EXPECT_EQ(pack.size(), 2u);
+  EXPECT_EQ(pack.find(k1).value(), "first");
+  EXPECT_EQ(pack.find(k2).value(), "second image");
+  detail::Hasher h3;
+  EXPECT_FALSE(pack.find(h3.update("three").finish()).has_value());
+  EXPECT_THROW(detail::HostPrebuilt(blob.substr(0, blob.size() - 3)), Error);
+  EXPECT_THROW(detail::HostPrebuilt("not a pack"), Error);
+}
+
+TEST(HostPrebuilt, FirstResultsEqualTheCompiledKernelsBitForBit) {
+  if (!config().host_prebuilt) GTEST_SKIP() << "WEFT_HOST_PREBUILT=0";
+  const bool fresh = fresh_cache();
+  const Device dev = device("host");
+  auto& builder = dev.impl()->program_builder();
+  for (std::size_t n : {std::size_t{1000}, std::size_t{4099}}) {
+    const Inputs in = inputs(dev, n);
+    for (const auto& c : cases()) {
+      SCOPED_TRACE(std::string(c.text) + ", n=" + std::to_string(n));
+      const auto before = builder.counts();
+      const std::vector<unsigned char> first = bytes_of(c.run(in));
+      const auto after = builder.counts();
+      // The first run of a new expression compiled nothing in the foreground: it took
+      // prebuilt operations (its own compile, when it has several, is in the background).
+      if (fresh && n == 1000 && c.prebuilt) {
+        EXPECT_EQ(after.compiles, before.compiles);
+        EXPECT_GT(after.prebuilt, before.prebuilt);
+      }
+      detail::BackgroundBuilds::instance().wait_idle();
+      const std::vector<unsigned char> compiled = bytes_of(c.run(in));
+      EXPECT_EQ(first, compiled);
+    }
+  }
+}
+
+TEST(HostPrebuilt, SteppableLeavesWhatATemporaryCannotHoldToTheFusedKernel) {
+  const Device dev = device("host");
+  const Array a = Array::full({4}, 1.0, DType::float32, dev);
+  const Array h = Array::full({4}, 1.0, DType::float16, dev);
+  EXPECT_TRUE(detail::steppable(*(a * a + a).node()));
+  EXPECT_FALSE(detail::steppable(*(a + a).node()));         // one operation
+  EXPECT_FALSE(detail::steppable(*(h * h + h).node()));     // float16 arithmetic runs in float
+  EXPECT_FALSE(detail::steppable(*(a + (Expr(2.0) * Expr(3.0))).node()));  // a number not yet typed
+}
+
+}  // namespace
+}  // namespace weft

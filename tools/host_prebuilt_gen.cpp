@@ -1,0 +1,188 @@
+// weft_host_prebuilt_gen PACK [PREVIOUS]: makes the pack of kernels the library ships
+// prebuilt for the host backend (src/backends/host/host_prebuilt.hpp), at build time.
+//
+// It runs the array library's standard operations per dtype on the host device (arithmetic,
+// comparisons, bitwise and logical operators, the math functions, where, clip, casts, full
+// reductions; arrays with arrays of the same and of other dtypes, and with plain numbers)
+// and records every program they build: the dialect source the array layer generates is the
+// one it generates at run time, so a user's expression that needs one of these operations
+// finds it by the same key. Each is compiled by compile_host_module with the library's
+// flags less -march=native (the build machine's baseline CPU), stripped. Images of PREVIOUS
+// (the pack this build made before) whose key is unchanged are taken as they are.
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "backends/host/host_compiler.hpp"
+#include "backends/host/host_prebuilt.hpp"
+#include "backends/host/host_prelude_header.hpp"
+#include "core/files.hpp"
+#include "weft/weft.hpp"
+
+namespace {
+
+using namespace weft;
+using Binary = std::function<Expr(const Expr&, const Expr&)>;
+using Unary = std::function<Expr(const Expr&)>;
+
+const std::vector<DType> dtypes = {DType::bool_, DType::int32, DType::int64, DType::float32, DType::float64};
+const std::vector<DType> numeric = {DType::int32, DType::int64, DType::float32, DType::float64};
+
+// Runs what may be refused for a dtype (bitwise on floats, ...): refused is not recorded.
+void attempt(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const BuildError&) {
+    throw;  // an operation the dialect should compile: the build must say so
+  } catch (const Error&) {
+  }
+}
+
+void run_workloads(const Device& dev) {
+  const std::vector<std::pair<const char*, Binary>> every = {
+      {"+", [](auto& a, auto& b) { return a + b; }},
+      {"-", [](auto& a, auto& b) { return a - b; }},
+      {"*", [](auto& a, auto& b) { return a * b; }},
+      {"/", [](auto& a, auto& b) { return a / b; }},
+      {"//", [](auto& a, auto& b) { return floor_divide(a, b); }},
+      {"%", [](auto& a, auto& b) { return remainder(a, b); }},
+      {"**", [](auto& a, auto& b) { return power(a, b); }},
+      {"maximum", [](auto& a, auto& b) { return maximum(a, b); }},
+      {"minimum", [](auto& a, auto& b) { return minimum(a, b); }},
+      {"<", [](auto& a, auto& b) { return a < b; }},
+      {"<=", [](auto& a, auto& b) { return a <= b; }},
+      {">", [](auto& a, auto& b) { return a > b; }},
+      {">=", [](auto& a, auto& b) { return a >= b; }},
+      {"==", [](auto& a, auto& b) { return a == b; }},
+      {"!=", [](auto& a, auto& b) { return a != b; }},
+      {"&", [](auto& a, auto& b) { return a & b; }},
+      {"|", [](auto& a, auto& b) { return a | b; }},
+      {"^", [](auto& a, auto& b) { return a ^ b; }},
+      {"<<", [](auto& a, auto& b) { return a << b; }},
+      {">>", [](auto& a, auto& b) { return a >> b; }},
+      {"logical_and", [](auto& a, auto& b) { return logical_and(a, b); }},
+      {"logical_or", [](auto& a, auto& b) { return logical_or(a, b); }},
+      {"hypot", [](auto& a, auto& b) { return hypot(a, b); }},
+      {"atan2", [](auto& a, auto& b) { return atan2(a, b); }},
+      {"copysign", [](auto& a, auto& b) { return copysign(a, b); }},
+      {"fmax", [](auto& a, auto& b) { return fmax(a, b); }},
+      {"fmin", [](auto& a, auto& b) { return fmin(a, b); }},
+      {"logaddexp", [](auto& a, auto& b) { return logaddexp(a, b); }},
+  };
+  const std::vector<Unary> unary = {
+      [](auto& a) { return -a; },       [](auto& a) { return ~a; },        [](auto& a) { return abs(a); },
+      [](auto& a) { return sqrt(a); },  [](auto& a) { return exp(a); },    [](auto& a) { return log(a); },
+      [](auto& a) { return sin(a); },   [](auto& a) { return cos(a); },    [](auto& a) { return tan(a); },
+      [](auto& a) { return asin(a); },  [](auto& a) { return acos(a); },   [](auto& a) { return atan(a); },
+      [](auto& a) { return sinh(a); },  [](auto& a) { return cosh(a); },   [](auto& a) { return tanh(a); },
+      [](auto& a) { return floor(a); }, [](auto& a) { return ceil(a); },   [](auto& a) { return trunc(a); },
+      [](auto& a) { return rint(a); },  [](auto& a) { return square(a); }, [](auto& a) { return sign(a); },
+      [](auto& a) { return isnan(a); }, [](auto& a) { return isinf(a); }, [](auto& a) { return isfinite(a); },
+      [](auto& a) { return logical_not(a); }, [](auto& a) { return reciprocal(a); }, [](auto& a) { return cbrt(a); },
+      [](auto& a) { return fabs(a); },  [](auto& a) { return signbit(a); },
+  };
+  const Shape shape{8};
+  std::map<DType, Array> x, y;
+  for (DType t : dtypes) {
+    x[t] = Array::full(shape, 1, t, dev);
+    y[t] = Array::full(shape, 1, t, dev);
+  }
+  for (DType t : dtypes) {
+    const Array& a = x[t];
+    const Array& b = y[t];
+    for (const auto& [name, op] : every) {
+      attempt([&] { eval(op(a, b)); });
+      attempt([&] { eval(op(a, Expr(2.0))); });
+      attempt([&] { eval(op(Expr(2.0), a)); });
+      attempt([&] { eval(op(a, Expr(std::int64_t{3}))); });
+      attempt([&] { eval(op(Expr(std::int64_t{3}), a)); });
+    }
+    for (const auto& op : unary) attempt([&] { eval(op(a)); });
+    attempt([&] { eval(where(x[DType::bool_], a, b)); });
+    attempt([&] { eval(clip(a, Expr(0.0), Expr(1.0))); });
+    attempt([&] { eval(clip(a, Expr(std::int64_t{0}), Expr(std::int64_t{1}))); });
+    for (DType to : dtypes) attempt([&] { eval(astype(a, to)); });
+    attempt([&] { sum(a).get(); });
+    attempt([&] { min(a).get(); });
+    attempt([&] { max(a).get(); });
+    attempt([&] { sum(a, {0}); });
+    attempt([&] { prod(a, {0}); });
+    attempt([&] { min(a, {0}); });
+    attempt([&] { max(a, {0}); });
+    attempt([&] { mean(a, {0}); });
+    attempt([&] { any(a, {0}); });
+    attempt([&] { all(a, {0}); });
+  }
+  // Arrays of two dtypes: the arithmetic and comparisons.
+  for (DType s : numeric) {
+    for (DType t : numeric) {
+      if (s == t) continue;
+      for (std::size_t k = 0; k < 15; ++k) attempt([&] { eval(every[k].second(x[s], y[t])); });
+    }
+  }
+  synchronize(dev);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || argc > 3) {
+    std::fprintf(stderr, "usage: %s PACK [PREVIOUS]\n", argv[0]);
+    return 2;
+  }
+  namespace fs = std::filesystem;
+  const std::string out = argv[1];
+  const fs::path cache = fs::temp_directory_path() / ("weft-prebuilt-gen-" + std::to_string(::getpid()));
+  ::setenv("WEFT_CACHE_DIR", cache.c_str(), 1);
+  ::setenv("WEFT_HOST_PREBUILT", "0", 1);
+  ::unsetenv("WEFT_BOUNDS_CHECK");
+  int status = 0;
+  try {
+    std::optional<std::string> previous_blob;
+    if (argc == 3) previous_blob = weft::detail::read_file(argv[2]);
+    std::optional<weft::detail::HostPrebuilt> previous;
+    if (previous_blob) {
+      try {
+        previous.emplace(*previous_blob);
+      } catch (const weft::Error&) {
+      }
+    }
+    weft::detail::HostToolchain tc = weft::detail::HostToolchain::get();
+    std::erase(tc.flags, std::string("-march=native"));
+    tc.flags.push_back("-Wl,--strip-all");
+    std::map<std::string, std::pair<weft::detail::Digest, std::string>> images;  // by key, in one order
+    std::size_t compiled = 0;
+    weft::detail::set_host_compile_hook([&](const weft::detail::dialect::Translation& tr,
+                                            const std::vector<std::string>& flags, std::string_view source) {
+      const weft::detail::Digest key = weft::detail::HostPrebuilt::key(source, flags);
+      std::string image;
+      if (auto old = previous ? previous->find(key) : std::nullopt) {
+        image = std::string(*old);
+      } else {
+        image = weft::detail::compile_host_module(tc, tr.text, flags, source, weft::detail::PreludeHeaders::instance());
+        ++compiled;
+      }
+      images[key.hex()] = {key, image};
+      return image;
+    });
+    run_workloads(weft::device("host"));
+    std::vector<std::pair<weft::detail::Digest, std::string>> list;
+    for (auto& [hex, entry] : images) list.push_back(std::move(entry));
+    if (!weft::detail::write_file_atomic(out, weft::detail::HostPrebuilt::encode(list))) {
+      throw weft::Error("cannot write " + out);
+    }
+    std::printf("weft_host_prebuilt_gen: %zu kernels (%zu compiled) in %s\n", list.size(), compiled, out.c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "weft_host_prebuilt_gen: %s\n", e.what());
+    status = 1;
+  }
+  std::error_code ec;
+  fs::remove_all(cache, ec);
+  return status;
+}
