@@ -37,6 +37,22 @@ NodePtr step(const ExprNode& n, const Device& dev) {
   return copy;
 }
 
+// Whether the program of source is still to be compiled on dev; if so its compile is started
+// in the background. Once a program is built it stays built: a repeat call asks the builder
+// no more (no hashing of the source). The array layer's kernels are never destroyed
+// (kernel_cache.hpp), so their addresses are not reused.
+bool compile_pending(const void* kernel, const std::string& source, const std::string& options, const Device& dev) {
+  thread_local std::unordered_set<const void*> built;
+  if (built.count(kernel)) return false;
+  ProgramBuilder& builder = dev.impl()->program_builder();
+  if (builder.ready(source, options)) {
+    built.insert(kernel);
+    return false;
+  }
+  builder.build_in_background(source, options);
+  return true;
+}
+
 }  // namespace
 
 bool steppable(const ExprNode& root) {
@@ -50,19 +66,22 @@ bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& 
   const Device dev = out.device();
   const DeviceStyle& style = device_style(dev);
   if (!style.host || !steppable(root)) return false;
-  // Once its program is built, a kernel stays built: a repeat call asks the builder no more
-  // (no hashing of the source). The eval kernels are never destroyed (kernel_cache.hpp), so
-  // their addresses are not reused.
-  thread_local std::unordered_set<const ElementwiseKernel*> built;
-  if (built.count(&fused)) return false;
-  ProgramBuilder& builder = dev.impl()->program_builder();
-  if (builder.ready(fused.source(), style.options)) {
-    built.insert(&fused);
-    return false;
-  }
-  builder.build_in_background(fused.source(), style.options);
+  if (!compile_pending(&fused, fused.source(), style.options, dev)) return false;
   assign_into(out, Expr(step(root, dev)));
   return true;
+}
+
+std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fused) {
+  if (!config().host_prebuilt) return std::nullopt;
+  const ExprNode& root = *expr.node();
+  if (!is_operation(root) || !holdable(root)) return std::nullopt;
+  const Device dev = device_of(root);
+  const DeviceStyle& style = device_style(dev);
+  if (!style.host) return std::nullopt;
+  if (!compile_pending(&fused, fused.host_source(), fused.options() + style.options, dev)) return std::nullopt;
+  Array value = Array::empty(expr.shape(), expr.dtype(), dev);  // the expression is placed already
+  assign_into(value, expr);
+  return value;
 }
 
 }  // namespace weft::detail

@@ -12,10 +12,14 @@
 //
 //   auto kernel = eval_kernel(out, root, call);
 //   if (assign_stepwise(out, root, *kernel)) return;   // else run kernel
+//   if (auto t = reduce_stepwise(expr, *reduction)) return sum(Expr(*t));
 #pragma once
+
+#include <optional>
 
 #include "array/expr_node.hpp"
 #include "weft/elementwise.hpp"
+#include "weft/reduction.hpp"
 
 namespace weft::detail {
 
@@ -24,6 +28,12 @@ namespace weft::detail {
 /// written, when it is not: not the host backend, WEFT_HOST_PREBUILT=0, a single operation,
 /// fused's program already built (or on disk), or a node stepping cannot hold exactly.
 bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& fused);
+
+/// For a reduction of an expression whose kernel (fused, the reduction's) is still to be
+/// compiled on the host: starts that compile in the background and returns the expression's
+/// value in a temporary (stepwise where it applies), which the caller reduces instead, on
+/// prebuilt code. Null when that does not apply (as assign_stepwise; a plain array too).
+std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fused);
 
 /// Whether root has an operation whose operand is another operation and every node can be
 /// held in a temporary of its dtype without changing the value (no float16, no weak number

@@ -60,8 +60,13 @@ HostPrebuilt::HostPrebuilt(std::string_view blob) {
 }
 
 Digest HostPrebuilt::key(std::string_view source, const std::vector<std::string>& flags) {
-  Hasher h;
-  h.update("weft host prebuilt 1").update(WEFT_VERSION_STRING).update(host_prelude_text());
+  // The prelude (about 60 KB) is hashed once per process.
+  static const Hasher base = [] {
+    Hasher b;
+    b.update("weft host prebuilt 1").update(WEFT_VERSION_STRING).update(host_prelude_text());
+    return b;
+  }();
+  Hasher h = base;
   h.update(bounds_check_enabled() ? "bounds checked" : "unchecked");
   for (const auto& f : flags) h.update(f);
   h.update(source);
