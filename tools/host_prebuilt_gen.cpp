@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,17 +97,18 @@ void run_workloads(const Device& dev) {
   for (DType t : dtypes) {
     const Array& a = x[t];
     const Array& b = y[t];
-    for (const auto& [name, op] : every) {
+    for (const auto& entry : every) {
+      const Binary& op = entry.second;
       attempt([&] { eval(op(a, b)); });
       attempt([&] { eval(op(a, Expr(2.0))); });
       attempt([&] { eval(op(Expr(2.0), a)); });
-      attempt([&] { eval(op(a, Expr(std::int64_t{3}))); });
-      attempt([&] { eval(op(Expr(std::int64_t{3}), a)); });
+      attempt([&] { eval(op(a, Expr(3))); });
+      attempt([&] { eval(op(Expr(3), a)); });
     }
     for (const auto& op : unary) attempt([&] { eval(op(a)); });
     attempt([&] { eval(where(x[DType::bool_], a, b)); });
     attempt([&] { eval(clip(a, Expr(0.0), Expr(1.0))); });
-    attempt([&] { eval(clip(a, Expr(std::int64_t{0}), Expr(std::int64_t{1}))); });
+    attempt([&] { eval(clip(a, Expr(0), Expr(1))); });
     for (DType to : dtypes) attempt([&] { eval(astype(a, to)); });
     attempt([&] { sum(a).get(); });
     attempt([&] { min(a).get(); });

@@ -65,7 +65,7 @@ Inputs inputs(const Device& dev, std::size_t n) {
   in.k = Array::from_host<std::int64_t>(l, s, dev);
   in.x = Array::from_host<double>(d, s, dev);
   in.y = Array::from_host<double>(e, s, dev);
-  in.p = astype(Array::from_host<std::uint8_t>(bits, s, dev), DType::bool_).eval();
+  in.p = eval(astype(Array::from_host<std::uint8_t>(bits, s, dev), DType::bool_));
   return in;
 }
 
