@@ -128,10 +128,10 @@ void ProgramBuilder::build_in_background(std::string_view source, std::string_vi
       [this, k, text = std::string(source), opts = std::string(options)] {
         struct Done {
           ProgramBuilder& b;
-          Digest key;
+          Digest digest;
           ~Done() {
             std::lock_guard lock(b.pending_mutex_);
-            std::erase(b.pending_, key);
+            std::erase(b.pending_, digest);
           }
         } done{*this, k};
         build(text, opts);
