@@ -6,9 +6,10 @@
 // reductions; arrays with arrays of the same and of other dtypes, and with plain numbers)
 // and records every program they build: the dialect source the array layer generates is the
 // one it generates at run time, so a user's expression that needs one of these operations
-// finds it by the same key. Each is compiled by compile_host_module with the library's
-// flags less -march=native (the build machine's baseline CPU), stripped. Images of PREVIOUS
-// (the pack this build made before) whose key is unchanged are taken as they are.
+// finds it by the same key. Each is compiled by compile_host_module with the library's own
+// flags (-march=native: the pack serves the machine and compiler it was built with, as the
+// program cache does; elsewhere nothing matches), stripped. Images of PREVIOUS (the pack
+// this build made before) whose key is unchanged are taken as they are.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -156,8 +157,9 @@ int main(int argc, char** argv) {
       } catch (const weft::Error&) {
       }
     }
+    // The library's own flags (the same code a user's build makes on this machine), the
+    // shared objects stripped (that changes no instruction).
     weft::detail::HostToolchain tc = weft::detail::HostToolchain::get();
-    std::erase(tc.flags, std::string("-march=native"));
     tc.flags.push_back("-Wl,--strip-all");
     std::map<std::string, std::pair<weft::detail::Digest, std::string>> images;  // by key, in one order
     std::size_t compiled = 0;
@@ -175,6 +177,9 @@ int main(int argc, char** argv) {
       return image;
     });
     run_workloads(weft::device("host"));
+    // The marker of a pack made for this toolchain (an empty source, an empty image).
+    const weft::detail::Digest marker = weft::detail::HostPrebuilt::key("", {});
+    images[marker.hex()] = {marker, std::string()};
     std::vector<std::pair<weft::detail::Digest, std::string>> list;
     for (auto& [hex, entry] : images) list.push_back(std::move(entry));
     if (!weft::detail::write_file_atomic(out, weft::detail::HostPrebuilt::encode(list))) {

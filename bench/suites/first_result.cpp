@@ -97,11 +97,11 @@ void measure(const std::string& self, const Device& dev, int runs, bool empty_ca
     if (p.exit_code != 0) throw Error("bench child failed: " + p.output);
     if (!empty_cache && r == 0) continue;  // the first run fills the cache's toolchain notes and headers
     std::istringstream in(p.output);
-    std::string word;
-    double ms = 0;
+    std::string line;
     bool head = true;
-    while (in >> word >> ms) {
-      if (word != "ms") throw Error("bench child printed " + p.output);
+    while (std::getline(in, line)) {
+      if (line.rfind("ms ", 0) != 0) continue;  // a warning the library logged
+      const double ms = std::stod(line.substr(3));
       all.push_back(ms * 1e-3);
       if (head) first_of_process.push_back(ms * 1e-3);
       head = false;

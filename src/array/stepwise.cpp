@@ -15,9 +15,24 @@ namespace {
 
 bool is_operation(const ExprNode& n) { return n.kind != ExprNode::Kind::leaf && n.kind != ExprNode::Kind::scalar; }
 
+// A floating-point product the compiler may fuse with the sum or difference it feeds (GCC
+// contracts a*b + c into one FMA by default, -ffp-contract=fast, where the CPU has it): the
+// fused kernel then rounds once where temporaries round twice.
+bool product(const ExprNode& n) {
+  return is_operation(n) && is_floating(n.dtype) && (n.op == "*" || n.op == "square");
+}
+bool contractible(const ExprNode& n) {
+  if (!is_floating(n.dtype) || !(n.op == "+" || n.op == "-" || n.op == "neg")) return false;
+  for (const auto& k : n.kids) {
+    if (product(*k) || (k->op == "neg" && !k->kids.empty() && product(*k->kids[0]))) return true;
+  }
+  return false;
+}
+
 bool holdable(const ExprNode& n) {
   if (n.dtype == DType::float16 || n.kind == ExprNode::Kind::call) return false;
   if (is_operation(n) && n.weak) return false;  // 2.0 * 3.0: a number, typed by what it meets
+  if (is_operation(n) && contractible(n)) return false;
   for (const auto& k : n.kids) {
     if (!holdable(*k)) return false;
   }
@@ -45,7 +60,9 @@ bool compile_pending(const void* kernel, const std::string& source, const std::s
   thread_local std::unordered_set<const void*> built;
   if (built.count(kernel)) return false;
   ProgramBuilder& builder = dev.impl()->program_builder();
-  if (builder.ready(source, options)) {
+  // Without prebuilt operations (a library built for another CPU or compiler) each step
+  // would be a compile of its own.
+  if (builder.ready(source, options) || !builder.prebuilt_available()) {
     built.insert(kernel);
     return false;
   }
@@ -74,7 +91,11 @@ bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& 
 std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fused) {
   if (!config().host_prebuilt) return std::nullopt;
   const ExprNode& root = *expr.node();
-  if (!is_operation(root) || !holdable(root)) return std::nullopt;
+  // The reduction adds each element: a product there may be contracted into an FMA too.
+  if (!is_operation(root) || !holdable(root) || product(root) ||
+      (root.op == "neg" && !root.kids.empty() && product(*root.kids[0]))) {
+    return std::nullopt;
+  }
   const Device dev = device_of(root);
   const DeviceStyle& style = device_style(dev);
   if (!style.host) return std::nullopt;

@@ -6,9 +6,11 @@
 // expression is evaluated one operation at a time into temporaries, each a prebuilt kernel,
 // while its own fused kernel compiles in the background; once that is built, the expression
 // runs as one kernel again. The value is the same bit for bit: each operation of the fused
-// kernel rounds to its node's dtype exactly as a temporary of that dtype holds it (which is
-// why float16, whose fused arithmetic runs in float, and numbers not yet given a dtype are
-// left to the fused kernel). tests/array/test_stepwise.cpp compares both paths.
+// kernel rounds to its node's dtype exactly as a temporary of that dtype holds it; what does
+// not is left to the fused kernel: float16 (whose fused arithmetic runs in float), numbers
+// not yet given a dtype, and a floating product feeding a sum or difference (which the
+// compiler contracts into an FMA, rounding once). tests/backends/host/test_host_prebuilt.cpp
+// and tests/python/test_host_prebuilt.py compare both paths.
 //
 //   auto kernel = eval_kernel(out, root, call);
 //   if (assign_stepwise(out, root, *kernel)) return;   // else run kernel

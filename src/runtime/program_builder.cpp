@@ -98,14 +98,7 @@ std::shared_ptr<ProgramImpl> ProgramBuilder::start_prebuilt(const Digest& key, s
   program = programs_.insert(key, std::move(program));
   prebuilt_.fetch_add(1, std::memory_order_relaxed);
   WEFT_LOG_DEBUG(compiler_.backend() << " program " << key.hex() << " (" << translated->description()
-                                     << ") starts prebuilt; compiling it in the background");
-  // The background build owns what it needs: the translation, the flags, the source.
-  std::shared_ptr<const TranslatedSource> tr(std::move(translated));
-  BackgroundBuilds::instance().submit([this, key, tr, flags, text = std::string(source), program] {
-    const std::string payload = ProgramCache::instance().load_or_build(
-        compiler_.backend(), key, tr->description(), [&] { return compile(key, *tr, flags, text).payload; });
-    compiler_.upgrade(*program, payload, *tr);
-  });
+                                     << ") starts prebuilt");
   return program;
 }
 

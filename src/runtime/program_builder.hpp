@@ -9,9 +9,9 @@
 // kernel of this source) is rebuilt once and stored again. A repeat build of a source this
 // device has built is a hash of the flags and the source and one table lookup: no
 // translation, no prelude, no disk. A new program whose payload is not on disk but which the
-// compiler has prebuilt code for (ProgramCompiler::prebuilt) starts on that code at once; its
-// compile runs in the background (runtime/background_builds.hpp), is stored in the disk cache
-// and replaces the prebuilt code in place (ProgramCompiler::upgrade).
+// compiler has prebuilt (ProgramCompiler::prebuilt: the same code its compile makes) is
+// loaded from there. build_in_background() builds a program on the background thread
+// (runtime/background_builds.hpp) while the caller goes on without it.
 //
 //   class HostCompiler final : public ProgramCompiler { ... };  // in host_compiler.cpp
 //   HostCompiler compiler_{*this};
@@ -102,16 +102,11 @@ class ProgramCompiler {
   virtual std::shared_ptr<ProgramImpl> load(std::string_view payload, const TranslatedSource& translated,
                                             const std::vector<std::string>& flags) = 0;
 
-  /// Code that runs the program at once, before its own compile: a payload load() takes,
-  /// computing exactly what the compiled program computes (the host's prebuilt kernels,
-  /// backends/host/host_prebuilt.hpp). nullopt (the default): the program must be compiled.
+  /// The payload the compile would make, made beforehand (the host's prebuilt kernels,
+  /// backends/host/host_prebuilt.hpp); nullopt (the default): the program must be compiled.
   virtual std::optional<std::string> prebuilt(std::string_view /*source*/, const std::vector<std::string>& /*flags*/) {
     return std::nullopt;
   }
-  /// Puts the code of payload, the program's own build, in place of the prebuilt code a
-  /// program was loaded with; kernels made from it before run the new code from their next
-  /// launch. Called on the background thread (runtime/background_builds.hpp).
-  virtual void upgrade(ProgramImpl& /*program*/, std::string_view /*payload*/, const TranslatedSource& /*translated*/) {}
 };
 
 class ProgramBuilder {
@@ -127,6 +122,9 @@ class ProgramBuilder {
   /// Whether build(source, options) would compile nothing now: the program is in memory, in
   /// the disk cache, or prebuilt (ProgramCompiler::prebuilt).
   bool ready(std::string_view source, std::string_view options);
+  /// Whether the compiler has prebuilt programs for this device at all (the host's pack was
+  /// made for this compiler and CPU).
+  bool prebuilt_available() { return compiler_.prebuilt("", {}).has_value(); }
   /// build(source, options) on the background thread (runtime/background_builds.hpp), ahead
   /// of the upgrades waiting there, once per program at a time. A build that fails is only
   /// logged: the caller's own build() raises the error.
@@ -145,7 +143,7 @@ class ProgramBuilder {
     std::uint64_t device_hashes = 0;  // hash_device calls: at most one
     std::uint64_t translations = 0;
     std::uint64_t compiles = 0;
-    std::uint64_t prebuilt = 0;  // programs that started on prebuilt code (their compile in the background)
+    std::uint64_t prebuilt = 0;  // programs loaded from prebuilt payloads
   };
   Counts counts() const noexcept;
 

@@ -114,11 +114,8 @@ CompiledProgram HostCompiler::compile(const TranslatedSource& translated, const 
   return {compile_host_module(tc, tr.text, flags, source, PreludeHeaders::instance()), nullptr};
 }
 
-namespace {
-
-// The module of payload, with an entry point for every kernel of tr the host runs;
-// PayloadRefused otherwise.
-std::shared_ptr<HostModule> load_module(std::string_view payload, const TranslatedSource& translated) {
+std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const TranslatedSource& translated,
+                                                const std::vector<std::string>&) {
   const auto& tr = Translated<dialect::Translation>::of(translated);
   std::shared_ptr<HostModule> module;
   try {
@@ -134,64 +131,29 @@ std::shared_ptr<HostModule> load_module(std::string_view payload, const Translat
       throw PayloadRefused("it lacks the entry point of kernel '" + k.name + "'");
     }
   }
-  return module;
-}
-
-}  // namespace
-
-std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const TranslatedSource& translated,
-                                                const std::vector<std::string>&) {
-  const auto& tr = Translated<dialect::Translation>::of(translated);
-  return std::make_shared<HostProgram>(device_.shared_from_this(), load_module(payload, translated), tr.kernels);
+  return std::make_shared<HostProgram>(device_.shared_from_this(), std::move(module), tr.kernels);
 }
 
 std::optional<std::string> HostCompiler::prebuilt(std::string_view source, const std::vector<std::string>& flags) {
   if (!config().host_prebuilt) return std::nullopt;
   const HostPrebuilt& pack = HostPrebuilt::instance();
   if (pack.size() == 0) return std::nullopt;
+  // Staged now, before the first background build can use them: static objects made later
+  // than BackgroundBuilds' exit handler would be destroyed before it waits for that build.
+  PreludeHeaders::instance();
   if (auto image = pack.find(HostPrebuilt::key(source, flags))) return std::string(*image);
   return std::nullopt;
-}
-
-void HostCompiler::upgrade(ProgramImpl& program, std::string_view payload, const TranslatedSource& translated) {
-  static_cast<HostProgram&>(program).upgrade(load_module(payload, translated));
 }
 
 // ---- programs and kernels ------------------------------------------------------------------
 
 HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params,
                        std::shared_ptr<HostModule> module, weft_host::RunFn entry, bool groups)
-    : KernelImpl(std::move(name), std::move(params)), modules_{std::move(module)}, run_(entry), groups_(groups) {}
-
-void HostKernel::upgrade(std::shared_ptr<HostModule> module, weft_host::RunFn entry) {
-  std::lock_guard lock(mutex_);
-  modules_.push_back(std::move(module));  // loaded before any launch can enter it
-  run_.store(entry, std::memory_order_release);
-}
+    : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), run_(entry), groups_(groups) {}
 
 HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
                          std::vector<dialect::KernelEntry> kernels)
     : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)) {}
-
-void HostProgram::upgrade(std::shared_ptr<HostModule> module) {
-  std::lock_guard lock(mutex_);
-  for (const auto& w : made_) {
-    auto kernel = w.lock();
-    if (!kernel) continue;
-    for (const auto& k : kernels_) {
-      if (k.name == kernel->name() && k.refused.empty()) {
-        kernel->upgrade(module, reinterpret_cast<weft_host::RunFn>(module->symbol("weft_run_" + k.symbol)));
-      }
-    }
-  }
-  module_ = std::move(module);
-  upgraded_ = true;
-}
-
-bool HostProgram::upgraded() const {
-  std::lock_guard lock(mutex_);
-  return upgraded_;
-}
 
 std::vector<std::string> HostProgram::kernel_names() const {
   std::vector<std::string> out;
@@ -206,7 +168,6 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
       throw Unsupported("kernel '" + k.name + "' cannot run on the host backend: " + k.refused +
                         " (or run it on an OpenCL device: WEFT_DEVICE=opencl:cpu, e.g. PoCL, or a GPU)");
     }
-    std::lock_guard lock(mutex_);
     auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + k.symbol));
     auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + k.symbol));
     if (!run || !info || info->num_args != k.params.size() + (k.bounds ? k.bounds->hidden() : 0)) {
@@ -220,8 +181,6 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
     }
     auto kernel = std::make_shared<HostKernel>(k.name, std::move(p), module_, run, k.groups);
     kernel->set_bounds(k.bounds);
-    std::erase_if(made_, [](const std::weak_ptr<HostKernel>& w) { return w.expired(); });
-    made_.push_back(kernel);
     return kernel;
   }
   std::string names;

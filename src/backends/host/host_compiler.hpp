@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,7 +59,6 @@ class HostCompiler final : public ProgramCompiler {
                                     const std::vector<std::string>& flags) override;
   /// The library's prebuilt shared object of source (host_prebuilt.hpp), unless WEFT_HOST_PREBUILT=0.
   std::optional<std::string> prebuilt(std::string_view source, const std::vector<std::string>& flags) override;
-  void upgrade(ProgramImpl& program, std::string_view payload, const TranslatedSource& translated) override;
 
  private:
   DeviceImpl& device_;
@@ -70,10 +68,7 @@ class HostKernel final : public KernelImpl {
  public:
   HostKernel(std::string name, std::vector<KernelArgInfo> params,
              std::shared_ptr<HostModule> module, weft_host::RunFn entry, bool groups);
-  weft_host::RunFn run() const noexcept { return run_.load(std::memory_order_acquire); }
-  /// Runs entry, of module, from the next launch on (a prebuilt kernel's own build is in).
-  /// The code it ran before stays loaded: a launch under way on another thread may be in it.
-  void upgrade(std::shared_ptr<HostModule> module, weft_host::RunFn entry);
+  weft_host::RunFn run() const noexcept { return run_; }
   /// Its entry point runs whole work-groups ([begin, end) count groups, not work-items): a
   /// kernel with barriers or __local memory (dialect/group_fission.hpp).
   bool groups() const noexcept { return groups_; }
@@ -83,9 +78,8 @@ class HostKernel final : public KernelImpl {
 
  private:
   std::atomic<std::uint64_t> last_run_ns_{~std::uint64_t{0}};
-  std::mutex mutex_;                                 // guards the modules
-  std::vector<std::shared_ptr<HostModule>> modules_;  // keep the code loaded, the current one last
-  std::atomic<weft_host::RunFn> run_;
+  std::shared_ptr<HostModule> module_;  // keeps the code loaded
+  weft_host::RunFn run_;
   bool groups_;
 };
 
@@ -96,20 +90,12 @@ class HostProgram final : public ProgramImpl {
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
   std::shared_ptr<DeviceImpl> device() const override { return device_.lock(); }
-  /// Puts module's code in place of the program's, for the kernels made so far and those to
-  /// come (HostCompiler::upgrade has checked its entry points).
-  void upgrade(std::shared_ptr<HostModule> module);
-  /// Whether the program still runs the code it was loaded with (a prebuilt one: not yet upgraded).
-  bool upgraded() const;
 
  private:
   // Weak: the device's program table holds this program.
   std::weak_ptr<DeviceImpl> device_;
-  mutable std::mutex mutex_;  // guards module_, made_, upgraded_
   std::shared_ptr<HostModule> module_;
   std::vector<dialect::KernelEntry> kernels_;  // refused ones included: named in the error
-  std::vector<std::weak_ptr<HostKernel>> made_;  // the kernels made so far, to upgrade
-  bool upgraded_ = false;
 };
 
 }  // namespace weft::detail

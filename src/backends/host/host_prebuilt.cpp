@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "backends/host/host_api.hpp"
 #include "dialect/prelude.hpp"
 #include "runtime/bounds_check.hpp"
 #include "weft/error.hpp"
@@ -60,10 +61,15 @@ HostPrebuilt::HostPrebuilt(std::string_view blob) {
 }
 
 Digest HostPrebuilt::key(std::string_view source, const std::vector<std::string>& flags) {
-  // The prelude (about 60 KB) is hashed once per process.
+  // The prelude (about 60 KB) and the toolchain are hashed once per process. The toolchain's
+  // identity (compiler, version, CPU, flags) is in the key: a pack built for another CPU or
+  // compiler finds nothing, and what it finds is the very code this machine's build makes.
   static const Hasher base = [] {
     Hasher b;
-    b.update("weft host prebuilt 1").update(WEFT_VERSION_STRING).update(host_prelude_text());
+    b.update("weft host prebuilt 2").update(WEFT_VERSION_STRING).update(host_prelude_text());
+    const HostToolchain& tc = HostToolchain::get();
+    b.update(tc.command.empty() ? "" : tc.command[0]).update(tc.version).update(tc.target_cpu);
+    for (const auto& f : tc.flags) b.update(f);
     return b;
   }();
   Hasher h = base;
