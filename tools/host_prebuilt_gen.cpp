@@ -123,6 +123,25 @@ void run_workloads(const Device& dev) {
     attempt([&] { any(a, {0}); });
     attempt([&] { all(a, {0}); });
   }
+  // Products fed into sums, which the compiler fuses into FMAs (so they are never evaluated
+  // stepwise, array/stepwise.hpp): the common forms whole, and their reductions.
+  for (DType t : {DType::float32, DType::float64}) {
+    const Array& a = x[t];
+    const Array& b = y[t];
+    const Array c = Array::full(shape, 2, t, dev);
+    const std::vector<std::function<Expr()>> fused = {
+        [&] { return a * b + c; }, [&] { return a * b - c; }, [&] { return c + a * b; },
+        [&] { return c - a * b; }, [&] { return a * b + a; }, [&] { return a * a + b; },
+        [&] { return a * 2.0 + b; }, [&] { return a * b + 1.0; }, [&] { return a * b + a * c; },
+        [&] { return a * b - a * c; }, [&] { return square(a) + square(b); }, [&] { return a * b; },
+    };
+    for (const auto& f : fused) {
+      attempt([&] { eval(f()); });
+      attempt([&] { sum(f()).get(); });
+      attempt([&] { sum(f(), {0}); });
+      attempt([&] { mean(f(), {0}); });
+    }
+  }
   // Arrays of two dtypes: the arithmetic and comparisons.
   for (DType s : numeric) {
     for (DType t : numeric) {
