@@ -371,9 +371,9 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     if (t == "1" || t == "on") c.host_prebuilt = true;
     else if (t == "0" || t == "off") c.host_prebuilt = false;
     else {
-      throw ConfigError("WEFT_HOST_PREBUILT='" + std::string(*v) + "' is not a switch: expected 1 or on (a new "
-                        "kernel the library ships prebuilt runs at once while its own build goes on in the "
-                        "background, the default), 0 or off (every new kernel is compiled before it runs)");
+      throw ConfigError("WEFT_HOST_PREBUILT='" + std::string(*v) + "' is not a switch: expected 1 or on (new array "
+                        "expressions on host start on the kernels the library ships prebuilt, the default), "
+                        "0 or off (every new kernel is compiled before it runs)");
     }
   }
 

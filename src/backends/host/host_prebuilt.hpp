@@ -4,16 +4,15 @@
 // At build time `weft_host_prebuilt_gen` (tools/host_prebuilt_gen.cpp) runs the array
 // library's standard operations per dtype on the host device and records every program they
 // build: the very dialect source the array layer generates at run time, compiled by the same
-// compile_host_module as any kernel, for the build's baseline CPU (no -march=native). The
-// shared objects are packed into one blob linked into libweft (host_prebuilt_data.S).
+// compile_host_module with the library's own flags. The shared objects are packed into one
+// blob linked into libweft (host_prebuilt_data.cpp).
 //
-// At run time the host compiler looks a new program up here first (WEFT_HOST_PREBUILT, on by
-// default): a hit runs at once, and the program's own build (-march=native, as every host
-// kernel) goes on in the background (runtime/background_builds.hpp) and replaces the
-// prebuilt code when done, then stays in the program cache as usual. The prebuilt code
-// computes what the native build computes, bit for bit: both come from one source, and GCC
-// in ISO C++ mode contracts no a*b+c into an FMA and reorders no floating-point arithmetic
-// whatever the -march (tests/backends/host/test_host_prebuilt.cpp compares every entry).
+// At run time the program builder looks a new program up here (WEFT_HOST_PREBUILT, on by
+// default) when the disk cache does not hold it. The key holds the toolchain's identity
+// (compiler, version, CPU, flags): on the machine and compiler the library was built with, a
+// prebuilt kernel is the code a compile makes, byte for byte; elsewhere nothing matches and
+// kernels compile as before. The stepwise evaluation of new expressions (array/stepwise.hpp)
+// runs on these kernels.
 //
 //   if (auto image = HostPrebuilt::instance().find(HostPrebuilt::key(source, flags))) ...
 #pragma once
