@@ -132,6 +132,7 @@ TEST(HostPrebuilt, TheLibraryShipsAPackThatLoads) {
     if (checked++ % 50) continue;  // a sample: each load is a dlopen
     const auto image = pack.find(key);
     ASSERT_TRUE(image.has_value());
+    if (image->empty()) continue;  // the marker of the toolchain the pack was made for
     EXPECT_NO_THROW(detail::HostModule::load(*image, "a prebuilt kernel"));
   }
 }
