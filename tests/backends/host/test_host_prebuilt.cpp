@@ -170,7 +170,9 @@ TEST(HostPrebuilt, FirstResultsEqualTheCompiledKernelsBitForBit) {
   }
   // With nothing on disk, the first runs took prebuilt kernels (one per operation and dtype
   // met, each loaded once), not compiles of their own.
-  if (fresh) EXPECT_GT(builder.counts().prebuilt - start.prebuilt, 20u);
+  if (fresh) {
+    EXPECT_GT(builder.counts().prebuilt - start.prebuilt, 20u);
+  }
 }
 
 TEST(HostPrebuilt, SteppableLeavesWhatATemporaryCannotHoldToTheFusedKernel) {
