@@ -56,9 +56,9 @@ NodePtr step(const ExprNode& n, const Device& dev) {
 // in the background. Once a program is built it stays built: a repeat call asks the builder
 // no more (no hashing of the source). The array layer's kernels are never destroyed
 // (kernel_cache.hpp), so their addresses are not reused.
+thread_local std::unordered_set<const void*> built;
+
 bool compile_pending(const void* kernel, const std::string& source, const std::string& options, const Device& dev) {
-  thread_local std::unordered_set<const void*> built;
-  if (built.count(kernel)) return false;
   ProgramBuilder& builder = dev.impl()->program_builder();
   // Without prebuilt operations (a library built for another CPU or compiler) each step
   // would be a compile of its own.
@@ -83,7 +83,7 @@ bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& 
   const Device dev = out.device();
   const DeviceStyle& style = device_style(dev);
   if (!style.host || !steppable(root)) return false;
-  if (!compile_pending(&fused, fused.source(), style.options, dev)) return false;
+  if (built.count(&fused) || !compile_pending(&fused, fused.source(), style.options, dev)) return false;
   assign_into(out, Expr(step(root, dev)));
   return true;
 }
@@ -99,7 +99,10 @@ std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fu
   const Device dev = device_of(root);
   const DeviceStyle& style = device_style(dev);
   if (!style.host) return std::nullopt;
-  if (!compile_pending(&fused, fused.host_source(), fused.options() + style.options, dev)) return std::nullopt;
+  // (The set first: a repeat call allocates nothing, not even the options' string.)
+  if (built.count(&fused) || !compile_pending(&fused, fused.host_source(), fused.options() + style.options, dev)) {
+    return std::nullopt;
+  }
   Array value = Array::empty(expr.shape(), expr.dtype(), dev);  // the expression is placed already
   assign_into(value, expr);
   return value;
