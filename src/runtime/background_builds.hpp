@@ -1,13 +1,13 @@
-// Program builds that run on a thread of their own while the caller goes on with code it
-// already has (the host backend's prebuilt kernels: backends/host/host_prebuilt.hpp). One
+// Program builds that run on a thread of their own while the caller goes on without them (a
+// new expression evaluated stepwise on the host's prebuilt kernels: array/stepwise.hpp). One
 // build at a time, in the order submitted: a build is a compiler process, and running several
 // at once would take the cores the caller's kernels run on.
 //
 // At process exit the build under way is finished (its compiler process and temporary
-// directory are not left behind) and the ones not started are dropped: they are only
-// upgrades, and the next process starts them again.
+// directory are not left behind) and the ones not started are dropped: the next process
+// that needs them builds them again.
 //
-//   BackgroundBuilds::instance().submit([program, source] { ... compile, store, upgrade ... });
+//   BackgroundBuilds::instance().submit([&builder, source] { builder.build(source, ""); }, true);
 //   BackgroundBuilds::instance().wait_idle();   // tests: every submitted build done
 #pragma once
 

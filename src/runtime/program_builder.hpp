@@ -126,7 +126,7 @@ class ProgramBuilder {
   /// made for this compiler and CPU).
   bool prebuilt_available() { return compiler_.prebuilt("", {}).has_value(); }
   /// build(source, options) on the background thread (runtime/background_builds.hpp), ahead
-  /// of the upgrades waiting there, once per program at a time. A build that fails is only
+  /// of the builds not yet started there, once per program at a time. A build that fails is only
   /// logged: the caller's own build() raises the error.
   void build_in_background(std::string_view source, std::string_view options);
 
