@@ -29,6 +29,19 @@ bool contractible(const ExprNode& n) {
   return false;
 }
 
+// Whether every array the expression reads is contiguous in the output's shape and no
+// operation broadcasts: then each step is a kernel of plain indexing, the form the pack holds
+// (a strided or broadcast operand makes kernels of their own, which would each be compiled).
+bool plain(const ExprNode& n, const Shape& shape) {
+  if (n.kind == ExprNode::Kind::scalar) return true;
+  if (!(n.shape == shape)) return false;
+  if (n.kind == ExprNode::Kind::leaf) return n.array.is_contiguous();
+  for (const auto& k : n.kids) {
+    if (!plain(*k, shape)) return false;
+  }
+  return true;
+}
+
 bool holdable(const ExprNode& n) {
   if (n.dtype == DType::float16 || n.kind == ExprNode::Kind::call) return false;
   if (is_operation(n) && n.weak) return false;  // 2.0 * 3.0: a number, typed by what it meets
@@ -75,7 +88,7 @@ bool compile_pending(const void* kernel, const std::string& source, const std::s
 bool steppable(const ExprNode& root) {
   bool nested = false;
   for (const auto& k : root.kids) nested |= is_operation(*k);
-  return nested && holdable(root);
+  return nested && holdable(root) && plain(root, root.shape);
 }
 
 bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& fused) {
@@ -92,7 +105,7 @@ std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fu
   if (!config().host_prebuilt) return std::nullopt;
   const ExprNode& root = *expr.node();
   // The reduction adds each element: a product there may be contracted into an FMA too.
-  if (!is_operation(root) || !holdable(root) || product(root) ||
+  if (!is_operation(root) || !holdable(root) || !plain(root, root.shape) || product(root) ||
       (root.op == "neg" && !root.kids.empty() && product(*root.kids[0]))) {
     return std::nullopt;
   }

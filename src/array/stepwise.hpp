@@ -37,9 +37,10 @@ bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& 
 /// prebuilt code. Null when that does not apply (as assign_stepwise; a plain array too).
 std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fused);
 
-/// Whether root has an operation whose operand is another operation and every node can be
-/// held in a temporary of its dtype without changing the value (no float16, no weak number
-/// computed from numbers, no user device function).
+/// Whether root has an operation whose operand is another operation, every node can be held
+/// in a temporary of its dtype without changing the value (no float16, no weak number
+/// computed from numbers, no user device function, no floating product fed into a sum) and
+/// every array it reads is contiguous in its shape (the steps are then prebuilt).
 bool steppable(const ExprNode& root);
 
 }  // namespace weft::detail

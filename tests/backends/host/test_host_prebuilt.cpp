@@ -185,6 +185,11 @@ TEST(HostPrebuilt, SteppableLeavesWhatATemporaryCannotHoldToTheFusedKernel) {
   EXPECT_FALSE(detail::steppable(*(a * a + a).node()));     // the compiler fuses it into an FMA
   EXPECT_FALSE(detail::steppable(*(a - square(a)).node()));
   EXPECT_FALSE(detail::steppable(*(a + (Expr(2.0) * Expr(3.0))).node()));  // a number not yet typed
+  const Array m = Array::full({2, 3}, 1.0, DType::float32, dev);
+  const Array row = Array::full({3}, 1.0, DType::float32, dev);
+  EXPECT_TRUE(detail::steppable(*(sin(m) + m).node()));
+  EXPECT_FALSE(detail::steppable(*(sin(m) + row).node()));              // broadcast
+  EXPECT_FALSE(detail::steppable(*(sin(m.transpose()) + m.transpose()).node()));  // strided
 }
 
 }  // namespace
