@@ -33,34 +33,46 @@ cmake --build build-fuzz --target weft_fuzz --parallel "$(nproc)"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-failed=()
-for t in "${targets[@]}"; do
-  bin=build-fuzz/tests/fuzz/fuzz_$t
-  seeds=tests/fuzz/corpus/$t
-  regressions=tests/fuzz/regressions/$t
-  corpus=build-fuzz/corpus/$t        # what this machine's runs found; not checked in
-  crashes=build-fuzz/crashes/$t
+# One target per core at a time: each still fuzzes for SECONDS, the stage takes less wall time.
+# fuzz_one TARGET prints its lines only when it ends (no interleaving) and returns non-zero on
+# a finding.
+fuzz_one() {
+  local t=$1 out
+  local bin=build-fuzz/tests/fuzz/fuzz_$t
+  local seeds=tests/fuzz/corpus/$t
+  local regressions=tests/fuzz/regressions/$t
+  local corpus=build-fuzz/corpus/$t        # what this machine's runs found; not checked in
+  local crashes=build-fuzz/crashes/$t
   mkdir -p "$corpus" "$crashes"
+  out=$crashes/summary.txt
+  : >"$out"
   if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
-    echo "== fuzz $t: replaying $(ls "$regressions" | wc -l) regression inputs"
+    echo "== fuzz $t: replaying $(ls "$regressions" | wc -l) regression inputs" >>"$out"
     if ! "$bin" "$regressions"/* >"$crashes/replay.log" 2>&1; then
-      tail -n 40 "$crashes/replay.log"
-      failed+=("$t (regression)")
-      continue
+      tail -n 40 "$crashes/replay.log" >>"$out"
+      echo "regression" >"$crashes/failed"
+      return 1
     fi
   fi
-  echo "== fuzz $t: ${seconds}s from $(ls "$seeds" | wc -l) seeds"
-  dict=()
+  echo "== fuzz $t: ${seconds}s from $(ls "$seeds" | wc -l) seeds" >>"$out"
+  local dict=()
   if [ -f "tests/fuzz/$t.dict" ]; then dict=(-dict="tests/fuzz/$t.dict"); fi
   # -timeout: an input running 10 s is a hang, also a finding.
   if ! "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 "${dict[@]}" \
       -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "$seeds" >"$crashes/run.log" 2>&1; then
-    tail -n 60 "$crashes/run.log"
-    failed+=("$t")
-  else
-    grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$crashes/run.log" | tr '\n' ' '
-    echo
+    tail -n 60 "$crashes/run.log" >>"$out"
+    echo "run" >"$crashes/failed"
+    return 1
   fi
+  { grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$crashes/run.log" | tr '\n' ' '; echo; } >>"$out"
+}
+export -f fuzz_one
+export seconds
+for t in "${targets[@]}"; do rm -f "build-fuzz/crashes/$t/failed"; done
+printf '%s\n' "${targets[@]}" | xargs -P "$(nproc)" -I{} bash -c 'fuzz_one "$1"; cat "build-fuzz/crashes/$1/summary.txt"' _ {} || true
+failed=()
+for t in "${targets[@]}"; do
+  if [ -f "build-fuzz/crashes/$t/failed" ]; then failed+=("$t ($(cat "build-fuzz/crashes/$t/failed"))"); fi
 done
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "fuzz: findings in ${failed[*]}; inputs kept in build-fuzz/crashes/"

@@ -118,6 +118,23 @@ def main():
         emit("cupy RandomState(cuRAND Philox).random_sample float32", n, med, mn, 4.0 * n)
         med, mn = timed(lambda: philox.standard_normal(n, dtype=cp.float32))
         emit("cupy RandomState(cuRAND Philox).standard_normal float32", n, med, mn, 4.0 * n)
+    elif suite == "matmul":
+        a = rng.uniform(-1, 1, (n, n), dtype=cp.float32)
+        b = rng.uniform(-1, 1, (n, n), dtype=cp.float32)
+        med, mn = timed(lambda: a @ b)
+        emit("cupy a @ b (cuBLAS)", n, med, mn, 12.0 * n * n)
+    elif suite == "fft":
+        side = int(round(n ** 0.5))
+        x = (rng.uniform(-1, 1, (side, side), dtype=cp.float32)
+             + 1j * rng.uniform(-1, 1, (side, side), dtype=cp.float32)).astype(cp.complex64)
+        r = rng.uniform(-1, 1, (side, side), dtype=cp.float32)
+        nn = side * side
+        med, mn = timed(lambda: cp.fft.fft(x, axis=-1))
+        emit("cupy cupy.fft.fft rows (c2c, last axis)", nn, med, mn, 16.0 * nn)
+        med, mn = timed(lambda: cp.fft.fftn(x))
+        emit("cupy cupy.fft.fftn (c2c, 2-D)", nn, med, mn, 16.0 * nn)
+        med, mn = timed(lambda: cp.fft.rfft(r, axis=-1))
+        emit("cupy cupy.fft.rfft rows (r2c, last axis)", nn, med, mn, 8.0 * nn)
     else:
         print(f"skip\tno CuPy peer for suite {suite}")
     return 0

@@ -93,6 +93,22 @@ def main():
             emit("numpy np.sort(a, kind='stable')", n, dtype, med, mn, 8.0 * n)
         med, mn = timed(lambda: np.argsort(f, kind="stable"), repeat)
         emit("numpy np.argsort(a, kind='stable')", n, "float32", med, mn, 12.0 * n)
+    elif suite == "matmul":
+        a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+        b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+        med, mn = timed(lambda: a @ b, repeat)
+        emit("numpy a @ b (its OpenBLAS)", n, "float32", med, mn, 12.0 * n * n)
+    elif suite == "fft":
+        side = int(round(n ** 0.5))
+        x = (rng.uniform(-1, 1, (side, side)) + 1j * rng.uniform(-1, 1, (side, side))).astype(np.complex64)
+        r = rng.uniform(-1, 1, (side, side)).astype(np.float32)
+        nn = side * side
+        med, mn = timed(lambda: np.fft.fft(x, axis=-1), repeat)
+        emit("numpy np.fft.fft rows (c2c, last axis)", nn, "complex64", med, mn, 16.0 * nn)
+        med, mn = timed(lambda: np.fft.fftn(x), repeat)
+        emit("numpy np.fft.fftn (c2c, 2-D)", nn, "complex64", med, mn, 16.0 * nn)
+        med, mn = timed(lambda: np.fft.rfft(r, axis=-1), repeat)
+        emit("numpy np.fft.rfft rows (r2c, last axis)", nn, "float32", med, mn, 8.0 * nn)
     else:
         print(f"skip\tno NumPy peer for suite {suite}")
     return 0

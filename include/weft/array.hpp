@@ -208,11 +208,14 @@ class WEFT_API Expr {
   Expr(long long v);     // NOLINT
   Expr(unsigned long long v);  // NOLINT: above 2**63-1 a uint64 number
   Expr(bool v);          // NOLINT: a bool adapts to the other operand's type, even bool
+  Expr(std::complex<double> v);  // NOLINT: a Python complex (complex64 arrays stay complex64)
   /// A number of a given dtype that does not adapt (a NumPy scalar: int8 + np.int64(3) is
   /// int64). Throws ValueOutOfRange when v is not one of the dtype's values.
   static Expr typed(double v, DType dtype);
   static Expr typed(long long v, DType dtype);
   static Expr typed(unsigned long long v, DType dtype);
+  /// A complex number of dtype complex64 or complex128.
+  static Expr typed(std::complex<double> v, DType dtype);
   explicit Expr(std::shared_ptr<const detail::ExprNode> node) : node_(std::move(node)) {}
 
   DType dtype() const;
@@ -306,6 +309,14 @@ WEFT_API Expr atanh(const Expr& a);
 /// as NumPy does.
 WEFT_API Expr sign(const Expr& a);
 WEFT_API Expr positive(const Expr& a);
+/// Complex numbers' parts: real and imag give the real type (complex64 -> float32; a real
+/// operand is its own real part and has zeros for imag, as NumPy's), conj the conjugate (a
+/// real operand itself), angle the argument atan2(imag, real) (floats for integers).
+/// abs of a complex number is its modulus (hypot of the parts), sign z / |z|.
+WEFT_API Expr real(const Expr& a);
+WEFT_API Expr imag(const Expr& a);
+WEFT_API Expr conj(const Expr& a);
+WEFT_API Expr angle(const Expr& a);
 /// Whether the sign bit is set (bool): true for -0.0 and for a NaN with its sign bit set; for
 /// integers x < 0.
 WEFT_API Expr signbit(const Expr& a);

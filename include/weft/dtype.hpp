@@ -6,10 +6,13 @@
 //
 // Names follow NumPy (bool, int8 ... float64); c_name() gives the kernel dialect's spelling
 // (OpenCL C: char, uchar, short ... double). float16 exists where a device has it.
+// complex64/complex128 are the dialect's cfloat/cdouble (float2/double2 holding real,
+// imaginary; src/kernels/cl/complex.cl has their arithmetic).
 #pragma once
 
 #include "weft/export.hpp"
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -31,18 +34,22 @@ enum class DType : std::uint8_t {
   float16,
   float32,
   float64,
+  complex64,   // two float32: real, imaginary (NumPy's layout)
+  complex128,  // two float64
 };
 
 /// Every dtype, in declaration order.
 inline constexpr DType all_dtypes[] = {
     DType::bool_,  DType::int8,   DType::int16,   DType::int32,   DType::int64,   DType::uint8,
-    DType::uint16, DType::uint32, DType::uint64,  DType::float16, DType::float32, DType::float64};
+    DType::uint16, DType::uint32, DType::uint64,  DType::float16, DType::float32, DType::float64,
+    DType::complex64, DType::complex128};
 
 /// Size of one element in bytes.
 WEFT_API std::size_t size_of(DType t) noexcept;
 /// NumPy's name: "bool", "int8", ..., "float64".
 WEFT_API std::string_view name(DType t) noexcept;
-/// The kernel dialect's (OpenCL C's) spelling: "bool", "char", "uchar", ..., "double", "half".
+/// The kernel dialect's (OpenCL C's) spelling: "bool", "char", "uchar", ..., "double", "half",
+/// "cfloat", "cdouble".
 WEFT_API std::string_view c_name(DType t) noexcept;
 /// Parses a NumPy name ("float32", "f4", "uint8", "bool") or an OpenCL C name ("float",
 /// "uint", "unsigned int", "long"). Returns nullopt for anything else.
@@ -50,6 +57,19 @@ WEFT_API std::optional<DType> parse_dtype(std::string_view text) noexcept;
 
 constexpr bool is_floating(DType t) noexcept {
   return t == DType::float16 || t == DType::float32 || t == DType::float64;
+}
+/// complex64 or complex128 (is_floating is for the real floating types only).
+constexpr bool is_complex(DType t) noexcept { return t == DType::complex64 || t == DType::complex128; }
+/// Real or complex floating.
+constexpr bool is_inexact(DType t) noexcept { return is_floating(t) || is_complex(t); }
+/// The real type of a complex one's parts (complex64 -> float32); other types are their own.
+constexpr DType real_of(DType t) noexcept {
+  return t == DType::complex64 ? DType::float32 : t == DType::complex128 ? DType::float64 : t;
+}
+/// The complex type whose parts are float t (float16/float32 -> complex64, float64 ->
+/// complex128); a complex type is its own.
+constexpr DType complex_of(DType t) noexcept {
+  return t == DType::float64 || t == DType::complex128 ? DType::complex128 : DType::complex64;
 }
 constexpr bool is_signed_integer(DType t) noexcept {
   return t == DType::int8 || t == DType::int16 || t == DType::int32 || t == DType::int64;
@@ -75,6 +95,8 @@ template <> struct dtype_of_impl<std::uint32_t> { static constexpr DType value =
 template <> struct dtype_of_impl<std::uint64_t> { static constexpr DType value = DType::uint64; };
 template <> struct dtype_of_impl<float> { static constexpr DType value = DType::float32; };
 template <> struct dtype_of_impl<double> { static constexpr DType value = DType::float64; };
+template <> struct dtype_of_impl<std::complex<float>> { static constexpr DType value = DType::complex64; };
+template <> struct dtype_of_impl<std::complex<double>> { static constexpr DType value = DType::complex128; };
 // long long is int64 on LP64 too, but there a distinct C++ type from std::int64_t (long).
 struct long_long_is_int64;
 struct ulong_long_is_uint64;

@@ -16,7 +16,7 @@ using Unary = weft::Expr (*)(const weft::Expr&);
 /// A Python int beyond 64 bits with an integer or bool operand: NumPy refuses it (it takes part
 /// as a float only beside floats).
 void refuse_huge_int(nb::handle number, const weft::Expr& other) {
-  if (!PyLong_Check(number.ptr()) || PyBool_Check(number.ptr()) || weft::is_floating(other.dtype())) return;
+  if (!PyLong_Check(number.ptr()) || PyBool_Check(number.ptr()) || weft::is_inexact(other.dtype())) return;
   int overflow = 0;
   PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
   if (overflow < 0 || (overflow > 0 && (PyLong_AsUnsignedLongLong(number.ptr()), PyErr_Occurred()))) {
@@ -114,6 +114,8 @@ void register_array_arithmetic(nb::module_& m, nb::class_<PyArray>& cls) {
       {"trunc", &weft::trunc},     {"rint", &weft::rint}, {"fabs", &weft::fabs}, {"square", &weft::square},
       {"reciprocal", &weft::reciprocal},       {"isnan", &weft::isnan},
       {"isinf", &weft::isinf},     {"isfinite", &weft::isfinite}, {"logical_not", &weft::logical_not},
+      {"real", &weft::real},       {"imag", &weft::imag},        {"conj", &weft::conj},
+      {"angle", &weft::angle},
   };
   for (const auto& [name, f] : unary) {
     m.def(name, [f](nb::handle x) {

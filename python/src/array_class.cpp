@@ -256,6 +256,7 @@ void register_arrays(nb::module_& m) {
   register_array_histogram(m);
   register_array_manipulation(m);
   register_array_functions(m);
+  register_array_linalg(m);
 }
 
 }  // namespace weftpy

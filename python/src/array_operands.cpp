@@ -28,9 +28,13 @@ std::optional<weft::Expr> numpy_scalar(nb::handle h) {
   try {
     t = dtype_arg(dt);
   } catch (const weft::InvalidArgument&) {
-    return std::nullopt;  // complex, strings: not one weft computes with
+    return std::nullopt;  // strings, float128: not one weft computes with
   }
-  nb::object v = h.attr("item")();  // the value as a Python bool, int or float
+  nb::object v = h.attr("item")();  // the value as a Python bool, int, float or complex
+  if (weft::is_complex(t)) {
+    const Py_complex c = PyComplex_AsCComplex(v.ptr());
+    return weft::Expr::typed(std::complex<double>(c.real, c.imag), t);
+  }
   if (t == weft::DType::float16) return weft::Expr(PyFloat_AsDouble(v.ptr()));  // no float16 arithmetic yet
   if (weft::is_floating(t)) return weft::Expr::typed(PyFloat_AsDouble(v.ptr()), t);
   if (t == weft::DType::uint64) return weft::Expr::typed(PyLong_AsUnsignedLongLong(v.ptr()), t);
@@ -60,6 +64,10 @@ std::optional<weft::Expr> operand(nb::handle h) {
     return weft::Expr(PyLong_AsDouble(h.ptr()));
   }
   if (PyFloat_Check(h.ptr())) return weft::Expr(PyFloat_AS_DOUBLE(h.ptr()));
+  if (PyComplex_Check(h.ptr())) {
+    const Py_complex c = PyComplex_AsCComplex(h.ptr());
+    return weft::Expr(std::complex<double>(c.real, c.imag));
+  }
   if (is_numpy_array(h)) {
     throw nb::type_error("a NumPy array in an expression with a weft.Array: move it to the device with "
                          "weft.asarray() first (weft makes no copy you did not ask for)");

@@ -18,8 +18,8 @@ ArrayObject reduce(const std::string& what, nb::handle x, nb::handle axis, bool 
     const weft::DType t = e.dtype();
     if (what == "any" || what == "all") return make_lazy(e != 0);
     if (what == "min" || what == "max") return make_lazy(weft::astype(e, t));
-    if (what == "mean") return make_lazy(weft::astype(e, weft::is_floating(t) ? t : weft::DType::float64));
-    const weft::DType wide = weft::is_floating(t) ? t
+    if (what == "mean") return make_lazy(weft::astype(e, weft::is_inexact(t) ? t : weft::DType::float64));
+    const weft::DType wide = weft::is_inexact(t) ? t
                              : weft::is_unsigned_integer(t) ? weft::DType::uint64 : weft::DType::int64;
     return make_lazy(weft::astype(e, wide));
   }

@@ -16,11 +16,6 @@ namespace weftpy {
 
 namespace {
 
-const weft::Array& need_array(nb::handle h, const char* who) {
-  if (!nb::isinstance<PyArray>(h)) throw nb::type_error((std::string(who) + ": expected a weft.Array").c_str());
-  return as_py(h).array();
-}
-
 // None: the flattened elements; else one axis (an int).
 std::optional<int> axis_arg(nb::handle axis, const char* who) {
   if (axis.is_none()) return std::nullopt;

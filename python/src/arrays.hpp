@@ -19,6 +19,11 @@
 namespace weftpy {
 
 inline PyArray& as_py(nb::handle h) { return nb::cast<PyArray&>(h); }
+/// The weft.Array behind h; anything else is a TypeError naming who (the function) called.
+inline const weft::Array& need_array(nb::handle h, const char* who) {
+  if (!nb::isinstance<PyArray>(h)) throw nb::type_error((std::string(who) + ": expected a weft.Array").c_str());
+  return as_py(h).array();
+}
 
 /// Arrays in a tuple or a list, as the signatures (and the generated stub) show them.
 using ArrayTuple = nb::typed<nb::tuple, ArrayObject, nb::ellipsis>;
@@ -47,5 +52,6 @@ void register_array_memory(nb::module_& m);
 void register_array_histogram(nb::module_& m);
 void register_array_manipulation(nb::module_& m);
 void register_array_functions(nb::module_& m);
+void register_array_linalg(nb::module_& m);
 
 }  // namespace weftpy

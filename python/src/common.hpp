@@ -138,6 +138,7 @@ void register_kernels(nb::module_& m);
 void register_generators(nb::module_& m);
 void register_interop(nb::module_& m);
 void register_random(nb::module_& m);
+void register_fft(nb::module_& m);
 void register_cache(nb::module_& m);
 
 }  // namespace weftpy

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "common.hpp"
+#include "weft/linalg.hpp"
 
 namespace weftpy {
 
@@ -22,6 +23,7 @@ PyObject* dtype_error_type = nullptr;
 PyObject* value_out_of_range_type = nullptr;
 PyObject* index_out_of_range_type = nullptr;
 PyObject* unsupported_type = nullptr;
+PyObject* linalg_error_type = nullptr;
 
 /// An attribute the translator below sets on the exceptions of a class, and its type.
 struct Attribute {
@@ -171,6 +173,20 @@ void register_errors(nb::module_& m) {
       "... except weft.ConfigError as e:\n"
       "...     print(isinstance(e, weft.InvalidArgument))\n"
       "True");
+  // Also numpy.linalg.LinAlgError, so `except np.linalg.LinAlgError` catches weft's.
+  nb::object numpy_linalg_error = nb::module_::import_("numpy.linalg").attr("LinAlgError");
+  linalg_error_type = new_error(m, "LinAlgError", bases({invalid_argument_type, numpy_linalg_error.ptr()}),
+      "A linear-algebra routine failed on the values given: a singular matrix, one not positive\n"
+      "definite, a non-square one where one must be square (an InvalidArgument, a ValueError and\n"
+      "numpy.linalg.LinAlgError).\n"
+      "\n"
+      "Examples\n"
+      "--------\n"
+      ">>> try:\n"
+      "...     weft.linalg.inv(weft.zeros((2, 2)))\n"
+      "... except weft.LinAlgError as e:\n"
+      "...     print(e, isinstance(e, np.linalg.LinAlgError))\n"
+      "inv: Singular matrix True");
   unsupported_type = new_error(m, "Unsupported", bases({error_type, PyExc_NotImplementedError}),
       "The device, backend or build cannot do what was asked (also a NotImplementedError).\n"
       "\n"
@@ -191,6 +207,8 @@ void register_errors(nb::module_& m) {
                  {{"requested", nb::int_(e.requested())}, {"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
     } catch (const weft::DeviceError& e) {
       raise_with(device_error_type, e.what(), {{"device", nb::str(e.name().c_str())}, {"call", nb::str(e.call().c_str())}});
+    } catch (const weft::LinAlgError& e) {
+      PyErr_SetObject(linalg_error_type, text(e.what()).ptr());
     } catch (const weft::ConfigError& e) {
       PyErr_SetObject(config_error_type, text(e.what()).ptr());
     } catch (const weft::DTypeError& e) {

@@ -36,7 +36,7 @@ struct DLManagedTensor {
   void (*deleter)(DLManagedTensor* self);
 };
 constexpr std::int32_t kDLCPU = 1, kDLCUDA = 2;
-constexpr std::uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBool = 6;
+constexpr std::uint8_t kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLComplex = 5, kDLBool = 6;
 
 /// (device type, id) of an array's memory as DLPack names it; Unsupported where buffers have
 /// no address (OpenCL).
@@ -52,6 +52,7 @@ DLDataType dl_dtype(weft::DType t) {
   const auto bits = static_cast<std::uint8_t>(weft::size_of(t) * 8);
   if (t == weft::DType::bool_) return {kDLBool, 8, 1};
   if (weft::is_floating(t)) return {kDLFloat, bits, 1};
+  if (weft::is_complex(t)) return {kDLComplex, bits, 1};  // the bits of both parts: 64 for complex64
   if (weft::is_unsigned_integer(t)) return {kDLUInt, bits, 1};
   return {kDLInt, bits, 1};
 }
@@ -59,7 +60,8 @@ DLDataType dl_dtype(weft::DType t) {
 weft::DType from_dl_dtype(DLDataType t) {
   if (t.lanes != 1) throw weft::Unsupported("DLPack: vector dtypes (lanes > 1) are not supported");
   if (t.code == kDLBool && t.bits == 8) return weft::DType::bool_;
-  const std::string name = (t.code == kDLFloat ? "float" : t.code == kDLUInt ? "uint" : t.code == kDLInt ? "int" : "?") +
+  const std::string name = (t.code == kDLFloat ? "float" : t.code == kDLUInt ? "uint" : t.code == kDLInt ? "int"
+                            : t.code == kDLComplex ? "complex" : "?") +
                            std::to_string(t.bits);
   auto d = weft::parse_dtype(name);
   if (!d || *d == weft::DType::float16) throw weft::Unsupported("DLPack: dtype code " + std::to_string(t.code) +

@@ -15,5 +15,6 @@ NB_MODULE(_weft, m) {
   weftpy::register_generators(m);
   weftpy::register_interop(m);
   weftpy::register_random(m);
+  weftpy::register_fft(m);
   weftpy::register_cache(m);
 }

@@ -42,6 +42,7 @@ from ._weft import (  # noqa: F401  (re-exported)
     InvalidArgument,
     Kernel,
     LaunchLog,
+    LinAlgError,
     LocalMemory,
     OutOfMemory,
     Program,
@@ -84,6 +85,8 @@ from ._creation import (  # noqa: F401
 from ._dtypes import (  # noqa: F401
     bool,  # (the Array API's name; this file never calls the builtin bool)
     bool_,
+    complex64,
+    complex128,
     float32,
     float64,
     int8,
@@ -157,6 +160,7 @@ from ._manipulation import (  # noqa: F401  (the Array API's creation, manipulat
 from ._namespace import (  # noqa: F401  (the Array API's names: docs/PYTHON.md)
     __array_api_version__,
     __array_namespace_info__,
+    astype,
     can_cast,
     conj,
     e,
@@ -206,6 +210,7 @@ from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "F
     mem_flags,
 )
 from . import random  # noqa: F401  (weft.random: the Philox generator)
+from . import fft  # noqa: F401  (weft.fft: the Array API's fft extension)
 from ._raw import RawKernel, RawModule  # noqa: F401
 from ._sorting import (  # noqa: F401
     argpartition,
@@ -229,6 +234,8 @@ from ._ufuncs import (  # noqa: F401
     abs,
     absolute,
     add,
+    angle,
+    imag,
     arccos,
     arccosh,
     arcsin,
@@ -352,6 +359,9 @@ from . import _ufunc_docs  # noqa: E402  (the elementwise functions' docstrings)
 
 _ufunc_docs.apply(globals())
 from . import _chunk_protocols  # noqa: E402,F401  (NumPy's functions Dask calls on chunks: like=, tensordot, nan*)
+from . import linalg  # noqa: E402  (weft.linalg: BLAS/LAPACK, and np.linalg on weft arrays)
+from .linalg import matrix_transpose, tensordot, vecdot  # noqa: E402
+from . import _linalg_numpy  # noqa: E402,F401  (np.linalg on weft arrays)
 
 # Written out, not computed, so that type checkers (mypy --strict: names imported here are not
 # exported unless listed) see what the package exports; tests/python/test_typing.py checks it
@@ -361,37 +371,37 @@ __all__ = [
     "CupyElementwiseKernel", "CupyReductionKernel", "DTypeError", "Device", "DeviceError",
     "ElementwiseKernel", "Error", "Event", "EventProfile", "ExclusiveScanKernel",
     "GenericScanKernel", "Graph", "HostFuture", "InclusiveScanKernel", "IndexOutOfRange",
-    "InvalidArgument", "Kernel", "LaunchLog", "LocalMemory", "OutOfMemory", "Platform", "Program",
+    "InvalidArgument", "Kernel", "LaunchLog", "LinAlgError", "LocalMemory", "OutOfMemory", "Platform", "Program",
     "Queue", "RawKernel", "RawModule", "ReductionKernel", "Unsupported", "UserEvent",
     "ValueOutOfRange", "abs", "absolute", "acos", "acosh", "add", "all", "amax", "amin", "any",
-    "arange", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax",
+    "arange", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "argmax", "astype",
     "argmin", "argpartition", "argsort", "argwhere", "around", "array", "array_queue", "asarray",
     "asin", "asinh", "atan", "atan2", "atanh", "backends", "benchmark", "bincount", "bitwise_and",
     "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "bool", "bool_", "broadcast_arrays", "broadcast_to", "cache", "can_cast", "cbrt", "ceil",
+    "bool", "bool_", "broadcast_arrays", "angle", "complex64", "complex128", "imag", "broadcast_to", "cache", "can_cast", "cbrt", "ceil",
     "clip", "command_execution_status", "command_queue_properties", "compress", "concat",
     "concatenate", "conj", "copy", "copysign", "cos", "cosh", "count_nonzero",
     "create_some_context", "cuda", "cumprod", "cumsum", "cumulative_prod", "cumulative_sum",
     "default_device", "device_partition_property", "device_type", "devices", "diff", "divide",
     "dot", "e", "elementwise", "elementwise_launches", "empty", "empty_like", "enqueue_barrier",
     "enqueue_copy", "enqueue_marker", "enqueue_nd_range_kernel", "equal", "exp", "exp2",
-    "expand_dims", "explain", "expm1", "extract", "eye", "fabs", "finfo", "flatnonzero", "flip",
+    "expand_dims", "explain", "expm1", "extract", "eye", "fabs", "fft", "finfo", "flatnonzero", "flip",
     "float32",
     "float64", "floor", "floor_divide", "fmax", "fmin", "free_cached_memory", "from_dlpack", "full",
     "full_like", "gather", "get_array_module", "get_platforms", "greater", "greater_equal",
     "histogram", "histogram2d", "hypot", "iinfo", "inf", "int16", "int32", "int64", "int8",
     "invert", "isdtype", "isfinite", "isinf", "isnan", "left_shift", "less", "less_equal",
-    "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not",
-    "logical_or", "logical_xor", "matmul", "max", "maximum", "mean", "mem_flags", "memory_stats",
+    "linalg", "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "matmul", "matrix_transpose", "max", "maximum", "mean", "mem_flags", "memory_stats",
     "meshgrid", "min", "minimum", "mod", "moveaxis", "multiply", "nan", "negative", "newaxis",
     "nextafter", "nonzero", "not_equal", "ones", "ones_like", "partition", "permute_dims", "pi",
     "polygon_mask", "positive", "pow", "power", "prod", "random", "random_polygon", "ravel", "real",
     "reciprocal", "reduction", "remainder", "repeat", "reshape", "result_type", "right_shift",
     "rint", "roll", "round", "scan", "searchsorted", "sign", "signbit", "sin", "sinh", "sort",
     "sort_by_key", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "synchronize",
-    "take", "take_along_axis", "tan", "tanh", "tile", "to_device", "transfer_stats", "transpose",
+    "take", "take_along_axis", "tan", "tanh", "tensordot", "tile", "to_device", "transfer_stats", "transpose",
     "tril", "triu", "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique",
-    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot",
     "wait_for_events", "where", "zeros", "zeros_like",
     # Python kernels (issue 28)
     "atomic_add", "atomic_inc", "atomic_max", "atomic_min", "atomic_sub", "barrier", "local_array", "global_id", "global_size", "group_id", "jit", "kernel", "local_id", "local_size", "num_groups", "prange",

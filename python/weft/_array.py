@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ._typing import ArrayLike, DTypeLike, DeviceLike
 
 import builtins as _builtins
+import math as _math
 
 import numpy as _np
 
@@ -125,6 +126,25 @@ class Array(_weft._Array):
     def __complex__(self) -> complex:
         return complex(self.item())
 
+    @property
+    def real(self) -> Array:
+        """The real parts (float32 of complex64), as a new lazy array (NumPy's is a view)."""
+        r: Array = _weft.real(self)
+        return r
+
+    @property
+    def imag(self) -> Array:
+        """The imaginary parts (zeros for a real array), as a new lazy array (NumPy's is a view)."""
+        r: Array = _weft.imag(self)
+        return r
+
+    def conj(self) -> Array:
+        """The complex conjugate (lazy; a real array's is itself)."""
+        r: Array = _weft.conj(self)
+        return r
+
+    conjugate = conj
+
     def tolist(self) -> Any:
         return self.get().tolist()
 
@@ -197,7 +217,7 @@ class Array(_weft._Array):
             if ddof != 0 and ddof != correction:
                 raise ValueError(f"var: ddof={ddof!r} and correction={correction!r} disagree; give one of them")
             ddof = correction
-        return _deliver(_weft._var("var", self, axis, keepdims, int(ddof)), dtype, out)
+        return _deliver(self._moment("var", axis, ddof, keepdims), dtype, out)
 
     def std(self, axis: int | tuple[int, ...] | None = None, dtype: DTypeLike | None = None, out: Array | None = None,
             ddof: float = 0, keepdims: bool = False, *, correction: float | None = None) -> Array:
@@ -206,7 +226,25 @@ class Array(_weft._Array):
             if ddof != 0 and ddof != correction:
                 raise ValueError(f"std: ddof={ddof!r} and correction={correction!r} disagree; give one of them")
             ddof = correction
-        return _deliver(_weft._var("std", self, axis, keepdims, int(ddof)), dtype, out)
+        return _deliver(self._moment("std", axis, ddof, keepdims), dtype, out)
+
+    def _moment(self, what: str, axis: int | tuple[int, ...] | None, ddof: float, keepdims: bool) -> Array:
+        """var or std dividing by N - ddof (NaN or inf where that is not positive). axis=()
+        reduces nothing (each element is its own sample of one, as NumPy's), and a fractional
+        ddof (the standard's correction=0.5) scales the ddof=0 variance by N / (N - ddof)."""
+        axes = axis if isinstance(axis, (tuple, list)) else None if axis is None else (axis,)
+        if axes is not None and len(axes) == 0 and self.ndim > 0:
+            z = self.astype(self._dtype if self.dtype.kind == "f" else "float64")
+            v = (z - z) * (z - z) / _builtins.max(1.0 - float(ddof), 0.0)
+        elif float(ddof) == int(ddof):
+            return _weft._var(what, self, axis, keepdims, int(ddof))
+        else:
+            n = self.size if axes is None else _math.prod(self.shape[int(a)] for a in axes)
+            v = _weft._var("var", self, axis, keepdims, 0) * float(n) / _builtins.max(n - float(ddof), 0.0)
+        if what == "var":
+            return v
+        from ._ufuncs import sqrt
+        return sqrt(v)
 
     def cumsum(self, axis: int | None = None, dtype: DTypeLike | None = None, out: Array | None = None) -> Array:
         """cumsum of the flattened elements (axis None) or along axis, as NumPy's; one scan kernel."""
@@ -300,6 +338,38 @@ class Array(_weft._Array):
         axes = list(range(self.ndim))
         axes[-2], axes[-1] = axes[-1], axes[-2]
         return self.transpose(tuple(axes))
+
+    def _dlpack_in_place(self) -> tuple[int, int] | None:
+        """The (DLPack device type, id) of this array's own memory when weft can export it in
+        place (host: kDLCPU, CUDA: kDLCUDA); None for OpenCL buffers, which have no address."""
+        d = self.device
+        return (d.dlpack_device_type, d.dlpack_device_id) if d.dlpack_device_type in (1, 2) else None
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """Where ``__dlpack__`` exports the array: its own device for host and CUDA memory, the
+        host (kDLCPU, 0) for an OpenCL array, which ``__dlpack__`` exports as a host copy."""
+        return self._dlpack_in_place() or (1, 0)
+
+    def __dlpack__(self, /, *, stream: object = None,  # type: ignore[override]  # the extension's: **kwargs
+                   max_version: tuple[int, int] | None = None, dl_device: tuple[int, int] | None = None,
+                   copy: bool | None = None) -> Any:
+        """A DLPack capsule of the array, after its pending work is done (the Array API's
+        signature; stream is not needed: the export waits for weft's work). Host and CUDA arrays
+        export their memory in place (copy=True: a copy's), an OpenCL array a host copy;
+        dl_device=(1, 0) asks for the host (a copy from a device). copy=False where a copy is
+        needed, or a dl_device weft cannot export to, raises BufferError."""
+        own = self._dlpack_in_place()
+        target = self.__dlpack_device__() if dl_device is None else (int(dl_device[0]), int(dl_device[1]))
+        if own is not None and target == own:
+            return _weft._Array.__dlpack__(self.copy() if copy else self)
+        if target != (1, 0):
+            where = f"its own device {own} or " if own is not None else ""
+            raise BufferError(f"__dlpack__: an array on {self.device.selector} cannot be exported to DLPack device "
+                              f"{target}; weft exports it to {where}the host (1, 0)")
+        if copy is False:
+            raise BufferError(f"__dlpack__: copy=False, but exporting the array on {self.device.selector} to the "
+                              "host needs a copy")
+        return _weft._Array.__dlpack__(self.to_device("host"))
 
     def to_device(self, device: DeviceLike, /, *, stream: None = None) -> Array:
         """The Array API's to_device: this array when it is on device already, else a copy there."""

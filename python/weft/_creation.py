@@ -96,7 +96,7 @@ def empty(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = Non
     Raises
     ------
     weft.InvalidArgument
-        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+        The shape or dtype is not one weft arrays take (negative sizes, float16).
 
     Examples
     --------
@@ -133,7 +133,7 @@ def full(shape: ShapeLike, fill_value: complex, dtype: DTypeLike | None = None, 
     Raises
     ------
     weft.InvalidArgument
-        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+        The shape or dtype is not one weft arrays take (negative sizes, float16).
 
     Examples
     --------
@@ -172,7 +172,7 @@ def zeros(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = Non
     Raises
     ------
     weft.InvalidArgument
-        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+        The shape or dtype is not one weft arrays take (negative sizes, float16).
 
     Examples
     --------
@@ -207,7 +207,7 @@ def ones(shape: ShapeLike, dtype: DTypeLike = float64, device: DeviceLike = None
     Raises
     ------
     weft.InvalidArgument
-        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+        The shape or dtype is not one weft arrays take (negative sizes, float16).
 
     Examples
     --------
@@ -294,7 +294,7 @@ def linspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dt
     Raises
     ------
     weft.InvalidArgument
-        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+        The shape or dtype is not one weft arrays take (negative sizes, float16).
 
     Examples
     --------
@@ -347,7 +347,7 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
     Raises
     ------
     weft.InvalidArgument
-        The data's dtype is not one weft arrays hold (float16, complex, objects).
+        The data's dtype is not one weft arrays hold (float16, complex256, objects).
     ValueError
         copy=False, but a copy is needed.
     TypeError
@@ -394,7 +394,7 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
     if copy is False:
         raise _no_copy(f"a {type(a).__name__} (host data copied to a device)")
     host = _np.asarray(a, dtype=dtype)
-    if host.dtype.kind not in "biuf" or host.dtype == _np.float16:
+    if host.dtype.kind not in "biufc" or host.dtype in (_np.float16, _np.clongdouble):
         raise _weft.InvalidArgument(f"asarray: dtype {host.dtype} is not one weft arrays hold")
     if not host.flags.c_contiguous:
         host = host.copy(order="C")  # (ascontiguousarray would make a 0-d array 1-d)
@@ -411,7 +411,7 @@ def _borrow(a: object, dtype: DTypeLike | None) -> Array | None:
         return None
     if dtype is not None and _np.dtype(dtype) != a.dtype:
         return None
-    if a.dtype.kind not in "biuf" or a.dtype == _np.float16 or a.dtype.byteorder == ">":
+    if a.dtype.kind not in "biufc" or a.dtype in (_np.float16, _np.clongdouble) or a.dtype.byteorder == ">":
         return None
     f = a.flags
     if not (f.c_contiguous and f.aligned and f.writeable):
@@ -567,7 +567,7 @@ def full_like(a: Array, fill_value: complex, dtype: DTypeLike | None = None, dev
     Raises
     ------
     weft.InvalidArgument
-        The shape or dtype is not one weft arrays take (negative sizes, float16, complex).
+        The shape or dtype is not one weft arrays take (negative sizes, float16).
 
     Examples
     --------

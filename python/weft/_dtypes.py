@@ -15,10 +15,12 @@ bool = _np.bool_  # noqa: A001  (the Array API's name; this module never calls t
 int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
 uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
 float32, float64 = _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
 
 # The kernel dialect's (OpenCL C's) names of the dtypes weft arrays hold.
 C_NAMES = {"int8": "char", "int16": "short", "int32": "int", "int64": "long", "uint8": "uchar",
-           "uint16": "ushort", "uint32": "uint", "uint64": "ulong", "float32": "float", "float64": "double"}
+           "uint16": "ushort", "uint32": "uint", "uint64": "ulong", "float32": "float", "float64": "double",
+           "complex64": "cfloat", "complex128": "cdouble"}
 
 _NAMES: dict[Any, str] = {}
 _NP_DTYPES: dict[str, _np.dtype[Any]] = {}

@@ -1,9 +1,8 @@
-"""Products of arrays: NumPy's matmul (stacks of matrices as one fused reduction)."""
+"""Products of arrays: NumPy's matmul, by the device's BLAS library (weft::matmul in C++:
+src/linalg/matmul.cpp) or weft's fused reduction where none serves."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import numpy as _np
+from typing import TYPE_CHECKING, Any
 
 from . import _weft
 
@@ -11,29 +10,17 @@ if TYPE_CHECKING:
     from ._array import Array
 
 
-def matmul(a: Array, b: Array) -> Array:
-    """NumPy's matmul: 1-D and 2-D operands through dot; stacks of matrices (more than two
-    dimensions, the leading ones broadcast together) as one fused reduction of the broadcast
-    products over the shared dimension, no temporary (a 1-D operand is a row or a column whose
-    dimension is removed from the result)."""
+def matmul(a: Array | Any, b: Array | Any) -> Array:
+    """NumPy's matmul: 1-D operands as a row or a column (that dimension removed from the
+    result), stacks of matrices (more than two dimensions, the leading ones broadcast). float32
+    and float64 products run on the device's BLAS library (OpenBLAS, CLBlast, cuBLAS), others
+    (and any where the library is absent) as one fused reduction, exact for integers."""
+    from ._array import Array as _Array
+    from ._creation import asarray
+    if not isinstance(a, _Array):
+        a = asarray(a, device=b.device) if isinstance(b, _Array) else asarray(a)
+    if not isinstance(b, _Array):
+        b = asarray(b, device=a.device)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: an operand is 0-d (use * for scalars)")
-    if a.ndim <= 2 and b.ndim <= 2:
-        return _weft._dot(a, b)
-    rows, cols = (a[None, :] if a.ndim == 1 else a), (b[:, None] if b.ndim == 1 else b)
-    if rows.shape[-1] != cols.shape[-2]:
-        raise ValueError(f"matmul: the first operand's last dimension ({rows.shape[-1]}) differs from the second's "
-                         f"dimension before last ({cols.shape[-2]}); shapes {a.shape} and {b.shape}")
-    try:
-        _np.broadcast_shapes(rows.shape[:-2], cols.shape[:-2])
-    except ValueError:
-        raise ValueError(f"matmul: the stack dimensions of shapes {a.shape} and {b.shape} do not broadcast "
-                         "together") from None
-    dtype = _np.result_type(a.dtype, b.dtype)
-    products = rows[..., :, :, None] * cols[..., None, :, :]
-    r = _weft._reduce("any" if dtype == _np.bool_ else "sum", products, -2, False).astype(dtype, copy=False)
-    if a.ndim == 1:
-        r = r[..., 0, :]
-    if b.ndim == 1:
-        r = r[..., 0]
-    return r
+    return _weft._matmul(a, b)

@@ -213,8 +213,9 @@ def expand_dims(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[Supports
 
     Raises
     ------
-    weft.InvalidArgument
-        An axis is out of range.
+    weft.IndexOutOfRange
+        An axis is outside [-N, N) for a result of N dimensions (an IndexError, as the standard
+        asks).
 
     Examples
     --------
@@ -224,7 +225,14 @@ def expand_dims(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[Supports
     >>> weft.expand_dims(a, axis=(0, 2)).shape
     (1, 3, 1)
     """
-    return _weft._expand_dims(_array(x, "expand_dims"), _ints(axis, "expand_dims", "axis"))
+    x = _array(x, "expand_dims")
+    axes = _ints(axis, "expand_dims", "axis")
+    n = x.ndim + len(axes)
+    for a in axes:
+        if not -n <= a < n:
+            raise _weft.IndexOutOfRange(f"expand_dims: axis {a} is out of bounds for a result of {n} dimensions "
+                                        f"(x has {x.ndim}): expected -{n} <= axis < {n}")
+    return _weft._expand_dims(x, axes)
 
 
 def squeeze(x: ArrayLike | Array, /, axis: SupportsIndex | Sequence[SupportsIndex] | None = None) -> Array:

@@ -1,7 +1,7 @@
 """The Array API standard's namespace names (2024.12 revision) that weft answers in Python over
 its existing operations: the inspection object, dtype queries (finfo, iinfo, isdtype,
-can_cast), constants, from_dlpack's standard signature and real and conj of real arrays (the
-elementwise functions with kernels of their own are in _ufuncs)."""
+can_cast), constants, from_dlpack's standard signature, real and conj (the elementwise
+functions with kernels of their own are in _ufuncs)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from ._typing import DTypeLike, DeviceLike
 
 import builtins as _builtins
+import dataclasses as _dataclasses
 import math as _math
 
 import numpy as _np
@@ -30,10 +31,10 @@ _KINDS = {
     "signed integer": ("int8", "int16", "int32", "int64"),
     "unsigned integer": ("uint8", "uint16", "uint32", "uint64"),
     "real floating": ("float32", "float64"),
-    "complex floating": (),
+    "complex floating": ("complex64", "complex128"),
 }
 _KINDS["integral"] = _KINDS["signed integer"] + _KINDS["unsigned integer"]
-_KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"]
+_KINDS["numeric"] = _KINDS["integral"] + _KINDS["real floating"] + _KINDS["complex floating"]
 _HELD = frozenset(_KINDS["bool"] + _KINDS["numeric"])
 
 
@@ -87,14 +88,30 @@ def isdtype(dtype: DTypeLike | Array, kind: DTypeLike | tuple[DTypeLike, ...]) -
     return name == _held_name(kind, "isdtype")
 
 
-def finfo(type: DTypeLike | Array) -> _np.finfo[Any]:  # noqa: A002  (the standard's parameter name)
+@_dataclasses.dataclass(frozen=True)
+class FloatInfo:
+    """What finfo answers: the standard's attributes as Python numbers (NumPy's finfo gives NumPy
+    scalars), and NumPy's names tiny and resolution."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: _np.dtype[Any]
+    tiny: float
+    resolution: float
+
+
+def finfo(type: DTypeLike | Array) -> FloatInfo:  # noqa: A002  (the standard's parameter name)
     """Machine limits of a floating dtype (or a floating array's), as the Array API's and NumPy's
     finfo: bits, eps, max, min, smallest_normal, dtype.
 
     Parameters
     ----------
     type : dtype or weft.Array
-        float32 or float64 (or an array of one).
+        float32, float64, complex64 or complex128 (or an array of one); a complex type gives its
+        parts' limits (complex64: float32's).
 
     Returns
     -------
@@ -109,13 +126,16 @@ def finfo(type: DTypeLike | Array) -> _np.finfo[Any]:  # noqa: A002  (the standa
     Examples
     --------
     >>> f = weft.finfo(np.float32)
-    >>> f.bits, float(f.eps)
+    >>> f.bits, f.eps
     (32, 1.1920928955078125e-07)
     """
     name = _held_name(type, "finfo")
-    if name not in _KINDS["real floating"]:
+    if name not in _KINDS["real floating"] + _KINDS["complex floating"]:
         raise TypeError(f"finfo: {name} is not a floating dtype (use iinfo for integers)")
-    return _np.finfo(np_dtype(name))
+    f = _np.finfo(np_dtype(name))
+    return FloatInfo(bits=int(f.bits), eps=float(f.eps), max=float(f.max), min=float(f.min),
+                     smallest_normal=float(f.smallest_normal), dtype=f.dtype, tiny=float(f.tiny),
+                     resolution=float(f.resolution))
 
 
 def iinfo(type: DTypeLike | Array) -> _np.iinfo[Any]:  # noqa: A002
@@ -150,12 +170,14 @@ def iinfo(type: DTypeLike | Array) -> _np.iinfo[Any]:  # noqa: A002
 
 
 def _kind(name: str) -> str:
-    return "b" if name == "bool" else "f" if name in _KINDS["real floating"] else "i"
+    # Real and complex floating are one kind here: the standard casts float32 to complex64.
+    floating = _KINDS["real floating"] + _KINDS["complex floating"]
+    return "b" if name == "bool" else "f" if name in floating else "i"
 
 
 def can_cast(from_: DTypeLike | Array, to: DTypeLike | Array, /) -> bool:
     """Whether the Array API's type promotion casts ``from_`` to ``to``: both of one kind (bool,
-    integer, floating) and promoting the two gives ``to``.
+    integer, floating: real or complex) and promoting the two gives ``to``.
 
     Parameters
     ----------
@@ -185,6 +207,49 @@ def can_cast(from_: DTypeLike | Array, to: DTypeLike | Array, /) -> bool:
         return _weft._result_type(a, b) == b
     except _weft.Error:
         return False
+
+
+def astype(x: Array, dtype: DTypeLike, /, *, copy: bool = True, device: DeviceLike = None) -> Array:
+    """x's elements converted to dtype, as the Array API's astype (NumPy's casting: floating to
+    integer truncates toward zero, anything to bool is ``!= 0``).
+
+    Parameters
+    ----------
+    x : weft.Array
+        The input.
+    dtype : dtype
+        A dtype weft arrays hold.
+    copy : bool, optional
+        True (the default): always a new array. False: x itself when it has dtype already (and is
+        on device).
+    device : weft.Device or str, optional
+        The result's device (x's when None): the converted elements are copied there.
+
+    Returns
+    -------
+    weft.Array
+        Of x's shape and the dtype, on device.
+
+    Raises
+    ------
+    TypeError
+        x is not a weft.Array, or dtype is not one weft arrays hold.
+
+    Examples
+    --------
+    >>> a = weft.asarray(np.array([1.7, -2.5, 0.0]))
+    >>> weft.astype(a, weft.int32).get()
+    array([ 1, -2,  0], dtype=int32)
+    >>> weft.astype(a, weft.bool).get()
+    array([ True,  True, False])
+    >>> weft.astype(a, a.dtype, copy=False) is a
+    True
+    """
+    if not isinstance(x, _weft._Array):
+        raise TypeError(f"astype: x must be a weft.Array, not {type(x).__name__} (weft.asarray makes one)")
+    name = _held_name(dtype, "astype")
+    moved = x if device is None else x.to_device(device)
+    return moved.astype(name, copy=copy and moved is x)
 
 
 def from_dlpack(x: object, /, *, device: DeviceLike = None, copy: bool | None = None) -> Array:
@@ -219,7 +284,10 @@ def from_dlpack(x: object, /, *, device: DeviceLike = None, copy: bool | None = 
     >>> a.get()
     array([0., 1., 2., 3.])
     """
-    a = _weft.from_dlpack(x)
+    from ._array import Array
+
+    # A weft array on a device whose memory DLPack cannot describe (OpenCL) needs no capsule.
+    a: Array = x if isinstance(x, Array) and x._dlpack_in_place() is None else _weft.from_dlpack(x)
     if device is not None and _weft.Device(device) != a.device:
         if copy is False:
             raise ValueError(f"from_dlpack: copy=False, but moving the array to {_weft.Device(device).selector} "
@@ -243,16 +311,15 @@ class _Info:
         return list(_weft.devices())
 
     def default_dtypes(self, *, device: DeviceLike = None) -> dict[str, _np.dtype[Any] | None]:
-        # complex floating: weft arrays hold no complex dtype yet (None, not a dtype they lack).
-        return {"real floating": np_dtype("float64"), "complex floating": None,
+        return {"real floating": np_dtype("float64"), "complex floating": np_dtype("complex128"),
                 "integral": np_dtype("int64"), "indexing": np_dtype("int64")}
 
     def dtypes(self, *, device: DeviceLike = None,
                kind: str | tuple[str, ...] | None = None) -> dict[str, _np.dtype[Any]]:
-        """The dtypes weft arrays hold on device (float64 only where the device has fp64), by name,
+        """The dtypes weft arrays hold on device (float64 and complex128 only where the device has fp64), by name,
         of kind (a kind name, a tuple of them, or None: all)."""
         dev = _device.current_device() if device is None else _weft.Device(device)
-        names = [n for n in ("bool",) + _KINDS["numeric"] if n != "float64" or dev.fp64]
+        names = [n for n in ("bool",) + _KINDS["numeric"] if n not in ("float64", "complex128") or dev.fp64]
         if kind is not None:
             names = [n for n in names if isdtype(n, kind)]
         return {n: np_dtype(n) for n in names}
@@ -262,16 +329,20 @@ def __array_namespace_info__() -> _Info:
     return _Info()
 
 
-# ---- real and conj of the real arrays weft holds ----------------------------------------------------
+# ---- real and conj ----------------------------------------------------------------------------------
 
 def _real(x: Array) -> Array:
-    """The real part: a copy of x, as weft arrays hold real dtypes only (2024.12 takes real input)."""
-    return x.astype(x.dtype, copy=True)
+    """The real part (float32 of complex64, float64 of complex128; a real array's is itself)."""
+    if not isinstance(x, _weft._Array):
+        raise TypeError(f"real: expected a weft.Array, not {type(x).__name__}")
+    return _weft.real(x)
 
 
 def _conj(x: Array) -> Array:
-    """The complex conjugate: a copy of x for the real dtypes weft arrays hold."""
-    return x.astype(x.dtype, copy=True)
+    """The complex conjugate (a real array's is itself)."""
+    if not isinstance(x, _weft._Array):
+        raise TypeError(f"conj: expected a weft.Array, not {type(x).__name__}")
+    return _weft.conj(x)
 
 
 _real.__name__, _conj.__name__ = "real", "conj"

@@ -40,7 +40,7 @@ UFUNCS: dict[str, Callable[..., Any]] = {
     "reciprocal": _weft.reciprocal, "arcsinh": _weft.arcsinh, "arccosh": _weft.arccosh,
     "arctanh": _weft.arctanh, "copysign": _weft.copysign, "nextafter": _weft.nextafter,
     "logaddexp": _weft.logaddexp, "sign": _weft.sign, "signbit": _weft.signbit,
-    "left_shift": _weft.left_shift, "right_shift": _weft.right_shift,
+    "left_shift": _weft.left_shift, "right_shift": _weft.right_shift, "conjugate": _weft.conj,
 }
 # ufunc.reduce of these is a weft reduction.
 UFUNC_REDUCE: dict[str, str] = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": "max",

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import math as _math
+
+import numpy as _np
+
 from . import _weft
-from ._protocols import into, with_out
+from ._protocols import implements, into, with_out
 
 if TYPE_CHECKING:
     from ._array import Array
@@ -49,6 +53,29 @@ nextafter = with_out(_weft.nextafter)
 logaddexp = with_out(_weft.logaddexp)
 sign = with_out(_weft.sign)
 positive = with_out(_weft.positive)
+imag = with_out(_weft.imag)
+angle = with_out(_weft.angle)
+
+
+@implements(_np.real)
+def _np_real(val: Array) -> Array:
+    """numpy.real of a weft.Array: its real parts (a new lazy array, not a view)."""
+    r: Array = _weft.real(val)
+    return r
+
+
+@implements(_np.imag)
+def _np_imag(val: Array) -> Array:
+    """numpy.imag of a weft.Array: its imaginary parts (a new lazy array, not a view)."""
+    r: Array = _weft.imag(val)
+    return r
+
+
+@implements(_np.angle)
+def _np_angle(z: Array, deg: bool = False) -> Array:
+    """numpy.angle of a weft.Array: the argument of each element, in radians (degrees with deg)."""
+    r: Array = _weft.angle(z)
+    return r * (180.0 / _math.pi) if deg else r
 signbit = with_out(_weft.signbit)
 left_shift = with_out(_weft.left_shift)
 right_shift = with_out(_weft.right_shift)
@@ -133,6 +160,22 @@ def clip(x: Array, /, min: ArrayLike | Array | None = None, max: ArrayLike | Arr
 
 # NumPy's other names for some of them.
 absolute, divide, mod = abs, true_divide, remainder
-# NumPy's round (half to even, integers keep their dtype) and where, as the extension has them.
-round = around = _weft.round  # noqa: A001
-where = _weft.where
+
+
+def _extension_doc(f: Any) -> str:
+    """The extension function's docstring without its first line (nanobind's signature)."""
+    return str(f.__doc__).split("\n", 2)[2]
+
+
+# NumPy's round (half to even, integers keep their dtype) and where, over the extension's, with
+# the standard's positional-only signatures (inspect.signature cannot read the extension's).
+def round(x: ArrayLike | Array, /) -> Array:  # noqa: A001
+    return _weft.round(x)
+
+
+def where(condition: ArrayLike | Array, x: ArrayLike | Array, y: ArrayLike | Array, /) -> Array:
+    return _weft.where(condition, x, y)
+
+
+round.__doc__, where.__doc__ = _extension_doc(_weft.round), _extension_doc(_weft.where)
+around = round

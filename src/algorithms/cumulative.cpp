@@ -33,6 +33,18 @@ std::shared_ptr<GenericScanKernel> scan_kernel(const Expr& expr, const std::stri
 // of the result starts with the operation's identity (the Array API's include_initial).
 Array scan_along(const Expr& whole, const std::string& what, std::optional<int> axis,
                  std::optional<DType> type = std::nullopt, bool initial = false) {
+  if (is_complex(whole.dtype()) || (type && is_complex(*type))) {
+    // A cumulative sum of complex numbers: its parts' cumulative sums (in double for float
+    // parts, as every float scan), put together.
+    const DType t = type ? *type : whole.dtype();
+    if (what != "cumsum" || !is_complex(t)) {
+      throw DTypeError(what + " of " + std::string(name(whole.dtype())) + " into " + std::string(name(t)) +
+                       " is not supported (cumulative sums of complex numbers are)");
+    }
+    const Array re = scan_along(real(whole), what, axis, real_of(t), initial);
+    const Array im = scan_along(imag(whole), what, axis, real_of(t), initial);
+    return eval(detail::make_complex(re, im, t));
+  }
   const Expr expr = detail::bounded(whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);

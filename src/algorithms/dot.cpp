@@ -5,6 +5,7 @@
 
 #include "weft/array.hpp"
 #include "weft/error.hpp"
+#include "weft/linalg.hpp"
 
 namespace weft {
 
@@ -23,6 +24,8 @@ Array dot(const Expr& a_expr, const Expr& b_expr) {
                           std::to_string(b.shape()[bk_axis]) + " (b's " +
                           (b.ndim() == 1 ? "only axis)" : "second-to-last axis)"));
   }
+  // Vectors and matrices: the same product as matmul's, on the device's BLAS library.
+  if (a.ndim() <= 2 && b.ndim() <= 2) return matmul(a, b);
   if (b.ndim() == 1) return sum(Expr(a) * Expr(b), {-1}, false);
   // a: (..., k) -> (..., 1 x (b.ndim - 2), k, 1); b: (..., k, m) -> (1 x (a.ndim - 1), ..., k, m).
   std::vector<std::int64_t> ad(a.shape().dims().begin(), a.shape().dims().end() - 1);

@@ -150,6 +150,7 @@ Array widths(const Array& edges) {
 
 Histogram histogram(const Expr& input, const Bins& bins, const HistogramOptions& options) {
   const char* who = "histogram";
+  if (is_complex(input.dtype())) throw DTypeError("histogram: complex input has no order; bin its real parts or absolute values");
   const Expr a = as_numbers(input);
   const Device dev = device_of(a, who);
   std::optional<Expr> weights;

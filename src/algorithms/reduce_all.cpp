@@ -65,6 +65,10 @@ Future<T> pooled_reduce(ReductionKernel& kernel, const Device& dev, std::size_t 
 }
 
 Future<double> reduce(const Expr& given, const Reduction& r) {
+  if (is_complex(given.dtype())) {
+    throw DTypeError(std::string(r.what) + " of " + std::string(name(given.dtype())) +
+                     " as one double: use the reductions along axes (sum(expr, {})), which give a complex array");
+  }
   const auto placed = detail::place_automatically(given, r.what, true);
   const Expr& whole = placed ? placed->expr : given;
   const Expr expr = detail::bounded(whole, whole.shape());
@@ -216,6 +220,9 @@ Array reduce_where_placed(const Expr& whole, const std::string& what, bool keepd
 }  // namespace
 
 Array detail::reduce_every_element(const Expr& given, const std::string& what, bool keepdims) {
+  if (is_complex(given.dtype()) && is_arg(what)) {
+    throw DTypeError(what + " is not defined for " + std::string(name(given.dtype())) + " (complex numbers have no order)");
+  }
   if (const auto placed = detail::place_automatically(given, what.c_str(), true)) {
     const Array r = reduce_where_placed(placed->expr, what, keepdims);
     detail::learn_when_done(*placed);

@@ -186,17 +186,20 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     }
     body += " " + A + " acc = ";
     const bool seeded = std::string(r.neutral).empty();  // min/max start from the first element
+    // A complex accumulator (prod, sum): the helpers' arithmetic (a cast would splat 1 to 1+1j).
+    const bool cplx = is_complex(acc);
+    const std::string op = !cplx ? std::string(r.op) : A + (what == "prod" ? "_mul(acc, x)" : "_add(acc, x)");
     if (seeded) {
       body += "(" + A + ")0; long weft_r = weft_begin; { " + red_index("weft_r") + " acc = weft_element(weft_in" +
               f.names + "); } weft_r += weft_step;";
     } else {
-      body += "(" + A + ")" + r.neutral + "; long weft_r = weft_begin;";
+      body += (cplx ? A + "_new(" + r.neutral + ", 0)" : "(" + A + ")" + r.neutral) + "; long weft_r = weft_begin;";
     }
     // Commutative reductions (not prod: a float product's overflow depends on the order, and
     // NumPy's order is kept) run four independent accumulators: no chain of dependent adds.
     std::string preamble = f.preamble;
     if (!is_arg(what) && what != "prod") {
-      preamble += "\n" + A + " weft_combine(" + A + " acc, " + A + " x) { return (" + A + ")(" + r.op + "); }\n";
+      preamble += "\n" + A + " weft_combine(" + A + " acc, " + A + " x) { return (" + A + ")(" + op + "); }\n";
       body += " " + A + " acc1 = acc, acc2 = acc, acc3 = acc;"
               " for (; weft_r + 3 * weft_step < weft_end; weft_r += 4 * weft_step) {";
       const char* accs[] = {"acc", "acc1", "acc2", "acc3"};
@@ -211,7 +214,7 @@ AxisPlan plan_axes(const Expr& whole, const std::string& what, const std::vector
     body += " for (; weft_r < weft_end; weft_r += weft_step) { " + red_index("weft_r") + " const " + A +
             " x = weft_element(weft_in" + f.names + "); ";
     if (is_arg(what)) body += std::string("if ") + r.op + " { acc = x; weft_best = weft_r; } }";
-    else body += std::string("acc = ") + r.op + "; }";
+    else body += "acc = " + op + "; }";
     if (what == "mean" && !partial) body += " acc = acc / (" + A + ")weft_count;";
     body += " weft_out[i] = (" + detail::kernel_type(result) + ")" + (is_arg(what) ? "weft_best" : "acc") + ";";
     auto made = std::make_shared<ElementwiseKernel>(params, body, "weft_axis_reduce", preamble);
@@ -252,8 +255,37 @@ AxisSplit split_of(const Device& dev, std::int64_t outputs, std::int64_t count, 
   return {(count + parts - 1) / parts, false};
 }
 
+Array reduce_axes(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims);
+
+// Reductions of complex numbers: any and all of `z != 0`; sum and mean of the real and the
+// imaginary parts, each in double (two reductions, the same results as one over pairs); prod
+// with a complex accumulator, every axis as one line of the evaluated elements. Ordering
+// reductions are refused, as the Array API leaves them unspecified.
+Array reduce_complex(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
+  const DType t = expr.dtype();
+  if (what == "any" || what == "all") return reduce_axes(expr != Expr(0), what, axes, keepdims);
+  if (what == "sum" || what == "mean") {
+    const Array re = reduce_axes(real(expr), what, axes, keepdims);
+    const Array im = reduce_axes(imag(expr), what, axes, keepdims);
+    return eval(detail::make_complex(re, im, t));
+  }
+  if (what != "prod") {
+    throw DTypeError(what + " is not defined for " + std::string(name(t)) +
+                     " (complex numbers have no order); reduce their real parts or absolute values instead");
+  }
+  const auto reduced = normalize_axes(axes, expr.shape().ndim(), what.c_str());
+  if (reduced.size() < expr.shape().ndim()) return reduce_axes(expr, what, axes, keepdims);
+  // Every axis: one line.
+  const Array line = eval(expr).reshape({1, expr.shape().size()});
+  Array r = reduce_axes(Expr(line), what, {1}, false);
+  return r.reshape(std::vector<std::int64_t>(keepdims ? expr.shape().ndim() : 0, 1));
+}
+
 Array reduce_axes(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
   const auto reduced = normalize_axes(axes, expr.shape().ndim(), what.c_str());
+  if (is_complex(expr.dtype()) && (what != "prod" || reduced.size() == expr.shape().ndim())) {
+    return reduce_complex(expr, what, axes, keepdims);  // (prod along some axes: below)
+  }
   if (reduced.size() == expr.shape().ndim()) return reduce_every_element(expr, what, keepdims);
   // Few outputs, long reduced ranges: two stages. The pieces' partials (accumulator type), then
   // the same reduction over the pieces (split again if still long), then mean's division and
@@ -313,9 +345,12 @@ Array var(const Expr& expr, const std::vector<int>& axes, bool keepdims, int ddo
   for (auto d : reduced) count *= expr.shape()[d];
   const Array m = mean(expr, axes, true);
   const Expr centered = astype(expr, m.dtype()) - Expr(m);
-  const Array squares = sum(centered * centered, axes, keepdims);
+  // Complex numbers: the mean of |z - mean|^2, real, as NumPy's.
+  const Expr square = is_complex(m.dtype()) ? real(centered) * real(centered) + imag(centered) * imag(centered)
+                                            : centered * centered;
+  const Array squares = sum(square, axes, keepdims);
   const double divisor = static_cast<double>(std::max<std::int64_t>(count - ddof, 0));
-  return eval(astype(Expr(squares) / divisor, m.dtype()));
+  return eval(astype(Expr(squares) / divisor, real_of(m.dtype())));
 }
 
 Array std(const Expr& expr, const std::vector<int>& axes, bool keepdims, int ddof) {

@@ -28,6 +28,7 @@ DType axis_result_type(const std::string& what, DType t) {
   if (what == "any" || what == "all") return DType::bool_;
   if (is_arg(what)) return DType::int64;
   if (what == "min" || what == "max") return t;
+  if (is_complex(t)) return t;  // sum, prod and mean of complex numbers
   if (what == "mean") return is_floating(t) ? t : DType::float64;
   // sum and prod: small integers widen to the platform integer, as NumPy's.
   if (t == DType::bool_ || is_signed_integer(t)) return DType::int64;

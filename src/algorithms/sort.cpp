@@ -20,6 +20,11 @@ namespace detail {
 
 void check_sortable(DType t, const char* who) {
   if (t == DType::float16) throw Unsupported(std::string(who) + ": float16 arrays are not supported");
+  if (is_complex(t)) {
+    throw DTypeError(std::string(who) + ": " + std::string(name(t)) +
+                     " arrays are not supported (weft does not order complex numbers; sort their real parts or "
+                     "absolute values)");
+  }
 }
 
 Lines lines_of(const Array& a, std::optional<int> axis, const char* who) {

@@ -40,8 +40,9 @@ namespace {
 using Leaf = CallKey::Storage::Leaf;
 
 // The kernel type a number is passed as (numbers of every dtype travel as 64 bits).
+// A complex number travels as two doubles: weft_cK and weft_cKi.
 std::string scalar_param_type(DType t) {
-  if (is_floating(t)) return "double";
+  if (is_inexact(t)) return "double";
   return t == DType::uint64 ? "ulong" : "long";
 }
 
@@ -81,18 +82,17 @@ class Generator {
       }
       case K::scalar: {
         const std::string c = "weft_c" + std::to_string(add_scalar(n));
+        if (n.dtype == DType::complex64 && !n.weak) return "cfloat_new((float)" + c + ", (float)" + c + "i)";
+        if (is_complex(n.dtype)) return "cdouble_new(" + c + ", " + c + "i)";
         // A typed number (a NumPy scalar) is of its own dtype; a Python number of the
         // parameter's until an operation converts it.
         if (n.weak || kernel_type(n.dtype) == scalar_param_type(n.dtype)) return c;
         if (n.dtype == DType::bool_) return "((uchar)(" + c + " != 0))";
         return "((" + kernel_type(n.dtype) + ")" + c + ")";
       }
-      case K::cast: {
-        const std::string in = value(*n.kids[0]);
-        if (n.dtype == DType::bool_) return "((uchar)((" + in + ") != 0))";
-        return "((" + kernel_type(n.dtype) + ")(" + in + "))";
-      }
+      case K::cast: return as(*n.kids[0], n.dtype);
       case K::unary: {
+        if (is_complex(n.kids[0]->dtype)) return complex_unary(n.op, value(*n.kids[0]), n.kids[0]->dtype);
         // Predicates look at the operand in its own type; the rest work in the result's.
         const DType in_type = n.dtype == DType::bool_ ? n.kids[0]->dtype : n.dtype;
         const std::string in = "((" + kernel_type(in_type) + ")(" + value(*n.kids[0]) + "))";
@@ -115,7 +115,9 @@ class Generator {
           const std::string at_zero = wide_signed ? "(" + T + ")((" + W + ")1 << (" + std::to_string(8 * size_of(in_type) - 1) + "))" : "0";
           return "((" + T + ")(" + in + " == 0 ? " + at_zero + " : 1 / " + in + "))";
         }
-        if (n.op == "positive") return in;
+        if (n.op == "positive" || n.op == "real" || n.op == "conj") return in;
+        if (n.op == "imag") return "((" + T + ")0)";  // a real number's imaginary part, as NumPy's
+        if (n.op == "angle") return "atan2((" + T + ")0, " + in + ")";
         if (n.op == "sign") return "weft_sign_" + T + "(" + in + ")";
         if (n.op == "signbit") {
           if (fl) return "((uchar)(signbit(" + in + ") != 0))";
@@ -136,6 +138,11 @@ class Generator {
       case K::where: {
         const std::string c = value(*n.kids[0]);
         const std::string t = kernel_type(n.dtype);
+        if (is_complex(n.dtype) || is_complex(n.kids[0]->dtype)) {
+          const std::string a = as(*n.kids[1], n.dtype);
+          const std::string b = as(*n.kids[2], n.dtype);
+          return "(" + truth(c, n.kids[0]->dtype) + " ? " + a + " : " + b + ")";
+        }
         const std::string a = value(*n.kids[1]);
         const std::string b = value(*n.kids[2]);
         // != 0: OpenCL C takes no floating-point condition in ?: (NaN counts as true).
@@ -162,13 +169,18 @@ class Generator {
     }
     if (is_logical(n.op)) {
       // Each operand is true when nonzero in its own type (logical_and(uint8, 256) is true).
-      const std::string a = "((" + value(*n.kids[0]) + ") != 0)";
-      const std::string b = "((" + value(*n.kids[1]) + ") != 0)";
+      const std::string a = truth(value(*n.kids[0]), n.kids[0]->dtype);
+      const std::string b = truth(value(*n.kids[1]), n.kids[1]->dtype);
       const char* op = n.op == "logical_and" ? " && " : n.op == "logical_or" ? " || " : " != ";
       return "((uchar)(" + a + op + b + "))";
     }
     if (is_predicate(n.op)) {
       const auto [ta, tb] = comparison_types(*n.kids[0], *n.kids[1]);
+      if (is_complex(ta)) {  // (operands in order: leaves and numbers are numbered as met)
+        const std::string za = as(*n.kids[0], ta);
+        const std::string zb = as(*n.kids[1], ta);
+        return complex_binary(n.op, za, zb, ta);
+      }
       const std::string a = "((" + kernel_type(ta) + ")(" + value(*n.kids[0]) + "))";
       const std::string b = "((" + kernel_type(tb) + ")(" + value(*n.kids[1]) + "))";
       if (ta == tb) return "((uchar)(" + a + " " + n.op + " " + b + "))";
@@ -178,6 +190,17 @@ class Generator {
     }
     // Operands are converted to the operation's type.
     const DType work = n.dtype;
+    if (n.op == "complex") {  // make_complex: the parts as they are
+      const DType r = real_of(work);
+      const std::string re = as(*n.kids[0], r);
+      const std::string im = as(*n.kids[1], r);
+      return kernel_type(work) + "_new(" + re + ", " + im + ")";
+    }
+    if (is_complex(work)) {
+      const std::string za = as(*n.kids[0], work);
+      const std::string zb = as(*n.kids[1], work);
+      return complex_binary(n.op, za, zb, work);
+    }
     const std::string t = kernel_type(work);
     const std::string a = "((" + t + ")(" + value(*n.kids[0]) + "))";
     const std::string b = "((" + t + ")(" + value(*n.kids[1]) + "))";
@@ -207,6 +230,17 @@ class Generator {
   }
 
  private:
+  // A kid's value converted to type to (complex_codegen.cpp's rules).
+  // A complex number is made in the type it is used in (no cdouble in a cfloat kernel).
+  std::string as(const ExprNode& kid, DType to) {
+    if (kid.kind == ExprNode::Kind::scalar && is_complex(kid.dtype) && is_complex(to)) {
+      const std::string c = "weft_c" + std::to_string(add_scalar(kid));
+      const std::string R = kernel_type(real_of(to));
+      return kernel_type(to) + "_new((" + R + ")" + c + ", (" + R + ")" + c + "i)";
+    }
+    return convert(value(kid), kid.dtype, to);
+  }
+
   std::size_t add_leaf(const Array& a, DType dtype) {
     for (std::size_t k = 0; k < leaves_.size(); ++k) {
       if (same_view(*leaves_[k].array, a)) {  // a + a reads a through one parameter
@@ -349,6 +383,13 @@ void signature(const Generator& g, const Shape& shape, bool text, Signature& sig
   }
   for (std::size_t k = 0; k < g.scalars().size(); ++k) {
     const ExprNode& n = *g.scalars()[k];
+    if (is_complex(n.dtype)) {
+      args.push_back(RuntimeArg::of_value(n.value));
+      args.push_back(RuntimeArg::of_value(n.imag));
+      if (text) add_param(sig, "double", "weft_c" + std::to_string(k));
+      if (text) add_param(sig, "double", "weft_c" + std::to_string(k) + "i");
+      continue;
+    }
     if (is_floating(n.dtype)) args.push_back(RuntimeArg::of_value(n.value));
     else if (n.dtype == DType::uint64) args.push_back(RuntimeArg::of_value(static_cast<std::uint64_t>(n.ivalue)));
     else args.push_back(RuntimeArg::of_value(n.ivalue));
@@ -470,6 +511,15 @@ Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const 
   for (const ExprNode* r : roots) values.push_back(g.value(*r));
   Text t{values.empty() ? std::string() : values.back(), {}, std::move(values)};
   signature(g, shape, true, t.sig, store.args);
+  for (const ExprNode* r : roots) {
+    if (has_complex(*r) || (dest && is_complex(dest->dtype()))) {
+      // cdouble's helpers only where the kernel names the type (they need fp64 on OpenCL).
+      bool with_double = t.sig.spec.find("cdouble") != std::string::npos;
+      for (const std::string& v : t.values) with_double = with_double || v.find("cdouble") != std::string::npos;
+      t.sig.functions = complex_helpers(with_double) + t.sig.functions;
+      break;
+    }
+  }
   return t;
 }
 

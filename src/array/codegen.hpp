@@ -18,6 +18,27 @@ bool same_view(const Array& a, const Array& b);
 /// The helper functions generated expressions call (floor division, remainder, power ...).
 std::string helpers();
 
+// Complex numbers (complex_codegen.cpp): cfloat / cdouble and their functions.
+// (complex_helpers(): weft/detail/generated.hpp)
+/// Whether a tree holds a complex value anywhere (its kernel needs complex_helpers()).
+bool has_complex(const ExprNode& n);
+/// text (a value of type from) converted to type to: a C cast between real types, the
+/// helpers' conversions where a complex type takes part (the real part to a real type).
+std::string convert(const std::string& text, DType from, DType to);
+/// A condition: text (of type t) is nonzero.
+std::string truth(const std::string& text, DType t);
+/// The result type of a unary operation on complex t; DTypeError where it has none.
+DType complex_unary_type(const std::string& op, DType t);
+/// The source of a unary operation on a complex value in of type t.
+std::string complex_unary(const std::string& op, const std::string& in, DType t);
+/// DTypeError when a binary operation is not defined for complex operands (ordering ...).
+void check_complex_binary(const std::string& op, DType a, DType b);
+/// The source of a binary operation on complex operands a and b, both of type work.
+std::string complex_binary(const std::string& op, const std::string& a, const std::string& b, DType work);
+/// The complex number of type t (complex64 or complex128) with parts re and im (real
+/// expressions of one shape): no arithmetic, so an infinite part stays what it is.
+Expr make_complex(const Expr& re, const Expr& im, DType t);
+
 // The arguments of a generated kernel: leaves, numbers, then the index arithmetic's extents,
 // offsets and strides. The values are needed on every call; the parameter list and the
 // offset statements (text) only to build the kernel.

@@ -51,10 +51,14 @@ std::shared_ptr<ElementwiseKernel> eval_kernel(const Array& out, const ExprNode&
     // A bool holds 0 or 1 whatever is written into it (5 is True, as NumPy's); the root's dtype
     // is in the key, so a bool root (already 0 or 1) keeps the plain store.
     const bool to_bool = out.dtype() == DType::bool_ && root.dtype != DType::bool_;
-    const std::string value = to_bool ? "((" + t.value + ") != 0)" : t.value;
+    const std::string value = to_bool ? "((" + truth(t.value, root.dtype) + "))" : t.value;
+    // (A complex value is converted by the helpers: a C cast would splat a real one.)
+    const std::string stored = is_complex(out.dtype()) || is_complex(root.dtype)
+                                   ? convert(value, to_bool ? DType::bool_ : root.dtype, out.dtype())
+                                   : "(" + kernel_type(out.dtype()) + ")(" + value + ")";
     return std::make_shared<ElementwiseKernel>(
         t.sig.spec.substr(2),
-        t.sig.offsets + " weft_a0[weft_o0] = (" + kernel_type(out.dtype()) + ")(" + value + ");", "weft_expr",
+        t.sig.offsets + " weft_a0[weft_o0] = " + stored + ";", "weft_expr",
         helpers() + t.sig.functions);
   });
 }

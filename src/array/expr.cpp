@@ -1,6 +1,7 @@
 // weft::Expr: the leaves (arrays, numbers), the operators and functions that build a tree
 // (their types: promotion.cpp), and what a tree is asked about as a whole.
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -88,7 +89,27 @@ Expr::Expr(bool v) {
   node_ = std::move(n);
 }
 
+Expr::Expr(std::complex<double> v) {
+  auto n = number_node(DType::complex128, true);
+  n->value = v.real();
+  n->imag = v.imag();
+  node_ = std::move(n);
+}
+
+Expr Expr::typed(std::complex<double> v, DType dtype) {
+  if (!is_complex(dtype)) {
+    throw InvalidArgument("Expr::typed: a complex number given as " + std::string(name(dtype)) +
+                          "; give it as complex64 or complex128");
+  }
+  auto n = number_node(dtype, false);
+  const bool single = dtype == DType::complex64;
+  n->value = single ? static_cast<double>(static_cast<float>(v.real())) : v.real();
+  n->imag = single ? static_cast<double>(static_cast<float>(v.imag())) : v.imag();
+  return Expr(std::shared_ptr<const ExprNode>(std::move(n)));
+}
+
 Expr Expr::typed(double v, DType dtype) {
+  if (is_complex(dtype)) return typed(std::complex<double>(v, 0.0), dtype);
   if (!is_floating(dtype)) {
     throw InvalidArgument("Expr::typed: " + std::to_string(v) + " given as " + std::string(name(dtype)) +
                           "; give integers as integers");
@@ -100,7 +121,7 @@ Expr Expr::typed(double v, DType dtype) {
 }
 
 Expr Expr::typed(long long v, DType dtype) {
-  if (is_floating(dtype)) return typed(static_cast<double>(v), dtype);
+  if (is_inexact(dtype)) return typed(static_cast<double>(v), dtype);
   auto n = number_node(dtype, false);
   n->ivalue = v;
   n->value = static_cast<double>(v);
@@ -114,7 +135,7 @@ Expr Expr::typed(long long v, DType dtype) {
 
 Expr Expr::typed(unsigned long long v, DType dtype) {
   if (v <= static_cast<unsigned long long>(INT64_MAX)) return typed(static_cast<long long>(v), dtype);
-  if (is_floating(dtype)) return typed(static_cast<double>(v), dtype);
+  if (is_inexact(dtype)) return typed(static_cast<double>(v), dtype);
   if (dtype != DType::uint64) {
     throw ValueOutOfRange(std::to_string(v) + " is out of bounds for " + std::string(name(dtype)));
   }
@@ -203,7 +224,7 @@ Expr clip(const Expr& a, const Expr& lo, const Expr& hi) {
   // drops it); on the other side it is refused (make_binary's range check).
   const auto beyond = [&](const Expr& bound, bool lower) {
     const ExprNode& b = *bound.node();
-    if (!b.weak || !detail::is_int_scalar(b) || detail::fits(b, t) || is_floating(t)) return false;
+    if (!b.weak || !detail::is_int_scalar(b) || detail::fits(b, t) || is_inexact(t)) return false;
     const bool big = b.dtype == DType::uint64;  // above 2**63-1
     const bool below = !big && b.ivalue < 0;  // else above: it fits nowhere in between
     return lower == below;
@@ -250,6 +271,10 @@ Expr acosh(const Expr& a) { return unary("acosh", a, UnaryResult::to_float); }
 Expr atanh(const Expr& a) { return unary("atanh", a, UnaryResult::to_float); }
 Expr sign(const Expr& a) { return unary("sign", a, UnaryResult::same); }
 Expr positive(const Expr& a) { return unary("positive", a, UnaryResult::same); }
+Expr real(const Expr& a) { return unary("real", a, UnaryResult::same); }
+Expr imag(const Expr& a) { return unary("imag", a, UnaryResult::same); }
+Expr conj(const Expr& a) { return unary("conj", a, UnaryResult::same); }
+Expr angle(const Expr& a) { return unary("angle", a, UnaryResult::to_float); }
 Expr signbit(const Expr& a) { return unary("signbit", a, UnaryResult::to_bool); }
 Expr abs(const Expr& a) { return unary("abs", a, UnaryResult::same); }
 Expr fabs(const Expr& a) { return unary("fabs", a, UnaryResult::to_float); }

@@ -37,7 +37,8 @@ struct ExprNode {
   Shape shape;
   std::vector<std::shared_ptr<const ExprNode>> kids;
   Array array;
-  double value = 0;         // a floating-point number
+  double value = 0;         // a floating-point number (a complex one's real part)
+  double imag = 0;          // a complex number's imaginary part
   std::int64_t ivalue = 0;  // an integer or bool (a uint64 above 2**63-1 as its bits)
   std::shared_ptr<const FunctionDef> function;  // a call's (op is its key)
 };

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "array/codegen.hpp"
 #include "array/promotion.hpp"
 #include "weft/array.hpp"
 #include "weft/error.hpp"
@@ -29,6 +30,8 @@ DType signed_of_size(std::size_t bytes) {
 
 DType promote_weak(const ExprNode& strong, const ExprNode& weak) {
   const bool weak_float = is_floating(weak.dtype);
+  if (is_complex(strong.dtype)) return strong.dtype;
+  if (is_complex(weak.dtype)) return is_floating(strong.dtype) ? complex_of(strong.dtype) : DType::complex128;
   if (is_floating(strong.dtype)) return strong.dtype;
   if (weak_float) return DType::float64;
   if (weak.dtype == DType::bool_) return strong.dtype;  // a Python bool takes any type
@@ -80,6 +83,7 @@ void check_fits(const ExprNode& s, DType t, const std::string& op) {
 
 DType binary_type(const ExprNode& a, const ExprNode& b) {
   if (a.weak && b.weak) {
+    if (is_complex(a.dtype) || is_complex(b.dtype)) return DType::complex128;
     if (is_floating(a.dtype) || is_floating(b.dtype)) return DType::float64;
     return a.dtype == DType::bool_ && b.dtype == DType::bool_ ? DType::bool_ : DType::int64;
   }
@@ -89,12 +93,12 @@ DType binary_type(const ExprNode& a, const ExprNode& b) {
 }
 
 bool is_int_scalar(const ExprNode& n) {
-  return n.kind == ExprNode::Kind::scalar && !is_floating(n.dtype) && n.dtype != DType::bool_;
+  return n.kind == ExprNode::Kind::scalar && is_integer(n.dtype);
 }
 
 // Whether an integer scalar's value is one of dtype t's (every value is one of a float's).
 bool fits(const ExprNode& s, DType t) {
-  if (is_floating(t)) return true;
+  if (is_inexact(t)) return true;
   if (s.dtype == DType::uint64 && s.ivalue < 0) return t == DType::uint64;  // above 2**63-1
   const std::int64_t v = s.ivalue;
   switch (t) {
@@ -134,7 +138,7 @@ bool is_logical(std::string_view op) {
 std::pair<DType, DType> comparison_types(const ExprNode& a, const ExprNode& b) {
   const DType p = binary_type(a, b);
   const auto out_of_range = [](const ExprNode& s, const ExprNode& arr) {
-    return s.weak && !arr.weak && is_int_scalar(s) && !is_floating(arr.dtype) && arr.dtype != DType::bool_ &&
+    return s.weak && !arr.weak && is_int_scalar(s) && is_integer(arr.dtype) &&
            !fits(s, arr.dtype);
   };
   const auto by_value = [](const ExprNode& s, const ExprNode& arr) -> std::pair<DType, DType> {
@@ -148,7 +152,7 @@ std::pair<DType, DType> comparison_types(const ExprNode& a, const ExprNode& b) {
     auto t = by_value(b, a);
     return {t.second, t.first};
   }
-  const auto integer = [](const ExprNode& n) { return !n.weak && !is_floating(n.dtype) && n.dtype != DType::bool_; };
+  const auto integer = [](const ExprNode& n) { return !n.weak && is_integer(n.dtype); };
   if (integer(a) && integer(b) && is_signed_integer(a.dtype) != is_signed_integer(b.dtype) &&
       (a.dtype == DType::uint64 || b.dtype == DType::uint64)) {
     return {is_signed_integer(a.dtype) ? DType::int64 : DType::uint64,
@@ -167,6 +171,7 @@ NodePtr make_binary(const std::string& op_name, const Expr& x, const Expr& y) {
   n->shape = broadcast(a, b);
   n->kids = {a, b};
   const DType promoted = binary_type(*a, *b);
+  if (is_complex(promoted)) check_complex_binary(op_name, a->dtype, b->dtype);
   if (is_bitwise(op) && is_floating(promoted)) {
     throw DTypeError("bitwise '" + op_name + "' needs integer or bool operands, not " + std::string(name(a->dtype)) +
                      " and " + std::string(name(b->dtype)));
@@ -181,18 +186,18 @@ NodePtr make_binary(const std::string& op_name, const Expr& x, const Expr& y) {
   }
   // The type the numbers are converted to: true division, atan2 and hypot of integers work in
   // floats (int16 / 40000 is fine in NumPy).
-  const DType work = op == "/" || gives_float(op) ? (is_floating(promoted) ? promoted : DType::float64) : promoted;
+  const DType work = op == "/" || gives_float(op) ? (is_inexact(promoted) ? promoted : DType::float64) : promoted;
   if (!is_predicate(op)) {
     check_fits(*a, work, op_name);
     check_fits(*b, work, op_name);
   }
-  if (op == "power" && !is_floating(work) && b->kind == ExprNode::Kind::scalar && !is_floating(b->dtype) &&
+  if (op == "power" && !is_inexact(work) && b->kind == ExprNode::Kind::scalar && is_integer(b->dtype) &&
       b->ivalue < 0 && b->dtype != DType::uint64) {
     // As NumPy.
     throw InvalidArgument("integers to negative integer powers are not allowed (" + std::to_string(b->ivalue) +
                           "); use a float base or exponent");
   }
-  if (op == "power" && !is_floating(work) && b->kind != ExprNode::Kind::scalar && is_signed_integer(b->dtype) &&
+  if (op == "power" && !is_inexact(work) && b->kind != ExprNode::Kind::scalar && is_signed_integer(b->dtype) &&
       b->shape.size() > 0) {
     // An exponent array's values too, as NumPy: one reduction over the exponent and a wait,
     // when the power is written (its values then are the ones NumPy would use).
@@ -208,7 +213,7 @@ NodePtr make_binary(const std::string& op_name, const Expr& x, const Expr& y) {
   else if (promoted == DType::bool_ && (op == "floordiv" || op == "remainder" || op == "power" || is_shift(op))) {
     n->dtype = DType::int8;
   }
-  else if (op == "/") n->dtype = is_floating(promoted) ? promoted : DType::float64;  // true_divide: 'dd'
+  else if (op == "/") n->dtype = is_inexact(promoted) ? promoted : DType::float64;  // true_divide: 'dd'
   else if (gives_float(op)) n->dtype = is_floating(promoted) ? promoted : float_for_int(promoted);
   else n->dtype = promoted;
   return n;
@@ -222,6 +227,11 @@ NodePtr make_unary(const std::string& op, const Expr& x, UnaryResult result) {
   n->kids = {x.node()};
   n->weak = x.node()->weak && result != UnaryResult::to_bool;
   const DType t = x.node()->dtype;
+  if (is_complex(t)) {
+    n->dtype = complex_unary_type(op, t);
+    n->weak = x.node()->weak && is_complex(n->dtype);
+    return n;
+  }
   if (op == "invert" && is_floating(t)) {
     throw DTypeError("bitwise '~' needs an integer or bool operand, not " + std::string(name(t)));
   }
@@ -234,6 +244,7 @@ NodePtr make_unary(const std::string& op, const Expr& x, UnaryResult result) {
   if (result == UnaryResult::to_bool) n->dtype = DType::bool_;
   else if ((op == "square" || op == "reciprocal") && t == DType::bool_) n->dtype = DType::int8;  // as NumPy's
   else if (result == UnaryResult::to_float && !is_floating(t)) n->dtype = float_for_int(t);
+  else if (op == "angle" && !is_floating(t)) n->dtype = float_for_int(t);
   else n->dtype = t;
   return n;
 }
@@ -244,6 +255,9 @@ DType result_type(DType a, DType b) {
   if (a == b) return a;
   if (a == DType::bool_) return b;
   if (b == DType::bool_) return a;
+  // A complex type with another: the complex type of the promoted parts (complex64 with
+  // float64 or int32 is complex128, with int16 complex64), as NumPy 2.
+  if (is_complex(a) || is_complex(b)) return complex_of(result_type(real_of(a), real_of(b)));
   const bool fa = is_floating(a), fb = is_floating(b);
   if (fa && fb) return size_of(a) >= size_of(b) ? a : b;
   if (fa || fb) {

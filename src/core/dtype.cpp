@@ -13,7 +13,7 @@ struct DTypeRow {
   std::string_view c_name;
 };
 
-constexpr std::array<DTypeRow, 12> rows{{
+constexpr std::array<DTypeRow, 14> rows{{
     {DType::bool_, 1, "bool", "bool"},
     {DType::int8, 1, "int8", "char"},
     {DType::int16, 2, "int16", "short"},
@@ -26,6 +26,8 @@ constexpr std::array<DTypeRow, 12> rows{{
     {DType::float16, 2, "float16", "half"},
     {DType::float32, 4, "float32", "float"},
     {DType::float64, 8, "float64", "double"},
+    {DType::complex64, 8, "complex64", "cfloat"},
+    {DType::complex128, 16, "complex128", "cdouble"},
 }};
 
 const DTypeRow& row(DType t) noexcept { return rows[static_cast<std::size_t>(t)]; }
@@ -46,6 +48,8 @@ constexpr Alias aliases[] = {
     {"u8", DType::uint64},            {"unsigned long", DType::uint64},
     {"f2", DType::float16},           {"f4", DType::float32},
     {"f8", DType::float64},
+    {"c8", DType::complex64},         {"cfloat_t", DType::complex64},
+    {"c16", DType::complex128},       {"cdouble_t", DType::complex128},
 };
 }  // namespace
 

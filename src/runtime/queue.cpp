@@ -1,10 +1,13 @@
 #include "runtime/backend.hpp"
 #include "runtime/live_queues.hpp"
+#include "runtime/ordered_command.hpp"
 #include "weft/error.hpp"
 #include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
 
 namespace weft {
+
+using detail::ordered;
 
 namespace {
 const std::shared_ptr<detail::QueueImpl>& checked(const std::shared_ptr<detail::QueueImpl>& q) {
@@ -49,23 +52,6 @@ Queue::Queue(const Device& device, QueueOptions options) {
   });
 }
 
-namespace {
-// Every command goes through here: its wait list, plus what the ordering with the device's
-// array queue adds (queue_order.hpp), then the backend's enqueue, then the record of it.
-template <class Enqueue>
-Event ordered(const std::shared_ptr<detail::QueueImpl>& queue, std::span<const Event> wait, Enqueue&& enqueue) {
-  detail::QueueImpl& q = *queue;
-  detail::WaitList w;
-  for (const Event& e : wait) {
-    if (e.impl()) w.push_back(e.impl());
-  }
-  detail::DeviceOrder* order = q.order_state.device;
-  if (order) order->before_command(q, w);
-  detail::EventPtr done = enqueue(w.span());
-  if (order) order->after_command(queue, done);
-  return Event(std::move(done));
-}
-}  // namespace
 
 Device Queue::device() const { return Device(checked(impl_)->device()); }
 bool Queue::out_of_order() const { return checked(impl_)->out_of_order(); }

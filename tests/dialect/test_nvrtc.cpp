@@ -54,6 +54,8 @@ std::vector<Source> every_dialect_source() {
   s.push_back({"builtin/random", embedded::random_cl, ""});
   static const std::string random_f64 = std::string(embedded::random_cl) + "\n" + std::string(embedded::random_f64_cl);
   s.push_back({"builtin/random_f64", random_f64, ""});
+  static const std::string fft_scale = std::string(embedded::fft_scale_cl) + "\n" + std::string(embedded::fft_scale_f64_cl);
+  s.push_back({"builtin/fft_scale", fft_scale, ""});
   // The generators' sources, as they are built for a GPU (work-group variants).
   static const ElementwiseKernel ew("float a, const float *x, float *y", "y[i] = a * x[i] + y[i]", "axpy");
   static const ReductionKernel red(DType::float32, "0", "a + b", "x[i] * y[i]", "const float *x, const float *y");
@@ -147,6 +149,25 @@ std::vector<Source> every_dialect_source() {
             astype(signbit(a), DType::float32) + astype(signbit(c), DType::float32) +
             astype((c << b) + (c >> 3) + sign(c) + astype((u64 << 3) >> u64, DType::int32), DType::float64) +
             astype(bitwise_left_shift(m, m), DType::float64));
+    // Complex numbers (cfloat, cdouble and their helpers): every operation, casts both ways,
+    // mixed real operands, a complex number argument, and a complex product along an axis.
+    const Array z64 = Array::zeros({4, 3}, DType::complex64, host);
+    const Array z128 = Array::zeros({3}, DType::complex128, host);
+    static const std::string complex_eval = detail::eval_source(
+        Array::empty({4, 3}, DType::complex128, host),
+        z64 + z128 - z64 * a / z128 + power(z64, 2) + power(z128, z64) + sqrt(z64) + exp(z128) + log(z64) + log2(z64) +
+            log10(z128) + sign(z64) + conj(z64) + square(z64) + reciprocal(z128) - z64 + positive(z64) +
+            sin(z64) + cos(z128) + tan(z64) + sinh(z64) + cosh(z128) + tanh(z64) + asin(z64) + acos(z128) +
+            atan(z64) + asinh(z64) + acosh(z128) + atanh(z64) + expm1(z64) + log1p(z128) +
+            astype(abs(z64) + real(z128) + imag(z64) + angle(z64), DType::complex64) +
+            where(logical_and(isnan(z64), logical_or(isinf(z128), isfinite(z64))), z64 * Expr(std::complex<double>(1, 2)),
+                  astype(c, DType::complex64)) +
+            astype(z64 == z128, DType::float32) + astype(z64 != 0, DType::int32) + astype(astype(z64, DType::bool_), DType::complex64));
+    static const std::string complex_to_real = detail::eval_source(Array::empty({4, 3}, DType::float32, host), z64 * 2.0);
+    static const std::string complex_prod = detail::axis_reduce_source(z64 * a, "prod", {0});
+    s.push_back({"array/eval_complex", complex_eval, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    s.push_back({"array/eval_complex_to_real", complex_to_real, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
+    s.push_back({"array/axis_prod_complex", complex_prod, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval", eval, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval_array_api", more, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});
     s.push_back({"array/eval_integers", ints, "-D WEFT_EXACT=0 -D WEFT_ITEMS=4 -D WEFT_GROUP=256"});

@@ -6,7 +6,7 @@ import weft
 
 # NumPy's dtypes and the Array API's constants: NumPy's objects and plain numbers.
 CONSTANTS = {"bool", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-             "float32", "float64", "e", "inf", "nan", "pi", "newaxis"}
+             "float32", "float64", "complex64", "complex128", "e", "inf", "nan", "pi", "newaxis"}
 
 # Names whose docstrings have no example yet (the next ones to write): none now; a new public
 # name comes with its example.

@@ -14,6 +14,7 @@ std::string npy_descr(DType dtype) {
   char kind = 'u';
   if (dtype == DType::bool_) kind = 'b';
   else if (is_floating(dtype)) kind = 'f';
+  else if (is_complex(dtype)) kind = 'c';
   else if (is_signed_integer(dtype)) kind = 'i';
   return std::string(1, order) + kind + std::to_string(size);
 }

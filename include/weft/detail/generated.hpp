@@ -108,6 +108,11 @@ class WEFT_API GeneratedSource {
   std::vector<std::pair<const void*, Program>> built_;
 };
 
+/// The dialect source of the complex types' helpers (src/kernels/cl/complex.cl): cfloat's,
+/// and with_double cdouble's and the conversions between the two (fp64 on OpenCL). Each part
+/// is guarded, so a source may hold it twice.
+WEFT_API const std::string& complex_helpers(bool with_double);
+
 /// Replaces every ${KEY} in text.
 WEFT_API std::string substitute(std::string_view text, const std::vector<std::pair<std::string, std::string>>& values);
 

@@ -281,6 +281,15 @@ EventPtr CudaQueue::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t
   return end_command(start, t, std::move(foreign));
 }
 
+EventPtr CudaQueue::enqueue_library(const std::function<void(CUstream)>& call, std::span<const EventPtr> wait) {
+  const std::uint64_t t = now_ns();
+  device_->make_current();
+  auto foreign = wait_for(wait);
+  CUevent start = begin_command();
+  call(stream_);
+  return end_command(start, t, std::move(foreign));
+}
+
 EventPtr CudaQueue::fill(const BufferPtr& dst, const void* pattern, std::size_t pattern_size, std::size_t offset,
                          std::size_t bytes, std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();

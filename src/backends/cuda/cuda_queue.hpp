@@ -110,6 +110,12 @@ class CudaQueue final : public QueueImpl, public std::enable_shared_from_this<Cu
   /// One cuGraphLaunch of the graph, instantiated as a CUDA graph at its first launch.
   EventPtr launch_graph(GraphImpl& graph, std::span<const EventPtr> wait) override;
   void finish() override;
+  /// The stream, for libraries that run on it (cuBLAS).
+  cu::CUstream stream() const noexcept { return stream_; }
+  const std::shared_ptr<CudaDevice>& cuda_device() const noexcept { return device_; }
+  /// Runs call(stream) (a CUDA library's enqueue: cuFFT's exec) after wait, with the device's
+  /// context current, as one command of the queue.
+  EventPtr enqueue_library(const std::function<void(cu::CUstream)>& call, std::span<const EventPtr> wait);
 
  private:
   /// Makes the stream wait for each event (CUDA events directly; others through a host

@@ -38,6 +38,9 @@ class HostQueue final : public QueueImpl {
                   const LaunchConfig& config, std::span<const EventPtr> wait) override;
   EventPtr marker(std::span<const EventPtr> wait) override;
   void finish() override;
+  /// Runs work on the queue's worker after wait, in order with the queue's other commands
+  /// (a library call on host memory: pocketfft's transforms).
+  EventPtr enqueue_work(std::function<void()> work, std::span<const EventPtr> wait);
 
  private:
   /// A kernel launch, kept in the command itself: a launch allocates no closure.

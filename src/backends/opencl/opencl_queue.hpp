@@ -45,6 +45,8 @@ class OpenclQueue final : public QueueImpl {
   EventPtr barrier(std::span<const EventPtr> wait) override;
   void finish() override;
   void flush() override;
+  /// The cl_command_queue, for libraries that enqueue on it (CLBlast).
+  cl::cl_command_queue handle() const noexcept { return queue_.get(); }
 
  private:
   /// cl_events for a wait list; events of other backends or contexts are bridged through

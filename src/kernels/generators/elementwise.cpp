@@ -104,8 +104,18 @@ ElementwiseKernel::ElementwiseKernel(std::string_view arguments, std::string_vie
   bool n_taken = false;
   for (const auto& s : specs_) n_taken |= s.name == "n";
   indexed_ = indexed_by_i(operation, specs_);
+  // Complex arguments (cfloat, cdouble) come with the dialect's complex helpers.
+  bool complex_args = false, complex_double = false;
+  for (const auto& s : specs_) {
+    complex_args = complex_args || is_complex(s.dtype);
+    complex_double = complex_double || s.dtype == DType::complex128;
+  }
+  std::string head;
+  if (complex_args && preamble.find("WEFT_COMPLEX_cfloat") == std::string_view::npos) {
+    head = detail::complex_helpers(complex_double);
+  }
   const std::string source = detail::substitute(
-      weft::embedded::elementwise_cl, {{"PREAMBLE", std::string(preamble)},
+      weft::embedded::elementwise_cl, {{"PREAMBLE", head + std::string(preamble)},
                                        {"NAME", name_},
                                        {"ARGS", detail::parameter_list(specs_)},
                                        {"N", n_taken ? "weft_n" : "n"},

@@ -77,6 +77,10 @@ void bind_scalar(KernelArgs& kernel, std::size_t index, const ArgSpec& spec, con
     case DType::float32: return set_typed<float>(kernel, index, v, spec.vector_width);
     case DType::float64: return set_typed<double>(kernel, index, v, spec.vector_width);
     case DType::float16: break;
+    case DType::complex64:
+    case DType::complex128:
+      throw Unsupported(std::string(who) + ": complex value arguments are not supported (pass the real and "
+                        "imaginary parts as two numbers, or a one-element array)");
   }
   throw Unsupported(std::string(who) + ": half-precision value arguments are not supported");
 }
