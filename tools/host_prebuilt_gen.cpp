@@ -9,16 +9,22 @@
 // finds it by the same key. Each is compiled by compile_host_module with the library's own
 // flags (-march=native: the pack serves the machine and compiler it was built with, as the
 // program cache does; elsewhere nothing matches), stripped. Images of PREVIOUS (the pack
-// this build made before) whose key is unchanged are taken as they are.
+// this build made before) whose key is unchanged are taken as they are. The operations run on
+// one thread per core, so the compiles run side by side.
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <sched.h>
 #include <unistd.h>
 
 #include "backends/host/host_compiler.hpp"
@@ -37,7 +43,7 @@ const std::vector<DType> dtypes = {DType::bool_, DType::int32, DType::int64, DTy
 const std::vector<DType> numeric = {DType::int32, DType::int64, DType::float32, DType::float64};
 
 // Runs what may be refused for a dtype (bitwise on floats, ...): refused is not recorded.
-void attempt(const std::function<void()>& f) {
+void run_guarded(const std::function<void()>& f) {
   try {
     f();
   } catch (const BuildError& e) {
@@ -47,7 +53,11 @@ void attempt(const std::function<void()>& f) {
   }
 }
 
-void run_workloads(const Device& dev) {
+void run_workloads(const Device& dev, unsigned threads) {
+  // Each operation is a task; the tasks run on several threads, so that the compiles they
+  // cause run side by side (the build machine's cores).
+  std::vector<std::function<void()>> tasks;
+  const auto attempt = [&tasks](std::function<void()> f) { tasks.push_back(std::move(f)); };
   const std::vector<std::pair<const char*, Binary>> every = {
       {"+", [](auto& a, auto& b) { return a + b; }},
       {"-", [](auto& a, auto& b) { return a - b; }},
@@ -101,55 +111,63 @@ void run_workloads(const Device& dev) {
     const Array& b = y[t];
     for (const auto& entry : every) {
       const Binary& op = entry.second;
-      attempt([&] { eval(op(a, b)); });
-      attempt([&] { eval(op(a, Expr(2.0))); });
-      attempt([&] { eval(op(Expr(2.0), a)); });
-      attempt([&] { eval(op(a, Expr(3))); });
-      attempt([&] { eval(op(Expr(3), a)); });
+      attempt([=, &x, &y, &every] { eval(op(a, b)); });
+      attempt([=, &x, &y, &every] { eval(op(a, Expr(2.0))); });
+      attempt([=, &x, &y, &every] { eval(op(Expr(2.0), a)); });
+      attempt([=, &x, &y, &every] { eval(op(a, Expr(3))); });
+      attempt([=, &x, &y, &every] { eval(op(Expr(3), a)); });
     }
-    for (const auto& op : unary) attempt([&] { eval(op(a)); });
-    attempt([&] { eval(where(x[DType::bool_], a, b)); });
-    attempt([&] { eval(clip(a, Expr(0.0), Expr(1.0))); });
-    attempt([&] { eval(clip(a, Expr(0), Expr(1))); });
-    for (DType to : dtypes) attempt([&] { eval(astype(a, to)); });
-    attempt([&] { sum(a).get(); });
-    attempt([&] { min(a).get(); });
-    attempt([&] { max(a).get(); });
-    attempt([&] { sum(a, {0}); });
-    attempt([&] { prod(a, {0}); });
-    attempt([&] { min(a, {0}); });
-    attempt([&] { max(a, {0}); });
-    attempt([&] { mean(a, {0}); });
-    attempt([&] { any(a, {0}); });
-    attempt([&] { all(a, {0}); });
+    for (const auto& op : unary) attempt([=, &x, &y, &every] { eval(op(a)); });
+    attempt([=, &x, &y, &every] { eval(where(x.at(DType::bool_), a, b)); });
+    attempt([=, &x, &y, &every] { eval(clip(a, Expr(0.0), Expr(1.0))); });
+    attempt([=, &x, &y, &every] { eval(clip(a, Expr(0), Expr(1))); });
+    for (DType to : dtypes) attempt([=, &x, &y, &every] { eval(astype(a, to)); });
+    attempt([=, &x, &y, &every] { sum(a).get(); });
+    attempt([=, &x, &y, &every] { min(a).get(); });
+    attempt([=, &x, &y, &every] { max(a).get(); });
+    attempt([=, &x, &y, &every] { sum(a, {0}); });
+    attempt([=, &x, &y, &every] { prod(a, {0}); });
+    attempt([=, &x, &y, &every] { min(a, {0}); });
+    attempt([=, &x, &y, &every] { max(a, {0}); });
+    attempt([=, &x, &y, &every] { mean(a, {0}); });
+    attempt([=, &x, &y, &every] { any(a, {0}); });
+    attempt([=, &x, &y, &every] { all(a, {0}); });
   }
   // Products fed into sums, which the compiler fuses into FMAs (so they are never evaluated
   // stepwise, array/stepwise.hpp): the common forms whole, and their reductions.
   for (DType t : {DType::float32, DType::float64}) {
-    const Array& a = x[t];
-    const Array& b = y[t];
+    const Array a = x.at(t);
+    const Array b = y.at(t);
     const Array c = Array::full(shape, 2, t, dev);
     const std::vector<std::function<Expr()>> fused = {
-        [&] { return a * b + c; }, [&] { return a * b - c; }, [&] { return c + a * b; },
-        [&] { return c - a * b; }, [&] { return a * b + a; }, [&] { return a * a + b; },
-        [&] { return a * 2.0 + b; }, [&] { return a * b + 1.0; }, [&] { return a * b + a * c; },
-        [&] { return a * b - a * c; }, [&] { return square(a) + square(b); }, [&] { return a * b; },
+        [=] { return a * b + c; }, [=] { return a * b - c; }, [=] { return c + a * b; },
+        [=] { return c - a * b; }, [=] { return a * b + a; }, [=] { return a * a + b; },
+        [=] { return a * 2.0 + b; }, [=] { return a * b + 1.0; }, [=] { return a * b + a * c; },
+        [=] { return a * b - a * c; }, [=] { return square(a) + square(b); }, [=] { return a * b; },
     };
     for (const auto& f : fused) {
-      attempt([&] { eval(f()); });
-      attempt([&] { sum(f()).get(); });
-      attempt([&] { sum(f(), {0}); });
-      attempt([&] { mean(f(), {0}); });
+      attempt([=, &x, &y, &every] { eval(f()); });
+      attempt([=, &x, &y, &every] { sum(f()).get(); });
+      attempt([=, &x, &y, &every] { sum(f(), {0}); });
+      attempt([=, &x, &y, &every] { mean(f(), {0}); });
     }
   }
   // Arrays of two dtypes: the arithmetic and comparisons.
   for (DType s : numeric) {
     for (DType t : numeric) {
       if (s == t) continue;
-      for (std::size_t k = 0; k < 15; ++k) attempt([&] { eval(every[k].second(x[s], y[t])); });
+      for (std::size_t k = 0; k < 15; ++k) attempt([=, &x, &y, &every] { eval(every[k].second(x.at(s), y.at(t))); });
     }
   }
-  synchronize(dev);
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t k = next++; k < tasks.size(); k = next++) run_guarded(tasks[k]);
+    synchronize(dev);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
 }
 
 }  // namespace
@@ -182,6 +200,7 @@ int main(int argc, char** argv) {
     tc.flags.push_back("-Wl,--strip-all");
     std::map<std::string, std::pair<weft::detail::Digest, std::string>> images;  // by key, in one order
     std::size_t compiled = 0;
+    std::mutex mutex;  // the hook runs on the workload's threads
     weft::detail::set_host_compile_hook([&](const weft::detail::dialect::Translation& tr,
                                             const std::vector<std::string>& flags, std::string_view source) {
       const weft::detail::Digest key = weft::detail::HostPrebuilt::key(source, flags);
@@ -190,12 +209,17 @@ int main(int argc, char** argv) {
         image = std::string(*old);
       } else {
         image = weft::detail::compile_host_module(tc, tr.text, flags, source, weft::detail::PreludeHeaders::instance());
+        std::lock_guard lock(mutex);
         ++compiled;
       }
+      std::lock_guard lock(mutex);
       images[key.hex()] = {key, image};
       return image;
     });
-    run_workloads(weft::device("host"));
+    // One thread per core this process may run on.
+    cpu_set_t cpus;
+    const int cores = ::sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+    run_workloads(weft::device("host"), static_cast<unsigned>(std::clamp(cores, 1, 16)));
     // The marker of a pack made for this toolchain (an empty source, an empty image).
     const weft::detail::Digest marker = weft::detail::HostPrebuilt::key("", {});
     images[marker.hex()] = {marker, std::string()};
