@@ -1,7 +1,9 @@
 #include "array/stepwise.hpp"
 
 #include <memory>
+#include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "array/evaluate.hpp"
 #include "kernels/generators/device_style.hpp"
@@ -52,21 +54,32 @@ bool holdable(const ExprNode& n) {
   return true;
 }
 
-// root with each operand that is an operation replaced by a temporary holding its value.
-NodePtr step(const ExprNode& n, const Device& dev) {
+// The steps of root: each operation that is an operand of another, innermost first, with a
+// temporary to hold its value; the last is root itself, reading the temporaries. Ready when
+// every step's kernel is built, on disk or prebuilt: an operation the pack lacks (acosh, int8,
+// ...) would be a compile of its own, slower than the fused kernel's one, so then no step is
+// taken. (The temporaries are allocated while planning; nothing runs.)
+struct Step {
+  Array into;
+  NodePtr node;
+};
+
+NodePtr plan(const ExprNode& n, const Device& dev, const std::string& options, std::vector<Step>& steps, bool& ready) {
   auto copy = std::make_shared<ExprNode>(n);
   for (auto& kid : copy->kids) {
+    if (!ready) break;
     if (!is_operation(*kid)) continue;
-    const NodePtr inner = step(*kid, dev);
+    const NodePtr inner = plan(*kid, dev, options, steps, ready);
     Array tmp = Array::empty(kid->shape, kid->dtype, dev);
-    assign_into(tmp, Expr(inner));  // one operation on arrays and numbers: not stepped again
+    ready = ready && dev.impl()->program_builder().ready(eval_source(tmp, Expr(inner)), options);
+    steps.push_back({tmp, inner});
     kid = Expr(tmp).node();
   }
   return copy;
 }
 
-// Whether the program of source is still to be compiled on dev; if so its compile is started
-// in the background. Once a program is built it stays built: a repeat call asks the builder
+// Whether the program of source is still to be compiled on dev (the caller starts that
+// compile in the background when it steps). Once a program is built it stays built: a repeat call asks the builder
 // no more (no hashing of the source). The array layer's kernels are never destroyed
 // (kernel_cache.hpp), so their addresses are not reused.
 thread_local std::unordered_set<const void*> built;
@@ -79,8 +92,21 @@ bool compile_pending(const void* kernel, const std::string& source, const std::s
     built.insert(kernel);
     return false;
   }
-  builder.build_in_background(source, options);
   return true;
+}
+
+// Whether the value of root can be written into out by ready kernels only: root's own kernel
+// when it is one operation, else its steps (plan).
+bool value_ready(const Array& out, const Expr& expr, const std::string& options) {
+  const Device dev = out.device();
+  const ExprNode& root = *expr.node();
+  bool nested = false;
+  for (const auto& k : root.kids) nested |= is_operation(*k);
+  if (!nested) return dev.impl()->program_builder().ready(eval_source(out, expr), options);
+  std::vector<Step> steps;
+  bool ready = true;
+  const NodePtr last = plan(root, dev, options, steps, ready);
+  return ready && dev.impl()->program_builder().ready(eval_source(out, Expr(last)), options);
 }
 
 }  // namespace
@@ -97,7 +123,13 @@ bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& 
   const DeviceStyle& style = device_style(dev);
   if (!style.host || !steppable(root)) return false;
   if (built.count(&fused) || !compile_pending(&fused, fused.source(), style.options, dev)) return false;
-  assign_into(out, Expr(step(root, dev)));
+  std::vector<Step> steps;
+  bool ready = true;
+  const NodePtr last = plan(root, dev, style.options, steps, ready);
+  if (!ready || !dev.impl()->program_builder().ready(eval_source(out, Expr(last)), style.options)) return false;
+  dev.impl()->program_builder().build_in_background(fused.source(), style.options);
+  for (const Step& s : steps) assign_into(s.into, Expr(s.node));  // one operation each: not stepped again
+  assign_into(out, Expr(last));
   return true;
 }
 
@@ -113,10 +145,15 @@ std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fu
   const DeviceStyle& style = device_style(dev);
   if (!style.host) return std::nullopt;
   // (The set first: a repeat call allocates nothing, not even the options' string.)
-  if (built.count(&fused) || !compile_pending(&fused, fused.host_source(), fused.options() + style.options, dev)) {
+  const std::string options = fused.options() + style.options;
+  if (built.count(&fused) || !compile_pending(&fused, fused.host_source(), options, dev)) {
     return std::nullopt;
   }
   Array value = Array::empty(expr.shape(), expr.dtype(), dev);  // the expression is placed already
+  // The value's kernels must be ready too, or the compile is only moved (the reduction of a
+  // temporary of the pack's dtypes is prebuilt).
+  if (!value_ready(value, expr, style.options)) return std::nullopt;
+  dev.impl()->program_builder().build_in_background(fused.host_source(), options);
   assign_into(value, expr);
   return value;
 }

@@ -28,13 +28,16 @@ namespace weft::detail {
 /// Writes the value of root into out one operation at a time when that is quicker than
 /// waiting for fused's compile (which then starts in the background); false, with nothing
 /// written, when it is not: not the host backend, WEFT_HOST_PREBUILT=0, a single operation,
-/// fused's program already built (or on disk), or a node stepping cannot hold exactly.
+/// fused's program already built (or on disk), a node stepping cannot hold exactly, or a
+/// step whose kernel is not ready either (an operation or dtype the pack lacks: it would be a
+/// compile of its own).
 bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& fused);
 
 /// For a reduction of an expression whose kernel (fused, the reduction's) is still to be
 /// compiled on the host: starts that compile in the background and returns the expression's
 /// value in a temporary (stepwise where it applies), which the caller reduces instead, on
-/// prebuilt code. Null when that does not apply (as assign_stepwise; a plain array too).
+/// prebuilt code. Null when that does not apply (as assign_stepwise, the value's kernels
+/// included; a plain array too).
 std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fused);
 
 /// Whether root has an operation whose operand is another operation, every node can be held

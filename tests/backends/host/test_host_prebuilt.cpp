@@ -175,6 +175,24 @@ TEST(HostPrebuilt, FirstResultsEqualTheCompiledKernelsBitForBit) {
   }
 }
 
+// A nested expression with an operation the pack lacks (int16 here: the pack holds bool,
+// int32, int64, float32, float64) is not stepped: that step would be a compile of its own, so
+// the fused kernel is built and runs as one launch. Likewise a reduction of such an expression.
+TEST(HostPrebuilt, AnOperationThePackLacksIsNotStepped) {
+  const Device dev = device("host");
+  const Array a = Array::full({64}, 3, DType::int16, dev);
+  const Array b = Array::full({64}, 2, DType::int16, dev);
+  synchronize(dev);
+  const auto before = elementwise_launches(dev);
+  const Array r = eval((a + b) * a - b);
+  synchronize(dev);
+  EXPECT_EQ(elementwise_launches(dev) - before, 1u);
+  EXPECT_EQ(r.to_host<std::int16_t>(), std::vector<std::int16_t>(64, 13));
+  const auto launches = elementwise_launches(dev);
+  EXPECT_EQ(sum(a * b + a).get(), 64.0 * 9);
+  EXPECT_EQ(elementwise_launches(dev), launches);  // no temporary computed on the side
+}
+
 TEST(HostPrebuilt, SteppableLeavesWhatATemporaryCannotHoldToTheFusedKernel) {
   const Device dev = device("host");
   const Array a = Array::full({4}, 1.0, DType::float32, dev);
