@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include <pthread.h>
+
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
 #include "weft/error.hpp"
@@ -10,7 +12,34 @@ namespace weft::detail {
 
 BackgroundBuilds& BackgroundBuilds::instance() {
   static Immortal<BackgroundBuilds> builds;  // never destroyed: at_exit stops its thread
+  // fork(): the lock is held across it (the thread cannot be inside it then), and the child,
+  // which has none of the parent's threads, starts afresh (after_fork_in_child).
+  static const int forks = ::pthread_atfork([] { instance().mutex_.lock(); }, [] { instance().mutex_.unlock(); },
+                                            [] { instance().after_fork_in_child(); });
+  static_cast<void>(forks);
   return *builds;
+}
+
+void BackgroundBuilds::after_fork_in_child() {
+  // This thread holds mutex_ (locked before the fork). The parent's build thread is not in
+  // this process: its handle is let go (joining it would wait forever), the build it was
+  // running is not running here, and the next submit or wait starts a thread of the child's.
+  if (thread_.joinable()) thread_.detach();
+  started_ = false;
+  running_ = false;
+  mutex_.unlock();
+}
+
+void BackgroundBuilds::start_locked() {
+  if (started_) return;
+  started_ = true;
+  thread_ = std::thread([this] { loop(); });
+  if (!exit_registered_) {
+    exit_registered_ = true;
+    // Registered after what the first build uses was made (the program cache, the
+    // toolchain): it runs before their static destructors.
+    std::atexit(&BackgroundBuilds::at_exit);
+  }
 }
 
 void BackgroundBuilds::submit(std::function<void()> build, bool urgent) {
@@ -18,13 +47,7 @@ void BackgroundBuilds::submit(std::function<void()> build, bool urgent) {
   if (stopping_) return;
   if (urgent) queue_.push_front(std::move(build));
   else queue_.push_back(std::move(build));
-  if (!started_) {
-    started_ = true;
-    thread_ = std::thread([this] { loop(); });
-    // Registered after what the first build uses was made (the program cache, the
-    // toolchain): it runs before their static destructors.
-    std::atexit(&BackgroundBuilds::at_exit);
-  }
+  start_locked();
   wake_.notify_one();
 }
 
@@ -53,6 +76,7 @@ void BackgroundBuilds::loop() {
 
 void BackgroundBuilds::wait_idle() {
   std::unique_lock lock(mutex_);
+  if (!queue_.empty() && !stopping_) start_locked();  // a forked child's queue
   idle_.wait(lock, [&] { return stopping_ || (queue_.empty() && !running_); });
 }
 

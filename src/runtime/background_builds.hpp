@@ -7,6 +7,10 @@
 // directory are not left behind) and the ones not started are dropped: the next process
 // that needs them builds them again.
 //
+// After fork() the child has none of the parent's threads: it starts a build thread of its
+// own when it needs one, and the build that was under way in the parent is not done there
+// (the queued ones are). A child that exits does not wait for the parent's thread.
+//
 //   BackgroundBuilds::instance().submit([&builder, source] { builder.build(source, ""); }, true);
 //   BackgroundBuilds::instance().wait_idle();   // tests: every submitted build done
 #pragma once
@@ -40,6 +44,8 @@ class BackgroundBuilds {
 
  private:
   void loop();
+  void start_locked();  // the thread, unless running (mutex_ held)
+  void after_fork_in_child();
   static void at_exit();
 
   mutable std::mutex mutex_;
@@ -48,6 +54,7 @@ class BackgroundBuilds {
   bool running_ = false;   // a build is under way
   bool stopping_ = false;  // the process is exiting
   bool started_ = false;
+  bool exit_registered_ = false;
   std::uint64_t completed_ = 0;
   std::thread thread_;
 };

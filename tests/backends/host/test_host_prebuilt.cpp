@@ -8,11 +8,19 @@
 // programs of an earlier run, and a program on disk is used as it is).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "array/stepwise.hpp"
 #include "backends/host/host_api.hpp"
@@ -191,6 +199,47 @@ TEST(HostPrebuilt, AnOperationThePackLacksIsNotStepped) {
   const auto launches = elementwise_launches(dev);
   EXPECT_EQ(sum(a * b + a).get(), 64.0 * 9);
   EXPECT_EQ(elementwise_launches(dev), launches);  // no temporary computed on the side
+}
+
+// A child forked while a background build runs has none of the parent's threads: it queues
+// and waits for builds on a thread of its own, and its exit (which stops the build thread)
+// does not wait for the parent's. Before, the child's exit joined a thread that was not in
+// it, forever.
+TEST(HostPrebuilt, AForkedChildHasABuildThreadOfItsOwn) {
+  auto& builds = detail::BackgroundBuilds::instance();
+  std::atomic<bool> running{false}, release{false};
+  builds.submit([&] {
+    running = true;
+    while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  while (!running) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    int code = 0;
+#ifndef __SANITIZE_THREAD__  // ThreadSanitizer ends a child that starts threads after a fork
+    std::atomic<bool> ran{false};
+    builds.submit([&] { ran = true; });
+    builds.wait_idle();
+    code = ran ? 0 : 3;
+#endif
+    std::exit(code);
+  }
+  release = true;
+  builds.wait_idle();
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  pid_t done = 0;
+  for (int k = 0; k < 2000 && done == 0; ++k) {
+    done = ::waitpid(pid, &status, WNOHANG);
+    if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (done == 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    FAIL() << "the forked child did not exit in 20 s";
+  }
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(HostPrebuilt, SteppableLeavesWhatATemporaryCannotHoldToTheFusedKernel) {
