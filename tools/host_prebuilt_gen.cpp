@@ -1,4 +1,4 @@
-// weft_host_prebuilt_gen PACK [PREVIOUS]: makes the pack of kernels the library ships
+// weft_host_prebuilt_gen PACK [PREVIOUS...]: makes the pack of kernels the library ships
 // prebuilt for the host backend (src/backends/host/host_prebuilt.hpp), at build time.
 //
 // It runs the array library's standard operations per dtype on the host device (arithmetic,
@@ -8,8 +8,10 @@
 // one it generates at run time, so a user's expression that needs one of these operations
 // finds it by the same key. Each is compiled by compile_host_module with the library's own
 // flags (-march=native: the pack serves the machine and compiler it was built with, as the
-// program cache does; elsewhere nothing matches), stripped. Images of PREVIOUS (the pack
-// this build made before) whose key is unchanged are taken as they are. The operations run on
+// program cache does; elsewhere nothing matches), stripped. Images of the PREVIOUS packs (the one
+// this build made before; another build tree's of the same machine, WEFT_HOST_PREBUILT_SEED in
+// CMake: the kernels do not depend on the library's own build flags, so a sanitizer build
+// takes the release build's) whose key is unchanged are taken as they are. The operations run on
 // one thread per core, so the compiles run side by side.
 #include <algorithm>
 #include <atomic>
@@ -173,8 +175,8 @@ void run_workloads(const Device& dev, unsigned threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argc > 3) {
-    std::fprintf(stderr, "usage: %s PACK [PREVIOUS]\n", argv[0]);
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s PACK [PREVIOUS...]\n", argv[0]);
     return 2;
   }
   namespace fs = std::filesystem;
@@ -185,15 +187,25 @@ int main(int argc, char** argv) {
   ::unsetenv("WEFT_BOUNDS_CHECK");
   int status = 0;
   try {
-    std::optional<std::string> previous_blob;
-    if (argc == 3) previous_blob = weft::detail::read_file(argv[2]);
-    std::optional<weft::detail::HostPrebuilt> previous;
-    if (previous_blob) {
+    // Packs made before (this build's last one, another build tree's): a missing or
+    // malformed one is passed over. Their images are found by key, which holds the toolchain.
+    std::vector<std::string> blobs;
+    for (int k = 2; k < argc; ++k) {
+      if (auto blob = weft::detail::read_file(argv[k])) blobs.push_back(std::move(*blob));
+    }
+    std::vector<weft::detail::HostPrebuilt> previous;
+    for (const auto& blob : blobs) {
       try {
-        previous.emplace(*previous_blob);
+        previous.emplace_back(blob);
       } catch (const weft::Error&) {
       }
     }
+    const auto find_previous = [&](const weft::detail::Digest& key) -> std::optional<std::string_view> {
+      for (const auto& pack : previous) {
+        if (auto image = pack.find(key)) return image;
+      }
+      return std::nullopt;
+    };
     // The library's own flags (the same code a user's build makes on this machine), the
     // shared objects stripped (that changes no instruction).
     weft::detail::HostToolchain tc = weft::detail::HostToolchain::get();
@@ -205,7 +217,7 @@ int main(int argc, char** argv) {
                                             const std::vector<std::string>& flags, std::string_view source) {
       const weft::detail::Digest key = weft::detail::HostPrebuilt::key(source, flags);
       std::string image;
-      if (auto old = previous ? previous->find(key) : std::nullopt) {
+      if (auto old = find_previous(key)) {
         image = std::string(*old);
       } else {
         image = weft::detail::compile_host_module(tc, tr.text, flags, source, weft::detail::PreludeHeaders::instance());
