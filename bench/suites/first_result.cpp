@@ -7,7 +7,8 @@
 // compiler's version, the host prelude's precompiled header) but none of the expressions'
 // programs: the parent empties the backends' entry folders before each run. Reported: the
 // median, p90 and max over every expression of every run, and the first expression of a
-// process (which also stages the prelude) apart.
+// process (which also stages the prelude) apart; then the same with an empty program cache
+// (WEFT_CACHE_DIR a new directory: no toolchain notes, no precompiled prelude either).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -83,40 +84,56 @@ void forget_programs(const std::string& dir) {
   }
 }
 
+// Runs the child `runs` times (plus one to fill the cache's toolchain notes and headers when
+// the cache is kept warm) and collects its times: every expression, the first of each process.
+void measure(const std::string& self, const Device& dev, int runs, bool empty_cache, std::vector<double>& all,
+             std::vector<double>& first_of_process) {
+  std::error_code ec;
+  const std::string dir = (fs::temp_directory_path() / ("weft-first-result-" + std::to_string(::getpid()))).string();
+  for (int r = 0; r < runs + (empty_cache ? 0 : 1); ++r) {
+    if (empty_cache) fs::remove_all(dir, ec);
+    else forget_programs(dir);
+    const auto p = tool::run_process({"env", "WEFT_CACHE_DIR=" + dir, self, "bench-child", "first-result", dev.selector()});
+    if (p.exit_code != 0) throw Error("bench child failed: " + p.output);
+    if (!empty_cache && r == 0) continue;  // the first run fills the cache's toolchain notes and headers
+    std::istringstream in(p.output);
+    std::string line;
+    bool head = true;
+    while (std::getline(in, line)) {
+      if (line.rfind("ms ", 0) != 0) continue;  // a warning the library logged
+      const double ms = std::stod(line.substr(3));
+      all.push_back(ms * 1e-3);
+      if (head) first_of_process.push_back(ms * 1e-3);
+      head = false;
+    }
+  }
+  fs::remove_all(dir, ec);
+}
+
 void run_first_result(Context& ctx) {
   std::error_code ec;
   const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
   for (const Device& dev : ctx.devices()) {
-    ctx.progress("first result of new expressions on " + dev.selector());
-    const std::string dir = (fs::temp_directory_path() / ("weft-first-result-" + std::to_string(::getpid()))).string();
-    std::vector<double> all, first_of_process;
     const int runs = std::max(3, ctx.options().repeat);
-    for (int r = 0; r < runs + 1; ++r) {
-      forget_programs(dir);
-      const auto p = tool::run_process({"env", "WEFT_CACHE_DIR=" + dir, self, "bench-child", "first-result", dev.selector()});
-      if (p.exit_code != 0) throw Error("bench child failed: " + p.output);
-      if (r == 0) continue;  // the first run fills the cache's toolchain notes and headers
-      std::istringstream in(p.output);
-      std::string word;
-      double ms = 0;
-      bool head = true;
-      while (in >> word >> ms) {
-        if (word != "ms") throw Error("bench child printed " + p.output);
-        all.push_back(ms * 1e-3);
-        if (head) first_of_process.push_back(ms * 1e-3);
-        head = false;
-      }
+    // Two states of the program cache: the toolchain's notes and the host prelude's
+    // precompiled header kept (a user's cache after the first session), and empty (the first
+    // session, or WEFT_CACHE_DIR pointed at a new directory). Neither holds the programs.
+    for (const bool empty_cache : {false, true}) {
+      const std::string state = empty_cache ? "empty cache" : "toolchain cached";
+      ctx.progress("first result of new expressions on " + dev.selector() + " (" + state + ")");
+      std::vector<double> all, first_of_process;
+      measure(self, dev, runs, empty_cache, all, first_of_process);
+      if (all.empty()) continue;
+      char note[200];
+      std::snprintf(note, sizeof note, "%s; %zu expressions x %d runs: p90 %.1f ms, max %.1f ms", state.c_str(),
+                    expressions().size(), runs, percentile(all, 0.9) * 1e3, percentile(all, 1.0) * 1e3);
+      ctx.progress(std::string("  first result of a new expression: median ") + std::to_string(percentile(all, 0.5) * 1e3) +
+                   " ms, " + note);
+      ctx.add({"first-result", "new expression: first result (median; min), " + state, dev.selector(), 1000, "mixed",
+               percentile(all, 0.5), percentile(all, 0.0), 0, note});
+      ctx.add({"first-result", "first expression of a process, " + state, dev.selector(), 1000, "mixed",
+               percentile(first_of_process, 0.5), percentile(first_of_process, 0.0), 0, state});
     }
-    fs::remove_all(dir, ec);
-    if (all.empty()) continue;
-    char note[160];
-    std::snprintf(note, sizeof note, "%zu expressions x %d runs: p90 %.1f ms, max %.1f ms", expressions().size(), runs,
-                  percentile(all, 0.9) * 1e3, percentile(all, 1.0) * 1e3);
-    ctx.progress(std::string("  first result of a new expression: median ") + std::to_string(percentile(all, 0.5) * 1e3) + " ms, " + note);
-    ctx.add({"first-result", "new expression: first result (median; min)", dev.selector(), 1000, "mixed",
-             percentile(all, 0.5), percentile(all, 0.0), 0, note});
-    ctx.add({"first-result", "first expression of a process", dev.selector(), 1000, "mixed",
-             percentile(first_of_process, 0.5), percentile(first_of_process, 0.0), 0, ""});
   }
 }
 

@@ -37,6 +37,10 @@ class WEFT_API ReductionKernel {
   const std::vector<ArgSpec>& arguments() const noexcept { return specs_; }
   /// The generated dialect source of the work-group variant (the host gets a chunked one).
   const std::string& source() const noexcept { return groups_->source(); }
+  /// The chunked variant's source and the kernel's build options (without the device's):
+  /// what the host backend builds.
+  const std::string& host_source() const noexcept { return host_->source(); }
+  const std::string& options() const noexcept { return options_; }
 
   /// The same with arguments known only at run time.
   template <class T>

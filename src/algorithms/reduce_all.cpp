@@ -14,6 +14,7 @@
 #include "array/codegen.hpp"
 #include "array/expr_node.hpp"
 #include "array/kernel_cache.hpp"
+#include "array/stepwise.hpp"
 #include "array/tree_cutting.hpp"
 #include "weft/array.hpp"
 #include "weft/error.hpp"
@@ -81,6 +82,12 @@ Future<double> reduce(const Expr& given, const Reduction& r) {
   }
   detail::CallKey call;
   auto kernel = reduce_kernel(expr, r, call);
+  // A new expression on the host: its value on prebuilt operations, reduced by prebuilt code.
+  if (auto value = detail::reduce_stepwise(expr, *kernel)) {
+    Future<double> stepped = reduce(Expr(*value), r);
+    if (placed) detail::learn_when_done(*placed);
+    return stepped;
+  }
   Future<double> result = pooled_reduce<double>(*kernel, dev, n, call.args());
   if (placed) detail::learn_when_done(*placed);
   return result;
@@ -148,6 +155,7 @@ std::shared_ptr<ReductionKernel> full_kernel(const Expr& expr, const std::string
 Buffer reduce_all_elements(const Expr& expr, const std::string& what, DType acc, const Device& dev) {
   detail::CallKey call;
   auto kernel = full_kernel(expr, what, acc, call);
+  if (auto value = detail::reduce_stepwise(expr, *kernel)) return reduce_all_elements(Expr(*value), what, acc, dev);
   const auto n = static_cast<std::size_t>(expr.shape().size());
   return with_accumulator(acc, [&](auto type) {
     return pooled_reduce<decltype(type)>(*kernel, dev, n, call.args()).device_value();

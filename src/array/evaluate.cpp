@@ -11,6 +11,7 @@
 #include "array/codegen.hpp"
 #include "array/evaluate.hpp"
 #include "array/promotion.hpp"
+#include "array/stepwise.hpp"
 #include "array/kernel_cache.hpp"
 #include "array/lazy_readers.hpp"
 #include "array/tree_cutting.hpp"
@@ -92,6 +93,8 @@ void assign_into(const Array& out, const Expr& whole) {
   }
   CallKey call;
   auto kernel = eval_kernel(out, root, call);
+  // A new expression on the host runs on prebuilt operations while its kernel compiles.
+  if (assign_stepwise(out, root, *kernel)) return;
   kernel->run(detail::array_queue(dev), n, call.args());
   count_launch(dev);
   out.mark_written();

@@ -367,6 +367,17 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     }
   }
 
+  if (auto v = get("WEFT_HOST_PREBUILT"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    if (t == "1" || t == "on") c.host_prebuilt = true;
+    else if (t == "0" || t == "off") c.host_prebuilt = false;
+    else {
+      throw ConfigError("WEFT_HOST_PREBUILT='" + std::string(*v) + "' is not a switch: expected 1 or on (new array "
+                        "expressions on host start on the kernels the library ships prebuilt, the default), "
+                        "0 or off (every new kernel is compiled before it runs)");
+    }
+  }
+
   if (auto v = get("WEFT_PLACEMENT_LEARN"); v && !trim(*v).empty()) {
     const std::string_view t = trim(*v);
     if (t == "1" || t == "on") c.placement_learn = true;

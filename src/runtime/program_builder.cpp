@@ -1,7 +1,10 @@
 #include "runtime/program_builder.hpp"
 
+#include <algorithm>
+
 #include "cache/include_digest.hpp"
 #include "core/log.hpp"
+#include "runtime/background_builds.hpp"
 #include "weft/version.hpp"
 
 namespace weft::detail {
@@ -44,8 +47,9 @@ std::shared_ptr<ProgramImpl> ProgramBuilder::build(std::string_view source, std:
     WEFT_LOG_DEBUG("program cache hit (memory): " << compiler_.backend() << "/" << key.hex());
     return p;
   }
-  const std::unique_ptr<TranslatedSource> translated = compiler_.translate(source, options);
+  std::unique_ptr<TranslatedSource> translated = compiler_.translate(source, options);
   translations_.fetch_add(1, std::memory_order_relaxed);
+  if (auto p = start_prebuilt(key, translated, flags, source)) return p;
   const std::string& description = translated->description();
 
   std::shared_ptr<ProgramImpl> program;
@@ -76,11 +80,64 @@ std::shared_ptr<ProgramImpl> ProgramBuilder::build(std::string_view source, std:
   return programs_.insert(key, std::move(program));
 }
 
+std::shared_ptr<ProgramImpl> ProgramBuilder::start_prebuilt(const Digest& key, std::unique_ptr<TranslatedSource>& translated,
+                                                            const std::vector<std::string>& flags,
+                                                            std::string_view source) {
+  std::optional<std::string> quick = compiler_.prebuilt(source, flags);
+  if (!quick) return nullptr;
+  // The program's own build, when a process before this one made it, is better still.
+  if (ProgramCache::instance().load(compiler_.backend(), key)) return nullptr;
+  std::shared_ptr<ProgramImpl> program;
+  try {
+    program = compiler_.load(*quick, *translated, flags);
+  } catch (const PayloadRefused& e) {
+    WEFT_LOG_WARNING("prebuilt " << compiler_.backend() << " program " << key.hex() << " does not load (" << e.what()
+                                 << "); compiling it");
+    return nullptr;
+  }
+  program = programs_.insert(key, std::move(program));
+  prebuilt_.fetch_add(1, std::memory_order_relaxed);
+  WEFT_LOG_DEBUG(compiler_.backend() << " program " << key.hex() << " (" << translated->description()
+                                     << ") starts prebuilt");
+  return program;
+}
+
+bool ProgramBuilder::ready(std::string_view source, std::string_view options) {
+  const std::vector<std::string> flags = compiler_.map_options(options);
+  const Digest key = key_of(flags, source, options);
+  if (programs_.find(key)) return true;
+  if (compiler_.prebuilt(source, flags)) return true;
+  return ProgramCache::instance().load(compiler_.backend(), key).has_value();
+}
+
+void ProgramBuilder::build_in_background(std::string_view source, std::string_view options) {
+  const Digest k = key(source, options);
+  {
+    std::lock_guard lock(pending_mutex_);
+    if (std::find(pending_.begin(), pending_.end(), k) != pending_.end()) return;
+    pending_.push_back(k);
+  }
+  BackgroundBuilds::instance().submit(
+      [this, k, text = std::string(source), opts = std::string(options)] {
+        struct Done {
+          ProgramBuilder& b;
+          Digest digest;
+          ~Done() {
+            std::lock_guard lock(b.pending_mutex_);
+            std::erase(b.pending_, digest);
+          }
+        } done{*this, k};
+        build(text, opts);
+      },
+      true);
+}
+
 ProgramBuilder::Counts ProgramBuilder::counts() const noexcept {
   Counts c;
   c.device_hashes = device_hashes_.load(std::memory_order_relaxed);
   c.translations = translations_.load(std::memory_order_relaxed);
   c.compiles = compiles_.load(std::memory_order_relaxed);
+  c.prebuilt = prebuilt_.load(std::memory_order_relaxed);
   return c;
 }
 

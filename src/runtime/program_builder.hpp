@@ -8,7 +8,10 @@
 // payload that the compiler refuses to load (built by another toolchain state, or lacking a
 // kernel of this source) is rebuilt once and stored again. A repeat build of a source this
 // device has built is a hash of the flags and the source and one table lookup: no
-// translation, no prelude, no disk.
+// translation, no prelude, no disk. A new program whose payload is not on disk but which the
+// compiler has prebuilt (ProgramCompiler::prebuilt: the same code its compile makes) is
+// loaded from there. build_in_background() builds a program on the background thread
+// (runtime/background_builds.hpp) while the caller goes on without it.
 //
 //   class HostCompiler final : public ProgramCompiler { ... };  // in host_compiler.cpp
 //   HostCompiler compiler_{*this};
@@ -24,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,6 +101,12 @@ class ProgramCompiler {
   /// kernel of translated.
   virtual std::shared_ptr<ProgramImpl> load(std::string_view payload, const TranslatedSource& translated,
                                             const std::vector<std::string>& flags) = 0;
+
+  /// The payload the compile would make, made beforehand (the host's prebuilt kernels,
+  /// backends/host/host_prebuilt.hpp); nullopt (the default): the program must be compiled.
+  virtual std::optional<std::string> prebuilt(std::string_view /*source*/, const std::vector<std::string>& /*flags*/) {
+    return std::nullopt;
+  }
 };
 
 class ProgramBuilder {
@@ -108,6 +118,17 @@ class ProgramBuilder {
   /// The program of source built with options, from memory, the disk cache or a compile.
   /// Throws BuildError, InvalidArgument (options), Unsupported (no compiler).
   std::shared_ptr<ProgramImpl> build(std::string_view source, std::string_view options);
+
+  /// Whether build(source, options) would compile nothing now: the program is in memory, in
+  /// the disk cache, or prebuilt (ProgramCompiler::prebuilt).
+  bool ready(std::string_view source, std::string_view options);
+  /// Whether the compiler has prebuilt programs for this device at all (the host's pack was
+  /// made for this compiler and CPU).
+  bool prebuilt_available() { return compiler_.prebuilt("", {}).has_value(); }
+  /// build(source, options) on the background thread (runtime/background_builds.hpp), ahead
+  /// of the builds not yet started there, once per program at a time. A build that fails is only
+  /// logged: the caller's own build() raises the error.
+  void build_in_background(std::string_view source, std::string_view options);
 
   /// The key build() files source and options under, in memory and on disk.
   Digest key(std::string_view source, std::string_view options);
@@ -122,6 +143,7 @@ class ProgramBuilder {
     std::uint64_t device_hashes = 0;  // hash_device calls: at most one
     std::uint64_t translations = 0;
     std::uint64_t compiles = 0;
+    std::uint64_t prebuilt = 0;  // programs loaded from prebuilt payloads
   };
   Counts counts() const noexcept;
 
@@ -129,6 +151,8 @@ class ProgramBuilder {
   Digest key_of(const std::vector<std::string>& flags, std::string_view source, std::string_view options);
   CompiledProgram compile(const Digest& key, const TranslatedSource& translated,
                           const std::vector<std::string>& flags, std::string_view source);
+  std::shared_ptr<ProgramImpl> start_prebuilt(const Digest& key, std::unique_ptr<TranslatedSource>& translated,
+                                              const std::vector<std::string>& flags, std::string_view source);
 
   ProgramCompiler& compiler_;
   std::once_flag base_once_;
@@ -137,6 +161,9 @@ class ProgramBuilder {
   std::atomic<std::uint64_t> device_hashes_{0};
   std::atomic<std::uint64_t> translations_{0};
   std::atomic<std::uint64_t> compiles_{0};
+  std::atomic<std::uint64_t> prebuilt_{0};
+  std::mutex pending_mutex_;
+  std::vector<Digest> pending_;  // programs build_in_background has queued and not built yet
 };
 
 }  // namespace weft::detail

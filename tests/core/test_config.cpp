@@ -141,6 +141,9 @@ TEST(Config, OpenclPtxIsASwitch) {
   EXPECT_TRUE(parse({}).host_pch);
   for (const char* off : {"0", "off", " off "}) EXPECT_FALSE(parse({{"WEFT_HOST_PCH", off}}).host_pch) << off;
   EXPECT_TRUE(parse({{"WEFT_HOST_PCH", "on"}}).host_pch);
+  EXPECT_TRUE(parse({}).host_prebuilt);
+  for (const char* off : {"0", "off", " off "}) EXPECT_FALSE(parse({{"WEFT_HOST_PREBUILT", off}}).host_prebuilt) << off;
+  EXPECT_TRUE(parse({{"WEFT_HOST_PREBUILT", "1"}}).host_prebuilt);
   EXPECT_NE(error_of({{"WEFT_HOST_PCH", "yes"}}).find("WEFT_HOST_PCH='yes'"), std::string::npos);
   EXPECT_FALSE(parse({}).placement_learn);
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_PLACEMENT_LEARN", on}}).placement_learn) << on;

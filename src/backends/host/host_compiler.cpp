@@ -1,8 +1,11 @@
 #include "backends/host/host_compiler.hpp"
 
+#include "backends/host/host_prebuilt.hpp"
+
 #include "core/files.hpp"
 #include "core/log.hpp"
 #include "core/process.hpp"
+#include "weft/config.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
@@ -93,9 +96,19 @@ std::unique_ptr<TranslatedSource> HostCompiler::translate(std::string_view sourc
   return std::make_unique<Translated<dialect::Translation>>(std::move(description), std::move(tr));
 }
 
+namespace {
+HostCompileHook& compile_hook() {
+  static HostCompileHook hook;
+  return hook;
+}
+}  // namespace
+
+void set_host_compile_hook(HostCompileHook hook) { compile_hook() = std::move(hook); }
+
 CompiledProgram HostCompiler::compile(const TranslatedSource& translated, const std::vector<std::string>& flags,
                                       std::string_view source) {
   const auto& tr = Translated<dialect::Translation>::of(translated);
+  if (const HostCompileHook& hook = compile_hook()) return {hook(tr, flags, source), nullptr};
   const HostToolchain& tc = HostToolchain::get();
   if (!tc.problem.empty()) throw Unsupported("host backend cannot compile kernels: " + tc.problem);
   return {compile_host_module(tc, tr.text, flags, source, PreludeHeaders::instance()), nullptr};
@@ -119,6 +132,17 @@ std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const 
     }
   }
   return std::make_shared<HostProgram>(device_.shared_from_this(), std::move(module), tr.kernels);
+}
+
+std::optional<std::string> HostCompiler::prebuilt(std::string_view source, const std::vector<std::string>& flags) {
+  if (!config().host_prebuilt) return std::nullopt;
+  const HostPrebuilt& pack = HostPrebuilt::instance();
+  if (pack.size() == 0) return std::nullopt;
+  // Staged now, before the first background build can use them: static objects made later
+  // than BackgroundBuilds' exit handler would be destroyed before it waits for that build.
+  PreludeHeaders::instance();
+  if (auto image = pack.find(HostPrebuilt::key(source, flags))) return std::string(*image);
+  return std::nullopt;
 }
 
 // ---- programs and kernels ------------------------------------------------------------------

@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,13 @@ std::string host_build_hints(const std::string& log);
 /// InvalidArgument for anything else.
 std::vector<std::string> host_build_flags(std::string_view options);
 
+/// What the generator of the prebuilt kernels (tools/host_prebuilt_gen.cpp) puts in place of
+/// the system compiler's run: it gets each program's translation, flags and dialect source and
+/// returns the shared object. Empty (the default): kernels compile as usual.
+using HostCompileHook = std::function<std::string(const dialect::Translation& translation,
+                                                  const std::vector<std::string>& flags, std::string_view source)>;
+void set_host_compile_hook(HostCompileHook hook);
+
 /// The host device's side of the ProgramBuilder: the translation for the host, the system
 /// compiler, shared objects loaded from memory.
 class HostCompiler final : public ProgramCompiler {
@@ -48,6 +57,8 @@ class HostCompiler final : public ProgramCompiler {
                           std::string_view source) override;
   std::shared_ptr<ProgramImpl> load(std::string_view payload, const TranslatedSource& translated,
                                     const std::vector<std::string>& flags) override;
+  /// The library's prebuilt shared object of source (host_prebuilt.hpp), unless WEFT_HOST_PREBUILT=0.
+  std::optional<std::string> prebuilt(std::string_view source, const std::vector<std::string>& flags) override;
 
  private:
   DeviceImpl& device_;
