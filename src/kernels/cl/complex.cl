@@ -158,7 +158,7 @@ inline CT CT_pow(CT a, CT b) {
 // the parts' functions where finite, exp(|x|)/2 in two halves where cosh(x) alone would
 // overflow, and the special values of the standard's tables. tanh by Kahan's formula (no
 // overflow for large real parts), tan(z) = -i tanh(iz).
-inline CT CT_sinh(CT z) {
+inline CT CT_sinh_signed(CT z, int odd) {
   const RT x = z.x, y = z.y;
   if (isfinite(x) && isfinite(y)) {
     if (y == 0) return CT_new(sinh(x), y);
@@ -170,11 +170,13 @@ inline CT CT_sinh(CT z) {
   if (y == 0) return CT_new(x + x, y);
   if (isfinite(x)) return CT_new(y - y, y - y);
   if (isinf(x)) {
-    if (!isfinite(y)) return CT_new(fabs(x), y - y);
+    if (!isfinite(y)) return CT_new(odd ? -fabs(x) : fabs(x), y - y);
     return CT_new(x * cos(y), (RT)INFINITY * sin(y));
   }
   return CT_new((x + x) * (y - y), (x * x) * (y - y));
 }
+// (sinh(+-inf + i inf or NaN) has an unspecified sign: +inf in NumPy's sinh, -inf in its sin.)
+inline CT CT_sinh(CT z) { return CT_sinh_signed(z, 0); }
 inline CT CT_cosh(CT z) {
   const RT x = z.x, y = z.y;
   if (isfinite(x) && isfinite(y)) {
@@ -205,7 +207,7 @@ inline CT CT_tanh(CT z) {
   const RT denom = (RT)1 + beta * s * s;
   return CT_new(beta * rho * s / denom, t / denom);
 }
-inline CT CT_sin(CT z) { const CT w = CT_sinh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
+inline CT CT_sin(CT z) { const CT w = CT_sinh_signed(CT_new(-z.y, z.x), 1); return CT_new(w.y, -w.x); }
 inline CT CT_cos(CT z) { return CT_cosh(CT_new(-z.y, z.x)); }
 inline CT CT_tan(CT z) { const CT w = CT_tanh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
 // exp(z) - 1 without the cancellation near 0 (NumPy's nc_expm1); expm1(±0 + 0i) = +0 + 0i.
