@@ -11,7 +11,7 @@ from collections import namedtuple as _namedtuple
 
 import numpy as _np
 
-from . import _weft
+from . import _complex_order, _weft
 from ._array import Array
 from ._creation import asarray
 
@@ -73,7 +73,8 @@ def sort(a: ArrayLike | Array, axis: int | None = -1, kind: str | None = None, o
     array([9, 8, 7, 3, 2, 1])
     """
     _check(kind, order, "sort")
-    return _weft._sort(_array(a), axis, bool(descending))
+    a = _array(a)
+    return (_complex_order.sort if a.dtype.kind == "c" else _weft._sort)(a, axis, bool(descending))
 
 
 def argsort(a: ArrayLike | Array, axis: int | None = -1, kind: str | None = None, order: None = None, *,
@@ -107,7 +108,8 @@ def argsort(a: ArrayLike | Array, axis: int | None = -1, kind: str | None = None
     array([1, 3, 2, 0])
     """
     _check(kind, order, "argsort")
-    return _weft._argsort(_array(a), axis, bool(descending))
+    a = _array(a)
+    return (_complex_order.argsort if a.dtype.kind == "c" else _weft._argsort)(a, axis, bool(descending))
 
 
 def sort_by_key(keys: ArrayLike | Array, values: ArrayLike | Array, axis: int | None = -1, *,
@@ -212,8 +214,9 @@ def unique(ar: ArrayLike | Array, return_index: bool = False, return_inverse: bo
         v, i, inv, c = unique_along(a, axis, bool(return_index), bool(return_inverse), bool(return_counts))
         extras_axis = [x for x, want in ((i, return_index), (inv, return_inverse), (c, return_counts)) if want]
         return (v, *extras_axis) if extras_axis else v
-    u, index, inverse, counts = _weft._unique(a, bool(return_index), bool(return_inverse),
-                                              bool(return_counts), bool(equal_nan))
+    unique_of = _complex_order.unique if a.dtype.kind == "c" else None
+    u, index, inverse, counts = (unique_of(a, bool(equal_nan)) if unique_of else _weft._unique(
+        a, bool(return_index), bool(return_inverse), bool(return_counts), bool(equal_nan)))
     extras = [x for x, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
     return (u, *extras) if extras else u
 

@@ -18,7 +18,7 @@ namespace {
 // The functions complex.cl defines under the operation's own name (cfloat_sin ...).
 bool is_complex_function(std::string_view op) {
   for (std::string_view f : {"exp", "log", "log2", "log10", "sqrt", "expm1", "log1p", "sin", "cos", "tan", "sinh",
-                             "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh"}) {
+                             "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "round"}) {
     if (op == f) return true;
   }
   return false;
@@ -28,7 +28,7 @@ std::string unsupported(std::string_view what, DType t) {
   return std::string(what) + " is not defined for " + std::string(name(t)) +
          " (complex numbers take + - * / ** == != abs real imag conj angle sign sqrt exp expm1 log log1p log2 "
          "log10 square reciprocal the trigonometric and hyperbolic functions and their inverses isnan isinf "
-         "isfinite and the logical operations)";
+         "isfinite round and the logical operations)";
 }
 
 }  // namespace

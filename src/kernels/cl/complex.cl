@@ -148,18 +148,57 @@ inline CT CT_pow(CT a, CT b) {
   }
   return CT_exp(CT_mul(b, CT_log(a)));
 }
-// sin, cos, sinh, cosh from the parts' functions; tanh by Kahan's formula (C99's ctanh:
-// no overflow for large real parts), tan(z) = -i tanh(iz).
-inline CT CT_sinh(CT z) { return CT_new(sinh(z.x) * cos(z.y), cosh(z.x) * sin(z.y)); }
+// The float type's constants (the same text serves cfloat and cdouble): machine epsilon, and
+// the smallest square whose root is still normal (2^-63, 2^-511).
+#define CT_EPS ((RT)(sizeof(RT) == 4 ? 1.1920928955078125e-07 : 2.220446049250313e-16))
+#define CT_SQRT_MIN ((RT)(sizeof(RT) == 4 ? 1.0842021724855044e-19 : 1.4917987377742730e-154))
+#define CT_PIO2 ((RT)1.57079632679489661923132169163975144)
+#define CT_LN2 ((RT)0.693147180559945309417232121458176568)
+// sinh and cosh after C99's csinh and ccosh (Annex G.6.2.4-5, FreeBSD's s_csinh.c structure):
+// the parts' functions where finite, exp(|x|)/2 in two halves where cosh(x) alone would
+// overflow, and the special values of the standard's tables. tanh by Kahan's formula (no
+// overflow for large real parts), tan(z) = -i tanh(iz).
+inline CT CT_sinh_signed(CT z, int odd) {
+  const RT x = z.x, y = z.y;
+  if (isfinite(x) && isfinite(y)) {
+    if (y == 0) return CT_new(sinh(x), y);
+    if (fabs(x) < (RT)22) return CT_new(sinh(x) * cos(y), cosh(x) * sin(y));
+    const RT h = exp((RT)0.5 * fabs(x)), sx = x < 0 ? (RT)-1 : (RT)1;
+    return CT_new(sx * h * (RT)0.5 * cos(y) * h, h * (RT)0.5 * sin(y) * h);
+  }
+  if (x == 0) return CT_new(x, y - y);
+  if (y == 0) return CT_new(x + x, y);
+  if (isfinite(x)) return CT_new(y - y, y - y);
+  if (isinf(x)) {
+    if (!isfinite(y)) return CT_new(odd ? -fabs(x) : fabs(x), y - y);
+    return CT_new(x * cos(y), (RT)INFINITY * sin(y));
+  }
+  return CT_new((x + x) * (y - y), (x * x) * (y - y));
+}
+// (sinh(+-inf + i inf or NaN) has an unspecified sign: +inf in NumPy's sinh, -inf in its sin.)
+inline CT CT_sinh(CT z) { return CT_sinh_signed(z, 0); }
 inline CT CT_cosh(CT z) {
-  if (z.y == 0) return CT_new(cosh(z.x), z.x * z.y);
-  return CT_new(cosh(z.x) * cos(z.y), sinh(z.x) * sin(z.y));
+  const RT x = z.x, y = z.y;
+  if (isfinite(x) && isfinite(y)) {
+    if (y == 0) return CT_new(cosh(x), x * y);
+    if (fabs(x) < (RT)22) return CT_new(cosh(x) * cos(y), sinh(x) * sin(y));
+    const RT h = exp((RT)0.5 * fabs(x)), sx = x < 0 ? (RT)-1 : (RT)1;
+    return CT_new(h * (RT)0.5 * cos(y) * h, sx * h * (RT)0.5 * sin(y) * h);
+  }
+  if (x == 0) return CT_new(y - y, (RT)0);
+  if (y == 0) return CT_new(x * x, copysign((RT)0, x) * y);
+  if (isfinite(x)) return CT_new(y - y, x * (y - y));
+  if (isinf(x)) {
+    if (!isfinite(y)) return CT_new((RT)INFINITY, x * (y - y));
+    return CT_new((RT)INFINITY * cos(y), x * sin(y));
+  }
+  return CT_new((x * x) * (y - y), (x + x) * (y - y));
 }
 inline CT CT_tanh(CT z) {
   const RT x = z.x, y = z.y;
   if (isnan(x)) return CT_new(x, y == 0 ? y : x);
   if (isinf(x)) return CT_new(copysign((RT)1, x), isfinite(y) ? copysign((RT)0, sin(y) * cos(y)) : copysign((RT)0, y));
-  if (!isfinite(y)) return CT_new(y - y, y - y);
+  if (!isfinite(y)) return CT_new(x == 0 ? x : y - y, y - y);
   if (fabs(x) >= (RT)22) {
     const RT e = exp(-fabs(x));
     return CT_new(copysign((RT)1, x), (RT)4 * sin(y) * cos(y) * e * e);
@@ -168,49 +207,161 @@ inline CT CT_tanh(CT z) {
   const RT denom = (RT)1 + beta * s * s;
   return CT_new(beta * rho * s / denom, t / denom);
 }
-inline CT CT_sin(CT z) { const CT w = CT_sinh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
+inline CT CT_sin(CT z) { const CT w = CT_sinh_signed(CT_new(-z.y, z.x), 1); return CT_new(w.y, -w.x); }
 inline CT CT_cos(CT z) { return CT_cosh(CT_new(-z.y, z.x)); }
 inline CT CT_tan(CT z) { const CT w = CT_tanh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
-// exp(z) - 1 without the cancellation near 0 (NumPy's nc_expm1).
+// exp(z) - 1 without the cancellation near 0 (NumPy's nc_expm1); expm1(±0 + 0i) = +0 + 0i.
 inline CT CT_expm1(CT z) {
   if (!isfinite(z.x) || !isfinite(z.y)) { const CT e = CT_exp(z); return CT_new(e.x - (RT)1, e.y); }
+  if (z.x == 0 && z.y == 0) return CT_new((RT)0, z.y);
   const RT h = sin(z.y * (RT)0.5);
   return CT_new(expm1(z.x) * cos(z.y) - (RT)2 * h * h, exp(z.x) * sin(z.y));
 }
+// NumPy's round of a complex number: each part to the nearest integer, halves to even.
+inline CT CT_round(CT z) { return CT_new(rint(z.x), rint(z.y)); }
 // (log1p is NumPy's nc_log1p: log|1 + z| + i arg(1 + z), the same digits as NumPy's.)
 inline CT CT_log1p(CT z) { return CT_new(log(hypot(z.x + (RT)1, z.y)), atan2(z.y, z.x + (RT)1)); }
-// The inverse functions by their principal-branch formulas (NumPy's branch cuts), odd ones
-// taken on the right half-plane and reflected: asinh(z) = log(z + sqrt(z^2 + 1)),
-// acosh(z) = log(z + sqrt(z + 1) sqrt(z - 1)), atanh(z) = (log(1 + z) - log(1 - z)) / 2 (its
-// parts: log1p(4x / ((1 - x)^2 + y^2)) / 4, atan2(2y, (1 - x)(1 + x) - y^2) / 2),
-// asin(z) = -i asinh(iz), acos(z) = pi/2 - asin(z), atan(z) = -i atanh(iz). (Within a few
-// ulp of NumPy's away from the branch cuts and from huge arguments, where C99's algorithms
-// avoid the overflow of z^2.)
+// The inverse functions after Hull, Fairgrieve and Tang's algorithm as FreeBSD's catrig.c
+// arranges it (C99 Annex G.6.1-2): no z^2 (no overflow for huge |z|), no cancellation near
+// the branch points, the special values of the standard's tables. asinh and acos carry the
+// work; asin(z) = -i asinh(iz), acosh from acos, atan(z) = -i atanh(iz).
+// f(a, b) = (hypot(a, b) - b) / 2 without the cancellation for b > 0.
+inline RT CT_hft_f(RT a, RT b, RT h) {
+  if (b < 0) return (h - b) * (RT)0.5;
+  if (b == 0) return a * (RT)0.5;
+  return a * a / (h + b) * (RT)0.5;
+}
+// For x, y >= 0 finite: rx = Re(acosh) of A = (|z + i| + |z - i|) / 2, and either B = y / A
+// (when *usable) or the pair (*sqrt_a2my2, *new_y) whose atan2 gives asin(B) exactly.
+inline RT CT_hft(RT x, RT y, int* usable, RT* b, RT* sqrt_a2my2, RT* new_y) {
+  const RT eps = CT_EPS;
+  const RT r = hypot(x, y + (RT)1), s = hypot(x, y - (RT)1);
+  RT a = (r + s) * (RT)0.5, rx;
+  if (a < (RT)1) a = (RT)1;
+  if (a < (RT)10) {
+    if (y == 1 && x < eps * eps / (RT)128) {
+      rx = sqrt(x);
+    } else if (x >= eps * fabs(y - (RT)1)) {
+      const RT am1 = CT_hft_f(x, (RT)1 + y, r) + CT_hft_f(x, (RT)1 - y, s);
+      rx = log1p(am1 + sqrt(am1 * (a + (RT)1)));
+    } else if (y < 1) {
+      rx = x / sqrt(((RT)1 - y) * ((RT)1 + y));
+    } else {
+      rx = log1p((y - (RT)1) + sqrt((y - (RT)1) * (y + (RT)1)));
+    }
+  } else {
+    rx = log(a + sqrt(a * a - (RT)1));
+  }
+  *new_y = y;
+  if (y < (RT)4 * CT_SQRT_MIN) {
+    *usable = 0;
+    *sqrt_a2my2 = a * ((RT)2 / eps);
+    *new_y = y * ((RT)2 / eps);
+    return rx;
+  }
+  *b = y / a;
+  *usable = 1;
+  if (*b > (RT)0.6417) {
+    *usable = 0;
+    if (y == 1 && x < eps / (RT)128) {
+      *sqrt_a2my2 = sqrt(x) * sqrt((a + y) * (RT)0.5);
+    } else if (x >= eps * fabs(y - (RT)1)) {
+      const RT amy = CT_hft_f(x, y + (RT)1, r) + CT_hft_f(x, y - (RT)1, s);
+      *sqrt_a2my2 = sqrt(amy * (a + y));
+    } else if (y > 1) {
+      *sqrt_a2my2 = x * ((RT)4 / eps / eps) * y / sqrt((y + (RT)1) * (y - (RT)1));
+      *new_y = y * ((RT)4 / eps / eps);
+    } else {
+      *sqrt_a2my2 = sqrt(((RT)1 - y) * ((RT)1 + y));
+    }
+  }
+  return rx;
+}
+// log(z) for |z| beyond 1/eps (infinite parts included): halved first so hypot cannot overflow.
+inline CT CT_log_large(CT z) {
+  return CT_new(log(hypot(z.x * (RT)0.5, z.y * (RT)0.5)) + CT_LN2, atan2(z.y, z.x));
+}
 inline CT CT_asinh(CT z) {
-  const int flip = signbit(z.x);
-  const CT w = flip ? CT_neg(z) : z;
-  const CT w2 = CT_mul(w, w);
-  // (+ 1 on the real part only: adding 1 + 0i would turn a -0 imaginary part into +0.)
-  const CT root = CT_sqrt(CT_new(w2.x + (RT)1, w2.y));
-  // log(w + root) as log1p(w + w^2 / (1 + root)): no cancellation near 0.
-  const CT u = CT_add(w, CT_div(w2, CT_new(root.x + (RT)1, root.y)));
-  const CT r = CT_new((RT)0.5 * log1p(u.x * ((RT)2 + u.x) + u.y * u.y), atan2(u.y, (RT)1 + u.x));
-  return flip ? CT_neg(r) : r;
+  const RT x = z.x, y = z.y, ax = fabs(x), ay = fabs(y);
+  if (isnan(x) || isnan(y)) {
+    if (isinf(x)) return CT_new(x, y + y);
+    if (isinf(y)) return CT_new(fabs(y), x + x);
+    if (y == 0) return CT_new(x + x, y);
+    return CT_new(x + y, x + y);
+  }
+  if (ax > (RT)1 / CT_EPS || ay > (RT)1 / CT_EPS) {
+    const CT w = CT_log_large(signbit(x) ? CT_neg(z) : z);
+    return CT_new(copysign(w.x + CT_LN2, x), copysign(w.y, y));
+  }
+  if (x == 0 && y == 0) return z;
+  const RT tiny = (RT)(sizeof(RT) == 4 ? 8.457279333832408e-4 : 3.650024149988857e-08) * (RT)0.25;
+  if (ax < tiny && ay < tiny) return z;
+  int usable;
+  RT b = 0, sqrt_a2my2 = 0, new_y = 0;
+  const RT rx = CT_hft(ax, ay, &usable, &b, &sqrt_a2my2, &new_y);
+  const RT ry = usable ? asin(b) : atan2(new_y, sqrt_a2my2);
+  return CT_new(copysign(rx, x), copysign(ry, y));
+}
+inline CT CT_asin(CT z) { const CT w = CT_asinh(CT_new(z.y, z.x)); return CT_new(w.y, w.x); }
+inline CT CT_acos(CT z) {
+  const RT x = z.x, y = z.y, ax = fabs(x), ay = fabs(y);
+  const int sx = signbit(x), sy = signbit(y);
+  if (isnan(x) || isnan(y)) {
+    if (isinf(x)) return CT_new(y + y, -(RT)INFINITY);
+    if (isinf(y)) return CT_new(x + x, -y);
+    if (x == 0) return CT_new(CT_PIO2, y + y);
+    return CT_new(x + y, x + y);
+  }
+  if (ax > (RT)1 / CT_EPS || ay > (RT)1 / CT_EPS) {
+    const CT w = CT_log_large(z);
+    const RT ry = w.x + CT_LN2;
+    return CT_new(fabs(w.y), sy ? ry : -ry);
+  }
+  if (x == 1 && y == 0) return CT_new((RT)0, -y);
+  const RT tiny = (RT)(sizeof(RT) == 4 ? 8.457279333832408e-4 : 3.650024149988857e-08) * (RT)0.25;
+  if (ax < tiny && ay < tiny) return CT_new(CT_PIO2 - x, -y);
+  int usable;
+  RT b = 0, sqrt_a2mx2 = 0, new_x = 0;
+  const RT ry = CT_hft(ay, ax, &usable, &b, &sqrt_a2mx2, &new_x);
+  RT rx;
+  if (usable) rx = sx ? acos(-b) : acos(b);
+  else rx = atan2(sqrt_a2mx2, sx ? -new_x : new_x);
+  return CT_new(rx, sy ? ry : -ry);
 }
 inline CT CT_acosh(CT z) {
-  const CT a = CT_sqrt(CT_new(z.x + (RT)1, z.y)), b = CT_sqrt(CT_new(z.x - (RT)1, z.y));
-  return CT_log(CT_add(z, CT_mul(a, b)));
+  const CT w = CT_acos(z);
+  if (isnan(w.x) && isnan(w.y)) return CT_new(w.y, w.x);
+  if (isnan(w.x)) return CT_new(fabs(w.y), w.x);
+  if (isnan(w.y)) return z.x == 0 ? CT_new(w.y, CT_PIO2) : CT_new(w.y, w.y);
+  return CT_new(fabs(w.y), copysign(w.x, z.y));
+}
+// Re(1 / (x + iy)) = x / (x^2 + y^2) for a huge |z|, by Smith's scaling (no overflow).
+inline RT CT_real_rcp(RT x, RT y) {
+  if (isinf(x) || isinf(y)) return copysign((RT)0, x);
+  if (fabs(x) >= fabs(y)) { const RT r = y / x; return (RT)1 / (x + y * r); }
+  const RT r = x / y;
+  return r / (y + x * r);
 }
 inline CT CT_atanh(CT z) {
-  const RT x = z.x, y = z.y;
-  if (!isfinite(x) || !isfinite(y)) return CT_mulr(CT_sub(CT_log1p(z), CT_log1p(CT_neg(z))), (RT)0.5);
-  const RT d = ((RT)1 - x) * ((RT)1 - x) + y * y;
-  return CT_new((RT)0.25 * log1p((RT)4 * x / d), (RT)0.5 * atan2((RT)2 * y, ((RT)1 - x) * ((RT)1 + x) - y * y));
-}
-inline CT CT_asin(CT z) { const CT w = CT_asinh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
-inline CT CT_acos(CT z) {
-  const CT w = CT_asin(z);
-  return CT_new((RT)1.57079632679489661923132169163975144 - w.x, -w.y);
+  const RT x = z.x, y = z.y, ax = fabs(x), ay = fabs(y), eps = CT_EPS;
+  if (y == 0 && ax <= 1) return CT_new(atanh(x), y);
+  if (x == 0) return CT_new(x, atan(y));
+  if (isnan(x) || isnan(y)) {
+    if (isinf(x)) return CT_new(copysign((RT)0, x), y + y);
+    if (isinf(y)) return CT_new(copysign((RT)0, x), copysign(CT_PIO2, y));
+    return CT_new(x + y, x + y);
+  }
+  if (ax > (RT)1 / eps || ay > (RT)1 / eps) return CT_new(CT_real_rcp(x, y), copysign(CT_PIO2, y));
+  const RT tiny = (RT)(sizeof(RT) == 4 ? 5.980199567341743e-4 : 2.5809568279517847e-08) * (RT)0.5;
+  if (ax < tiny && ay < tiny) return z;
+  const RT xm1 = ax - (RT)1;
+  RT rx, ry;
+  if (ax == 1 && ay < eps) rx = (CT_LN2 - log(ay)) * (RT)0.5;
+  else rx = log1p((RT)4 * ax / (ay < CT_SQRT_MIN ? xm1 * xm1 : xm1 * xm1 + ay * ay)) * (RT)0.25;
+  if (ax == 1) ry = atan2((RT)2, -ay) * (RT)0.5;
+  else if (ay < eps) ry = atan2((RT)2 * ay, ((RT)1 - ax) * ((RT)1 + ax)) * (RT)0.5;
+  else ry = atan2((RT)2 * ay, ((RT)1 - ax) * ((RT)1 + ax) - ay * ay) * (RT)0.5;
+  return CT_new(copysign(rx, x), copysign(ry, y));
 }
 inline CT CT_atan(CT z) { const CT w = CT_atanh(CT_new(-z.y, z.x)); return CT_new(w.y, -w.x); }
 #endif
