@@ -144,7 +144,8 @@ _REDUCE_JOIN: dict[str, Callable[..., Any]] = {
 class MultiArray(NDArrayOperatorsMixin):
     """One array split along ``axis`` over devices: ``parts[k]`` is a weft.Array on
     ``devices[k]`` holding the rows ``offsets[k]:offsets[k+1]`` of the split axis (the module's
-    docstring says what runs where).
+    docstring says what runs where). ``shape``, ``ndim``, ``dtype`` and ``size`` are the whole
+    array's.
 
     Examples
     --------
@@ -172,30 +173,14 @@ class MultiArray(NDArrayOperatorsMixin):
         self.offsets = [0]
         for p in self.parts:
             self.offsets.append(self.offsets[-1] + p.shape[self.axis])
-
-    # ---- what it is ----
-    @property
-    def devices(self) -> list[_weft.Device]:
-        """The parts' devices, in order."""
-        return [p.device for p in self.parts]
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        s = list(self.parts[0].shape)
-        s[self.axis] = self.offsets[-1]
-        return tuple(s)
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def dtype(self) -> _np.dtype[Any]:
-        return _np.dtype(self.parts[0].dtype)
-
-    @property
-    def size(self) -> int:
-        return int(_np.prod(self.shape))
+        # (plain attributes: the parts do not change; weft.Array's are the documented dtype and shape)
+        self.devices: list[_weft.Device] = [p.device for p in self.parts]
+        whole = list(first.shape)
+        whole[self.axis] = self.offsets[-1]
+        self.shape: tuple[int, ...] = tuple(whole)
+        self.ndim: int = len(whole)
+        self.dtype: _np.dtype[Any] = _np.dtype(first.dtype)
+        self.size: int = int(_np.prod(whole))
 
     def __len__(self) -> int:
         return self.shape[0]
