@@ -386,6 +386,8 @@ int cmd_polygon(const std::vector<std::string>& args) {
       out = next();
     } else if (a == "--png") {
       png = next();
+    } else if (a == "--tile" || a == "--python") {
+      throw UsageError(a + " applies to a tiled mask only: add --workers N, --dask or --scheduler ADDRESS");
     } else {
       throw UsageError("unknown option '" + a + "' (see weft polygon --help)");
     }

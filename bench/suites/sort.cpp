@@ -95,7 +95,7 @@ void run_sort(Context& ctx) {
 }
 
 const SuiteRegistration registration{
-    {"sort", "radix sort: sort, argsort, sort_by_key of 2^24 (GPU: 2^28) float32/uint32/int64/uint64 keys", run_sort}};
+    {"sort", "radix sort, argsort, sort_by_key: 2^24 (GPU 2^28) float32/uint32/int64/uint64", run_sort}};
 
 }  // namespace
 }  // namespace weft::bench

@@ -63,7 +63,7 @@ void run_unique(Context& ctx) {
 }
 
 const SuiteRegistration registration{
-    {"unique", "unique of 2^24 (GPU: 2^26) int32 (2^20 distinct, with and without counts) and float32 (2^16 distinct)",
+    {"unique", "unique: 2^24 (GPU 2^26) int32 (2^20 distinct, counts), float32 (2^16 distinct)",
      run_unique}};
 
 }  // namespace
