@@ -180,7 +180,10 @@ def polygon_tiles(vertices: Any, height: int, width: int, tile: Any = 4096, *, o
         _np.lib.format.open_memmap(out, mode="w+", dtype=_np.uint8, shape=(int(height), int(width))).flush()
     if client is None:
         return [_compute_tile(v, y0, x0, h, w, int(border_value), out) for y0, x0, h, w in grid]
-    shared = client.scatter(v, broadcast=True)
+    # hash=False: a key of its own per call. With the content's hash, a second call with the same
+    # vertices reused the key of the first call's data while the scheduler was forgetting it
+    # (the tiles were then cancelled for "lost dependencies").
+    shared = client.scatter(v, broadcast=True, hash=False)
     futures = [client.submit(_compute_tile, shared, y0, x0, h, w, int(border_value), out, pure=False)
                for y0, x0, h, w in grid]
     return list(client.gather(futures))

@@ -1,5 +1,7 @@
 """Large results copied back into reused host memory (weft::result_memory, issue 30): Array.get,
 get_async and polygon_mask give NumPy arrays over pooled blocks that return to the pool."""
+import time
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,10 @@ def test_large_results_come_in_pooled_memory_reused(device):
     np.testing.assert_array_equal(first[::4097], np.arange(0, 1 << 20, 4097, dtype=np.float64))
     assert first.flags.c_contiguous and first.flags.writeable and first.base is not None
     address = first.__array_interface__["data"][0]
-    del first  # its block goes back to the pool
+    del first  # its block goes back to the pool once the copy's completion has let it go too
+    deadline = time.monotonic() + 5.0  # (on CUDA the completion thread drops its hold a moment later)
+    while weft._weft._idle_result_memory() < 8 << 20 and time.monotonic() < deadline:
+        time.sleep(0.001)
     assert weft._weft._idle_result_memory() >= 8 << 20
     again = (a + 1).get()
     assert again.__array_interface__["data"][0] == address  # the same block, already faulted in
