@@ -168,7 +168,9 @@ int run(const weft_cub_sort_job& job, void* temp, std::size_t* bytes) {
                                   static_cast<std::int64_t>(n), len, stream);
       }
     }
-    return cub::DeviceRadixSort::SortPairs(cub_temp, cub_bytes, ordered, ordered_out, idx, idx_out, items, 0,
+    // sort_in: the mapped keys, or the keys themselves where no map is needed (direct_keys:
+    // unsigned, ascending, not in place), when `ordered` was never taken.
+    return cub::DeviceRadixSort::SortPairs(cub_temp, cub_bytes, sort_in, ordered_out, idx, idx_out, items, 0,
                                            int{8 * sizeof(K)}, stream);
   };
   err = sort(nullptr);
