@@ -215,15 +215,14 @@ from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "F
 from . import random  # noqa: F401  (weft.random: the Philox generator)
 from . import fft  # noqa: F401  (weft.fft: the Array API's fft extension)
 from ._raw import RawKernel, RawModule  # noqa: F401
+from ._partition import argpartition, partition  # noqa: F401
 from ._sorting import (  # noqa: F401
-    argpartition,
     argsort,
     argwhere,
     compress,
     extract,
     flatnonzero,
     nonzero,
-    partition,
     searchsorted,
     sort,
     sort_by_key,

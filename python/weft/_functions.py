@@ -19,7 +19,8 @@ from ._protocols import deliver, implements, into, typed_call
 from ._reductions import (  # noqa: A004
     all as all, amax as amax, amin as amin, any as any, argmax as argmax, argmin as argmin, max as max,
     mean as mean, min as min, prod as prod, std as std, sum as sum, var as var)
-from ._sorting import argpartition, argsort, argwhere, partition, compress, extract, flatnonzero, nonzero, searchsorted, sort, unique
+from ._partition import argpartition, partition
+from ._sorting import argsort, argwhere, compress, extract, flatnonzero, nonzero, searchsorted, sort, unique
 from ._ufuncs import clip, round, where
 
 if TYPE_CHECKING:

@@ -90,6 +90,8 @@ inline constexpr cl_mem_flags CL_MEM_ALLOC_HOST_PTR = 1 << 4;
 inline constexpr cl_map_flags CL_MAP_READ = 1 << 0;
 inline constexpr cl_map_flags CL_MAP_WRITE = 1 << 1;
 
+inline constexpr cl_program_info CL_PROGRAM_NUM_DEVICES = 0x1162;
+inline constexpr cl_program_info CL_PROGRAM_DEVICES = 0x1163;
 inline constexpr cl_program_info CL_PROGRAM_BINARY_SIZES = 0x1165;
 inline constexpr cl_program_info CL_PROGRAM_BINARIES = 0x1166;
 inline constexpr cl_program_info CL_PROGRAM_KERNEL_NAMES = 0x1168;

@@ -105,11 +105,24 @@ CompiledProgram OpenclCompiler::compile(const TranslatedSource& translated, cons
   }
   check(err, "clBuildProgram");
 
-  std::size_t size = 0;
-  check(a.clGetProgramInfo(prog.get(), CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr), "clGetProgramInfo");
-  std::string binary(size, '\0');
-  unsigned char* ptr = reinterpret_cast<unsigned char*>(binary.data());
-  check(a.clGetProgramInfo(prog.get(), CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr), "clGetProgramInfo");
+  // The program belongs to every device of the context (a platform's GPUs share one): sizes and
+  // binaries come as arrays over the program's devices; only this device's binary is copied.
+  cl_uint count = 0;
+  check(a.clGetProgramInfo(prog.get(), CL_PROGRAM_NUM_DEVICES, sizeof count, &count, nullptr), "clGetProgramInfo");
+  std::vector<cl_device_id> ids(count);
+  check(a.clGetProgramInfo(prog.get(), CL_PROGRAM_DEVICES, count * sizeof(cl_device_id), ids.data(), nullptr),
+        "clGetProgramInfo");
+  const auto at = std::find(ids.begin(), ids.end(), dev);
+  if (at == ids.end()) throw DeviceError("clGetProgramInfo: the program does not list its own device", "", "");
+  std::vector<std::size_t> sizes(count);
+  check(a.clGetProgramInfo(prog.get(), CL_PROGRAM_BINARY_SIZES, count * sizeof(std::size_t), sizes.data(), nullptr),
+        "clGetProgramInfo");
+  const auto index = static_cast<std::size_t>(at - ids.begin());
+  std::string binary(sizes[index], '\0');
+  std::vector<unsigned char*> ptrs(count, nullptr);  // (null: that device's binary is skipped)
+  ptrs[index] = reinterpret_cast<unsigned char*>(binary.data());
+  check(a.clGetProgramInfo(prog.get(), CL_PROGRAM_BINARIES, count * sizeof(unsigned char*), ptrs.data(), nullptr),
+        "clGetProgramInfo");
   return {std::move(binary), make_program(device_, std::move(prog), tr)};
 }
 
