@@ -193,7 +193,7 @@ void register_errors(nb::module_& m) {
       "Examples\n"
       "--------\n"
       ">>> try:\n"
-      "...     weft.unique(weft.zeros(3), axis=0)\n"
+      "...     np.einsum(\"ii->i\", weft.zeros((2, 2)))  # a diagonal: not on weft arrays\n"
       "... except weft.Unsupported as e:\n"
       "...     print(isinstance(e, NotImplementedError))\n"
       "True");

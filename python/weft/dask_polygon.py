@@ -95,7 +95,7 @@ def exact_offsets(vertices: Any) -> _np.ndarray[Any, Any]:
     edge's crossing is the same double, within 2^-28 of the true quotient r; the crossings
     q + x1 and q + (x1 - x0), both of magnitude below 2^26, round within 2^-27 of r + x1 and
     r + x1 - x0. When r is an integer all of these are exact; when it is not, r (a fraction
-    with denominator |y2 - y1| <= 2^25) is at least 2^-25 from every integer, so both roundings
+    with denominator abs(y2 - y1) <= 2^25) is at least 2^-25 from every integer, so both roundings
     land on the same side of every integer and the floors differ by exactly x0.
 
     Raises
