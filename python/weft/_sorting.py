@@ -232,7 +232,8 @@ UniqueInverseResult = _namedtuple("UniqueInverseResult", ["values", "inverse_ind
 
 
 def unique_values(x: ArrayLike | Array) -> Array:
-    """The distinct elements (sorted here), NaNs as one: the Array API's unique_values.
+    """The distinct elements (sorted here), each NaN distinct as the standard and NumPy 2 have
+    it (NaNs compare unequal): the Array API's unique_values.
 
     Parameters
     ----------
@@ -247,9 +248,9 @@ def unique_values(x: ArrayLike | Array) -> Array:
     Examples
     --------
     >>> weft.unique_values(weft.asarray(np.array([2.0, np.nan, 2.0, np.nan]))).get()
-    array([ 2., nan])
+    array([ 2., nan, nan])
     """
-    return unique(x)
+    return unique(x, equal_nan=False)
 
 
 def unique_counts(x: ArrayLike | Array) -> UniqueCountsResult:
@@ -271,7 +272,7 @@ def unique_counts(x: ArrayLike | Array) -> UniqueCountsResult:
     >>> r.values.get(), r.counts.get()
     (array([5, 7]), array([3, 1]))
     """
-    return UniqueCountsResult(*unique(x, return_counts=True))
+    return UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
 
 
 def unique_inverse(x: ArrayLike | Array) -> UniqueInverseResult:
@@ -294,7 +295,7 @@ def unique_inverse(x: ArrayLike | Array) -> UniqueInverseResult:
     >>> r.values.get(), r.inverse_indices.get()
     (array([5, 7]), array([0, 1, 0, 0]))
     """
-    return UniqueInverseResult(*unique(x, return_inverse=True))
+    return UniqueInverseResult(*unique(x, return_inverse=True, equal_nan=False))
 
 
 def unique_all(x: ArrayLike | Array) -> UniqueAllResult:
@@ -317,7 +318,7 @@ def unique_all(x: ArrayLike | Array) -> UniqueAllResult:
     >>> r.values.get(), r.indices.get(), r.inverse_indices.get(), r.counts.get()
     (array([5, 7]), array([0, 1]), array([0, 1, 0]), array([2, 1]))
     """
-    return UniqueAllResult(*unique(x, True, True, True))
+    return UniqueAllResult(*unique(x, True, True, True, equal_nan=False))
 
 
 def searchsorted(a: ArrayLike | Array, v: ArrayLike | Array, side: str = "left",

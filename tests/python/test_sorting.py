@@ -162,6 +162,22 @@ def test_unique_matches_numpy(device, dtype):
     assert list(weft.unique_counts(weft.asarray([5, 5, 1], device=device)).counts.get()) == [1, 2]
 
 
+def test_array_api_unique_functions_keep_each_nan_distinct(device):
+    # The standard (and NumPy 2's unique_*): NaNs compare unequal, so each is its own value with
+    # a count of one; weft.unique's default (equal_nan=True) merges them as numpy.unique does.
+    x = np.array([1.0, np.nan, 2.0, np.nan, 1.0], dtype=np.float32)
+    w = weft.asarray(x, device=device)
+    np.testing.assert_array_equal(weft.unique_values(w).get(), [1.0, 2.0, np.nan, np.nan])
+    values, counts = weft.unique_counts(w)
+    np.testing.assert_array_equal(counts.get(), [2, 1, 1, 1])
+    values, inverse = weft.unique_inverse(w)
+    np.testing.assert_array_equal(values.get()[inverse.get()], x)
+    assert len(set(inverse.get()[[1, 3]])) == 2  # the two NaNs map to two values
+    r = weft.unique_all(w)
+    np.testing.assert_array_equal(r.indices.get(), [0, 2, 1, 3])
+    np.testing.assert_array_equal(weft.unique(w).get(), [1.0, 2.0, np.nan])
+
+
 @pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float32", "float64"])
 def test_searchsorted_matches_numpy(device, dtype):
     rng = np.random.default_rng(SEED_BASE + 3)
