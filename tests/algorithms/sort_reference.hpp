@@ -1,7 +1,7 @@
 // The reference the sort tests compare with: std::stable_sort in NumPy's order (NaNs last and
 // equal to each other, -0.0 equal to 0.0), bit for bit, and random keys with the special
-// values, duplicates and extremes that tell the order apart. Shared by test_sort.cpp and
-// backends/cuda/test_cub_sort.cpp.
+// values, duplicates and extremes that tell the order apart. Shared by test_sort.cpp,
+// test_sort_paths.cpp and backends/cuda/test_cub_sort.cpp.
 #pragma once
 
 #include <algorithm>

@@ -13,51 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/sort_reference.hpp"
 #include "support.hpp"
 #include "weft/sort.hpp"
 
 namespace weft {
 namespace {
 
-template <class T>
-bool before(T a, T b, bool descending) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a) || std::isnan(b)) return descending ? std::isnan(a) && !std::isnan(b) : !std::isnan(a) && std::isnan(b);
-  }
-  return descending ? b < a : a < b;
-}
-
-template <class T>
-std::vector<std::int64_t> stable_order(const std::vector<T>& v, std::size_t cols, bool descending) {
-  std::vector<std::int64_t> idx(v.size());
-  for (std::size_t r = 0; cols && r < v.size() / cols; ++r) {
-    auto first = idx.begin() + static_cast<std::ptrdiff_t>(r * cols);
-    std::iota(first, first + static_cast<std::ptrdiff_t>(cols), std::int64_t{0});
-    const T* row = v.data() + r * cols;
-    std::stable_sort(first, first + static_cast<std::ptrdiff_t>(cols),
-                     [&](std::int64_t a, std::int64_t b) { return before(row[a], row[b], descending); });
-  }
-  return idx;
-}
-
-template <class T>
-std::vector<T> gathered(const std::vector<T>& v, const std::vector<std::int64_t>& idx, std::size_t cols) {
-  std::vector<T> out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i / cols * cols + static_cast<std::size_t>(idx[i])];
-  return out;
-}
-
-template <class T>
-std::vector<T> fetch(const Array& a) {
-  std::vector<T> out(static_cast<std::size_t>(a.size()));
-  if (!out.empty()) a.to_host_bytes(out.data(), a.dtype());
-  return out;
-}
-
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
+using test::host_values;
+using test::same_bits;
 
 // Keys below 2^bits (a few with the sign of zero and NaNs for floats).
 template <class T>
@@ -90,12 +54,12 @@ class SortPaths : public ::testing::TestWithParam<Device> {
     const Array payload = Array::from_host_bytes(small.data(), small.size(), DType::uint8, shape, dev);
     for (bool descending : {false, true}) {
       const std::string label = what + (descending ? " descending" : "");
-      const auto idx = stable_order(v, cols, descending);
-      EXPECT_TRUE(same_bits(fetch<T>(sort(a, -1, descending)), gathered(v, idx, cols))) << label;
-      EXPECT_EQ(fetch<std::int64_t>(argsort(a, -1, descending)), idx) << label;
+      const auto idx = test::reference_argsort(v, cols, descending);
+      EXPECT_TRUE(same_bits(host_values<T>(sort(a, -1, descending)), test::apply(v, idx, cols))) << label;
+      EXPECT_EQ(host_values<std::int64_t>(argsort(a, -1, descending)), idx) << label;
       const auto [k, p] = sort_by_key(a, payload, -1, descending);
-      EXPECT_TRUE(same_bits(fetch<T>(k), gathered(v, idx, cols))) << label;
-      EXPECT_EQ(fetch<std::uint8_t>(p), gathered(small, idx, cols)) << label;
+      EXPECT_TRUE(same_bits(host_values<T>(k), test::apply(v, idx, cols))) << label;
+      EXPECT_EQ(host_values<std::uint8_t>(p), test::apply(small, idx, cols)) << label;
     }
   }
 };
@@ -136,8 +100,8 @@ TEST_P(SortPaths, RawBuffersInPlaceWithSkippedPasses) {
     const Buffer k = test::upload(q, v);
     const Buffer p = test::upload(q, vals);
     enqueue_sort_by_key(q, k, DType::uint32, p, sizeof(std::uint32_t), n).wait();
-    const auto idx = stable_order(v, n, false);
-    EXPECT_TRUE(same_bits(test::download<std::uint32_t>(q, k, n), gathered(v, idx, n))) << bits;
+    const auto idx = test::reference_argsort(v, n, false);
+    EXPECT_TRUE(same_bits(test::download<std::uint32_t>(q, k, n), test::apply(v, idx, n))) << bits;
     std::vector<std::uint32_t> want(n);
     for (std::size_t i = 0; i < n; ++i) want[i] = static_cast<std::uint32_t>(idx[i]);
     EXPECT_EQ(test::download<std::uint32_t>(q, p, n), want) << bits;
