@@ -112,12 +112,16 @@ CompiledProgram OpenclCompiler::compile(const TranslatedSource& translated, cons
   std::vector<cl_device_id> ids(count);
   check(a.clGetProgramInfo(prog.get(), CL_PROGRAM_DEVICES, count * sizeof(cl_device_id), ids.data(), nullptr),
         "clGetProgramInfo");
+  // (A program of a sub-device's context may list the device under another handle: with one
+  // device listed, that one is this device.)
   const auto at = std::find(ids.begin(), ids.end(), dev);
-  if (at == ids.end()) throw DeviceError("clGetProgramInfo: the program does not list its own device", "", "");
+  if (at == ids.end() && count != 1) {
+    throw DeviceError("clGetProgramInfo: the program's devices do not include the one it was built for", "", "");
+  }
   std::vector<std::size_t> sizes(count);
   check(a.clGetProgramInfo(prog.get(), CL_PROGRAM_BINARY_SIZES, count * sizeof(std::size_t), sizes.data(), nullptr),
         "clGetProgramInfo");
-  const auto index = static_cast<std::size_t>(at - ids.begin());
+  const auto index = at == ids.end() ? std::size_t{0} : static_cast<std::size_t>(at - ids.begin());
   std::string binary(sizes[index], '\0');
   std::vector<unsigned char*> ptrs(count, nullptr);  // (null: that device's binary is skipped)
   ptrs[index] = reinterpret_cast<unsigned char*>(binary.data());
