@@ -139,6 +139,9 @@ void register_array_memory(nb::module_& m) {
   m.def("elementwise_launches", [](nb::handle device) { return weft::elementwise_launches(device_arg(device)); },
         nb::arg("device").none() = nb::none(), 
         "How many kernels the array layer has launched on a device: a way to see fusion.\n"
+        "On the host, an expression a process meets for the first time may run step by step on\n"
+        "prebuilt kernels (one per operation) while its fused kernel compiles\n"
+        "(WEFT_HOST_PREBUILT); the example shows the fused kernel.\n"
         "\n"
         "Parameters\n"
         "----------\n"
