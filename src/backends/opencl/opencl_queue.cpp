@@ -71,13 +71,15 @@ EventProfile OpenclEvent::profile() {
   const cl_int err = a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof v, &v, nullptr);
   if (err == CL_PROFILING_INFO_NOT_AVAILABLE) throw_not_profiled();  // a queue without profiling
   check(err, "clGetEventProfilingInfo");
+  a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof v, &v, nullptr);
+  p.end = v;
+  if (first_) e = first_.get();  // a chunked command: the rest from its first chunk
+  a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED, sizeof v, &v, nullptr);
   p.queued = v;
   a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_SUBMIT, sizeof v, &v, nullptr);
   p.submitted = v;
   a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof v, &v, nullptr);
   p.start = v;
-  a.clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof v, &v, nullptr);
-  p.end = v;
   return p;
 }
 
@@ -210,8 +212,8 @@ EventPtr OpenclQueue::write(const BufferPtr& dst, std::size_t offset, std::size_
                             bool blocking, std::span<const EventPtr> wait) {
   const auto w = wait_list(wait);
   if (staged()) {
-    if (cl_event staged_ev = device_->upload_staging().write(queue_.get(), mem_of(dst), offset, src, bytes, w)) {
-      auto event = std::make_shared<OpenclEvent>(staged_ev);
+    if (const StagedCopy staged = device_->upload_staging().write(queue_.get(), mem_of(dst), offset, src, bytes, w)) {
+      auto event = std::make_shared<OpenclEvent>(staged.first, staged.last);
       if (blocking) event->wait();
       return event;
     }
@@ -229,8 +231,9 @@ EventPtr OpenclQueue::read(const BufferPtr& src, std::size_t offset, std::size_t
                            std::span<const EventPtr> wait) {
   const auto w = wait_list(wait);
   if (staged()) {
-    if (cl_event staged_ev = device_->download_staging().read(queue_.get(), dst, mem_of(src), offset, bytes, w)) {
-      return std::make_shared<OpenclEvent>(staged_ev);  // (done: the stager returns when dst holds the data)
+    if (const StagedCopy staged = device_->download_staging().read(queue_.get(), dst, mem_of(src), offset, bytes, w)) {
+      // (done: the stager returns when dst holds the data)
+      return std::make_shared<OpenclEvent>(staged.first, staged.last);
     }
   }
   cl_event ev = nullptr;

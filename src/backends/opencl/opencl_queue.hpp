@@ -16,6 +16,10 @@ class OpenclEvent final : public EventImpl {
  public:
   /// Takes ownership of event (no extra retain).
   explicit OpenclEvent(cl::cl_event event) : event_(event, cl::api().clReleaseEvent) {}
+  /// A command made of several in order, first to last (a staged copy's chunks): both owned;
+  /// the profile runs from first's queued and start times to last's end.
+  OpenclEvent(cl::cl_event first, cl::cl_event last)
+      : event_(last, cl::api().clReleaseEvent), first_(first, cl::api().clReleaseEvent) {}
   EventStatus status() const override;
   void wait() override;
   EventProfile profile() override;
@@ -24,6 +28,7 @@ class OpenclEvent final : public EventImpl {
 
  private:
   ClRef<cl::cl_event> event_;
+  ClRef<cl::cl_event> first_;  // null: event_ is the whole command
 };
 
 class OpenclQueue final : public QueueImpl {

@@ -68,14 +68,14 @@ void OpenclStaging::record(std::size_t k, cl_event e) {
   events_[k] = e;
 }
 
-cl_event OpenclStaging::write(cl_command_queue queue, cl_mem dst, std::size_t offset, const void* src,
-                              std::size_t bytes, const std::vector<cl_event>& wait) {
-  if (!worth_staging(src, bytes)) return nullptr;
+StagedCopy OpenclStaging::write(cl_command_queue queue, cl_mem dst, std::size_t offset, const void* src,
+                                std::size_t bytes, const std::vector<cl_event>& wait) {
+  if (!worth_staging(src, bytes)) return {};
   std::unique_lock lock(busy_, std::try_to_lock);
-  if (!lock.owns_lock() || !ready()) return nullptr;
+  if (!lock.owns_lock() || !ready()) return {};
   const char* from = static_cast<const char*>(src);
   const auto parts = staging_chunks(plan_, bytes);
-  cl_event last = nullptr;
+  cl_event first_event = nullptr, last = nullptr;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
@@ -83,22 +83,25 @@ cl_event OpenclStaging::write(cl_command_queue queue, cl_mem dst, std::size_t of
     parallel_memcpy().copy(buffers_[k]->data(), from + off, len);
     // The first chunk waits for the caller's events; the queue is in order for the rest.
     const bool first = i == 0 && !wait.empty();
-    if (last) api().clReleaseEvent(last);
+    if (last && i > 1) api().clReleaseEvent(last);  // (chunk 0's is kept as first_event)
     last = nullptr;
     check(api().clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + off, len, buffers_[k]->data(),
                                      first ? static_cast<cl_uint>(wait.size()) : 0, first ? wait.data() : nullptr, &last),
           "clEnqueueWriteBuffer");
     record(k, last);
+    if (i == 0) first_event = last;
   }
   api().clFlush(queue);
-  return last;
+  if (parts.size() == 1) api().clRetainEvent(first_event);  // (one chunk: first is last; the caller releases both)
+  return {first_event, last};
 }
 
-cl_event OpenclStaging::read(cl_command_queue queue, void* dst, cl_mem src, std::size_t offset, std::size_t bytes,
-                             const std::vector<cl_event>& wait) {
-  if (!worth_staging(dst, bytes)) return nullptr;
+StagedCopy OpenclStaging::read(cl_command_queue queue, void* dst, cl_mem src, std::size_t offset, std::size_t bytes,
+                               const std::vector<cl_event>& wait) {
+  if (!worth_staging(dst, bytes)) return {};
   std::unique_lock lock(busy_, std::try_to_lock);
-  if (!lock.owns_lock() || !ready()) return nullptr;
+  if (!lock.owns_lock() || !ready()) return {};
+  cl_event first_event = nullptr;
   char* to = static_cast<char*>(dst);
   const auto parts = staging_chunks(plan_, bytes);
   auto issue = [&](std::size_t i) {
@@ -111,7 +114,8 @@ cl_event OpenclStaging::read(cl_command_queue queue, void* dst, cl_mem src, std:
                                     first ? static_cast<cl_uint>(wait.size()) : 0, first ? wait.data() : nullptr, &e),
           "clEnqueueReadBuffer");
     record(k, e);
-    api().clReleaseEvent(e);  // (record retained it)
+    if (i == 0) first_event = e;  // (its reference is the caller's)
+    else api().clReleaseEvent(e);  // (record retained it)
   };
   for (std::size_t i = 0; i < std::min(kBuffers, parts.size()); ++i) issue(i);
   api().clFlush(queue);
@@ -127,7 +131,7 @@ cl_event OpenclStaging::read(cl_command_queue queue, void* dst, cl_mem src, std:
   }
   cl_event last = events_[(parts.size() - 1) % kBuffers];
   api().clRetainEvent(last);
-  return last;
+  return {first_event, last};
 }
 
 }  // namespace weft::detail

@@ -37,6 +37,13 @@ class PinnedRanges {
   std::map<const char*, std::size_t> ranges_;  // start -> length
 };
 
+/// A staged copy's first and last chunk events (both owned by the caller; first may be last):
+/// the copy's device time runs from first's start to last's end.
+struct StagedCopy {
+  cl::cl_event first = nullptr, last = nullptr;
+  explicit operator bool() const noexcept { return last != nullptr; }
+};
+
 class OpenclStaging {
  public:
   static constexpr std::size_t kStageMinBytes = std::size_t{8} << 20;
@@ -47,14 +54,14 @@ class OpenclStaging {
   OpenclStaging(const OpenclStaging&) = delete;
   OpenclStaging& operator=(const OpenclStaging&) = delete;
 
-  /// Enqueues dst[offset...] <- src after wait on queue (in order), in chunks; returns the last
-  /// chunk's event (owned by the caller) once src has been read, or nullptr when it did not
+  /// Enqueues dst[offset...] <- src after wait on queue (in order), in chunks; returns the
+  /// first and last chunks' events once src has been read, or none (false) when it did not
   /// copy (small, pinned source, busy, no pinned memory): the caller copies directly.
-  cl::cl_event write(cl::cl_command_queue queue, cl::cl_mem dst, std::size_t offset, const void* src,
+  StagedCopy write(cl::cl_command_queue queue, cl::cl_mem dst, std::size_t offset, const void* src,
                      std::size_t bytes, const std::vector<cl::cl_event>& wait);
-  /// dst <- src[offset...] after wait; returns once dst holds the data, with the last chunk's
-  /// event (owned by the caller); nullptr as write's.
-  cl::cl_event read(cl::cl_command_queue queue, void* dst, cl::cl_mem src, std::size_t offset, std::size_t bytes,
+  /// dst <- src[offset...] after wait; returns once dst holds the data, with the first and last
+  /// chunks' events; none as write's.
+  StagedCopy read(cl::cl_command_queue queue, void* dst, cl::cl_mem src, std::size_t offset, std::size_t bytes,
                     const std::vector<cl::cl_event>& wait);
 
  private:

@@ -31,7 +31,7 @@ TEST_P(OpenclStagingTest, ChunkedCopiesBothWaysKeepEveryByte) {
   detail::PinnedRanges ranges;
   detail::OpenclStaging up([&](std::size_t n) { return impl.allocate_pinned(n); }, ranges);
   detail::OpenclStaging down([&](std::size_t n) { return impl.allocate_pinned(n); }, ranges);
-  Queue q(dev);
+  Queue q(dev, QueueOptions{.profiling = true});
   detail::cl::cl_command_queue handle = static_cast<detail::OpenclQueue&>(*q.impl()).handle();
   // Not a whole number of chunks, written at an offset: every chunk size of the plan is met.
   const std::size_t bytes = (std::size_t{21} << 20) + 4100, offset = 4096;
@@ -39,24 +39,30 @@ TEST_P(OpenclStagingTest, ChunkedCopiesBothWaysKeepEveryByte) {
   detail::cl::cl_mem mem = static_cast<detail::OpenclBuffer&>(*buf.impl()).mem();
   std::vector<std::uint32_t> host(bytes / 4);
   std::iota(host.begin(), host.end(), 7u);
-  detail::cl::cl_event w = up.write(handle, mem, offset, host.data(), host.size() * 4, {});
-  ASSERT_NE(w, nullptr);  // staged (8 MiB and more, pageable)
-  detail::cl::api().clWaitForEvents(1, &w);
-  detail::cl::api().clReleaseEvent(w);
+  const detail::StagedCopy w = up.write(handle, mem, offset, host.data(), host.size() * 4, {});
+  ASSERT_TRUE(w);  // staged (8 MiB and more, pageable)
+  ASSERT_NE(w.first, w.last);  // several chunks
+  // The copy's event profiles every chunk: from the first's start to the last's end.
+  detail::OpenclEvent whole(w.first, w.last);
+  whole.wait();
+  detail::cl::api().clRetainEvent(w.last);
+  const EventProfile last_only = detail::OpenclEvent(w.last).profile(), all = whole.profile();
+  EXPECT_EQ(all.end, last_only.end);
+  EXPECT_LT(all.start, last_only.start);
   std::vector<std::uint32_t> back(host.size());
-  detail::cl::cl_event r = down.read(handle, back.data(), mem, offset, back.size() * 4, {});
-  ASSERT_NE(r, nullptr);
-  detail::cl::api().clReleaseEvent(r);
+  const detail::StagedCopy r = down.read(handle, back.data(), mem, offset, back.size() * 4, {});
+  ASSERT_TRUE(r);
+  detail::OpenclEvent read_event(r.first, r.last);  // (releases both)
   EXPECT_EQ(back, host);
   // The queue's own path agrees (staged or not on this device).
   std::vector<std::uint32_t> direct(host.size());
   q.read(buf, direct.data(), direct.size() * 4, offset);
   EXPECT_EQ(direct, host);
   // Small copies and pinned memory are the caller's to copy directly.
-  EXPECT_EQ(up.write(handle, mem, 0, host.data(), 1 << 20, {}), nullptr);
+  EXPECT_FALSE(up.write(handle, mem, 0, host.data(), 1 << 20, {}));
   PinnedMemory pinned(dev, std::size_t{9} << 20);
   ranges.add(pinned.data(), pinned.size());
-  EXPECT_EQ(down.read(handle, pinned.data(), mem, 0, pinned.size(), {}), nullptr);
+  EXPECT_FALSE(down.read(handle, pinned.data(), mem, 0, pinned.size(), {}));
   ranges.remove(pinned.data());
 }
 
