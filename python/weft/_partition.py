@@ -88,20 +88,28 @@ def _select(keys: Array, ks: list[int]) -> _np.ndarray:
         prefix = _np.zeros(rows, dtype=_np.uint64)
         rank = _np.full(rows, k, dtype=_np.int64)
         shift = bits
+        cand, filtered = keys, True  # cand: the keys still in the running; filtered: all share the prefix
         for d in widths:
             shift -= d
             nb = 1 << d
-            digit = ((keys >> kt(shift)) & kt(nb - 1)).astype(_np.int64) if shift else (keys & kt(nb - 1)).astype(
+            digit = ((cand >> kt(shift)) & kt(nb - 1)).astype(_np.int64) if shift else (cand & kt(nb - 1)).astype(
                 _np.int64)
             index = digit if rows == 1 else line * nb + digit
-            if shift + d < bits:  # only the keys that agree with the line's prefix count
+            if not filtered:  # only the keys that agree with the line's prefix count
                 known = _asarray(prefix.astype(keys.dtype).reshape(rows, 1), device=keys.device)
-                index = _where((keys >> kt(shift + d)) == known, index, rows * nb)
+                index = _where((cand >> kt(shift + d)) == known, index, rows * nb)
             counts = _bincount(index.reshape(-1), minlength=rows * nb + 1).get()[:rows * nb].reshape(rows, nb)
             ends = _np.cumsum(counts, axis=1)
             found = _np.argmax(ends > rank[:, None], axis=1)
-            rank -= ends[_np.arange(rows), found] - counts[_np.arange(rows), found]
+            inside = counts[_np.arange(rows), found]
+            rank -= ends[_np.arange(rows), found] - inside
             prefix = (prefix << _np.uint64(d)) | found.astype(_np.uint64)
+            filtered = False
+            if rows == 1 and shift and int(inside[0]) * 8 <= cand.size:
+                # One line whose bucket is small: keep only its keys (a compaction), so the
+                # passes below read those alone, unfiltered.
+                cand = cand[(cand >> kt(shift)) == kt(int(prefix[0]))]
+                filtered = True
         out[:, j] = prefix.astype(keys.dtype)
     return out
 
@@ -139,12 +147,11 @@ def _fast(x: Array, ks: list[int]) -> bool:
     return rows * 2048 <= _MAX_BINS or (rows * 256 <= _MAX_BINS and x.dtype.itemsize <= 2)
 
 
-def _select_order(x: Array, axis: int, ks: list[int], descending: bool) -> tuple[Array, Array, tuple[int, ...]]:
-    # The lines of x (2-D) and their stable argpartition (2-D int64), by keys in the given order.
+def _select_classes(x: Array, axis: int, ks: list[int], descending: bool) -> tuple[Array, Array, tuple[int, ...]]:
+    # The lines of x (2-D), each element's class byte (2-D uint8) and the moved shape.
     lines, moved = _lines(x, axis)
     keys = _weft._order_keys(lines, descending)
-    cls = _classes(keys, _select(keys, ks))
-    return lines, _weft._argsort(cls, -1, False), moved
+    return lines, _classes(keys, _select(keys, ks)), moved
 
 
 def partition(a: ArrayLike | Array, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
@@ -188,8 +195,8 @@ def partition(a: ArrayLike | Array, kth: ArrayLike, axis: int | None = -1, kind:
     x, axis, ks = _partition_operand(a, kth, axis, kind, order, "partition")
     if not _fast(x, ks):
         return _weft._sort(x, axis, False) if ks else _asarray(x.copy())
-    lines, index, moved = _select_order(x, axis, ks, False)
-    return _restore(_take_along_axis(lines, index, axis=-1), moved, axis, x.ndim)
+    lines, cls, moved = _select_classes(x, axis, ks, False)
+    return _restore(_weft._sort_by_key(cls, lines, -1, False)[1], moved, axis, x.ndim)
 
 
 def argpartition(a: ArrayLike | Array, kth: ArrayLike, axis: int | None = -1, kind: str = "introselect",
@@ -226,8 +233,8 @@ def argpartition(a: ArrayLike | Array, kth: ArrayLike, axis: int | None = -1, ki
         shape[axis] = x.shape[axis]
         iota = _arange(x.shape[axis], dtype=_np.int64, device=x.device).reshape(tuple(shape))
         return _asarray((iota + _zeros(x.shape, dtype=_np.int64, device=x.device)).copy())
-    _, index, moved = _select_order(x, axis, ks, False)
-    return _restore(index, moved, axis, x.ndim)
+    _, cls, moved = _select_classes(x, axis, ks, False)
+    return _restore(_weft._argsort(cls, -1, False), moved, axis, x.ndim)
 
 
 def topk(a: ArrayLike | Array, k: SupportsIndex, axis: int = -1, largest: bool = True,
