@@ -79,12 +79,16 @@ void register_random(nb::module_& m) {
       .def("uniform_arrays", [](Generator& g, nb::handle low, nb::handle high, nb::handle shape,
                                 const std::string& dtype) {
         const weft::Shape s(shape_arg(shape));
-        return draw([&] { return g.uniform(need_array(low, "uniform"), need_array(high, "uniform"), s, dtype_arg(dtype)); });
+        return draw([&] {
+          return g.uniform(need_array(low, "uniform"), need_array(high, "uniform"), s, dtype_arg(dtype));
+        });
       }, nb::arg("low"), nb::arg("high"), nb::arg("shape"), nb::arg("dtype"))
       .def("normal_arrays", [](Generator& g, nb::handle mean, nb::handle scale, nb::handle shape,
                                const std::string& dtype) {
         const weft::Shape s(shape_arg(shape));
-        return draw([&] { return g.normal(need_array(mean, "normal"), need_array(scale, "normal"), s, dtype_arg(dtype)); });
+        return draw([&] {
+          return g.normal(need_array(mean, "normal"), need_array(scale, "normal"), s, dtype_arg(dtype));
+        });
       }, nb::arg("mean"), nb::arg("scale"), nb::arg("shape"), nb::arg("dtype"))
       .def("exponential_arrays", [](Generator& g, nb::handle scale, nb::handle shape, const std::string& dtype) {
         const weft::Shape s(shape_arg(shape));

@@ -162,7 +162,8 @@ class Generator:
             raise TypeError("Generator.random: out= is not supported; the result is a new weft array")
         return self._g.uniform(0.0, 1.0, _shape(size), dtype_name(dtype), device)
 
-    def uniform(self, low: SupportsFloat | ArrayLike = 0.0, high: SupportsFloat | ArrayLike = 1.0, size: ShapeLike | None = None,
+    def uniform(self, low: SupportsFloat | ArrayLike = 0.0, high: SupportsFloat | ArrayLike = 1.0,
+                size: ShapeLike | None = None,
                 dtype: DTypeLike = _np.float64, device: DeviceLike = None) -> _Array:
         """low + (high - low) * u, u in [0, 1) (as NumPy, high may come out through rounding).
         low and high may be arrays (weft, NumPy or lists), broadcast against size as NumPy does;
@@ -178,7 +179,8 @@ class Generator:
         return self._g.uniform(_number(low, "low", "uniform"), _number(high, "high", "uniform"), _shape(size),
                                dtype_name(dtype), device)
 
-    def normal(self, loc: SupportsFloat | ArrayLike = 0.0, scale: SupportsFloat | ArrayLike = 1.0, size: ShapeLike | None = None,
+    def normal(self, loc: SupportsFloat | ArrayLike = 0.0, scale: SupportsFloat | ArrayLike = 1.0,
+               size: ShapeLike | None = None,
                dtype: DTypeLike = _np.float64, device: DeviceLike = None) -> _Array:
         """loc + scale * z, z standard normal (Box-Muller on the Philox words); loc and scale may be
         arrays, broadcast against size."""
@@ -194,7 +196,8 @@ class Generator:
             raise TypeError("Generator.standard_normal: out= is not supported; the result is a new weft array")
         return self._g.normal(0.0, 1.0, _shape(size), dtype_name(dtype), device)
 
-    def exponential(self, scale: SupportsFloat | ArrayLike = 1.0, size: ShapeLike | None = None, dtype: DTypeLike = _np.float64,
+    def exponential(self, scale: SupportsFloat | ArrayLike = 1.0, size: ShapeLike | None = None,
+                    dtype: DTypeLike = _np.float64,
                     device: DeviceLike = None) -> _Array:
         """scale * -log(u), u in (0, 1]; scale may be an array, broadcast against size."""
         if _is_array(scale):
@@ -209,7 +212,8 @@ class Generator:
         return self._g.exponential(1.0, _shape(size), dtype_name(dtype), device)
 
     def integers(self, low: SupportsIndex | ArrayLike, high: SupportsIndex | ArrayLike | None = None,
-                 size: ShapeLike | None = None, dtype: DTypeLike = _np.int64, endpoint: bool = False, device: DeviceLike = None) -> _Array:
+                 size: ShapeLike | None = None, dtype: DTypeLike = _np.int64, endpoint: bool = False,
+                 device: DeviceLike = None) -> _Array:
         """Integers in [low, high) ([low, high] with endpoint=True); with high None, in [0, low).
         Each value of a range of r has probability 1/r to within 2**-64 (no rejection). low and
         high may be integer arrays, broadcast against size (each element's range checked)."""

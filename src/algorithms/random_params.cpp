@@ -109,7 +109,9 @@ void check_float(DType dtype, const Device& device, const char* who) {
 }
 
 // Every element of e is true (e: a bool expression over n elements).
-bool all_of(const Expr& e, std::uint64_t n) { return weft::sum(astype(e, DType::int64)).get() == static_cast<double>(n); }
+bool all_of(const Expr& e, std::uint64_t n) {
+  return weft::sum(astype(e, DType::int64)).get() == static_cast<double>(n);
+}
 
 void check_finite(const Array& x, std::uint64_t n, const char* what, const char* who) {
   if (!all_of(isfinite(Expr(x)), n)) throw InvalidArgument(who_of(who) + ": " + what + " must be finite everywhere");
