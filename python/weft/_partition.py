@@ -131,7 +131,9 @@ def _lines(x: Array, axis: int) -> tuple[Array, tuple[int, ...]]:
     if axis != x.ndim - 1:
         x = x.swapaxes(axis, -1)
     moved = tuple(x.shape)
-    return _asarray(x.copy()).reshape(-1, moved[-1]), moved
+    if not x.flags_c_contiguous:
+        x = _asarray(x.copy())
+    return x.reshape(-1, moved[-1]), moved
 
 
 def _restore(r: Array, moved: tuple[int, ...], axis: int, ndim: int) -> Array:

@@ -88,6 +88,9 @@ def test_partition_flat_and_large(device):
     x[0, :50] = np.nan
     p = weft.partition(weft.asarray(x, device=device), [0, 1999, 11999], axis=None).get()
     _check_partition(x.ravel(), p, [0, 1999, 11999], -1)
+    view = weft.asarray(x, device=device)[:, ::3]  # not contiguous
+    _check_partition(x[:, ::3], weft.partition(view, 700).get(), [700], -1)
+    _check_partition(x[:, ::3], weft.partition(view, 1, axis=0).get(), [1], 0)
 
 
 @pytest.mark.parametrize("device", DEVICES)
