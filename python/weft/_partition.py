@@ -75,6 +75,15 @@ def _digits(bits: int) -> list[int]:
     return out
 
 
+def _per_line(values: _np.ndarray, keys: Array) -> object:
+    # One value per line in the keys' dtype, to compare with the keys: a scalar for one line
+    # (a broadcast (1, 1) array costs the generated kernel index arithmetic per element), else
+    # a (lines, 1) array.
+    if values.shape[0] == 1:
+        return keys.dtype.type(values[0])
+    return _asarray(values.astype(keys.dtype).reshape(-1, 1), device=keys.device)
+
+
 def _select(keys: Array, ks: list[int]) -> _np.ndarray:
     """The k-th smallest key of every line of keys (2-D, lines along the last axis) for each k of
     ks: a (lines, len(ks)) NumPy array of keys."""
@@ -96,7 +105,7 @@ def _select(keys: Array, ks: list[int]) -> _np.ndarray:
                 _np.int64)
             index = digit if rows == 1 else line * nb + digit
             if not filtered:  # only the keys that agree with the line's prefix count
-                known = _asarray(prefix.astype(keys.dtype).reshape(rows, 1), device=keys.device)
+                known = _per_line(prefix, keys)
                 index = _where((cand >> kt(shift + d)) == known, index, rows * nb)
             counts = _bincount(index.reshape(-1), minlength=rows * nb + 1).get()[:rows * nb].reshape(rows, nb)
             ends = _np.cumsum(counts, axis=1)
@@ -119,8 +128,8 @@ def _classes(keys: Array, thresholds: _np.ndarray) -> Array:
     # elements as their keys do and keeps each threshold's equal keys together.
     cls: Array | None = None
     for j in range(thresholds.shape[1]):
-        t = _asarray(_np.ascontiguousarray(thresholds[:, j:j + 1]), device=keys.device)
-        term = (keys > t).astype(_np.uint8) + (keys >= t).astype(_np.uint8)
+        t = _per_line(thresholds[:, j], keys)
+        term = (keys > t).astype(_np.uint8) + (keys >= t)
         cls = term if cls is None else cls + term
     assert cls is not None
     return cls.astype(_np.uint8)
