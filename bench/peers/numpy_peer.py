@@ -108,6 +108,16 @@ def main():
         rows = f.reshape(-1, 16)
         med, mn = timed(lambda: np.sort(rows, axis=-1), repeat)
         emit("numpy np.sort(a, axis=-1), rows of 16", n, "float32", med, mn, 8.0 * n)
+    elif suite == "partition":
+        f = rng.uniform(-1, 1, n).astype(np.float32)
+        u = rng.integers(0, 2**32, n, dtype=np.uint32)
+        for x, dtype in ((f, "float32"), (u, "uint32")):
+            med, mn = timed(lambda: np.partition(x, n // 2), repeat)
+            emit("numpy np.partition(a, n // 2)", n, dtype, med, mn, 8.0 * n)
+            med, mn = timed(lambda: np.argpartition(x, n // 2), repeat)
+            emit("numpy np.argpartition(a, n // 2)", n, dtype, med, mn, 12.0 * n)
+            med, mn = timed(lambda: np.sort(x), repeat)
+            emit("numpy np.sort(a) (same run)", n, dtype, med, mn, 8.0 * n)
     elif suite == "matmul":
         a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
         b = rng.uniform(-1, 1, (n, n)).astype(np.float32)

@@ -13,6 +13,8 @@ overlap: SELECTORS after REPEAT; y = 2x + 1 over N bytes of float32 host data (N
 devices with their own memory, 64 MiB elsewhere) in chunks of at most 64 MiB: the serial loop
 (asarray, compute, get, per chunk) against weft.stream_map with 3 and 2 queues, results
 returned as new arrays and written into one pageable out=; the ratios as info lines.
+partition: SELECTORS after REPEAT; weft.partition, argpartition and topk of N float32 and
+uint32 keys beside weft.sort and argsort of the same keys.
 Prints the harness's record/skip/info lines.
 """
 import os
@@ -219,6 +221,39 @@ def overlap(weft, np, n, repeat, selectors):
                       f"{medians[base] / medians[index]:.2f}x its serial loop", flush=True)
 
 
+def partition(weft, np, n, repeat, selectors):
+    """weft.partition / argpartition at n // 2 and weft.topk(a, 100) (the O(n) radix select of
+    python/weft/_partition.py) beside weft.sort and weft.argsort of the same keys, in the same
+    run, on each device: float32 uniform in [-1, 1) and uint32 keys, results synchronized."""
+    from wall_timing import timed
+    rng = np.random.default_rng(42)
+    data = {"float32": rng.uniform(-1, 1, n).astype(np.float32),
+            "uint32": rng.integers(0, 2**32, n, dtype=np.uint32)}
+    for sel in selectors:
+        dev = weft.Device(sel)
+        for dtype, host in data.items():
+            a = weft.asarray(host, device=dev)
+
+            def run(fn):
+                def call():
+                    r = fn()
+                    weft.synchronize(dev)
+                    return r
+                return call
+            kth = n // 2
+            p = weft.partition(a, kth).get()
+            if p[kth] != np.partition(host, kth)[kth]:
+                raise SystemExit(f"partition bench: wrong kth element on {sel}")
+            for method, fn, nbytes in (
+                    ("weft partition(a, n // 2)", lambda: weft.partition(a, kth), 8.0 * n),
+                    ("weft argpartition(a, n // 2)", lambda: weft.argpartition(a, kth), 12.0 * n),
+                    ("weft topk(a, 100)", lambda: weft.topk(a, 100), 4.0 * n),
+                    ("weft sort(a) (same run)", lambda: weft.sort(a), 8.0 * n),
+                    ("weft argsort(a) (same run)", lambda: weft.argsort(a), 12.0 * n)):
+                med, mn = timed(run(fn), repeat)
+                print(f"record\t{method}\t{sel}\t{n}\t{dtype}\t{med:.9g}\t{mn:.9g}\t{nbytes:.9g}", flush=True)
+
+
 def main():
     suite, n, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     try:
@@ -227,7 +262,7 @@ def main():
     except ImportError as e:
         print(f"skip\tthe weft Python package is not installed ({e}); pip install . first")
         return 0
-    if suite not in ("launch", "async", "overlap"):
+    if suite not in ("launch", "async", "overlap", "partition"):
         print(f"skip\tno weft Python figure for suite {suite}")
         return 0
     print(f"info\tweft Python {weft.__version__} from {os.path.dirname(weft.__file__)}", flush=True)
@@ -235,6 +270,8 @@ def main():
         launch(weft, np, n, repeat)
     elif suite == "overlap":
         overlap(weft, np, n, repeat, sys.argv[4:])
+    elif suite == "partition":
+        partition(weft, np, n, repeat, sys.argv[4:])
     else:
         async_events(weft, n, repeat)
     return 0

@@ -93,6 +93,20 @@ class WEFT_API Generator {
   Array integers_unsigned(std::uint64_t low, std::uint64_t high, const Shape& shape, DType dtype = DType::uint64,
                           const Device& device = default_device(), bool endpoint = false);
 
+  /// Array-valued parameters, broadcast against shape as NumPy's Generator broadcasts them
+  /// (src/algorithms/random_params.cpp): element i takes the same Philox block and words as
+  /// with scalar parameters, and the same arithmetic with its own parameters, so equal
+  /// parameters give the scalar calls' bits on every device. The parameters are on the
+  /// result's device; floating ones are taken in dtype (float32 or float64), integer ones
+  /// exactly. The same checks as the scalar forms, over every element (reductions read back).
+  Array uniform(const Array& low, const Array& high, const Shape& shape, DType dtype = DType::float64);
+  Array normal(const Array& mean, const Array& scale, const Shape& shape, DType dtype = DType::float64);
+  Array exponential(const Array& scale, const Shape& shape, DType dtype = DType::float64);
+  /// low and high: integer or bool arrays (int64 or uint64 values), [low, high) or with
+  /// endpoint [low, high], each element's range non-empty and within dtype.
+  Array integers(const Array& low, const Array& high, const Shape& shape, DType dtype = DType::int64,
+                 bool endpoint = false);
+
  private:
   // integers of dtype from range = (low's bits, count of values, 0 for 2^64), checked.
   Array bounded(std::array<std::uint64_t, 2> range, const Shape& shape, DType dtype, const Device& device);

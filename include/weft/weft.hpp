@@ -36,6 +36,7 @@
 #include "weft/scan.hpp"
 #include "weft/sort.hpp"
 #include "weft/unique.hpp"
+#include "weft/order_keys.hpp"
 #include "weft/search.hpp"
 #include "weft/selection.hpp"
 #include "weft/selector.hpp"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "arrays.hpp"
+#include "weft/order_keys.hpp"
 #include "weft/search.hpp"
 #include "weft/selection.hpp"
 #include "weft/sort.hpp"
@@ -66,6 +67,9 @@ void register_array_sorting(nb::module_& m) {
     return make_array(weft::searchsorted(need_array(a, "searchsorted"), need_array(v, "searchsorted"), right,
                                          sorter.is_none() ? none : need_array(sorter, "searchsorted")));
   }, nb::arg("a"), nb::arg("v"), nb::arg("right") = false, nb::arg("sorter").none() = nb::none());
+  m.def("_order_keys", [](nb::handle x, bool descending) {
+    return make_array(weft::order_keys(need_array(x, "order_keys"), descending));
+  }, nb::arg("x"), nb::arg("descending") = false);
   register_array_selection(m);
 }
 

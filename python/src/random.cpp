@@ -75,6 +75,32 @@ void register_random(nb::module_& m) {
         return draw([&] { return g.integers_unsigned(low, high, s, t, d, endpoint); });
       }, nb::arg("low"), nb::arg("high"), nb::arg("shape"), nb::arg("dtype"), nb::arg("endpoint"),
          nb::arg("device").none())
+      // Array-valued parameters (weft arrays on the result's device, broadcast to shape).
+      .def("uniform_arrays", [](Generator& g, nb::handle low, nb::handle high, nb::handle shape,
+                                const std::string& dtype) {
+        const weft::Shape s(shape_arg(shape));
+        return draw([&] {
+          return g.uniform(need_array(low, "uniform"), need_array(high, "uniform"), s, dtype_arg(dtype));
+        });
+      }, nb::arg("low"), nb::arg("high"), nb::arg("shape"), nb::arg("dtype"))
+      .def("normal_arrays", [](Generator& g, nb::handle mean, nb::handle scale, nb::handle shape,
+                               const std::string& dtype) {
+        const weft::Shape s(shape_arg(shape));
+        return draw([&] {
+          return g.normal(need_array(mean, "normal"), need_array(scale, "normal"), s, dtype_arg(dtype));
+        });
+      }, nb::arg("mean"), nb::arg("scale"), nb::arg("shape"), nb::arg("dtype"))
+      .def("exponential_arrays", [](Generator& g, nb::handle scale, nb::handle shape, const std::string& dtype) {
+        const weft::Shape s(shape_arg(shape));
+        return draw([&] { return g.exponential(need_array(scale, "exponential"), s, dtype_arg(dtype)); });
+      }, nb::arg("scale"), nb::arg("shape"), nb::arg("dtype"))
+      .def("integers_arrays", [](Generator& g, nb::handle low, nb::handle high, nb::handle shape,
+                                 const std::string& dtype, bool endpoint) {
+        const weft::Shape s(shape_arg(shape));
+        return draw([&] {
+          return g.integers(need_array(low, "integers"), need_array(high, "integers"), s, dtype_arg(dtype), endpoint);
+        });
+      }, nb::arg("low"), nb::arg("high"), nb::arg("shape"), nb::arg("dtype"), nb::arg("endpoint"))
       .def("__copy__", [](const Generator& g) { return g; });
 }
 

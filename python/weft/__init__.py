@@ -215,7 +215,7 @@ from ._pyopencl import (  # noqa: F401  (PyOpenCL's names: docs/MIGRATING.md, "F
 from . import random  # noqa: F401  (weft.random: the Philox generator)
 from . import fft  # noqa: F401  (weft.fft: the Array API's fft extension)
 from ._raw import RawKernel, RawModule  # noqa: F401
-from ._partition import argpartition, partition  # noqa: F401
+from ._partition import argpartition, partition, topk  # noqa: F401
 from ._sorting import (  # noqa: F401
     argsort,
     argwhere,
@@ -403,7 +403,7 @@ __all__ = [
     "reciprocal", "reduction", "remainder", "repeat", "reshape", "result_type", "right_shift",
     "rint", "roll", "round", "scan", "searchsorted", "sign", "signbit", "sin", "sinh", "sort",
     "sort_by_key", "sqrt", "square", "squeeze", "stack", "std", "stream_map", "subtract", "sum", "synchronize",
-    "take", "take_along_axis", "tan", "tanh", "tensordot", "tile", "to_device", "transfer_stats", "transpose",
+    "take", "take_along_axis", "tan", "tanh", "tensordot", "tile", "to_device", "topk", "transfer_stats", "transpose",
     "tril", "triu", "true_divide", "trunc", "uint16", "uint32", "uint64", "uint8", "unique",
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var", "vecdot",
     "wait_for_events", "where", "zeros", "zeros_like",

@@ -43,7 +43,7 @@ from ._dtypes import dtype_name
 from ._sorting import argsort as _argsort
 
 if TYPE_CHECKING:
-    from ._typing import DTypeLike, DeviceLike, ShapeLike
+    from ._typing import ArrayLike, DTypeLike, DeviceLike, ShapeLike
 
 from ._pyk_random import normal_at, random_at, raw_at, uniform_at
 
@@ -66,8 +66,40 @@ def _shape(size: ShapeLike | None) -> tuple[SupportsIndex, ...]:
 def _number(value: object, what: str, who: str) -> float:
     if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (_numbers.Real, _np.number)):
         raise TypeError(f"Generator.{who}: {what} must be a real number, not {type(value).__name__} "
-                        "(weft's generator takes scalar parameters only)")
+                        "(or an array)")
     return float(value)
+
+
+def _is_array(*values: object) -> bool:
+    # Whether a parameter is array-valued (NumPy's Generator broadcasts those): a weft array, a
+    # NumPy array or a list/tuple; plain numbers take the scalar kernels.
+    return any(isinstance(v, (_Array, _np.ndarray, list, tuple)) for v in values)
+
+
+def _parameters(values: Sequence[object], size: ShapeLike | None, device: DeviceLike, who: str,
+                kinds: str) -> tuple[list[_Array], tuple[SupportsIndex, ...]]:
+    """The parameters as weft arrays on one device (a weft array's, else device=) and the
+    result's shape: size, or the parameters' broadcast shape when size is None."""
+    dev = device
+    for v in values:
+        if isinstance(v, _Array):  # weft arrays stay where they are (the others must be there too)
+            dev = v.device
+    arrays = []
+    for v in values:
+        a = v if isinstance(v, _Array) else _asarray(_np.asarray(v), device=dev)
+        if a.dtype.kind not in kinds:
+            raise TypeError(f"Generator.{who}: parameters must be arrays of kind {kinds!r} "
+                            f"(b bool, i/u integers, f floats), got {a.dtype}")
+        arrays.append(a)
+    if size is None:
+        try:
+            shape: tuple[SupportsIndex, ...] = tuple(_np.broadcast_shapes(*(tuple(a.shape) for a in arrays)))
+        except ValueError:
+            raise ValueError(f"Generator.{who}: the parameters' shapes "
+                             f"{', '.join(str(tuple(a.shape)) for a in arrays)} do not broadcast") from None
+    else:
+        shape = _shape(size)
+    return arrays, shape
 
 
 def _integer(value: object, what: str) -> int:
@@ -130,15 +162,31 @@ class Generator:
             raise TypeError("Generator.random: out= is not supported; the result is a new weft array")
         return self._g.uniform(0.0, 1.0, _shape(size), dtype_name(dtype), device)
 
-    def uniform(self, low: SupportsFloat = 0.0, high: SupportsFloat = 1.0, size: ShapeLike | None = None,
+    def uniform(self, low: SupportsFloat | ArrayLike = 0.0, high: SupportsFloat | ArrayLike = 1.0,
+                size: ShapeLike | None = None,
                 dtype: DTypeLike = _np.float64, device: DeviceLike = None) -> _Array:
-        """low + (high - low) * u, u in [0, 1) (as NumPy, high may come out through rounding)."""
+        """low + (high - low) * u, u in [0, 1) (as NumPy, high may come out through rounding).
+        low and high may be arrays (weft, NumPy or lists), broadcast against size as NumPy does;
+        element i then has the bits it has with scalar parameters of its own values.
+
+        >>> rng = weft.random.default_rng(1)
+        >>> rng.uniform(weft.asarray(np.array([0.0, 10.0])), 11.0, size=(3, 2)).shape
+        (3, 2)
+        """
+        if _is_array(low, high):
+            (lo, hi), shape = _parameters([low, high], size, device, "uniform", "biuf")
+            return self._g.uniform_arrays(lo, hi, shape, dtype_name(dtype))
         return self._g.uniform(_number(low, "low", "uniform"), _number(high, "high", "uniform"), _shape(size),
                                dtype_name(dtype), device)
 
-    def normal(self, loc: SupportsFloat = 0.0, scale: SupportsFloat = 1.0, size: ShapeLike | None = None,
+    def normal(self, loc: SupportsFloat | ArrayLike = 0.0, scale: SupportsFloat | ArrayLike = 1.0,
+               size: ShapeLike | None = None,
                dtype: DTypeLike = _np.float64, device: DeviceLike = None) -> _Array:
-        """loc + scale * z, z standard normal (Box-Muller on the Philox words)."""
+        """loc + scale * z, z standard normal (Box-Muller on the Philox words); loc and scale may be
+        arrays, broadcast against size."""
+        if _is_array(loc, scale):
+            (m, sc), shape = _parameters([loc, scale], size, device, "normal", "biuf")
+            return self._g.normal_arrays(m, sc, shape, dtype_name(dtype))
         return self._g.normal(_number(loc, "loc", "normal"), _number(scale, "scale", "normal"), _shape(size),
                               dtype_name(dtype), device)
 
@@ -148,9 +196,13 @@ class Generator:
             raise TypeError("Generator.standard_normal: out= is not supported; the result is a new weft array")
         return self._g.normal(0.0, 1.0, _shape(size), dtype_name(dtype), device)
 
-    def exponential(self, scale: SupportsFloat = 1.0, size: ShapeLike | None = None, dtype: DTypeLike = _np.float64,
+    def exponential(self, scale: SupportsFloat | ArrayLike = 1.0, size: ShapeLike | None = None,
+                    dtype: DTypeLike = _np.float64,
                     device: DeviceLike = None) -> _Array:
-        """scale * -log(u), u in (0, 1]."""
+        """scale * -log(u), u in (0, 1]; scale may be an array, broadcast against size."""
+        if _is_array(scale):
+            (sc,), shape = _parameters([scale], size, device, "exponential", "biuf")
+            return self._g.exponential_arrays(sc, shape, dtype_name(dtype))
         return self._g.exponential(_number(scale, "scale", "exponential"), _shape(size), dtype_name(dtype), device)
 
     def standard_exponential(self, size: ShapeLike | None = None, dtype: DTypeLike = _np.float64, out: None = None,
@@ -159,12 +211,17 @@ class Generator:
             raise TypeError("Generator.standard_exponential: out= is not supported; the result is a new weft array")
         return self._g.exponential(1.0, _shape(size), dtype_name(dtype), device)
 
-    def integers(self, low: SupportsIndex, high: SupportsIndex | None = None, size: ShapeLike | None = None,
-                 dtype: DTypeLike = _np.int64, endpoint: bool = False, device: DeviceLike = None) -> _Array:
+    def integers(self, low: SupportsIndex | ArrayLike, high: SupportsIndex | ArrayLike | None = None,
+                 size: ShapeLike | None = None, dtype: DTypeLike = _np.int64, endpoint: bool = False,
+                 device: DeviceLike = None) -> _Array:
         """Integers in [low, high) ([low, high] with endpoint=True); with high None, in [0, low).
-        Each value of a range of r has probability 1/r to within 2**-64 (no rejection)."""
+        Each value of a range of r has probability 1/r to within 2**-64 (no rejection). low and
+        high may be integer arrays, broadcast against size (each element's range checked)."""
         if high is None:
             low, high = 0, low
+        if _is_array(low, high):
+            (lo, hi), shape = _parameters([low, high], size, device, "integers", "biu")
+            return self._g.integers_arrays(lo, hi, shape, dtype_name(dtype), bool(endpoint))
         low, high, endpoint = _integer(low, "low"), _integer(high, "high"), bool(endpoint)
         name = dtype_name(dtype)
         if _INT64_MIN <= low <= _INT64_MAX and _INT64_MIN <= high <= _INT64_MAX:
