@@ -57,6 +57,18 @@ std::vector<Source> every_dialect_source() {
   s.push_back({"builtin/random", embedded::random_cl, ""});
   static const std::string random_f64 = std::string(embedded::random_cl) + "\n" + std::string(embedded::random_f64_cl);
   s.push_back({"builtin/random_f64", random_f64, ""});
+  // Array-valued random parameters (random_params.cl): one kernel calling every helper.
+  static const std::string random_params =
+      random_f64 + "\n" + std::string(embedded::random_params_cl) + "\n" + std::string(embedded::random_params_f64_cl) +
+      "\n__kernel void k(__global float* f, __global double* d, __global ulong* u, ulong s) {\n"
+      "  ulong i = get_global_id(0);\n"
+      "  f[i] = weft_uniform_f32_at(s, 0, 0, i, 0.0f, 1.0f) + weft_normal_f32_at(s, 0, 0, i, 0.0f, 1.0f)\n"
+      "       + weft_exponential_f32_at(s, 0, 0, i, 1.0f);\n"
+      "  d[i] = weft_uniform_f64_at(s, 0, 0, i, 0.0, 1.0) + weft_normal_f64_at(s, 0, 0, i, 0.0, 1.0)\n"
+      "       + weft_exponential_f64_at(s, 0, 0, i, 1.0);\n"
+      "  u[i] = weft_integers_narrow_at(s, 0, 0, i, 0, 9) + weft_integers_64_at(s, 0, 0, i, 0, 1ul << 40);\n"
+      "}\n";
+  s.push_back({"builtin/random_params", random_params, ""});
   static const std::string fft_scale = std::string(embedded::fft_scale_cl) + "\n" + std::string(embedded::fft_scale_f64_cl);
   s.push_back({"builtin/fft_scale", fft_scale, ""});
   // The generators' sources, as they are built for a GPU (work-group variants).
