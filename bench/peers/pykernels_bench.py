@@ -9,7 +9,8 @@ by default) as
   each device (issue 28 asks the Python kernel to be within 10% of it);
 - weft.polygon_mask (the scanline algorithm: a different algorithm, for scale);
 - the dispatch cost of a cached launch: a 16-item axpy @weft.kernel launched LAUNCHES times
-  without waiting (then one finish), per launch, against the same kernel in OpenCL C called
+  without waiting (then one finish), per launch, and the same axpy as a @weft.jit prange
+  function called from Python, against the same kernel in OpenCL C called
   through weft.Program (the Python layer's cost is the difference), and with COMPARE=1 Numba
   CUDA's @cuda.jit launch of the same axpy where a GPU is found;
 - with COMPARE=1: Numba's @njit(parallel=True) with prange over the rows (the host's cores), and
@@ -142,6 +143,12 @@ def axpy16(y, x, a):
     y[i] += a * x[i]
 
 
+@weft.jit
+def axpy16_jit(y, x, a):
+    for i in weft.prange(len(y)):
+        y[i] += a * x[i]
+
+
 AXPY_C = "__kernel void axpy(__global float *y, long n, __global const float *x, long m, float a) " \
          "{ size_t i = get_global_id(0); y[i] += a * x[i]; }"
 
@@ -165,11 +172,16 @@ def dispatch(device, repeat):
     axpy16(queue, (16,), None, y, x, 0.5).wait()
     med, mn = per_launch(lambda: axpy16(queue, (16,), None, y, x, 0.5), queue.finish, repeat)
     emit("cached @weft.kernel launch (16-item axpy), per launch", sel, 16, med, mn)
+    arrays = weft.array_queue(device)  # (a @weft.jit call from Python runs on the arrays' queue)
+    axpy16_jit(y, x, 0.5)
+    arrays.finish()
+    j_med, j_mn = per_launch(lambda: axpy16_jit(y, x, 0.5), arrays.finish, repeat)
+    emit("cached @weft.jit prange call (16-item axpy), per call", sel, 16, j_med, j_mn)
     k = weft.Program(device, AXPY_C).build().axpy
     c_med, c_mn = per_launch(lambda: k(queue, (16,), None, y, 16, x, 16, 0.5), queue.finish, repeat)
     emit("  the same kernel in OpenCL C, per launch", sel, 16, c_med, c_mn)
-    info(f"{sel}: a cached Python kernel launch costs {med * 1e6:.1f} us, the OpenCL C kernel's "
-         f"{c_med * 1e6:.1f} us")
+    info(f"{sel}: a cached Python kernel launch costs {med * 1e6:.1f} us, a @weft.jit prange call "
+         f"{j_med * 1e6:.1f} us, the OpenCL C kernel's {c_med * 1e6:.1f} us")
 
 
 def numba_cuda_dispatch(cuda, repeat):

@@ -131,7 +131,7 @@ def launch(plan_kernel: Any, compiled: Compiled, device: Any, flat: list[Any], d
     """Launches the kernel over dims with the reduction and return buffers appended: (the event or
     None, the reductions' partial buffers, the return buffers)."""
     for start, step, _ in dims:
-        flat += [_np.int64(start), _np.int64(step)]
+        flat += (start, step)  # (ints: the kernel takes them as its long parameters)
     partials: list[Any] = []
     if compiled.reductions:
         total = 1
@@ -141,7 +141,7 @@ def launch(plan_kernel: Any, compiled: Compiled, device: Any, flat: list[Any], d
         for _, _, t in compiled.reductions:
             partials.append(empty(max(1, total), _np.uint8 if t.name == "bool" else t.dtype, device=device))
         flat += partials
-        flat += [_np.int64(count) for _, _, count in dims]
+        flat += [count for _, _, count in dims]
         dims = [(start, step, max(1, count)) for start, step, count in dims]  # work-item 0 keeps the start value
     rets: list[Any] = []
     items = compiled.ret_tuple.elems if compiled.ret_tuple is not None else (
