@@ -21,13 +21,15 @@ Usage: pykernels_bench.py [SIZE] [REPEAT] [VERTICES] [DEVICES] [COMPARE]
 DEVICES is a comma-separated list of selectors (every device weft.devices() lists by default).
 Each mask is checked against weft.polygon_mask's on the host; a wrong one fails the script.
 Times are the median and minimum of REPEAT runs after two untimed ones, each run waiting for its
-result. Also measured, per device: the first call's translate+build time in this process, and in
-three fresh processes the time until the kernel is ready (translation, then the program from the
-disk cache). Prints the harness's lines:
+result; the Python kernel, its checked form and the OpenCL C kernel run in turn, round after
+round, so that the shared machine's load falls on the three alike. Also measured, per device:
+the first call's translate+build time in this process, and in five fresh processes the time
+until the kernel is ready (translation, then the program from the disk cache). Prints the harness's lines:
   record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes
 and "info<TAB>text" for the ratios the issue asks about. A benchmark, not a test.
 """
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -153,6 +155,20 @@ AXPY_C = "__kernel void axpy(__global float *y, long n, __global const float *x,
          "{ size_t i = get_global_id(0); y[i] += a * x[i]; }"
 
 
+def timed_in_turn(fns, repeat, warmup=2):
+    """Runs each of fns in turn, warmup rounds untimed, then repeat rounds; (median, min) seconds of each."""
+    for _ in range(warmup):
+        for fn in fns:
+            fn()
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, acc in zip(fns, times):
+            t0 = time.perf_counter()
+            fn()
+            acc.append(time.perf_counter() - t0)
+    return [(statistics.median(t), min(t)) for t in times]
+
+
 def per_launch(launch, finish, repeat):
     """Median and minimum seconds a launch over REPEAT runs of LAUNCHES launches and one finish."""
     def run():
@@ -258,17 +274,17 @@ print(f"{{(t1 - t0) * 1e3:.2f}} {{(t2 - t1) * 1e3:.2f}}")
 
 
 def new_process(device):
-    """Translation and kernel-ready times of the polygon kernel in three fresh processes (the
+    """Translation and kernel-ready times of the polygon kernel in five fresh processes (the
     first may build; the later ones load the disk cache)."""
     here = os.path.dirname(os.path.abspath(__file__))
     code = NEW_PROCESS.format(here=here, selector=device.selector)
     ready = []
-    for _ in range(3):
+    for _ in range(5):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
         ready.append((float(out[0]) + float(out[1])) * 1e-3)
         info(f"{device.selector}: new process: translate {out[0]} ms, kernel ready (build or disk cache) {out[1]} ms")
-    later = ready[1:]
-    emit("new process: Python kernel ready (cached)", device.selector, 1, sorted(later)[len(later) // 2], min(later))
+    later = sorted(ready[1:])
+    emit("new process: Python kernel ready (cached)", device.selector, 1, statistics.median(later), later[0])
 
 
 def one_device(device, vertices, size, repeat, reference):
@@ -289,14 +305,12 @@ def one_device(device, vertices, size, repeat, reference):
     def py_kernel():
         polygon_pixels(v, mask, True)
         queue.finish()
-    out["py"], mn = timed(py_kernel, repeat)
-    emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], mn)
 
     polygon_pixels_checked(v, mask, True)
     check(mask.get(), reference, f"Python kernel with boundscheck on {sel}")
-    # waits for the kernel (it reads the error record)
-    out["checked"], mn = timed(lambda: polygon_pixels_checked(v, mask, True), repeat)
-    emit("  the same, boundscheck=True", sel, n, out["checked"], mn)
+
+    def checked():
+        polygon_pixels_checked(v, mask, True)  # (waits for the kernel: it reads the error record)
 
     k = weft.Program(device, OPENCL_C).build().inside_polygon
     c_out = weft.zeros((size, size), np.uint8, device=device)
@@ -307,8 +321,13 @@ def one_device(device, vertices, size, repeat, reference):
         queue.finish()
     c_kernel()
     check(c_out.get(), reference, f"OpenCL C kernel on {sel}")
-    out["c"], mn = timed(c_kernel, repeat)
-    emit("the same kernel in OpenCL C", sel, n, out["c"], mn)
+    # The three run in turn (Python kernel, checked, OpenCL C; REPEAT rounds), so that a change
+    # in the shared machine's load falls on all three alike.
+    (out["py"], py_mn), (out["checked"], ch_mn), (out["c"], c_mn) = timed_in_turn([py_kernel, checked, c_kernel],
+                                                                                  repeat)
+    emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], py_mn)
+    emit("  the same, boundscheck=True", sel, n, out["checked"], ch_mn)
+    emit("the same kernel in OpenCL C", sel, n, out["c"], c_mn)
 
     med, mn = timed(lambda: weft.polygon_mask(vertices, size, size, device=device), repeat)
     emit("weft.polygon_mask (scanline; other algorithm)", sel, n, med, mn)

@@ -162,6 +162,18 @@ def _identity(op: str, t: Scalar) -> str:
     return literal(info.max if op == "min" else info.min, t)
 
 
+def _constant(node: ast.expr | None, default: int) -> int | None:
+    """A prange bound's value where it is an integer literal (or left out), else None."""
+    if node is None:
+        return default
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) is int):
+        return -node.operand.value
+    return None
+
+
 def _positive(node: ast.expr | None, default: int, strict: bool) -> bool:
     if node is None:
         return True
@@ -213,7 +225,13 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
             for j, d in enumerate(dims):
                 extra += [f"long pyk_start_{j}", f"long pyk_step_{j}"]
                 nonneg = _positive(d.start, 0, False) and _positive(d.step, 1, True)
-                v = Val(f"(pyk_start_{j} + (long)get_global_id({n - 1 - j}) * pyk_step_{j})", INT64, nonneg)
+                start, step = _constant(d.start, 0), _constant(d.step, 1)
+                # (literal bounds, prange(n) most of all, are written in: the work-item's index is then
+                # plainly linear in its id, which lets the device compiler vectorize its accesses)
+                gid = f"(long)get_global_id({n - 1 - j})"
+                scaled = gid if step == 1 else f"{gid} * {step if step is not None else f'pyk_step_{j}'}"
+                v = Val(f"({scaled})" if start == 0 else f"({start if start is not None else f'pyk_start_{j}'}"
+                        f" + {scaled})", INT64, nonneg)
                 tr.assign_name(d.name, v, loop)
                 if nonneg and tr.loop_only(d.name):
                     tr.vars[d.name] = Val(tr.vars[d.name].code, INT64, True)
