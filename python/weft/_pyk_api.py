@@ -443,8 +443,10 @@ def jit(func: F | None = None, *, boundscheck: bool = False) -> Any:
     """Compiles a Python function of the kernel subset for every device (issue 28).
 
     From Python, ``f(*args)`` (weft or NumPy arrays, numbers, tuples of numbers) runs it on the
-    arrays' device: its outermost ``weft.prange`` loops become the NDRange (NumPy arrays it
-    writes are copied back); without one it runs as one work-item and returns its value. From
+    arrays' device: its outermost ``weft.prange`` loops become the NDRange (NumPy arrays are used
+    in place on the host backend, strided views through their strides; elsewhere the ones it
+    writes are copied back); without one it runs as one work-item and returns its value (a
+    number or a tuple of numbers; after a prange loop, its reductions'). From
     a @weft.kernel or another @weft.jit function it is a helper function of the same program.
     Types come from the arguments on first call (or from annotations); weft.show_source shows
     the dialect source. Constructs outside the subset raise weft.Unsupported naming the file,
@@ -484,6 +486,11 @@ def jit(func: F | None = None, *, boundscheck: bool = False) -> Any:
     >>> scale(x, y, 2.0)
     >>> y
     array([1., 3., 5., 7.])
+    >>> @weft.jit
+    ... def floor_divmod(a, b):
+    ...     return a // b, a % b
+    >>> floor_divmod(-7, 2)
+    (np.int64(-4), np.int64(1))
     """
     if func is None:
         return functools.partial(jit, boundscheck=boundscheck)
@@ -494,7 +501,9 @@ def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
     """Compiles a Python function as an NDRange kernel (issue 28): the body runs once per
     work-item (``weft.global_id(0)``, ``weft.local_id``, ``weft.group_id``, ``weft.global_size``),
     called ``k(queue_or_device, global_size, local_size, *args)`` with weft arrays and numbers, as
-    an OpenCL C kernel is; it returns the launch's weft.Event. ``@weft.kernel(boundscheck=True)``
+    an OpenCL C kernel is; it returns the launch's weft.Event. NumPy arrays are taken too (used in
+    place on the host backend, else copied and the written ones copied back; the launch is then
+    waited for). ``@weft.kernel(boundscheck=True)``
     checks every array index as @weft.jit's does (the call then waits for the kernel).
 
     Parameters

@@ -29,7 +29,8 @@ import numpy as _np
 from . import _weft
 from ._pyk_dispatch import Plan
 from ._pyk_kernels import Compiled, evaluate_dims
-from ._pyk_types import ArrayT, Scalar, Type, dtype_name
+from ._dtypes import dtype_name
+from ._pyk_types import SCALAR_NAMES, ArrayT, Scalar, Type
 
 _PLAIN = (float, int, bool)
 
@@ -58,7 +59,6 @@ def numpy_type(a: _np.ndarray, device: Any) -> ArrayT | None:
     if device.backend != "host" or a.size == 0 or a.ndim == 0 or a.dtype.byteorder == ">":
         return None
     name = dtype_name(a.dtype)
-    from ._pyk_types import SCALAR_NAMES
     if name not in SCALAR_NAMES or not a.flags.aligned or any(s % a.itemsize for s in a.strides):
         return None
     return ArrayT(name, a.ndim, not a.flags.c_contiguous)

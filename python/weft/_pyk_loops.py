@@ -119,7 +119,7 @@ class LoopMixin:
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     counts[n.id] = counts.get(n.id, 0) + 1
             self.p.stores = counts
-        return self.p.stores.get(name, 0) == 1
+        return bool(self.p.stores.get(name, 0) == 1)
 
     def array_loop(self, index: ast.expr | None, target: ast.expr, array: ast.expr, node: ast.For) -> None:
         a = self.expr(array)

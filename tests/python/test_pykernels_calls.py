@@ -236,3 +236,29 @@ def test_jit_plans_are_kept_and_reused(device):
 def step_of(a, s):
     for i in weft.prange(0, len(a), s):
         a[i] = 1.0
+
+
+@weft.jit
+def literal_bounds(a, out):
+    for i in weft.prange(7, -1, -2):  # literal bounds are written into the kernel
+        out[i] = a[i] * 2
+
+
+@weft.jit
+def literal_start(a, out):
+    for i in weft.prange(3, len(a)):
+        out[i] = a[i] + 1
+
+
+def test_literal_prange_bounds(device):
+    a = np.arange(8.0)
+    out = np.zeros(8)
+    with device:
+        literal_bounds(a, out)
+    np.testing.assert_array_equal(out, [0, 2, 0, 6, 0, 10, 0, 14])
+    out[:] = 0
+    with device:
+        literal_start(a, out)
+    np.testing.assert_array_equal(out, [0, 0, 0, 4, 5, 6, 7, 8])
+    src = weft.show_source(literal_start, "float64[:]", "float64[:]")
+    assert "(3 + (long)get_global_id(0))" in src
