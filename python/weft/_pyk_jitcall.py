@@ -48,6 +48,8 @@ def jit_signature(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any] | None:
             out.append((a._dtype, a.ndim, a.offset != 0 or not a.flags_c_contiguous))
             if device is None:
                 device = a.device
+            elif a.device != device:
+                return None  # (the full path words the error)
         else:
             return None
     return tuple(out), device

@@ -262,3 +262,15 @@ def test_literal_prange_bounds(device):
     np.testing.assert_array_equal(out, [0, 0, 0, 4, 5, 6, 7, 8])
     src = weft.show_source(literal_start, "float64[:]", "float64[:]")
     assert "(3 + (long)get_global_id(0))" in src
+
+
+def test_plan_keeps_the_one_device_check():
+    devices = weft.devices()
+    if len(devices) < 2:
+        pytest.skip("needs two devices")
+    a, b = (weft.zeros(4, device=d) for d in devices[:2])
+    x = weft.asarray(np.ones(4), device=devices[0])
+    axpy(a, x, 1.0)  # the plan of (float64[:], float64[:], float) on devices[0]
+    with pytest.raises(weft.InvalidArgument, match="move them to one device"):
+        axpy(a, b, 1.0)
+    np.testing.assert_array_equal(a.get(), np.ones(4))
