@@ -263,7 +263,7 @@ import weft
 import pykernels_bench as b
 from weft._pyk_types import ArrayT, WEAK_BOOL
 device = weft.Device({selector!r})
-types = (ArrayT("float64", 2), ArrayT("uint8", 2), WEAK_BOOL)
+types = (ArrayT("float64", 2, False, 2), ArrayT("uint8", 2), WEAK_BOOL)  # (vertices: n x 2)
 t0 = time.perf_counter()
 b.polygon_pixels._compiler.compiled(types)
 t1 = time.perf_counter()

@@ -94,13 +94,15 @@ class FunctionTranslator(LoopMixin, ExprMixin):
         for k, (name, t) in enumerate(zip(self.p.params, self.types)):
             c = c_name(name)
             if isinstance(t, ArrayT):
-                shape = tuple(f"pyk_n_{c}_{d}" for d in range(t.ndim))
+                names = tuple(f"pyk_n_{c}_{d}" for d in range(t.ndim))
+                # (a known last extent: its argument is still passed, the code uses the constant)
+                shape = names[:-1] + (f"{t.inner}L",) if t.inner else names
                 strides = tuple(f"pyk_s_{c}_{d}" for d in range(t.ndim)) if t.strided else ()
                 code = f"({c} + pyk_o_{c})" if t.strided else c
                 self.vars[name] = Val(code, t, shape=shape, root=name, strides=strides)
                 self.param_roots[name] = k
                 self.params_c.append((f"__global @@CONST_{name}@@{t.elem.c_storage} *{c}", t, name))
-                for s in shape + ((f"pyk_o_{c}",) if t.strided else ()) + strides:
+                for s in names + ((f"pyk_o_{c}",) if t.strided else ()) + strides:
                     self.params_c.append((f"long {s}", INT64, ""))
             elif isinstance(t, TupleT):
                 elems = tuple(Val(f"pyk_e_{c}_{i}", e) for i, e in enumerate(t.elems))

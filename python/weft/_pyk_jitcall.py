@@ -30,7 +30,7 @@ from . import _weft
 from ._pyk_dispatch import Plan
 from ._pyk_kernels import Compiled, evaluate_dims
 from ._dtypes import dtype_name
-from ._pyk_types import SCALAR_NAMES, ArrayT, Scalar, Type
+from ._pyk_types import SCALAR_NAMES, ArrayT, Scalar, Type, inner_extent
 
 _PLAIN = (float, int, bool)
 
@@ -45,7 +45,8 @@ def jit_signature(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any] | None:
         if t in _PLAIN or isinstance(a, _np.generic):
             out.append(t)
         elif isinstance(a, _weft._Array):
-            out.append((a._dtype, a.ndim, a.offset != 0 or not a.flags_c_contiguous))
+            strided = a.offset != 0 or not a.flags_c_contiguous
+            out.append((a._dtype, a.ndim, strided, inner_extent(a.shape, strided) if a.ndim > 1 else 0))
             if device is None:
                 device = a.device
             elif a.device != device:
@@ -63,7 +64,8 @@ def numpy_type(a: _np.ndarray, device: Any) -> ArrayT | None:
     name = dtype_name(a.dtype)
     if name not in SCALAR_NAMES or not a.flags.aligned or any(s % a.itemsize for s in a.strides):
         return None
-    return ArrayT(name, a.ndim, not a.flags.c_contiguous)
+    strided = not a.flags.c_contiguous
+    return ArrayT(name, a.ndim, strided, inner_extent(a.shape, strided))
 
 
 def borrow(t: ArrayT, a: _np.ndarray) -> list[Any]:

@@ -274,3 +274,41 @@ def test_plan_keeps_the_one_device_check():
     with pytest.raises(weft.InvalidArgument, match="move them to one device"):
         axpy(a, b, 1.0)
     np.testing.assert_array_equal(a.get(), np.ones(4))
+
+
+@weft.jit
+def row_sums(a, out):
+    for i in weft.prange(a.shape[0]):
+        s = 0.0
+        for j in range(a.shape[1]):
+            s += a[i, j]
+        out[i] = s
+
+
+@weft.kernel
+def last_of_rows(a, out):
+    i = weft.global_id(0)
+    out[i] = a[i][a.shape[1] - 1]
+
+
+def test_small_last_extents_have_translations_of_their_own(device):
+    # (n, 1..4) C-contiguous arrays carry their last extent in their type: a constant in the code
+    for cols in (2, 3, 2, 5, 4):
+        a = np.arange(4.0 * cols).reshape(4, cols)
+        w, out = weft.asarray(a, device=device), weft.zeros(4, device=device)
+        row_sums(w, out)  # the plan's signature tells the extents apart too
+        np.testing.assert_array_equal(out.get(), a.sum(axis=1))
+        last_of_rows(device, (4,), None, w, out).wait()
+        np.testing.assert_array_equal(out.get(), a[:, -1])
+    assert {t[0].inner for t in row_sums._compiler.sources} == {2, 3, 4, 0}
+
+
+def test_bounds_check_names_the_constant_axis(device):
+    @weft.jit(boundscheck=True)
+    def third(a, out):
+        for i in weft.prange(a.shape[0]):
+            out[i] = a[i][2]
+
+    a = weft.asarray(np.ones((3, 2)), device=device)
+    with pytest.raises(weft.IndexOutOfRange, match=r"index 2 is out of bounds for axis 1 with size 2 of 'a\[i\]'"):
+        third(a, weft.zeros(3, device=device))
