@@ -302,7 +302,9 @@ class JitFunction:
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: Any) -> Any:
-        if len(args) == self._nparams and not self._compiler.boundscheck:
+        if len(args) != self._nparams:
+            args = _bind(self.parsed, args, "@weft.jit function")  # (defaults: then the plan applies)
+        if not self._compiler.boundscheck:
             sig = jit_signature(args)
             if sig is not None:
                 device = sig[1] if sig[1] is not None else current_device()

@@ -312,3 +312,21 @@ def test_bounds_check_names_the_constant_axis(device):
     a = weft.asarray(np.ones((3, 2)), device=device)
     with pytest.raises(weft.IndexOutOfRange, match=r"index 2 is out of bounds for axis 1 with size 2 of 'a\[i\]'"):
         third(a, weft.zeros(3, device=device))
+
+
+@weft.jit
+def fill_with(a, v=7.0):
+    for i in weft.prange(len(a)):
+        a[i] = v
+
+
+def test_defaults_use_the_plan(device):
+    a = weft.zeros(3, device=device)
+    fill_with(a)
+    fill_with(a)  # the plan of (float64[:], float): the default bound first
+    np.testing.assert_array_equal(a.get(), [7.0] * 3)
+    fill_with(a, 2.0)
+    np.testing.assert_array_equal(a.get(), [2.0] * 3)
+    assert len([k for k in fill_with._plans if k[1] == device]) == 1
+    with pytest.raises(TypeError, match="takes 2 arguments, 3 given"):
+        fill_with(a, 1.0, 2.0)
