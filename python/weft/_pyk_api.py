@@ -15,7 +15,8 @@ from . import _weft
 from ._pyk_dispatch import Plan, signature
 from ._device import current_device
 from ._pyk_frontend import Parsed, parse
-from ._pyk_jitcall import JitPlan, borrow, jit_signature, launch, numpy_type, results
+from ._pyk_jitcall import (JitPlan, borrow, check_writable, jit_signature, launch, numpy_arguments, numpy_type,
+                           results)
 from ._pyk_kernels import Compiled, evaluate_dims, translate
 from ._pyk_types import ArrayT, Scalar, TupleT, Type, parse_spec, type_of_value
 
@@ -332,6 +333,7 @@ class JitFunction:
                     types[i] = nt
                     borrowed[i] = borrow(nt, a)
         compiled, k = self._compiler.kernel(tuple(types), device)
+        check_writable(p, "@weft.jit function", args, borrowed, compiled.writes)
         if len(args) == len(p.params) and not self._compiler.boundscheck:
             sig = jit_signature(args)
             if sig is not None:
@@ -408,19 +410,9 @@ class KernelFunction:
         types = list(_arg_types(p, args, "@weft.kernel"))
         # NumPy arrays: used in place on the host backend (views through their strides), else copied
         # to the device and, where the kernel writes them, back; either way the launch is waited for.
-        flat_of: dict[int, list[Any]] = {}
-        copies: list[tuple[int, Any, Any]] = []
-        for i, (t, a) in enumerate(zip(types, args)):
-            if isinstance(a, _np.ndarray) and isinstance(t, ArrayT):
-                nt = numpy_type(a, queue.device)
-                if nt is not None:
-                    types[i], flat_of[i] = nt, borrow(nt, a)
-                else:
-                    from ._creation import asarray
-                    w = asarray(_np.ascontiguousarray(a), device=queue.device)
-                    copies.append((i, a, w))
-                    flat_of[i] = _flat((t,), (w,))
+        flat_of, copies = numpy_arguments(types, args, queue.device)
         c, k = self._compiler.kernel(tuple(types), queue.device)
+        check_writable(p, "@weft.kernel", args, [i for i in flat_of if i not in {j for j, _, _ in copies}], c.writes)
         sig = signature(args) if len(args) == len(p.params) else None
         if sig is not None and not self._compiler.boundscheck:
             self._plans[(sig, queue.device)] = Plan(tuple(types), k)

@@ -83,6 +83,35 @@ def borrow(t: ArrayT, a: _np.ndarray) -> list[Any]:
     return [whole, *shape, _np.int64((data - low) // item), *(_np.int64(s // item) for s in a.strides)]
 
 
+def numpy_arguments(types: list[Type], args: tuple[Any, ...], device: Any) -> tuple[dict[int, list[Any]],
+                                                                                 list[tuple[int, Any, Any]]]:
+    """A @weft.kernel launch's NumPy arguments: ({index: kernel arguments}, [(index, array, device
+    copy)]): used in place on the host backend (types[index] then says how), else copied."""
+    from ._pyk_api import _flat
+    flat_of: dict[int, list[Any]] = {}
+    copies: list[tuple[int, Any, Any]] = []
+    for i, (t, a) in enumerate(zip(types, args)):
+        if isinstance(a, _np.ndarray) and isinstance(t, ArrayT):
+            nt = numpy_type(a, device)
+            if nt is not None:
+                types[i], flat_of[i] = nt, borrow(nt, a)
+            else:
+                from ._creation import asarray
+                w = asarray(_np.ascontiguousarray(a), device=device)
+                copies.append((i, a, w))
+                flat_of[i] = _flat((t,), (w,))
+    return flat_of, copies
+
+
+def check_writable(parsed: Any, what: str, args: tuple[Any, ...], borrowed: Any, writes: set[int]) -> None:
+    """ValueError for a read-only NumPy array used in place that the function writes (as NumPy's
+    'assignment destination is read-only')."""
+    for i in borrowed:
+        if i in writes and not args[i].flags.writeable:
+            raise ValueError(f"{what} '{parsed.tree.name}': argument '{parsed.params[i]}' is a read-only NumPy "
+                             "array and the function writes it; pass a writable array (a.copy())")
+
+
 def dims_function(p: Any, c: Compiled) -> Callable[..., list[tuple[int, int, int]]] | None:
     """The prange bounds as one Python function of the parameters (its lets first), made with the
     function's globals and closure values: (start, step, count) per dimension; None without

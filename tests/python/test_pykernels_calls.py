@@ -330,3 +330,28 @@ def test_defaults_use_the_plan(device):
     assert len([k for k in fill_with._plans if k[1] == device]) == 1
     with pytest.raises(TypeError, match="takes 2 arguments, 3 given"):
         fill_with(a, 1.0, 2.0)
+
+
+def test_read_only_numpy_arrays_are_not_written():
+    host = weft.Device("host")
+    a = np.zeros(3)
+    a.flags.writeable = False
+    with host, pytest.raises(ValueError, match="argument 'a' is a read-only NumPy array"):
+        fill_with(a)
+
+    @weft.kernel
+    def put(x):
+        x[weft.global_id(0)] = 1.0
+    with pytest.raises(ValueError, match="argument 'x' is a read-only NumPy array"):
+        put(host, (3,), None, a)
+    np.testing.assert_array_equal(a, 0)
+    out = np.zeros(3)
+    with host:
+        add_one_into(a, out)  # read only: fine
+    np.testing.assert_array_equal(out, 1)
+
+
+@weft.jit
+def add_one_into(a, out):
+    for i in weft.prange(len(a)):
+        out[i] = a[i] + 1
