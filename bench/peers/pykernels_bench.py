@@ -156,16 +156,18 @@ AXPY_C = "__kernel void axpy(__global float *y, long n, __global const float *x,
 
 
 def timed_in_turn(fns, repeat, warmup=2):
-    """Runs each of fns in turn, warmup rounds untimed, then repeat rounds; (median, min) seconds of each."""
+    """Runs each of fns in turn, warmup rounds untimed, then repeat rounds, each round starting one
+    further along (so none always runs right after the same other); (median, min) seconds of each."""
     for _ in range(warmup):
         for fn in fns:
             fn()
     times = [[] for _ in fns]
-    for _ in range(repeat):
-        for fn, acc in zip(fns, times):
+    for r in range(repeat):
+        for k in range(len(fns)):
+            j = (r + k) % len(fns)
             t0 = time.perf_counter()
-            fn()
-            acc.append(time.perf_counter() - t0)
+            fns[j]()
+            times[j].append(time.perf_counter() - t0)
     return [(statistics.median(t), min(t)) for t in times]
 
 
@@ -321,8 +323,8 @@ def one_device(device, vertices, size, repeat, reference):
         queue.finish()
     c_kernel()
     check(c_out.get(), reference, f"OpenCL C kernel on {sel}")
-    # The three run in turn (Python kernel, checked, OpenCL C; REPEAT rounds), so that a change
-    # in the shared machine's load falls on all three alike.
+    # The three run in turn (REPEAT rounds, each starting one further along), so that a change in
+    # the shared machine's load falls on all three alike.
     (out["py"], py_mn), (out["checked"], ch_mn), (out["c"], c_mn) = timed_in_turn([py_kernel, checked, c_kernel],
                                                                                   repeat)
     emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], py_mn)
