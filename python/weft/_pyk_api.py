@@ -311,9 +311,7 @@ class JitFunction:
                 device = sig[1] if sig[1] is not None else current_device()
                 plan = self._plans.get((sig[0], device))
                 if plan is not None:
-                    flat = plan.arguments(args)
-                    ev, partials, rets = launch(plan.kernel, plan.compiled, device, flat, plan.dims_of(args), [])
-                    return results(plan.compiled, partials, rets) if partials or rets else None
+                    return plan.call(args, device)
         return self._call(args)
 
     def _call(self, args: tuple[Any, ...]) -> Any:

@@ -145,12 +145,31 @@ class JitPlan:
     """A signature's kernel for @weft.jit calls from Python: the kernel, how arguments are passed
     (Plan), the bounds function and what comes back."""
 
-    __slots__ = ("compiled", "arguments", "kernel", "dims", "params", "parsed")
+    __slots__ = ("compiled", "arguments", "kernel", "dims", "params", "parsed", "plain")
 
     def __init__(self, parsed: Any, types: tuple[Type, ...], compiled: Compiled, kernel: Any) -> None:
         self.parsed, self.compiled, self.kernel = parsed, compiled, kernel
         self.arguments = Plan(types, kernel).arguments
         self.dims = dims_function(parsed, compiled)
+        # prange loops, nothing to return: the launch alone (no buffers, no waiting)
+        self.plain = self.dims is not None and not compiled.reductions and compiled.ret is None \
+            and compiled.ret_tuple is None
+
+    def call(self, args: tuple[Any, ...], device: Any) -> Any:
+        """The call with this plan's kernel: its value (None without one)."""
+        if self.plain:
+            assert self.dims is not None
+            flat = self.arguments(args)
+            size = []
+            for start, step, count in self.dims(*args):
+                if count <= 0:
+                    return None
+                flat += (start, step)
+                size.append(count)
+            self.kernel(_weft.array_queue(device), tuple(reversed(size)), None, *flat)
+            return None
+        ev, partials, rets = launch(self.kernel, self.compiled, device, self.arguments(args), self.dims_of(args), [])
+        return results(self.compiled, partials, rets) if partials or rets else None
 
     def dims_of(self, args: tuple[Any, ...]) -> list[tuple[int, int, int]]:
         if self.dims is not None:
