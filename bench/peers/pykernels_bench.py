@@ -9,7 +9,8 @@ by default) as
   each device (issue 28 asks the Python kernel to be within 10% of it);
 - weft.polygon_mask (the scanline algorithm: a different algorithm, for scale);
 - the dispatch cost of a cached launch: a 16-item axpy @weft.kernel launched LAUNCHES times
-  without waiting (then one finish), per launch, against the same kernel in OpenCL C called
+  without waiting (then one finish), per launch, and the same axpy as a @weft.jit prange
+  function called from Python, against the same kernel in OpenCL C called
   through weft.Program (the Python layer's cost is the difference), and with COMPARE=1 Numba
   CUDA's @cuda.jit launch of the same axpy where a GPU is found;
 - with COMPARE=1: Numba's @njit(parallel=True) with prange over the rows (the host's cores), and
@@ -20,13 +21,15 @@ Usage: pykernels_bench.py [SIZE] [REPEAT] [VERTICES] [DEVICES] [COMPARE]
 DEVICES is a comma-separated list of selectors (every device weft.devices() lists by default).
 Each mask is checked against weft.polygon_mask's on the host; a wrong one fails the script.
 Times are the median and minimum of REPEAT runs after two untimed ones, each run waiting for its
-result. Also measured, per device: the first call's translate+build time in this process, and in
-three fresh processes the time until the kernel is ready (translation, then the program from the
-disk cache). Prints the harness's lines:
+result; the Python kernel, its checked form and the OpenCL C kernel run in turn, round after
+round, so that the shared machine's load falls on the three alike. Also measured, per device:
+the first call's translate+build time in this process, and in five fresh processes the time
+until the kernel is ready (translation, then the program from the disk cache). Prints the harness's lines:
   record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes
 and "info<TAB>text" for the ratios the issue asks about. A benchmark, not a test.
 """
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -142,8 +145,30 @@ def axpy16(y, x, a):
     y[i] += a * x[i]
 
 
+@weft.jit
+def axpy16_jit(y, x, a):
+    for i in weft.prange(len(y)):
+        y[i] += a * x[i]
+
+
 AXPY_C = "__kernel void axpy(__global float *y, long n, __global const float *x, long m, float a) " \
          "{ size_t i = get_global_id(0); y[i] += a * x[i]; }"
+
+
+def timed_in_turn(fns, repeat, warmup=2):
+    """Runs each of fns in turn, warmup rounds untimed, then repeat rounds, each round starting one
+    further along (so none always runs right after the same other); (median, min) seconds of each."""
+    for _ in range(warmup):
+        for fn in fns:
+            fn()
+    times = [[] for _ in fns]
+    for r in range(repeat):
+        for k in range(len(fns)):
+            j = (r + k) % len(fns)
+            t0 = time.perf_counter()
+            fns[j]()
+            times[j].append(time.perf_counter() - t0)
+    return [(statistics.median(t), min(t)) for t in times]
 
 
 def per_launch(launch, finish, repeat):
@@ -165,11 +190,16 @@ def dispatch(device, repeat):
     axpy16(queue, (16,), None, y, x, 0.5).wait()
     med, mn = per_launch(lambda: axpy16(queue, (16,), None, y, x, 0.5), queue.finish, repeat)
     emit("cached @weft.kernel launch (16-item axpy), per launch", sel, 16, med, mn)
+    arrays = weft.array_queue(device)  # (a @weft.jit call from Python runs on the arrays' queue)
+    axpy16_jit(y, x, 0.5)
+    arrays.finish()
+    j_med, j_mn = per_launch(lambda: axpy16_jit(y, x, 0.5), arrays.finish, repeat)
+    emit("cached @weft.jit prange call (16-item axpy), per call", sel, 16, j_med, j_mn)
     k = weft.Program(device, AXPY_C).build().axpy
     c_med, c_mn = per_launch(lambda: k(queue, (16,), None, y, 16, x, 16, 0.5), queue.finish, repeat)
     emit("  the same kernel in OpenCL C, per launch", sel, 16, c_med, c_mn)
-    info(f"{sel}: a cached Python kernel launch costs {med * 1e6:.1f} us, the OpenCL C kernel's "
-         f"{c_med * 1e6:.1f} us")
+    info(f"{sel}: a cached Python kernel launch costs {med * 1e6:.1f} us, a @weft.jit prange call "
+         f"{j_med * 1e6:.1f} us, the OpenCL C kernel's {c_med * 1e6:.1f} us")
 
 
 def numba_cuda_dispatch(cuda, repeat):
@@ -235,7 +265,7 @@ import weft
 import pykernels_bench as b
 from weft._pyk_types import ArrayT, WEAK_BOOL
 device = weft.Device({selector!r})
-types = (ArrayT("float64", 2), ArrayT("uint8", 2), WEAK_BOOL)
+types = (ArrayT("float64", 2, False, 2), ArrayT("uint8", 2), WEAK_BOOL)  # (vertices: n x 2)
 t0 = time.perf_counter()
 b.polygon_pixels._compiler.compiled(types)
 t1 = time.perf_counter()
@@ -246,17 +276,17 @@ print(f"{{(t1 - t0) * 1e3:.2f}} {{(t2 - t1) * 1e3:.2f}}")
 
 
 def new_process(device):
-    """Translation and kernel-ready times of the polygon kernel in three fresh processes (the
+    """Translation and kernel-ready times of the polygon kernel in five fresh processes (the
     first may build; the later ones load the disk cache)."""
     here = os.path.dirname(os.path.abspath(__file__))
     code = NEW_PROCESS.format(here=here, selector=device.selector)
     ready = []
-    for _ in range(3):
+    for _ in range(5):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
         ready.append((float(out[0]) + float(out[1])) * 1e-3)
         info(f"{device.selector}: new process: translate {out[0]} ms, kernel ready (build or disk cache) {out[1]} ms")
-    later = ready[1:]
-    emit("new process: Python kernel ready (cached)", device.selector, 1, sorted(later)[len(later) // 2], min(later))
+    later = sorted(ready[1:])
+    emit("new process: Python kernel ready (cached)", device.selector, 1, statistics.median(later), later[0])
 
 
 def one_device(device, vertices, size, repeat, reference):
@@ -277,14 +307,12 @@ def one_device(device, vertices, size, repeat, reference):
     def py_kernel():
         polygon_pixels(v, mask, True)
         queue.finish()
-    out["py"], mn = timed(py_kernel, repeat)
-    emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], mn)
 
     polygon_pixels_checked(v, mask, True)
     check(mask.get(), reference, f"Python kernel with boundscheck on {sel}")
-    # waits for the kernel (it reads the error record)
-    out["checked"], mn = timed(lambda: polygon_pixels_checked(v, mask, True), repeat)
-    emit("  the same, boundscheck=True", sel, n, out["checked"], mn)
+
+    def checked():
+        polygon_pixels_checked(v, mask, True)  # (waits for the kernel: it reads the error record)
 
     k = weft.Program(device, OPENCL_C).build().inside_polygon
     c_out = weft.zeros((size, size), np.uint8, device=device)
@@ -295,8 +323,13 @@ def one_device(device, vertices, size, repeat, reference):
         queue.finish()
     c_kernel()
     check(c_out.get(), reference, f"OpenCL C kernel on {sel}")
-    out["c"], mn = timed(c_kernel, repeat)
-    emit("the same kernel in OpenCL C", sel, n, out["c"], mn)
+    # The three run in turn (REPEAT rounds, each starting one further along), so that a change in
+    # the shared machine's load falls on all three alike.
+    (out["py"], py_mn), (out["checked"], ch_mn), (out["c"], c_mn) = timed_in_turn([py_kernel, checked, c_kernel],
+                                                                                  repeat)
+    emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], py_mn)
+    emit("  the same, boundscheck=True", sel, n, out["checked"], ch_mn)
+    emit("the same kernel in OpenCL C", sel, n, out["c"], c_mn)
 
     med, mn = timed(lambda: weft.polygon_mask(vertices, size, size, device=device), repeat)
     emit("weft.polygon_mask (scanline; other algorithm)", sel, n, med, mn)

@@ -13,7 +13,10 @@ import numpy as _np
 
 from . import _weft
 from ._pyk_dispatch import Plan, signature
+from ._device import current_device
 from ._pyk_frontend import Parsed, parse
+from ._pyk_jitcall import (JitPlan, borrow, check_writable, jit_signature, launch, numpy_arguments, numpy_type,
+                           results)
 from ._pyk_kernels import Compiled, evaluate_dims, translate
 from ._pyk_types import ArrayT, Scalar, TupleT, Type, parse_spec, type_of_value
 
@@ -295,23 +298,50 @@ class JitFunction:
     def __init__(self, func: Callable[..., Any], boundscheck: bool = False) -> None:
         self.parsed = parse(func, "@weft.jit")
         self._compiler = _Compiler(self.parsed, "entry", boundscheck)
+        self._plans: dict[tuple[Any, ...], JitPlan] = {}  # (signature, device) -> JitPlan (_pyk_jitcall)
+        self._nparams = len(self.parsed.params)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: Any) -> Any:
+        if len(args) != self._nparams:
+            args = _bind(self.parsed, args, "@weft.jit function")  # (defaults: then the plan applies)
+        if not self._compiler.boundscheck:
+            sig = jit_signature(args)
+            if sig is not None:
+                device = sig[1] if sig[1] is not None else current_device()
+                plan = self._plans.get((sig[0], device))
+                if plan is not None:
+                    return plan.call(args, device)
+        return self._call(args)
+
+    def _call(self, args: tuple[Any, ...]) -> Any:
+        """A call without a plan: binding, checks, types, translation, build and NumPy arguments;
+        then keeps the plan where the arguments are weft arrays and numbers."""
         p = self.parsed
         args = _bind(p, args, "@weft.jit function")
         device = next((a.device for a in args if isinstance(a, _weft._Array)), None)
         if device is None:
-            from ._device import current_device
             device = current_device()
-        types = _arg_types(p, args, "@weft.jit function")
-        compiled, k = self._compiler.kernel(types, device)
+        types = list(_arg_types(p, args, "@weft.jit function"))
+        borrowed: dict[int, list[Any]] = {}  # NumPy arrays used in place on the host: their kernel arguments
+        for i, (t, a) in enumerate(zip(types, args)):
+            if isinstance(a, _np.ndarray) and isinstance(t, ArrayT):
+                nt = numpy_type(a, device)
+                if nt is not None:
+                    types[i] = nt
+                    borrowed[i] = borrow(nt, a)
+        compiled, k = self._compiler.kernel(tuple(types), device)
+        check_writable(p, "@weft.jit function", args, borrowed, compiled.writes)
+        if len(args) == len(p.params) and not self._compiler.boundscheck:
+            sig = jit_signature(args)
+            if sig is not None:
+                self._plans[(sig[0], device)] = JitPlan(p, tuple(types), compiled, k)
         run_args: list[Any]  # (weft arrays, contiguous copies of views, scalars)
-        copies: list[tuple[Any, Any]]
+        copies: list[tuple[int, Any, Any]]
         run_args, copies = [], []
         from ._creation import asarray
-        for t, a in zip(types, args):
-            if isinstance(t, ArrayT):
+        for i, (t, a) in enumerate(zip(types, args)):
+            if isinstance(t, ArrayT) and i not in borrowed:
                 if isinstance(a, _weft._Array):
                     if a.device != device:
                         raise _weft.InvalidArgument(f"@weft.jit function '{p.tree.name}': its arrays are on "
@@ -320,60 +350,25 @@ class JitFunction:
                     run_args.append(a)  # (a view is a strided kernel argument: no copy)
                 else:
                     w = asarray(_np.ascontiguousarray(a), device=device)
-                    copies.append((a, w))
+                    copies.append((i, a, w))
                     run_args.append(w)
             else:
                 run_args.append(a)
-        args = tuple(run_args)
-        env = dict(zip(p.params, args))
+        env = dict(zip(p.params, run_args))
         dims = evaluate_dims(p, compiled.dims, env, compiled.lets) if compiled.dims else []
-        flat = _flat(types, args)
-        for start, step, _ in dims:
-            flat += [_np.int64(start), _np.int64(step)]
-        partials = []
-        if compiled.reductions:
-            total = 1
-            for _, _, count in dims:
-                total *= count
-            from ._creation import empty as _empty
-            for name, op, t in compiled.reductions:
-                partials.append((op, t, _empty(max(1, total), _np.uint8 if t.name == "bool" else t.dtype,
-                                               device=device)))
-                flat.append(partials[-1][2])
-            flat += [_np.int64(count) for _, _, count in dims]
-            dims = [(start, step, max(1, count)) for start, step, count in dims]  # work-item 0 keeps the start value
-        out = None
-        if compiled.ret is not None:
-            from ._creation import empty
-            out = empty(1, _np.uint8 if compiled.ret.name == "bool" else compiled.ret.dtype, device=device)
-            flat.append(out)
+        flat: list[Any] = []
+        for i, (t, a) in enumerate(zip(types, run_args)):
+            flat.extend(borrowed[i] if i in borrowed else _flat((t,), (a,)))
         checks = self._compiler.check_buffers(device)
-        flat += checks
-        queue = _weft.array_queue(device)
-        if all(count > 0 for _, _, count in dims):
-            size = tuple(count for _, _, count in reversed(dims)) or (1,)
-            ev = k(queue, size, None, *flat)
-            self._compiler.raise_bad_index(compiled, ev, checks, dict(zip(p.params, args)), "@weft.jit function")
-            if copies:
-                ev.wait()
-        for i, (orig, w) in enumerate(copies):
-            k_index = [j for j, a in enumerate(args) if a is w][0]
-            if k_index in compiled.writes:
-                if isinstance(orig, _np.ndarray):
-                    orig[...] = w.get().reshape(orig.shape)
-                else:
-                    orig[...] = w
-        if partials:
-            from . import _functions
-            reduce: dict[str, Callable[..., Any]] = {"+": _functions.sum, "*": _functions.prod,
-                                                     "min": _functions.min, "max": _functions.max}
-            results = {name: t.dtype.type(reduce[op](part).get()) for (name, _, _), (op, t, part)
-                       in zip(compiled.reductions, partials)}
-            return results[compiled.returns] if compiled.returns else None
-        if out is not None:
-            v = out.get()[0]
-            return bool(v) if compiled.ret is not None and compiled.ret.name == "bool" else v
-        return None
+        ev, partials, rets = launch(k, compiled, device, flat, dims, checks)
+        if ev is not None:
+            self._compiler.raise_bad_index(compiled, ev, checks, env, "@weft.jit function")
+            if copies or borrowed:
+                ev.wait()  # (NumPy arrays hold the results when the call returns)
+        for i, orig, w in copies:
+            if i in compiled.writes:
+                orig[...] = w.get().reshape(orig.shape) if isinstance(orig, _np.ndarray) else w
+        return results(compiled, partials, rets)
 
     def __repr__(self) -> str:
         return f"<weft.jit {self.__name__}>"
@@ -410,18 +405,26 @@ class KernelFunction:
             raise TypeError(f"@weft.kernel '{p.tree.name}': the first argument is a weft.Queue or weft.Device "
                             f"to run on, not {type(queue).__name__}")
         args = _bind(p, args, "@weft.kernel")
-        for name, a in zip(p.params, args):
-            if isinstance(a, _np.ndarray):
-                raise TypeError(f"@weft.kernel '{p.tree.name}': argument '{name}' is a NumPy array; pass a weft "
-                                "array (weft.asarray(x)) and read it back with .get()")
-        types = _arg_types(p, args, "@weft.kernel")
-        c, k = self._compiler.kernel(types, queue.device)
+        types = list(_arg_types(p, args, "@weft.kernel"))
+        # NumPy arrays: used in place on the host backend (views through their strides), else copied
+        # to the device and, where the kernel writes them, back; either way the launch is waited for.
+        flat_of, copies = numpy_arguments(types, args, queue.device)
+        c, k = self._compiler.kernel(tuple(types), queue.device)
+        check_writable(p, "@weft.kernel", args, [i for i in flat_of if i not in {j for j, _, _ in copies}], c.writes)
         sig = signature(args) if len(args) == len(p.params) else None
         if sig is not None and not self._compiler.boundscheck:
-            self._plans[(sig, queue.device)] = Plan(types, k)
+            self._plans[(sig, queue.device)] = Plan(tuple(types), k)
         checks = self._compiler.check_buffers(queue.device)
-        ev = k(queue, global_size, local_size, *_flat(types, args), *checks)
+        flat: list[Any] = []
+        for i, (t, a) in enumerate(zip(types, args)):
+            flat.extend(flat_of[i] if i in flat_of else _flat((t,), (a,)))
+        ev = k(queue, global_size, local_size, *flat, *checks)
         self._compiler.raise_bad_index(c, ev, checks, dict(zip(p.params, args)), "@weft.kernel")
+        if flat_of:
+            ev.wait()
+        for i, orig, w in copies:
+            if i in c.writes:
+                orig[...] = w.get().reshape(orig.shape)
         return ev
 
     def __repr__(self) -> str:
@@ -432,8 +435,10 @@ def jit(func: F | None = None, *, boundscheck: bool = False) -> Any:
     """Compiles a Python function of the kernel subset for every device (issue 28).
 
     From Python, ``f(*args)`` (weft or NumPy arrays, numbers, tuples of numbers) runs it on the
-    arrays' device: its outermost ``weft.prange`` loops become the NDRange (NumPy arrays it
-    writes are copied back); without one it runs as one work-item and returns its value. From
+    arrays' device: its outermost ``weft.prange`` loops become the NDRange (NumPy arrays are used
+    in place on the host backend, strided views through their strides; elsewhere the ones it
+    writes are copied back); without one it runs as one work-item and returns its value (a
+    number or a tuple of numbers; after a prange loop, its reductions'). From
     a @weft.kernel or another @weft.jit function it is a helper function of the same program.
     Types come from the arguments on first call (or from annotations); weft.show_source shows
     the dialect source. Constructs outside the subset raise weft.Unsupported naming the file,
@@ -473,6 +478,11 @@ def jit(func: F | None = None, *, boundscheck: bool = False) -> Any:
     >>> scale(x, y, 2.0)
     >>> y
     array([1., 3., 5., 7.])
+    >>> @weft.jit
+    ... def floor_divmod(a, b):
+    ...     return a // b, a % b
+    >>> floor_divmod(-7, 2)
+    (np.int64(-4), np.int64(1))
     """
     if func is None:
         return functools.partial(jit, boundscheck=boundscheck)
@@ -483,7 +493,9 @@ def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
     """Compiles a Python function as an NDRange kernel (issue 28): the body runs once per
     work-item (``weft.global_id(0)``, ``weft.local_id``, ``weft.group_id``, ``weft.global_size``),
     called ``k(queue_or_device, global_size, local_size, *args)`` with weft arrays and numbers, as
-    an OpenCL C kernel is; it returns the launch's weft.Event. ``@weft.kernel(boundscheck=True)``
+    an OpenCL C kernel is; it returns the launch's weft.Event. NumPy arrays are taken too (used in
+    place on the host backend, else copied and the written ones copied back; the launch is then
+    waited for). ``@weft.kernel(boundscheck=True)``
     checks every array index as @weft.jit's does (the call then waits for the kernel).
 
     Parameters

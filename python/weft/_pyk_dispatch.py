@@ -17,7 +17,7 @@ from typing import Any
 import numpy as _np
 
 from . import _weft
-from ._pyk_types import ArrayT, Scalar, Type
+from ._pyk_types import ArrayT, Scalar, Type, inner_extent
 
 _ARRAY, _STRIDED, _VALUE, _BOOL, _OTHER = range(5)
 _PLAIN = (float, int, bool)
@@ -32,7 +32,8 @@ def signature(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         if t in _PLAIN or isinstance(a, _np.generic):
             out.append(t)
         elif isinstance(a, _weft._Array):
-            out.append((a._dtype, a.ndim, a.offset != 0 or not a.flags_c_contiguous))
+            strided = a.offset != 0 or not a.flags_c_contiguous
+            out.append((a._dtype, a.ndim, strided, inner_extent(a.shape, strided) if a.ndim > 1 else 0))
         else:
             return None
     return tuple(out)

@@ -94,13 +94,15 @@ class FunctionTranslator(LoopMixin, ExprMixin):
         for k, (name, t) in enumerate(zip(self.p.params, self.types)):
             c = c_name(name)
             if isinstance(t, ArrayT):
-                shape = tuple(f"pyk_n_{c}_{d}" for d in range(t.ndim))
+                names = tuple(f"pyk_n_{c}_{d}" for d in range(t.ndim))
+                # (a known last extent: its argument is still passed, the code uses the constant)
+                shape = names[:-1] + (f"{t.inner}L",) if t.inner else names
                 strides = tuple(f"pyk_s_{c}_{d}" for d in range(t.ndim)) if t.strided else ()
                 code = f"({c} + pyk_o_{c})" if t.strided else c
                 self.vars[name] = Val(code, t, shape=shape, root=name, strides=strides)
                 self.param_roots[name] = k
                 self.params_c.append((f"__global @@CONST_{name}@@{t.elem.c_storage} *{c}", t, name))
-                for s in shape + ((f"pyk_o_{c}",) if t.strided else ()) + strides:
+                for s in names + ((f"pyk_o_{c}",) if t.strided else ()) + strides:
                     self.params_c.append((f"long {s}", INT64, ""))
             elif isinstance(t, TupleT):
                 elems = tuple(Val(f"pyk_e_{c}_{i}", e) for i, e in enumerate(t.elems))
@@ -403,19 +405,27 @@ class FunctionTranslator(LoopMixin, ExprMixin):
             self.emit(f"return {code};")
 
     def return_tuple(self, node: ast.Return, v: Val) -> None:
-        """A helper's tuple return: through out-parameters (pyk_out_k), the function returning void."""
-        if self.mode != "helper":
-            refuse(self.p, node, "a tuple return from a function called from Python or a kernel",
-                   "return tuples from @weft.jit functions called by other weft functions; from Python, "
-                   "write the values into an output array")
+        """A tuple return: a helper's through out-parameters (pyk_out_k), a @weft.jit function's
+        called from Python through one-element buffers (pyk_rt_k); each item's type is the
+        promotion of what every return gives it, as for a number."""
+        if self.mode == "kernel":
+            refuse(self.p, node, "a @weft.kernel returns no value", "write results into an output array")
         if not isinstance(v.type, TupleT) or self.ret is not None or self.returns_void:
-            refuse(self.p, node, "a function that returns a tuple must return tuples of the same length everywhere")
+            refuse(self.p, node, "a function that returns a tuple must return tuples everywhere",
+                   "return tuples of as many numbers at every 'return'")
+        elems = tuple(e.strong() for e in v.type.elems)
         if self.ret_tuple is None:
-            self.ret_tuple = TupleT(tuple(e.strong() for e in v.type.elems))
-        if len(self.ret_tuple.elems) != len(v.elems):
-            refuse(self.p, node, f"returns a tuple of {len(v.elems)} items here and of "
+            self.ret_tuple = TupleT(elems)
+        if len(self.ret_tuple.elems) != len(elems):
+            refuse(self.p, node, f"returns a tuple of {len(elems)} items here and of "
                    f"{len(self.ret_tuple.elems)} elsewhere", "return tuples of one length")
-        outs = [f"*pyk_out_{k} = {cast(e, t)};" for k, (e, t) in enumerate(zip(v.elems, self.ret_tuple.elems))]
+        self.ret_tuple = TupleT(tuple(promote(a, b) for a, b in zip(self.ret_tuple.elems, elems)))
+        vals = [self.materialize(e) for e in v.elems]  # (all read before any is stored)
+        if self.mode == "entry":  # (C converts each to its buffer's type, known at the end)
+            outs = [f"pyk_rt_{k}[0] = {truth(e) if e.type.name == 'bool' else e.code};"  # type: ignore[union-attr]
+                    for k, e in enumerate(vals)]
+        else:
+            outs = [f"*pyk_out_{k} = {e.code};" for k, e in enumerate(vals)]
         self.emit("{ " + " ".join(outs) + " return; }")
 
     # ---- calls between @weft.jit functions

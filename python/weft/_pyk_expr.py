@@ -232,7 +232,9 @@ class ExprMixin:
                 refuse(self.p, item, f"an index of type {i.type}", "indices must be integers: write int(x)")
             code = cast(i, INT64)
             if self.prog.boundscheck and a.space == "__global":
-                site = self.prog.site(self.p, item, node, a, k)
+                root = self.vars.get(a.root or "")
+                site = self.prog.site(self.p, item, node, a, k,
+                                      root.type.ndim if root is not None and isinstance(root.type, ArrayT) else 0)
                 checked.append(f"pyk_bc({code}, {a.shape[k]}, {site}, pyk_err)")
             if isinstance(i.const, int) and i.const < 0:
                 code = f"({a.shape[k]} + {code})"

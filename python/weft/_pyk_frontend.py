@@ -27,6 +27,7 @@ class Parsed:
     params: list[str] = field(default_factory=list)
     defaults: dict[str, Any] = field(default_factory=dict)
     annotations: dict[str, Any] = field(default_factory=dict)
+    stores: dict[str, int] | None = None  # how often each name is assigned (counted once: loop_only)
 
 
 def where(p: Parsed, node: ast.AST | None) -> str:

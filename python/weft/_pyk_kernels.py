@@ -18,7 +18,7 @@ from ._pyk_emit import RET, FunctionTranslator, c_name
 from ._pyk_program import ProgramText
 from ._pyk_expr import Val
 from ._pyk_frontend import Parsed, refuse
-from ._pyk_types import INT64, Scalar, Type, literal
+from ._pyk_types import INT64, Scalar, TupleT, Type, literal
 
 
 @dataclass
@@ -42,6 +42,8 @@ class Compiled:
     writes: set[int] = field(default_factory=set)
     reductions: list[tuple[str, str, Scalar]] = field(default_factory=list)  # (name, operator, type)
     returns: str | None = None  # the reduction variable returned after the prange loop
+    returns_tuple: tuple[str, ...] = ()  # ... or the reduction variables returned as a tuple
+    ret_tuple: TupleT | None = None  # the tuple returned (without prange), one buffer per item
     sites: list[tuple[str, str, str, int, str]] = field(default_factory=list)  # bounds-checked indices
     lets: dict[str, ast.expr] = field(default_factory=dict)  # locals the prange bounds use
 
@@ -144,6 +146,13 @@ def _reductions(tr: FunctionTranslator, body: list[ast.stmt]) -> dict[str, str]:
     return found
 
 
+def _returns_reductions(value: ast.expr, tr: FunctionTranslator) -> bool:
+    """Whether value (what a return after the prange loop gives) is a reduction variable or a
+    tuple of them."""
+    names = value.elts if isinstance(value, ast.Tuple) else [value]
+    return bool(names) and all(isinstance(n, ast.Name) and n.id in tr.reductions for n in names)
+
+
 def _identity(op: str, t: Scalar) -> str:
     if op in ("+", "*"):
         return literal(0 if op == "+" else 1, t)
@@ -151,6 +160,18 @@ def _identity(op: str, t: Scalar) -> str:
         return literal(float("inf") if op == "min" else float("-inf"), t)
     info = _np.iinfo(t.dtype)
     return literal(info.max if op == "min" else info.min, t)
+
+
+def _constant(node: ast.expr | None, default: int) -> int | None:
+    """A prange bound's value where it is an integer literal (or left out), else None."""
+    if node is None:
+        return default
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) is int):
+        return -node.operand.value
+    return None
 
 
 def _positive(node: ast.expr | None, default: int, strict: bool) -> bool:
@@ -204,19 +225,27 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
             for j, d in enumerate(dims):
                 extra += [f"long pyk_start_{j}", f"long pyk_step_{j}"]
                 nonneg = _positive(d.start, 0, False) and _positive(d.step, 1, True)
-                v = Val(f"(pyk_start_{j} + (long)get_global_id({n - 1 - j}) * pyk_step_{j})", INT64, nonneg)
+                start, step = _constant(d.start, 0), _constant(d.step, 1)
+                # (literal bounds, prange(n) most of all, are written in: the work-item's index is then
+                # plainly linear in its id, which lets the device compiler vectorize its accesses)
+                gid = f"(long)get_global_id({n - 1 - j})"
+                scaled = gid if step == 1 else f"{gid} * {step if step is not None else f'pyk_step_{j}'}"
+                v = Val(f"({scaled})" if start == 0 else f"({start if start is not None else f'pyk_start_{j}'}"
+                        f" + {scaled})", INT64, nonneg)
                 tr.assign_name(d.name, v, loop)
                 if nonneg and tr.loop_only(d.name):
                     tr.vars[d.name] = Val(tr.vars[d.name].code, INT64, True)
             tr.outer_names = set(tr.vars) - {d.name for d in dims}
             tr.reductions = _reductions(tr, loop.body)
             for s in after:
-                if not (isinstance(s, ast.Return) and (s.value is None or (isinstance(s.value, ast.Name)
-                                                                           and s.value.id in tr.reductions))):
+                if not (isinstance(s, ast.Return) and (s.value is None or _returns_reductions(s.value, tr))):
                     refuse(p, s, "statements after the function's weft.prange loop",
-                           "put them before the loop (or, after it, only 'return' of a reduction variable)")
+                           "put them before the loop (or, after it, only 'return' of reduction variables: "
+                           "return s or return s, m)")
                 if isinstance(s, ast.Return) and isinstance(s.value, ast.Name):
                     out.returns = s.value.id
+                elif isinstance(s, ast.Return) and isinstance(s.value, ast.Tuple):
+                    out.returns_tuple = tuple(e.id for e in s.value.elts if isinstance(e, ast.Name))
             if tr.reductions:
                 lin = " + ".join(f"{' * '.join([f'get_global_size({e})' for e in range(d)] + [f'get_global_id({d})'])}"
                                  for d in range(n))
@@ -242,6 +271,8 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
             out.dims = dims
     if tr.ret is not None:
         extra.append(f"__global {tr.ret.c_storage} *pyk_ret")
+    if tr.ret_tuple is not None:
+        extra += [f"__global {t.c_storage} *pyk_rt_{k}" for k, t in enumerate(tr.ret_tuple.elems)]
     if boundscheck:
         extra += ["__global int *pyk_err", "__global uchar *pyk_sink"]
     params = tr.signature_params()
@@ -250,7 +281,7 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
     body_text = text[text.index("{\n") + 2:]
     kernel = f"__kernel void {name}({params}) {{\n" + body_text.replace(RET, tr.ret.c if tr.ret else "void")
     out.source = prog.text(kernel, f"'{p.tree.name}' ({p.filename}:{p.line0 + p.tree.lineno})")
-    out.ret, out.writes, out.sites = tr.ret, tr.writes(), prog.sites
+    out.ret, out.writes, out.sites, out.ret_tuple = tr.ret, tr.writes(), prog.sites, tr.ret_tuple
     return out
 
 

@@ -113,9 +113,13 @@ class LoopMixin:
         what is known of that value (never negative) holds wherever the name is read."""
         if name in self.p.params:
             return False
-        stores = sum(1 for n in ast.walk(self.p.tree)
-                     if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store))
-        return stores == 1
+        if self.p.stores is None:
+            counts: dict[str, int] = {}
+            for n in ast.walk(self.p.tree):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    counts[n.id] = counts.get(n.id, 0) + 1
+            self.p.stores = counts
+        return bool(self.p.stores.get(name, 0) == 1)
 
     def array_loop(self, index: ast.expr | None, target: ast.expr, array: ast.expr, node: ast.For) -> None:
         a = self.expr(array)

@@ -25,13 +25,15 @@ class ProgramText:
         self.boundscheck = False
         self.sites: list[tuple[str, str, str, int, str]] = []  # (file:line:col, array, parameter, axis, function)
 
-    def site(self, p: Parsed, item: ast.AST, node: ast.AST, a: Any, k: int) -> int:
+    def site(self, p: Parsed, item: ast.AST, node: ast.AST, a: Any, k: int, root_ndim: int = 0) -> int:
         """A bounds-checked index's number: where it is, what it indexes and which axis."""
         from ._pyk_frontend import where
         shape = a.shape[k]
         m = re.fullmatch(r"pyk_n_(.+)_(\d+)", shape)
         root = a.root or ""
         axis = int(m.group(2)) if m else k
+        if not m and root_ndim:  # a known last extent (ArrayT.inner): the root's last axis
+            axis = root_ndim - len(a.shape) + k
         target = ast.unparse(node.value) if isinstance(node, ast.Subscript) else root
         self.sites.append((where(p, item), target, root, axis, p.tree.name))
         if "pyk_bc" not in self.runtime:

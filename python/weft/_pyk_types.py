@@ -64,6 +64,7 @@ class ArrayT:
     name: str
     ndim: int
     strided: bool = False
+    inner: int = 0  # a small last extent (1-4) of a C-contiguous n-d array, written into the code; 0: any
 
     @property
     def elem(self) -> Scalar:
@@ -187,17 +188,25 @@ def type_of_value(v: Any) -> Type | None:
         if name in SCALAR_NAMES:
             from . import _weft
             strided = isinstance(v, _weft._Array) and (v.offset != 0 or not v.flags_c_contiguous)
-            return _array_type(name, len(shape), strided)
+            return _array_type(name, len(shape), strided, inner_extent(shape, strided))
     return None
 
 
-_ARRAY_TYPES: dict[tuple[str, int, bool], ArrayT] = {}
+def inner_extent(shape: Sequence[int], strided: bool) -> int:
+    """The last extent an array type carries: that of a C-contiguous array of 2 or more
+    dimensions when it is 1 to 4 (points, pairs, RGBA pixels: ``vertices[i, 1]``'s row stride is
+    then a constant the device compiler sees), else 0. Part of the type, so each such extent has
+    its own translation."""
+    return shape[-1] if not strided and len(shape) >= 2 and 1 <= shape[-1] <= 4 else 0
 
 
-def _array_type(name: str, ndim: int, strided: bool = False) -> ArrayT:
-    t = _ARRAY_TYPES.get((name, ndim, strided))
+_ARRAY_TYPES: dict[tuple[str, int, bool, int], ArrayT] = {}
+
+
+def _array_type(name: str, ndim: int, strided: bool = False, inner: int = 0) -> ArrayT:
+    t = _ARRAY_TYPES.get((name, ndim, strided, inner))
     if t is None:
-        t = _ARRAY_TYPES[(name, ndim, strided)] = ArrayT(name, ndim, strided)
+        t = _ARRAY_TYPES[(name, ndim, strided, inner)] = ArrayT(name, ndim, strided, inner)
     return t
 
 

@@ -208,8 +208,11 @@ def test_show_source_prints_the_dialect(capsys):
     assert "__kernel void pyk_polygon_pixels(" in src and "pyk_insidePolygon_" in src
     assert "get_global_id(1)" in src and "get_global_id(0)" in src
     assert capsys.readouterr().out.strip() == src.strip()
-    assert weft.show_source(insidePolygon, np.zeros((3, 2)), (1, 2)) == weft.show_source(
+    assert weft.show_source(insidePolygon, np.zeros((3, 5)), (1, 2)) == weft.show_source(
         insidePolygon, "float64[:, :]", ("int64", "int64"))
+    # a small last extent (1-4) of a C-contiguous array is part of the type: a constant in the code
+    pairs = weft.show_source(insidePolygon, np.zeros((3, 2)), (1, 2))
+    assert "polypoint1 = (vertices + pyk_t1 * 2L)" in pairs and "long pyk_n_vertices_1" in pairs
 
 
 @weft.jit
