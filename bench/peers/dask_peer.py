@@ -2,9 +2,9 @@
 """weft arrays as Dask chunks (issue 31), measured by `weft bench dask` or run on its own.
 
 Usage: dask_peer.py [--devices SEL,SEL...] [--chunk N] [--tasks-per-worker T] [--rounds R]
-                    [--numpy-chunk N] [--n N] [--repeat R] [--cases chain,from-numpy] [--json FILE]
+                    [--numpy-chunk N] [--n N] [--repeat R] [--cases chain,from-numpy,multi] [--json FILE]
 
-Two cases, each timed as the median and minimum of --repeat runs after two untimed ones:
+Three cases, each timed as the median and minimum of --repeat runs after two untimed ones:
 
 ``chain`` (the issue's scaling target): T chunks per worker of --chunk float32 elements each,
 made where they are computed (chunk i is ``arange(chunk) / chunk + i / 1000``: no data crosses
@@ -30,6 +30,10 @@ reach it).
 float32 matrix of about --n elements made by NumPy on the client, in chunks of a quarter of its
 rows persisted on the workers first; here each run moves little work per task, so Dask's
 overhead dominates on fast devices.
+
+``multi`` (no Dask: weft.multi in one process): a float32 vector of --n elements split over the
+devices, MultiArray.get() (every part read at once) beside the parts read one after another and
+one device reading the whole; and ``(sin(x)*2+1).sum()`` split beside one device.
 
 Every result is checked against NumPy's in float64. Prints the harness's lines:
   record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes
@@ -221,6 +225,42 @@ def run_from_numpy(args, devices, da, distributed, weft):
                        "vs_numpy_chunks": vs_numpy})
 
 
+# ---- the multi case: weft.multi in one process, no Dask ----------------------------------------
+
+def run_multi(args, devices, weft):
+    """weft.multi over the devices in this process: MultiArray.get() (every part read at once)
+    beside the parts read one after another and one device's get() of the whole; and an
+    elementwise chain + sum on the split array beside the same on one device."""
+    import weft.multi as wm
+    n = args.n
+    x = np.random.default_rng(31).random(n, dtype=np.float32)
+    nbytes = x.nbytes
+    label = "+".join(devices)
+    one = weft.asarray(x, device=devices[0])
+    m = wm.split(x, devices)
+    np.testing.assert_array_equal(m.get(), x)
+    med1, mn1 = timed(one.get, args.repeat)
+    emit("multi: get(), the whole array from one device", devices[0], n, med1, mn1, nbytes)
+    med_seq, mn_seq = timed(lambda: np.concatenate([p.get() for p in m.parts]), args.repeat)
+    emit(f"multi: get() of the {len(devices)} parts one after another", label, n, med_seq, mn_seq, nbytes)
+    med_m, mn_m = timed(m.get, args.repeat)
+    emit(f"multi: MultiArray.get(), {len(devices)} parts at once", label, n, med_m, mn_m, nbytes)
+    want = float((np.sin(x.astype(np.float64)) * 2 + 1).sum())
+    for who, a in [(devices[0], one), (label, m)]:
+        got = float((np.sin(a) * 2 + 1).sum())
+        if not math.isclose(got, want, rel_tol=1e-3):
+            raise SystemExit(f"dask_peer: multi (sin(x)*2+1).sum() on {who} gave {got}, NumPy says {want}")
+    med_s1, mn_s1 = timed(lambda: float((np.sin(one) * 2 + 1).sum()), args.repeat)
+    emit("multi: (sin(x)*2+1).sum(), one device", devices[0], n, med_s1, mn_s1, nbytes)
+    med_sm, mn_sm = timed(lambda: float((np.sin(m) * 2 + 1).sum()), args.repeat)
+    emit(f"multi: (sin(x)*2+1).sum(), split over {len(devices)} devices", label, n, med_sm, mn_sm, nbytes)
+    info(f"multi: MultiArray.get() over {label} takes {med_m / med1:.2f}x one device's get() of the whole "
+         f"({med1 / med_m:.2f}x its throughput; the parts one after another: {med1 / med_seq:.2f}x); the split "
+         f"(sin(x)*2+1).sum() runs {med_s1 / med_sm:.2f}x as fast as on {devices[0]} alone")
+    RATIOS.append({"case": "multi", "devices": devices, "n": n, "get_vs_one_device": med1 / med_m,
+                   "sequential_get_vs_one_device": med1 / med_seq, "sum_vs_one_device": med_s1 / med_sm})
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--devices", default="", help="comma-separated selectors, a worker each (default: every device)")
@@ -230,9 +270,10 @@ def main(argv):
     p.add_argument("--rounds", type=count, default=None, help="chain: sin rounds per element (default 16, GPUs 128)")
     p.add_argument("--numpy-chunk", type=count, default=None,
                    help="chain: elements per NumPy chunk (default the smaller of --chunk and 2^20)")
-    p.add_argument("--n", type=count, default=1 << 24, help="from-numpy: matrix elements (default 2^24)")
+    p.add_argument("--n", type=count, default=1 << 24, help="from-numpy and multi: elements (default 2^24)")
     p.add_argument("--repeat", type=count, default=5, help="timed runs (default 5)")
-    p.add_argument("--cases", default="chain,from-numpy", help="chain, from-numpy or both (the default)")
+    p.add_argument("--cases", default="chain,from-numpy,multi",
+                   help="some of chain, from-numpy, multi, comma-separated (default: all three)")
     p.add_argument("--json", default="", help="also write the records and ratios to this file")
     args = p.parse_args(argv[1:])
     try:
@@ -251,14 +292,16 @@ def main(argv):
     args.numpy_chunk = args.numpy_chunk or min(args.chunk, 1 << 20)
     cases = [c for c in args.cases.split(",") if c]
     for c in cases:
-        if c not in ("chain", "from-numpy"):
-            p.error(f"--cases: no case '{c}'; it accepts chain, from-numpy or both, comma-separated")
-    info(f"dask: {', '.join(cases)} on a LocalCluster of {len(devices)} worker process(es), one per entry of "
-         f"{','.join(devices)}")
+        if c not in ("chain", "from-numpy", "multi"):
+            p.error(f"--cases: no case '{c}'; it accepts chain, from-numpy and multi, comma-separated")
+    info(f"dask: {', '.join(cases)} on {','.join(devices)} (the Dask cases: a LocalCluster of {len(devices)} worker "
+         "process(es), one per entry)")
     if "chain" in cases:
         run_chain(args, devices, da, distributed, weft)
     if "from-numpy" in cases:
         run_from_numpy(args, devices, da, distributed, weft)
+    if "multi" in cases:
+        run_multi(args, devices, weft)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"records": RECORDS, "ratios": RATIOS}, f, indent=1)
