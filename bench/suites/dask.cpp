@@ -1,6 +1,6 @@
 // dask: issue 31's workloads on Dask, measured by bench/peers/dask_peer.py (its docstring has
 // the details). The main case, "chain": T chunks per worker, each made on its worker (an arange
-// and an offset), R rounds of x = sin(x * 1.7 + 0.3) * 0.9 + 0.05 and a sum, timed in one weft
+// and an offset), R rounds of y = sin(y + x) * 0.5 + 1 and a sum, timed in one weft
 // process on each device (same chunks, no Dask), as dask.array with weft chunks on
 // weft.dask.local_cluster (one worker process per device) and with NumPy chunks on the same
 // cluster; the script prints the cluster's throughput as a share of N x one-process (the
