@@ -14,7 +14,10 @@ come to the host.
   results (a NumPy value); over other axes the result is a MultiArray split as before;
 - scans ``cumsum`` and ``cumprod``: along the split axis each device scans its part, the host
   takes each part's last values, and each part then gets the carry of the parts before it on its
-  own device; along other axes each part is scanned where it is.
+  own device; along other axes each part is scanned where it is;
+- ``get()``: every part's copy to the host started before any is waited for;
+- basic indexing (integers, slices, ``...``) part by part, and ``@`` (rows split on the left
+  times a right operand copied to each device, or a left operand copied times columns split).
 
 Examples
 --------
