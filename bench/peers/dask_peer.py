@@ -9,8 +9,8 @@ Three cases, each timed as the median and minimum of --repeat runs after two unt
 ``chain`` (the issue's scaling target): T chunks per worker of --chunk float32 elements each,
 made where they are computed (chunk i is ``arange(chunk) / chunk + i / 1000``: no data crosses
 from the client), then --rounds rounds of ``y = sin(y + x) * 0.5 + 1`` (arithmetic-bound: weft fuses the
-rounds and the reduction into one kernel per chunk) and the sum of every element. The work per task grows with --chunk and --rounds while Dask's per-task and per-graph
-overhead does not, so big chunks and many rounds measure the devices, not the scheduler.
+rounds and the reduction into one kernel per chunk) and the sum of every element. The work per
+task grows with --chunk and --rounds while Dask's per-task and per-graph overhead does not, so big chunks and many rounds measure the devices, not the scheduler.
 Measured three ways:
 
 - weft in one process on each device: the same chunks, one after another, no Dask;
@@ -168,10 +168,12 @@ def run_chain(args, devices, da, distributed, weft):
          label, tasks * chunk, med_w, mn_w, tasks * chunk * 4)
     emit(f"{what}: dask, NumPy chunks of {np_chunk}, {len(devices)} workers", label, tasks * np_chunk, med_n, mn_n,
          tasks * np_chunk * 4)
-    shared = len(set(devices)) < len(devices) or (len(devices) > 1 and all(weft.Device(s).type == "cpu" for s in devices))
+    cpus = all(weft.Device(s).type == "cpu" for s in devices)
+    shared = len(set(devices)) < len(devices) or (len(devices) > 1 and cpus)
     info(f"dask chain: weft chunks on {len(devices)} workers: {work / med_w / 1e9:.3g} G element-rounds/s = "
          f"{100 * ratio:.0f}% of the workers' devices' one-process throughput summed ({ideal / 1e9:.3g} G/s; the "
-         f"issue's target: 80%){' [these workers share CPU cores or a device: not the target setting]' if shared else ''}"
+         f"issue's target: 80%)"
+         f"{' [these workers share CPU cores or a device: not the target setting]' if shared else ''}"
          f"; {work / med_w / np_speed:.2f}x the NumPy chunks' {np_speed / 1e9:.3g} G element-rounds/s")
     RATIOS.append({"case": "chain", "devices": devices, "chunk": chunk, "rounds": rounds, "tasks": tasks,
                    "numpy_chunk": np_chunk, "one_process_element_rounds_per_s": {s: one[s] for s in one},
@@ -275,7 +277,8 @@ def main(argv):
     p.add_argument("--devices", default="", help="comma-separated selectors, a worker each (default: every device)")
     p.add_argument("--chunk", type=count, default=None,
                    help="chain: elements per chunk (default 2^27 when every device is a GPU, else 2^18)")
-    p.add_argument("--tasks-per-worker", type=count, default=None, help="chain: chunks per worker (default 16, GPUs 32)")
+    p.add_argument("--tasks-per-worker", type=count, default=None,
+                   help="chain: chunks per worker (default 16, GPUs 32)")
     p.add_argument("--rounds", type=count, default=None, help="chain: sin rounds per element (default 16, GPUs 128)")
     p.add_argument("--numpy-chunk", type=count, default=None,
                    help="chain: elements per NumPy chunk (default the smaller of --chunk and 2^20; GPUs 2^16)")
