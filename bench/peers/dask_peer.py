@@ -8,9 +8,10 @@ Three cases, each timed as the median and minimum of --repeat runs after two unt
 
 ``chain`` (the issue's scaling target): T chunks per worker of --chunk float32 elements each,
 made where they are computed (chunk i is ``arange(chunk) / chunk + i / 1000``: no data crosses
-from the client), then --rounds rounds of ``y = sin(y + x) * 0.5 + 1`` (arithmetic-bound: weft fuses the
-rounds and the reduction into one kernel per chunk) and the sum of every element. The work per
-task grows with --chunk and --rounds while Dask's per-task and per-graph overhead does not, so big chunks and many rounds measure the devices, not the scheduler.
+from the client), then --rounds rounds of ``y = sin(y + x) * 0.5 + 1`` (arithmetic-bound: weft
+fuses the rounds and the reduction into one kernel per chunk) and the sum of every element. The
+work per task grows with --chunk and --rounds while Dask's per-task and per-graph overhead does
+not, so big chunks and many rounds measure the devices, not the scheduler.
 Measured three ways:
 
 - weft in one process on each device: the same chunks, one after another, no Dask;
