@@ -182,7 +182,17 @@ int run_bench(const Options& options) {
   if (options.device.empty()) {
     devs = devices();
   } else {
-    devs.push_back(device(options.device));
+    // a comma-separated list runs each suite on those devices, in that order (the dask suite
+    // starts one worker per entry: --device cuda:0,cuda:1)
+    std::string sel;
+    std::istringstream list(options.device);
+    while (std::getline(list, sel, ',')) {
+      if (sel.empty()) {
+        throw Error("weft bench: --device '" + options.device +
+                    "' has an empty selector; it accepts SELECTOR or SELECTOR,SELECTOR,...");
+      }
+      devs.push_back(device(sel));
+    }
   }
   if (devs.empty()) {
     std::cerr << "weft bench: no devices\n";

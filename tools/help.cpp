@@ -72,7 +72,8 @@ const std::vector<Command>& commands() {
        "the median and best. With no suite named, runs the polygon exercise and the core kernels\n"
        "(polygon vadd elementwise reduce scan); `all` runs every suite. Counts take 1000, 1e6 or\n"
        "2^20.",
-       {{"--device SELECTOR", "run on this device only (host, opencl:0:0, cuda:0...); default: every device"},
+       {{"--device SEL[,SEL...]",
+         "run on these devices only (host, opencl:0:0, cuda:0...; dask: a worker each); default: every device"},
         {"--n N", "problem size (elements; pixels for polygon); default: each suite's own"},
         {"--repeat R", "timed runs per measurement (default 10)"},
         {"--warmup W", "untimed runs before them (default 2)"},

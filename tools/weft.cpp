@@ -4,7 +4,7 @@
 //   weft devices [--json] [--costs]
 //   weft calibrate [--quick] [--device SELECTOR]... [--json]
 //   weft cache path | list | clear | prune [--older-than DAYS] [--max-size MB]
-//   weft bench [SUITE...] [--device SELECTOR] [--n N] [--repeat R] [--warmup W] [--json FILE]
+//   weft bench [SUITE...] [--device SEL[,SEL...]] [--n N] [--repeat R] [--warmup W] [--json FILE]
 //              [--plot FILE.png] [--compare] [--peers DIR] [--python PROGRAM]
 //   weft polygon --size WxH (--vertices N [--seed S] | --vertices-file FILE) [--device D]
 //                [--out FILE.npy] [--png FILE]

@@ -1,25 +1,47 @@
 #!/usr/bin/env python3
 """weft arrays as Dask chunks (issue 31), measured by `weft bench dask` or run on its own.
 
-Usage: dask_peer.py N REPEAT [DEVICES]
+Usage: dask_peer.py [--devices SEL,SEL...] [--chunk N] [--tasks-per-worker T] [--rounds R]
+                    [--numpy-chunk N] [--n N] [--repeat R] [--cases chain,from-numpy,multi] [--json FILE]
 
-The workloads: ``(sin(x) * 2 + 1).sum(axis=0)`` (arithmetic-bound) and ``(x * 2 + 1).sum(axis=0)``
-(memory-bound) over a float32 matrix of about N elements (a square of side floor(sqrt(N)), in
-chunks of a quarter of its rows), the elementwise part fused into the reduction. Measured, each
-as the median and minimum of REPEAT runs after two untimed ones:
+Three cases, each timed as the median and minimum of --repeat runs after two untimed ones:
 
-- weft in one process, the whole matrix on each device of DEVICES (a comma-separated list of
-  selectors; every device weft.devices() lists by default);
-- dask.array with weft chunks on weft.dask.local_cluster(DEVICES): one worker process per
-  device, the chunks persisted on the workers first (so the data is not moved each run);
-- dask.array with NumPy chunks on the same cluster, persisted the same way.
+``chain`` (the issue's scaling target): T chunks per worker of --chunk float32 elements each,
+made where they are computed (chunk i is ``arange(chunk) / chunk + i / 1000``: no data crosses
+from the client), then --rounds rounds of ``y = sin(y + x) * 0.5 + 1`` (arithmetic-bound: weft
+fuses the rounds and the reduction into one kernel per chunk) and the sum of every element. The
+work per task grows with --chunk and --rounds while Dask's per-task and per-graph overhead does
+not, so big chunks and many rounds measure the devices, not the scheduler.
+Measured three ways:
 
-The cluster's throughput is compared with the sum of the one-process throughputs of its
-workers' devices (the issue asks for 80% of it) and with the NumPy chunks'. Every result is
-checked against NumPy's. Prints the harness's lines:
+- weft in one process on each device: the same chunks, one after another, no Dask;
+- dask.array with weft chunks (``map_blocks`` making each chunk on its worker) on
+  weft.dask.local_cluster(devices): one worker process per device;
+- dask.array with NumPy chunks on the same cluster (of --numpy-chunk elements, by default at
+  most 2^20, 2^16 when the devices are GPUs: NumPy's CPU rounds on a GPU-sized chunk would take
+  minutes; the throughput, in element-rounds per second, is comparable).
+
+The line "... reach P% of N x one-process" compares the cluster's weft throughput with the sum
+of the one-process throughputs of its workers' devices (the issue asks for 80% when each worker
+has a device of its own; workers that share a device, or CPU devices that share cores, cannot
+reach it).
+
+``from-numpy`` (the first workload): ``(sin(x)*2+1).sum(0)`` and ``(x*2+1).sum(0)`` over a
+float32 matrix of about --n elements made by NumPy on the client, in chunks of a quarter of its
+rows persisted on the workers first; here each run moves little work per task, so Dask's
+overhead dominates on fast devices.
+
+``multi`` (no Dask: weft.multi in one process): a float32 vector of --n elements split over the
+devices, MultiArray.get() (every part read at once) beside the parts read one after another and
+one device reading the whole; and ``(sin(x)*2+1).sum()`` split beside one device.
+
+Every result is checked against NumPy's in float64. Prints the harness's lines:
   record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median_s<TAB>min_s<TAB>bytes
-"info<TAB>text" for what a reader should know, "skip<TAB>reason" when Dask is missing.
+"info<TAB>text" for what a reader should know, "skip<TAB>reason" when Dask is missing; --json
+also writes the records and the ratios to FILE.
 """
+import argparse
+import json
 import math
 import os
 import sys
@@ -32,31 +54,146 @@ import numpy as np  # noqa: E402
 
 from wall_timing import timed  # noqa: E402
 
+RECORDS = []
+RATIOS = []
+
 
 def emit(method, device, n, med, mn, nbytes):
+    RECORDS.append({"method": method, "device": device, "n": n, "dtype": "float32", "median_s": med, "min_s": mn,
+                    "bytes": nbytes})
     print(f"record\t{method}\t{device}\t{n}\tfloat32\t{med:.9g}\t{mn:.9g}\t{nbytes}", flush=True)
 
 
-def main(argv):
-    n = int(argv[1]) if len(argv) > 1 else 1 << 24
-    repeat = int(argv[2]) if len(argv) > 2 else 5
-    try:
-        import dask.array as da
-        import distributed
-        import weft
-        import weft.dask
-    except ImportError as e:
-        print(f"skip\tdask: {e}", flush=True)
-        return 0
+def info(text):
+    print(f"info\t{text}", flush=True)
+
+
+def count(text):
+    """1000, 1e6 or 2^20, as `weft bench` takes counts."""
+    if "^" in text:
+        base, exp = text.split("^")
+        return int(base) ** int(exp)
+    return int(float(text))
+
+
+# ---- the chain case: chunks made on the workers ------------------------------------------------
+
+def chain_chunk(xp, i, chunk, rounds, device=None):
+    """Chunk i of the chain case, its rounds applied (lazy on weft: one fused kernel with the sum).
+    y = sin(y + x) * 0.5 + 1 contracts (to a fixed point that depends on x), so y stays in
+    [0.5, 1.5] and float32 follows float64 closely, however many rounds."""
+    if xp is np:
+        x = np.arange(chunk, dtype=np.float32) * np.float32(1 / chunk) + np.float32(i / 1000)
+    else:
+        x = xp.arange(chunk, dtype=np.float32, device=device) * np.float32(1 / chunk) + np.float32(i / 1000)
+    y = x
+    for _ in range(rounds):
+        y = xp.sin(y + x) * np.float32(0.5) + np.float32(1)
+    return y
+
+
+SAMPLE = 1 << 14
+
+
+def chain_want(tasks, chunk, rounds):
+    """The chain case's sum in float64 NumPy. Chunks of more than SAMPLE elements are estimated
+    from every s-th element (their mean times the chunk's length: the elements vary smoothly
+    along the chunk, so the estimate is within s / chunk of the sum, far inside the check's 1e-3)."""
+    total = 0.0
+    step = max(1, chunk // SAMPLE)
+    for i in range(tasks):
+        x = np.arange(0, chunk, step, dtype=np.float64) / chunk + i / 1000
+        y = x
+        for _ in range(rounds):
+            y = np.sin(y + x) * 0.5 + 1
+        total += float(y.mean()) * chunk
+    return total
+
+
+def _block(block_info=None, xp_name="weft", chunk=0, rounds=0):
+    """map_blocks' function: the chunk at this block's location, made on this worker."""
+    i = block_info[None]["chunk-location"][0]
+    if xp_name == "numpy":
+        return chain_chunk(np, i, chunk, rounds)
+    import weft
+    return chain_chunk(weft, i, chunk, rounds)
+
+
+def dask_chain(da, xp_name, tasks, chunk, rounds, meta):
+    """The chain case as one dask.array: T blocks made by map_blocks, the sum of every element."""
+    d = da.map_blocks(_block, dtype=np.float32, chunks=((chunk,) * tasks,), meta=meta, xp_name=xp_name,
+                      chunk=chunk, rounds=rounds)
+    return d.sum()
+
+
+def run_chain(args, devices, da, distributed, weft):
+    chunk, rounds = args.chunk, args.rounds
+    tasks = args.tasks_per_worker * len(devices)
+    np_chunk = args.numpy_chunk
+    work = tasks * chunk * rounds  # element-rounds per run
+    np_work = tasks * np_chunk * rounds
+    what = f"chain ({rounds} rounds, {tasks} chunks of {chunk})"
+    want = chain_want(tasks, chunk, rounds)
+    np_want = chain_want(tasks, np_chunk, rounds)
+
+    def check(got, want, who):
+        got = float(np.asarray(got))
+        if not math.isclose(got, want, rel_tol=1e-3):
+            raise SystemExit(f"dask_peer: {who} summed {got}, NumPy says {want}")
+
+    one = {}
+    for sel in dict.fromkeys(devices):  # each device once, in order
+        def run_one(sel=sel):
+            # every chunk queued on the device, their partial sums added at the end (one readback)
+            parts = [chain_chunk(weft, i, chunk, rounds, device=sel).sum() for i in range(tasks)]
+            return float(weft.stack(parts).sum())
+        check(run_one(), want, f"weft on {sel}")
+        med, mn = timed(run_one, args.repeat)
+        one[sel] = work / med
+        emit(f"{what}: weft, one process", sel, tasks * chunk, med, mn, tasks * chunk * 4)
+        info(f"dask chain: weft in one process on {sel}: {work / med / 1e9:.3g} G element-rounds/s")
+
+    label = "+".join(devices)
+    with weft.dask.local_cluster(devices, dashboard_address=None, silence_logs=40) as cluster, \
+            distributed.Client(cluster):
+        dw = dask_chain(da, "weft", tasks, chunk, rounds, weft.dask.meta(1, np.float32))
+        dn = dask_chain(da, "numpy", tasks, np_chunk, rounds, np.empty((0,), np.float32))
+        check(weft.dask.to_numpy(dw), want, "dask with weft chunks")
+        med_w, mn_w = timed(lambda: weft.dask.to_numpy(dw), args.repeat)
+        check(weft.dask.to_numpy(dn), np_want, "dask with NumPy chunks")
+        med_n, mn_n = timed(lambda: weft.dask.to_numpy(dn), args.repeat)
+    ideal = sum(one[s] for s in devices)  # each worker's device, side by side
+    ratio = work / med_w / ideal
+    np_speed = np_work / med_n
+    emit(f"{what}: dask, weft chunks, {len(devices)} workers ({100 * ratio:.0f}% of {len(devices)} x one-process)",
+         label, tasks * chunk, med_w, mn_w, tasks * chunk * 4)
+    emit(f"{what}: dask, NumPy chunks of {np_chunk}, {len(devices)} workers", label, tasks * np_chunk, med_n, mn_n,
+         tasks * np_chunk * 4)
+    cpus = all(weft.Device(s).type == "cpu" for s in devices)
+    shared = len(set(devices)) < len(devices) or (len(devices) > 1 and cpus)
+    info(f"dask chain: weft chunks on {len(devices)} workers: {work / med_w / 1e9:.3g} G element-rounds/s = "
+         f"{100 * ratio:.0f}% of the workers' devices' one-process throughput summed ({ideal / 1e9:.3g} G/s; the "
+         f"issue's target: 80%)"
+         f"{' [these workers share CPU cores or a device: not the target setting]' if shared else ''}"
+         f"; {work / med_w / np_speed:.2f}x the NumPy chunks' {np_speed / 1e9:.3g} G element-rounds/s")
+    RATIOS.append({"case": "chain", "devices": devices, "chunk": chunk, "rounds": rounds, "tasks": tasks,
+                   "numpy_chunk": np_chunk, "one_process_element_rounds_per_s": {s: one[s] for s in one},
+                   "dask_weft_element_rounds_per_s": work / med_w, "dask_numpy_element_rounds_per_s": np_speed,
+                   "ratio_to_n_x_one_process": ratio, "vs_numpy_chunks": work / med_w / np_speed,
+                   "workers_share_hardware": shared})
+
+
+# ---- the from-numpy case: the first workload ----------------------------------------------------
+
+def run_from_numpy(args, devices, da, distributed, weft):
     # (from_numpy keeps the matrix in the graph, as dask.array.from_array does; it is sent once,
     # by the untimed persist)
     warnings.filterwarnings("ignore", message="Sending large graph")
-    side = max(4, math.isqrt(n))
+    side = max(4, math.isqrt(args.n))
     n = side * side
     x = np.random.default_rng(31).random((side, side), dtype=np.float32)
     nbytes = x.nbytes
     chunks = (max(1, side // 4), side)
-    devices = argv[3].split(",") if len(argv) > 3 and argv[3] else [d.selector for d in weft.devices()]
     # name: (the expression on an array module's arrays, what NumPy in float64 says)
     workloads = {
         "(sin(x)*2+1).sum(0)": (lambda m, a: (m.sin(a) * 2 + 1).sum(axis=0),
@@ -69,11 +206,11 @@ def main(argv):
                                    err_msg=what)
 
     one = {}
-    for sel in devices:
+    for sel in dict.fromkeys(devices):
         a = weft.asarray(x, device=sel)
         for name, (f, want) in workloads.items():
             check(f(weft, a).get(), want, f"weft on {sel}")
-            med, mn = timed(lambda: f(weft, a).get(), repeat)
+            med, mn = timed(lambda: f(weft, a).get(), args.repeat)
             one[name, sel] = med
             emit(f"{name}: weft, one process", sel, n, med, mn, nbytes)
 
@@ -87,15 +224,100 @@ def main(argv):
         for name, (f, want) in workloads.items():
             for chunk_kind, d in [("weft", dw), ("NumPy", dn)]:
                 check(weft.dask.to_numpy(f(da, d)), want, f"{name} on {chunk_kind} chunks")
-                med, mn = timed(lambda: weft.dask.to_numpy(f(da, d)), repeat)
+                med, mn = timed(lambda: weft.dask.to_numpy(f(da, d)), args.repeat)
                 cluster_med[name, chunk_kind] = med
                 emit(f"{name}: dask, {chunk_kind} chunks, {len(devices)} workers", label, n, med, mn, nbytes)
     for name in workloads:
         ideal = sum(1 / one[name, s] for s in devices)  # runs per second of the devices side by side
-        print(f"info\tdask {name}: weft chunks on {len(devices)} workers reach "
-              f"{100 / cluster_med[name, 'weft'] / ideal:.0f}% of the devices' one-process throughput summed, and run "
-              f"{cluster_med[name, 'NumPy'] / cluster_med[name, 'weft']:.2f}x as fast as NumPy chunks on the same "
-              "cluster", flush=True)
+        ratio = 1 / cluster_med[name, "weft"] / ideal
+        vs_numpy = cluster_med[name, "NumPy"] / cluster_med[name, "weft"]
+        info(f"dask {name}: weft chunks on {len(devices)} workers reach {100 * ratio:.0f}% of the devices' "
+             f"one-process throughput summed, and run {vs_numpy:.2f}x as fast as NumPy chunks on the same cluster")
+        RATIOS.append({"case": f"from-numpy {name}", "devices": devices, "n": n, "ratio_to_n_x_one_process": ratio,
+                       "vs_numpy_chunks": vs_numpy})
+
+
+# ---- the multi case: weft.multi in one process, no Dask ----------------------------------------
+
+def run_multi(args, devices, weft):
+    """weft.multi over the devices in this process: MultiArray.get() (every part read at once)
+    beside the parts read one after another and one device's get() of the whole; and an
+    elementwise chain + sum on the split array beside the same on one device."""
+    import weft.multi as wm
+    n = args.n
+    x = np.random.default_rng(31).random(n, dtype=np.float32)
+    nbytes = x.nbytes
+    label = "+".join(devices)
+    one = weft.asarray(x, device=devices[0])
+    m = wm.split(x, devices)
+    np.testing.assert_array_equal(m.get(), x)
+    med1, mn1 = timed(one.get, args.repeat)
+    emit("multi: get(), the whole array from one device", devices[0], n, med1, mn1, nbytes)
+    med_seq, mn_seq = timed(lambda: np.concatenate([p.get() for p in m.parts]), args.repeat)
+    emit(f"multi: get() of the {len(devices)} parts one after another", label, n, med_seq, mn_seq, nbytes)
+    med_m, mn_m = timed(m.get, args.repeat)
+    emit(f"multi: MultiArray.get(), {len(devices)} parts at once", label, n, med_m, mn_m, nbytes)
+    want = float((np.sin(x.astype(np.float64)) * 2 + 1).sum())
+    for who, a in [(devices[0], one), (label, m)]:
+        got = float((np.sin(a) * 2 + 1).sum())
+        if not math.isclose(got, want, rel_tol=1e-3):
+            raise SystemExit(f"dask_peer: multi (sin(x)*2+1).sum() on {who} gave {got}, NumPy says {want}")
+    med_s1, mn_s1 = timed(lambda: float((np.sin(one) * 2 + 1).sum()), args.repeat)
+    emit("multi: (sin(x)*2+1).sum(), one device", devices[0], n, med_s1, mn_s1, nbytes)
+    med_sm, mn_sm = timed(lambda: float((np.sin(m) * 2 + 1).sum()), args.repeat)
+    emit(f"multi: (sin(x)*2+1).sum(), split over {len(devices)} devices", label, n, med_sm, mn_sm, nbytes)
+    info(f"multi: MultiArray.get() over {label} takes {med_m / med1:.2f}x one device's get() of the whole "
+         f"({med1 / med_m:.2f}x its throughput; the parts one after another: {med1 / med_seq:.2f}x); the split "
+         f"(sin(x)*2+1).sum() runs {med_s1 / med_sm:.2f}x as fast as on {devices[0]} alone")
+    RATIOS.append({"case": "multi", "devices": devices, "n": n, "get_vs_one_device": med1 / med_m,
+                   "sequential_get_vs_one_device": med1 / med_seq, "sum_vs_one_device": med_s1 / med_sm})
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--devices", default="", help="comma-separated selectors, a worker each (default: every device)")
+    p.add_argument("--chunk", type=count, default=None,
+                   help="chain: elements per chunk (default 2^27 when every device is a GPU, else 2^18)")
+    p.add_argument("--tasks-per-worker", type=count, default=None,
+                   help="chain: chunks per worker (default 16, GPUs 32)")
+    p.add_argument("--rounds", type=count, default=None, help="chain: sin rounds per element (default 16, GPUs 128)")
+    p.add_argument("--numpy-chunk", type=count, default=None,
+                   help="chain: elements per NumPy chunk (default the smaller of --chunk and 2^20; GPUs 2^16)")
+    p.add_argument("--n", type=count, default=1 << 24, help="from-numpy and multi: elements (default 2^24)")
+    p.add_argument("--repeat", type=count, default=5, help="timed runs (default 5)")
+    p.add_argument("--cases", default="chain,from-numpy,multi",
+                   help="some of chain, from-numpy, multi, comma-separated (default: all three)")
+    p.add_argument("--json", default="", help="also write the records and ratios to this file")
+    args = p.parse_args(argv[1:])
+    try:
+        import dask.array as da
+        import distributed
+        import weft
+        import weft.dask
+    except ImportError as e:
+        print(f"skip\tdask: {e}", flush=True)
+        return 0
+    devices = [s for s in args.devices.split(",") if s] or [d.selector for d in weft.devices()]
+    gpus = all(weft.Device(s).type == "gpu" for s in devices)
+    args.chunk = args.chunk or (1 << 27 if gpus else 1 << 18)
+    args.tasks_per_worker = args.tasks_per_worker or (32 if gpus else 16)
+    args.rounds = args.rounds or (128 if gpus else 16)
+    args.numpy_chunk = args.numpy_chunk or min(args.chunk, 1 << 16 if gpus else 1 << 20)
+    cases = [c for c in args.cases.split(",") if c]
+    for c in cases:
+        if c not in ("chain", "from-numpy", "multi"):
+            p.error(f"--cases: no case '{c}'; it accepts chain, from-numpy and multi, comma-separated")
+    info(f"dask: {', '.join(cases)} on {','.join(devices)} (the Dask cases: a LocalCluster of {len(devices)} worker "
+         "process(es), one per entry)")
+    if "chain" in cases:
+        run_chain(args, devices, da, distributed, weft)
+    if "from-numpy" in cases:
+        run_from_numpy(args, devices, da, distributed, weft)
+    if "multi" in cases:
+        run_multi(args, devices, weft)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"records": RECORDS, "ratios": RATIOS}, f, indent=1)
     return 0
 
 

@@ -14,7 +14,10 @@ come to the host.
   results (a NumPy value); over other axes the result is a MultiArray split as before;
 - scans ``cumsum`` and ``cumprod``: along the split axis each device scans its part, the host
   takes each part's last values, and each part then gets the carry of the parts before it on its
-  own device; along other axes each part is scanned where it is.
+  own device; along other axes each part is scanned where it is;
+- ``get()``: every part's copy to the host started before any is waited for;
+- basic indexing (integers, slices, ``...``) part by part, and ``@`` (rows split on the left
+  times a right operand copied to each device, or a left operand copied times columns split).
 
 Examples
 --------
@@ -37,6 +40,7 @@ from numpy.lib.mixins import NDArrayOperatorsMixin
 
 from . import _pyopencl, _weft
 from ._array import Array
+from ._result_memory import result_empty
 
 __all__ = ["MultiArray", "split", "sub_devices"]
 
@@ -135,6 +139,20 @@ def sub_devices(device: Any, count: int | None = None) -> list[_weft.Device]:
     return subs[:count] if count else subs
 
 
+def _replicate(x: Any, device: _weft.Device) -> Array:
+    """x (a NumPy array or a weft.Array, on any device) as a weft.Array on device."""
+    if isinstance(x, Array) and x.device == device:
+        return x
+    return _weft_asarray(x.get() if isinstance(x, Array) else _np.asarray(x), device)
+
+
+def _read_all(arrays: Sequence[Array]) -> list[_np.ndarray[Any, Any]]:
+    """Each array's elements on the host, every copy started before any is waited for (the
+    devices copy at the same time)."""
+    futures = [a.get_async() for a in arrays]
+    return [f.result() for f in futures]
+
+
 _REDUCE_JOIN: dict[str, Callable[..., Any]] = {
     "sum": _np.add.reduce, "prod": _np.multiply.reduce, "min": _np.minimum.reduce,
     "max": _np.maximum.reduce, "any": _np.logical_or.reduce, "all": _np.logical_and.reduce,
@@ -190,8 +208,35 @@ class MultiArray(NDArrayOperatorsMixin):
         return f"MultiArray(shape={self.shape}, dtype={self.dtype}, axis={self.axis}, parts=[{where}])"
 
     def get(self) -> _np.ndarray[Any, Any]:
-        """The whole array on the host (each part copied from its device)."""
-        return _np.concatenate([p.get() for p in self.parts], axis=self.axis)
+        """The whole array on the host, the parts copied from every device at once.
+
+        Every part's copy is started before any is waited for, so the devices copy side by side.
+        When the parts are contiguous pieces of the result (split along the first axis, or axes
+        before the split one of length 1) each device copies straight into its rows of the
+        result (pinned memory of the first device whose memory is not the host's, which every
+        CUDA context copies into at full speed); otherwise each part lands in its own block and
+        the blocks are joined on the host.
+
+        Examples
+        --------
+        >>> import weft.multi
+        >>> weft.multi.split(np.arange(6).reshape(3, 2), ["host", "host"]).get()
+        array([[0, 1],
+               [2, 3],
+               [4, 5]])
+        """
+        if all(s == 1 for s in self.shape[:self.axis]):
+            pinned_by = next((d for d in self.devices if not d.memory_is_host), self.devices[0])
+            out = result_empty(self.shape, self.dtype, pinned_by)
+            if self.size == 0:
+                return out
+            rows = out.reshape((self.shape[self.axis], -1))
+            events = [p._read_async(rows[lo:hi]) for p, lo, hi in zip(self.parts, self.offsets[:-1], self.offsets[1:])
+                      if hi > lo]
+            for e in events:
+                e.wait()
+            return out
+        return _np.concatenate(_read_all(self.parts), axis=self.axis)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> _np.ndarray[Any, Any]:
         out = self.get()
@@ -208,6 +253,98 @@ class MultiArray(NDArrayOperatorsMixin):
 
     def _like(self, parts: Sequence[Array]) -> MultiArray:
         return MultiArray(parts, self.axis)
+
+    # ---- indexing ----
+    def __getitem__(self, key: Any) -> Any:
+        """Basic indexing (integers, slices, ``...``): each part indexed on its device.
+
+        A slice of the split axis keeps the parts that hold some of its elements (in the slice's
+        order: a negative step reverses them) and the result is a MultiArray; an integer there
+        picks the one part that holds the element, and the result is that part's weft.Array.
+        The other axes' entries index every part. Other keys (arrays, None) are refused.
+
+        Examples
+        --------
+        >>> import weft.multi
+        >>> m = weft.multi.split(np.arange(12).reshape(6, 2), ["host", "host"])
+        >>> m[1:5, 1].get(), [p.shape for p in m[::-2].parts]
+        (array([3, 5, 7, 9]), [(2, 2), (1, 2)])
+        >>> m[4].get()
+        array([8, 9])
+        """
+        key = key if isinstance(key, tuple) else (key,)
+        if any(k is Ellipsis for k in key):
+            at = next(i for i, k in enumerate(key) if k is Ellipsis)
+            if any(k is Ellipsis for k in key[at + 1:]):
+                raise IndexError("MultiArray: an index can only have a single ellipsis ('...')")
+            key = key[:at] + (slice(None),) * (self.ndim - len(key) + 1) + key[at + 1:]
+        for k in key:
+            if not (isinstance(k, slice) or (isinstance(k, (int, _np.integer)) and not isinstance(k, bool))):
+                raise IndexError(f"MultiArray: index {k!r} is not supported; it accepts integers, slices and "
+                                 "'...' (basic indexing); get() the array or index a part for more")
+        if len(key) > self.ndim:
+            raise IndexError(f"MultiArray: too many indices ({len(key)}) for an array of {self.ndim} dimensions")
+        key = key + (slice(None),) * (self.ndim - len(key))
+        before = key[:self.axis]
+        after = key[self.axis + 1:]
+        new_axis = self.axis - sum(not isinstance(k, slice) for k in before)
+        n = self.shape[self.axis]
+        k = key[self.axis]
+        if not isinstance(k, slice):
+            i = int(k)
+            if not -n <= i < n:
+                raise IndexError(f"MultiArray: index {i} is out of bounds for axis {self.axis} of size {n}")
+            i %= n
+            part = next(j for j in range(len(self.parts)) if self.offsets[j] <= i < self.offsets[j + 1])
+            return self.parts[part][before + (i - self.offsets[part],) + after]
+        start, stop, step = k.indices(n)
+        count = len(range(start, stop, step))
+        pieces: list[Array] = []
+        order = range(len(self.parts)) if step > 0 else range(len(self.parts) - 1, -1, -1)
+        for j in order:
+            lo, hi = self.offsets[j], self.offsets[j + 1]
+            # the first and last of the slice's indices start + m * step inside [lo, hi)
+            if step > 0:
+                m0 = max(0, -(-(lo - start) // step))
+                m1 = min(count - 1, (hi - 1 - start) // step)
+            else:
+                m0 = max(0, -(-(start - (hi - 1)) // -step))
+                m1 = min(count - 1, (start - lo) // -step)
+            if m0 > m1:
+                continue
+            first, last = start + m0 * step - lo, start + m1 * step - lo
+            end = last + (1 if step > 0 else -1)
+            local = slice(first, None if end < 0 else end, step)
+            pieces.append(self.parts[j][before + (local,) + after])
+        if not pieces:  # (an empty slice: one empty part on the first device)
+            pieces.append(self.parts[0][before + (slice(0, 0),) + after])
+        return MultiArray(pieces, new_axis)
+
+    # ---- matrix products ----
+    def _matmul(self, a: Any, b: Any) -> MultiArray:
+        """a @ b with one of them self: split rows of the left operand times the right one copied
+        to each device, or the left one copied to each device times split columns of the right."""
+        if a is self and not isinstance(b, MultiArray):
+            if self.ndim < 2 or self.axis >= self.ndim - 1:
+                raise _weft.InvalidArgument(f"MultiArray @: the left operand {self!r} is split along the axis the "
+                                            "product sums over; split it along its rows (axis 0) instead")
+            other = b
+            parts = [p @ _replicate(other, p.device) for p in self.parts]
+            return MultiArray(parts, self.axis)  # (a 1-D right operand drops the last axis, never the split one)
+        if b is self and not isinstance(a, MultiArray):
+            if self.ndim < 2 or self.axis != self.ndim - 1:
+                raise _weft.InvalidArgument(f"MultiArray @: the right operand {self!r} is split along the axis the "
+                                            "product sums over; split it along its columns (the last axis) instead")
+            parts = [_replicate(a, p.device) @ p for p in self.parts]
+            return MultiArray(parts, parts[0].ndim - 1)
+        raise _weft.InvalidArgument("MultiArray @: both operands are MultiArrays; split one of them and give the "
+                                    "other whole (a NumPy array or weft.Array), which is copied to each device")
+
+    def __matmul__(self, other: Any) -> Any:
+        return self._matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        return self._matmul(other, self)
 
     # ---- elementwise ----
     def _operand_parts(self, x: Any) -> list[Any]:
@@ -240,6 +377,8 @@ class MultiArray(NDArrayOperatorsMixin):
     def __array_ufunc__(self, ufunc: _np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         if method != "__call__" or "out" in kwargs or ufunc.nout != 1:
             return NotImplemented
+        if ufunc is _np.matmul and len(inputs) == 2 and not kwargs:
+            return self._matmul(*inputs)
         per = [self._operand_parts(x) for x in inputs]
         parts = [ufunc(*(ops[k] for ops in per), **kwargs) for k in range(len(self.parts))]
         return self._like(parts)
@@ -260,7 +399,7 @@ class MultiArray(NDArrayOperatorsMixin):
             return MultiArray(parts, new_axis)
         live = [p for p in self.parts if p.shape[self.axis] > 0] or self.parts[:1]
         partial = [getattr(p, name)(axis=axes, keepdims=True) for p in live]  # (all enqueued first)
-        host = _np.stack([r.get() for r in partial])
+        host = _np.stack(_read_all(partial))
         joined = _REDUCE_JOIN[name](host, axis=0)
         if not keepdims:
             joined = joined.reshape([s for i, s in enumerate(joined.shape) if i not in axes])
@@ -316,7 +455,8 @@ class MultiArray(NDArrayOperatorsMixin):
             index = [slice(None)] * self.ndim
             index[ax] = slice(n - 1, n)
             lasts.append(s[tuple(index)] if n else None)
-        host = [None if t is None else t.get() for t in lasts]
+        read = iter(_read_all([t for t in lasts if t is not None]))
+        host = [None if t is None else next(read) for t in lasts]
         join = _np.add if name == "cumsum" else _np.multiply
         out: list[Array] = []
         carry: Any = None

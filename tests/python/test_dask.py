@@ -363,3 +363,30 @@ def test_local_cluster_of_two_worker_processes(dask_client, tmp_path):
     close(got, (x * 3).sum(axis=1), rtol=1e-9)
     client.wait_for_workers(2)
     assert sorted(client.run(lambda: weft.default_device().selector).values()) == sorted(devices)
+
+
+def test_a_worker_that_dies_holding_persisted_chunks_is_recovered(dask_client, tmp_path):
+    """A worker process dies in the middle of a computation while it holds chunks that were
+    persisted on it: Dask recomputes the lost chunks (from the graph) on the workers left and on
+    the one its Nanny restarts on the same device, and the result is still NumPy's."""
+    client, devices = dask_client, dask_client.weft_devices
+    distributed = pytest.importorskip("distributed")
+    x = rng.random((48, 6))
+    kept = client.persist(wd.from_numpy(x, (4, 6)) * 3)  # (12 chunks, on both workers)
+    distributed.wait(kept)
+    held = client.has_what()
+    assert sum(len(keys) > 0 for keys in held.values()) == 2, held
+    marker = str(tmp_path / "died")
+
+    def die_once(block, block_info=None):
+        if block_info[None]["chunk-location"][0] == 7 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(1)  # (this worker, with its persisted chunks, goes)
+        return block + 1
+
+    got = wd.to_numpy(kept.map_blocks(die_once, dtype=kept.dtype, meta=wd.meta(2, kept.dtype)).sum(axis=1))
+    assert os.path.exists(marker)
+    close(got, (x * 3 + 1).sum(axis=1), rtol=1e-9)
+    close(wd.to_numpy(kept), x * 3, rtol=1e-12)  # (the persisted collection, its lost chunks made again)
+    client.wait_for_workers(2)
+    assert sorted(client.run(lambda: weft.default_device().selector).values()) == sorted(devices)

@@ -115,3 +115,87 @@ def test_refusals():
         wm.split(np.ones(3), ["host"], weights=[0])
     with pytest.raises(weft.InvalidArgument, match="0-d"):
         wm.split(np.float64(1), ["host"])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int8, np.uint16, np.bool_])
+def test_get_reads_every_part(devices, dtype):
+    """get() starts every part's copy before it waits for any: into the parts' rows of one result
+    (split along axis 0, or after axes of length 1), or into blocks joined on the host."""
+    x = (rng.random((3, 9, 5)) * 50).astype(dtype)
+    for whole, axis in [(x, 0), (x, 1), (x, 2), (x[:1], 1), (x[:1, :1], 2)]:
+        m = wm.split(whole, devices, axis=axis)
+        got = m.get()
+        assert got.dtype == whole.dtype and got.flags.c_contiguous
+        np.testing.assert_array_equal(got, whole)
+    lazy = wm.split(x, devices) * 2  # (parts not yet evaluated)
+    np.testing.assert_array_equal(lazy.get(), x * 2)
+    empty = wm.split(np.zeros((2, 0)), devices)
+    assert empty.get().shape == (2, 0)
+    sparse = wm.split(x[:2], list(devices) * 2)  # (empty parts between full ones)
+    np.testing.assert_array_equal(sparse.get(), x[:2])
+
+
+def test_basic_indexing(devices):
+    x = rng.random((11, 6))
+    m = wm.split(x, devices)
+    steps = [None, 1, 2, 3, -1, -2, -5]
+    bounds = [None, -12, -4, -1, 0, 1, 3, 6, 10, 12]
+    for step in steps:
+        for start in bounds:
+            for stop in bounds:
+                k = slice(start, stop, step)
+                r = m[k]
+                assert isinstance(r, wm.MultiArray) and r.axis == 0
+                np.testing.assert_array_equal(r.get(), x[k])
+    np.testing.assert_array_equal(m[2:9, 1:5:2].get(), x[2:9, 1:5:2])
+    np.testing.assert_array_equal(m[::-3, -1].get(), x[::-3, -1])
+    np.testing.assert_array_equal(m[1:8][::2][1:].get(), x[1:8][::2][1:])
+    np.testing.assert_array_equal(m[..., 3].get(), x[..., 3])
+    holders = [j for j in range(len(m.parts)) if any(m.offsets[j] <= i < m.offsets[j + 1] for i in range(4, 8))]
+    picked = m[7:3:-1]  # (a negative step: the parts holding rows 7..4, last first, each on its device)
+    assert [p.device for p in picked.parts] == [m.parts[j].device for j in reversed(holders)]
+    for i in range(-11, 11):  # (an integer on the split axis: that part's weft.Array)
+        row = m[i]
+        assert isinstance(row, weft.Array)
+        np.testing.assert_array_equal(row.get(), x[i])
+        assert float(m[i, 4]) == x[i, 4]
+    t = wm.split(x, devices, axis=1)
+    r = t[3]  # (the split axis moves left past the integer)
+    assert isinstance(r, wm.MultiArray) and r.axis == 0
+    np.testing.assert_array_equal(r.get(), x[3])
+    np.testing.assert_array_equal(t[2:7, ::-2].get(), x[2:7, ::-2])
+    assert m[5:5].get().shape == (0, 6)
+    with pytest.raises(IndexError, match="out of bounds"):
+        m[11]
+    with pytest.raises(IndexError, match="not supported"):
+        m[np.array([1, 2])]
+    with pytest.raises(IndexError, match="too many"):
+        m[1, 2, 3]
+
+
+def test_matmul_splits_rows_and_replicates_the_other_operand(devices):
+    a, b, v = rng.random((13, 7)), rng.random((7, 4)), rng.random(7)
+    m = wm.split(a, devices)
+    r = m @ b
+    assert isinstance(r, wm.MultiArray) and r.axis == 0 and r.offsets == m.offsets
+    assert [p.device for p in r.parts] == [p.device for p in m.parts]
+    close(r, a @ b)
+    close(m @ v, a @ v)
+    close(np.matmul(m, weft.asarray(b, device=m.devices[-1])), a @ b)  # (a weft.Array: copied to each device)
+    close((m * 2) @ b + 1, (a * 2) @ b + 1)
+    c = rng.random((5, 13))
+    t = wm.split(a, devices, axis=1)  # (split columns: the left operand is replicated)
+    close(c @ t, c @ a)
+    close(c[0] @ t, c[0] @ a)
+    few = wm.split(a[:2], list(devices) * 2)  # (empty parts)
+    close(few @ b, a[:2] @ b)
+    ints = rng.integers(-9, 9, (6, 5)).astype(np.int32)
+    got = (wm.split(ints, devices) @ ints.T).get()
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, ints @ ints.T)
+    with pytest.raises(weft.InvalidArgument, match="sums over"):
+        t @ b
+    with pytest.raises(weft.InvalidArgument, match="sums over"):
+        c.T @ m
+    with pytest.raises(weft.InvalidArgument, match="both operands"):
+        m @ wm.split(b, devices)
