@@ -57,27 +57,27 @@ const std::vector<DType> numeric = {DType::int32, DType::int64, DType::float32, 
 struct Deferred : Error {
   Deferred() : Error("deferred to the next batch") {}
 };
-thread_local bool deferred_here = false;
+// True while the operations run in rounds (the inputs' programs, made before, compile at once).
+std::atomic<bool> deferring{false};
 
 // Runs what may be refused for a dtype (bitwise on floats, ...): refused is not recorded.
-// False when the operation waits for a program of the next batch.
+// False when it is to run again after the round's compiles: it waited for a program, or
+// failed otherwise than in a build (which may be a deferral seen through another error).
 bool run_guarded(const std::function<void()>& f) {
-  deferred_here = false;
   try {
     f();
-  } catch (const Deferred&) {
-    return false;
   } catch (const BuildError& e) {
     // An operation the array layer offers but cannot build: said, not packed.
     std::fprintf(stderr, "weft_host_prebuilt_gen: an operation does not build: %s\n", e.what());
   } catch (const Error&) {
+    return false;
   }
-  return !deferred_here;
+  return true;
 }
 
 // Runs the operations in rounds: each round runs those not done yet (their programs the
-// compile hook has compiled, or defers), then compile_round() compiles the deferred
-// programs; false from it ends the rounds.
+// compile hook has compiled, or defers: Deferred), then compile_round() compiles the
+// deferred programs; false from it (nothing deferred) ends the rounds.
 void run_workloads(const Device& dev, unsigned threads, const std::function<bool()>& compile_round) {
   // Each operation is a task; the tasks run on several threads, so that the compiles they
   // cause run side by side (the build machine's cores).
@@ -186,6 +186,7 @@ void run_workloads(const Device& dev, unsigned threads, const std::function<bool
   }
   std::vector<std::size_t> todo(tasks.size());
   for (std::size_t k = 0; k < todo.size(); ++k) todo[k] = k;
+  deferring = true;
   do {
     std::vector<char> done(todo.size(), 0);
     std::atomic<std::size_t> next{0};
@@ -203,6 +204,7 @@ void run_workloads(const Device& dev, unsigned threads, const std::function<bool
     }
     todo = std::move(left);
   } while (compile_round() && !todo.empty());
+  deferring = false;
 }
 
 }  // namespace
@@ -258,8 +260,14 @@ int main(int argc, char** argv) {
         images[key.hex()] = {key, std::string(*old)};
         return std::string(*old);
       }
+      if (!deferring) {
+        std::string image = weft::detail::compile_host_module(tc, tr.text, flags, source, weft::detail::PreludeHeaders::instance());
+        images[key.hex()] = {key, image};
+        ++compiled;
+        ++units;
+        return image;
+      }
       pending.emplace(key.hex(), std::make_pair(key, weft::detail::BatchProgram{tr.text, flags, std::string(source)}));
-      deferred_here = true;
       throw Deferred();
     });
     // One thread per core this process may run on.
@@ -269,6 +277,7 @@ int main(int argc, char** argv) {
     // Between rounds: the programs the round asked for, compiled in batches (in key order, so
     // that a pack's batches do not depend on the threads' timing).
     const auto compile_round = [&] {
+      std::lock_guard lock(mutex);
       if (pending.empty()) return false;
       std::vector<weft::detail::BatchProgram> programs;
       std::vector<weft::detail::Digest> keys;
