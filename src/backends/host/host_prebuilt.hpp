@@ -10,8 +10,10 @@
 // At run time the program builder looks a new program up here (WEFT_HOST_PREBUILT, on by
 // default) when the disk cache does not hold it. The key holds the toolchain's identity
 // (compiler, version, CPU, flags): on the machine and compiler the library was built with, a
-// prebuilt kernel is the code a compile makes, byte for byte; elsewhere nothing matches and
-// kernels compile as before. The stepwise evaluation of new expressions (array/stepwise.hpp)
+// prebuilt kernel is the code a compile makes: the same translation, flags and toolchain, and
+// each function's instructions the same as in a compile of its program alone (measured,
+// docs/HOST_PREBUILT.md; its shared object holds its batch's other programs too); elsewhere
+// nothing matches and kernels compile as before. The stepwise evaluation of new expressions (array/stepwise.hpp)
 // runs on these kernels.
 //
 // The generator compiles the kernels several programs to one translation unit (the compiler's
