@@ -202,6 +202,7 @@ void run_workloads(const Device& dev, unsigned threads, const std::function<bool
     for (std::size_t k = 0; k < todo.size(); ++k) {
       if (!done[k]) left.push_back(todo[k]);
     }
+    std::printf("weft_host_prebuilt_gen: round of %zu operations, %zu to run again\n", todo.size(), left.size());
     todo = std::move(left);
   } while (compile_round() && !todo.empty());
   deferring = false;
