@@ -15,7 +15,11 @@ namespace weft::detail {
 
 namespace {
 
-constexpr std::string_view include_line = "#include \"weft_host_prelude.hpp\"\n";
+// The translation's first line (dialect/host_translate.cpp).
+const std::string& include_line() {
+  static const std::string line = "#include \"" + std::string(host_prelude_file) + "\"\n";
+  return line;
+}
 constexpr std::string_view namespace_open = "namespace weft_kernel {\n";
 constexpr std::string_view namespace_close = "}  // namespace weft_kernel\n";
 constexpr std::string_view launchers = "#line 1 \"weft-launchers\"\n";
@@ -63,7 +67,7 @@ void replace_all(std::string& text, std::string_view from, std::string_view to) 
 
 std::optional<std::string> batch_part(const std::string& translation, bool first) {
   const std::string_view t = translation;
-  if (t.substr(0, include_line.size()) != include_line) return std::nullopt;
+  if (t.substr(0, include_line().size()) != include_line()) return std::nullopt;
   const std::size_t open = t.find(namespace_open);
   const std::size_t close = open == std::string_view::npos ? open : t.find(namespace_close, open);
   const std::size_t launch = close == std::string_view::npos ? close : t.find(launchers, close);
@@ -79,7 +83,7 @@ std::optional<std::string> batch_part(const std::string& translation, bool first
       if (it != prelude_defines().end()) out += it->second + "\n";
     });
   }
-  out += t.substr(include_line.size(), open - include_line.size());
+  out += t.substr(include_line().size(), open - include_line().size());
   out += "namespace weft_kernel { namespace " + infix + " {\n";
   out += t.substr(open + namespace_open.size(), close - open - namespace_open.size());
   out += "} }  // namespace weft_kernel\n";
@@ -90,7 +94,7 @@ std::optional<std::string> batch_part(const std::string& translation, bool first
   out += tail;
   out += "\n";
   // The program's own macros (its build options' -D, its source's #define) end with it.
-  for_each_line(t.substr(include_line.size()), [&](std::string_view line) {
+  for_each_line(t.substr(include_line().size()), [&](std::string_view line) {
     const std::string_view name = directive_name(line, "#define");
     if (!name.empty()) out += "#undef " + std::string(name) + "\n";
   });
@@ -131,7 +135,7 @@ std::vector<BatchResult> compile_batches(const HostToolchain& tc, const std::vec
   };
   const auto build = [&](const std::vector<std::size_t>& batch) {
     if (batch.size() == 1) return alone(batch[0]);
-    std::string unit(include_line);
+    std::string unit(include_line());
     for (std::size_t k = 0; k < batch.size(); ++k) unit += *batch_part(programs[batch[k]].translation, k == 0);
     try {
       const std::string image = compile_host_module(tc, unit, programs[batch[0]].flags, "", headers);
