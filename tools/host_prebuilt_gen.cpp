@@ -301,7 +301,9 @@ int main(int argc, char** argv) {
       units += distinct.size();
       return true;
     };
-    run_workloads(weft::device("host"), parallel, compile_round);
+    // The rounds' operations wait on the disk more than they compute (each program they load
+    // is stored in the generator's program cache, synced): four threads per core.
+    run_workloads(weft::device("host"), std::min(4 * parallel, 32u), compile_round);
     // The marker of a pack made for this toolchain (an empty source, an empty image).
     const weft::detail::Digest marker = weft::detail::HostPrebuilt::key("", {});
     images[marker.hex()] = {marker, std::string()};
