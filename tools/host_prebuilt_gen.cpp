@@ -13,7 +13,7 @@
 // CMake: the kernels do not depend on the library's own build flags, so a sanitizer build
 // takes the release build's) whose key is unchanged are taken as they are.
 //
-// The operations run in rounds, on one thread per core: the compile hook defers each program
+// The operations run in rounds, on four threads per core: the compile hook defers each program
 // not compiled yet, and between rounds the programs a round asked for are compiled several to
 // a translation unit (tools/host_prebuilt_batch.hpp), one unit per core at a time; the
 // operations that waited run again. The compiler's start, the prelude and the link are paid
