@@ -104,12 +104,17 @@ std::optional<std::string> batch_part(const std::string& translation, bool first
 std::vector<BatchResult> compile_batches(const HostToolchain& tc, const std::vector<BatchProgram>& programs,
                                          unsigned parallel, std::size_t per_batch) {
   std::vector<BatchResult> results(programs.size());
-  // Batches of programs with the same flags (one unit has one command line), in their order.
+  // Batches of programs with the same command line, in their order: the same flags but for
+  // -D (the translation defines those, not the command line: compile_host_module).
   std::map<std::vector<std::string>, std::vector<std::size_t>> by_flags;
   std::vector<std::vector<std::size_t>> batches;
   for (std::size_t i = 0; i < programs.size(); ++i) {
     if (batch_part(programs[i].translation, false)) {
-      by_flags[programs[i].flags].push_back(i);
+      std::vector<std::string> command;
+      for (const auto& f : programs[i].flags) {
+        if (f.rfind("-D", 0) != 0) command.push_back(f);
+      }
+      by_flags[command].push_back(i);
     } else {
       batches.push_back({i});
     }
