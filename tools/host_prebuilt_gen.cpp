@@ -21,6 +21,7 @@
 // (docs/HOST_PREBUILT.md).
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -57,6 +58,12 @@ const std::vector<DType> numeric = {DType::int32, DType::int64, DType::float32, 
 struct Deferred : Error {
   Deferred() : Error("deferred to the next batch") {}
 };
+// Seconds since the generator started (the rounds' lines say where the time goes).
+double seconds() {
+  static const auto start = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // True while the operations run in rounds (the inputs' programs, made before, compile at once).
 std::atomic<bool> deferring{false};
 
@@ -202,7 +209,8 @@ void run_workloads(const Device& dev, unsigned threads, const std::function<bool
     for (std::size_t k = 0; k < todo.size(); ++k) {
       if (!done[k]) left.push_back(todo[k]);
     }
-    std::printf("weft_host_prebuilt_gen: round of %zu operations, %zu to run again\n", todo.size(), left.size());
+    std::printf("weft_host_prebuilt_gen: round of %zu operations, %zu to run again (%.1f s)\n", todo.size(), left.size(),
+                seconds());
     todo = std::move(left);
   } while (compile_round() && !todo.empty());
   deferring = false;
@@ -217,6 +225,7 @@ int main(int argc, char** argv) {
   }
   namespace fs = std::filesystem;
   const std::string out = argv[1];
+  seconds();
   const fs::path cache = fs::temp_directory_path() / ("weft-prebuilt-gen-" + std::to_string(::getpid()));
   ::setenv("WEFT_CACHE_DIR", cache.c_str(), 1);
   ::setenv("WEFT_HOST_PREBUILT", "0", 1);
@@ -299,6 +308,8 @@ int main(int argc, char** argv) {
         distinct.insert(results[i].image);
       }
       units += distinct.size();
+      std::printf("weft_host_prebuilt_gen: %zu programs compiled in %zu units (%.1f s)\n", programs.size(),
+                  distinct.size(), seconds());
       return true;
     };
     // The rounds' operations wait on the disk more than they compute (each program they load
