@@ -11,10 +11,17 @@
 // program cache does; elsewhere nothing matches), stripped. Images of the PREVIOUS packs (the one
 // this build made before; another build tree's of the same machine, WEFT_HOST_PREBUILT_SEED in
 // CMake: the kernels do not depend on the library's own build flags, so a sanitizer build
-// takes the release build's) whose key is unchanged are taken as they are. The operations run on
-// one thread per core, so the compiles run side by side.
+// takes the release build's) whose key is unchanged are taken as they are.
+//
+// The operations run in rounds, on four threads per core: the compile hook defers each program
+// not compiled yet, and between rounds the programs a round asked for are compiled several to
+// a translation unit (tools/host_prebuilt_batch.hpp), one unit per core at a time; the
+// operations that waited run again. The compiler's start, the prelude and the link are paid
+// once per batch, and each program keeps its translation, flags and code
+// (docs/HOST_PREBUILT.md).
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -22,6 +29,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +41,7 @@
 #include "backends/host/host_prebuilt.hpp"
 #include "backends/host/host_prelude_header.hpp"
 #include "core/files.hpp"
+#include "host_prebuilt_batch.hpp"
 #include "weft/weft.hpp"
 
 namespace {
@@ -44,18 +53,39 @@ using Unary = std::function<Expr(const Expr&)>;
 const std::vector<DType> dtypes = {DType::bool_, DType::int32, DType::int64, DType::float32, DType::float64};
 const std::vector<DType> numeric = {DType::int32, DType::int64, DType::float32, DType::float64};
 
+// What the compile hook throws for a program it has not compiled yet: the operation that
+// asked for it runs again in the next round, when its batch is compiled.
+struct Deferred : Error {
+  Deferred() : Error("deferred to the next batch") {}
+};
+// Seconds since the generator started (the rounds' lines say where the time goes).
+double seconds() {
+  static const auto start = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// True while the operations run in rounds (the inputs' programs, made before, compile at once).
+std::atomic<bool> deferring{false};
+
 // Runs what may be refused for a dtype (bitwise on floats, ...): refused is not recorded.
-void run_guarded(const std::function<void()>& f) {
+// False when it is to run again after the round's compiles: it waited for a program, or
+// failed otherwise than in a build (which may be a deferral seen through another error).
+bool run_guarded(const std::function<void()>& f) {
   try {
     f();
   } catch (const BuildError& e) {
     // An operation the array layer offers but cannot build: said, not packed.
     std::fprintf(stderr, "weft_host_prebuilt_gen: an operation does not build: %s\n", e.what());
   } catch (const Error&) {
+    return false;
   }
+  return true;
 }
 
-void run_workloads(const Device& dev, unsigned threads) {
+// Runs the operations in rounds: each round runs those not done yet (their programs the
+// compile hook has compiled, or defers: Deferred), then compile_round() compiles the
+// deferred programs; false from it (nothing deferred) ends the rounds.
+void run_workloads(const Device& dev, unsigned threads, const std::function<bool()>& compile_round) {
   // Each operation is a task; the tasks run on several threads, so that the compiles they
   // cause run side by side (the build machine's cores).
   std::vector<std::function<void()>> tasks;
@@ -161,15 +191,29 @@ void run_workloads(const Device& dev, unsigned threads) {
       for (std::size_t k = 0; k < 15; ++k) attempt([=, &x, &y, &every] { eval(every[k].second(x.at(s), y.at(t))); });
     }
   }
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t k = next++; k < tasks.size(); k = next++) run_guarded(tasks[k]);
-    synchronize(dev);
-  };
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  std::vector<std::size_t> todo(tasks.size());
+  for (std::size_t k = 0; k < todo.size(); ++k) todo[k] = k;
+  deferring = true;
+  do {
+    std::vector<char> done(todo.size(), 0);
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+      for (std::size_t k = next++; k < todo.size(); k = next++) done[k] = run_guarded(tasks[todo[k]]);
+      synchronize(dev);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    std::vector<std::size_t> left;
+    for (std::size_t k = 0; k < todo.size(); ++k) {
+      if (!done[k]) left.push_back(todo[k]);
+    }
+    std::printf("weft_host_prebuilt_gen: round of %zu operations, %zu to run again (%.1f s)\n", todo.size(), left.size(),
+                seconds());
+    todo = std::move(left);
+  } while (compile_round() && !todo.empty());
+  deferring = false;
 }
 
 }  // namespace
@@ -181,6 +225,7 @@ int main(int argc, char** argv) {
   }
   namespace fs = std::filesystem;
   const std::string out = argv[1];
+  seconds();
   const fs::path cache = fs::temp_directory_path() / ("weft-prebuilt-gen-" + std::to_string(::getpid()));
   ::setenv("WEFT_CACHE_DIR", cache.c_str(), 1);
   ::setenv("WEFT_HOST_PREBUILT", "0", 1);
@@ -211,27 +256,65 @@ int main(int argc, char** argv) {
     weft::detail::HostToolchain tc = weft::detail::HostToolchain::get();
     tc.flags.push_back("-Wl,--strip-all");
     std::map<std::string, std::pair<weft::detail::Digest, std::string>> images;  // by key, in one order
-    std::size_t compiled = 0;
+    std::map<std::string, std::exception_ptr> failed;                            // programs that do not build
+    std::map<std::string, std::pair<weft::detail::Digest, weft::detail::BatchProgram>> pending;  // of this round
+    std::size_t compiled = 0, units = 0;
     std::mutex mutex;  // the hook runs on the workload's threads
     weft::detail::set_host_compile_hook([&](const weft::detail::dialect::Translation& tr,
                                             const std::vector<std::string>& flags, std::string_view source) {
       const weft::detail::Digest key = weft::detail::HostPrebuilt::key(source, flags);
-      std::string image;
-      if (auto old = find_previous(key)) {
-        image = std::string(*old);
-      } else {
-        image = weft::detail::compile_host_module(tc, tr.text, flags, source, weft::detail::PreludeHeaders::instance());
-        std::lock_guard lock(mutex);
-        ++compiled;
-      }
       std::lock_guard lock(mutex);
-      images[key.hex()] = {key, image};
-      return image;
+      if (auto it = images.find(key.hex()); it != images.end()) return it->second.second;
+      if (auto it = failed.find(key.hex()); it != failed.end()) std::rethrow_exception(it->second);
+      if (auto old = find_previous(key)) {
+        images[key.hex()] = {key, std::string(*old)};
+        return std::string(*old);
+      }
+      if (!deferring) {
+        std::string image = weft::detail::compile_host_module(tc, tr.text, flags, source, weft::detail::PreludeHeaders::instance());
+        images[key.hex()] = {key, image};
+        ++compiled;
+        ++units;
+        return image;
+      }
+      pending.emplace(key.hex(), std::make_pair(key, weft::detail::BatchProgram{tr.text, flags, std::string(source)}));
+      throw Deferred();
     });
     // One thread per core this process may run on.
     cpu_set_t cpus;
     const int cores = ::sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-    run_workloads(weft::device("host"), static_cast<unsigned>(std::clamp(cores, 1, 16)));
+    const unsigned parallel = static_cast<unsigned>(std::clamp(cores, 1, 16));
+    // Between rounds: the programs the round asked for, compiled in batches (in key order, so
+    // that a pack's batches do not depend on the threads' timing).
+    const auto compile_round = [&] {
+      std::lock_guard lock(mutex);
+      if (pending.empty()) return false;
+      std::vector<weft::detail::BatchProgram> programs;
+      std::vector<weft::detail::Digest> keys;
+      for (auto& [hex, entry] : pending) {
+        keys.push_back(entry.first);
+        programs.push_back(std::move(entry.second));
+      }
+      pending.clear();
+      const auto results = weft::detail::compile_batches(tc, programs, parallel);
+      std::set<std::string> distinct;
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        if (results[i].error) {
+          failed[keys[i].hex()] = results[i].error;
+          continue;
+        }
+        images[keys[i].hex()] = {keys[i], results[i].image};
+        ++compiled;
+        distinct.insert(results[i].image);
+      }
+      units += distinct.size();
+      std::printf("weft_host_prebuilt_gen: %zu programs compiled in %zu units (%.1f s)\n", programs.size(),
+                  distinct.size(), seconds());
+      return true;
+    };
+    // The rounds' operations wait on the disk more than they compute (each program they load
+    // is stored in the generator's program cache, synced): four threads per core.
+    run_workloads(weft::device("host"), std::min(4 * parallel, 32u), compile_round);
     // The marker of a pack made for this toolchain (an empty source, an empty image).
     const weft::detail::Digest marker = weft::detail::HostPrebuilt::key("", {});
     images[marker.hex()] = {marker, std::string()};
@@ -240,7 +323,8 @@ int main(int argc, char** argv) {
     if (!weft::detail::write_file_atomic(out, weft::detail::HostPrebuilt::encode(list))) {
       throw weft::Error("cannot write " + out);
     }
-    std::printf("weft_host_prebuilt_gen: %zu kernels (%zu compiled) in %s\n", list.size(), compiled, out.c_str());
+    std::printf("weft_host_prebuilt_gen: %zu kernels (%zu compiled, in %zu shared objects) in %s\n", list.size(), compiled,
+                units, out.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "weft_host_prebuilt_gen: %s\n", e.what());
     status = 1;

@@ -123,15 +123,24 @@ std::shared_ptr<ProgramImpl> HostCompiler::load(std::string_view payload, const 
   } catch (const Error& e) {
     throw PayloadRefused(e.what());
   }
+  // A program of the generator's batches (host_prebuilt.hpp) names its entry points with the
+  // infix of its translation; any other, plainly.
+  std::string infix;
+  for (const auto& k : tr.kernels) {
+    if (!k.refused.empty()) continue;
+    if (!module->symbol("weft_run_" + k.symbol)) infix = HostPrebuilt::batch_infix(tr.text) + "_";
+    break;
+  }
   for (const auto& k : tr.kernels) {
     if (!k.refused.empty()) continue;  // a kernel the host refuses has no entry point
-    const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + k.symbol));
-    if (!module->symbol("weft_run_" + k.symbol) || !info || info->num_args != k.params.size() + (k.bounds ? k.bounds->hidden() : 0) ||
-        (module->symbol("weft_groups_" + k.symbol) != nullptr) != k.groups) {
+    const std::string s = infix + k.symbol;
+    const auto* info = static_cast<const weft_host::KernelInfo*>(module->symbol("weft_info_" + s));
+    if (!module->symbol("weft_run_" + s) || !info || info->num_args != k.params.size() + (k.bounds ? k.bounds->hidden() : 0) ||
+        (module->symbol("weft_groups_" + s) != nullptr) != k.groups) {
       throw PayloadRefused("it lacks the entry point of kernel '" + k.name + "'");
     }
   }
-  return std::make_shared<HostProgram>(device_.shared_from_this(), std::move(module), tr.kernels);
+  return std::make_shared<HostProgram>(device_.shared_from_this(), std::move(module), tr.kernels, std::move(infix));
 }
 
 std::optional<std::string> HostCompiler::prebuilt(std::string_view source, const std::vector<std::string>& flags) {
@@ -152,8 +161,8 @@ HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params,
     : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), run_(entry), groups_(groups) {}
 
 HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
-                         std::vector<dialect::KernelEntry> kernels)
-    : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)) {}
+                         std::vector<dialect::KernelEntry> kernels, std::string infix)
+    : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)), infix_(std::move(infix)) {}
 
 std::vector<std::string> HostProgram::kernel_names() const {
   std::vector<std::string> out;
@@ -168,8 +177,8 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
       throw Unsupported("kernel '" + k.name + "' cannot run on the host backend: " + k.refused +
                         " (or run it on an OpenCL device: WEFT_DEVICE=opencl:cpu, e.g. PoCL, or a GPU)");
     }
-    auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + k.symbol));
-    auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + k.symbol));
+    auto run = reinterpret_cast<weft_host::RunFn>(module_->symbol("weft_run_" + infix_ + k.symbol));
+    auto info = static_cast<const weft_host::KernelInfo*>(module_->symbol("weft_info_" + infix_ + k.symbol));
     if (!run || !info || info->num_args != k.params.size() + (k.bounds ? k.bounds->hidden() : 0)) {
       throw Error("host: the compiled module lacks a consistent entry point for kernel '" + k.name + "'");
     }

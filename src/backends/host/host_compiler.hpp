@@ -85,8 +85,9 @@ class HostKernel final : public KernelImpl {
 
 class HostProgram final : public ProgramImpl {
  public:
+  /// infix: of the entry points' names in a batch of prebuilt programs (host_prebuilt.hpp), else "".
   HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
-              std::vector<dialect::KernelEntry> kernels);
+              std::vector<dialect::KernelEntry> kernels, std::string infix = {});
   std::shared_ptr<KernelImpl> create_kernel(std::string_view name) override;
   std::vector<std::string> kernel_names() const override;
   std::shared_ptr<DeviceImpl> device() const override { return device_.lock(); }
@@ -96,6 +97,7 @@ class HostProgram final : public ProgramImpl {
   std::weak_ptr<DeviceImpl> device_;
   std::shared_ptr<HostModule> module_;
   std::vector<dialect::KernelEntry> kernels_;  // refused ones included: named in the error
+  std::string infix_;
 };
 
 }  // namespace weft::detail

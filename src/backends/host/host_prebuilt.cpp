@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "backends/host/host_api.hpp"
 #include "dialect/prelude.hpp"
@@ -93,18 +94,28 @@ std::vector<Digest> HostPrebuilt::keys() const {
   return out;
 }
 
+std::string HostPrebuilt::batch_infix(std::string_view translation) {
+  return "p" + Hasher().update(translation).finish().hex().substr(0, 16);
+}
+
 std::string HostPrebuilt::encode(const std::vector<std::pair<Digest, std::string>>& images) {
   std::string out(magic);
   append_u64(out, images.size());
   std::uint64_t offset = out.size() + 32 * images.size();
+  std::map<std::string_view, std::uint64_t> stored;  // an image's offset, equal images once
+  std::vector<std::string_view> order;
   for (const auto& [key, image] : images) {
+    auto [it, fresh] = stored.emplace(image, offset);
+    if (fresh) {
+      order.push_back(image);
+      offset += image.size();
+    }
     append_u64(out, key.hi);
     append_u64(out, key.lo);
-    append_u64(out, offset);
+    append_u64(out, it->second);
     append_u64(out, image.size());
-    offset += image.size();
   }
-  for (const auto& kv : images) out += kv.second;
+  for (const auto image : order) out += image;
   return out;
 }
 

@@ -10,9 +10,18 @@
 // At run time the program builder looks a new program up here (WEFT_HOST_PREBUILT, on by
 // default) when the disk cache does not hold it. The key holds the toolchain's identity
 // (compiler, version, CPU, flags): on the machine and compiler the library was built with, a
-// prebuilt kernel is the code a compile makes, byte for byte; elsewhere nothing matches and
-// kernels compile as before. The stepwise evaluation of new expressions (array/stepwise.hpp)
+// prebuilt kernel is the code a compile makes: the same translation, flags and toolchain, and
+// each function's instructions the same as in a compile of its program alone (measured,
+// docs/HOST_PREBUILT.md; its shared object holds its batch's other programs too); elsewhere
+// nothing matches and kernels compile as before. The stepwise evaluation of new expressions (array/stepwise.hpp)
 // runs on these kernels.
+//
+// The generator compiles the kernels several programs to one translation unit (the compiler's
+// start and the prelude paid once per batch, not per kernel): each program's namespace and
+// exported symbols carry an infix (batch_infix), and every program of a batch is filed under
+// its own key with the batch's shared object, stored once in the pack. The loader looks a
+// kernel's entry points up under their plain names and then under the infix of the program's
+// translation (HostCompiler::load).
 //
 //   if (auto image = HostPrebuilt::instance().find(HostPrebuilt::key(source, flags))) ...
 #pragma once
@@ -47,7 +56,11 @@ class HostPrebuilt {
   /// Every key in the pack, in its order (tests compare each entry with a native build).
   std::vector<Digest> keys() const;
 
-  /// A pack of images by key.
+  /// The infix of a program's exported symbols in a batch of the generator
+  /// (weft_run_<infix>_<kernel>): "p" and 16 hex digits of its translation's hash.
+  static std::string batch_infix(std::string_view translation);
+
+  /// A pack of images by key; equal images (a batch's programs) are stored once.
   static std::string encode(const std::vector<std::pair<Digest, std::string>>& images);
 
  private:

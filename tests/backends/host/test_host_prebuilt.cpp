@@ -160,6 +160,13 @@ TEST(HostPrebuilt, PackFormatReadsBack) {
   EXPECT_FALSE(pack.find(h3.update("three").finish()).has_value());
   EXPECT_THROW(detail::HostPrebuilt(blob.substr(0, blob.size() - 3)), Error);
   EXPECT_THROW(detail::HostPrebuilt("not a pack"), Error);
+  // The programs of one batch share their shared object: stored once, found under each key.
+  const std::string shared = detail::HostPrebuilt::encode({{k1, "batch image"}, {k2, "batch image"}});
+  EXPECT_EQ(shared.size(), blob.size() - std::string("second image").size() - std::string("first").size() +
+                               std::string("batch image").size());
+  const detail::HostPrebuilt both(shared);
+  EXPECT_EQ(both.find(k1).value(), "batch image");
+  EXPECT_EQ(both.find(k2).value(), "batch image");
 }
 
 TEST(HostPrebuilt, FirstResultsEqualTheCompiledKernelsBitForBit) {
