@@ -260,6 +260,11 @@ int run_bench(const Options& options) {
       if (auto g = r.gbps()) w.value(*g);
       else w.null();
       if (!r.note.empty()) w.key("note").value(r.note);
+      if (!r.values.empty()) {
+        w.key("values").begin_object();
+        for (const auto& [k, v] : r.values) w.key(k).value(v);
+        w.end_object();
+      }
       w.end_object();
     }
     w.end_array();

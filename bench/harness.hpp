@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "weft/weft.hpp"
@@ -41,6 +42,9 @@ struct Record {
   double seconds_min = 0;
   double bytes = 0;                  // bytes moved per run; gbps when > 0
   std::string note;
+  /// Named figures written as the JSON object "values" (a placement case's times per device,
+  /// auto's and auto / best); not shown in the table.
+  std::vector<std::pair<std::string, double>> values;
   std::optional<double> gbps() const {
     if (bytes <= 0 || seconds_median <= 0) return std::nullopt;
     return bytes / seconds_median * 1e-9;
