@@ -9,8 +9,8 @@
 //     weft.from_dlpack and weft.asarray(x, device="auto") do; the result is read there) and
 //     resident on each device (the result stays there): wall time per result for each fixed
 //     device and for auto, and auto / best (the oracle: the fastest fixed device of the same
-//     case). A record "WORKLOAD | case, from START" per case carries the figures as JSON
-//     values (fixed DEVICE_s, auto_s, best_s, auto_over_best); closing records give the
+//     case). Auto's record of each case carries the case's figures as JSON values ("fixed
+//     DEVICE", "auto", "best" in seconds, "auto_over_best"); closing records give the
 //     geometric mean and worst of auto / best per workload and over every case.
 #include <algorithm>
 #include <chrono>
@@ -92,8 +92,8 @@ std::vector<Stats> timed(const Context& ctx, const std::vector<Variant>& variant
   return out;
 }
 
-// The geometric mean and worst of auto / best over ratios, as a record (with JSON values).
-Record summary_record(const std::string& what, std::size_t top, const std::vector<double>& ratios) {
+// The geometric mean and worst of auto / best over ratios, as a record with JSON values.
+void add_summary(Context& ctx, const std::string& what, std::size_t top, const std::vector<double>& ratios) {
   double log_sum = 0;
   for (const double r : ratios) log_sum += std::log(r);
   const double geomean = std::exp(log_sum / static_cast<double>(ratios.size()));
@@ -101,19 +101,18 @@ Record summary_record(const std::string& what, std::size_t top, const std::vecto
   std::ostringstream note;
   note.precision(3);
   note << "geomean auto/best " << geomean << ", worst " << worst << " over " << ratios.size() << " cases";
-  Record r{"placement", what, "auto", top, "float32", 0, 0, 0, note.str()};
-  r.values = {{"geomean_auto_over_best", geomean}, {"worst_auto_over_best", worst},
-              {"cases", static_cast<double>(ratios.size())}};
-  return r;
+  ctx.add({"placement", what, "auto", top, "float32", 0, 0, 0, note.str()},
+          {{"geomean_auto_over_best", geomean}, {"worst_auto_over_best", worst},
+           {"cases", static_cast<double>(ratios.size())}});
 }
 
 }  // namespace
 
 namespace {
 
-// Each case: every fixed device's time, auto's, auto / best (the oracle: the fastest fixed
-// device), as a record per variant (the table) and one per case with the figures as JSON
-// values.
+// Each case: a record per fixed device and one for auto, whose note says auto / best (the
+// oracle: the fastest fixed device) and whose JSON values hold the case's figures ("fixed
+// DEVICE" seconds, "auto", "best", "auto_over_best").
 struct Case {
   std::string workload, start;
   std::size_t n;
@@ -126,23 +125,23 @@ double add_case(Context& ctx, const Case& c, const std::vector<Variant>& variant
     if (stats[v].median < best.second) best = {variants[v].device, stats[v].median};
   }
   const double ratio = stats.back().median / best.second;
-  Record summary{"placement", c.workload + " | case, from " + c.start, "auto", c.n, "float32", stats.back().median,
-                 stats.back().min, 0, ""};
+  Context::Values values;
   for (std::size_t v = 0; v < variants.size(); ++v) {
+    const std::string method = c.workload + " | " + variants[v].method;
+    if (v < n_fixed) {
+      ctx.add({"placement", method, variants[v].device, c.n, "float32", stats[v].median, stats[v].min, 0, ""});
+      values.emplace_back("fixed " + variants[v].device, stats[v].median);
+      continue;
+    }
     std::ostringstream note;
     note.precision(3);
-    if (v == n_fixed) note << "auto/best " << ratio << " (best " << best.first << ")";
-    ctx.add({"placement", c.workload + " | " + variants[v].method, variants[v].device, c.n, "float32",
-             stats[v].median, stats[v].min, 0, note.str()});
-    summary.values.emplace_back(v == n_fixed ? "auto_s" : "fixed " + variants[v].device + "_s", stats[v].median);
+    note << "auto/best " << ratio << " (best " << best.first << ")";
+    values.emplace_back("auto", stats[v].median);
+    values.emplace_back("best", best.second);
+    values.emplace_back("auto_over_best", ratio);
+    ctx.add({"placement", method, "auto", c.n, "float32", stats[v].median, stats[v].min, 0, note.str()},
+            std::move(values));
   }
-  summary.values.emplace_back("best_s", best.second);
-  summary.values.emplace_back("auto_over_best", ratio);
-  std::ostringstream note;
-  note.precision(3);
-  note << "auto/best " << ratio << " (best " << best.first << ")";
-  summary.note = note.str();
-  ctx.add(std::move(summary));
   return ratio;
 }
 
@@ -235,9 +234,9 @@ void run_placement(Context& ctx) {
   for (const auto& [name, r] : per_workload) {
     if (r.empty()) continue;
     ratios.insert(ratios.end(), r.begin(), r.end());
-    ctx.add(summary_record(name + " | summary", top, r));
+    add_summary(ctx, name + " | summary", top, r);
   }
-  if (!ratios.empty()) ctx.add(summary_record("summary", top, ratios));
+  if (!ratios.empty()) add_summary(ctx, "summary", top, ratios);
 }
 
 const SuiteRegistration reg{{"placement",

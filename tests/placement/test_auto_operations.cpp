@@ -38,7 +38,9 @@ TEST(AutoOperations, CumsumEqualsTheFixedDevices) {
     const Array a = Array::borrow_host(std::span<float>(copy), Shape{3000});
     const Array r = cumsum(Expr(a) * 2);
     EXPECT_TRUE(r.is_auto());
-    if (pin) EXPECT_EQ(r.device(), pin);
+    if (pin) {
+      EXPECT_EQ(r.device(), pin);
+    }
     const std::vector<float> got = r.to_host<float>();
     for (std::size_t i = 0; i < got.size(); i += 97) EXPECT_FLOAT_EQ(got[i], 2 * want[i]) << i;
     // Along an axis of a 2-D automatic array.
@@ -67,7 +69,9 @@ TEST(AutoOperations, SortAndArgsortEqualTheFixedDevices) {
     const Array a = Array::borrow_host(std::span<float>(copy), Shape{5000});
     const Array s = sort(a);
     EXPECT_TRUE(s.is_auto());
-    if (pin) EXPECT_EQ(s.device(), pin);
+    if (pin) {
+      EXPECT_EQ(s.device(), pin);
+    }
     EXPECT_EQ(s.to_host<float>(), want) << (pin ? pin.selector() : "auto");
     const std::vector<std::int64_t> idx = argsort(a).to_host<std::int64_t>();
     for (std::size_t i = 0; i < idx.size(); i += 101) EXPECT_EQ(v[static_cast<std::size_t>(idx[i])], want[i]);

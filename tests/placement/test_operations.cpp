@@ -145,7 +145,7 @@ TEST(OperationChoice, PolygonMasksWeighTheMasksCopyBack) {
   const std::vector<InputResidence> huge = {{16.0 * 65536, 0, true}};
   EXPECT_EQ(chooser.choose(polygon_work(65536, 10000, 10000), huge), 1u);
   for (const std::size_t v : {4u, 256u, 65536u}) {
-    const std::vector<InputResidence> in = {{16.0 * v, 0, true}};
+    const std::vector<InputResidence> in = {{16.0 * static_cast<double>(v), 0, true}};
     for (const std::size_t side : {10u, 1000u, 10000u}) {
       const WorkEstimate w = polygon_work(v, side, side);
       EXPECT_EQ(chooser.choose_cached(v, w, in), argmin(chooser, w, in)) << v << " " << side;
