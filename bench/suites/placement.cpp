@@ -101,6 +101,7 @@ void add_summary(Context& ctx, const std::string& what, std::size_t top, const s
   std::ostringstream note;
   note.precision(3);
   note << "geomean auto/best " << geomean << ", worst " << worst << " over " << ratios.size() << " cases";
+  ctx.progress(what + ": " + note.str());
   ctx.add({"placement", what, "auto", top, "float32", 0, 0, 0, note.str()},
           {{"geomean_auto_over_best", geomean}, {"worst_auto_over_best", worst},
            {"cases", static_cast<double>(ratios.size())}});
@@ -136,6 +137,11 @@ double add_case(Context& ctx, const Case& c, const std::vector<Variant>& variant
     std::ostringstream note;
     note.precision(3);
     note << "auto/best " << ratio << " (best " << best.first << ")";
+    std::ostringstream line;
+    line.precision(3);
+    line << "  " << c.workload << " n=" << c.n << " from " << c.start << ": auto " << stats[v].median * 1e6 << " us, "
+         << note.str();
+    ctx.progress(line.str());
     values.emplace_back("auto", stats[v].median);
     values.emplace_back("best", best.second);
     values.emplace_back("auto_over_best", ratio);
