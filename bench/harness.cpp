@@ -88,6 +88,17 @@ const std::vector<Suite>& suites() { return registry(); }
 
 void Context::add(Record r) { records_.push_back(std::move(r)); }
 
+void Context::add(Record r, Values values) {
+  values_.resize(records_.size());
+  records_.push_back(std::move(r));
+  values_.push_back(std::move(values));
+}
+
+const Context::Values& Context::values(std::size_t i) const {
+  static const Values none;
+  return i < values_.size() ? values_[i] : none;
+}
+
 void Context::progress(const std::string& what) const {
   std::cerr << "  ... " << what << std::endl;
 }
@@ -257,7 +268,8 @@ int run_bench(const Options& options) {
   if (!options.json_path.empty() || !options.plot_path.empty()) {
     tool::JsonWriter w;
     w.begin_array();
-    for (const auto& r : recs) {
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      const Record& r = recs[i];
       w.begin_object();
       w.key("suite").value(r.suite);
       w.key("method").value(r.method);
@@ -270,6 +282,11 @@ int run_bench(const Options& options) {
       if (auto g = r.gbps()) w.value(*g);
       else w.null();
       if (!r.note.empty()) w.key("note").value(r.note);
+      if (!ctx.values(i).empty()) {
+        w.key("values").begin_object();
+        for (const auto& [k, v] : ctx.values(i)) w.key(k).value(v);
+        w.end_object();
+      }
       w.end_object();
     }
     w.end_array();

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "weft/weft.hpp"
@@ -60,13 +61,20 @@ class Context {
   const std::vector<Device>& devices() const { return devices_; }
   std::size_t n_or(std::size_t fallback) const { return options_.n.value_or(fallback); }
   void add(Record r);
+  /// Named figures (a placement case's time per device, auto's, auto / best) written with the
+  /// record as the JSON object "values"; not shown in the table.
+  using Values = std::vector<std::pair<std::string, double>>;
+  void add(Record r, Values values);
   void progress(const std::string& what) const;
   const std::vector<Record>& records() const { return records_; }
+  /// The values added with records()[i] (empty when none).
+  const Values& values(std::size_t i) const;
 
  private:
   const Options& options_;
   std::vector<Device> devices_;
   std::vector<Record> records_;
+  std::vector<Values> values_;  // parallel to records_ once any record has values
 };
 
 struct Suite {

@@ -1,17 +1,22 @@
 // placement: device auto against every fixed device (docs/PLACEMENT.md, issue 27).
 //   - the chooser's decision time, remembered (choose_cached) and computed (choose), on this
 //     machine's calibrated table;
-//   - float(sum(sqrt(a*b + c) * 2)) at 10^2 .. N elements (default 10^6), with inputs starting
-//     in host memory (std::vectors, as NumPy arrays: a fixed device other than the host copies
-//     them there in each run; the host backend and auto use them in place, as
-//     weft.from_dlpack and weft.asarray(x, device="auto") do) and resident on each device:
-//     wall time per result for each fixed device and for auto, and auto / best
-//     (the oracle: the fastest fixed device of the same case) in the note, with the geometric
-//     mean and worst of auto / best over the cases in a closing record.
+//   - workloads (placement_workloads.cpp: elementwise light and heavy in arithmetic, a sum,
+//     cumsum, sort, a chain of operations on the same data, polygon_mask with 4 and 256
+//     vertices) at 10^2 .. N elements (default 10^6; --n 100000000 for 10^8), with inputs
+//     starting in host memory (std::vectors, as NumPy arrays: a fixed device other than the
+//     host copies them there in each run; the host backend and auto use them in place, as
+//     weft.from_dlpack and weft.asarray(x, device="auto") do; the result is read there) and
+//     resident on each device (the result stays there): wall time per result for each fixed
+//     device and for auto, and auto / best (the oracle: the fastest fixed device of the same
+//     case). Auto's record of each case carries the case's figures as JSON values ("fixed
+//     DEVICE", "auto", "best" in seconds, "auto_over_best"); closing records give the
+//     geometric mean and worst of auto / best per workload and over every case.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "bench/harness.hpp"
+#include "bench/suites/placement_workloads.hpp"
 
 namespace weft::bench {
 namespace {
@@ -50,8 +56,6 @@ void decision_time(Context& ctx) {
              std::to_string(chooser.devices().size()) + " devices"});
   }
 }
-
-double workload(const Expr& a, const Expr& b, const Expr& c) { return sum(sqrt(a * b + c) * 2).get(); }
 
 // One way to run a case: its inputs made untimed (resident ones), then the timed work.
 struct Variant {
@@ -88,111 +92,162 @@ std::vector<Stats> timed(const Context& ctx, const std::vector<Variant>& variant
   return out;
 }
 
-std::string summary(const std::vector<double>& ratios) {
+// The geometric mean and worst of auto / best over ratios, as a record with JSON values.
+void add_summary(Context& ctx, const std::string& what, std::size_t top, const std::vector<double>& ratios) {
   double log_sum = 0;
   for (const double r : ratios) log_sum += std::log(r);
+  const double geomean = std::exp(log_sum / static_cast<double>(ratios.size()));
+  const double worst = *std::max_element(ratios.begin(), ratios.end());
   std::ostringstream note;
   note.precision(3);
-  note << "geomean auto/best " << std::exp(log_sum / static_cast<double>(ratios.size())) << ", worst "
-       << *std::max_element(ratios.begin(), ratios.end()) << " over " << ratios.size() << " cases";
-  return note.str();
+  note << "geomean auto/best " << geomean << ", worst " << worst << " over " << ratios.size() << " cases";
+  ctx.progress(what + ": " + note.str());
+  ctx.add({"placement", what, "auto", top, "float32", 0, 0, 0, note.str()},
+          {{"geomean_auto_over_best", geomean}, {"worst_auto_over_best", worst},
+           {"cases", static_cast<double>(ratios.size())}});
 }
 
 }  // namespace
 
 namespace {
+
+// Each case: a record per fixed device and one for auto, whose note says auto / best (the
+// oracle: the fastest fixed device) and whose JSON values hold the case's figures ("fixed
+// DEVICE" seconds, "auto", "best", "auto_over_best").
+struct Case {
+  std::string workload, start;
+  std::size_t n;
+};
+
+double add_case(Context& ctx, const Case& c, const std::vector<Variant>& variants, const std::vector<Stats>& stats) {
+  const std::size_t n_fixed = variants.size() - 1;
+  std::pair<std::string, double> best{"", std::numeric_limits<double>::infinity()};
+  for (std::size_t v = 0; v < n_fixed; ++v) {
+    if (stats[v].median < best.second) best = {variants[v].device, stats[v].median};
+  }
+  const double ratio = stats.back().median / best.second;
+  Context::Values values;
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    const std::string method = c.workload + " | " + variants[v].method;
+    if (v < n_fixed) {
+      ctx.add({"placement", method, variants[v].device, c.n, "float32", stats[v].median, stats[v].min, 0, ""});
+      values.emplace_back("fixed " + variants[v].device, stats[v].median);
+      continue;
+    }
+    std::ostringstream note;
+    note.precision(3);
+    note << "auto/best " << ratio << " (best " << best.first << ")";
+    std::ostringstream line;
+    line.precision(3);
+    line << "  " << c.workload << " n=" << c.n << " from " << c.start << ": auto " << stats[v].median * 1e6 << " us, "
+         << note.str();
+    ctx.progress(line.str());
+    values.emplace_back("auto", stats[v].median);
+    values.emplace_back("best", best.second);
+    values.emplace_back("auto_over_best", ratio);
+    ctx.add({"placement", method, "auto", c.n, "float32", stats[v].median, stats[v].min, 0, note.str()},
+            std::move(values));
+  }
+  return ratio;
+}
+
+// Cases of a workload that reads arrays: inputs from host memory (std::vectors, as NumPy
+// arrays: the host backend uses them in place, as weft.from_dlpack does; auto borrows them,
+// as weft.asarray(x, device="auto") does; another device gets copies in each run) and
+// resident on each device (made there untimed, so valid only there).
+void array_cases(Context& ctx, const PlacementWorkload& w, std::size_t n, std::vector<std::vector<float>>& data,
+                 std::vector<double>& ratios) {
+  const Device host = device("host");
+  const Shape shape{static_cast<std::int64_t>(n)};
+  auto make = [&](const Device& d) {
+    std::vector<Array> in;
+    for (std::size_t i = 0; i < w.inputs; ++i) in.push_back(Array::from_host<float>(data[i], shape, d));
+    return in;
+  };
+  auto in_place = [&] {
+    std::vector<Array> in;
+    for (std::size_t i = 0; i < w.inputs; ++i) {
+      in.push_back(Array::wrap(Buffer::wrap(host, reinterpret_cast<std::uintptr_t>(data[i].data()), n * sizeof(float), {}),
+                               DType::float32, shape));
+    }
+    return in;
+  };
+  auto borrowed = [&] {
+    std::vector<Array> in;
+    for (std::size_t i = 0; i < w.inputs; ++i) in.push_back(Array::borrow_host(std::span<float>(data[i]), shape));
+    return in;
+  };
+  std::vector<std::string> starts{"host memory"};
+  for (const Device& d : ctx.devices()) starts.push_back(d.selector());
+  for (const std::string& start : starts) {
+    ctx.progress("placement " + w.name + " n=" + std::to_string(n) + " from " + start);
+    const bool from_host = start == "host memory";
+    const std::function<std::vector<Array>()> none = [] { return std::vector<Array>{}; };
+    const std::function<std::vector<Array>()> resident = [&] { return make(device(start)); };
+    std::vector<Variant> variants;
+    for (const Device& d : ctx.devices()) {
+      variants.push_back({"fixed " + d.selector() + ", from " + start, d.selector(), from_host ? none : resident,
+                          [&, d](const std::vector<Array>& in) {
+                            if (from_host) return w.on_arrays(d == host ? in_place() : make(d), true);
+                            std::vector<Array> there;
+                            for (const Array& a : in) there.push_back(a.to(d));
+                            w.on_arrays(there, false);
+                          }});
+    }
+    variants.push_back({"auto, from " + start, "auto", from_host ? none : resident, [&](const std::vector<Array>& in) {
+                          if (from_host) return w.on_arrays(borrowed(), true);
+                          std::vector<Array> automatic;
+                          for (const Array& a : in) automatic.push_back(a.to_auto());
+                          w.on_arrays(automatic, false);
+                        }});
+    ratios.push_back(add_case(ctx, {w.name, start, n}, variants, timed(ctx, variants)));
+  }
+}
+
+// Cases of polygon_mask: no input array; each fixed device and auto, the mask into host memory.
+void polygon_cases(Context& ctx, const PlacementWorkload& w, std::size_t n, std::vector<double>& ratios) {
+  ctx.progress("placement " + w.name + " n=" + std::to_string(n));
+  const std::function<std::vector<Array>()> none = [] { return std::vector<Array>{}; };
+  std::vector<Variant> variants;
+  for (const Device& d : ctx.devices()) {
+    variants.push_back({"fixed " + d.selector(), d.selector(), none, [&, d](const std::vector<Array>&) { w.on_device(&d, n); }});
+  }
+  variants.push_back({"auto", "auto", none, [&](const std::vector<Array>&) { w.on_device(nullptr, n); }});
+  ratios.push_back(add_case(ctx, {w.name, "host memory", n}, variants, timed(ctx, variants)));
+}
+
 void run_placement(Context& ctx) {
   ctx.progress("placement: decision time");
   decision_time(ctx);
-  const Device host = device("host");
   const std::size_t top = ctx.n_or(1'000'000);
-  std::vector<double> ratios, ratios_before;
+  std::vector<double> ratios;
+  std::map<std::string, std::vector<double>> per_workload;
+  const std::vector<PlacementWorkload> workloads = placement_workloads();
   for (std::size_t n = 100; n <= top; n *= 10) {
-    std::vector<float> va(n, 0.5f), vb(n, 0.25f), vc(n, 1.0f);
-    const Shape shape{static_cast<std::int64_t>(n)};
-    auto make = [&](const Device& d) {
-      return std::vector<Array>{Array::from_host<float>(va, shape, d), Array::from_host<float>(vb, shape, d),
-                                Array::from_host<float>(vc, shape, d)};
-    };
-    // Host memory used in place: by the host backend (a fixed device, as weft.from_dlpack of a
-    // NumPy array) or borrowed by auto (as weft.asarray(x, device="auto")).
-    auto in_place = [&](std::vector<float>& v) {
-      return Array::wrap(Buffer::wrap(host, reinterpret_cast<std::uintptr_t>(v.data()), n * sizeof(float), {}),
-                         DType::float32, shape);
-    };
-    auto borrowed = [&](std::vector<float>& v) { return Array::borrow_host(std::span<float>(v), shape); };
-    // Inputs start in host memory (std::vectors, as NumPy arrays: a device other than the host
-    // copies them in each run), or resident on one device (made there before the timed part,
-    // so valid only there).
-    std::vector<std::string> starts{"host memory"};
-    for (const Device& d : ctx.devices()) starts.push_back(d.selector());
-    for (const std::string& start : starts) {
-      ctx.progress("placement n=" + std::to_string(n) + " from " + start);
-      const bool from_host = start == "host memory";
-      const std::function<std::vector<Array>()> none = [] { return std::vector<Array>{}; };
-      const std::function<std::vector<Array>()> resident = [&] { return make(device(start)); };
-      std::vector<Variant> variants;
-      for (const Device& d : ctx.devices()) {
-        variants.push_back({"fixed " + d.selector() + ", from " + start, d.selector(), from_host ? none : resident,
-                            [&, d](const std::vector<Array>& in) {
-                              if (!from_host) return void(workload(in[0].to(d), in[1].to(d), in[2].to(d)));
-                              if (d == host) return void(workload(in_place(va), in_place(vb), in_place(vc)));
-                              const auto copies = make(d);
-                              workload(copies[0], copies[1], copies[2]);
-                            }});
-      }
-      const std::size_t n_fixed = variants.size();
-      if (from_host) {
-        // As before Array::borrow_host (not in the oracle; the second summary): the host
-        // backend given a copy (weft.asarray(x, device="host")), and auto given one.
-        variants.push_back({"host, copied, from host memory", "host", none, [&](const std::vector<Array>&) {
-                              const auto in = make(host);
-                              workload(in[0], in[1], in[2]);
-                            }});
-        variants.push_back({"auto, copied, from host memory", "auto", none, [&](const std::vector<Array>&) {
-                              const auto in = make(host);
-                              workload(in[0].to_auto(), in[1].to_auto(), in[2].to_auto());
-                            }});
-      }
-      variants.push_back({"auto, from " + start, "auto", from_host ? none : resident, [&](const std::vector<Array>& in) {
-                            if (from_host) return void(workload(borrowed(va), borrowed(vb), borrowed(vc)));
-                            workload(in[0].to_auto(), in[1].to_auto(), in[2].to_auto());
-                          }});
-      const std::vector<Stats> stats = timed(ctx, variants);
-      // The oracle: the fastest fixed device; before borrow_host, the host's time was a copy's.
-      auto best_of = [&](bool copied) {
-        std::pair<std::string, double> best{"", std::numeric_limits<double>::infinity()};
-        for (std::size_t v = 0; v < n_fixed; ++v) {
-          const bool replaced = copied && from_host && variants[v].device == "host";
-          const double t = stats[replaced ? n_fixed : v].median;
-          if (t < best.second) best = {variants[v].device, t};
-        }
-        return best;
-      };
-      const auto [best, best_t] = best_of(false);
-      const double ratio = stats.back().median / best_t;
-      ratios.push_back(ratio);
-      const auto [best_before, best_before_t] = best_of(true);
-      const double before = (from_host ? stats[n_fixed + 1].median : stats.back().median) / best_before_t;
-      ratios_before.push_back(before);
-      for (std::size_t v = 0; v < variants.size(); ++v) {
-        std::ostringstream note;
-        note.precision(3);
-        if (v + 1 == variants.size()) note << "auto/best " << ratio << " (best " << best << ")";
-        else if (from_host && v == n_fixed + 1) note << "auto/best " << before << " (best " << best_before << ", copies)";
-        else if (v >= n_fixed) note << "not in the oracle";
-        ctx.add({"placement", variants[v].method, variants[v].device, n, "float32", stats[v].median, stats[v].min, 0,
-                 note.str()});
-      }
+    // Random inputs in [0.5, 1.5): sort has work to do, sqrt and the logarithms stay real.
+    std::vector<std::vector<float>> data(3, std::vector<float>(n));
+    std::mt19937 gen(static_cast<std::uint32_t>(n));
+    std::uniform_real_distribution<float> u(0.5f, 1.5f);
+    for (auto& v : data) {
+      for (float& x : v) x = u(gen);
+    }
+    for (const PlacementWorkload& w : workloads) {
+      std::vector<double>& mine = per_workload[w.name];
+      if (w.inputs == 0) polygon_cases(ctx, w, n, mine);
+      else array_cases(ctx, w, n, data, mine);
     }
   }
-  ctx.add({"placement", "summary", "auto", top, "float32", 0, 0, 0, summary(ratios)});
-  ctx.add({"placement", "summary, copies as before borrow_host", "auto", top, "float32", 0, 0, 0,
-           summary(ratios_before)});
+  for (const auto& [name, r] : per_workload) {
+    if (r.empty()) continue;
+    ratios.insert(ratios.end(), r.begin(), r.end());
+    add_summary(ctx, name + " | summary", top, r);
+  }
+  if (!ratios.empty()) add_summary(ctx, "summary", top, ratios);
 }
 
 const SuiteRegistration reg{{"placement",
-                             "auto vs each fixed device, sum(sqrt(a*b+c)*2); decision time",
+                             "auto vs each fixed device: elementwise light and heavy, sum, cumsum, sort, a chain, "
+                             "polygon_mask (4 and 256 vertices); decision time",
                              run_placement}};
 }  // namespace
 

@@ -69,7 +69,27 @@ struct WEFT_API WorkEstimate {
   Arithmetic arithmetic = Arithmetic::float32;
   bool result_to_host = false;  // the result is read on the host (a reduction's value)
   double result_bytes = 0;      // what is copied back then
+  double launches = 1;          // kernels it launches one after another (a radix sort's passes)
 };
+
+/// The work estimates device auto makes for operations that are not one fused kernel
+/// (docs/PLACEMENT.md, "Scans, sorts and polygon masks"). The result is not read on the host
+/// (result_to_host false): the caller sets it from where the inputs are.
+///
+/// A scan (cumsum) of n elements of an expression reading input_bytes in all, of
+/// ops_per_element operations, into a result of result_size-byte elements: the expression read
+/// twice (the pass that sums blocks, the pass that writes), a multiply-add more per element,
+/// three launches.
+WEFT_API WorkEstimate scan_work(std::int64_t n, double input_bytes, double ops_per_element, std::size_t result_size,
+                                Arithmetic arithmetic);
+/// A radix sort of n keys of key_size bytes (8-bit digits: key_size passes; with rows > 1 lines,
+/// the passes over the row numbers too, and an int64 index per key): each pass counts (reads the
+/// keys), scans the counts and scatters (reads and writes them), three launches.
+WEFT_API WorkEstimate sort_work(std::int64_t n, std::size_t key_size, std::int64_t rows = 1);
+/// polygon_mask of a height x width image and vertices vertices: each row tests every edge
+/// (a crossing in double precision, about 8 operations), each pixel is written once; the
+/// mask goes to the host.
+WEFT_API WorkEstimate polygon_work(std::size_t vertices, std::size_t height, std::size_t width);
 
 /// Where one input of an operation lives: bit i of valid_on is set when the device of index
 /// i in the Chooser's table holds a valid copy; on_host when a valid copy sits in memory the

@@ -73,6 +73,19 @@ WEFT_API Mask polygon_mask(Queue& queue, std::span<const Point> vertices, std::s
 WEFT_API void polygon_mask_into(Queue& queue, std::span<const Point> vertices, std::size_t height,
                                 std::size_t width, std::span<std::uint8_t> out, std::uint8_t border_value = 1);
 
+/// The mask on the device where device auto expects it first (docs/PLACEMENT.md): the chooser
+/// weighs each device's work (rows x vertices crossings and the pixels, weft::polygon_work) and
+/// the mask's copy to the host; a pinned device (weft::PlacementPin) decides instead. The
+/// decision is remembered per (vertex count class, size class). Runs on the array layer's
+/// queue of that device.
+///
+///   weft::Mask m = weft::polygon_mask_auto(poly, 1000, 1000);
+WEFT_API Mask polygon_mask_auto(std::span<const Point> vertices, std::size_t height, std::size_t width,
+                                std::uint8_t border_value = 1);
+/// The same into out (height * width bytes of host memory).
+WEFT_API void polygon_mask_auto_into(std::span<const Point> vertices, std::size_t height, std::size_t width,
+                                     std::span<std::uint8_t> out, std::uint8_t border_value = 1);
+
 /// Enqueues the mask into out (at least height * width bytes on queue's device) after the
 /// events in wait, and returns at once with the event of the kernel that writes it. The
 /// vertices are copied before it returns.

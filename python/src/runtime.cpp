@@ -504,6 +504,12 @@ void register_runtime(nb::module_& m) {
     std::vector<weft::Point> pts(vertices.shape(0));
     for (std::size_t i = 0; i < pts.size(); ++i) pts[i] = {vertices(i, 0), vertices(i, 1)};
     if (out.size() != height * width) throw weft::InvalidArgument("polygon_mask: out has the wrong size");
+    if (nb::isinstance<nb::str>(device) && nb::cast<std::string>(device) == "auto") {
+      // Device auto (docs/PLACEMENT.md): the chooser picks the device.
+      nb::gil_scoped_release unlocked;
+      weft::polygon_mask_auto_into(pts, height, width, std::span<std::uint8_t>(out.data(), out.size()), border_value);
+      return;
+    }
     const weft::Device dev = device_arg(device);
     nb::gil_scoped_release unlocked;
     weft::Queue queue(dev);

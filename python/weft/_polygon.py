@@ -40,7 +40,9 @@ def polygon_mask(vertices: ArrayLike, height: Any, width: Any = None, device: De
     width : int, optional
         The mask's width (when height is not the shape).
     device : weft.Device, str or None, optional
-        Where to compute it (None: the default device).
+        Where to compute it (None: the default device; "auto": where device auto expects it
+        first, weighing the rows' crossings, the pixels and the mask's copy to the host:
+        docs/PLACEMENT.md).
     border_value : int, optional
         The value of the pixels equal to a vertex (1 by default).
 
@@ -73,7 +75,8 @@ def polygon_mask(vertices: ArrayLike, height: Any, width: Any = None, device: De
     v = _np.ascontiguousarray(vertices, dtype=_np.float64)
     if v.ndim != 2 or v.shape[1] != 2:
         raise _weft.InvalidArgument(f"polygon_mask: vertices must have shape (N, 2), got {v.shape}")
-    out = result_empty((int(height), int(width)), _np.dtype(_np.uint8), device)
+    automatic = isinstance(device, str) and device == "auto"
+    out = result_empty((int(height), int(width)), _np.dtype(_np.uint8), None if automatic else device)
     _weft._polygon_mask(v, int(height), int(width), device, int(border_value), out)
     return out
 

@@ -8,6 +8,7 @@
 #include "core/lifetime.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
 #include "array/codegen.hpp"
 #include "array/expr_node.hpp"
 #include "array/kernel_cache.hpp"
@@ -45,7 +46,23 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
     const Array im = scan_along(imag(whole), what, axis, real_of(t), initial);
     return eval(detail::make_complex(re, im, t));
   }
-  const Expr expr = detail::bounded(whole, whole.shape());
+  // Device auto: where the chooser expects the scan to finish first (the expression read twice,
+  // three launches: weft::scan_work); the result is automatic too.
+  const auto placed = detail::place_automatically(whole, what.c_str(), false, [&](WorkEstimate& w) {
+    const DType r = type ? *type : axis_result_type("sum", whole.dtype());
+    const double per = w.elements > 0 ? w.ops / static_cast<double>(w.elements) : 1.0;
+    // Float scans accumulate in double.
+    const Arithmetic a = w.arithmetic == Arithmetic::float32 ? Arithmetic::float64 : w.arithmetic;
+    WorkEstimate s = scan_work(w.elements, w.bytes_read, per, size_of(r), a);
+    s.result_to_host = w.result_to_host;
+    w = s;
+  });
+  const auto done = [&](const Array& out) {
+    if (!placed) return out;
+    detail::learn_when_done(*placed);
+    return placed->chosen ? detail::mark_automatic(out) : out;
+  };
+  const Expr expr = detail::bounded(placed ? placed->expr : whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
   const Device dev = detail::device_of(root);
   if (!dev) throw InvalidArgument(what + ": the expression holds no array");
@@ -66,7 +83,7 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
   if (initial) ++dims[d];
   Array out = Array::empty(Shape(dims), result, dev);
   if (initial && out.size() > 0) out.slice(d, 0, 1).assign(Expr(what == "cumsum" ? 0 : 1));
-  if (in.size() == 0) return out;
+  if (in.size() == 0) return done(out);
   const bool lines = in.size() != length;  // more than one line: a segmented scan
 
   std::vector<detail::RuntimeArg> args{detail::RuntimeArg::of(out.buffer())};
@@ -76,7 +93,7 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
   kernel->run(detail::array_queue(dev), static_cast<std::size_t>(in.size()), args);
   detail::count_launch(dev);
   out.mark_written();
-  return out;
+  return done(out);
 }
 
 // The scan kernel of cumsum/cumprod (lines: segmented, one scan per line along the axis);

@@ -10,6 +10,7 @@
 #include "algorithms/radix_sort.hpp"
 #include "algorithms/sort_lines.hpp"
 #include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
 #include "weft/error.hpp"
 #include "weft/indexing.hpp"
 #include "weft/lazy_array.hpp"
@@ -134,14 +135,44 @@ using detail::lines_of;
 using detail::restore;
 using detail::sort_lines;
 
+namespace {
+
+// Device auto (an automatic array): where the chooser expects the sort of a's lines to finish
+// first (weft::sort_work: a radix sort's passes), or nothing for an array of a fixed device.
+std::optional<detail::AutoPlacement> placed_sort(const Array& a, std::optional<int> axis, const char* what) {
+  if (!a || !a.is_auto()) return std::nullopt;
+  const std::int64_t n = a.size();
+  const int nd = static_cast<int>(a.ndim());
+  // A bad axis is lines_of's to report: the estimate takes one line then.
+  const bool good = axis && *axis >= -nd && *axis < nd;
+  const std::int64_t len = good ? a.shape()[static_cast<std::size_t>(*axis < 0 ? *axis + nd : *axis)] : n;
+  const std::int64_t rows = len > 0 ? n / len : 1;
+  return detail::place_automatically(Expr(a), what, false, [&](WorkEstimate& w) {
+    WorkEstimate s = sort_work(n, size_of(a.dtype()), rows);
+    s.result_to_host = w.result_to_host;
+    w = s;
+  });
+}
+
+// What sort and argsort give when a was placed automatically: the result automatic too.
+Array placed_result(const std::optional<detail::AutoPlacement>& placed, const Array& r) {
+  if (!placed) return r;
+  detail::learn_when_done(*placed);
+  return placed->chosen ? detail::mark_automatic(r) : r;
+}
+
+}  // namespace
+
 Array sort(const Array& a, std::optional<int> axis, bool descending) {
-  const Lines l = lines_of(a, axis, "sort");
-  return restore(sort_lines(l, descending, false, nullptr).keys, l);
+  const auto placed = placed_sort(a, axis, "sort");
+  const Lines l = lines_of(placed ? a.to(placed->device) : a, axis, "sort");
+  return placed_result(placed, restore(sort_lines(l, descending, false, nullptr).keys, l));
 }
 
 Array argsort(const Array& a, std::optional<int> axis, bool descending) {
-  const Lines l = lines_of(a, axis, "argsort");
-  return restore(sort_lines(l, descending, true, nullptr).indices, l);
+  const auto placed = placed_sort(a, axis, "argsort");
+  const Lines l = lines_of(placed ? a.to(placed->device) : a, axis, "argsort");
+  return placed_result(placed, restore(sort_lines(l, descending, true, nullptr).indices, l));
 }
 
 std::pair<Array, Array> sort_by_key(const Array& keys, const Array& values, std::optional<int> axis,

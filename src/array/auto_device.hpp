@@ -7,11 +7,15 @@
 // arrays keeps today's rule (every array on one device), so explicit devices behave as before.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "weft/array.hpp"
 #include "weft/event.hpp"
+#include "weft/placement.hpp"
 
 namespace weft::detail {
 
@@ -36,7 +40,20 @@ void learn_when_done(const AutoPlacement& placed);
 /// names the operation in the log ("sum", "eval"); result_to_host: the result is a value read
 /// on the host (a full reduction). When some are not, the automatic ones follow the first
 /// array of a fixed device (chosen false).
-std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host);
+/// shape, when given, turns the estimate of evaluating expr (its inputs, bytes read, operations
+/// per element) into the operation's own (a scan's or a sort's, include/weft/placement.hpp):
+/// its decisions are remembered apart from evaluation's (what is in the signature).
+std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host,
+                                                 const std::function<void(WorkEstimate&)>& shape = {});
+
+/// Device auto for an operation that reads no array (polygon_mask): the pinned device, else the
+/// chooser's choice for work and inputs (host memory it reads), remembered per signature.
+/// expr of the result holds no node; chosen is true.
+AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEstimate& work,
+                         std::span<const InputResidence> inputs);
+/// Online learning of an operation that ran synchronously: the time from placed's decision to
+/// now refines the chooser's estimate (Chooser::observe). Nothing when not chosen afresh.
+void learn_now(const AutoPlacement& placed);
 
 /// Marks array's allocation automatic (all its views); returns array.
 const Array& mark_automatic(const Array& array);

@@ -222,7 +222,8 @@ Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const 
 
 }  // namespace
 
-std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host) {
+std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host,
+                                                 const std::function<void(WorkEstimate&)>& shape) {
   Leaves leaves;
   count_leaves(*expr.node(), leaves);
   if (leaves.automatic == 0) return std::nullopt;
@@ -234,6 +235,7 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   }
   const AutoTable& t = auto_table();
   Analysis a = analyse(expr, what, result_to_host, t);
+  if (shape) shape(a.work);
   const auto when = std::chrono::steady_clock::now();
   bool remembered = false;
   const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs, &remembered);
@@ -248,6 +250,32 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
   const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
   return AutoPlacement{d, there ? expr : Expr(moved(expr.node(), d)), true, std::move(decision)};
+}
+
+AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEstimate& work,
+                         std::span<const InputResidence> inputs) {
+  if (pinned) {
+    WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
+    return AutoPlacement{pinned, Expr(NodePtr()), true, nullptr};
+  }
+  const AutoTable& t = auto_table();
+  const auto when = std::chrono::steady_clock::now();
+  bool remembered = false;
+  const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered);
+  WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature));
+  std::shared_ptr<const AutoDecision> decision;
+  if (!remembered && config().placement_learn) {
+    decision = std::make_shared<const AutoDecision>(
+        AutoDecision{signature, work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best, when});
+  }
+  return AutoPlacement{t.devices[best], Expr(NodePtr()), true, std::move(decision)};
+}
+
+void learn_now(const AutoPlacement& placed) {
+  if (!placed.decision) return;
+  const AutoDecision& d = *placed.decision;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.when).count();
+  auto_table().chooser.observe(d.signature, d.work, d.inputs, d.device, s);
 }
 
 }  // namespace weft::detail

@@ -95,7 +95,7 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
                                     std::span<const InputResidence> inputs) const {
   const DeviceCosts& c = devices_.at(d);
   PlacementEstimate e;
-  e.launch = c.launch_s + c.sync_s;
+  e.launch = c.launch_s * std::max(1.0, work.launches) + c.sync_s;
   const double bytes = work.bytes_read + work.bytes_written;
   e.compute = std::max(move_s(bytes, c.bandwidth_Bps), move_s(work.ops, c.ops_rate(work.arithmetic)));
   const std::uint64_t me = std::uint64_t{1} << d;

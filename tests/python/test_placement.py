@@ -115,3 +115,17 @@ def test_weft_device_auto_makes_arrays_automatic():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split()[:5] == ["False"] * 5
+
+
+def test_cumsum_sort_and_polygon_mask_on_device_auto():
+    x = ((np.arange(2000) * 7919) % 1000).astype(np.float32) * 0.25 - 50
+    a = weft.asarray(x, device="auto")
+    c = weft.cumsum(a)
+    assert c.is_auto
+    np.testing.assert_allclose(c.get(), np.cumsum(x.astype(np.float64)), rtol=1e-5, atol=1e-3)
+    s = weft.sort(a)
+    assert s.is_auto
+    np.testing.assert_array_equal(s.get(), np.sort(x))
+    poly = weft.random_polygon(256, 3, 64, 48)
+    np.testing.assert_array_equal(weft.polygon_mask(poly, 48, 64, device="auto"),
+                                  weft.polygon_mask(poly, 48, 64, device="host"))

@@ -1,0 +1,103 @@
+// cumsum, sort, argsort and polygon_mask on device auto give what the fixed devices give: on
+// the chooser's own choice and pinned (PlacementPin) to each device of the table; their
+// results are automatic arrays.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "support.hpp"
+#include "weft/weft.hpp"
+
+namespace weft {
+namespace {
+
+std::vector<float> values(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7919) % 1000) * 0.25f - 50.0f;
+  return v;
+}
+
+// The fixed devices of the table (host, PoCL where it loads), and no pin: the chooser's choice.
+std::vector<Device> pins() {
+  std::vector<Device> p{Device()};
+  for (const Device& d : test::test_devices()) p.push_back(d);
+  return p;
+}
+
+TEST(AutoOperations, CumsumEqualsTheFixedDevices) {
+  const std::vector<float> v = values(3000);
+  const Array fixed = cumsum(Array::from_host<float>(v, Shape{3000}, device("host")));
+  const std::vector<float> want = fixed.to_host<float>();
+  for (const Device& pin : pins()) {
+    std::optional<PlacementPin> pinned;
+    if (pin) pinned.emplace(pin);
+    std::vector<float> copy = v;
+    const Array a = Array::borrow_host(std::span<float>(copy), Shape{3000});
+    const Array r = cumsum(Expr(a) * 2);
+    EXPECT_TRUE(r.is_auto());
+    if (pin) {
+      EXPECT_EQ(r.device(), pin);
+    }
+    const std::vector<float> got = r.to_host<float>();
+    for (std::size_t i = 0; i < got.size(); i += 97) EXPECT_FLOAT_EQ(got[i], 2 * want[i]) << i;
+    // Along an axis of a 2-D automatic array.
+    const Array m = Array::from_host<float>(v, Shape{30, 100}, device("host")).to_auto();
+    EXPECT_EQ(cumsum(m, 1).to_host<float>(),
+              cumsum(Array::from_host<float>(v, Shape{30, 100}, device("host")), 1).to_host<float>());
+  }
+  for (const Device& d : test::test_devices()) {
+    // A fixed device's own cumsum agrees with the host's.
+    const std::vector<float> got = cumsum(Array::from_host<float>(v, Shape{3000}, d)).to_host<float>();
+    for (std::size_t i = 0; i < got.size(); i += 97) EXPECT_FLOAT_EQ(got[i], want[i]) << d.selector() << " " << i;
+  }
+}
+
+TEST(AutoOperations, SortAndArgsortEqualTheFixedDevices) {
+  const std::vector<float> v = values(5000);
+  std::vector<float> want = v;
+  std::sort(want.begin(), want.end());
+  for (const Device& d : test::test_devices()) {
+    EXPECT_EQ(sort(Array::from_host<float>(v, Shape{5000}, d)).to_host<float>(), want) << d.selector();
+  }
+  for (const Device& pin : pins()) {
+    std::optional<PlacementPin> pinned;
+    if (pin) pinned.emplace(pin);
+    std::vector<float> copy = v;
+    const Array a = Array::borrow_host(std::span<float>(copy), Shape{5000});
+    const Array s = sort(a);
+    EXPECT_TRUE(s.is_auto());
+    if (pin) {
+      EXPECT_EQ(s.device(), pin);
+    }
+    EXPECT_EQ(s.to_host<float>(), want) << (pin ? pin.selector() : "auto");
+    const std::vector<std::int64_t> idx = argsort(a).to_host<std::int64_t>();
+    for (std::size_t i = 0; i < idx.size(); i += 101) EXPECT_EQ(v[static_cast<std::size_t>(idx[i])], want[i]);
+    // Rows of a 2-D automatic array, resident on the pinned device (or the host).
+    const Array m = Array::from_host<float>(v, Shape{50, 100}, pin ? pin : device("host")).to_auto();
+    EXPECT_EQ(sort(m, 1).to_host<float>(), sort(Array::from_host<float>(v, Shape{50, 100}, device("host")), 1).to_host<float>());
+  }
+}
+
+TEST(AutoOperations, PolygonMaskEqualsTheFixedDevices) {
+  for (const std::size_t n : {4u, 256u}) {
+    const std::vector<Point> poly = random_polygon(n, 11, 120, 90);
+    const Mask want = polygon_mask(poly, 90, 120, device("host"));
+    for (const Device& d : test::test_devices()) EXPECT_EQ(polygon_mask(poly, 90, 120, d).data, want.data) << d.selector();
+    for (const Device& pin : pins()) {
+      std::optional<PlacementPin> pinned;
+      if (pin) pinned.emplace(pin);
+      const Mask got = polygon_mask_auto(poly, 90, 120);
+      EXPECT_EQ(got.height, 90u);
+      EXPECT_EQ(got.width, 120u);
+      EXPECT_EQ(got.data, want.data) << (pin ? pin.selector() : "auto") << " " << n;
+    }
+  }
+  std::vector<std::uint8_t> wrong(10);
+  EXPECT_THROW(polygon_mask_auto_into(random_polygon(4, 1, 10, 10), 10, 10, wrong), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace weft
