@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,7 @@
 #include "array/memory_pool.hpp"
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
+#include "placement/costs_file.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
@@ -90,7 +92,8 @@ void walk(const ExprNode& n, Walk& w) {
   if (is_floating(n.dtype)) w.any_float = true;
   w.signature = (w.signature ^ (static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.dtype))) *
                 0x100000001b3ULL;
-  if (!n.op.empty()) w.signature = (w.signature ^ std::hash<std::string_view>{}(n.op)) * 0x100000001b3ULL;
+  // (FNV-1a over the operator's name: the same in every run, as the stored learnt factors need.)
+  for (const char c : n.op) w.signature = (w.signature ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
   for (const auto& k : n.kids) walk(*k, w);
 }
 
@@ -152,17 +155,55 @@ struct AutoDecision {
   std::chrono::steady_clock::time_point when;
 };
 
-void learn_when_done(const AutoPlacement& placed) {
+namespace {
+
+// One timed run: the chooser learns from it and, when a factor moved, the device's factors are
+// stored with its calibration (a few times per operation and size class: observe() stops
+// moving once the estimate is right).
+void learn(const AutoDecision& d, double seconds) {
+  const AutoTable& t = auto_table();
+  WEFT_LOG_DEBUG("placement learns: n=" << d.work.elements << " on " << t.devices[d.device].selector() << " took "
+                                        << seconds * 1e3 << " ms, estimated "
+                                        << t.chooser.estimate(d.device, d.work, d.inputs).total() * 1e3 << " ms");
+  if (!t.chooser.observe(d.signature, d.work, d.inputs, d.device, seconds)) return;
+  static std::mutex storing;
+  std::lock_guard lock(storing);
+  const std::vector<LearntFactor> factors = t.chooser.learnt(d.device);
+  store_learnt(t.chooser.devices()[d.device].identity, factors);
+}
+
+// Whether a marker's profile() gives its completion on the host's steady clock on a queue
+// without profiling: the host backend's markers read the clock, CUDA's are timing events
+// anchored to it. OpenCL's have no times unless the queue profiles (and then on the device's
+// clock), and their completion callbacks come late on PoCL.
+bool markers_carry_host_times(const Device& d) { return d.backend() == "host" || d.backend() == "cuda"; }
+
+std::uint64_t steady_ns(std::chrono::steady_clock::time_point t) {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+}
+
+}  // namespace
+
+void learn_when_done(const AutoPlacement& placed, const Future<double>* result) {
   if (!placed.decision) return;
-  // A marker after the operation: its completion is the operation's (and whatever was queued
-  // before it on the array queue, which a busy queue adds to the measure).
-  detail::array_queue(placed.device).marker().then([d = placed.decision](const Event&) {
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - d->when).count();
-    const AutoTable& t = auto_table();
-    WEFT_LOG_DEBUG("placement learns: n=" << d->work.elements << " on " << t.devices[d->device].selector() << " took "
-                                          << s * 1e3 << " ms, estimated "
-                                          << t.chooser.estimate(d->device, d->work, d->inputs).total() * 1e3 << " ms");
-    t.chooser.observe(d->signature, d->work, d->inputs, d->device, s);
+  if (markers_carry_host_times(placed.device)) {
+    // A marker after the operation: its end time is the operation's completion (and that of
+    // whatever was queued before it on the array queue, which a busy queue adds to the
+    // measure), exact however late the callback runs.
+    detail::array_queue(placed.device).marker().then([d = placed.decision](const Event& done) {
+      const std::uint64_t end = done.profile().end, start = steady_ns(d->when);
+      if (end > start) learn(*d, static_cast<double>(end - start) * 1e-9);
+    });
+    return;
+  }
+  if (!result) return;  // (an OpenCL eval is not timed: no host read waits for it here)
+  // Timed where the host waits for the value: when it was still pending as get() began, get()
+  // had it as soon as it was ready (plus the read of 8 bytes, which the model counts). When it
+  // was ready before, the time is only an upper bound: it is used when it is below the
+  // estimate (the device is at least that much faster than predicted).
+  result->on_collected([d = placed.decision](bool pending, std::chrono::steady_clock::time_point at) {
+    const double s = std::chrono::duration<double>(at - d->when).count();
+    if (pending || s < auto_table().chooser.estimate(d->device, d->work, d->inputs).total()) learn(*d, s);
   });
 }
 
