@@ -128,8 +128,13 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     const double to_dev = c.memory_is_host ? 0.0 : c.to_device_latency_s + move_s(in.bytes, c.to_device_Bps);
     e.copy_in += to_host + to_dev;
   }
-  if (work.result_to_host && !c.memory_is_host) {
-    e.copy_out = c.to_host_latency_s + move_s(work.result_bytes, c.to_host_Bps);
+  if (work.result_to_host) {
+    // The result read into the program's memory (a NumPy array, a std::vector, a reduction's
+    // value) is a queue read on every device: where the device's memory is host memory, a
+    // memcpy at its measured rate (not counted when the rate was not measured).
+    e.copy_out = c.to_host_latency_s + (c.memory_is_host && !(c.to_host_Bps > 0)
+                                            ? 0.0
+                                            : move_s(work.result_bytes, c.to_host_Bps));
   }
   return e;
 }
