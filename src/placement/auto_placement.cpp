@@ -191,19 +191,27 @@ void learn_when_done(const AutoPlacement& placed, const Future<double>* result) 
     // whatever was queued before it on the array queue, which a busy queue adds to the
     // measure), exact however late the callback runs.
     detail::array_queue(placed.device).marker().then([d = placed.decision](const Event& done) {
-      const std::uint64_t end = done.profile().end, start = steady_ns(d->when);
-      if (end > start) learn(*d, static_cast<double>(end - start) * 1e-9);
+      try {
+        const std::uint64_t end = done.profile().end, start = steady_ns(d->when);
+        if (end > start) learn(*d, static_cast<double>(end - start) * 1e-9);
+      } catch (const Error&) {
+        // The operation failed (its get() reports it): nothing to learn.
+      }
     });
     return;
   }
   if (!result) return;  // (an OpenCL eval is not timed: no host read waits for it here)
-  // Timed where the host waits for the value: when it was still pending as get() began, get()
-  // had it as soon as it was ready (plus the read of 8 bytes, which the model counts). When it
-  // was ready before, the time is only an upper bound: it is used when it is below the
-  // estimate (the device is at least that much faster than predicted).
-  result->on_collected([d = placed.decision](bool pending, std::chrono::steady_clock::time_point at) {
-    const double s = std::chrono::duration<double>(at - d->when).count();
-    if (pending || s < auto_table().chooser.estimate(d->device, d->work, d->inputs).total()) learn(*d, s);
+  // Timed where the host waits for the value, to when get() had it (the read of its 8 bytes
+  // included, which the model counts). When the value was still pending as get() began, that
+  // is its completion. When it was ready already, it completed between the end of the enqueue
+  // and get()'s start: the time is an overestimate by less than the gap from the enqueue to
+  // get() having the value, used when that gap is at most half of it (`float(weft.sum(...))`:
+  // get() right after the enqueue); nothing is learnt from a value collected later.
+  const auto enqueued = std::chrono::steady_clock::now();
+  result->on_collected([d = placed.decision, enqueued](bool pending, std::chrono::steady_clock::time_point had) {
+    const double s = std::chrono::duration<double>(had - d->when).count();
+    const double gap = std::chrono::duration<double>(had - enqueued).count();
+    if (pending || gap <= 0.5 * s) learn(*d, s);
   });
 }
 
