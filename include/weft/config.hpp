@@ -20,8 +20,8 @@
 //   WEFT_HOST_PCH    1 | on (default): the host backend keeps its prelude precompiled (GCC's
 //                    .gch, in the program cache) so a new kernel compiles sooner; 0 | off
 //                    parses the prelude text in every compile
-//   WEFT_PLACEMENT_LEARN  0 | off (default): device auto decides from the calibrated model
-//                    alone; 1 | on: it also refines its estimates from timed runs (docs/PLACEMENT.md)
+//   WEFT_PLACEMENT_LEARN  1 | on (default): device auto also refines its estimates from timed
+//                    runs, stored with the calibration (docs/PLACEMENT.md); 0 | off: the model alone
 //   WEFT_BOUNDS_CHECK  0 | off (default); 1 | on: every kernel's buffer accesses are checked
 //                    (docs/BOUNDS_CHECK.md): dialect kernels' p[i] on __global pointer parameters
 //                    and Python kernels' indices; a bad access is skipped and raises IndexOutOfRange
@@ -65,7 +65,7 @@ struct WEFT_API Config {
   bool opencl_ptx = true;                // WEFT_OPENCL_PTX
   bool host_pch = true;                  // WEFT_HOST_PCH
   bool host_prebuilt = true;             // WEFT_HOST_PREBUILT
-  bool placement_learn = false;          // WEFT_PLACEMENT_LEARN
+  bool placement_learn = true;           // WEFT_PLACEMENT_LEARN
   bool bounds_check = false;             // WEFT_BOUNDS_CHECK
   std::size_t staging_chunk_bytes = 0;   // WEFT_STAGING's chunk; 0: the default table's
   unsigned staging_threads = 0;          // WEFT_STAGING's threads; 0: the default table's

@@ -5,6 +5,8 @@
 //   weft::Buffer on_device = total.device_value(); // the same value, left on the device
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -29,11 +31,23 @@ class Future {
     State& s = *state_;
     std::lock_guard lock(s.mutex);
     if (!s.value) {
+      const bool pending = s.collected && !s.ready.done();
       T v{};
       s.queue.read(s.device, &v, sizeof(T), 0, Blocking::yes, std::span<const Event>(&s.ready, 1));
       s.value = v;
+      if (s.collected) {
+        auto f = std::move(s.collected);
+        f(pending, std::chrono::steady_clock::now());
+      }
     }
     return *s.value;
+  }
+  /// Calls f once, when the first get() has the value, with whether the value was still
+  /// pending when get() began and the time get() had it. Device auto's online learning times
+  /// a reduction by it where the device's events carry no host times (docs/PLACEMENT.md).
+  void on_collected(std::function<void(bool pending, std::chrono::steady_clock::time_point)> f) const {
+    std::lock_guard lock(state_->mutex);
+    state_->collected = std::move(f);
   }
   bool done() const { return state_->ready.done(); }
   /// Completes when the value is ready on the device.
@@ -49,6 +63,7 @@ class Future {
     Event ready;
     std::mutex mutex;
     std::optional<T> value;
+    std::function<void(bool, std::chrono::steady_clock::time_point)> collected;
   };
   std::shared_ptr<State> state_;
 };

@@ -109,6 +109,15 @@ struct WEFT_API PlacementEstimate {
   double total() const noexcept { return launch + compute + copy_in + copy_out; }
 };
 
+/// What online learning found for one operation on one device: its estimates there, for
+/// operations of this signature and size class (the power of two of the element count), are
+/// scaled by factor (measured / predicted). Stored with the device's calibration.
+struct WEFT_API LearntFactor {
+  std::uint64_t signature = 0;
+  std::uint32_t size_class = 0;
+  double factor = 1;
+};
+
 /// Picks the device expected to finish an operation first. Holds at most 63 devices (bit 63
 /// of a residence mask is kept free). Thread-safe: decisions are remembered in a lock-free
 /// table (a wrong entry after a hash collision costs speed, never correctness).
@@ -139,13 +148,18 @@ class WEFT_API Chooser {
   /// size class, are scaled from now on by a running mean of measured / predicted (the first
   /// run, which usually builds the kernel, is not counted; each later one weighs a quarter),
   /// and, while the factor moves by 10% or more, the remembered decision is dropped, so a
-  /// misprediction corrects itself after a few calls. Thread-safe; not on the path of a
-  /// remembered decision.
-  void observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
+  /// misprediction corrects itself after a few calls. True when a counted factor moved (what
+  /// is worth storing). Thread-safe; not on the path of a remembered decision.
+  bool observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
                std::size_t d, double seconds) const;
   /// The correction observe() has learnt for (signature, size class of elements, device d); 1
   /// when none.
   double correction(std::uint64_t signature, std::int64_t elements, std::size_t d) const;
+  /// The factors learnt for device index d (counted ones only), ordered by signature and size class.
+  std::vector<LearntFactor> learnt(std::size_t d) const;
+  /// Sets factors for device index d (a stored calibration's, loaded on first use); forgets
+  /// remembered decisions. Factors that are not positive and finite are ignored.
+  void teach(std::size_t d, std::span<const LearntFactor> factors) const;
   /// One line with each device's estimate and the choice, as WEFT_LOG=info prints it:
   /// "sum(a*b) n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"; with a
   /// signature, the estimates as corrected by what observe() learnt for it.

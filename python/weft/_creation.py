@@ -332,12 +332,15 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
         Where the array lives: a device, a queue (its device) or a selector such as ``"host"``
         or ``"cuda:0"``; None: the current device (the innermost ``with device:`` block's, else
         weft.default_device()). ``"auto"``: placed automatically (``Array.to_auto``,
-        docs/PLACEMENT.md): host data stays in host memory (the host backend, where it may
-        load) and each operation on it runs where the cost model expects it to finish first.
-        A writable, aligned, C-contiguous NumPy array (of the dtype asked) is used in place,
-        without a copy, unless copy=True: writes through either are seen by the other, as
-        with numpy.asarray, and an operation that runs on another device copies its current
-        data there.
+        docs/PLACEMENT.md): host data is copied into host memory (the host backend, where it
+        may load) and each operation on it runs where the cost model expects it to finish
+        first. With copy=False a writable, aligned, C-contiguous NumPy array (of the dtype
+        asked) is used in place, without a copy (ValueError for any other): writes through
+        either are seen by the other, as with numpy.asarray, an operation that runs on another
+        device copies its current data there, and arrays over the same or overlapping memory
+        share their copies (docs/PLACEMENT.md, "Memory regions"). weft's work is lazy and
+        asynchronous: write the NumPy array while work reading it may be pending, or read what
+        weft wrote into it, only after ``weft.synchronize()`` (or a result's ``get()``).
 
     Returns
     -------
@@ -374,6 +377,12 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
         # computes eagerly, and a read of x could miss weft's pending write.
         if isinstance(a, _ArrayBase):
             return asarray(a, dtype=dtype, device=a.device, copy=copy).to_auto()
+        if copy is False and _auto_home() is not None:
+            # Asked not to copy: the NumPy memory itself, under the contract above.
+            borrowed = _borrow(a, dtype)
+            if borrowed is None:
+                raise _no_copy("data that is not a writable, aligned, C-contiguous NumPy array of the dtype asked")
+            return borrowed
         home = _auto_home()
         return asarray(a, dtype=dtype, device=home or _weft.default_device(), copy=copy).to_auto()
     if isinstance(a, _ArrayBase):
@@ -402,7 +411,7 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
 
 
 def _borrow(a: object, dtype: DTypeLike | None) -> Array | None:
-    """(Not called by asarray: see there.) An automatic array over a NumPy array's own memory (no
+    """(asarray(x, device="auto", copy=False)) An automatic array over a NumPy array's own memory (no
     copy), or None where that cannot be done: not a NumPy array of a dtype weft holds (as asked), not C-contiguous, aligned and
     writable (read-only memory may be truly read-only), or empty. Writes through either are
     seen by the other (as numpy.asarray's result); a copy made on another device is refreshed

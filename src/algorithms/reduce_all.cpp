@@ -85,11 +85,11 @@ Future<double> reduce(const Expr& given, const Reduction& r) {
   // A new expression on the host: its value on prebuilt operations, reduced by prebuilt code.
   if (auto value = detail::reduce_stepwise(expr, *kernel)) {
     Future<double> stepped = reduce(Expr(*value), r);
-    if (placed) detail::learn_when_done(*placed);
+    if (placed) detail::learn_when_done(*placed, &stepped);
     return stepped;
   }
   Future<double> result = pooled_reduce<double>(*kernel, dev, n, call.args());
-  if (placed) detail::learn_when_done(*placed);
+  if (placed) detail::learn_when_done(*placed, &result);
   return result;
 }
 

@@ -8,6 +8,7 @@
 
 #include "array/array_queue.hpp"
 #include "array/memory_pool.hpp"
+#include "array/host_regions.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/device_local.hpp"
 #include "weft/error.hpp"
@@ -106,7 +107,9 @@ const Buffer& Array::buffer() const {
 }
 
 void Array::mark_written() const {
-  if (res_ && res_->spread.load(std::memory_order_acquire)) detail::note_written(*res_, buffer_);
+  if (res_ && (res_->spread.load(std::memory_order_acquire) || res_->overlapped.load(std::memory_order_acquire))) {
+    detail::note_written(*res_, buffer_);
+  }
 }
 
 Array Array::to(const Device& device) const {
@@ -243,8 +246,17 @@ Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::share
   if (!host) throw Unsupported("borrow_host: the host backend is not loaded (WEFT_BACKENDS): nothing can use host memory in place");
   detail::kernel_type(dtype);
   const std::size_t bytes = static_cast<std::size_t>(std::max<std::int64_t>(shape.size(), 1)) * size_of(dtype);
-  Array a = wrap(Buffer::wrap(host, reinterpret_cast<std::uintptr_t>(data), bytes, std::move(owner)), dtype, shape);
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  // Memory regions (src/array/host_regions.hpp): memory within a live borrowed allocation of
+  // this dtype is a view of it (one residence record); other overlaps are linked.
+  if (auto region = detail::covering_region(begin, bytes, dtype)) {
+    const detail::Residence::Copy& home = region->residence->copies.front();
+    return ArrayFactory::make(home.buffer, region->residence, dtype, shape, contiguous_strides(shape),
+                              static_cast<std::int64_t>(region->offset_bytes / size_of(dtype)));
+  }
+  Array a = wrap(Buffer::wrap(host, begin, bytes, std::move(owner)), dtype, shape);
   a.res_->borrowed.store(true, std::memory_order_relaxed);
+  detail::register_region(a.res_, begin, bytes, dtype);
   return a.to_auto();
 }
 

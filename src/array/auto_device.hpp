@@ -16,6 +16,7 @@
 #include "weft/array.hpp"
 #include "weft/event.hpp"
 #include "weft/placement.hpp"
+#include "weft/future.hpp"
 
 namespace weft::detail {
 
@@ -30,10 +31,13 @@ struct AutoPlacement {
   std::shared_ptr<const AutoDecision> decision;  // when chosen
 };
 
-/// Online learning: when the array work enqueued so far on placed.device is done, the time
-/// from the decision to then refines the chooser's estimate for this operation there
-/// (Chooser::observe). Nothing when the placement was not chosen.
-void learn_when_done(const AutoPlacement& placed);
+/// Online learning (on unless WEFT_PLACEMENT_LEARN=0): the time from the decision to the
+/// operation's completion refines the chooser's estimate for this operation there
+/// (Chooser::observe), and what was learnt is stored with the calibration. The completion
+/// is read from a marker's end time where markers carry host-clock times (the host backend,
+/// CUDA), else, for a reduction whose value the host collects (result), at that get() when
+/// the value was still pending. Nothing when the placement was not chosen afresh.
+void learn_when_done(const AutoPlacement& placed, const Future<double>* result = nullptr);
 
 /// Nothing when no array of expr is automatic (the common case, decided without allocating).
 /// When every array is, the device the chooser picks and the expression moved there; what

@@ -1,4 +1,5 @@
 #include "array/memory_pool.hpp"
+#include "array/host_regions.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -212,8 +213,27 @@ void make_current(Residence& r, const Buffer& buffer) {
 }
 
 void note_written(Residence& r, const Buffer& buffer) {
-  std::lock_guard lock(r.mutex);
-  for (auto& c : r.copies) c.valid = c.buffer.impl() == buffer.impl();
+  {
+    std::lock_guard lock(r.mutex);
+    for (auto& c : r.copies) c.valid = c.buffer.impl() == buffer.impl();
+    if (!r.overlapped.load(std::memory_order_acquire)) return;
+    if (!r.copies.front().valid) {
+      // Written on another device: the host memory that overlapping allocations read in place
+      // gets the data now (ordered after the write on that device's queue).
+      Residence::Copy* written = find(r, buffer);
+      if (!written) return;
+      transfer(*written, r.copies.front(), r.bytes);
+      r.copies.front().valid = true;
+    }
+  }
+  // The host memory changed: what overlapping allocations copied from it is stale (each one
+  // locked on its own: no two residences' locks are held at once).
+  for (const std::shared_ptr<Residence>& o : overlapping_regions(r)) {
+    std::lock_guard lock(o->mutex);
+    if (o->copies.front().valid) {
+      for (std::size_t i = 1; i < o->copies.size(); ++i) o->copies[i].valid = false;
+    }
+  }
 }
 
 Buffer copy_on(Residence& r, const Device& device, DType dtype) {

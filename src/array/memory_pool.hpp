@@ -70,6 +70,9 @@ struct Residence {
   // NumPy array used in place, Array::borrow_host): a copy on another device is refreshed
   // from it each time the allocation is seen from there (Array::to) while it is valid.
   std::atomic<bool> borrowed{false};
+  // Borrowed memory that another borrowed allocation overlaps (src/array/host_regions.hpp):
+  // writes through it reach the other's copies (note_written).
+  std::atomic<bool> overlapped{false};
   std::mutex mutex;
   std::vector<Copy> copies;
 };
@@ -77,7 +80,9 @@ struct Residence {
 /// Makes the copy held in buffer current (copies the allocation from a valid copy if it is
 /// stale). Cheap when the allocation lives on one device.
 void make_current(Residence& r, const Buffer& buffer);
-/// Records that buffer's copy was written: every other copy is stale.
+/// Records that buffer's copy was written: every other copy is stale. For overlapped borrowed
+/// memory (Residence::overlapped), a write on another device is also copied back into the
+/// host memory at once, and the overlapping allocations' copies on other devices go stale.
 void note_written(Residence& r, const Buffer& buffer);
 /// The buffer of the allocation on device, made on first use (not yet filled).
 Buffer copy_on(Residence& r, const Device& device, DType dtype);

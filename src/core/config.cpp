@@ -383,9 +383,9 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     if (t == "1" || t == "on") c.placement_learn = true;
     else if (t == "0" || t == "off") c.placement_learn = false;
     else {
-      throw ConfigError("WEFT_PLACEMENT_LEARN='" + std::string(*v) + "' is not a switch: expected 0 or off (device "
-                        "auto decides from the calibrated model alone, the default), 1 or on (it also learns from "
-                        "timed runs)");
+      throw ConfigError("WEFT_PLACEMENT_LEARN='" + std::string(*v) + "' is not a switch: expected 1 or on (device "
+                        "auto also learns from timed runs, the default), 0 or off (it decides from the calibrated "
+                        "model alone)");
     }
   }
 

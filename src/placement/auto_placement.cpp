@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,7 @@
 #include "array/memory_pool.hpp"
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
+#include "placement/costs_file.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
@@ -90,7 +92,8 @@ void walk(const ExprNode& n, Walk& w) {
   if (is_floating(n.dtype)) w.any_float = true;
   w.signature = (w.signature ^ (static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.dtype))) *
                 0x100000001b3ULL;
-  if (!n.op.empty()) w.signature = (w.signature ^ std::hash<std::string_view>{}(n.op)) * 0x100000001b3ULL;
+  // (FNV-1a over the operator's name: the same in every run, as the stored learnt factors need.)
+  for (const char c : n.op) w.signature = (w.signature ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
   for (const auto& k : n.kids) walk(*k, w);
 }
 
@@ -152,17 +155,63 @@ struct AutoDecision {
   std::chrono::steady_clock::time_point when;
 };
 
-void learn_when_done(const AutoPlacement& placed) {
+namespace {
+
+// One timed run: the chooser learns from it and, when a factor moved, the device's factors are
+// stored with its calibration (a few times per operation and size class: observe() stops
+// moving once the estimate is right).
+void learn(const AutoDecision& d, double seconds) {
+  const AutoTable& t = auto_table();
+  WEFT_LOG_DEBUG("placement learns: n=" << d.work.elements << " on " << t.devices[d.device].selector() << " took "
+                                        << seconds * 1e3 << " ms, estimated "
+                                        << t.chooser.estimate(d.device, d.work, d.inputs).total() * 1e3 << " ms");
+  if (!t.chooser.observe(d.signature, d.work, d.inputs, d.device, seconds)) return;
+  static std::mutex storing;
+  std::lock_guard lock(storing);
+  const std::vector<LearntFactor> factors = t.chooser.learnt(d.device);
+  store_learnt(t.chooser.devices()[d.device].identity, factors);
+}
+
+// Whether a marker's profile() gives its completion on the host's steady clock on a queue
+// without profiling: the host backend's markers read the clock, CUDA's are timing events
+// anchored to it. OpenCL's have no times unless the queue profiles (and then on the device's
+// clock), and their completion callbacks come late on PoCL.
+bool markers_carry_host_times(const Device& d) { return d.backend() == "host" || d.backend() == "cuda"; }
+
+std::uint64_t steady_ns(std::chrono::steady_clock::time_point t) {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+}
+
+}  // namespace
+
+void learn_when_done(const AutoPlacement& placed, const Future<double>* result) {
   if (!placed.decision) return;
-  // A marker after the operation: its completion is the operation's (and whatever was queued
-  // before it on the array queue, which a busy queue adds to the measure).
-  detail::array_queue(placed.device).marker().then([d = placed.decision](const Event&) {
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - d->when).count();
-    const AutoTable& t = auto_table();
-    WEFT_LOG_DEBUG("placement learns: n=" << d->work.elements << " on " << t.devices[d->device].selector() << " took "
-                                          << s * 1e3 << " ms, estimated "
-                                          << t.chooser.estimate(d->device, d->work, d->inputs).total() * 1e3 << " ms");
-    t.chooser.observe(d->signature, d->work, d->inputs, d->device, s);
+  if (markers_carry_host_times(placed.device)) {
+    // A marker after the operation: its end time is the operation's completion (and that of
+    // whatever was queued before it on the array queue, which a busy queue adds to the
+    // measure), exact however late the callback runs.
+    detail::array_queue(placed.device).marker().then([d = placed.decision](const Event& done) {
+      try {
+        const std::uint64_t end = done.profile().end, start = steady_ns(d->when);
+        if (end > start) learn(*d, static_cast<double>(end - start) * 1e-9);
+      } catch (const Error&) {
+        // The operation failed (its get() reports it): nothing to learn.
+      }
+    });
+    return;
+  }
+  if (!result) return;  // (an OpenCL eval is not timed: no host read waits for it here)
+  // Timed where the host waits for the value, to when get() had it (the read of its 8 bytes
+  // included, which the model counts). When the value was still pending as get() began, that
+  // is its completion. When it was ready already, it completed between the end of the enqueue
+  // and get()'s start: the time is an overestimate by less than the gap from the enqueue to
+  // get() having the value, used when that gap is at most half of it (`float(weft.sum(...))`:
+  // get() right after the enqueue); nothing is learnt from a value collected later.
+  const auto enqueued = std::chrono::steady_clock::now();
+  result->on_collected([d = placed.decision, enqueued](bool pending, std::chrono::steady_clock::time_point had) {
+    const double s = std::chrono::duration<double>(had - d->when).count();
+    const double gap = std::chrono::duration<double>(had - enqueued).count();
+    if (pending || gap <= 0.5 * s) learn(*d, s);
   });
 }
 

@@ -60,8 +60,14 @@ const char* to_string(Arithmetic a) noexcept {
 
 // What observe() learnt: measured / predicted per (signature, size class, device).
 struct Chooser::Learnt {
+  struct Entry {
+    std::uint64_t signature;
+    std::uint32_t size_class;
+    std::size_t device;
+    double factor;  // 0: one run seen, not counted
+  };
   std::mutex mutex;
-  std::unordered_map<std::uint64_t, double> factor;  // 0: one run seen, not counted
+  std::unordered_map<std::uint64_t, Entry> factor;
   std::atomic<bool> any{false};
 };
 
@@ -69,8 +75,11 @@ namespace {
 std::uint64_t size_class(std::int64_t elements) {
   return static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0))));
 }
+std::uint64_t class_key(std::uint64_t signature, std::uint64_t size_class, std::size_t d) {
+  return mix(mix(signature, size_class), d);
+}
 std::uint64_t learnt_key(std::uint64_t signature, std::int64_t elements, std::size_t d) {
-  return mix(mix(signature, size_class(elements)), d);
+  return class_key(signature, size_class(elements), d);
 }
 }  // namespace
 
@@ -119,8 +128,13 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     const double to_dev = c.memory_is_host ? 0.0 : c.to_device_latency_s + move_s(in.bytes, c.to_device_Bps);
     e.copy_in += to_host + to_dev;
   }
-  if (work.result_to_host && !c.memory_is_host) {
-    e.copy_out = c.to_host_latency_s + move_s(work.result_bytes, c.to_host_Bps);
+  if (work.result_to_host) {
+    // The result read into the program's memory (a NumPy array, a std::vector, a reduction's
+    // value) is a queue read on every device: where the device's memory is host memory, a
+    // memcpy at its measured rate (not counted when the rate was not measured).
+    e.copy_out = c.to_host_latency_s + (c.memory_is_host && !(c.to_host_Bps > 0)
+                                            ? 0.0
+                                            : move_s(work.result_bytes, c.to_host_Bps));
   }
   return e;
 }
@@ -129,27 +143,61 @@ double Chooser::correction(std::uint64_t signature, std::int64_t elements, std::
   if (!learnt_->any.load(std::memory_order_acquire)) return 1.0;
   std::lock_guard lock(learnt_->mutex);
   const auto it = learnt_->factor.find(learnt_key(signature, elements, d));
-  return it == learnt_->factor.end() || it->second == 0 ? 1.0 : it->second;
+  return it == learnt_->factor.end() || it->second.factor == 0 ? 1.0 : it->second.factor;
 }
 
-void Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
+std::vector<LearntFactor> Chooser::learnt(std::size_t d) const {
+  std::vector<LearntFactor> out;
+  std::lock_guard lock(learnt_->mutex);
+  for (const auto& [key, e] : learnt_->factor) {
+    if (e.device == d && e.factor > 0) out.push_back({e.signature, e.size_class, e.factor});
+  }
+  std::sort(out.begin(), out.end(), [](const LearntFactor& a, const LearntFactor& b) {
+    return a.signature != b.signature ? a.signature < b.signature : a.size_class < b.size_class;
+  });
+  return out;
+}
+
+void Chooser::teach(std::size_t d, std::span<const LearntFactor> factors) const {
+  if (d >= devices_.size()) throw InvalidArgument("Chooser::teach: device index " + std::to_string(d) + " is not in the table");
+  bool any = false;
+  {
+    std::lock_guard lock(learnt_->mutex);
+    for (const LearntFactor& f : factors) {
+      if (!(f.factor > 0) || !std::isfinite(f.factor)) continue;
+      learnt_->factor[class_key(f.signature, f.size_class, d)] = {f.signature, f.size_class, d, f.factor};
+      any = true;
+    }
+  }
+  if (any) {
+    learnt_->any.store(true, std::memory_order_release);
+    forget();
+  }
+}
+
+bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
                       std::size_t d, double seconds) const {
   const double predicted = estimate(d, work, inputs).total();
-  if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0)) return;
+  if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0) || d >= devices_.size()) return false;
+  bool moved = false;
   {
     // The first run of an operation on a device usually includes building its kernel there:
     // it is not counted. Each later one weighs a quarter of the running factor.
     std::lock_guard lock(learnt_->mutex);
-    auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d), 0.0);
+    const auto sc = static_cast<std::uint32_t>(size_class(work.elements));
+    auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d),
+                                                   Learnt::Entry{signature, sc, d, 0.0});
     if (!fresh) {
-      const double before = it->second;
-      it->second = before == 0 ? seconds / predicted : 0.75 * before + 0.25 * (seconds / predicted);
+      const double before = it->second.factor;
+      it->second.factor = before == 0 ? seconds / predicted : 0.75 * before + 0.25 * (seconds / predicted);
       // The decision is made again (and the operation timed again) only while the factor moves.
-      if (before != 0 && std::abs(it->second / before - 1) < 0.1) return;
+      if (before != 0 && std::abs(it->second.factor / before - 1) < 0.1) return false;
+      moved = true;
     }
   }
   learnt_->any.store(true, std::memory_order_release);
   decisions_[decision_key(signature, work, inputs) % decision_slots].store(0, std::memory_order_relaxed);
+  return moved;
 }
 
 std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResidence> inputs,

@@ -123,11 +123,9 @@ bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem)
 }
 
 namespace {
-
 std::string file_name(const std::string& identity) { return Hasher().update(identity).finish().hex() + ".costs"; }
+}  // namespace
 
-// The placement directory, opened under the cache's rules; invalid when there is no disk
-// cache or it is refused (the reason in problem).
 UniqueFd placement_dir(bool create, std::string* problem) {
   const std::string& root_path = config().cache_dir;
   if (root_path.empty()) {
@@ -138,8 +136,6 @@ UniqueFd placement_dir(bool create, std::string* problem) {
   if (!root) return {};
   return open_private_directory(root.get(), "placement", create, problem);
 }
-
-}  // namespace
 
 std::optional<DeviceCosts> load_costs(const Device& device) {
   std::string problem;
@@ -236,6 +232,15 @@ const Chooser& auto_chooser() {
   // Never destroyed (core/lifetime.hpp): completion callbacks of queued work may still teach it
   // (Chooser::observe) while the process exits.
   static detail::Immortal<Chooser> chooser(auto_table_costs());
+  // What online learning found in earlier runs, stored with each device's calibration.
+  static const bool taught = [] {
+    if (!config().placement_learn) return false;
+    for (std::size_t d = 0; d < chooser->devices().size(); ++d) {
+      chooser->teach(d, detail::load_learnt(chooser->devices()[d].identity));
+    }
+    return true;
+  }();
+  (void)taught;
   return *chooser;
 }
 

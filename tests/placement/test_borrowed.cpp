@@ -100,5 +100,87 @@ TEST(PlacementPin, RunsAutomaticWorkOnThePinnedDeviceAndNests) {
   }
 }
 
+// ---- memory regions: borrows of the same or overlapping host memory ---------------------------
+
+TEST(HostMemoryRegions, AViewOfBorrowedMemoryIsOneRecord) {
+  std::vector<float> v(100, 1.0f);
+  const Array whole = Array::borrow_host(std::span<float>(v), Shape{100});
+  const Array part = Array::borrow_host(std::span<float>(v).subspan(10, 50), Shape{50});
+  const Array again = Array::borrow_host(std::span<float>(v), Shape{100});
+  EXPECT_TRUE(part.shares_allocation(whole));
+  EXPECT_TRUE(again.shares_allocation(whole));
+  EXPECT_EQ(part.offset(), 10);
+  EXPECT_EQ(part.buffer().host_ptr(), whole.buffer().host_ptr());
+  EXPECT_DOUBLE_EQ(sum(part).get(), 50.0);
+  // Another dtype over the same bytes is not a view (it is linked: below).
+  const Array bytes = Array::borrow_host(v.data(), DType::int32, Shape{100});
+  EXPECT_FALSE(bytes.shares_allocation(whole));
+}
+
+TEST(HostMemoryRegions, AWriteThroughOneReachesTheOthersCopies) {
+  for (const Device& d : test::test_devices()) {
+    if (d.selector() == "host") continue;
+    std::vector<float> v(100, 1.0f);
+    const Array whole = Array::borrow_host(std::span<float>(v), Shape{100});
+    const Array part = Array::borrow_host(std::span<float>(v).subspan(10, 50), Shape{50});
+    const Array zero = Array::zeros(Shape{50}, DType::float32, d);
+    EXPECT_DOUBLE_EQ(sum(Expr(part) + zero).get(), 50.0) << d.selector();  // part copied to d
+    // Written on d through the whole: the part's copy there is the same record's, current.
+    Array whole_d = whole.to(d);
+    whole_d.assign(Expr(whole_d) * 3);
+    EXPECT_DOUBLE_EQ(sum(Expr(part) + zero).get(), 150.0) << d.selector();
+    EXPECT_EQ(part.to_host<float>()[0], 3.0f) << d.selector();  // and read back on the host
+    // Written on the host through the part: the whole's copy on d is stale.
+    Array p = part;
+    p.assign(Expr(part) + 1);
+    const Array zero100 = Array::zeros(Shape{100}, DType::float32, d);
+    EXPECT_DOUBLE_EQ(sum(Expr(whole) + zero100).get(), 50 * 4.0 + 50 * 3.0) << d.selector();
+    synchronize(whole.device());
+    EXPECT_EQ(v[10], 4.0f) << d.selector();
+    EXPECT_EQ(v[0], 3.0f) << d.selector();
+  }
+}
+
+TEST(HostMemoryRegions, PartlyOverlappingBorrowsAreLinked) {
+  for (const Device& d : test::test_devices()) {
+    if (d.selector() == "host") continue;
+    std::vector<float> v(100, 1.0f);
+    const Array left = Array::borrow_host(std::span<float>(v).subspan(0, 60), Shape{60});
+    const Array right = Array::borrow_host(std::span<float>(v).subspan(40, 60), Shape{60});
+    EXPECT_FALSE(left.shares_allocation(right));
+    const Array zero = Array::zeros(Shape{60}, DType::float32, d);
+    EXPECT_DOUBLE_EQ(sum(Expr(right) + zero).get(), 60.0) << d.selector();  // right copied to d
+    // Written on d through the left: the shared 20 elements reach the host memory at once,
+    // and the right's copy on d is refreshed from it.
+    Array left_d = left.to(d);
+    left_d.assign(Expr(left_d) * 2);
+    EXPECT_EQ(v[50], 2.0f) << d.selector();
+    EXPECT_EQ(v[70], 1.0f) << d.selector();
+    Array right_d = right.to(d);  // (an array of d, not refreshed by an automatic placement)
+    EXPECT_DOUBLE_EQ(sum(right_d).get(), 20 * 2.0 + 40 * 1.0) << d.selector();
+    // Written on the host through the right: the left's copy on d goes stale.
+    Array r = right;
+    r.assign(Expr(right) * 5);
+    EXPECT_DOUBLE_EQ(sum(left_d).get(), 40 * 2.0 + 20 * 10.0) << d.selector();
+  }
+}
+
+TEST(HostMemoryRegions, SlicesThatDoNotOverlapStayIndependent) {
+  for (const Device& d : test::test_devices()) {
+    if (d.selector() == "host") continue;
+    std::vector<float> v(100, 1.0f);
+    const Array first = Array::borrow_host(std::span<float>(v).subspan(0, 50), Shape{50});
+    const Array second = Array::borrow_host(std::span<float>(v).subspan(50, 50), Shape{50});
+    EXPECT_FALSE(first.shares_allocation(second));
+    Array second_d = second.to(d);
+    EXPECT_DOUBLE_EQ(sum(second_d).get(), 50.0) << d.selector();
+    Array first_d = first.to(d);
+    first_d.assign(Expr(first_d) * 7);  // on d only: the host memory waits for a read
+    EXPECT_EQ(v[0], 1.0f) << d.selector();
+    EXPECT_DOUBLE_EQ(sum(second_d).get(), 50.0) << d.selector();
+    EXPECT_EQ(first.to_host<float>()[0], 7.0f) << d.selector();
+  }
+}
+
 }  // namespace
 }  // namespace weft

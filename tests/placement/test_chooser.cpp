@@ -69,13 +69,29 @@ TEST(Chooser, EstimateIsTheDocumentedFormula) {
   EXPECT_DOUBLE_EQ(h.launch, 5e-6 + 1e-6);
   EXPECT_DOUBLE_EQ(h.compute, std::max(8e6 / 20e9, 2e6 / 50e9));
   EXPECT_DOUBLE_EQ(h.copy_in, 0);   // the host reads host memory
-  EXPECT_DOUBLE_EQ(h.copy_out, 0);  // and its result is in host memory
+  EXPECT_DOUBLE_EQ(h.copy_out, 0);  // and its result's read is a memcpy (this table has no rate for it)
   const PlacementEstimate g = chooser.estimate(1, w, in);
   EXPECT_DOUBLE_EQ(g.launch, 25e-6);
   EXPECT_DOUBLE_EQ(g.compute, std::max(8e6 / 2000e9, 2e6 / 30e12));
   EXPECT_DOUBLE_EQ(g.copy_in, 2 * (10e-6 + 4e6 / 5e9));
   EXPECT_DOUBLE_EQ(g.copy_out, 10e-6 + 8 / 5e9);
   EXPECT_DOUBLE_EQ(g.total(), g.launch + g.compute + g.copy_in + g.copy_out);
+}
+
+TEST(Chooser, AResultReadFromHostMemoryCountsItsMemcpy) {
+  // Python's get() and C++'s to_host copy a result out of the host backend's memory too: at
+  // the host's measured copy rate, when it was measured.
+  DeviceCosts host = host_costs();
+  host.to_host_latency_s = 1e-6;
+  host.to_host_Bps = 10e9;
+  Chooser chooser({host, gpu_costs()});
+  WorkEstimate w = light_sum(1e6);
+  w.bytes_written = 4e6;
+  w.result_bytes = 4e6;  // an eval whose result is read on the host
+  const auto in = two_inputs(1e6, on_host_device, true);
+  EXPECT_DOUBLE_EQ(chooser.estimate(0, w, in).copy_in, 0);
+  EXPECT_DOUBLE_EQ(chooser.estimate(0, w, in).copy_out, 1e-6 + 4e6 / 10e9);
+  EXPECT_DOUBLE_EQ(chooser.estimate(1, w, in).copy_out, 10e-6 + 4e6 / 5e9);
 }
 
 TEST(Chooser, SmallWorkStaysOnTheHost) {

@@ -78,6 +78,39 @@ def test_asarray_device_auto_copies_what_it_cannot_use_in_place():
     assert c.dtype == np.float32 and float(c.sum()) == 6.0
 
 
+def test_asarray_device_auto_copy_false_uses_numpy_memory_in_place():
+    x = np.arange(1000, dtype=np.float32)
+    a = weft.asarray(x, device="auto", copy=False)
+    assert a.is_auto and a.device.selector == "host"
+    x[0] = 1000.0  # nothing pending: seen, as through numpy.asarray
+    assert float(a.sum()) == float(x.astype(np.float64).sum())
+    with pytest.raises(ValueError, match="copy=False"):
+        weft.asarray(np.arange(20.0)[::2], device="auto", copy=False)
+    with pytest.raises(ValueError, match="copy=False"):
+        weft.asarray(x, dtype=np.float64, device="auto", copy=False)
+
+
+def test_two_views_of_one_numpy_array_share_their_copies_on_host_and_pocl():
+    x = np.ones(100, dtype=np.float32)
+    whole = weft.asarray(x, device="auto", copy=False)
+    part = weft.asarray(x[10:60], device="auto", copy=False)
+    apart = weft.asarray(x[60:], device="auto", copy=False)
+    assert float(part.sum()) == 50.0
+    other = _pocl()
+    if other is None:
+        return
+    with weft.Device(other):
+        assert float((part * 1).sum()) == 50.0  # part's data copied to PoCL
+        assert float((whole * 1).sum()) == 100.0  # the whole's: the same record's copy, refreshed
+    # Written on the host through the part: the whole's copy on PoCL goes stale.
+    part[...] = 5.0
+    weft.synchronize(part.device)
+    assert x[10] == 5.0 and x[0] == 1.0
+    with weft.Device(other):
+        assert float((whole * 1).sum()) == 50 * 5.0 + 50 * 1.0
+        assert float((apart * 1).sum()) == 40.0  # the slice beside the part: untouched
+
+
 def test_device_block_pins_device_auto():
     other = _pocl()
     if other is None:

@@ -1,0 +1,84 @@
+// The registry of borrowed host ranges (src/array/host_regions.hpp): a short list under one
+// mutex, pruned of dead allocations as it is walked (borrowing is not on a hot path).
+#include "array/host_regions.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+#include "array/memory_pool.hpp"
+#include "core/lifetime.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+struct Entry {
+  std::uintptr_t begin, end;
+  DType dtype;
+  const Residence* key;
+  std::weak_ptr<Residence> residence;
+};
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<Entry> entries;
+  void prune() {
+    std::erase_if(entries, [](const Entry& e) { return e.residence.expired(); });
+  }
+};
+Registry& registry() {
+  static Immortal<Registry> r;  // never destroyed (core/lifetime.hpp): arrays may outlive statics
+  return *r;
+}
+
+}  // namespace
+
+std::optional<Region> covering_region(std::uintptr_t begin, std::size_t bytes, DType dtype) {
+  Registry& reg = registry();
+  std::lock_guard lock(reg.mutex);
+  reg.prune();
+  std::optional<Region> best;
+  std::size_t best_size = 0;
+  for (const Entry& e : reg.entries) {
+    if (e.dtype != dtype || begin < e.begin || begin + bytes > e.end) continue;
+    if ((begin - e.begin) % size_of(dtype) != 0 || e.end - e.begin <= best_size) continue;
+    if (auto r = e.residence.lock()) {
+      best = Region{std::move(r), begin - e.begin};
+      best_size = e.end - e.begin;
+    }
+  }
+  return best;
+}
+
+void register_region(const std::shared_ptr<Residence>& residence, std::uintptr_t begin, std::size_t bytes,
+                     DType dtype) {
+  Registry& reg = registry();
+  std::lock_guard lock(reg.mutex);
+  reg.prune();
+  const std::uintptr_t end = begin + bytes;
+  for (const Entry& e : reg.entries) {
+    if (e.begin < end && begin < e.end) {
+      if (auto o = e.residence.lock()) {
+        o->overlapped.store(true, std::memory_order_release);
+        residence->overlapped.store(true, std::memory_order_release);
+      }
+    }
+  }
+  reg.entries.push_back({begin, end, dtype, residence.get(), residence});
+}
+
+std::vector<std::shared_ptr<Residence>> overlapping_regions(const Residence& r) {
+  Registry& reg = registry();
+  std::lock_guard lock(reg.mutex);
+  reg.prune();  // (a dead allocation's address may be a new one's)
+  const auto mine = std::find_if(reg.entries.begin(), reg.entries.end(), [&](const Entry& e) { return e.key == &r; });
+  std::vector<std::shared_ptr<Residence>> out;
+  if (mine == reg.entries.end()) return out;
+  for (const Entry& e : reg.entries) {
+    if (e.key == &r || !(e.begin < mine->end && mine->begin < e.end)) continue;
+    if (auto o = e.residence.lock()) out.push_back(std::move(o));
+  }
+  return out;
+}
+
+}  // namespace weft::detail

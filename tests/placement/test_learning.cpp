@@ -1,0 +1,149 @@
+// Online learning of device auto (docs/PLACEMENT.md): the learnt factors' file (checksum,
+// identity, strict parsing), the chooser's export and import of them, and, end to end on the
+// host and an OpenCL device, a deliberately wrong calibration corrected after a few calls and
+// the correction stored with the calibration. The end-to-end tests need a program cache of
+// their own (they store a wrong calibration): ctest runs them as PlacementLearnFreshCache; run
+// with the shared test cache they skip.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "placement/costs_file.hpp"
+#include "support.hpp"
+#include "weft/config.hpp"
+#include "weft/placement.hpp"
+#include "weft/weft.hpp"
+
+namespace weft {
+namespace {
+
+TEST(LearntFile, RoundTripsAndRefusesCorruptOrForeignText) {
+  const std::vector<LearntFactor> factors = {{0x9e3779b97f4a7c15ULL, 10, 1.75}, {42, 20, 0.5}};
+  const std::string text = detail::encode_learnt("host|cpu", factors);
+  std::vector<LearntFactor> out;
+  std::string problem;
+  ASSERT_TRUE(detail::decode_learnt(text, "host|cpu", &out, &problem)) << problem;
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].signature, 0x9e3779b97f4a7c15ULL);
+  EXPECT_EQ(out[0].size_class, 10u);
+  EXPECT_DOUBLE_EQ(out[0].factor, 1.75);
+  EXPECT_DOUBLE_EQ(out[1].factor, 0.5);
+  EXPECT_FALSE(detail::decode_learnt(text, "opencl|other", &out, &problem));  // another device's
+  EXPECT_NE(problem.find("opencl|other"), std::string::npos) << problem;
+  std::string tampered = text;
+  tampered[tampered.find("1.75")] = '9';
+  EXPECT_FALSE(detail::decode_learnt(tampered, "host|cpu", &out, &problem));
+  EXPECT_NE(problem.find("checksum"), std::string::npos) << problem;
+  EXPECT_FALSE(detail::decode_learnt(text.substr(0, text.size() / 2), "host|cpu", &out, &problem));
+  // A negative factor is refused even with a right checksum.
+  const std::string negative = detail::encode_learnt("host|cpu", std::vector<LearntFactor>{{1, 2, -1.0}});
+  EXPECT_FALSE(detail::decode_learnt(negative, "host|cpu", &out, &problem));
+}
+
+DeviceCosts costs(const char* selector, bool host) {
+  DeviceCosts c;
+  c.selector = selector;
+  c.identity = selector;
+  c.memory_is_host = host;
+  c.launch_s = host ? 2e-6 : 1e-5;
+  c.sync_s = 1e-6;
+  c.bandwidth_Bps = host ? 2e10 : 1e12;
+  c.ops_per_s[0] = c.ops_per_s[1] = c.ops_per_s[2] = host ? 1e11 : 1e13;
+  c.to_device_latency_s = c.to_host_latency_s = host ? 0 : 1e-5;
+  c.to_device_Bps = c.to_host_Bps = host ? 0 : 1e10;
+  return c;
+}
+
+TEST(Chooser, LearntFactorsAreExportedAndTaught) {
+  Chooser a({costs("host", true), costs("gpu", false)});
+  WorkEstimate w{.elements = 1 << 20, .bytes_read = 8.0 * (1 << 20), .ops = 2.0 * (1 << 20)};
+  const std::vector<InputResidence> in = {{.bytes = 8.0 * (1 << 20), .valid_on = 0b10}};
+  const double predicted = a.estimate(1, w, in).total();
+  EXPECT_FALSE(a.observe(5, w, in, 1, 10 * predicted));  // the first run: not counted
+  EXPECT_TRUE(a.learnt(1).empty());
+  EXPECT_TRUE(a.observe(5, w, in, 1, 10 * predicted));
+  const std::vector<LearntFactor> f = a.learnt(1);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].signature, 5u);
+  EXPECT_EQ(f[0].size_class, 21u);  // the bit width of 2^20
+  EXPECT_NEAR(f[0].factor, 10.0, 1e-9);
+  EXPECT_TRUE(a.learnt(0).empty());
+  // Another chooser (the next run) taught them decides as the first does.
+  Chooser b({costs("host", true), costs("gpu", false)});
+  EXPECT_EQ(b.choose_cached(5, w, in), 1u);
+  b.teach(1, f);
+  EXPECT_NEAR(b.correction(5, w.elements, 1), 10.0, 1e-9);
+  EXPECT_EQ(b.choose_cached(5, w, in), a.choose(w, in, 5));  // the remembered decision was forgotten
+  EXPECT_THROW(b.teach(2, f), InvalidArgument);
+}
+
+// ---- end to end, in a program cache of its own ----------------------------------------------
+
+bool own_cache() { return config().cache_dir.find("test-cache-learn") != std::string::npos; }
+
+Device opencl_device() {
+  for (const Device& d : devices()) {
+    if (d.backend() == "opencl") return d;
+  }
+  return Device();
+}
+
+// The expression timed: light work on 4096 floats in host memory.
+struct Case {
+  std::vector<float> x = std::vector<float>(4096, 0.5f), y = std::vector<float>(4096, 2.0f);
+  Array a = Array::borrow_host(std::span<float>(x), Shape{4096});
+  Array b = Array::borrow_host(std::span<float>(y), Shape{4096});
+  Expr e() const { return Expr(a) * b; }
+};
+
+TEST(PlacementLearning, AWrongCalibrationIsCorrectedAfterAFewCallsAndStored) {
+  if (!own_cache()) GTEST_SKIP() << "stores a wrong calibration: runs in a cache of its own (ctest PlacementLearnFreshCache)";
+  if (!config().placement_learn) GTEST_SKIP() << "WEFT_PLACEMENT_LEARN=0";
+  const Device cl = opencl_device();
+  if (!cl) GTEST_SKIP() << "no OpenCL device";
+  // Before device auto's chooser exists: the OpenCL device claimed 1000 times faster than
+  // measured, copies included, so the first decisions send the host's data there.
+  DeviceCosts wrong = costs_of(cl);
+  wrong.launch_s /= 1000;
+  wrong.sync_s /= 1000;
+  wrong.bandwidth_Bps *= 1000;
+  for (double& r : wrong.ops_per_s) r *= 1000;
+  wrong.to_device_latency_s /= 1000;
+  wrong.to_host_latency_s /= 1000;
+  wrong.to_device_Bps *= 1000;
+  wrong.to_host_Bps *= 1000;
+  ASSERT_TRUE(store_costs(wrong));
+  Case c;
+  ASSERT_EQ(explain(c.e(), true).chosen, cl.selector()) << explain(c.e(), true).text;
+  int calls = 0;
+  while (explain(c.e(), true).chosen == cl.selector() && calls < 12) {
+    EXPECT_DOUBLE_EQ(sum(c.e()).get(), 4096.0);
+    ++calls;
+  }
+  const PlacementExplanation now = explain(c.e(), true);
+  EXPECT_NE(now.chosen, cl.selector()) << now.text;
+  EXPECT_LE(calls, 4) << now.text;
+  EXPECT_NE(now.text.find("learnt"), std::string::npos) << now.text;
+  EXPECT_DOUBLE_EQ(sum(c.e()).get(), 4096.0);
+  // Stored with the calibration, under its rules.
+  const std::vector<LearntFactor> stored = detail::load_learnt(wrong.identity);
+  ASSERT_FALSE(stored.empty());
+  EXPECT_GT(stored.front().factor, 10.0);
+}
+
+TEST(PlacementLearning, TheNextRunStartsFromWhatWasLearnt) {
+  if (!own_cache()) GTEST_SKIP() << "reads what the test before stored (ctest PlacementLearnFreshCache)";
+  if (!config().placement_learn) GTEST_SKIP() << "WEFT_PLACEMENT_LEARN=0";
+  const Device cl = opencl_device();
+  if (!cl) GTEST_SKIP() << "no OpenCL device";
+  if (detail::load_learnt(device_identity(cl)).empty()) GTEST_SKIP() << "run after AWrongCalibration... in one cache";
+  // The stored calibration is still the wrong one; the stored factor corrects it at once.
+  Case c;
+  const PlacementExplanation first = explain(c.e(), true);
+  EXPECT_NE(first.chosen, cl.selector()) << first.text;
+  EXPECT_NE(first.text.find("learnt"), std::string::npos) << first.text;
+}
+
+}  // namespace
+}  // namespace weft
