@@ -298,7 +298,11 @@ struct UniformDivisor {
       return udiv(x);
     }
   }
-  WEFT_INLINE T mod(T x) const noexcept { return static_cast<T>(static_cast<U>(x) - static_cast<U>(div(x)) * static_cast<U>(v)); }
+  // 0 <= x < v: x itself (a wrap-around index such as (i + 1) % n costs a compare).
+  WEFT_INLINE T mod(T x) const noexcept {
+    if ((!weft_std::is_signed_v<T> || v > 0) && static_cast<U>(x) < static_cast<U>(v)) return x;
+    return static_cast<T>(static_cast<U>(x) - static_cast<U>(div(x)) * static_cast<U>(v));
+  }
 };
 template <class X, class T>
 WEFT_INLINE auto operator/(const X& x, const UniformDivisor<T>& d) noexcept -> decltype(x / d.v) {
