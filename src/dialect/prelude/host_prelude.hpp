@@ -256,14 +256,8 @@ WEFT_INLINE DivisorMagic divisor_magic(U d) noexcept {
     return {m, 1, static_cast<unsigned char>(l - 1)};
   }
 }
-template <class T, bool = weft_std::is_integral_v<T>>
-struct divisor_unsigned {
-  using type = unsigned;
-};
-template <class T>
-struct divisor_unsigned<T, true> {
-  using type = weft_std::make_unsigned_t<T>;
-};
+template <class T, bool = weft_std::is_integral_v<T>> struct divisor_unsigned { using type = unsigned; };
+template <class T> struct divisor_unsigned<T, true> { using type = weft_std::make_unsigned_t<T>; };
 template <class T>
 struct UniformDivisor {
   using U = typename divisor_unsigned<T>::type;
@@ -278,16 +272,12 @@ struct UniformDivisor {
     if constexpr (fast) return divisor_magic<U>(weft_std::is_signed_v<T> && d < 0 ? U(0) - U(d) : U(d));
     else return {0, 0, 0};
   }
-  WEFT_INLINE UniformDivisor(T d, const DivisorMagic& g) noexcept
-      : v(d), m(g.m), s1(g.s1), s2(g.s2), one(sizeof(U) == 4 && g.s1 ? U(~U(0)) : U(0)) {}
+  WEFT_INLINE UniformDivisor(T d, const DivisorMagic& g) noexcept : v(d), m(g.m), s1(g.s1), s2(g.s2), one(sizeof(U) == 4 && g.s1 ? U(~U(0)) : U(0)) {}
   // The quotient of |x| by |d|.
   WEFT_INLINE U udiv(U x) const noexcept {
-    if constexpr (sizeof(U) == 4) {
-      return static_cast<U>(((unsigned __int128)m * x) >> 64) + (x & one);
-    } else {
-      const U t = static_cast<U>(((unsigned __int128)m * x) >> 64);
-      return (t + ((x - t) >> s1)) >> s2;
-    }
+    const U t = static_cast<U>(((unsigned __int128)m * x) >> 64);
+    if constexpr (sizeof(U) == 4) return t + (x & one);
+    else return (t + ((x - t) >> s1)) >> s2;
   }
   WEFT_INLINE T div(T x) const noexcept {
     if constexpr (weft_std::is_signed_v<T>) {
