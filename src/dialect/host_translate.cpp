@@ -1,7 +1,10 @@
 #include "dialect/host_translate.hpp"
 
+#include <map>
+
 #include "dialect/group_fission.hpp"
 #include "dialect/keywords.hpp"
+#include "dialect/uniform_divisors.hpp"
 #include "dialect/vector_rewrites.hpp"
 
 namespace weft::detail::dialect {
@@ -16,6 +19,7 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
   // Kernels with barriers or __local memory become group functions (group_fission.hpp); their
   // edits replace the whole definition, so they are made after the others are known.
   std::vector<Edit> group_edits;
+  std::map<std::string, unsigned long long> divides;  // kernel symbol -> uniform_divisors' mask
   for (const auto* k : parsed.kernels()) {
     KernelEntry entry{k->name, cxx_name(k->name), k->params, {}, false, nullptr};
     if (!k->group_feature.empty()) {
@@ -24,6 +28,9 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
     }
     out.kernels.push_back(entry);
     if (entry.groups) continue;
+    UniformDivisors divisors = uniform_divisors(parsed, *k);
+    edits.insert(edits.end(), divisors.edits.begin(), divisors.edits.end());
+    divides[entry.symbol] = divisors.mask;
     // __kernel void k(args) -> static inline void k(weft_host::WorkItem weft_wi, args)
     edits.push_back({toks[k->qualifier_token].begin, toks[k->qualifier_token].end,
                      "static inline __attribute__((always_inline))"});
@@ -79,8 +86,8 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
     cpp += "extern \"C\" __attribute__((visibility(\"default\"))) void weft_run_" + s +
            "(void* const* weft_args_, const ::weft_host::Launch* weft_launch_, "
            "::weft_host::size_t weft_begin_, ::weft_host::size_t weft_end_) {\n  ::weft_host::run<&::weft_kernel::" +
-           s + (set_tls ? ", true" : ", false") +
-           ">(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
+           s + (set_tls ? ", true, " : ", false, ") + std::to_string(divides[s]) +
+           "ull>(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
     cpp += "extern \"C\" __attribute__((visibility(\"default\"))) const ::weft_host::KernelInfo "
            "weft_info_" + s + " = ::weft_host::info<&::weft_kernel::" + s + ">();\n";
   }

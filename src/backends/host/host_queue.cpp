@@ -252,8 +252,12 @@ void HostQueue::Core::run_kernel(KernelRun& r) {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
     return;
   }
+  // Without a local size the unit is min_items_per_chunk work-items, a few chunks per thread
+  // too: on cores shared with other processes (or threads the OS runs late) one even share per
+  // thread waits for the slowest, where chunks taken one at a time move to the threads that run.
   const std::size_t chunks = r.explicit_local ? std::clamp<std::size_t>(total / r.group, 1, threads * chunks_per_thread)
-                                              : std::clamp<std::size_t>(total / min_items_per_chunk, 1, threads);
+                                              : std::clamp<std::size_t>(total / min_items_per_chunk, 1,
+                                                                        threads == 1 ? 1 : threads * chunks_per_thread);
   const weft_host::Launch* geometry = &r.geometry;
   if (chunks == 1) {
     run(argv.data(), geometry, 0, total);

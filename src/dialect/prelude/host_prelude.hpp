@@ -35,9 +35,15 @@ WEFT_INLINE long long weft_mul_hi_s64(long long a, long long b) noexcept {
 }  // namespace weft_core
 
 namespace weft_host {
+/// The reciprocal of a kernel argument that divides (UniformDivisor below), made once per range.
+struct DivisorMagic {
+  unsigned long long m;
+  unsigned char s1, s2;
+};
 struct WorkItem {
   size_t gid[3];
   const Launch* l;
+  const DivisorMagic* div = nullptr;  // per parameter; set for the ones the kernel divides by
   WEFT_INLINE size_t global_id(unsigned d) const { return d < 3 ? gid[d] : 0; }
   WEFT_INLINE size_t global_size(unsigned d) const { return d < 3 ? l->gsize[d] : 1; }
   WEFT_INLINE size_t global_offset(unsigned d) const { return d < 3 ? l->goff[d] : 0; }
@@ -230,6 +236,83 @@ WEFT_INLINE void work_group_barrier(int) noexcept {}
 
 namespace weft_host {
 
+// ---- division by a kernel argument (dialect/host_translate.cpp) ----------------------------
+// `x / n` and `x % n`, where n is a by-value integer kernel parameter the kernel never writes,
+// divide by a UniformDivisor whose reciprocal run_range makes once per range of work-items:
+// for integers of n's own type a multiply and a shift replace the division, as compilers do
+// for constant divisors (hardware division costs tens of cycles and does not vectorize). Any
+// other operand (floating point, vectors, other integer types) divides by n as written.
+// The reciprocal of divisor d as U (unsigned, 32 or 64 bits). 32 bits: m = ceil(2^64 / d),
+// x / d = high half of m * x (Lemire, Kaser and Kurz 2019), s1 = 1 for d == 1 (m = 0). 64 bits:
+// Granlund and Montgomery's round-up method, with the shifts s1 and s2.
+template <class U>
+WEFT_INLINE DivisorMagic divisor_magic(U d) noexcept {
+  if (d <= 1) return {0, static_cast<unsigned char>(sizeof(U) == 4 ? d : 0), 0};  // x / 0 is undefined: no trap here
+  if constexpr (sizeof(U) == 4) {
+    return {~0ull / d + 1, 0, 0};
+  } else {
+    const unsigned l = 64 - static_cast<unsigned>(__builtin_clzll(d - 1));
+    const auto m = static_cast<unsigned long long>(((((unsigned __int128)1 << l) - d) << 64) / d + 1);
+    return {m, 1, static_cast<unsigned char>(l - 1)};
+  }
+}
+template <class T, bool = weft_std::is_integral_v<T>> struct divisor_unsigned { using type = unsigned; };
+template <class T> struct divisor_unsigned<T, true> { using type = weft_std::make_unsigned_t<T>; };
+template <class T>
+struct UniformDivisor {
+  using U = typename divisor_unsigned<T>::type;
+  static constexpr bool fast =
+      weft_std::is_integral_v<T> && !weft_std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+  T v;
+  unsigned long long m = 0;
+  unsigned char s1 = 0, s2 = 0;
+  U one = 0;  // all ones for a 32-bit divisor of 1 (m = 0), else 0
+  // The reciprocal of |d| for T; g as magic_of(d) made it.
+  WEFT_INLINE static DivisorMagic magic_of(T d) noexcept {
+    if constexpr (fast) return divisor_magic<U>(weft_std::is_signed_v<T> && d < 0 ? U(0) - U(d) : U(d));
+    else return {0, 0, 0};
+  }
+  WEFT_INLINE UniformDivisor(T d, const DivisorMagic& g) noexcept : v(d), m(g.m), s1(g.s1), s2(g.s2), one(sizeof(U) == 4 && g.s1 ? U(~U(0)) : U(0)) {}
+  // The quotient of |x| by |d|.
+  WEFT_INLINE U udiv(U x) const noexcept {
+    const U t = static_cast<U>(((unsigned __int128)m * x) >> 64);
+    if constexpr (sizeof(U) == 4) return t + (x & one);
+    else return (t + ((x - t) >> s1)) >> s2;
+  }
+  WEFT_INLINE T div(T x) const noexcept {
+    if constexpr (weft_std::is_signed_v<T>) {
+      const U ax = x < 0 ? U(0) - U(x) : U(x);
+      const U q = udiv(ax);
+      return static_cast<T>((x < 0) != (v < 0) ? U(0) - q : q);
+    } else {
+      return udiv(x);
+    }
+  }
+  // 0 <= x < v: x itself (a wrap-around index such as (i + 1) % n costs a compare).
+  WEFT_INLINE T mod(T x) const noexcept {
+    if ((!weft_std::is_signed_v<T> || v > 0) && static_cast<U>(x) < static_cast<U>(v)) return x;
+    return static_cast<T>(static_cast<U>(x) - static_cast<U>(div(x)) * static_cast<U>(v));
+  }
+};
+template <class X, class T>
+WEFT_INLINE auto operator/(const X& x, const UniformDivisor<T>& d) noexcept -> decltype(x / d.v) {
+  using R = decltype(x / d.v);
+  if constexpr (UniformDivisor<T>::fast && weft_std::is_integral_v<X> && weft_std::is_same_v<R, T>) {
+    return d.div(static_cast<T>(x));
+  } else {
+    return x / d.v;
+  }
+}
+template <class X, class T>
+WEFT_INLINE auto operator%(const X& x, const UniformDivisor<T>& d) noexcept -> decltype(x % d.v) {
+  using R = decltype(x % d.v);
+  if constexpr (UniformDivisor<T>::fast && weft_std::is_integral_v<X> && weft_std::is_same_v<R, T>) {
+    return d.mod(static_cast<T>(x));
+  } else {
+    return x % d.v;
+  }
+}
+
 template <class F>
 struct kernel_traits;
 template <class... P>
@@ -245,7 +328,7 @@ struct kernel_traits<void (*)(WorkItem, P...)> {
 // they are plain values the compiler keeps in registers, and the innermost loop (over x)
 // vectorizes when the kernel body allows.
 template <auto Kernel, bool SetTls, class... P>
-WEFT_INLINE void run_loop(const Launch& L, size_t begin, size_t end, P... a) noexcept {
+WEFT_INLINE void run_loop(const Launch& L, const DivisorMagic* div, size_t begin, size_t end, P... a) noexcept {
   const size_t g0 = L.gsize[0], g1 = L.gsize[1];
   size_t x = begin % g0;
   const size_t rest = begin / g0;
@@ -260,13 +343,13 @@ WEFT_INLINE void run_loop(const Launch& L, size_t begin, size_t end, P... a) noe
       // vectorizes; an int counter (that cannot overflow here) makes it fold away.
       const int ib = static_cast<int>(x + ox), ie = static_cast<int>(xe + ox);
       for (int i = ib; i < ie; ++i) {
-        const WorkItem wi{{static_cast<size_t>(i), gy, gz}, &L};
+        const WorkItem wi{{static_cast<size_t>(i), gy, gz}, &L, div};
         if constexpr (SetTls) ::weft_kernel::weft_wi = wi;
         Kernel(wi, a...);
       }
     } else {
       for (size_t i = x; i < xe; ++i) {
-        const WorkItem wi{{i + ox, gy, gz}, &L};
+        const WorkItem wi{{i + ox, gy, gz}, &L, div};
         if constexpr (SetTls) ::weft_kernel::weft_wi = wi;
         Kernel(wi, a...);
       }
@@ -280,17 +363,26 @@ WEFT_INLINE void run_loop(const Launch& L, size_t begin, size_t end, P... a) noe
   }
 }
 
-template <auto Kernel, bool SetTls, class... P, int... I>
+template <unsigned long long Divides, int I, class P>
+WEFT_INLINE void divisor_of(DivisorMagic* div, void* const* args) noexcept {
+  if constexpr ((Divides >> I & 1) != 0) div[I] = UniformDivisor<P>::magic_of(*static_cast<const P*>(args[I]));
+}
+
+// Divides is the mask of the parameters the kernel divides by (host_translate.cpp): their
+// reciprocals are made here, once per range, and reach the kernel through its WorkItem.
+template <auto Kernel, bool SetTls, unsigned long long Divides, class... P, int... I>
 WEFT_INLINE void run_range(void (*)(WorkItem, P...), weft_std::int_sequence<I...>, void* const* args,
                            const Launch* lp, size_t begin, size_t end) noexcept {
   const Launch L = *lp;
+  DivisorMagic div[sizeof...(P) + 1] = {};
+  (divisor_of<Divides, I, weft_std::remove_cv_t<P>>(div, args), ...);
   run_loop<Kernel, SetTls, weft_std::remove_cv_t<P>...>(
-      L, begin, end, *static_cast<const weft_std::remove_cv_t<P>*>(args[I])...);
+      L, div, begin, end, *static_cast<const weft_std::remove_cv_t<P>*>(args[I])...);
 }
 
-template <auto Kernel, bool SetTls>
+template <auto Kernel, bool SetTls, unsigned long long Divides = 0>
 inline void run(void* const* args, const Launch* l, size_t begin, size_t end) noexcept {
-  run_range<Kernel, SetTls>(Kernel, weft_std::make_integer_sequence<int, kernel_traits<decltype(Kernel)>::arity>{},
+  run_range<Kernel, SetTls, Divides>(Kernel, weft_std::make_integer_sequence<int, kernel_traits<decltype(Kernel)>::arity>{},
                             args, l, begin, end);
 }
 
@@ -469,6 +561,7 @@ template <class T>
 WEFT_INLINE T group_broadcast(const Slot* w, const Launch& L, size_t x, size_t y = 0, size_t z = 0) noexcept {
   return slot_get<T>(w[(z * L.lsize[1] + y) * L.lsize[0] + x]);
 }
+
 
 }  // namespace weft_host
 
