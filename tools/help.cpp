@@ -73,7 +73,7 @@ const std::vector<Command>& commands() {
        "(polygon vadd elementwise reduce scan); `all` runs every suite. Counts take 1000, 1e6 or\n"
        "2^20.",
        {{"--device SEL[,SEL...]",
-         "run on these devices only (host, opencl:0:0, cuda:0...; dask: a worker each); default: every device"},
+         "these devices only (host, cuda:0...; dask: a worker each); default: all"},
         {"--n N", "problem size (elements; pixels for polygon); default: each suite's own"},
         {"--repeat R", "timed runs per measurement (default 10)"},
         {"--warmup W", "untimed runs before them (default 2)"},

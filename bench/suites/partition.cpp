@@ -20,7 +20,7 @@ void run_partition(Context& ctx) {
 }
 
 const SuiteRegistration registration{
-    {"partition", "partition/argpartition/topk (radix select) vs sort, from Python; NumPy's np.partition",
+    {"partition", "partition/argpartition/topk (radix select) vs sort; NumPy's np.partition",
      run_partition}};
 
 }  // namespace

@@ -246,8 +246,7 @@ void run_placement(Context& ctx) {
 }
 
 const SuiteRegistration reg{{"placement",
-                             "auto vs each fixed device: elementwise light and heavy, sum, cumsum, sort, a chain, "
-                             "polygon_mask (4 and 256 vertices); decision time",
+                             "auto vs each fixed device: elementwise, sum, cumsum, sort, a chain, polygon_mask",
                              run_placement}};
 }  // namespace
 
