@@ -384,8 +384,8 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     else if (t == "0" || t == "off") c.placement_learn = false;
     else {
       throw ConfigError("WEFT_PLACEMENT_LEARN='" + std::string(*v) + "' is not a switch: expected 1 or on (device "
-                        "auto also learns from timed runs, the default), 0 or off (it decides from the calibrated "
-                        "model alone)");
+                        "auto also learns from timed runs), 0 or off (it decides from the calibrated model alone, "
+                        "the default)");
     }
   }
 

@@ -145,7 +145,7 @@ TEST(Config, OpenclPtxIsASwitch) {
   for (const char* off : {"0", "off", " off "}) EXPECT_FALSE(parse({{"WEFT_HOST_PREBUILT", off}}).host_prebuilt) << off;
   EXPECT_TRUE(parse({{"WEFT_HOST_PREBUILT", "1"}}).host_prebuilt);
   EXPECT_NE(error_of({{"WEFT_HOST_PCH", "yes"}}).find("WEFT_HOST_PCH='yes'"), std::string::npos);
-  EXPECT_TRUE(parse({}).placement_learn);
+  EXPECT_FALSE(parse({}).placement_learn);
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_PLACEMENT_LEARN", on}}).placement_learn) << on;
   EXPECT_FALSE(parse({{"WEFT_PLACEMENT_LEARN", "off"}}).placement_learn);
   EXPECT_FALSE(parse({{"WEFT_PLACEMENT_LEARN", "0"}}).placement_learn);
