@@ -47,7 +47,7 @@ HostToolchain resolve_toolchain() {
   tc.target_cpu = cpu_signature();
   // -nodefaultlibs: a kernel module needs libc and libm (the libraries come after the source,
   // compile_host_module), not libstdc++ and libgcc_s; resolving those cost a fifth of a
-  // small kernel's build (docs/PERFORMANCE.md, "first result").
+  // small kernel's build (docs/PERFORMANCE_DETAILS.md, "first result").
   tc.flags = {"-std=c++20", "-O3", "-march=native", "-fPIC", "-shared", "-nodefaultlibs", "-fno-math-errno",
               "-fno-trapping-math", "-fno-exceptions", "-fno-rtti", "-fvisibility=hidden",
               "-fno-semantic-interposition", "-Wl,--no-undefined", "-w", "-x", "c++"};

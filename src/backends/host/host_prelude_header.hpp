@@ -2,7 +2,7 @@
 //
 // The host translation opens with `#include "weft_host_prelude.hpp"` (dialect/host_translate.cpp);
 // every compile puts a directory holding that file first on its include path. Parsing the
-// prelude is a fixed part of every kernel's build (docs/PERFORMANCE.md, "first result"), so
+// prelude is a fixed part of every kernel's build (docs/PERFORMANCE_DETAILS.md, "first result"), so
 // GCC gets it precompiled: weft_host_prelude.hpp.gch beside the header, which GCC takes
 // instead of the text when it was made by the same compiler with the same flags.
 //
