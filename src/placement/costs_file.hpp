@@ -13,6 +13,12 @@
 
 namespace weft::detail {
 
+/// The framing both stored files share: body followed by a "checksum <hash>" line.
+std::string with_checksum(const std::string& body);
+/// The body of a framed text; nothing (the reason in problem) when the checksum line is
+/// missing or does not match.
+std::optional<std::string_view> checked_body(std::string_view text, std::string* problem);
+
 std::string encode_costs(const DeviceCosts& costs);
 /// False with the reason in problem when text is not a whole, valid calibration.
 bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem);

@@ -59,31 +59,39 @@ std::string checksum_of(std::string_view body) { return Hasher().update(body).fi
 
 }  // namespace
 
-std::string encode_costs(const DeviceCosts& c) {
-  std::ostringstream os;
-  os.precision(17);
-  os << header << "\n" << "identity " << c.identity << "\n" << "memory_is_host " << (c.memory_is_host ? 1 : 0) << "\n"
-     << "quick " << (c.quick ? 1 : 0) << "\n";
-  each_number(c, [&](const char* name, double v) { os << name << " " << v << "\n"; });
-  const std::string body = os.str();
-  return body + "checksum " + checksum_of(body) + "\n";
-}
+std::string with_checksum(const std::string& body) { return body + "checksum " + checksum_of(body) + "\n"; }
 
-// Parses a stored calibration; false with the reason in problem. The selector is not stored
-// (indices change between runs); the caller sets it.
-bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem) {
+std::optional<std::string_view> checked_body(std::string_view text, std::string* problem) {
   const std::size_t tail = text.rfind("checksum ");
   if (tail == std::string_view::npos || (tail > 0 && text[tail - 1] != '\n')) {
     *problem = "it has no checksum line (truncated?)";
-    return false;
+    return std::nullopt;
   }
   const std::string_view body = text.substr(0, tail);
   std::string_view sum = text.substr(tail + 9);
   if (!sum.empty() && sum.back() == '\n') sum.remove_suffix(1);
   if (sum != checksum_of(body)) {
     *problem = "its checksum does not match its contents";
-    return false;
+    return std::nullopt;
   }
+  return body;
+}
+
+std::string encode_costs(const DeviceCosts& c) {
+  std::ostringstream os;
+  os.precision(17);
+  os << header << "\n" << "identity " << c.identity << "\n" << "memory_is_host " << (c.memory_is_host ? 1 : 0) << "\n"
+     << "quick " << (c.quick ? 1 : 0) << "\n";
+  each_number(c, [&](const char* name, double v) { os << name << " " << v << "\n"; });
+  return with_checksum(os.str());
+}
+
+// Parses a stored calibration; false with the reason in problem. The selector is not stored
+// (indices change between runs); the caller sets it.
+bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem) {
+  const std::optional<std::string_view> checked = checked_body(text, problem);
+  if (!checked) return false;
+  const std::string_view body = *checked;
   std::map<std::string, std::string, std::less<>> fields;
   std::istringstream in{std::string(body)};
   std::string line;

@@ -28,7 +28,6 @@ constexpr const char* header = "weft-learnt 1";
 constexpr std::uint64_t max_file_bytes = 1 << 20;
 constexpr std::size_t max_factors = 16384;
 
-std::string checksum_of(std::string_view body) { return Hasher().update(body).finish().hex(); }
 std::string file_name(const std::string& identity) { return Hasher().update(identity).finish().hex() + ".learnt"; }
 
 }  // namespace
@@ -40,24 +39,14 @@ std::string encode_learnt(const std::string& identity, std::span<const LearntFac
   for (const LearntFactor& f : factors) {
     os << "factor " << std::hex << f.signature << std::dec << " " << f.size_class << " " << f.factor << "\n";
   }
-  const std::string body = os.str();
-  return body + "checksum " + checksum_of(body) + "\n";
+  return with_checksum(os.str());
 }
 
 bool decode_learnt(std::string_view text, const std::string& identity, std::vector<LearntFactor>* out,
                    std::string* problem) {
-  const std::size_t tail = text.rfind("checksum ");
-  if (tail == std::string_view::npos || (tail > 0 && text[tail - 1] != '\n')) {
-    *problem = "it has no checksum line (truncated?)";
-    return false;
-  }
-  const std::string_view body = text.substr(0, tail);
-  std::string_view sum = text.substr(tail + 9);
-  if (!sum.empty() && sum.back() == '\n') sum.remove_suffix(1);
-  if (sum != checksum_of(body)) {
-    *problem = "its checksum does not match its contents";
-    return false;
-  }
+  const std::optional<std::string_view> checked = checked_body(text, problem);
+  if (!checked) return false;
+  const std::string_view body = *checked;
   std::istringstream in{std::string(body)};
   std::string line;
   if (!std::getline(in, line) || line != header) {
