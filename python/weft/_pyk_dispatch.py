@@ -23,6 +23,12 @@ _ARRAY, _STRIDED, _VALUE, _BOOL, _OTHER = range(5)
 _PLAIN = (float, int, bool)
 
 
+def array_key(a: Any) -> tuple[Any, ...]:
+    """A weft array argument's part of a signature: dtype, rank, strided, small inner extent."""
+    strided = a.offset != 0 or not a.flags_c_contiguous
+    return (a._dtype, a.ndim, strided, inner_extent(a.shape, strided) if a.ndim > 1 else 0)
+
+
 def signature(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The arguments' signature, or None where a plan does not apply (NumPy arrays, tuples and
     other objects take the full path, which also words the errors)."""
@@ -32,8 +38,7 @@ def signature(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         if t in _PLAIN or isinstance(a, _np.generic):
             out.append(t)
         elif isinstance(a, _weft._Array):
-            strided = a.offset != 0 or not a.flags_c_contiguous
-            out.append((a._dtype, a.ndim, strided, inner_extent(a.shape, strided) if a.ndim > 1 else 0))
+            out.append(array_key(a))
         else:
             return None
     return tuple(out)

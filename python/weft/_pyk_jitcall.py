@@ -27,12 +27,10 @@ from typing import Any, Callable
 import numpy as _np
 
 from . import _weft
-from ._pyk_dispatch import Plan
+from ._pyk_dispatch import _PLAIN, Plan, array_key
 from ._pyk_kernels import Compiled, evaluate_dims
 from ._dtypes import dtype_name
 from ._pyk_types import SCALAR_NAMES, ArrayT, Scalar, Type, inner_extent
-
-_PLAIN = (float, int, bool)
 
 
 def jit_signature(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any] | None:
@@ -45,8 +43,7 @@ def jit_signature(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], Any] | None:
         if t in _PLAIN or isinstance(a, _np.generic):
             out.append(t)
         elif isinstance(a, _weft._Array):
-            strided = a.offset != 0 or not a.flags_c_contiguous
-            out.append((a._dtype, a.ndim, strided, inner_extent(a.shape, strided) if a.ndim > 1 else 0))
+            out.append(array_key(a))
             if device is None:
                 device = a.device
             elif a.device != device:
