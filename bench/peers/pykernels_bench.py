@@ -162,10 +162,11 @@ def cpu_seconds():
     return r.ru_utime + r.ru_stime
 
 
-def timed_in_turn(fns, repeat, warmup=2, cpu=None):
+def timed_in_turn(fns, repeat, warmup=2, cpu=None, walls=None):
     """Runs each of fns in turn, warmup rounds untimed, then repeat rounds, each round starting one
     further along (so none always runs right after the same other); (median, min) seconds of each.
-    With a list cpu, appends each one's CPU times (all threads of the process) to cpu[j]."""
+    With lists cpu and walls, appends each one's CPU times (all threads of the process) to cpu[j]
+    and its wall-clock times, round by round, to walls[j]."""
     for _ in range(warmup):
         for fn in fns:
             fn()
@@ -179,6 +180,8 @@ def timed_in_turn(fns, repeat, warmup=2, cpu=None):
             times[j].append(time.perf_counter() - t0)
             if cpu is not None:
                 cpu[j].append(cpu_seconds() - c0)
+    if walls is not None:
+        walls[:] = times
     return [(statistics.median(t), min(t)) for t in times]
 
 
@@ -340,9 +343,9 @@ def one_device(device, vertices, size, repeat, reference):
     check(c_out.get(), reference, f"OpenCL C kernel on {sel}")
     # The three run in turn (REPEAT rounds, each starting one further along), so that a change in
     # the shared machine's load falls on all three alike.
-    cpu = [[], [], []]
+    cpu, walls = [[], [], []], []
     (out["py"], py_mn), (out["checked"], ch_mn), (out["c"], c_mn) = timed_in_turn([py_kernel, checked, c_kernel],
-                                                                                  repeat, cpu=cpu)
+                                                                                  repeat, cpu=cpu, walls=walls)
     emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], py_mn)
     emit("  the same, boundscheck=True", sel, n, out["checked"], ch_mn)
     emit("the same kernel in OpenCL C", sel, n, out["c"], c_mn)
@@ -355,7 +358,9 @@ def one_device(device, vertices, size, repeat, reference):
     # take (the process's, all worker threads) moves much less: the work each one does.
     info(f"{sel}: Python kernel / OpenCL C by CPU time (medians; the load moves it less) = "
          f"{statistics.median(cpu[0]) / statistics.median(cpu[2]):.3f} "
-         f"({statistics.median(cpu[0]) * 1e3:.1f} / {statistics.median(cpu[2]) * 1e3:.1f} ms)")
+         f"({statistics.median(cpu[0]) * 1e3:.1f} / {statistics.median(cpu[2]) * 1e3:.1f} ms); "
+         f"the median of the rounds' own ratios (the two run close in time) = "
+         f"{statistics.median(p / c for p, c in zip(walls[0], walls[2])):.3f}")
     new_process(device)
     dispatch(device, repeat)
     return out
