@@ -17,12 +17,15 @@ A pair of ints is a 2-d shape (``k[h, w]``); a local size is given with a tuple 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as _np
 
 from . import _weft
 from ._device import current_device
+
+if TYPE_CHECKING:
+    from ._pyk_api import KernelFunction
 
 
 def _is_int(v: Any) -> bool:
@@ -56,7 +59,7 @@ class KernelLaunch:
     __slots__ = ("kernel", "global_size", "local_size")
 
     @staticmethod
-    def of(kernel: Any, key: Any) -> KernelLaunch:
+    def of(kernel: KernelFunction, key: Any) -> KernelLaunch:
         """kernel[key]: key is a shape, or (shape, local_size) where the shape is not an int."""
         if isinstance(key, tuple) and len(key) == 2 and not _is_int(key[0]):
             global_size, local_size = key
@@ -66,7 +69,7 @@ class KernelLaunch:
         return KernelLaunch(kernel, launch_size(global_size, f"{name}: the shape"),
                             None if local_size is None else launch_size(local_size, f"{name}: the local size"))
 
-    def __init__(self, kernel: Any, global_size: tuple[int, ...],
+    def __init__(self, kernel: KernelFunction, global_size: tuple[int, ...],
                  local_size: tuple[int, ...] | None) -> None:
         if local_size is not None and len(local_size) != len(global_size):
             raise _weft.InvalidArgument(f"{kernel.__name__}[...]: the local size {local_size!r} must have as many "
