@@ -103,3 +103,20 @@ def test_numpy_arguments_run_on_the_current_device():
     m = np.zeros((2, 3))
     add_rows[m.shape](m, np.arange(3.0)).wait()
     np.testing.assert_array_equal(m, np.tile(np.arange(3.0), (2, 1)))
+
+
+@weft.kernel(boundscheck=True)
+def add_rows_checked(m, r):
+    i, j = weft.global_id(0), weft.global_id(1)
+    m[i, j] += r[j]
+
+
+def test_a_shape_larger_than_the_array_is_caught_by_boundscheck(device):
+    m = weft.zeros((2, 3), device=device)
+    r = weft.ones(3, device=device)
+    add_rows_checked[m.shape](m, r).wait()
+    np.testing.assert_array_equal(m.get(), np.ones((2, 3)))
+    with pytest.raises(weft.IndexOutOfRange) as e:
+        add_rows_checked[3, 3](m, r)
+    assert "'m'" in str(e.value) and "(2, 3)" in str(e.value)
+    np.testing.assert_array_equal(m.get(), 2 * np.ones((2, 3)))  # (the rows inside were done, nothing outside)
