@@ -377,8 +377,7 @@ class JitFunction:
 
 class KernelFunction:
     """A kernel compiled by @weft.kernel: ``k(queue_or_device, global_size, local_size, *args)``
-    launches it as an OpenCL C kernel would be and returns the weft.Event; ``k[shape](*args)``
-    launches it over a shape (an array's: ``k[a.shape](a, ...)``) on its arrays' device."""
+    launches it as an OpenCL C kernel would be and returns the weft.Event; ``k[a.shape](a, ...)`` too."""
 
     __module__ = "weft"
     __name__: str  # (functools.update_wrapper sets it, and __doc__ ..., from func)
@@ -430,8 +429,7 @@ class KernelFunction:
         return ev
 
     def __getitem__(self, key: Any) -> KernelLaunch:
-        """``k[shape]`` or ``k[shape, local_size]``: the kernel launched over a shape on its
-        array arguments' device (python/weft/_pyk_launch.py)."""
+        """``k[shape]``, ``k[shape, local_size]``: a launch over a shape (python/weft/_pyk_launch.py)."""
         return KernelLaunch.of(self, key)
 
     def __repr__(self) -> str:
