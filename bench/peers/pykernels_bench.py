@@ -29,6 +29,7 @@ until the kernel is ready (translation, then the program from the disk cache). P
 and "info<TAB>text" for the ratios the issue asks about. A benchmark, not a test.
 """
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -155,19 +156,36 @@ AXPY_C = "__kernel void axpy(__global float *y, long n, __global const float *x,
          "{ size_t i = get_global_id(0); y[i] += a * x[i]; }"
 
 
-def timed_in_turn(fns, repeat, warmup=2):
+def cpu_seconds():
+    """This process's CPU time, all its threads (the host backend's and PoCL's workers among them)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_in_turn(fns, repeat, warmup=2, cpu=None, walls=None):
     """Runs each of fns in turn, warmup rounds untimed, then repeat rounds, each round starting one
-    further along (so none always runs right after the same other); (median, min) seconds of each."""
+    further along and every other len(fns) rounds in reverse order (so that each runs right after
+    each other alike: all 6 orders of 3 in 6 rounds); (median, min) seconds of each.
+    With lists cpu and walls, appends each one's CPU times (all threads of the process) to cpu[j]
+    and its wall-clock times, round by round, to walls[j]."""
     for _ in range(warmup):
         for fn in fns:
             fn()
     times = [[] for _ in fns]
+    n = len(fns)
     for r in range(repeat):
-        for k in range(len(fns)):
-            j = (r + k) % len(fns)
+        order = [(r + k) % n for k in range(n)]
+        if (r // n) % 2:  # (every other n rounds in reverse: each one runs right after each other alike)
+            order.reverse()
+        for j in order:
+            c0 = cpu_seconds()
             t0 = time.perf_counter()
             fns[j]()
             times[j].append(time.perf_counter() - t0)
+            if cpu is not None:
+                cpu[j].append(cpu_seconds() - c0)
+    if walls is not None:
+        walls[:] = times
     return [(statistics.median(t), min(t)) for t in times]
 
 
@@ -202,7 +220,10 @@ def dispatch(device, repeat):
          f"{j_med * 1e6:.1f} us, the OpenCL C kernel's {c_med * 1e6:.1f} us")
 
 
-def numba_cuda_dispatch(cuda, repeat):
+cuda = None  # numba.cuda once numba_cuda imports it: a global of the kernels (the CUDA simulator swaps those)
+
+
+def numba_cuda_dispatch(repeat):
     """Numba CUDA's launch of the same 16-item axpy, per launch."""
     @cuda.jit
     def axpy(y, x, a):
@@ -219,6 +240,7 @@ def numba_cuda_dispatch(cuda, repeat):
 
 def numba_cuda(vertices, size, repeat, reference):
     """Numba CUDA, one thread per pixel; None when numba.cuda has no GPU."""
+    global cuda
     try:
         import numba
         if not hasattr(np, "row_stack"):
@@ -254,7 +276,7 @@ def numba_cuda(vertices, size, repeat, reference):
     check(mask.copy_to_host(), reference, "Numba CUDA")
     med, mn = timed(run, repeat)
     emit("Numba CUDA (@cuda.jit, 32x8 blocks)", "cuda", size * size, med, mn)
-    numba_cuda_dispatch(cuda, repeat)
+    numba_cuda_dispatch(repeat)
     return med
 
 
@@ -325,8 +347,9 @@ def one_device(device, vertices, size, repeat, reference):
     check(c_out.get(), reference, f"OpenCL C kernel on {sel}")
     # The three run in turn (REPEAT rounds, each starting one further along), so that a change in
     # the shared machine's load falls on all three alike.
+    cpu, walls = [[], [], []], []
     (out["py"], py_mn), (out["checked"], ch_mn), (out["c"], c_mn) = timed_in_turn([py_kernel, checked, c_kernel],
-                                                                                  repeat)
+                                                                                  repeat, cpu=cpu, walls=walls)
     emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], py_mn)
     emit("  the same, boundscheck=True", sel, n, out["checked"], ch_mn)
     emit("the same kernel in OpenCL C", sel, n, out["c"], c_mn)
@@ -335,6 +358,13 @@ def one_device(device, vertices, size, repeat, reference):
     emit("weft.polygon_mask (scanline; other algorithm)", sel, n, med, mn)
     info(f"{sel}: Python kernel / OpenCL C = {out['py'] / out['c']:.3f} (issue 28: at most 1.10); "
          f"boundscheck=True costs {out['checked'] / out['py']:.2f}x")
+    # On a shared machine the wall-clock medians move with the load; the CPU time the two kernels
+    # take (the process's, all worker threads) moves much less: the work each one does.
+    info(f"{sel}: Python kernel / OpenCL C by CPU time (medians; the load moves it less) = "
+         f"{statistics.median(cpu[0]) / statistics.median(cpu[2]):.3f} "
+         f"({statistics.median(cpu[0]) * 1e3:.1f} / {statistics.median(cpu[2]) * 1e3:.1f} ms); "
+         f"the median of the rounds' own ratios (the two run close in time) = "
+         f"{statistics.median(p / c for p, c in zip(walls[0], walls[2])):.3f}")
     new_process(device)
     dispatch(device, repeat)
     return out
@@ -356,9 +386,15 @@ def main(argv):
     if cpu is not None and "host" in weft_py:
         info(f"host: Numba @njit(parallel=True) / weft Python kernel = {cpu / weft_py['host']:.2f} "
              "(issue 28: at least 1)")
-    gpu = numba_cuda(vertices, size, repeat, reference)
+    cuda_devices = [sel for sel in weft_py if sel.startswith("cuda") or "NVIDIA" in weft.Device(sel).name]
+    if cuda_devices:
+        gpu = numba_cuda(vertices, size, repeat, reference)
+    else:
+        info("no CUDA device among those measured (" + ", ".join(weft_py) + "): no Numba CUDA peer "
+             "(it runs with --device cuda:0)")
+        gpu = None
     for sel, t in weft_py.items():
-        if gpu is not None and (sel.startswith("cuda") or "NVIDIA" in weft.Device(sel).name):
+        if gpu is not None and sel in cuda_devices:
             info(f"{sel}: Numba CUDA / weft Python kernel = {gpu / t:.2f} (issue 28: at least 1)")
     return 0
 

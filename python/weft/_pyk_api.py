@@ -14,6 +14,7 @@ import numpy as _np
 from . import _weft
 from ._pyk_dispatch import Plan, signature
 from ._device import current_device
+from ._pyk_launch import KernelLaunch
 from ._pyk_frontend import Parsed, parse
 from ._pyk_jitcall import (JitPlan, borrow, check_writable, jit_signature, launch, numpy_arguments, numpy_type,
                            results)
@@ -376,7 +377,7 @@ class JitFunction:
 
 class KernelFunction:
     """A kernel compiled by @weft.kernel: ``k(queue_or_device, global_size, local_size, *args)``
-    launches it as an OpenCL C kernel would be and returns the weft.Event."""
+    launches it as an OpenCL C kernel would be and returns the weft.Event; ``k[a.shape](a, ...)`` too."""
 
     __module__ = "weft"
     __name__: str  # (functools.update_wrapper sets it, and __doc__ ..., from func)
@@ -426,6 +427,10 @@ class KernelFunction:
             if i in c.writes:
                 orig[...] = w.get().reshape(orig.shape)
         return ev
+
+    def __getitem__(self, key: Any) -> KernelLaunch:
+        """``k[shape]``, ``k[shape, local_size]``: a launch over a shape (python/weft/_pyk_launch.py)."""
+        return KernelLaunch.of(self, key)
 
     def __repr__(self) -> str:
         return f"<weft.kernel {self.__name__}>"
@@ -495,8 +500,10 @@ def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
     called ``k(queue_or_device, global_size, local_size, *args)`` with weft arrays and numbers, as
     an OpenCL C kernel is; it returns the launch's weft.Event. NumPy arrays are taken too (used in
     place on the host backend, else copied and the written ones copied back; the launch is then
-    waited for). ``@weft.kernel(boundscheck=True)``
-    checks every array index as @weft.jit's does (the call then waits for the kernel).
+    waited for). ``k[shape](*args)`` (``k[a.shape]``, ``k[shape, local_size]``) launches it over a
+    shape on its arrays' device, ``weft.global_id(d)`` running over ``shape[d]``.
+    ``@weft.kernel(boundscheck=True)`` checks every array index as @weft.jit's does (the call then
+    waits for the kernel).
 
     Parameters
     ----------
@@ -508,7 +515,7 @@ def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
     Returns
     -------
     KernelFunction
-        Called ``k(queue_or_device, global_size, local_size, *args)``; returns a weft.Event.
+        Called ``k(queue_or_device, global_size, local_size, *args)`` or ``k[shape](*args)``.
 
     Raises
     ------
@@ -529,6 +536,15 @@ def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
     >>> axpy(weft.default_device(), (4,), None, y, x, 3.0).wait()
     >>> y.get()
     array([0., 3., 6., 9.])
+    >>> @weft.kernel
+    ... def add_rows(m, r):
+    ...     i, j = weft.global_id(0), weft.global_id(1)
+    ...     m[i, j] += r[j]
+    >>> m = weft.zeros((2, 3))
+    >>> add_rows[m.shape](m, weft.asarray(np.arange(3.0))).wait()
+    >>> m.get()
+    array([[0., 1., 2.],
+           [0., 1., 2.]])
     """
     if func is None:
         return functools.partial(kernel, boundscheck=boundscheck)
