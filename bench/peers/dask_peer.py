@@ -367,8 +367,17 @@ def run_multi(args, devices, weft):
     emit("multi: get(), the whole array from one device", devices[0], n, med1, mn1, nbytes)
     med_seq, mn_seq = timed(lambda: np.concatenate([p.get() for p in m.parts]), args.repeat)
     emit(f"multi: get() of the {len(devices)} parts one after another", label, n, med_seq, mn_seq, nbytes)
-    med_m, mn_m = timed(m.get, args.repeat)
+    from weft import _weft
+    idle = []  # the result pool's idle bytes as each get() starts: a 1 GiB block found there is reused
+
+    def get_all():
+        idle.append(_weft._idle_result_memory())
+        return m.get()
+    times = timed_runs(get_all, args.repeat, warmup=2)
+    med_m, mn_m = statistics.median(times), min(times)
     emit(f"multi: MultiArray.get(), {len(devices)} parts at once", label, n, med_m, mn_m, nbytes)
+    info("multi: MultiArray.get() one by one: " + ", ".join(f"{1e3 * t:.1f} ms" for t in times) +
+         " (the result pool idle as each began: " + ", ".join(f"{b >> 20} MiB" for b in idle[2:]) + ")")
     want = float((np.sin(x.astype(np.float64)) * 2 + 1).sum())
     for who, a in [(devices[0], one), (label, m)]:
         got = float((np.sin(a) * 2 + 1).sum())
