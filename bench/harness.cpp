@@ -143,22 +143,16 @@ bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
   const std::string path = peers_dir(ctx.options()) + "/" + script;
   std::vector<std::string> argv{ctx.options().python, path};
   argv.insert(argv.end(), args.begin(), args.end());
-  tool::ProcessResult r;
-  try {
-    r = tool::run_process(argv);
-  } catch (const std::exception& e) {
-    if (why) *why = e.what();
-    return false;
-  }
-  std::istringstream in(r.output);
-  std::string line;
+  // Each line is taken as the peer prints it: its progress shows (and its records are kept)
+  // even when it runs long or is cut short.
   bool any = false;
-  while (std::getline(in, line)) {
+  const auto take = [&](const std::string& line) {
     const auto f = split_tabs(line);
     if (f.size() == 8 && f[0] == "record") {
       Record rec;
       if (parse_record(f, suite, &rec)) {
         ctx.add(std::move(rec));
+        ctx.progress(f[1] + " on " + f[2] + ": median " + f[5] + " s, min " + f[6] + " s");
         any = true;
       } else {
         ctx.progress(script + " printed a malformed record, left out: " + line.substr(0, 200));
@@ -168,6 +162,13 @@ bool run_peer(Context& ctx, const std::string& suite, const std::string& script,
     } else if (f.size() == 2 && f[0] == "info") {
       ctx.progress(f[1]);
     }
+  };
+  tool::ProcessResult r;
+  try {
+    r = tool::run_process(argv, take);
+  } catch (const std::exception& e) {
+    if (why) *why = e.what();
+    return false;
   }
   if (r.exit_code != 0 && why) *why = "exit " + std::to_string(r.exit_code) + ": " + r.output.substr(0, 300);
   return r.exit_code == 0 || any;

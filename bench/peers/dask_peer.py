@@ -2,9 +2,11 @@
 """weft arrays as Dask chunks (issue 31), measured by `weft bench dask` or run on its own.
 
 Usage: dask_peer.py [--devices SEL,SEL...] [--chunk N] [--tasks-per-worker T] [--rounds R]
-                    [--numpy-chunk N] [--n N] [--repeat R] [--cases chain,from-numpy,multi] [--json FILE]
+                    [--numpy-chunk N] [--budget-s S] [--n N] [--repeat R]
+                    [--cases chain,from-numpy,multi] [--json FILE]
 
-Three cases, each timed as the median and minimum of --repeat runs after two untimed ones:
+Three cases, each timed as the median and minimum of --repeat runs after untimed ones (each
+result checked first):
 
 ``chain`` (the issue's scaling target): T chunks per worker of --chunk float32 elements each,
 made where they are computed (chunk i is ``arange(chunk) / chunk + i / 1000``: no data crosses
@@ -17,9 +19,18 @@ Measured three ways:
 - weft in one process on each device: the same chunks, one after another, no Dask;
 - dask.array with weft chunks (``map_blocks`` making each chunk on its worker) on
   weft.dask.local_cluster(devices): one worker process per device;
-- dask.array with NumPy chunks on the same cluster (of --numpy-chunk elements, by default at
-  most 2^20, 2^16 when the devices are GPUs: NumPy's CPU rounds on a GPU-sized chunk would take
-  minutes; the throughput, in element-rounds per second, is comparable).
+- dask.array with NumPy chunks on the same cluster (of --numpy-chunk elements: NumPy's CPU
+  rounds on a GPU-sized chunk would take minutes; the throughput, in element-rounds per second,
+  is comparable).
+
+The sizes fit the case in --budget-s seconds (default 60, the cluster's start-up included):
+unless --chunk is given, each device runs one chunk first (after an untimed run that compiles
+its kernel) and the chunk is the power of two whose runs, every way and every repeat, fit what
+is left (at most 2^27); the NumPy chunk is sized so that the cluster's NumPy runs take about as
+long as its weft runs. The sizing only picks the sizes: every timed run does its chunks. Each
+worker computes a chunk of the timed size (client.run) before any timing, so that its kernels
+are compiled; no timed run starts past the budget once one has been (an info line says so).
+Every record is printed, flushed, as soon as it is measured.
 
 The line "... reach P% of N x one-process" compares the cluster's weft throughput with the sum
 of the one-process throughputs of its workers' devices (the issue asks for 80% when each worker
@@ -44,7 +55,9 @@ import argparse
 import json
 import math
 import os
+import statistics
 import sys
+import time
 import warnings
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -52,7 +65,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
-from wall_timing import timed  # noqa: E402
+from wall_timing import timed, timed_runs  # noqa: E402
 
 RECORDS = []
 RATIOS = []
@@ -93,6 +106,9 @@ def chain_chunk(xp, i, chunk, rounds, device=None):
 
 
 SAMPLE = 1 << 14
+TOP_CHUNK = 1 << 27  # the sizing's largest chunk (512 MiB of float32)
+MAX_ROUNDS = 128  # and most rounds
+MAX_TASKS = 64  # and most chunks per worker
 
 
 def chain_want(tasks, chunk, rounds):
@@ -126,7 +142,87 @@ def dask_chain(da, xp_name, tasks, chunk, rounds, meta):
     return d.sum()
 
 
+def _warm(chunk=0, rounds=0):
+    """Run on every worker before the timing (client.run): one chunk at the timed size, so that
+    the worker's kernels are compiled and its device's memory pool holds what a task needs."""
+    import weft
+    return float(chain_chunk(weft, 0, chunk, rounds).sum())
+
+
+def pow2_floor(v, lo, hi):
+    """The largest power of two <= v, clamped to [lo, hi] (both powers of two)."""
+    v = max(lo, min(hi, int(v)))
+    return 1 << (v.bit_length() - 1)
+
+
+def chain_speed(run, rounds, start, top, at_least=0.05):
+    """element-rounds per second of run(chunk) (one chunk of the chain case), after one untimed
+    run that compiles what it needs: the chunk grows from start until a run takes at_least
+    seconds (so that launch costs do not count) or reaches top. Returns the speed and the
+    seconds of the first run."""
+    chunk = start
+    t0 = time.perf_counter()
+    run(chunk)
+    first = time.perf_counter() - t0
+    while True:
+        t0 = time.perf_counter()
+        run(chunk)
+        dt = time.perf_counter() - t0
+        if dt >= at_least or chunk >= top:
+            return chunk * rounds / dt, first
+        chunk = min(top, pow2_floor(chunk * max(2.0, 2 * at_least / max(dt, 1e-6)), start, top))
+
+
+def size_chain(args, devices, weft, began):
+    """Sets args.chunk and args.numpy_chunk where not given, from each device's measured speed,
+    so that the case's runs fit in what is left of args.budget_s (cluster start-up included).
+    Every run after the sizing does the chunks it was given: the sizing only picks the sizes."""
+    rounds, tasks = args.rounds, args.tasks_per_worker * len(devices)
+    speed = {}
+    compile_s = 0.0
+    for sel in dict.fromkeys(devices):
+        gpu = weft.Device(sel).type == "gpu"
+        speed[sel], first = chain_speed(lambda c, sel=sel: float(chain_chunk(weft, 0, c, rounds, device=sel).sum()),
+                                        rounds, 1 << 16 if gpu else 1 << 12, TOP_CHUNK)
+        info(f"dask chain: sizing: weft on {sel}: {speed[sel] / 1e9:.3g} G element-rounds/s on one chunk (the "
+             f"first run, which compiles {rounds} rounds, took {first:.2f} s)")
+        compile_s = max(compile_s, first)
+    np_speed, _ = chain_speed(lambda c: float(chain_chunk(np, 0, c, rounds).sum()), rounds, 1 << 10, 1 << 22)
+    info(f"dask chain: sizing: NumPy in this process: {np_speed / 1e9:.3g} G element-rounds/s on one chunk")
+    runs = 2 + args.repeat  # the checked run, one untimed, the timed ones
+    # seconds one element-round costs over every run of the three ways: each device alone, the
+    # cluster with weft chunks (the devices side by side), the cluster with NumPy chunks (sized
+    # to take as long as the weft one: its chunk is scaled by NumPy's speed over the devices')
+    per = runs * (sum(1 / speed[s] for s in dict.fromkeys(devices)) + 2 / sum(speed[s] for s in devices))
+    left = args.budget_s - (time.perf_counter() - began) - (4.0 + 3.0 * len(devices))  # (the cluster's start)
+    left = max(left, 0.1 * args.budget_s)
+    if not args.chunk:
+        want = left / per / (tasks * rounds)
+        args.chunk = pow2_floor(want, 1 << 10, TOP_CHUNK)
+        # Fast devices fill their time with more rounds (then more chunks) rather than chunks
+        # past TOP_CHUNK: a task's work grows while Dask's cost per task and per graph does not.
+        more = want / args.chunk
+        # (while compiling the longer kernel, about first run x the factor, stays cheap)
+        more_rounds = min(more, max(1.0, 0.02 * args.budget_s / max(compile_s, 1e-3)))
+        if more_rounds >= 2 and not args.rounds_given:
+            base = rounds
+            args.rounds = rounds = pow2_floor(rounds * more_rounds, rounds, MAX_ROUNDS)
+            more *= base / rounds
+        if more >= 2 and not args.tasks_given:
+            args.tasks_per_worker = pow2_floor(args.tasks_per_worker * more, args.tasks_per_worker, MAX_TASKS)
+    if not args.numpy_chunk:
+        want = args.chunk * np_speed * len(devices) / sum(speed[s] for s in devices)
+        args.numpy_chunk = pow2_floor(want, 1 << 8, args.chunk)
+    info(f"dask chain: sized for --budget-s {args.budget_s:g}: {args.tasks_per_worker * len(devices)} chunks of "
+         f"{args.chunk} (NumPy: of "
+         f"{args.numpy_chunk}), {rounds} rounds")
+
+
 def run_chain(args, devices, da, distributed, weft):
+    began = time.perf_counter()
+    if not args.chunk or not args.numpy_chunk:
+        size_chain(args, devices, weft, began)
+    deadline = began + args.budget_s
     chunk, rounds = args.chunk, args.rounds
     tasks = args.tasks_per_worker * len(devices)
     np_chunk = args.numpy_chunk
@@ -141,41 +237,57 @@ def run_chain(args, devices, da, distributed, weft):
         if not math.isclose(got, want, rel_tol=1e-3):
             raise SystemExit(f"dask_peer: {who} summed {got}, NumPy says {want}")
 
+    def runs(fn, share):
+        """The timed runs of fn, leaving share of the time to the deadline to what follows."""
+        now = time.perf_counter()
+        times = timed_runs(fn, args.repeat, warmup=1, deadline=now + (deadline - now) * share)
+        if len(times) < args.repeat:
+            info(f"dask chain: {len(times)} timed run(s) of {args.repeat}: --budget-s {args.budget_s:g} reached")
+        return statistics.median(times), min(times)
+
     one = {}
-    for sel in dict.fromkeys(devices):  # each device once, in order
+    distinct = list(dict.fromkeys(devices))  # each device once, in order
+    for k, sel in enumerate(distinct):
         def run_one(sel=sel):
             # every chunk queued on the device, their partial sums added at the end (one readback)
             parts = [chain_chunk(weft, i, chunk, rounds, device=sel).sum() for i in range(tasks)]
             return float(weft.stack(parts).sum())
         check(run_one(), want, f"weft on {sel}")
-        med, mn = timed(run_one, args.repeat)
+        med, mn = runs(run_one, 1 / (len(distinct) - k + 3))
         one[sel] = work / med
         emit(f"{what}: weft, one process", sel, tasks * chunk, med, mn, tasks * chunk * 4)
         info(f"dask chain: weft in one process on {sel}: {work / med / 1e9:.3g} G element-rounds/s")
 
     label = "+".join(devices)
+    t0 = time.perf_counter()
     with weft.dask.local_cluster(devices, dashboard_address=None, silence_logs=40) as cluster, \
-            distributed.Client(cluster):
+            distributed.Client(cluster) as client:
+        client.wait_for_workers(len(devices))
+        # every worker compiles its kernels and fills its memory pool before any timing
+        client.run(_warm, chunk=chunk, rounds=rounds)
+        info(f"dask chain: a LocalCluster of {len(devices)} worker(s) started and warmed up in "
+             f"{time.perf_counter() - t0:.1f} s")
         dw = dask_chain(da, "weft", tasks, chunk, rounds, weft.dask.meta(1, np.float32))
         dn = dask_chain(da, "numpy", tasks, np_chunk, rounds, np.empty((0,), np.float32))
         check(weft.dask.to_numpy(dw), want, "dask with weft chunks")
-        med_w, mn_w = timed(lambda: weft.dask.to_numpy(dw), args.repeat)
+        med_w, mn_w = runs(lambda: weft.dask.to_numpy(dw), 1 / 3)
+        emit(f"{what}: dask, weft chunks, {len(devices)} workers ({100 * work / med_w / sum(one[s] for s in devices):.0f}%"
+             f" of {len(devices)} x one-process)", label, tasks * chunk, med_w, mn_w, tasks * chunk * 4)
         check(weft.dask.to_numpy(dn), np_want, "dask with NumPy chunks")
-        med_n, mn_n = timed(lambda: weft.dask.to_numpy(dn), args.repeat)
+        med_n, mn_n = runs(lambda: weft.dask.to_numpy(dn), 1)
+        emit(f"{what}: dask, NumPy chunks of {np_chunk}, {len(devices)} workers", label, tasks * np_chunk, med_n, mn_n,
+             tasks * np_chunk * 4)
     ideal = sum(one[s] for s in devices)  # each worker's device, side by side
     ratio = work / med_w / ideal
     np_speed = np_work / med_n
-    emit(f"{what}: dask, weft chunks, {len(devices)} workers ({100 * ratio:.0f}% of {len(devices)} x one-process)",
-         label, tasks * chunk, med_w, mn_w, tasks * chunk * 4)
-    emit(f"{what}: dask, NumPy chunks of {np_chunk}, {len(devices)} workers", label, tasks * np_chunk, med_n, mn_n,
-         tasks * np_chunk * 4)
     cpus = all(weft.Device(s).type == "cpu" for s in devices)
     shared = len(set(devices)) < len(devices) or (len(devices) > 1 and cpus)
     info(f"dask chain: weft chunks on {len(devices)} workers: {work / med_w / 1e9:.3g} G element-rounds/s = "
          f"{100 * ratio:.0f}% of the workers' devices' one-process throughput summed ({ideal / 1e9:.3g} G/s; the "
          f"issue's target: 80%)"
          f"{' [these workers share CPU cores or a device: not the target setting]' if shared else ''}"
-         f"; {work / med_w / np_speed:.2f}x the NumPy chunks' {np_speed / 1e9:.3g} G element-rounds/s")
+         f"; {work / med_w / np_speed:.2f}x the NumPy chunks' {np_speed / 1e9:.3g} G element-rounds/s "
+         f"(the case took {time.perf_counter() - began:.0f} s)")
     RATIOS.append({"case": "chain", "devices": devices, "chunk": chunk, "rounds": rounds, "tasks": tasks,
                    "numpy_chunk": np_chunk, "one_process_element_rounds_per_s": {s: one[s] for s in one},
                    "dask_weft_element_rounds_per_s": work / med_w, "dask_numpy_element_rounds_per_s": np_speed,
@@ -255,8 +367,17 @@ def run_multi(args, devices, weft):
     emit("multi: get(), the whole array from one device", devices[0], n, med1, mn1, nbytes)
     med_seq, mn_seq = timed(lambda: np.concatenate([p.get() for p in m.parts]), args.repeat)
     emit(f"multi: get() of the {len(devices)} parts one after another", label, n, med_seq, mn_seq, nbytes)
-    med_m, mn_m = timed(m.get, args.repeat)
+    from weft import _weft
+    idle = []  # the result pool's idle bytes as each get() starts: a 1 GiB block found there is reused
+
+    def get_all():
+        idle.append(_weft._idle_result_memory())
+        return m.get()
+    times = timed_runs(get_all, args.repeat, warmup=2)
+    med_m, mn_m = statistics.median(times), min(times)
     emit(f"multi: MultiArray.get(), {len(devices)} parts at once", label, n, med_m, mn_m, nbytes)
+    info("multi: MultiArray.get() one by one: " + ", ".join(f"{1e3 * t:.1f} ms" for t in times) +
+         " (the result pool idle as each began: " + ", ".join(f"{b >> 20} MiB" for b in idle[2:]) + ")")
     want = float((np.sin(x.astype(np.float64)) * 2 + 1).sum())
     for who, a in [(devices[0], one), (label, m)]:
         got = float((np.sin(a) * 2 + 1).sum())
@@ -277,12 +398,19 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--devices", default="", help="comma-separated selectors, a worker each (default: every device)")
     p.add_argument("--chunk", type=count, default=None,
-                   help="chain: elements per chunk (default 2^27 when every device is a GPU, else 2^18)")
+                   help="chain: elements per chunk (default: sized from the devices' speed to fit --budget-s)")
     p.add_argument("--tasks-per-worker", type=count, default=None,
-                   help="chain: chunks per worker (default 16, GPUs 32)")
-    p.add_argument("--rounds", type=count, default=None, help="chain: sin rounds per element (default 16, GPUs 128)")
+                   help="chain: chunks per worker (default 16; more, up to 64, when --chunk is sized and its top "
+                        "of 2^27 leaves time)")
+    p.add_argument("--rounds", type=count, default=None,
+                   help="chain: sin rounds per element (default 16, GPUs 32; more, up to 128, when --chunk is sized "
+                        "and its top of 2^27 leaves time)")
     p.add_argument("--numpy-chunk", type=count, default=None,
-                   help="chain: elements per NumPy chunk (default the smaller of --chunk and 2^20; GPUs 2^16)")
+                   help="chain: elements per NumPy chunk (default: sized so that the NumPy runs take about as long "
+                        "as the weft ones on the cluster, at most --chunk)")
+    p.add_argument("--budget-s", type=float, default=60.0,
+                   help="chain: seconds the case should take, cluster start-up included (default 60): sizes the "
+                        "chunks left unset, and no timed run starts past it once one has been timed")
     p.add_argument("--n", type=count, default=1 << 24, help="from-numpy and multi: elements (default 2^24)")
     p.add_argument("--repeat", type=count, default=5, help="timed runs (default 5)")
     p.add_argument("--cases", default="chain,from-numpy,multi",
@@ -299,10 +427,11 @@ def main(argv):
         return 0
     devices = [s for s in args.devices.split(",") if s] or [d.selector for d in weft.devices()]
     gpus = all(weft.Device(s).type == "gpu" for s in devices)
-    args.chunk = args.chunk or (1 << 27 if gpus else 1 << 18)
-    args.tasks_per_worker = args.tasks_per_worker or (32 if gpus else 16)
-    args.rounds = args.rounds or (128 if gpus else 16)
-    args.numpy_chunk = args.numpy_chunk or min(args.chunk, 1 << 16 if gpus else 1 << 20)
+    args.rounds_given, args.tasks_given = args.rounds is not None, args.tasks_per_worker is not None
+    args.rounds = args.rounds or (32 if gpus else 16)
+    args.tasks_per_worker = args.tasks_per_worker or 16
+    if args.budget_s <= 0:
+        p.error(f"--budget-s: {args.budget_s:g}; it accepts a number of seconds above 0")
     cases = [c for c in args.cases.split(",") if c]
     for c in cases:
         if c not in ("chain", "from-numpy", "multi"):

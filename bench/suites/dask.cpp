@@ -7,9 +7,11 @@
 // issue's 80% target). The second case, "from-numpy": (sin(x)*2+1).sum(0) and (x*2+1).sum(0)
 // over a matrix made by NumPy on the client. The devices are those asked for (--device
 // cuda:0,cuda:1 starts a worker on each; else every device). --n sets the chain's elements per
-// chunk (default 2^27 when every device is a GPU, else 2^18); the script's own options
-// (--rounds, --tasks-per-worker, --json ...) are there when it is run by hand. It skips when Dask
-// or weft's Python package is missing.
+// chunk (default: sized from the devices' measured speed so that the chain case takes about
+// 60 s, the script's --budget-s); the script's own options (--rounds, --tasks-per-worker,
+// --budget-s, --json ...) are there when it is run by hand. It skips when Dask or weft's Python
+// package is missing. Its lines show as it prints them (run_peer), so a run cut short by a
+// timeout still shows what it measured.
 #include "bench/harness.hpp"
 
 namespace weft::bench {

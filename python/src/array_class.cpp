@@ -5,6 +5,7 @@
 // (arrays.hpp).
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "arrays.hpp"
 
@@ -217,10 +218,46 @@ void register_arrays(nb::module_& m) {
         const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
         if (static_cast<std::size_t>(h.view.len) != bytes) throw weft::InvalidArgument("get: output has the wrong size");
         PyEvent e{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())};
-        // A Ctrl-C may end the wait while the copy still writes into out: out lives until it is done.
-        keep_alive_until(e.event, out);
-        wait_interruptible(e);
+        // A Ctrl-C may end the wait while the copy still writes into out: then out lives until
+        // it is done. Not otherwise: a reference released later, on the callback thread, would
+        // keep a pooled result block from the next get() (weft/_result_memory.py).
+        try {
+          wait_interruptible(e);
+        } catch (...) {
+          keep_alive_until(e.event, out);
+          throw;
+        }
       })
+      .def_static("_read_all_into", [](nb::sequence arrays, nb::sequence outs) {
+        // Every copy enqueued (and every queue flushed) before any is waited for, so that the
+        // devices copy side by side (weft.multi's get()); as _read_into, the outs are kept
+        // alive past this call only when a wait is interrupted.
+        const std::size_t n = nb::len(arrays);
+        if (nb::len(outs) != n) throw weft::InvalidArgument("_read_all_into: as many outs as arrays are needed");
+        std::vector<PyEvent> events;
+        events.reserve(n);
+        try {
+          for (std::size_t i = 0; i < n; ++i) {
+            const nb::object item = arrays[i];
+            const nb::object out = outs[i];
+            const weft::Array a = as_py(item).array();
+            HostBuffer h(out, true);
+            const auto bytes = static_cast<std::size_t>(a.size()) * weft::size_of(a.dtype());
+            if (h.bytes() != bytes) throw weft::InvalidArgument("get: output " + std::to_string(i) + " has the wrong size");
+            events.push_back(PyEvent{a.to_host_bytes_async(h.view.buf, a.dtype()), weft::array_queue(a.device())});
+          }
+          for (const PyEvent& e : events) {
+            if (e.queue) e.queue.flush();
+          }
+          for (const PyEvent& e : events) wait_interruptible(e);
+        } catch (...) {
+          for (std::size_t i = 0; i < events.size(); ++i) {
+            const nb::object out = outs[i];
+            keep_alive_until(events[i].event, out);
+          }
+          throw;
+        }
+      }, nb::arg("arrays"), nb::arg("outs"))
       .def("_read_async", [](nb::handle self, nb::handle out) {
         const weft::Array a = as_py(self).array();
         HostBuffer h(out, true);

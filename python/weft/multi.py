@@ -146,11 +146,16 @@ def _replicate(x: Any, device: _weft.Device) -> Array:
     return _weft_asarray(x.get() if isinstance(x, Array) else _np.asarray(x), device)
 
 
-def _read_all(arrays: Sequence[Array]) -> list[_np.ndarray[Any, Any]]:
-    """Each array's elements on the host, every copy started before any is waited for (the
-    devices copy at the same time)."""
-    futures = [a.get_async() for a in arrays]
-    return [f.result() for f in futures]
+def _read_all(arrays: Sequence[Array],
+              outs: Sequence[_np.ndarray[Any, Any]] | None = None) -> list[_np.ndarray[Any, Any]]:
+    """Each array's elements on the host (in outs, C-contiguous arrays of their sizes, or new
+    ones), every copy started and every queue flushed before any is waited for, so that the
+    devices copy at the same time. The outs are let go when this returns (not later, from the
+    callback thread), so that a pooled result block is free for the next get()."""
+    if outs is None:
+        outs = [result_empty(a.shape, _np.dtype(a.dtype), a.device) for a in arrays]
+    Array._read_all_into(list(arrays), list(outs))
+    return list(outs)
 
 
 _REDUCE_JOIN: dict[str, Callable[..., Any]] = {
@@ -213,9 +218,11 @@ class MultiArray(NDArrayOperatorsMixin):
         Every part's copy is started before any is waited for, so the devices copy side by side.
         When the parts are contiguous pieces of the result (split along the first axis, or axes
         before the split one of length 1) each device copies straight into its rows of the
-        result (pinned memory of the first device whose memory is not the host's, which every
-        CUDA context copies into at full speed); otherwise each part lands in its own block and
-        the blocks are joined on the host.
+        result (pinned memory of the first device whose memory is not the host's, allocated
+        portable: every CUDA context copies into it at full speed); otherwise each part lands in
+        its own block and the blocks are joined on the host. The result's block comes from
+        weft's pool of result memory and goes back to it when the result goes, so that getting
+        an array of the same size again costs no new pinned allocation.
 
         Examples
         --------
@@ -231,10 +238,8 @@ class MultiArray(NDArrayOperatorsMixin):
             if self.size == 0:
                 return out
             rows = out.reshape((self.shape[self.axis], -1))
-            events = [p._read_async(rows[lo:hi]) for p, lo, hi in zip(self.parts, self.offsets[:-1], self.offsets[1:])
-                      if hi > lo]
-            for e in events:
-                e.wait()
+            cut = [(p, rows[lo:hi]) for p, lo, hi in zip(self.parts, self.offsets[:-1], self.offsets[1:]) if hi > lo]
+            _read_all([p for p, _ in cut], [r for _, r in cut])
             return out
         return _np.concatenate(_read_all(self.parts), axis=self.axis)
 

@@ -135,6 +135,29 @@ def test_get_reads_every_part(devices, dtype):
     np.testing.assert_array_equal(sparse.get(), x[:2])
 
 
+def test_get_gives_its_result_block_back_when_the_result_goes(devices):
+    """A large result comes from weft's pool of result memory; it is back there as soon as the
+    result goes (not later, when the callback thread gets to it), so that the next get() of the
+    same size reuses it rather than allocating (pinning, on CUDA) a new block."""
+    from weft import _weft
+    x = np.arange(_weft._RESULT_BLOCK_MIN_BYTES // 4 + 1024, dtype=np.float32)
+    for axis_first in (True, False):
+        m = wm.split(x if axis_first else x.reshape(1, -1), devices, axis=0 if axis_first else 1)
+        got = m.get()
+        np.testing.assert_array_equal(got.reshape(-1), x)
+        idle = _weft._idle_result_memory()
+        del got
+        assert _weft._idle_result_memory() >= idle + x.nbytes
+
+
+def test_read_all_into_refuses_outputs_of_the_wrong_size():
+    a = weft.asarray(np.ones(4, dtype=np.float32), device="host")
+    with pytest.raises(weft.InvalidArgument, match="wrong size"):
+        weft.Array._read_all_into([a], [np.empty(3, np.float32)])
+    with pytest.raises(weft.InvalidArgument, match="as many outs"):
+        weft.Array._read_all_into([a], [])
+
+
 def test_basic_indexing(devices):
     x = rng.random((11, 6))
     m = wm.split(x, devices)

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "support.hpp"
 #include "tools/support/files.hpp"
@@ -37,6 +38,15 @@ ProcessResult weft_cmd(std::vector<std::string> args, const std::string& env = "
   argv.push_back(weft::test::program_path("WEFT_TEST_CLI", WEFT_CLI));
   argv.insert(argv.end(), args.begin(), args.end());
   return run_process(argv);
+}
+
+TEST(Process, OnLineSeesEachLineAsPrintedAndTheOutputStaysWhole) {
+  std::vector<std::string> lines;
+  const auto r = run_process({"sh", "-c", "printf 'a\\tb\\n\\nc\\n' && printf last >&2"},
+                             [&](const std::string& line) { lines.push_back(line); });
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.output, "a\tb\n\nc\nlast");
+  EXPECT_EQ(lines, (std::vector<std::string>{"a\tb", "", "c", "last"}));
 }
 
 TEST(Cli, Version) {

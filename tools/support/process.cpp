@@ -14,7 +14,8 @@ extern char** environ;
 
 namespace weft::tool {
 
-ProcessResult run_process(const std::vector<std::string>& argv) {
+ProcessResult run_process(const std::vector<std::string>& argv,
+                          const std::function<void(const std::string&)>& on_line) {
   if (argv.empty()) throw Error("run_process: no program given");
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(std::string("cannot create a pipe: ") + std::strerror(errno));
@@ -36,11 +37,19 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
   }
   ProcessResult result;
   char buf[8192];
+  std::size_t shown = 0;  // output before this offset went to on_line
   while (true) {
     const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n > 0) result.output.append(buf, static_cast<std::size_t>(n));
-    else if (n == 0 || errno != EINTR) break;
+    if (n > 0) {
+      result.output.append(buf, static_cast<std::size_t>(n));
+      for (std::size_t end; on_line && (end = result.output.find('\n', shown)) != std::string::npos; shown = end + 1) {
+        on_line(result.output.substr(shown, end - shown));
+      }
+    } else if (n == 0 || errno != EINTR) {
+      break;
+    }
   }
+  if (on_line && shown < result.output.size()) on_line(result.output.substr(shown));
   ::close(fds[0]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

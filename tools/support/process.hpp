@@ -4,6 +4,7 @@
 //   weft::tool::ProcessResult r = weft::tool::run_process({"python3", "peer.py", "100"});
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,10 @@ struct ProcessResult {
 };
 
 /// Runs argv[0] (searched on PATH) with the given arguments, no shell involved, stdin from
-/// /dev/null. Throws weft::Error when the program cannot be started.
-ProcessResult run_process(const std::vector<std::string>& argv);
+/// /dev/null. Throws weft::Error when the program cannot be started. on_line, when given, is
+/// called with each line (without its newline) as soon as the program has printed it, so that
+/// a caller can show progress before the program ends.
+ProcessResult run_process(const std::vector<std::string>& argv,
+                          const std::function<void(const std::string&)>& on_line = {});
 
 }  // namespace weft::tool

@@ -51,12 +51,15 @@ class CudaPinned final : public PinnedImpl {
 std::shared_ptr<PinnedImpl> CudaDevice::allocate_pinned(std::size_t bytes) {
   make_current();
   void* p = nullptr;
-  const CUresult r = driver().cuMemAllocHost(&p, std::max<std::size_t>(bytes, 1));
+  // Portable: every device's context copies into and out of the block as pinned memory, not
+  // only this one's (weft.multi's get() has each GPU write its rows of one result block).
+  constexpr unsigned kPortable = 0x01;  // CU_MEMHOSTALLOC_PORTABLE
+  const CUresult r = driver().cuMemHostAlloc(&p, std::max<std::size_t>(bytes, 1), kPortable);
   if (r == CUDA_ERROR_OUT_OF_MEMORY) {
     throw OutOfMemory("cannot pin " + std::to_string(bytes) + " bytes of host memory for " + info_.selector, bytes,
-                      "CUDA_ERROR_OUT_OF_MEMORY", "cuMemAllocHost");
+                      "CUDA_ERROR_OUT_OF_MEMORY", "cuMemHostAlloc");
   }
-  check(r, "cuMemAllocHost");
+  check(r, "cuMemHostAlloc");
   return std::make_shared<CudaPinned>(std::static_pointer_cast<CudaDevice>(shared_from_this()), p, bytes);
 }
 

@@ -1,5 +1,5 @@
 // CUDA memory: buffers are cuMemAlloc'd device memory or memory someone else allocated
-// (wrap_memory: DLPack, __cuda_array_interface__); pinned memory is cuMemAllocHost'd.
+// (wrap_memory: DLPack, __cuda_array_interface__); pinned memory is cuMemHostAlloc'd, portable to every context.
 #pragma once
 
 #include <memory>
