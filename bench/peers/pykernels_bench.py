@@ -329,7 +329,8 @@ def one_device(device, vertices, size, repeat, reference):
     # work-item, the vertex loop outside, a loop over the pixels inside, which both backends
     # vectorize; what issue 29's automatic transform of the kernel above must reach.
     from host_interchange_probe import STRIP, STRIP_KERNEL
-    strip_source = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define REAL double\n#define INT long\n" + STRIP_KERNEL
+    strip_source = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define REAL double\n#define INT long\n"
+                    + STRIP_KERNEL)
     s_k = weft.Program(device, strip_source).build().inside_polygon
     s_out = weft.zeros((size, size), np.uint8, device=device)
 
