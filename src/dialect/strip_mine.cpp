@@ -39,10 +39,18 @@ bool refused_name(std::string_view s) {
   return false;
 }
 
+// A split-level variable that may differ between work-items. Three kinds: an array of one value
+// per lane; remat == 0: recomputed per lane from the strip's first global id; strip: the same for
+// every lane of the strip (get_global_id(1) and (2), and what is computed from such values and
+// uniform ones only), a scalar declared where the kernel declares it.
 struct Var {
   std::string type;  // the declared type without const / __private
   bool is_int = false;
   int remat = -1;  // d when the variable is get_global_id(d) and never written
+  bool strip = false;
+  TokenRange init;
+  bool lane() const { return !strip; }
+  bool array() const { return !strip && remat != 0; }
 };
 
 class Strip {
@@ -67,10 +75,26 @@ class Strip {
     if (r.empty()) return {};
     return std::string(p_.source.substr(p_.tokens[r.begin].begin, p_.tokens[r.end - 1].end - p_.tokens[r.begin].begin));
   }
+  // True when init reads nothing that differs between the lanes of a strip.
+  bool strip_init(TokenRange init) const {
+    for (std::size_t j = init.begin; j < init.end; ++j) {
+      if (p_.tokens[j].kind != TokenKind::identifier) continue;
+      if (j > init.begin && (text(j - 1) == "." || text(j - 1) == "->")) continue;
+      const auto s = text(j);
+      if (s == "get_global_id" || s == "get_local_id") return false;
+      const auto a = arrays_.find(std::string(s));
+      if (a != arrays_.end() && a->second.lane()) return false;
+    }
+    return true;
+  }
+  std::string strip_value(const Var& v) const {
+    return v.remat > 0 ? "(" + v.type + ")weft_wi0.gid[" + std::to_string(v.remat) + "]" : slice(v.init);
+  }
   bool gate_tokens() const;
   bool splittable(const Stmt& s) const;
   bool uniform_decl(const Stmt& s) const;
-  bool scan(const std::vector<const Stmt*>& level);
+  bool scan(const std::vector<const Stmt*>& level, bool in_loop);
+  bool lane_reads(TokenRange r) const;
   void nested(const Stmt& s, bool top);
   void writes(const Stmt& s, std::set<std::string>& out) const;
   std::vector<const Stmt*> level_of(const Stmt& body) const;
@@ -95,6 +119,7 @@ class Strip {
   std::set<std::string> nested_;        // names declared inside per-item statements
   std::set<const Stmt*> split_decls_;   // split-level declarations that differ per item
   std::set<const Stmt*> split_loops_;
+  std::vector<const Stmt*> loop_items_;  // per-item statements inside split loops
   bool any_split_ = false;
   int labels_ = 0;
 };
@@ -157,7 +182,38 @@ void Strip::nested(const Stmt& s, bool top) {
 }
 
 // Classifies a level's statements; false for what the transform does not cover.
-bool Strip::scan(const std::vector<const Stmt*>& level) {
+// True when range reads memory at an address that differs per lane (a subscript that is not the
+// target of a plain `=`, or a pointer declared in it): inside the split loop such a read becomes a
+// gather, where the kernel as written walks memory in order per work-item.
+bool Strip::lane_reads(TokenRange r) const {
+  for (std::size_t j = r.begin; j < r.end; ++j) {
+    if (text(j) == "*" && j + 1 < r.end && (text(j + 1) == "(" || p_.tokens[j + 1].kind == TokenKind::identifier)) {
+      const auto& prev = p_.tokens[j - 1];
+      const bool binary = prev.kind == TokenKind::identifier || prev.kind == TokenKind::number ||
+                          text(j - 1) == ")" || text(j - 1) == "]";
+      if (!binary || text(j - 1) == "return") return true;  // a dereference, or a pointer declared
+    }
+    if (text(j) == "->") return true;
+    if (text(j) != "[") continue;
+    std::size_t e = j + 1;
+    bool lane = false;
+    for (int depth = 0; e < r.end; ++e) {
+      if (text(e) == "[") ++depth;
+      if (text(e) == "]" && depth-- == 0) break;
+      if (p_.tokens[e].kind != TokenKind::identifier) continue;
+      const std::string n(text(e));
+      const auto a = arrays_.find(n);
+      if (n == "get_global_id" || n == "get_local_id" || (varying_.count(n) && (a == arrays_.end() || a->second.lane()))) {
+        lane = true;
+      }
+    }
+    const bool store = e + 2 < r.end && text(e + 1) == "=" && text(e + 2) != "=";
+    if (lane && !store) return true;
+  }
+  return false;
+}
+
+bool Strip::scan(const std::vector<const Stmt*>& level, bool in_loop) {
   for (const Stmt* s : level) {
     const bool decl = s->kind == StmtKind::simple && s->is_declaration;
     if (decl) {
@@ -169,6 +225,8 @@ bool Strip::scan(const std::vector<const Stmt*>& level) {
         if (text(j) != "const" && text(j) != "__private" && text(j) != "private") type += std::string(text(j)) + " ";
       }
       const bool uniform = uniform_decl(*s);
+      bool pure = true;  // no initializer writes: the declarators may be evaluated apart
+      for (const auto& v : d->items) pure = pure && assigned_names(p_, v.init, false).empty();
       for (const auto& v : d->items) {
         if (!v.ptrs.empty() || !v.suffix.empty()) return false;
         const std::string name(text(v.name));
@@ -177,16 +235,20 @@ bool Strip::scan(const std::vector<const Stmt*>& level) {
           uniform_.insert(name);
           continue;
         }
-        Var var{type, type == "int " || type == "signed int ", -1};
+        Var var{type, type == "int " || type == "signed int ", -1, false, v.init};
         const auto& in = v.init;
         if (in.end - in.begin == 4 && text(in.begin) == "get_global_id" && text(in.begin + 1) == "(" &&
             (text(in.begin + 2) == "0" || text(in.begin + 2) == "1" || text(in.begin + 2) == "2") &&
             text(in.begin + 3) == ")" && integer_type(type)) {
           var.remat = text(in.begin + 2)[0] - '0';
+          var.strip = var.remat > 0;
+        } else if (pure && !in.empty()) {
+          var.strip = strip_init(in);
         }
         arrays_[name] = var;
       }
       if (!uniform) split_decls_.insert(s);
+      if (!uniform && in_loop) loop_items_.push_back(s);
     } else if (splittable(*s)) {
       split_loops_.insert(s);
       if (!s->init.empty()) {
@@ -206,8 +268,9 @@ bool Strip::scan(const std::vector<const Stmt*>& level) {
       for (const Stmt* b : body) {
         if (!uniform_decl(*b) && !splittable(*b)) any_split_ = true;
       }
-      if (!scan(body)) return false;
+      if (!scan(body, true)) return false;
     } else {
+      if (in_loop) loop_items_.push_back(s);
       nested(*s, true);
     }
   }
@@ -240,7 +303,7 @@ std::string Strip::render(const Stmt& s, int label) const {
   if (split_decls_.count(&s)) {
     std::string assign;
     for (const auto& v : split_declaration(p_, s.tokens)->items) {
-      if (v.init.empty() || arrays_.at(std::string(text(v.name))).remat >= 0) continue;
+      if (v.init.empty() || !arrays_.at(std::string(text(v.name))).array()) continue;
       assign += std::string(text(v.name)) + " = " + slice(v.init) + "; ";
     }
     return assign.empty() ? ";" : assign;
@@ -299,12 +362,10 @@ void Strip::flush(std::vector<const Stmt*>& group, const std::string& exit, std:
   out += "\nfor (int weft__l = 0; weft__l < 64; ++weft__l) {\n"
          "::weft_host::WorkItem weft_wi = weft_wi0; weft_wi.gid[0] += weft__l; (void)weft_wi;\n";
   for (const auto& [name, v] : arrays_) {
-    if (!used.count(name)) continue;
+    if (!used.count(name) || v.strip) continue;
     if (v.remat == 0) {
       out += "const " + v.type + name + " = " + (v.type == "int " ? "(int)weft_wi0.gid[0] + weft__l;\n"
                                                               : "(" + v.type + ")(weft_wi0.gid[0] + weft__l);\n");
-    } else if (v.remat > 0) {
-      out += "const " + v.type + name + " = (" + v.type + ")weft_wi0.gid[" + std::to_string(v.remat) + "];\n";
     } else {
       out += v.type + "& " + name + " = weft__a_" + name + "[weft__l];\n";
     }
@@ -322,7 +383,21 @@ void Strip::flush(std::vector<const Stmt*>& group, const std::string& exit, std:
 void Strip::emit_level(const std::vector<const Stmt*>& level, const std::string& exit, std::string& out) {
   std::vector<const Stmt*> group;
   for (const Stmt* s : level) {
-    if (uniform_decl(*s) && !split_decls_.count(s)) {
+    if (split_decls_.count(s)) {
+      bool lane = false;
+      for (const auto& v : split_declaration(p_, s->tokens)->items) {
+        const std::string name(text(v.name));
+        const Var& var = arrays_.at(name);
+        if (!var.strip) {
+          lane = lane || var.array();
+          continue;
+        }
+        flush(group, exit, out);
+        out += "\n#line " + std::to_string(s->line) + " \"" + source_file_name + "\"\n" + var.type + name + " = " +
+               strip_value(var) + ";\n";
+      }
+      if (lane) group.push_back(s);
+    } else if (uniform_decl(*s)) {
       flush(group, exit, out);
       out += "\n#line " + std::to_string(s->line) + " \"" + source_file_name + "\"\n" + slice(s->tokens) + "\n";
     } else if (split_loops_.count(s)) {
@@ -364,7 +439,7 @@ std::optional<std::string> Strip::run(const std::string& symbol) {
   }
   varying_ = varying_variables(p_, body);
   const auto top = level_of(body);
-  if (!scan(top) || !any_split_ || split_loops_.empty()) return std::nullopt;
+  if (!scan(top, false) || !any_split_ || split_loops_.empty()) return std::nullopt;
   // What per-item statements write must not be a strip-uniform variable (they run once per lane).
   std::set<std::string> all;
   std::vector<const Stmt*> todo(top.begin(), top.end());
@@ -383,15 +458,27 @@ std::optional<std::string> Strip::run(const std::string& symbol) {
       all.insert(n);
     }
   }
-  for (auto& [name, v] : arrays_) {
-    if (all.count(name) || nested_.count(name)) v.remat = -1;
+  // Written per item, or computed from a value that differs per lane: one value per lane.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto& [name, v] : arrays_) {
+      if (v.array()) continue;
+      if (all.count(name) || nested_.count(name) || (v.strip && v.remat < 0 && !strip_init(v.init))) {
+        v.remat = -1;
+        v.strip = false;
+        changed = true;
+      }
+    }
+  }
+  for (const Stmt* s : loop_items_) {
+    if (lane_reads(s->tokens)) return std::nullopt;
   }
   std::string out = "\nstatic inline __attribute__((always_inline)) void " + symbol +
                     "__strip(::weft_host::WorkItem weft_wi0, int weft__cnt";
   if (!k_.params.empty()) out += ", " + slice({k_.params_open + 1, k_.params_close});
   out += ") {\n";
   for (const auto& [name, v] : arrays_) {
-    if (v.remat < 0) out += v.type + "weft__a_" + name + "[64];\n";
+    if (v.array()) out += v.type + "weft__a_" + name + "[64];\n";
   }
   out += "const ::weft_host::WorkItem weft_wi = weft_wi0; (void)weft_wi;\n";
   out += "unsigned char weft__done[64];\nfor (int weft__l = 0; weft__l < 64; ++weft__l) weft__done[weft__l] = "
