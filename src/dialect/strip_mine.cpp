@@ -280,7 +280,8 @@ bool Strip::scan(const std::vector<const Stmt*>& level, bool in_loop) {
 void Strip::writes(const Stmt& s, std::set<std::string>& out) const {
   if (s.kind == StmtKind::simple) {
     if (split_decls_.count(&s)) {
-      for (const auto& v : split_declaration(p_, s.tokens)->items) {
+      const auto d = split_declaration(p_, s.tokens);
+      for (const auto& v : d->items) {
         for (const auto& n : assigned_names(p_, v.init, false)) out.insert(n);
       }
     } else if (!s.is_declaration) {
@@ -302,7 +303,8 @@ std::string Strip::render(const Stmt& s, int label) const {
   const auto after = [&](std::size_t tok) { return p_.tokens[tok].end - base; };
   if (split_decls_.count(&s)) {
     std::string assign;
-    for (const auto& v : split_declaration(p_, s.tokens)->items) {
+    const auto d = split_declaration(p_, s.tokens);
+    for (const auto& v : d->items) {
       if (v.init.empty() || !arrays_.at(std::string(text(v.name))).array()) continue;
       assign += std::string(text(v.name)) + " = " + slice(v.init) + "; ";
     }
@@ -385,7 +387,8 @@ void Strip::emit_level(const std::vector<const Stmt*>& level, const std::string&
   for (const Stmt* s : level) {
     if (split_decls_.count(s)) {
       bool lane = false;
-      for (const auto& v : split_declaration(p_, s->tokens)->items) {
+      const auto d = split_declaration(p_, s->tokens);
+      for (const auto& v : d->items) {
         const std::string name(text(v.name));
         const Var& var = arrays_.at(name);
         if (!var.strip) {

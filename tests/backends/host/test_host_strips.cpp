@@ -126,7 +126,9 @@ TEST(HostStrips, PolygonMatchesTheUntransformedKernel) {
       EXPECT_EQ(g, w) << width << "x" << height;
       int sevens = 0;
       for (unsigned char c : w) sevens += c == 7;
-      if (width == 100) EXPECT_GT(sevens, 0);  // the early return was taken
+      if (width == 100) {
+        EXPECT_GT(sevens, 0);  // the early return was taken
+      }
     }
   }
 }
