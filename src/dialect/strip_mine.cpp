@@ -264,9 +264,20 @@ bool Strip::scan(const std::vector<const Stmt*>& level, bool in_loop) {
         }
       }
       if (!assigned_names(p_, s->cond, false).empty()) return false;
+      // A loop of constant trip count (`k < 16`) is unrolled on the per-item path, which then
+      // vectorizes across work-items already (weft calibrate's kernels): only a bound that
+      // comes from outside the loop makes the interchange worth it.
+      bool dynamic = false;
+      for (std::size_t j = s->cond.begin; j < s->cond.end; ++j) {
+        if (p_.tokens[j].kind != TokenKind::identifier) continue;
+        const auto t = text(j);
+        bool own = false;
+        for (std::size_t i = s->init.begin; i < s->init.end; ++i) own = own || text(i) == t;
+        dynamic = dynamic || !own;
+      }
       const auto body = level_of(s->children[0]);
       for (const Stmt* b : body) {
-        if (!uniform_decl(*b) && !splittable(*b)) any_split_ = true;
+        if (dynamic && !uniform_decl(*b) && !splittable(*b)) any_split_ = true;
       }
       if (!scan(body, true)) return false;
     } else {

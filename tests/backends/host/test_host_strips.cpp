@@ -80,9 +80,10 @@ TEST(HostStrips, TheTranslationInterchangesOnlyTheShapeItCovers) {
   EXPECT_FALSE(transformed(untransformed(polygon_cl).c_str(), "polygon"));
   // No loop of uniform bounds: the per-item loop (run_loop) already vectorizes these.
   EXPECT_FALSE(transformed("__kernel void add(__global float *a, int n) { int i = get_global_id(0); a[i] += n; }", "add"));
-  // A loop bounded per item, a read at a per-item address inside the loop (a gather once
+  // A loop of constant trip count (unrolled and vectorized on the per-item path), a loop bounded per item, a read at a per-item address inside the loop (a gather once
   // interchanged), an atomic, a helper call, address-of, a private array, break.
-  for (const char* body : {"for (int k = 0; k < i; ++k) a[i] += k;",
+  for (const char* body : {"float s = a[i]; for (int k = 0; k < 16; ++k) s = s * 0.5f + 1; a[i] = s;",
+                           "for (int k = 0; k < i; ++k) a[i] += k;",
                            "float s = 0; for (int k = 0; k < n; ++k) s += a[i * n + k]; a[i] = s;",
                            "for (int k = 0; k < n; ++k) atomic_add((__global int*)a, k);",
                            "for (int k = 0; k < n; ++k) a[i] += helper(k);",
