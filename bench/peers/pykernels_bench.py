@@ -7,6 +7,8 @@ by default) as
 - the same with boundscheck=True (the cost of checking every index);
 - the same per-pixel rule written by hand in OpenCL C (double, one work-item per pixel), on
   each device (issue 28 asks the Python kernel to be within 10% of it);
+- the same rule with the loop interchanged by hand (host_interchange_probe.STRIP_KERNEL: 64
+  pixels per work-item, vectorized across them), the target for issue 29's automatic transform;
 - weft.polygon_mask (the scanline algorithm: a different algorithm, for scale);
 - the dispatch cost of a cached launch: a 16-item axpy @weft.kernel launched LAUNCHES times
   without waiting (then one finish), per launch, and the same axpy as a @weft.jit prange
@@ -345,14 +347,30 @@ def one_device(device, vertices, size, repeat, reference):
         queue.finish()
     c_kernel()
     check(c_out.get(), reference, f"OpenCL C kernel on {sel}")
-    # The three run in turn (REPEAT rounds, each starting one further along), so that a change in
-    # the shared machine's load falls on all three alike.
-    cpu, walls = [[], [], []], []
-    (out["py"], py_mn), (out["checked"], ch_mn), (out["c"], c_mn) = timed_in_turn([py_kernel, checked, c_kernel],
-                                                                                  repeat, cpu=cpu, walls=walls)
+    # The same test with the loop interchanged by hand (host_interchange_probe.py): 64 pixels per
+    # work-item, the vertex loop outside, a loop over the pixels inside, which both backends
+    # vectorize; what issue 29's automatic transform of the kernel above must reach.
+    from host_interchange_probe import STRIP, STRIP_KERNEL
+    strip_source = ("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define REAL double\n#define INT long\n"
+                    + STRIP_KERNEL)
+    s_k = weft.Program(device, strip_source).build().inside_polygon
+    s_out = weft.zeros((size, size), np.uint8, device=device)
+
+    def strip_kernel():
+        s_k(queue, ((size + STRIP - 1) // STRIP, size), None, v, np.int64(len(vertices)), np.int64(size), s_out,
+            np.uint8(1))
+        queue.finish()
+    strip_kernel()
+    check(s_out.get(), reference, f"interchanged OpenCL C kernel on {sel}")
+    # The four run in turn (REPEAT rounds, each starting one further along), so that a change in
+    # the shared machine's load falls on all alike.
+    cpu, walls = [[], [], [], []], []
+    (out["py"], py_mn), (out["checked"], ch_mn), (out["c"], c_mn), (out["strip"], s_mn) = timed_in_turn(
+        [py_kernel, checked, c_kernel, strip_kernel], repeat, cpu=cpu, walls=walls)
     emit("Python kernel (@weft.jit, prange)", sel, n, out["py"], py_mn)
     emit("  the same, boundscheck=True", sel, n, out["checked"], ch_mn)
     emit("the same kernel in OpenCL C", sel, n, out["c"], c_mn)
+    emit("  the same, loop interchanged by hand (64 px/item)", sel, n, out["strip"], s_mn)
 
     med, mn = timed(lambda: weft.polygon_mask(vertices, size, size, device=device), repeat)
     emit("weft.polygon_mask (scanline; other algorithm)", sel, n, med, mn)

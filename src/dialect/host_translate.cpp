@@ -4,6 +4,7 @@
 
 #include "dialect/group_fission.hpp"
 #include "dialect/keywords.hpp"
+#include "dialect/strip_mine.hpp"
 #include "dialect/uniform_divisors.hpp"
 #include "dialect/vector_rewrites.hpp"
 
@@ -20,6 +21,7 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
   // edits replace the whole definition, so they are made after the others are known.
   std::vector<Edit> group_edits;
   std::map<std::string, unsigned long long> divides;  // kernel symbol -> uniform_divisors' mask
+  std::map<std::string, std::string> strips;          // kernel symbol -> its strip function
   for (const auto* k : parsed.kernels()) {
     KernelEntry entry{k->name, cxx_name(k->name), k->params, {}, false, nullptr};
     if (!k->group_feature.empty()) {
@@ -28,6 +30,8 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
     }
     out.kernels.push_back(entry);
     if (entry.groups) continue;
+    // Before this kernel's own edits: the strip function is written from its unedited source.
+    if (auto strip = strip_kernel(parsed, *k, edits, entry.symbol)) strips[entry.symbol] = std::move(strip->definition);
     UniformDivisors divisors = uniform_divisors(parsed, *k);
     edits.insert(edits.end(), divisors.edits.begin(), divisors.edits.end());
     divides[entry.symbol] = divisors.mask;
@@ -61,6 +65,7 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
   cpp += source_file_name;
   cpp += "\"\n";
   cpp += apply_edits(parsed.source, std::move(edits));
+  for (const auto& [symbol, definition] : strips) cpp += definition;
   cpp += "\n}  // namespace weft_kernel\n#line 1 \"weft-launchers\"\n";
   for (const char* m : {"__kernel", "kernel", "__global", "global", "__constant", "constant",
                         "__local", "local", "__private", "private", "restrict"}) {
@@ -85,9 +90,14 @@ Translation translate_for_host(const ParsedSource& parsed, const std::string& de
     }
     cpp += "extern \"C\" __attribute__((visibility(\"default\"))) void weft_run_" + s +
            "(void* const* weft_args_, const ::weft_host::Launch* weft_launch_, "
-           "::weft_host::size_t weft_begin_, ::weft_host::size_t weft_end_) {\n  ::weft_host::run<&::weft_kernel::" +
-           s + (set_tls ? ", true, " : ", false, ") + std::to_string(divides[s]) +
-           "ull>(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
+           "::weft_host::size_t weft_begin_, ::weft_host::size_t weft_end_) {\n  ";
+    if (strips.count(s)) {
+      cpp += "::weft_host::run_strips<&::weft_kernel::" + s + ", &::weft_kernel::" + s + "__strip, " +
+             std::to_string(divides[s]) + "ull>(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
+    } else {
+      cpp += "::weft_host::run<&::weft_kernel::" + s + (set_tls ? ", true, " : ", false, ") +
+             std::to_string(divides[s]) + "ull>(weft_args_, weft_launch_, weft_begin_, weft_end_);\n}\n";
+    }
     cpp += "extern \"C\" __attribute__((visibility(\"default\"))) const ::weft_host::KernelInfo "
            "weft_info_" + s + " = ::weft_host::info<&::weft_kernel::" + s + ">();\n";
   }

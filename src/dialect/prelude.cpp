@@ -21,13 +21,14 @@ std::string dialect_core() {
 
 // A backend prelude's head, the dialect core where its marker line stands, its tail, then the
 // spellings shared by every C++ translation.
-std::string join(std::string_view head, std::string_view prelude) {
+std::string join(std::string_view head, std::string_view prelude, std::string_view after = {}) {
   const std::string_view marker = "//// WEFT-CORE ////\n";
   const auto cut = prelude.find(marker);
   std::string s(head);
   s += prelude.substr(0, cut);
   s += dialect_core();
   s += prelude.substr(cut + marker.size());
+  s += after;
   s += embedded::spellings_h;
   return s;
 }
@@ -35,7 +36,8 @@ std::string join(std::string_view head, std::string_view prelude) {
 }  // namespace
 
 std::string_view host_prelude_text() {
-  static const std::string text = join(std::string(embedded::launch_abi_hpp) + "\n", embedded::host_prelude_hpp);
+  static const std::string text = join(std::string(embedded::launch_abi_hpp) + "\n", embedded::host_prelude_hpp,
+                                   embedded::host_strips_hpp);
   return text;
 }
 
