@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "callbacks.hpp"
+#include "weft/array.hpp"
 #include "weft/config.hpp"
 #include "common.hpp"
 #include "kernel_arguments.hpp"
@@ -512,8 +513,10 @@ void register_runtime(nb::module_& m) {
     }
     const weft::Device dev = device_arg(device);
     nb::gil_scoped_release unlocked;
-    weft::Queue queue(dev);
-    weft::polygon_mask_into(queue, pts, height, width, std::span<std::uint8_t>(out.data(), out.size()), border_value);
+    // The device's array queue, made once (a queue per call cost a stream or command queue
+    // each time): a small mask's call is dominated by such fixed costs.
+    weft::polygon_mask_into(weft::array_queue(dev), pts, height, width,
+                            std::span<std::uint8_t>(out.data(), out.size()), border_value);
   }, nb::arg("vertices"), nb::arg("height"), nb::arg("width"), nb::arg("device").none(), nb::arg("border_value"),
      nb::arg("out"));
   m.def("_random_polygon", [](std::size_t n, std::uint64_t seed, std::size_t width, std::size_t height) {

@@ -11,6 +11,8 @@ from ._result_memory import result_empty
 if TYPE_CHECKING:
     from ._typing import ArrayLike, DeviceLike
 
+_POOLED_MASK_BYTES = 64 << 10
+
 
 @overload
 def polygon_mask(vertices: ArrayLike, height: int, width: int, device: DeviceLike = None,
@@ -76,7 +78,11 @@ def polygon_mask(vertices: ArrayLike, height: Any, width: Any = None, device: De
     if v.ndim != 2 or v.shape[1] != 2:
         raise _weft.InvalidArgument(f"polygon_mask: vertices must have shape (N, 2), got {v.shape}")
     automatic = isinstance(device, str) and device == "auto"
-    out = result_empty((int(height), int(width)), _np.dtype(_np.uint8), None if automatic else device)
+    # From 64 KiB the mask goes into a pooled block (pinned on CUDA and NVIDIA's OpenCL, faulted
+    # in once): one DMA straight into it, rather than chunks copied from pinned memory into a
+    # fresh array (src/algorithms/polygon.cpp, mask_with_groups).
+    out = result_empty((int(height), int(width)), _np.dtype(_np.uint8), None if automatic else device,
+                       min_bytes=_POOLED_MASK_BYTES)
     _weft._polygon_mask(v, int(height), int(width), device, int(border_value), out)
     return out
 

@@ -16,15 +16,18 @@ from . import _weft
 _MIN_BYTES: int = _weft._RESULT_BLOCK_MIN_BYTES
 
 
-def result_empty(shape: tuple[int, ...], dtype: _np.dtype[Any], device: object) -> _np.ndarray[Any, Any]:
-    """An uninitialized C-contiguous array for a result of device, pooled when large.
+def result_empty(shape: tuple[int, ...], dtype: _np.dtype[Any], device: object,
+                 min_bytes: int = _MIN_BYTES) -> _np.ndarray[Any, Any]:
+    """An uninitialized C-contiguous array for a result of device, pooled from min_bytes (by
+    default _MIN_BYTES, 4 MiB; a caller that copies straight into a pinned block, as
+    polygon_mask does, asks from less).
 
     >>> a = result_empty((1024, 1024), _np.dtype(_np.float64), _weft.Device("host"))
     >>> a.shape, a.dtype, a.flags.c_contiguous
     ((1024, 1024), dtype('float64'), True)
     """
     nbytes = _math.prod(shape) * dtype.itemsize
-    if nbytes < _MIN_BYTES:
+    if nbytes < min_bytes:
         return _np.empty(shape, dtype=dtype)
     try:
         raw = _weft._result_block(device, nbytes)

@@ -18,6 +18,7 @@
 
 #include "embedded/weft_embedded.hpp"
 #include "runtime/device_local.hpp"
+#include "runtime/result_memory_pinned.hpp"
 #include "weft/error.hpp"
 #include "weft/pinned_memory.hpp"
 #include "weft/program.hpp"
@@ -302,8 +303,10 @@ void reserve_pinned(PinnedMemory& p, const Device& device, std::size_t bytes) {
 // memory already: there the mask is read straight into out. On a GPU, a large mask (at least
 // kResultMemoryMinBytes) is read straight into out too: the backend copies at full speed when
 // out is pinned (Python's out comes from weft::result_memory, pinned on CUDA) and through its
-// own staging when it is pageable; a smaller one comes back in chunks into pinned memory (DMA
-// at full speed) and each chunk is copied into out while the next one is on its way.
+// own staging when it is pageable; so is a smaller one into a pinned result_memory block (one
+// DMA, no memcpy: Python's polygon_mask asks for one from 64 KiB); any other comes back in
+// chunks into pinned memory (DMA at full speed) and each chunk is copied into out while the
+// next one is on its way.
 void mask_with_groups(Queue& queue, std::span<const Point> vertices, std::size_t height, std::size_t width,
                       std::uint8_t border_value, std::uint8_t* out) {
   const Device dev = queue.device();
@@ -320,7 +323,8 @@ void mask_with_groups(Queue& queue, std::span<const Point> vertices, std::size_t
   const Event up[] = {ws.track(queue.write(ws->params, ws->upload.data(), pbytes, 0, Blocking::no))};
   const Event kernel[] = {ws.track(launch_groups(queue, ws->kernel, ws->params, vertices.size(), hits.size(),
                                                   height, width, border_value, ws->out, up))};
-  if (dev.type() == DeviceType::cpu || pixels >= kResultMemoryMinBytes) {
+  if (dev.type() == DeviceType::cpu || pixels >= kResultMemoryMinBytes ||
+      detail::is_pinned_result_memory(dev, out, pixels)) {
     ws.track(queue.read(ws->out, out, pixels, 0, Blocking::yes, kernel));
     return;
   }

@@ -1,15 +1,38 @@
 #include "runtime/parallel_memcpy.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "weft/config.hpp"
 
 namespace weft::detail {
 
+namespace {
+constexpr std::size_t kPage = 4096;
+constexpr std::size_t kMinJobBytes = std::size_t{1} << 20;  // smaller: one memcpy here
+constexpr std::size_t kMinSlice = std::size_t{128} << 10;
+// How long an idle thread polls for the next job before it sleeps: a stager queues its next
+// chunk within microseconds, and a sleeping thread's wake-up costs tens of them in a VM.
+constexpr auto kSpin = std::chrono::microseconds(30);
+
+void pause() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+}  // namespace
+
 ParallelMemcpy::ParallelMemcpy(unsigned threads) : threads_(std::max(1u, threads)) {
   workers_.reserve(threads_ - 1);
-  for (unsigned i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { worker(i); });
+  for (unsigned i = 1; i < threads_; ++i) workers_.emplace_back([this] { worker(); });
 }
 
 ParallelMemcpy::~ParallelMemcpy() {
@@ -17,54 +40,140 @@ ParallelMemcpy::~ParallelMemcpy() {
     std::lock_guard lock(m_);
     stop_ = true;
   }
-  start_.notify_all();
+  work_.notify_all();
   for (auto& t : workers_) t.join();
 }
 
-void ParallelMemcpy::part(unsigned index) const {
-  // Page-aligned parts: no two threads write one page.
-  const std::size_t per = (bytes_ / threads_ + 4095) & ~std::size_t{4095};
-  const std::size_t begin = std::min(bytes_, per * index);
-  const std::size_t end = index + 1 == threads_ ? bytes_ : std::min(bytes_, begin + per);
-  if (end > begin) std::memcpy(dst_ + begin, src_ + begin, end - begin);
-}
-
-void ParallelMemcpy::worker(unsigned index) {
-  unsigned long seen = 0;
-  for (;;) {
-    {
-      std::unique_lock lock(m_);
-      start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-    }
-    part(index);
-    {
-      std::lock_guard lock(m_);
-      ++finished_;
-    }
-    done_.notify_one();
+template <class Done>
+void ParallelMemcpy::spin(Done done) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (unsigned i = 1;; ++i) {
+    if (done()) return;
+    pause();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return;
   }
 }
 
-void ParallelMemcpy::copy(void* dst, const void* src, std::size_t bytes) {
-  if (threads_ == 1 || bytes < (std::size_t{1} << 20)) {
-    std::memcpy(dst, src, bytes);
+bool ParallelMemcpy::claim(Ticket upto, Slice& s) {
+  for (Job& j : jobs_) {
+    if (j.id > upto) return false;
+    if (j.next < j.bytes) {
+      s = {&j, j.next, std::min(j.slice, j.bytes - j.next)};
+      j.next += s.length;
+      return true;
+    }
+  }
+  return false;
+}
+
+// A slice's copy, with streaming (non-temporal) stores on x86-64: a staged chunk is written
+// once and read next by the copy engine (upload) or by the caller much later (download), so
+// caching it gains nothing, while ordinary stores first read every destination line (a third
+// more memory traffic, on a memory system the copy engine shares). glibc's memcpy streams
+// only copies larger than a share of the last-level cache, which a slice is not.
+void ParallelMemcpy::run(const Slice& s) {
+  char* dst = s.job->dst + s.offset;
+  const char* src = s.job->src + s.offset;
+  std::size_t n = s.length;
+#if defined(__x86_64__)
+  const std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64;
+  if (n >= head + 4096) {
+    std::memcpy(dst, src, head);
+    dst += head;
+    src += head;
+    n -= head;
+    const std::size_t body = n & ~std::size_t{63};
+    for (std::size_t i = 0; i < body; i += 64) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+      const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+      const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+    }
+    _mm_sfence();  // (streaming stores are weakly ordered: visible before the slice counts as done)
+    std::memcpy(dst + body, src + body, n - body);
     return;
   }
-  std::lock_guard turn(turn_);
-  {
-    std::lock_guard lock(m_);
-    dst_ = static_cast<char*>(dst);
-    src_ = static_cast<const char*>(src);
-    bytes_ = bytes;
-    finished_ = 0;
-    ++generation_;
+#endif
+  std::memcpy(dst, src, n);
+}
+
+void ParallelMemcpy::finish(const Slice& s) {
+  s.job->left -= s.length;
+  if (jobs_.front().left != 0) return;
+  Ticket done = 0;
+  while (!jobs_.empty() && jobs_.front().left == 0) {
+    done = jobs_.front().id;
+    jobs_.pop_front();
   }
-  start_.notify_all();
-  part(0);
+  done_upto_.store(done, std::memory_order_release);
+  if (waiters_) done_.notify_all();
+}
+
+void ParallelMemcpy::worker() {
   std::unique_lock lock(m_);
-  done_.wait(lock, [&] { return finished_ == threads_ - 1; });
+  for (;;) {
+    Slice s;
+    if (claim(~Ticket{0}, s)) {
+      lock.unlock();
+      run(s);
+      lock.lock();
+      finish(s);
+      continue;
+    }
+    if (stop_) return;
+    const Ticket seen = submitted_.load(std::memory_order_relaxed);
+    lock.unlock();
+    spin([&] { return submitted_.load(std::memory_order_acquire) != seen; });
+    lock.lock();
+    if (submitted_.load(std::memory_order_relaxed) != seen) continue;
+    ++sleepers_;
+    work_.wait(lock, [&] { return stop_ || submitted_.load(std::memory_order_relaxed) != seen; });
+    --sleepers_;
+  }
+}
+
+ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::size_t bytes) {
+  if (threads_ == 1 || bytes < kMinJobBytes) {
+    std::memcpy(dst, src, bytes);
+    return 0;
+  }
+  // Page-aligned slices, about two per thread (the faster threads take more): no two threads
+  // write one page.
+  const std::size_t slice = std::max(kMinSlice, (bytes / (2 * threads_) + kPage - 1) & ~(kPage - 1));
+  std::lock_guard lock(m_);
+  Job& j = jobs_.emplace_back();
+  j.id = ++last_id_;
+  j.dst = static_cast<char*>(dst);
+  j.src = static_cast<const char*>(src);
+  j.bytes = j.left = bytes;
+  j.slice = slice;
+  submitted_.store(j.id, std::memory_order_release);
+  if (sleepers_) work_.notify_all();
+  return j.id;
+}
+
+void ParallelMemcpy::wait(Ticket t) {
+  if (t == 0 || done_upto_.load(std::memory_order_acquire) >= t) return;
+  std::unique_lock lock(m_);
+  Slice s;
+  while (claim(t, s)) {
+    lock.unlock();
+    run(s);
+    lock.lock();
+    finish(s);
+  }
+  if (done_upto_.load(std::memory_order_relaxed) >= t) return;
+  // Every slice is taken; the last ones are short: poll for them before sleeping.
+  lock.unlock();
+  spin([&] { return done_upto_.load(std::memory_order_acquire) >= t; });
+  lock.lock();
+  ++waiters_;
+  done_.wait(lock, [&] { return done_upto_.load(std::memory_order_relaxed) >= t; });
+  --waiters_;
 }
 
 StagingPlan staging_plan() {
@@ -76,12 +185,31 @@ StagingPlan staging_plan() {
   return plan;
 }
 
-std::vector<std::pair<std::size_t, std::size_t>> staging_chunks(const StagingPlan& plan, std::size_t bytes) {
+std::vector<std::pair<std::size_t, std::size_t>> staging_chunks(const StagingPlan& plan, std::size_t bytes,
+                                                                bool taper) {
+  std::vector<std::size_t> head;  // the doubling chunks before the full ones
+  for (std::size_t size = plan.first_chunk; size < plan.chunk; size *= 2) head.push_back(size);
+  std::size_t ramp = 0;
+  for (const std::size_t h : head) ramp += h;
+  std::vector<std::size_t> sizes;
+  if (taper && bytes >= 2 * ramp + plan.chunk) {
+    sizes = head;
+    std::size_t middle = bytes - 2 * ramp;
+    for (; middle > 0; middle -= std::min(middle, plan.chunk)) sizes.push_back(std::min(middle, plan.chunk));
+    sizes.insert(sizes.end(), head.rbegin(), head.rend());
+  } else {
+    std::size_t size = plan.first_chunk, left = bytes;
+    for (; left > 0; left -= sizes.back()) {
+      sizes.push_back(std::min(size, left));
+      size = std::min(size * 2, plan.chunk);
+    }
+  }
   std::vector<std::pair<std::size_t, std::size_t>> out;
-  std::size_t size = plan.first_chunk;
-  for (std::size_t off = 0; off < bytes; off += out.back().second) {
-    out.emplace_back(off, std::min(size, bytes - off));
-    size = std::min(size * 2, plan.chunk);
+  out.reserve(sizes.size());
+  std::size_t off = 0;
+  for (const std::size_t len : sizes) {
+    out.emplace_back(off, len);
+    off += len;
   }
   return out;
 }

@@ -8,10 +8,12 @@
 #include <bit>
 #include <cstdlib>
 #include <list>
+#include <map>
 #include <mutex>
 
 #include "core/lifetime.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/result_memory_pinned.hpp"
 #include "weft/error.hpp"
 
 namespace weft {
@@ -57,8 +59,17 @@ class ResultPool {
     if (pinned) {
       pinned_bytes_ += bytes;
       PinnedImpl* raw = pinned.get();
+      const char* start = static_cast<const char*>(raw->data());
+      {
+        std::lock_guard lock(ranges_mutex_);
+        ranges_[start] = {bytes, maker};
+      }
       // The same block, counted off when its last owner (user or pool) lets it go.
-      return std::shared_ptr<PinnedImpl>(raw, [this, bytes, pinned = std::move(pinned)](PinnedImpl*) mutable {
+      return std::shared_ptr<PinnedImpl>(raw, [this, bytes, start, pinned = std::move(pinned)](PinnedImpl*) mutable {
+        {
+          std::lock_guard lock(ranges_mutex_);
+          ranges_.erase(start);
+        }
         pinned_bytes_ -= bytes;
         pinned.reset();
       });
@@ -88,6 +99,15 @@ class ResultPool {
     idle_bytes_ = 0;
   }
 
+  bool pinned_for(const DeviceImpl* device, const void* p, std::size_t bytes) {
+    const char* c = static_cast<const char*>(p);
+    std::lock_guard lock(ranges_mutex_);
+    auto it = ranges_.upper_bound(c);
+    if (it == ranges_.begin()) return false;
+    --it;
+    return it->second.second == device && c + bytes <= it->first + it->second.first;
+  }
+
   std::size_t idle_bytes() {
     std::lock_guard lock(mutex_);
     return idle_bytes_;
@@ -102,6 +122,8 @@ class ResultPool {
   std::atomic<std::size_t> pinned_bytes_{0};  // pinned blocks alive, held or idle
   std::list<Idle> idle_;  // oldest first
   std::size_t idle_bytes_ = 0;
+  std::mutex ranges_mutex_;
+  std::map<const char*, std::pair<std::size_t, const DeviceImpl*>> ranges_;  // pinned blocks: start -> (bytes, device)
 };
 
 // Never destroyed (core/lifetime.hpp): NumPy arrays over its blocks may outlive static
@@ -112,6 +134,11 @@ ResultPool& pool() {
 }
 
 }  // namespace
+
+bool is_pinned_result_memory(const Device& device, const void* p, std::size_t bytes) {
+  return pool().pinned_for(device.impl().get(), p, bytes);
+}
+
 }  // namespace detail
 
 std::shared_ptr<void> result_memory(const Device& device, std::size_t bytes) {

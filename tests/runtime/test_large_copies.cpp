@@ -1,5 +1,5 @@
 // Copies between pageable host memory and a device large enough to be staged through pinned
-// buffers on CUDA (cuda_staging: 8 MiB and up, in 8 MiB chunks), with odd sizes and offsets,
+// buffers on CUDA and GPU OpenCL (8 MiB and up, in chunks of 2 to 16 MiB), with odd sizes and offsets,
 // several threads at once (one takes the stager, the others copy directly), and the parallel
 // memcpy behind the staging on its own. On host and OpenCL the same copies take their usual
 // paths: the results must be the same everywhere.
@@ -114,6 +114,57 @@ TEST(ParallelMemcpy, JobsFromSeveralThreadsTakeTurns) {
   }
   for (auto& th : callers) th.join();
   EXPECT_EQ(ok, (std::vector<int>{5, 5, 5, 5}));
+}
+
+TEST(ParallelMemcpy, QueuedJobsCompleteWhateverOrderTheyAreWaitedIn) {
+  // As a stager uses it: several jobs queued before the first wait, waited in and out of order.
+  detail::ParallelMemcpy pool(4);
+  constexpr std::size_t kJobs = 6;
+  std::vector<std::vector<unsigned char>> src(kJobs), dst(kJobs);
+  std::vector<detail::ParallelMemcpy::Ticket> tickets(kJobs);
+  for (std::size_t j = 0; j < kJobs; ++j) {
+    src[j].resize((std::size_t{1} << 20) + j * 4099);
+    std::iota(src[j].begin(), src[j].end(), static_cast<unsigned char>(j));
+    dst[j].assign(src[j].size(), 0);
+    tickets[j] = pool.submit(dst[j].data(), src[j].data(), src[j].size());
+    EXPECT_GT(tickets[j], 0u);
+  }
+  pool.wait(tickets[3]);
+  for (std::size_t j = 0; j <= 3; ++j) EXPECT_EQ(dst[j], src[j]) << "job " << j;
+  pool.wait(tickets[5]);
+  pool.wait(tickets[1]);  // (long done)
+  for (std::size_t j = 0; j < kJobs; ++j) EXPECT_EQ(dst[j], src[j]) << "job " << j;
+  // A small copy is made at once: no ticket to wait for.
+  std::vector<unsigned char> a(1000, 7), b(1000, 0);
+  EXPECT_EQ(pool.submit(b.data(), a.data(), a.size()), 0u);
+  EXPECT_EQ(a, b);
+  pool.wait(0);
+}
+
+TEST(StagingChunks, CoverTheCopyGrowingAndForReadsTaperingAtTheEnd) {
+  const detail::StagingPlan plan;  // 2 MiB doubling to 16 MiB
+  constexpr std::size_t MiB = std::size_t{1} << 20;
+  for (const bool taper : {false, true}) {
+    for (const std::size_t bytes : {8 * MiB, 8 * MiB + 5, 44 * MiB, 64 * MiB, 256 * MiB + 4097}) {
+      const auto parts = detail::staging_chunks(plan, bytes, taper);
+      std::size_t off = 0;
+      for (const auto& [o, len] : parts) {
+        EXPECT_EQ(o, off);
+        EXPECT_GT(len, 0u);
+        EXPECT_LE(len, plan.chunk);
+        off += len;
+      }
+      EXPECT_EQ(off, bytes) << bytes << (taper ? " tapered" : "");
+      EXPECT_EQ(parts.front().second, plan.first_chunk);
+      if (taper && bytes >= 44 * MiB) {
+        // 2, 4, 8, then full chunks, then 8, 4, 2 MiB: the last memcpy is a small one.
+        ASSERT_GE(parts.size(), 7u);
+        EXPECT_EQ(parts.back().second, plan.first_chunk);
+        EXPECT_EQ(parts[parts.size() - 2].second, 2 * plan.first_chunk);
+        EXPECT_EQ(parts[parts.size() - 3].second, 4 * plan.first_chunk);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -68,13 +68,26 @@ bool CudaStaging::write(CUstream stream, CUdeviceptr dst, const void* src, std::
   if (!lock.owns_lock() || !ready()) return false;
   const char* from = static_cast<const char*>(src);
   const auto parts = staging_chunks(plan_, bytes);
-  for (std::size_t i = 0; i < parts.size(); ++i) {
+  ParallelMemcpy& pool = parallel_memcpy();
+  MemcpyJobs jobs(pool, parts.size());
+  // The memcpy of chunk i + kAhead is queued before chunk i's DMA goes: the pool's threads
+  // copy the next chunks while this thread waits for the current one and the copy engine
+  // moves the ones before (buffer i + kAhead's last DMA, chunk i + kAhead - kBuffers, is
+  // queued by then).
+  auto fill = [&](std::size_t i) {
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
     reuse(k);
-    parallel_memcpy().copy(buffers_[k], from + off, len);
+    jobs[i] = pool.submit(buffers_[k], from + off, len);
+  };
+  for (std::size_t i = 0; i < std::min(kAhead, parts.size()); ++i) fill(i);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto [off, len] = parts[i];
+    const std::size_t k = i % kBuffers;
+    pool.wait(jobs[i]);
     check(driver().cuMemcpyHtoDAsync(dst + off, buffers_[k], len, stream), "cuMemcpyHtoDAsync");
     record(k, stream);
+    if (i + kAhead < parts.size()) fill(i + kAhead);
   }
   // Returns once src is read, as a pageable copy does; the last chunks may still be on their
   // way from the pinned buffers, which the next staged copy (any stream) reuses only after
@@ -87,7 +100,10 @@ bool CudaStaging::read(CUstream stream, void* dst, CUdeviceptr src, std::size_t 
   std::unique_lock lock(busy_, std::try_to_lock);
   if (!lock.owns_lock() || !ready()) return false;
   char* to = static_cast<char*>(dst);
-  const auto parts = staging_chunks(plan_, bytes);
+  // Tapered: the last chunk's memcpy follows every DMA, so it is small.
+  const auto parts = staging_chunks(plan_, bytes, true);
+  ParallelMemcpy& pool = parallel_memcpy();
+  MemcpyJobs jobs(pool, parts.size());
   auto issue = [&](std::size_t i) {
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
@@ -96,12 +112,20 @@ bool CudaStaging::read(CUstream stream, void* dst, CUdeviceptr src, std::size_t 
     record(k, stream);
   };
   for (std::size_t i = 0; i < std::min(kBuffers, parts.size()); ++i) issue(i);
+  // Chunk i's memcpy is queued as soon as its DMA is done, before this thread waits for chunk
+  // i - 1's: the pool's threads go from one chunk to the next without a pause, while the
+  // copy engine fills the other buffers.
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto [off, len] = parts[i];
-    check(driver().cuEventSynchronize(events_[i % kBuffers]), "cuEventSynchronize");
-    parallel_memcpy().copy(to + off, buffers_[i % kBuffers], len);
-    if (i + kBuffers < parts.size()) issue(i + kBuffers);
+    const std::size_t k = i % kBuffers;
+    check(driver().cuEventSynchronize(events_[k]), "cuEventSynchronize");
+    jobs[i] = pool.submit(to + off, buffers_[k], len);
+    if (i > 0) {
+      pool.wait(jobs[i - 1]);
+      if (i - 1 + kBuffers < parts.size()) issue(i - 1 + kBuffers);
+    }
   }
+  pool.wait(jobs[parts.size() - 1]);
   return true;
 }
 

@@ -1,19 +1,25 @@
 // Pageable host memory at pinned speed: a copy between a device and pageable (NumPy, malloc)
-// memory of at least kStageMinBytes goes through three pinned buffers, the host side copied by
-// the process's ParallelMemcpy threads while the copy engine moves the chunk before. Host
+// memory of at least kStageMinBytes goes through four pinned buffers, the host side copied by
+// the process's ParallelMemcpy threads while the copy engine moves the chunks before. Host
 // memory the driver already knows as pinned or registered is copied directly. Two stagers per
 // device, one per direction; a copy that finds its stager busy (another thread's copy in the
 // same direction) goes direct rather than wait.
 //
 // The plan (StagingPlan, WEFT_STAGING overrides it): measured on an H100 machine, 64-256 MiB:
 // direct pageable 9-16 GB/s; staged with 8 threads and 8 MiB chunks 39-49 GB/s (0.65-0.68 of
-// pinned); pinned 49-55 GB/s. Two losses explain most of the gap, and the defaults below
-// address both (to be confirmed by `weft bench transfer` on the lent GPU):
+// pinned); pinned 49-55 GB/s. On the H200 (16 cores, 12 threads, 16 MiB chunks, three
+// buffers, a fork-join memcpy per chunk) 41 / 38 GB/s up / down against 55 pinned: the host
+// side, not the copy engine, set the pace. What the design answers:
 // - Fill and drain: the first chunk's memcpy (write) or DMA (read) overlaps nothing, nor does
-//   the last one's other half: 8 MiB of 64 is an eighth. Chunks now grow from kFirstChunk
-//   (2 MiB, ~40 us at 50 GB/s) doubling up to the largest, so only 2 MiB runs alone.
-// - Per-chunk cost: an event wait and waking the memcpy threads, some 20-40 us, is a tenth of
-//   an 8 MiB DMA (160 us at 50 GB/s) but a twentieth of a 16 MiB one: largest chunk 16 MiB.
+//   the last one's memcpy (read). Chunks grow from first_chunk (2 MiB, ~40 us at 50 GB/s)
+//   doubling up to the largest, and a read's last chunks halve down again (staging_chunks'
+//   taper), so only 2 MiB runs alone at either end.
+// - Per-chunk cost and stragglers: the memcpy used to be a fork-join per chunk (wake every
+//   thread, wait for the slowest); now each chunk's memcpy is a job queued ahead (kAhead
+//   chunks for a write; a read queues chunk i's as soon as its DMA is done, before waiting for
+//   chunk i - 1's), cut into slices that the threads take in order, so they go from one chunk
+//   to the next without a barrier and without sleeping (runtime/parallel_memcpy.hpp), and the
+//   four buffers leave the copy engine two chunks queued while the host works on two.
 // - The host memcpy must outrun the copy engine, which reads pinned memory at 50-55 GB/s,
 //   while both share the host's memory bandwidth; one thread copies 8-12 GB/s, so 8 threads
 //   leave little margin: 3/4 of the hardware threads, at most 16 (12 on a 16-thread host).
@@ -50,7 +56,8 @@ class CudaStaging {
   bool read(cu::CUstream stream, void* dst, cu::CUdeviceptr src, std::size_t bytes);
 
  private:
-  static constexpr std::size_t kBuffers = 3;
+  static constexpr std::size_t kBuffers = 4;
+  static constexpr std::size_t kAhead = 2;  // chunks whose memcpy is queued ahead of the DMA (write)
   bool worth_staging(const void* host, std::size_t bytes) const;
   bool ready();  // the pinned buffers and their events, made on first use
   void reuse(std::size_t k);  // waits until buffer k's last copy (of any call) is done

@@ -75,24 +75,41 @@ StagedCopy OpenclStaging::write(cl_command_queue queue, cl_mem dst, std::size_t 
   if (!lock.owns_lock() || !ready()) return {};
   const char* from = static_cast<const char*>(src);
   const auto parts = staging_chunks(plan_, bytes);
+  ParallelMemcpy& pool = parallel_memcpy();
+  MemcpyJobs jobs(pool, parts.size());
+  // As CudaStaging::write: the memcpy of chunk i + kAhead is queued before chunk i goes.
+  auto fill = [&](std::size_t i) {
+    const auto [off, len] = parts[i];
+    const std::size_t k = i % kBuffers;
+    reuse(k);
+    jobs[i] = pool.submit(buffers_[k]->data(), from + off, len);
+  };
+  for (std::size_t i = 0; i < std::min(kAhead, parts.size()); ++i) fill(i);
   cl_event first_event = nullptr, last = nullptr;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
-    reuse(k);
-    parallel_memcpy().copy(buffers_[k]->data(), from + off, len);
+    pool.wait(jobs[i]);
     // The first chunk waits for the caller's events; the queue is in order for the rest.
     const bool first = i == 0 && !wait.empty();
-    if (last && i > 1) api().clReleaseEvent(last);  // (chunk 0's is kept as first_event)
-    last = nullptr;
+    cl_event e = nullptr;
     check(api().clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + off, len, buffers_[k]->data(),
-                                     first ? static_cast<cl_uint>(wait.size()) : 0, first ? wait.data() : nullptr, &last),
+                                     first ? static_cast<cl_uint>(wait.size()) : 0, first ? wait.data() : nullptr, &e),
           "clEnqueueWriteBuffer");
-    record(k, last);
-    if (i == 0) first_event = last;
+    record(k, e);
+    api().clFlush(queue);  // on its way now, not when a later wait flushes the queue
+    if (i == 0) {
+      first_event = e;  // (its reference is the caller's)
+    } else {
+      if (last) api().clReleaseEvent(last);
+      last = e;
+    }
+    if (i + kAhead < parts.size()) fill(i + kAhead);
   }
-  api().clFlush(queue);
-  if (parts.size() == 1) api().clRetainEvent(first_event);  // (one chunk: first is last; the caller releases both)
+  if (!last) {  // (one chunk: first is last; the caller releases both)
+    last = first_event;
+    api().clRetainEvent(first_event);
+  }
   return {first_event, last};
 }
 
@@ -103,7 +120,9 @@ StagedCopy OpenclStaging::read(cl_command_queue queue, void* dst, cl_mem src, st
   if (!lock.owns_lock() || !ready()) return {};
   cl_event first_event = nullptr;
   char* to = static_cast<char*>(dst);
-  const auto parts = staging_chunks(plan_, bytes);
+  const auto parts = staging_chunks(plan_, bytes, true);  // tapered, as CudaStaging::read
+  ParallelMemcpy& pool = parallel_memcpy();
+  MemcpyJobs jobs(pool, parts.size());
   auto issue = [&](std::size_t i) {
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
@@ -119,16 +138,22 @@ StagedCopy OpenclStaging::read(cl_command_queue queue, void* dst, cl_mem src, st
   };
   for (std::size_t i = 0; i < std::min(kBuffers, parts.size()); ++i) issue(i);
   api().clFlush(queue);
+  // As CudaStaging::read: chunk i's memcpy is queued once its read is done, before this thread
+  // waits for chunk i - 1's and gives that buffer its next read.
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
     reuse(k);
-    parallel_memcpy().copy(to + off, buffers_[k]->data(), len);
-    if (i + kBuffers < parts.size()) {
-      issue(i + kBuffers);
-      api().clFlush(queue);
+    jobs[i] = pool.submit(to + off, buffers_[k]->data(), len);
+    if (i > 0) {
+      pool.wait(jobs[i - 1]);
+      if (i - 1 + kBuffers < parts.size()) {
+        issue(i - 1 + kBuffers);
+        api().clFlush(queue);
+      }
     }
   }
+  pool.wait(jobs[parts.size() - 1]);
   cl_event last = events_[(parts.size() - 1) % kBuffers];
   api().clRetainEvent(last);
   return {first_event, last};

@@ -1,6 +1,6 @@
 // Pageable host memory at pinned speed on OpenCL GPUs (NVIDIA's): as CudaStaging
 // (backends/cuda/cuda_staging.hpp), a copy of at least kStageMinBytes between a device whose
-// memory is not host memory and pageable memory goes in chunks through three pinned buffers
+// memory is not host memory and pageable memory goes in chunks through four pinned buffers
 // (mapped CL_MEM_ALLOC_HOST_PTR buffers, which NVIDIA's driver page-locks), the host side
 // copied by the process's ParallelMemcpy threads while the device moves the chunk before, on
 // the same plan (chunk sizes, threads: StagingPlan). Host memory that is itself a mapped pinned
@@ -65,7 +65,8 @@ class OpenclStaging {
                     const std::vector<cl::cl_event>& wait);
 
  private:
-  static constexpr std::size_t kBuffers = 3;
+  static constexpr std::size_t kBuffers = 4;
+  static constexpr std::size_t kAhead = 2;  // as CudaStaging's
   bool worth_staging(const void* host, std::size_t bytes) const;
   bool ready();
   void reuse(std::size_t k);  // waits for buffer k's last copy
