@@ -390,6 +390,18 @@ def _default_rtol(x: Array) -> float:
     return _builtins.max(x.shape[-2], x.shape[-1]) * float(_np.finfo(_norm_dtype(x)).eps)
 
 
+def _cutoff(x: Array, s: Array, rtol: float | Array | None) -> Array:
+    """rtol times each matrix's largest singular value, (..., 1): an array rtol has the stack's
+    shape (...) (or broadcasts to it), as NumPy's rcond[..., newaxis]."""
+    if rtol is None:
+        r: Any = _default_rtol(x)
+    elif isinstance(rtol, Array):
+        r = rtol[..., None]
+    else:
+        r = rtol
+    return r * amax(s, axis=-1, keepdims=True)
+
+
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """The Moore-Penrose pseudo-inverse of each (..., M, N) matrix, from its SVD: singular values
     at most rtol times the largest (default max(M, N) * eps) count as zero.
@@ -407,8 +419,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     if s.shape[-1] == 0:
         t = _np.dtype(x.dtype) if cplx else _float_dtype(x)
         return asarray(_np.zeros((*x.shape[:-2], x.shape[-1], x.shape[-2]), t), device=x.device)
-    tol = (_default_rtol(x) if rtol is None else rtol) * amax(s, axis=-1, keepdims=True)
-    big = s > tol
+    big = s > _cutoff(x, s, rtol)
     s_inv = _where(big, 1.0 / _where(big, s, 1.0), 0.0).astype(s.dtype)
     # V diag(1/S) U^H: the conjugate transposes of Vh and U (their transposes when real).
     v, uh = (vh.mT.conj(), u.mT.conj()) if cplx else (vh.mT, u.mT)
@@ -429,8 +440,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     s = svdvals(x)
     if s.shape[-1] == 0:
         return asarray(_np.zeros(x.shape[:-2], _np.int64), device=x.device)
-    tol = (_default_rtol(x) if rtol is None else rtol) * amax(s, axis=-1, keepdims=True)
-    return _sum(s > tol, axis=-1)
+    return _sum(s > _cutoff(x, s, rtol), axis=-1)
 
 
 # ---- norms ----------------------------------------------------------------------------------

@@ -125,3 +125,17 @@ def test_pinv_rank_norms(device, dtype):
         close(weft.linalg.matrix_norm(wa, ord=ord), np.linalg.matrix_norm(a, ord=ord), dtype, 10)
     close(np.linalg.norm(wa[0]), np.linalg.norm(a[0]), dtype, 10)
     close(np.linalg.norm(wa, ord=2, axis=(1, 2)), np.linalg.norm(a, ord=2, axis=(1, 2)), dtype, 10)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+@pytest.mark.parametrize("shapes", [((2, 3, 4), (2,)), ((0, 2, 3, 3), (0, 2)), ((0, 1, 1), (0,))])
+def test_pinv_rank_take_an_rtol_per_matrix(device, dtype, shapes):
+    # An array rtol has the stack's shape (NumPy's rcond[..., newaxis]), empty stacks included.
+    xs, rs = shapes
+    x = (crand(xs, np.complex64, 7) if dtype == np.complex64 else np.random.default_rng(7).uniform(-1, 1, xs)).astype(dtype)
+    r = np.full(rs, 0.3, np.float32)
+    wx, wr = weft.asarray(x, device=device), weft.asarray(r, device=device)
+    got, want = weft.linalg.pinv(wx, rtol=wr), np.linalg.pinv(x, rtol=r)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_array_equal(weft.linalg.matrix_rank(wx, rtol=wr).get(), np.linalg.matrix_rank(x, rtol=r))
