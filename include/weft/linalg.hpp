@@ -19,10 +19,14 @@
 // eigvalsh) call LAPACK on the host (libopenblas.so.0 first, then liblapack.so.3). Arrays on
 // an OpenCL or CUDA device are copied to the host, decomposed there, and the results copied
 // back to the array's device. Without a LAPACK library they throw Unsupported naming the
-// libraries tried. They accept stacks (..., M, N); integer and bool inputs compute in float64
-// as NumPy's; float16 is refused (DTypeError). A singular matrix (solve, inv), a matrix that is
-// not positive definite (cholesky), a non-square matrix where one must be square, or a
-// decomposition that did not converge throws LinAlgError (an InvalidArgument), as NumPy's.
+// libraries tried. They accept stacks (..., M, N) of float32, float64, complex64 and complex128
+// (LAPACK's s, d, c and z routines); integer and bool inputs compute in float64 as NumPy's;
+// float16 is refused (DTypeError). For complex matrices cholesky and eigh take Hermitian ones
+// (a = L L^H), singular values, eigenvalues and log |det| are real arrays of the real type
+// (complex64: float32), and slogdet's sign is a unit complex number (det / |det|). A singular
+// matrix (solve, inv), a matrix that is not positive definite (cholesky), a non-square matrix
+// where one must be square, or a decomposition that did not converge throws LinAlgError (an
+// InvalidArgument), as NumPy's.
 #pragma once
 
 #include "weft/export.hpp"
@@ -60,15 +64,15 @@ WEFT_API Array inv(const Array& a);
 WEFT_API Array det(const Array& a);
 
 struct SlogdetResult {
-  Array sign;       // -1, 0 or 1
-  Array logabsdet;  // log |det| (-inf for a singular matrix)
+  Array sign;       // -1, 0 or 1 (complex: det / |det|, or 0)
+  Array logabsdet;  // log |det| (-inf for a singular matrix), real
 };
 /// sign and log |det| of each (..., M, M) matrix, without det's overflow.
 WEFT_API SlogdetResult slogdet(const Array& a);
 
-/// The Cholesky factor of each symmetric positive-definite (..., M, M) matrix: lower
-/// triangular L with a = L L^T (upper: U with a = U^T U). Reads only that triangle of a.
-/// LinAlgError("Matrix is not positive definite") otherwise.
+/// The Cholesky factor of each symmetric (complex: Hermitian) positive-definite (..., M, M)
+/// matrix: lower triangular L with a = L L^H (upper: U with a = U^H U). Reads only that
+/// triangle of a. LinAlgError("Matrix is not positive definite") otherwise.
 WEFT_API Array cholesky(const Array& a, bool upper = false);
 
 struct QRResult {

@@ -3,7 +3,9 @@
 The matrix product runs on each device's BLAS library (OpenBLAS on the host, CLBlast on OpenCL,
 cuBLAS on CUDA), or weft's fused kernel where that library is absent and for integer operands.
 The decompositions (solve, inv, det, slogdet, cholesky, qr, svd, svdvals, eigh, eigvalsh) call
-LAPACK on the host: an array on an OpenCL or CUDA device is copied to the host, decomposed there
+LAPACK on the host, its s/d routines for real arrays and its c/z ones for complex64/complex128
+(cholesky and eigh take Hermitian matrices; singular values, eigenvalues and log |det| are real,
+slogdet's sign a unit complex number): an array on an OpenCL or CUDA device is copied to the host, decomposed there
 and its results copied back to its device. Without a LAPACK library they raise weft.Unsupported
 naming the libraries looked for. The rest (norms, pinv, matrix_rank, matrix_power, trace,
 diagonal, cross, outer, vecdot, tensordot) are built on those and on weft's reductions.
@@ -300,7 +302,8 @@ def slogdet(x: Array, /) -> SlogdetResult:
 
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """The Cholesky factor L (x = L @ L.mT; upper=True: U with x = U.mT @ U) of each symmetric
-    positive-definite matrix, reading only that triangle of x. LinAlgError otherwise.
+    positive-definite matrix, reading only that triangle of x. LinAlgError otherwise. A complex
+    x is Hermitian: x = L @ L.mT.conj() (upper=True: x = U.mT.conj() @ U).
 
     Examples
     --------
@@ -353,8 +356,9 @@ def svdvals(x: Array, /) -> Array:
 
 
 def eigh(x: Array, /, *, UPLO: str = "L") -> EighResult:
-    """Eigenvalues (ascending) and eigenvectors (columns) of each symmetric (..., M, M) matrix,
-    reading its lower triangle (UPLO='U': its upper one).
+    """Eigenvalues (ascending) and eigenvectors (columns) of each symmetric (complex: Hermitian)
+    (..., M, M) matrix, reading its lower triangle (UPLO='U': its upper one). The eigenvalues
+    are real (float32 for complex64), the eigenvectors of x's type.
 
     Examples
     --------
@@ -383,7 +387,19 @@ def _uplo(uplo: str) -> bool:
 
 
 def _default_rtol(x: Array) -> float:
-    return _builtins.max(x.shape[-2], x.shape[-1]) * float(_np.finfo(_float_dtype(x)).eps)
+    return _builtins.max(x.shape[-2], x.shape[-1]) * float(_np.finfo(_norm_dtype(x)).eps)
+
+
+def _cutoff(x: Array, s: Array, rtol: float | Array | None) -> Array:
+    """rtol times each matrix's largest singular value, (..., 1): an array rtol has the stack's
+    shape (...) (or broadcasts to it), as NumPy's rcond[..., newaxis]."""
+    if rtol is None:
+        r: Any = _default_rtol(x)
+    elif isinstance(rtol, Array):
+        r = rtol[..., None]
+    else:
+        r = rtol
+    return r * amax(s, axis=-1, keepdims=True)
 
 
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
@@ -399,12 +415,15 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     x = _arr(x)
     _need_matrix(x, "pinv")
     u, s, vh = svd(x, full_matrices=False)
+    cplx = _np.dtype(x.dtype).kind == "c"
     if s.shape[-1] == 0:
-        return asarray(_np.zeros((*x.shape[:-2], x.shape[-1], x.shape[-2]), _float_dtype(x)), device=x.device)
-    tol = (_default_rtol(x) if rtol is None else rtol) * amax(s, axis=-1, keepdims=True)
-    big = s > tol
+        t = _np.dtype(x.dtype) if cplx else _float_dtype(x)
+        return asarray(_np.zeros((*x.shape[:-2], x.shape[-1], x.shape[-2]), t), device=x.device)
+    big = s > _cutoff(x, s, rtol)
     s_inv = _where(big, 1.0 / _where(big, s, 1.0), 0.0).astype(s.dtype)
-    return matmul(vh.mT * s_inv[..., None, :], u.mT)
+    # V diag(1/S) U^H: the conjugate transposes of Vh and U (their transposes when real).
+    v, uh = (vh.mT.conj(), u.mT.conj()) if cplx else (vh.mT, u.mT)
+    return matmul(v * s_inv[..., None, :], uh)
 
 
 def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
@@ -421,8 +440,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     s = svdvals(x)
     if s.shape[-1] == 0:
         return asarray(_np.zeros(x.shape[:-2], _np.int64), device=x.device)
-    tol = (_default_rtol(x) if rtol is None else rtol) * amax(s, axis=-1, keepdims=True)
-    return _sum(s > tol, axis=-1)
+    return _sum(s > _cutoff(x, s, rtol), axis=-1)
 
 
 # ---- norms ----------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
-// weft::linalg's orthogonal decompositions on LAPACK: qr (geqrf, orgqr), svd and svdvals
-// (gesdd), eigh and eigvalsh (syevd). Matrices are transposed to column-major for LAPACK
+// weft::linalg's orthogonal decompositions on LAPACK: qr (geqrf, orgqr; ungqr for complex),
+// svd and svdvals (gesdd), eigh and eigvalsh (syevd; heevd for complex), in float32, float64,
+// complex64 and complex128. Matrices are transposed to column-major for LAPACK
 // and its factors transposed back.
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,7 +39,7 @@ QRResult qr_as(const Array& a, const std::string& mode) {
   for (std::int64_t i = 0; i < s.count && kmin > 0; ++i) {
     transpose_into(s.matrix(i), m, n, col.data());
     int info = 0, lwork = -1;
-    T q = 0;
+    T q = T(0);
     f.geqrf(&im, &in, col.data(), &ld, tau.data(), &q, &lwork, &info);
     lwork = work_size(q);
     work.resize(static_cast<std::size_t>(lwork));
@@ -57,7 +59,7 @@ QRResult qr_as(const Array& a, const std::string& mode) {
   }
   if (kmin == 0 && !r_only) {  // an empty matrix: Q is the identity (complete) or empty
     for (std::int64_t i = 0; i < s.count; ++i)
-      for (std::int64_t d = 0; d < std::min(m, qcols); ++d) qs[static_cast<std::size_t>(i * m * qcols + d * qcols + d)] = 1;
+      for (std::int64_t d = 0; d < std::min(m, qcols); ++d) qs[static_cast<std::size_t>(i * m * qcols + d * qcols + d)] = T(1);
   }
   QRResult out;
   out.R = make_array(rs, s.batch, {rrows, n}, a.device());
@@ -65,38 +67,50 @@ QRResult qr_as(const Array& a, const std::string& mode) {
   return out;
 }
 
-// gesdd on each matrix: S always, U and Vh for jobz 'A' (full) or 'S' (reduced).
+// gesdd on each matrix: S always, U and Vh for jobz 'A' (full) or 'S' (reduced). S is real
+// (float32 for complex64); U and Vh have a's type.
 template <class T>
 SVDResult svd_as(const Array& a, char jobz) {
+  using R = detail::la::real_t<T>;
   HostStack<T> s = read_stack<T>(a, jobz == 'N' ? "svdvals" : "svd", false);
   const auto& f = lapack_fns<T>();
-  const std::int64_t m = s.rows, n = s.cols, k = std::min(m, n);
+  const std::int64_t m = s.rows, n = s.cols, k = std::min(m, n), mx = std::max(m, n);
   const std::int64_t ucols = jobz == 'A' ? m : k, vrows = jobz == 'A' ? n : k;
   const bool vectors = jobz != 'N';
-  std::vector<T> ss(static_cast<std::size_t>(s.count * k));
+  std::vector<R> ss(static_cast<std::size_t>(s.count * k));
   std::vector<T> us(vectors ? static_cast<std::size_t>(s.count * m * ucols) : 0);
   std::vector<T> vs(vectors ? static_cast<std::size_t>(s.count * vrows * n) : 0);
   const int im = to_int(m), in = to_int(n), ldu = std::max(1, im), ldvt = std::max(1, to_int(vrows));
   std::vector<T> col(static_cast<std::size_t>(m * n)), u(vectors ? static_cast<std::size_t>(m * ucols) : 1),
       vt(vectors ? static_cast<std::size_t>(vrows * n) : 1), work(1);
   std::vector<int> iwork(static_cast<std::size_t>(std::max<std::int64_t>(8 * k, 1)));
+  // The complex routine's real workspace, LRWORK (LAPACK before 3.7 needed 7 k for jobz 'N').
+  const std::int64_t lrwork = vectors ? std::max(5 * k * k + 7 * k, 2 * mx * k + 2 * k * k + k) : 7 * k;
+  std::vector<R> rwork(detail::la::is_complex_v<T> ? static_cast<std::size_t>(std::max<std::int64_t>(lrwork, 1)) : 0);
+  const auto gesdd = [&](R* sv, T* w, const int* lwork, int* info) {
+    if constexpr (detail::la::is_complex_v<T>) {
+      f.gesdd(&jobz, &im, &in, col.data(), &im, sv, u.data(), &ldu, vt.data(), &ldvt, w, lwork, rwork.data(),
+              iwork.data(), info, 1);
+    } else {
+      f.gesdd(&jobz, &im, &in, col.data(), &im, sv, u.data(), &ldu, vt.data(), &ldvt, w, lwork, iwork.data(), info,
+              1);
+    }
+  };
   for (std::int64_t i = 0; i < s.count; ++i) {
     if (k == 0) {
       if (jobz == 'A') {  // the identities of the empty side's partner
-        for (std::int64_t d = 0; d < m; ++d) us[static_cast<std::size_t>(i * m * m + d * m + d)] = 1;
-        for (std::int64_t d = 0; d < n; ++d) vs[static_cast<std::size_t>(i * n * n + d * n + d)] = 1;
+        for (std::int64_t d = 0; d < m; ++d) us[static_cast<std::size_t>(i * m * m + d * m + d)] = T(1);
+        for (std::int64_t d = 0; d < n; ++d) vs[static_cast<std::size_t>(i * n * n + d * n + d)] = T(1);
       }
       continue;
     }
     transpose_into(s.matrix(i), m, n, col.data());
     int info = 0, lwork = -1;
-    T q = 0;
-    f.gesdd(&jobz, &im, &in, col.data(), &im, ss.data() + i * k, u.data(), &ldu, vt.data(), &ldvt, &q, &lwork,
-            iwork.data(), &info, 1);
+    T q = T(0);
+    gesdd(ss.data() + i * k, &q, &lwork, &info);
     lwork = work_size(q);
     work.resize(static_cast<std::size_t>(lwork));
-    f.gesdd(&jobz, &im, &in, col.data(), &im, ss.data() + i * k, u.data(), &ldu, vt.data(), &ldvt, work.data(),
-            &lwork, iwork.data(), &info, 1);
+    gesdd(ss.data() + i * k, work.data(), &lwork, &info);
     if (info > 0) throw LinAlgError(std::string(vectors ? "svd" : "svdvals") + ": SVD did not converge");
     if (info < 0) throw InvalidArgument("svd: LAPACK gesdd refused argument " + std::to_string(-info));
     if (vectors) {
@@ -113,8 +127,11 @@ SVDResult svd_as(const Array& a, char jobz) {
   return out;
 }
 
+// syevd (heevd for complex T) on each matrix: real eigenvalues, eigenvectors of a's type.
 template <class T>
 EighResult eigh_as(const Array& a, bool upper, bool vectors) {
+  using R = detail::la::real_t<T>;
+  constexpr bool cx = detail::la::is_complex_v<T>;
   const char* fn = vectors ? "eigh" : "eigvalsh";
   HostStack<T> s = read_stack<T>(a, fn, true);
   const auto& f = lapack_fns<T>();
@@ -122,23 +139,43 @@ EighResult eigh_as(const Array& a, bool upper, bool vectors) {
   const int in = to_int(n), ld = std::max(1, in);
   const char jobz = vectors ? 'V' : 'N';
   // The row-major buffer is the column-major transpose: its upper triangle is a's lower one.
+  // For a Hermitian matrix the transpose is the conjugate, whose eigenvectors are the
+  // conjugates of a's (the eigenvalues, real, are the same): conjugated back below.
   const char uplo = upper ? 'L' : 'U';
-  std::vector<T> w(static_cast<std::size_t>(s.count * n)), work(1);
+  std::vector<R> w(static_cast<std::size_t>(s.count * n)), rwork(1);
+  std::vector<T> work(1);
   std::vector<T> vecs(vectors ? static_cast<std::size_t>(s.count * n * n) : 0);
   std::vector<int> iwork(1);
   for (std::int64_t i = 0; i < s.count && n > 0; ++i) {
     T* x = s.matrix(i);
-    int info = 0, lwork = -1, liwork = -1, qi = 0;
-    T q = 0;
-    f.syevd(&jobz, &uplo, &in, x, &ld, w.data() + i * n, &q, &lwork, &qi, &liwork, &info, 1, 1);
+    int info = 0, lwork = -1, liwork = -1, lrwork = -1, qi = 0;
+    T q = T(0);
+    R qrw = 0;
+    const auto evd = [&](T* wk, R* rwk, int* iwk) {
+      if constexpr (cx) {
+        f.syevd(&jobz, &uplo, &in, x, &ld, w.data() + i * n, wk, &lwork, rwk, &lrwork, iwk, &liwork, &info, 1, 1);
+      } else {
+        (void)rwk;
+        f.syevd(&jobz, &uplo, &in, x, &ld, w.data() + i * n, wk, &lwork, iwk, &liwork, &info, 1, 1);
+      }
+    };
+    evd(&q, &qrw, &qi);
     lwork = work_size(q);
+    lrwork = work_size(qrw);
     liwork = std::max(1, qi);
     work.resize(static_cast<std::size_t>(lwork));
+    rwork.resize(static_cast<std::size_t>(lrwork));
     iwork.resize(static_cast<std::size_t>(liwork));
-    f.syevd(&jobz, &uplo, &in, x, &ld, w.data() + i * n, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+    evd(work.data(), rwork.data(), iwork.data());
     if (info > 0) throw LinAlgError(std::string(fn) + ": Eigenvalues did not converge");
     if (info < 0) throw InvalidArgument(std::string(fn) + ": LAPACK syevd refused argument " + std::to_string(-info));
-    if (vectors) transpose_into(x, n, n, vecs.data() + i * n * n);  // column-major eigenvectors -> columns
+    if (vectors) {
+      T* v = vecs.data() + i * n * n;
+      transpose_into(x, n, n, v);  // column-major eigenvectors -> columns
+      if constexpr (cx) {
+        for (std::int64_t e = 0; e < n * n; ++e) v[e] = std::conj(v[e]);
+      }
+    }
   }
   EighResult out;
   out.eigenvalues = make_array(w, s.batch, {n}, a.device());
@@ -146,7 +183,7 @@ EighResult eigh_as(const Array& a, bool upper, bool vectors) {
   return out;
 }
 
-bool is_float32(const Array& a, const char* fn) { return detail::la::compute_dtype(a, fn) == DType::float32; }
+DType compute_dtype(const Array& a, const char* fn) { return detail::la::compute_dtype(a, fn); }
 
 }  // namespace
 
@@ -154,22 +191,25 @@ QRResult qr(const Array& a, const std::string& mode) {
   if (mode != "reduced" && mode != "complete" && mode != "r") {
     throw InvalidArgument("qr: mode must be 'reduced', 'complete' or 'r', not '" + mode + "'");
   }
-  return is_float32(a, "qr") ? qr_as<float>(a, mode) : qr_as<double>(a, mode);
+  return detail::la::dispatch(compute_dtype(a, "qr"), [&](auto t) { return qr_as<decltype(t)>(a, mode); });
 }
 
 SVDResult svd(const Array& a, bool full_matrices) {
   const char jobz = full_matrices ? 'A' : 'S';
-  return is_float32(a, "svd") ? svd_as<float>(a, jobz) : svd_as<double>(a, jobz);
+  return detail::la::dispatch(compute_dtype(a, "svd"), [&](auto t) { return svd_as<decltype(t)>(a, jobz); });
 }
 
-Array svdvals(const Array& a) { return (is_float32(a, "svdvals") ? svd_as<float>(a, 'N') : svd_as<double>(a, 'N')).S; }
+Array svdvals(const Array& a) {
+  return detail::la::dispatch(compute_dtype(a, "svdvals"), [&](auto t) { return svd_as<decltype(t)>(a, 'N').S; });
+}
 
 EighResult eigh(const Array& a, bool upper) {
-  return is_float32(a, "eigh") ? eigh_as<float>(a, upper, true) : eigh_as<double>(a, upper, true);
+  return detail::la::dispatch(compute_dtype(a, "eigh"), [&](auto t) { return eigh_as<decltype(t)>(a, upper, true); });
 }
 
 Array eigvalsh(const Array& a, bool upper) {
-  return (is_float32(a, "eigvalsh") ? eigh_as<float>(a, upper, false) : eigh_as<double>(a, upper, false)).eigenvalues;
+  return detail::la::dispatch(compute_dtype(a, "eigvalsh"),
+                              [&](auto t) { return eigh_as<decltype(t)>(a, upper, false).eigenvalues; });
 }
 
 }  // namespace weft::linalg

@@ -2,6 +2,7 @@
 #include "linalg/host_stage.hpp"
 
 #include <climits>
+#include <complex>
 #include <string>
 
 #include "weft/error.hpp"
@@ -9,16 +10,9 @@
 namespace weft::detail::la {
 
 DType compute_dtype(const Array& a, const char* fn) {
-  if (a.dtype() == DType::float32) return DType::float32;
+  if (a.dtype() == DType::float32 || is_complex(a.dtype())) return a.dtype();
   if (a.dtype() == DType::float16) {
     throw DTypeError(std::string(fn) + ": array type float16 is unsupported in linalg; use float32 or float64");
-  }
-  if (is_complex(a.dtype())) {
-    // Casting would drop the imaginary parts: a wrong answer. LAPACK's c/z routines are not
-    // wired yet.
-    throw DTypeError(std::string(fn) + ": array type " + std::string(name(a.dtype())) +
-                     " is not supported by weft's LAPACK path yet; it takes real arrays (float32, float64, "
-                     "integers, bool)");
   }
   return DType::float64;
 }
@@ -43,7 +37,7 @@ HostStack<T> read_stack(const Array& a, const char* fn, bool square) {
   }
   s.count = 1;
   for (const std::int64_t d : s.batch) s.count *= d;
-  constexpr DType t = sizeof(T) == 4 ? DType::float32 : DType::float64;
+  constexpr DType t = dtype_of<T>;
   const Array x = a.dtype() == t ? a : a.astype(t);
   s.data.resize(static_cast<std::size_t>(x.size()));
   if (x.size() > 0) x.to_host_bytes(s.data.data(), t);
@@ -55,24 +49,21 @@ Array make_array(const std::vector<T>& values, const std::vector<std::int64_t>& 
                  std::initializer_list<std::int64_t> tail, const Device& device) {
   std::vector<std::int64_t> dims = batch;
   dims.insert(dims.end(), tail);
-  constexpr DType t = sizeof(T) == 4 ? DType::float32 : DType::float64;
+  constexpr DType t = dtype_of<T>;
   return Array::from_host_bytes(values.data(), values.size(), t, Shape(dims), device);
 }
 
-template <>
-const LapackFns<float>& lapack_fns<float>() {
-  return host_lapack().s;
-}
-template <>
-const LapackFns<double>& lapack_fns<double>() {
-  return host_lapack().d;
-}
-
 template HostStack<float> read_stack<float>(const Array&, const char*, bool);
-template HostStack<double> read_stack<double>(const Array&, const char*, bool);
 template Array make_array<float>(const std::vector<float>&, const std::vector<std::int64_t>&,
                                  std::initializer_list<std::int64_t>, const Device&);
+template HostStack<double> read_stack<double>(const Array&, const char*, bool);
 template Array make_array<double>(const std::vector<double>&, const std::vector<std::int64_t>&,
-                                  std::initializer_list<std::int64_t>, const Device&);
+                                 std::initializer_list<std::int64_t>, const Device&);
+template HostStack<std::complex<float>> read_stack<std::complex<float>>(const Array&, const char*, bool);
+template Array make_array<std::complex<float>>(const std::vector<std::complex<float>>&, const std::vector<std::int64_t>&,
+                                 std::initializer_list<std::int64_t>, const Device&);
+template HostStack<std::complex<double>> read_stack<std::complex<double>>(const Array&, const char*, bool);
+template Array make_array<std::complex<double>>(const std::vector<std::complex<double>>&, const std::vector<std::int64_t>&,
+                                 std::initializer_list<std::int64_t>, const Device&);
 
 }  // namespace weft::detail::la

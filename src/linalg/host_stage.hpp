@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -15,9 +16,21 @@
 
 namespace weft::detail::la {
 
-/// The dtype a linalg routine computes a in: float32 stays, float64 and every integer or bool
-/// dtype become float64 (NumPy's rule); float16 and the complex types are refused naming fn.
+/// The dtype a linalg routine computes a in: float32, complex64 and complex128 stay, float64
+/// and every integer or bool dtype become float64 (NumPy's rule); float16 is refused naming fn.
 DType compute_dtype(const Array& a, const char* fn);
+
+/// Calls body(T{}) with T the C++ type LAPACK computes dtype t in (float, double,
+/// std::complex<float>, std::complex<double>; t from compute_dtype).
+template <class Body>
+decltype(auto) dispatch(DType t, Body&& body) {
+  switch (t) {
+    case DType::float32: return body(float{});
+    case DType::complex64: return body(std::complex<float>{});
+    case DType::complex128: return body(std::complex<double>{});
+    default: return body(double{});
+  }
+}
 
 /// A stack of matrices on the host: batch dims, then rows x cols, row-major, contiguous.
 template <class T>
@@ -46,13 +59,10 @@ template <class T>
 Array make_array(const std::vector<T>& values, const std::vector<std::int64_t>& batch,
                  std::initializer_list<std::int64_t> tail, const Device& device);
 
-template <class T>
-const LapackFns<T>& lapack_fns();
-
 /// A LAPACK workspace query's answer (the first element of work) as a size.
 template <class T>
 int work_size(T w) {
-  return std::max(1, static_cast<int>(w));
+  return std::max(1, static_cast<int>(std::real(w)));
 }
 
 inline int to_int(std::int64_t v) { return static_cast<int>(v); }

@@ -64,22 +64,27 @@ Loaded<HostBlas> load_blas() {
 template <class T>
 void bind_lapack(void* lib, LapackFns<T>& f, char p, std::string& missing) {
   const std::string s(1, p);
+  const bool cx = is_complex_v<T>;
   bind(lib, f.gesv, (s + "gesv_").c_str(), missing);
   bind(lib, f.getrf, (s + "getrf_").c_str(), missing);
   bind(lib, f.potrf, (s + "potrf_").c_str(), missing);
   bind(lib, f.geqrf, (s + "geqrf_").c_str(), missing);
-  bind(lib, f.orgqr, (s + "orgqr_").c_str(), missing);
+  bind(lib, f.orgqr, (s + (cx ? "ungqr_" : "orgqr_")).c_str(), missing);
   bind(lib, f.gesdd, (s + "gesdd_").c_str(), missing);
-  bind(lib, f.syevd, (s + "syevd_").c_str(), missing);
+  bind(lib, f.syevd, (s + (cx ? "heevd_" : "syevd_")).c_str(), missing);
 }
 
 Loaded<HostLapack> load_lapack() {
   Loaded<HostLapack> out;
-  open_first({"libopenblas.so.0", "libopenblas.so", "liblapack.so.3", "liblapack.so"}, out.api.soname, out.problem,
+  void* handle = open_first({"libopenblas.so.0", "libopenblas.so", "liblapack.so.3", "liblapack.so"}, out.api.soname, out.problem,
              [&](void* lib, std::string& missing) {
                bind_lapack(lib, out.api.s, 's', missing);
                bind_lapack(lib, out.api.d, 'd', missing);
              });
+  if (handle) {  // the complex routines: optional, reported when a complex matrix needs them
+    bind_lapack(handle, out.api.c, 'c', out.api.complex_missing);
+    bind_lapack(handle, out.api.z, 'z', out.api.complex_missing);
+  }
   if (!out.problem.empty()) {
     out.problem = "no LAPACK library found for weft.linalg (tried " + out.problem +
                   "); install OpenBLAS or LAPACK (Debian/Ubuntu: apt install libopenblas0-pthread or liblapack3)";
@@ -147,6 +152,35 @@ const CuBlas& cublas() { return checked(cublas_state()); }
 const HostLapack& host_lapack() {
   static const Loaded<HostLapack> l = load_lapack();
   return checked(l);
+}
+
+template <>
+const LapackFns<float>& lapack_fns<float>() {
+  return host_lapack().s;
+}
+template <>
+const LapackFns<double>& lapack_fns<double>() {
+  return host_lapack().d;
+}
+
+namespace {
+const HostLapack& complex_lapack() {
+  const HostLapack& l = host_lapack();
+  if (!l.complex_missing.empty()) {
+    throw Unsupported("weft.linalg of complex matrices needs LAPACK's complex routines; " + l.soname + " lacks " +
+                      l.complex_missing + " (install OpenBLAS or a full LAPACK: apt install libopenblas0-pthread)");
+  }
+  return l;
+}
+}  // namespace
+
+template <>
+const LapackFns<std::complex<float>>& lapack_fns<std::complex<float>>() {
+  return complex_lapack().c;
+}
+template <>
+const LapackFns<std::complex<double>>& lapack_fns<std::complex<double>>() {
+  return complex_lapack().z;
 }
 
 bool have_host_blas() noexcept { return blas_state().problem.empty(); }

@@ -11,9 +11,11 @@
 //   CUDA:               libcublas.so.13, libcublas.so.12, libcublas.so.11, libcublas.so (cuBLAS)
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace weft::detail::la {
 
@@ -33,18 +35,47 @@ struct HostBlas {
   std::string soname;
 };
 
+// The real type of a LAPACK element type (std::complex<float>: float) and whether it is complex.
+template <class T>
+struct RealOf {
+  using type = T;
+};
+template <class R>
+struct RealOf<std::complex<R>> {
+  using type = R;
+};
+template <class T>
+using real_t = typename RealOf<T>::type;
+template <class T>
+inline constexpr bool is_complex_v = !std::is_same_v<T, real_t<T>>;
+
 // LAPACK's Fortran interface: every argument by pointer, column-major, 32-bit integers.
+// std::complex<R> has Fortran's COMPLEX layout (real, imaginary). For complex T the routines
+// are the c/z ones, orthogonal ones the unitary ones (orgqr: ungqr, syevd: heevd), and the
+// singular-value and eigenvalue routines take an extra real workspace (rwork).
 template <class T>
 struct LapackFns {
+  using R = real_t<T>;
   using gesv_t = void (*)(const int*, const int*, T*, const int*, int*, T*, const int*, int*);
   using getrf_t = void (*)(const int*, const int*, T*, const int*, int*, int*);
   using potrf_t = void (*)(const char*, const int*, T*, const int*, int*, std::size_t);
   using geqrf_t = void (*)(const int*, const int*, T*, const int*, T*, T*, const int*, int*);
   using orgqr_t = void (*)(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*, int*);
-  using gesdd_t = void (*)(const char*, const int*, const int*, T*, const int*, T*, T*, const int*, T*,
-                           const int*, T*, const int*, int*, int*, std::size_t);
-  using syevd_t = void (*)(const char*, const char*, const int*, T*, const int*, T*, T*, const int*, int*,
-                           const int*, int*, std::size_t, std::size_t);
+  // gesdd(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, [rwork,] iwork, info)
+  using gesdd_t = std::conditional_t<
+      is_complex_v<T>,
+      void (*)(const char*, const int*, const int*, T*, const int*, R*, T*, const int*, T*, const int*, T*,
+               const int*, R*, int*, int*, std::size_t),
+      void (*)(const char*, const int*, const int*, T*, const int*, R*, T*, const int*, T*, const int*, T*,
+               const int*, int*, int*, std::size_t)>;
+  // syevd(jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork, info); heevd has rwork,
+  // lrwork after lwork.
+  using syevd_t = std::conditional_t<
+      is_complex_v<T>,
+      void (*)(const char*, const char*, const int*, T*, const int*, R*, T*, const int*, R*, const int*, int*,
+               const int*, int*, std::size_t, std::size_t),
+      void (*)(const char*, const char*, const int*, T*, const int*, R*, T*, const int*, int*, const int*, int*,
+               std::size_t, std::size_t)>;
   gesv_t gesv = nullptr;
   getrf_t getrf = nullptr;
   potrf_t potrf = nullptr;
@@ -57,7 +88,12 @@ struct LapackFns {
 struct HostLapack {
   LapackFns<float> s;
   LapackFns<double> d;
+  LapackFns<std::complex<float>> c;
+  LapackFns<std::complex<double>> z;
   std::string soname;
+  // The library's first missing complex routine ("" when it has them all): complex matrices
+  // then throw Unsupported naming it, real ones still work.
+  std::string complex_missing;
 };
 
 // CLBlast's C API: CLBlastSgemm(layout, a_transpose, b_transpose, m, n, k, alpha, a, a_offset,
@@ -109,6 +145,11 @@ const HostBlas& host_blas();
 const HostLapack& host_lapack();
 const ClBlast& clblast();
 const CuBlas& cublas();
+
+/// LAPACK's routines for T (float, double, std::complex<float>, std::complex<double>); throws
+/// Unsupported when no LAPACK library opens or, for complex T, when it lacks a c/z routine.
+template <class T>
+const LapackFns<T>& lapack_fns();
 
 /// Whether the library can be used (loads it; never throws).
 bool have_host_blas() noexcept;

@@ -1,8 +1,9 @@
-// weft::linalg's LU- and Cholesky-based routines on LAPACK (gesv, getrf, potrf): solve, inv,
-// det, slogdet, cholesky. Row-major matrices go to LAPACK as the column-major transpose where
+// weft::linalg's LU- and Cholesky-based routines on LAPACK (gesv, getrf, potrf; the c/z ones
+// for complex matrices): solve, inv, det, slogdet, cholesky. Row-major matrices go to LAPACK as the column-major transpose where
 // that answers the same question (det, cholesky with the other triangle) and transposed
 // otherwise (solve, inv).
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -24,8 +25,8 @@ using detail::la::to_int;
 using detail::la::transpose_into;
 
 DType common_dtype(const Array& a, const Array& b, const char* fn) {
-  const DType ta = detail::la::compute_dtype(a, fn), tb = detail::la::compute_dtype(b, fn);
-  return ta == DType::float64 || tb == DType::float64 ? DType::float64 : DType::float32;
+  // float32 with complex64 stays complex64, float64 with complex64 becomes complex128 (NumPy's).
+  return result_type(detail::la::compute_dtype(a, fn), detail::la::compute_dtype(b, fn));
 }
 
 template <class T>
@@ -81,36 +82,43 @@ int piv_sign(const std::vector<int>& piv, int n) {
 }
 
 // LU factors of each matrix as stored (the transpose has the same determinant): the
-// determinant's sign and log |det| per matrix.
+// determinant's sign (a unit complex number for complex T: det / |det|) and log |det| (real)
+// per matrix, and the determinant itself when product is given.
 template <class T>
 void lu_logdet(const Array& a, const char* fn, std::vector<std::int64_t>& batch, std::vector<T>& sign,
-               std::vector<T>& logabs, std::vector<T>* product = nullptr) {
+               std::vector<detail::la::real_t<T>>& logabs, std::vector<T>* product = nullptr) {
+  using R = detail::la::real_t<T>;
   HostStack<T> s = read_stack<T>(a, fn, true);
   batch = s.batch;
   const auto& f = lapack_fns<T>();
   const int n = to_int(s.rows), ld = std::max(1, n);
   std::vector<int> piv(static_cast<std::size_t>(std::max(n, 1)));
   sign.assign(static_cast<std::size_t>(s.count), T(1));
-  logabs.assign(static_cast<std::size_t>(s.count), T(0));
+  logabs.assign(static_cast<std::size_t>(s.count), R(0));
   if (product) product->assign(static_cast<std::size_t>(s.count), T(1));
   for (std::int64_t i = 0; i < s.count && n > 0; ++i) {
     int info = 0;
     T* x = s.matrix(i);
     f.getrf(&n, &n, x, &ld, piv.data(), &info);
     if (info < 0) throw InvalidArgument(std::string(fn) + ": LAPACK getrf refused argument " + std::to_string(-info));
-    T sg = 1, la = 0, prod = 1;
+    T sg = T(static_cast<R>(piv_sign(piv, n))), prod = T(1);
+    R la = 0;
     for (int j = 0; j < n; ++j) {
       const T d = x[j * n + j];
+      const R mag = std::abs(d);
       prod *= d;
-      if (piv[static_cast<std::size_t>(j)] != j + 1) sg = -sg;
-      if (d < 0) sg = -sg;
-      la += std::log(std::abs(d));
+      if constexpr (detail::la::is_complex_v<T>) {
+        if (mag != 0) sg *= d / mag;
+      } else {
+        if (d < 0) sg = -sg;
+      }
+      la += std::log(mag);
     }
     if (info > 0) {
-      sg = 0;
-      la = -std::numeric_limits<T>::infinity();
+      sg = T(0);
+      la = -std::numeric_limits<R>::infinity();
     }
-    if (product) (*product)[static_cast<std::size_t>(i)] = static_cast<T>(piv_sign(piv, n)) * prod;
+    if (product) (*product)[static_cast<std::size_t>(i)] = T(static_cast<R>(piv_sign(piv, n))) * prod;
     sign[static_cast<std::size_t>(i)] = sg;
     logabs[static_cast<std::size_t>(i)] = la;
   }
@@ -131,7 +139,7 @@ Array cholesky_as(const Array& a, bool upper) {
     if (info < 0) throw InvalidArgument("cholesky: LAPACK potrf refused argument " + std::to_string(-info));
     for (int r = 0; r < n; ++r)
       for (int c = 0; c < n; ++c)
-        if (upper ? c < r : c > r) x[r * n + c] = 0;
+        if (upper ? c < r : c > r) x[r * n + c] = T(0);
   }
   return make_array(s.data, s.batch, {s.rows, s.rows}, a.device());
 }
@@ -139,8 +147,7 @@ Array cholesky_as(const Array& a, bool upper) {
 }  // namespace
 
 Array solve(const Array& a, const Array& b) {
-  if (common_dtype(a, b, "solve") == DType::float32) return solve_as<float>(a, b);
-  return solve_as<double>(a, b);
+  return detail::la::dispatch(common_dtype(a, b, "solve"), [&](auto t) { return solve_as<decltype(t)>(a, b); });
 }
 
 Array inv(const Array& a) {
@@ -165,33 +172,30 @@ Array inv(const Array& a) {
 }
 
 SlogdetResult slogdet(const Array& a) {
-  std::vector<std::int64_t> batch;
-  if (detail::la::compute_dtype(a, "slogdet") == DType::float32) {
-    std::vector<float> s, l;
-    lu_logdet<float>(a, "slogdet", batch, s, l);
-    return {make_array(s, batch, {}, a.device()), make_array(l, batch, {}, a.device())};
-  }
-  std::vector<double> s, l;
-  lu_logdet<double>(a, "slogdet", batch, s, l);
-  return {make_array(s, batch, {}, a.device()), make_array(l, batch, {}, a.device())};
+  return detail::la::dispatch(detail::la::compute_dtype(a, "slogdet"), [&](auto t) {
+    using T = decltype(t);
+    std::vector<std::int64_t> batch;
+    std::vector<T> sign;
+    std::vector<detail::la::real_t<T>> logabs;
+    lu_logdet<T>(a, "slogdet", batch, sign, logabs);
+    return SlogdetResult{make_array(sign, batch, {}, a.device()), make_array(logabs, batch, {}, a.device())};
+  });
 }
 
 Array det(const Array& a) {
-  std::vector<std::int64_t> batch;
-  auto compute = [&](auto zero) {
-    using T = decltype(zero);
-    (void)zero;
-    std::vector<T> s, l, d;
-    lu_logdet<T>(a, "det", batch, s, l, &d);
+  return detail::la::dispatch(detail::la::compute_dtype(a, "det"), [&](auto t) {
+    using T = decltype(t);
+    std::vector<std::int64_t> batch;
+    std::vector<T> sign, d;
+    std::vector<detail::la::real_t<T>> logabs;
+    lu_logdet<T>(a, "det", batch, sign, logabs, &d);
     return make_array(d, batch, {}, a.device());
-  };
-  if (detail::la::compute_dtype(a, "det") == DType::float32) return compute(0.0f);
-  return compute(0.0);
+  });
 }
 
 Array cholesky(const Array& a, bool upper) {
-  if (detail::la::compute_dtype(a, "cholesky") == DType::float32) return cholesky_as<float>(a, upper);
-  return cholesky_as<double>(a, upper);
+  return detail::la::dispatch(detail::la::compute_dtype(a, "cholesky"),
+                              [&](auto t) { return cholesky_as<decltype(t)>(a, upper); });
 }
 
 }  // namespace weft::linalg

@@ -1,7 +1,8 @@
 // weft::matmul and weft::linalg on every device, against naive reference products and the
 // decompositions' defining identities (A x = b, Q R = A, U S Vh = A, A v = w v, L L^T = A):
 // float32 and float64, stacks that broadcast, transposed and strided views, 1-D operands,
-// integer products (the exact fused path), and NumPy's errors (LinAlgError).
+// integer products (the exact fused path), and NumPy's errors (LinAlgError). Complex
+// matrices: test_linalg_complex.cpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -124,18 +125,6 @@ TEST_P(Linalg, SolveInvDet) {
   EXPECT_THROW(linalg::inv(sing), LinAlgError);
   EXPECT_EQ(linalg::det(sing).to_host<float>()[0], 0.0f);
   EXPECT_THROW(linalg::det(Array::zeros({2, 3}, DType::float32, dev)), LinAlgError);
-}
-
-TEST_P(Linalg, ComplexMatricesAreRefusedNotCastToReal) {
-  // A cast to float64 would drop the imaginary parts: det([[1+i, 2], [3, 4-2i]]) is 2i, not -2.
-  for (DType t : {DType::complex64, DType::complex128}) {
-    const Array c = Array::zeros({2, 2}, t, GetParam());
-    EXPECT_THROW(linalg::det(c), DTypeError);
-    EXPECT_THROW(linalg::inv(c), DTypeError);
-    EXPECT_THROW(linalg::solve(c, c), DTypeError);
-    EXPECT_THROW(linalg::svdvals(c), DTypeError);
-    EXPECT_THROW(linalg::eigvalsh(c), DTypeError);
-  }
 }
 
 TEST_P(Linalg, Decompositions) {
