@@ -23,6 +23,12 @@ std::string ops(double per_s) {
   os << std::fixed << std::setprecision(per_s >= 10e9 ? 0 : 1) << per_s / 1e9 << " G/s";
   return os.str();
 }
+std::string keys(double per_s) {
+  if (per_s <= 0) return "-";
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(per_s >= 10e9 ? 0 : 2) << per_s / 1e9 << " G/s";
+  return os.str();
+}
 std::string us(double s) {
   std::ostringstream os;
   os << std::fixed << std::setprecision(s >= 1e-4 ? 0 : 1) << s * 1e6 << " us";
@@ -48,6 +54,8 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("to_host_Bps").value(c.to_host_Bps);
   w.key("to_device_pinned_Bps").value(c.to_device_pinned_Bps);
   w.key("to_host_pinned_Bps").value(c.to_host_pinned_Bps);
+  w.key("sort_keys_per_s").value(c.sort_keys_per_s);
+  w.key("sort_overhead_s").value(c.sort_overhead_s);
   w.key("measured_s").value(c.measured_s);
   w.end_object();
 }
@@ -57,7 +65,7 @@ void print_table(const std::vector<DeviceCosts>& all) {
             << "sync" << std::setw(12) << "bandwidth" << std::setw(10) << "f32 ops" << std::setw(10) << "f64 ops"
             << std::setw(10) << "int ops" << std::setw(9) << "lat to" << std::setw(9) << "lat from" << std::setw(12) << "to device"
             << std::setw(12) << "to host" << std::setw(12) << "pinned to" << std::setw(12) << "pinned from"
-            << "  measured\n";
+            << std::setw(11) << "sort keys" << std::setw(10) << "sort +" << "  measured\n";
   for (const DeviceCosts& c : all) {
     std::ostringstream when;
     when << std::fixed << std::setprecision(1) << c.measured_s << " s" << (c.quick ? " (quick)" : "");
@@ -67,7 +75,9 @@ void print_table(const std::vector<DeviceCosts>& all) {
               << std::setw(9) << us(c.to_device_latency_s) << std::setw(9) << us(c.to_host_latency_s) << std::setw(12)
               << (c.memory_is_host ? "host mem" : rate(c.to_device_Bps)) << std::setw(12)
               << (c.memory_is_host ? "host mem" : rate(c.to_host_Bps)) << std::setw(12)
-              << rate(c.to_device_pinned_Bps) << std::setw(12) << rate(c.to_host_pinned_Bps) << "  " << when.str()
+              << rate(c.to_device_pinned_Bps) << std::setw(12) << rate(c.to_host_pinned_Bps) << std::setw(11)
+              << keys(c.sort_keys_per_s) << std::setw(10) << (c.sort_keys_per_s > 0 ? us(c.sort_overhead_s) : "-")
+              << "  " << when.str()
               << "\n";
   }
 }

@@ -60,6 +60,12 @@ struct WEFT_API DeviceCapabilities {
   /// CuPy's RawModule takes) for the device: CUDA devices (NVRTC). Elsewhere kernels are
   /// written in the dialect, which runs everywhere.
   bool cuda_source = false;
+  /// A marker's Event::profile() gives its completion on the host's steady clock even on a
+  /// queue without profiling, exact however late its callback runs: the host backend's markers
+  /// read the clock, CUDA's are timing events anchored to it. OpenCL markers have no times
+  /// unless the queue profiles (and then on the device's clock). Online placement learning
+  /// times operations by them where this is set.
+  bool markers_carry_host_times = false;
   /// DLPack's device type for the device's memory: kDLCPU (1) host, kDLCUDA (2) CUDA,
   /// kDLOpenCL (4) OpenCL. Memory is shared through DLPack only where addressable_memory.
   int dlpack_device_type = 0;

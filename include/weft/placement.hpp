@@ -53,6 +53,11 @@ struct WEFT_API DeviceCosts {
   double to_host_Bps = 0;         // device -> pageable host memory
   double to_device_pinned_Bps = 0;  // pinned host memory -> device (0: not measured)
   double to_host_pinned_Bps = 0;    // device -> pinned host memory (0: not measured)
+  // weft::sort of float32 keys on the device (its own algorithm: CUB, the radix sort kernels,
+  // the host's sort), timed at two sizes: sort(n) = sort_overhead_s + n / sort_keys_per_s.
+  // 0: not measured (the model then counts a radix sort's passes as bytes and operations).
+  double sort_keys_per_s = 0;
+  double sort_overhead_s = 0;     // a sort's fixed cost (its launches, scratch), sync excluded
   bool quick = false;             // measured by the quick subset (first use), not `weft calibrate`
   double measured_s = 0;          // how long the measurement took
 
@@ -70,6 +75,10 @@ struct WEFT_API WorkEstimate {
   bool result_to_host = false;  // the result is read on the host (a reduction's value)
   double result_bytes = 0;      // what is copied back then
   double launches = 1;          // kernels it launches one after another (a radix sort's passes)
+  // A sort: the keys it orders in float32-key equivalents (a plain sort of n float32 keys: n).
+  // Where the device's sort rate was measured, the sort's time is sort_overhead_s +
+  // sort_keys / sort_keys_per_s instead of the launches, bytes and operations above.
+  double sort_keys = 0;
 };
 
 /// The work estimates device auto makes for operations that are not one fused kernel
@@ -84,7 +93,9 @@ WEFT_API WorkEstimate scan_work(std::int64_t n, double input_bytes, double ops_p
                                 Arithmetic arithmetic);
 /// A radix sort of n keys of key_size bytes (8-bit digits: key_size passes; with rows > 1 lines,
 /// the passes over the row numbers too, and an int64 index per key): each pass counts (reads the
-/// keys), scans the counts and scatters (reads and writes them), three launches.
+/// keys), scans the counts and scatters (reads and writes them), three launches. sort_keys
+/// is n scaled by the bytes those passes move against a plain sort of float32 keys (8-byte
+/// keys: 4n; lines carrying an int64 index: more), for the device's measured sort rate.
 WEFT_API WorkEstimate sort_work(std::int64_t n, std::size_t key_size, std::int64_t rows = 1);
 /// polygon_mask of a height x width image and vertices vertices: each row tests every edge
 /// (a crossing in double precision, about 8 operations), each pixel is written once; the

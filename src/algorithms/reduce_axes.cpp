@@ -14,6 +14,7 @@
 #include "kernels/generators/choices.hpp"
 #include "algorithms/reduction_kernels.hpp"
 #include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
 #include "array/codegen.hpp"
 #include "array/expr_node.hpp"
 #include "array/kernel_cache.hpp"
@@ -22,6 +23,7 @@
 #include "weft/array.hpp"
 #include "weft/elementwise.hpp"
 #include "weft/error.hpp"
+#include "weft/placement.hpp"
 
 namespace weft {
 
@@ -325,18 +327,44 @@ Array reduce_axes(const Expr& expr, const std::string& what, const std::vector<i
   detail::count_launch(dev);
   return p.out;
 }
+
+// Device auto (every array of expr automatic): a reduction along some axes runs where the
+// chooser expects it to finish first, its result automatic too; with arrays of a fixed device
+// as well, the automatic ones follow the first of those. Reducing every axis decides in
+// reduce_every_element. The work: the expression's, an accumulation more per element, the
+// outputs written (docs/PLACEMENT.md).
+Array reduce_axes_placed(const Expr& expr, const std::string& what, const std::vector<int>& axes, bool keepdims) {
+  if (!expr.node() || !detail::reads_automatic(expr)) return reduce_axes(expr, what, axes, keepdims);
+  const auto reduced = normalize_axes(axes, expr.shape().ndim(), what.c_str());
+  if (reduced.size() == expr.shape().ndim()) return reduce_axes(expr, what, axes, keepdims);
+  std::int64_t count = 1;
+  for (auto d : reduced) count *= expr.shape()[d];
+  const double n = static_cast<double>(expr.shape().size());
+  const double outputs = count ? n / static_cast<double>(count) : 0;
+  // (Its own signature: a decision is not shared with the full reduction of the same expression.)
+  const std::string kind = what + " along axes";
+  const auto placed = detail::place_automatically(expr, kind.c_str(), false, [&](WorkEstimate& w) {
+    w.ops += n;
+    w.bytes_written = outputs * static_cast<double>(size_of(axis_result_type(what, expr.dtype())));
+    w.result_bytes = w.bytes_written;
+  });
+  if (!placed) return reduce_axes(expr, what, axes, keepdims);
+  const Array r = reduce_axes(placed->expr, what, axes, keepdims);
+  detail::learn_when_done(*placed);
+  return placed->chosen ? detail::mark_automatic(r) : r;
+}
 }  // namespace
 
-Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "sum", axes, keepdims); }
-Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "prod", axes, keepdims); }
-Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "min", axes, keepdims); }
-Array max(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "max", axes, keepdims); }
-Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "mean", axes, keepdims); }
-Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "any", axes, keepdims); }
-Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes(expr, "all", axes, keepdims); }
+Array sum(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes_placed(expr, "sum", axes, keepdims); }
+Array prod(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes_placed(expr, "prod", axes, keepdims); }
+Array min(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes_placed(expr, "min", axes, keepdims); }
+Array max(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes_placed(expr, "max", axes, keepdims); }
+Array mean(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes_placed(expr, "mean", axes, keepdims); }
+Array any(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes_placed(expr, "any", axes, keepdims); }
+Array all(const Expr& expr, const std::vector<int>& axes, bool keepdims) { return reduce_axes_placed(expr, "all", axes, keepdims); }
 
-Array argmin(const Expr& expr, int axis, bool keepdims) { return reduce_axes(expr, "argmin", {axis}, keepdims); }
-Array argmax(const Expr& expr, int axis, bool keepdims) { return reduce_axes(expr, "argmax", {axis}, keepdims); }
+Array argmin(const Expr& expr, int axis, bool keepdims) { return reduce_axes_placed(expr, "argmin", {axis}, keepdims); }
+Array argmax(const Expr& expr, int axis, bool keepdims) { return reduce_axes_placed(expr, "argmax", {axis}, keepdims); }
 
 Array var(const Expr& expr, const std::vector<int>& axes, bool keepdims, int ddof) {
   // Two passes, as NumPy's: the mean, then the mean square deviation from it.

@@ -6,13 +6,16 @@
 #include <array>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "algorithms/radix_sort.hpp"
 #include "algorithms/sort_lines.hpp"
 #include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
 #include "core/lifetime.hpp"
 #include "weft/error.hpp"
+#include "weft/placement.hpp"
 #include "weft/scan.hpp"
 
 namespace weft {
@@ -51,7 +54,9 @@ namespace detail {
 std::string unique_source(DType t) { return runs_kernel(t).source(); }
 }  // namespace detail
 
-Unique unique(const Array& a, bool return_index, bool return_inverse, bool return_counts, bool equal_nan) {
+namespace {
+
+Unique unique_on(const Array& a, bool return_index, bool return_inverse, bool return_counts, bool equal_nan) {
   const detail::Lines l = detail::lines_of(a, std::nullopt, "unique");
   const Device dev = a.device();
   const std::int64_t n = l.data.size();
@@ -85,6 +90,32 @@ Unique unique(const Array& a, bool return_index, bool return_inverse, bool retur
   if (return_index) u.index = index.slice(0, 0, runs).copy();
   if (return_inverse) u.inverse = inverse.reshape(a.shape().dims());
   if (return_counts) u.counts = eval(Expr(starts.slice(0, 1, runs + 1)) - Expr(starts.slice(0, 0, runs)));
+  return u;
+}
+
+}  // namespace
+
+Unique unique(const Array& a, bool return_index, bool return_inverse, bool return_counts, bool equal_nan) {
+  // Device auto (an automatic array): where the chooser expects its sort to finish first
+  // (weft::sort_work, with the device's measured sort rate; the scan over the sorted keys is
+  // one pass more), its results automatic too.
+  std::optional<detail::AutoPlacement> placed;
+  if (a && a.is_auto()) {
+    placed = detail::place_automatically(Expr(a), "unique", false, [&](WorkEstimate& w) {
+      WorkEstimate s = sort_work(a.size(), size_of(a.dtype()), 1);
+      s.result_to_host = w.result_to_host;
+      w = s;
+    });
+  }
+  Unique u = unique_on(placed ? a.to(placed->device) : a, return_index, return_inverse, return_counts, equal_nan);
+  if (placed) {
+    detail::learn_when_done(*placed);
+    if (placed->chosen) {
+      for (const Array* r : {&u.values, &u.index, &u.inverse, &u.counts}) {
+        if (*r) detail::mark_automatic(*r);
+      }
+    }
+  }
   return u;
 }
 

@@ -173,10 +173,10 @@ void learn(const AutoDecision& d, double seconds) {
 }
 
 // Whether a marker's profile() gives its completion on the host's steady clock on a queue
-// without profiling: the host backend's markers read the clock, CUDA's are timing events
-// anchored to it. OpenCL's have no times unless the queue profiles (and then on the device's
-// clock), and their completion callbacks come late on PoCL.
-bool markers_carry_host_times(const Device& d) { return d.backend() == "host" || d.backend() == "cuda"; }
+// without profiling (DeviceCapabilities::markers_carry_host_times, set by each backend).
+// OpenCL's markers have no times unless the queue profiles, and their completion callbacks
+// come late on PoCL.
+bool markers_carry_host_times(const Device& d) { return d.info().capabilities.markers_carry_host_times; }
 
 std::uint64_t steady_ns(std::chrono::steady_clock::time_point t) {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());

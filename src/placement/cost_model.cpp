@@ -104,9 +104,15 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
                                     std::span<const InputResidence> inputs) const {
   const DeviceCosts& c = devices_.at(d);
   PlacementEstimate e;
-  e.launch = c.launch_s * std::max(1.0, work.launches) + c.sync_s;
-  const double bytes = work.bytes_read + work.bytes_written;
-  e.compute = std::max(move_s(bytes, c.bandwidth_Bps), move_s(work.ops, c.ops_rate(work.arithmetic)));
+  if (work.sort_keys > 0 && c.sort_keys_per_s > 0) {
+    // A sort, on a device whose own sort was timed: its fixed cost and its rate.
+    e.launch = c.sort_overhead_s + c.sync_s;
+    e.compute = work.sort_keys / c.sort_keys_per_s;
+  } else {
+    e.launch = c.launch_s * std::max(1.0, work.launches) + c.sync_s;
+    const double bytes = work.bytes_read + work.bytes_written;
+    e.compute = std::max(move_s(bytes, c.bandwidth_Bps), move_s(work.ops, c.ops_rate(work.arithmetic)));
+  }
   const std::uint64_t me = std::uint64_t{1} << d;
   for (const InputResidence& in : inputs) {
     if (in.valid_on & me) continue;

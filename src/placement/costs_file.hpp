@@ -20,8 +20,10 @@ std::string with_checksum(const std::string& body);
 std::optional<std::string_view> checked_body(std::string_view text, std::string* problem);
 
 std::string encode_costs(const DeviceCosts& costs);
-/// False with the reason in problem when text is not a whole, valid calibration.
-bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem);
+/// False with the reason in problem when text is not a whole, valid calibration; outdated
+/// (when given) tells a calibration of another format version (an older weft's: measured
+/// again, never read by this format's rules).
+bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem, bool* outdated = nullptr);
 /// The stored calibration of device when a valid, trusted one is there; nothing (with a log
 /// line saying why, when a file is there but refused) otherwise.
 std::optional<DeviceCosts> load_costs(const Device& device);

@@ -5,7 +5,7 @@
 // size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
 // or foreign file is measured again (with a log line), never trusted.
 //
-//   weft-costs 2
+//   weft-costs 3
 //   identity host|AMD EPYC 7B13|g++ 12|...|units=2
 //   launch_s 2.1e-05
 //   ...
@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "cache/cache_directory.hpp"
 #include "core/files.hpp"
@@ -34,7 +35,10 @@ namespace detail {
 
 namespace {
 
-constexpr const char* header = "weft-costs 2";
+// Format 3 added the sort rate; a file of another format is measured again (an older weft's
+// files lack fields this one uses), with an info line rather than a warning.
+constexpr const char* header = "weft-costs 3";
+constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
 
 // The numbers of a DeviceCosts by name, in file order.
@@ -52,6 +56,8 @@ void each_number(C& c, F&& f) {
   f("to_host_Bps", c.to_host_Bps);
   f("to_device_pinned_Bps", c.to_device_pinned_Bps);
   f("to_host_pinned_Bps", c.to_host_pinned_Bps);
+  f("sort_keys_per_s", c.sort_keys_per_s);
+  f("sort_overhead_s", c.sort_overhead_s);
   f("measured_s", c.measured_s);
 }
 
@@ -88,7 +94,8 @@ std::string encode_costs(const DeviceCosts& c) {
 
 // Parses a stored calibration; false with the reason in problem. The selector is not stored
 // (indices change between runs); the caller sets it.
-bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem) {
+bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem, bool* outdated) {
+  if (outdated) *outdated = false;
   const std::optional<std::string_view> checked = checked_body(text, problem);
   if (!checked) return false;
   const std::string_view body = *checked;
@@ -96,7 +103,12 @@ bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem)
   std::istringstream in{std::string(body)};
   std::string line;
   if (!std::getline(in, line) || line != header) {
-    *problem = "it does not start with '" + std::string(header) + "'";
+    if (line.starts_with(header_prefix)) {
+      *problem = "it is of format '" + line + "', this weft reads '" + std::string(header) + "'";
+      if (outdated) *outdated = true;
+    } else {
+      *problem = "it does not start with '" + std::string(header) + "'";
+    }
     return false;
   }
   while (std::getline(in, line)) {
@@ -154,9 +166,16 @@ std::optional<DeviceCosts> load_costs(const Device& device) {
   FileRead r = read_regular_file(dir.get(), name, {.max_bytes = max_file_bytes, .private_to_user = true});
   if (r.missing) return std::nullopt;
   DeviceCosts c;
+  bool outdated = false;
   if (!r) problem = r.problem;
-  else if (decode_costs(r.data, &c, &problem) && c.identity != identity) {
+  else if (decode_costs(r.data, &c, &problem, &outdated) && c.identity != identity) {
     problem = "it is the calibration of '" + c.identity + "', not of '" + identity + "'";
+  }
+  if (outdated) {
+    // (An older weft's calibration: nothing wrong with it, only less than this weft measures.)
+    WEFT_LOG_INFO("calibration " << config().cache_dir << "/placement/" << name << " of " << device.selector()
+                                 << " is not used (" << problem << "); measuring again");
+    return std::nullopt;
   }
   if (!problem.empty()) {
     WEFT_LOG_WARNING("calibration " << config().cache_dir << "/placement/" << name << " of " << device.selector()

@@ -8,17 +8,20 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/log.hpp"
 #include "embedded/weft_embedded.hpp"
+#include "weft/array.hpp"
 #include "weft/buffer.hpp"
 #include "weft/error.hpp"
 #include "weft/pinned_memory.hpp"
 #include "weft/placement.hpp"
 #include "weft/program.hpp"
 #include "weft/queue.hpp"
+#include "weft/sort.hpp"
 
 namespace weft {
 
@@ -50,12 +53,38 @@ struct Sizes {
   std::size_t copy_bytes;      // the copy kernel's source (and destination)
   std::size_t transfer_bytes;  // host<->device copies
   std::size_t items;           // work-items of the arithmetic kernels (128 operations each)
+  std::size_t sort_keys;       // the larger of the two sorts timed (the smaller: 4096 keys)
   int reps;
 };
 
 Sizes sizes_for(bool quick) {
-  if (quick) return {std::size_t{8} << 20, std::size_t{8} << 20, std::size_t{1} << 18, 3};
-  return {std::size_t{64} << 20, std::size_t{64} << 20, std::size_t{1} << 22, 7};
+  if (quick) return {std::size_t{8} << 20, std::size_t{8} << 20, std::size_t{1} << 18, std::size_t{1} << 18, 3};
+  return {std::size_t{64} << 20, std::size_t{64} << 20, std::size_t{1} << 22, std::size_t{1} << 21, 7};
+}
+
+// The device's own sort (weft::sort: CUB on CUDA, the radix sort kernels on OpenCL, the host
+// backend's sort) of float32 keys, timed at two sizes and fitted as overhead + n / rate: the
+// fixed cost (launches, scratch) dominates small sorts on a GPU, the rate large ones. The
+// sync the model adds is taken off the overhead.
+void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
+  std::mt19937 gen(27);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  const auto time_sort = [&](std::size_t n) {
+    std::vector<float> keys(n);
+    for (float& k : keys) k = u(gen);
+    const Array a = Array::from_host<float>(keys, Shape{static_cast<std::int64_t>(n)}, device);
+    synchronize(device);
+    return median_time(s.reps, [&] {
+      const Array sorted = sort(a);
+      synchronize(device);
+    });
+  };
+  const std::size_t small = 4096, large = s.sort_keys;
+  const double t_small = time_sort(small), t_large = time_sort(large);
+  const double dn = static_cast<double>(large - small);
+  // A busy moment can make the larger sort look no slower: the rate from the larger alone then.
+  c.sort_keys_per_s = t_large > t_small ? dn / (t_large - t_small) : static_cast<double>(large) / t_large;
+  c.sort_overhead_s = std::max(0.0, t_small - static_cast<double>(small) / c.sort_keys_per_s - c.sync_s);
 }
 
 }  // namespace
@@ -149,6 +178,12 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
         WEFT_LOG_DEBUG("calibrate " << info.selector << ": no pinned memory (" << e.what() << ")");
       }
     }
+  }
+  try {
+    measure_sort(device, s, c);
+  } catch (const Error& e) {
+    // (The model then counts a sort's passes as bytes and operations.)
+    WEFT_LOG_INFO("calibrate " << info.selector << ": its sort not timed (" << e.what() << ")");
   }
   c.measured_s = seconds_since(start);
   WEFT_LOG_INFO("calibrated " << info.selector << (quick ? " (quick)" : "") << " in " << c.measured_s << " s");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "embedded/weft_test_kernels.hpp"
@@ -96,6 +97,23 @@ TEST_P(DeviceFeatures, CapabilitiesAgreeWithWhatTheDeviceDoes) {
       << caps.dlpack_device_type;
   EXPECT_TRUE(!caps.memory_is_host || caps.dlpack_device_type == 1);
   EXPECT_TRUE(caps.dlpack_device_type == 2 || caps.dlpack_device_id == 0);
+  // Markers stamped on the host's steady clock without a profiling queue, where the backend
+  // says so (device auto's online learning times operations by them).
+  if (caps.markers_carry_host_times) {
+    const auto ns = [] {
+      return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                            std::chrono::steady_clock::now().time_since_epoch())
+                                            .count());
+    };
+    Queue plain(dev);
+    const std::uint64_t before = ns();
+    Event m = plain.marker();
+    m.wait();
+    const std::uint64_t after = ns();
+    const std::uint64_t slack = 1'000'000;  // 1 ms: an anchored device clock may drift a little
+    EXPECT_GE(m.profile().end + slack, before) << dev.selector();
+    EXPECT_LE(m.profile().end, after + slack) << dev.selector();
+  }
   // `auto` takes a device of a native interface before a portable one of the same type.
   const Device chosen = device("auto");
   for (const Device& d : devices()) {

@@ -1,11 +1,13 @@
-// cumsum, sort, argsort and polygon_mask on device auto give what the fixed devices give: on
+// cumsum, sort, argsort, unique, reductions along axes and polygon_mask on device auto give what the fixed devices give: on
 // the chooser's own choice and pinned (PlacementPin) to each device of the table; their
 // results are automatic arrays.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "support.hpp"
@@ -78,6 +80,59 @@ TEST(AutoOperations, SortAndArgsortEqualTheFixedDevices) {
     // Rows of a 2-D automatic array, resident on the pinned device (or the host).
     const Array m = Array::from_host<float>(v, Shape{50, 100}, pin ? pin : device("host")).to_auto();
     EXPECT_EQ(sort(m, 1).to_host<float>(), sort(Array::from_host<float>(v, Shape{50, 100}, device("host")), 1).to_host<float>());
+  }
+}
+
+TEST(AutoOperations, UniqueEqualsTheFixedDevices) {
+  const std::vector<float> v = values(4000);  // 1000 distinct values, each four times
+  const Unique want = unique(Array::from_host<float>(v, Shape{4000}, device("host")), true, true, true);
+  for (const Device& pin : pins()) {
+    std::optional<PlacementPin> pinned;
+    if (pin) pinned.emplace(pin);
+    const std::string on = pin ? pin.selector() : "auto";
+    const Array a = Array::from_host<float>(v, Shape{4000}, pin ? pin : device("host")).to_auto();
+    const Unique u = unique(a, true, true, true);
+    EXPECT_TRUE(u.values.is_auto() && u.counts.is_auto()) << on;
+    if (pin) {
+      EXPECT_EQ(u.values.device(), pin);
+    }
+    EXPECT_EQ(u.values.to_host<float>(), want.values.to_host<float>()) << on;
+    EXPECT_EQ(u.index.to_host<std::int64_t>(), want.index.to_host<std::int64_t>()) << on;
+    EXPECT_EQ(u.inverse.to_host<std::int64_t>(), want.inverse.to_host<std::int64_t>()) << on;
+    EXPECT_EQ(u.counts.to_host<std::int64_t>(), want.counts.to_host<std::int64_t>()) << on;
+  }
+}
+
+TEST(AutoOperations, AxisReductionsEqualTheFixedDevices) {
+  // sum, mean, max and argmax along an axis of an automatic 2-D array (and of an expression
+  // of it): the chooser's device or the pinned one, the result automatic, the values those of
+  // the host's fixed reduction.
+  const std::vector<float> v = values(6000);
+  const Array fixed = Array::from_host<float>(v, Shape{60, 100}, device("host"));
+  const std::vector<float> rows = sum(fixed, {1}).to_host<float>();
+  const std::vector<float> cols = mean(Expr(fixed) * 2, {0}).to_host<float>();
+  const std::vector<float> most = max(fixed, {1}).to_host<float>();
+  const std::vector<std::int64_t> where = argmax(fixed, 0).to_host<std::int64_t>();
+  for (const Device& pin : pins()) {
+    std::optional<PlacementPin> pinned;
+    if (pin) pinned.emplace(pin);
+    const std::string on = pin ? pin.selector() : "auto";
+    const Array m = Array::from_host<float>(v, Shape{60, 100}, pin ? pin : device("host")).to_auto();
+    const Array s = sum(m, {1});
+    EXPECT_TRUE(s.is_auto()) << on;
+    if (pin) {
+      EXPECT_EQ(s.device(), pin);
+    }
+    const std::vector<float> got = s.to_host<float>();
+    ASSERT_EQ(got.size(), rows.size());
+    for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], rows[i], 1e-3 * (1 + std::abs(rows[i]))) << on << " " << i;
+    const std::vector<float> c = mean(Expr(m) * 2, {0}).to_host<float>();
+    ASSERT_EQ(c.size(), cols.size());
+    for (std::size_t i = 0; i < c.size(); ++i) EXPECT_NEAR(c[i], cols[i], 1e-3 * (1 + std::abs(cols[i]))) << on << " " << i;
+    EXPECT_EQ(max(m, {1}).to_host<float>(), most) << on;
+    EXPECT_EQ(argmax(m, 0).to_host<std::int64_t>(), where) << on;
+    // keepdims keeps the reduced axis as 1.
+    EXPECT_EQ(sum(m, {0}, true).shape(), (Shape{1, 100})) << on;
   }
 }
 

@@ -5,45 +5,17 @@
 #include <cmath>
 #include <vector>
 
+#include "placement/device_tables.hpp"
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
 
 namespace weft {
 namespace {
 
-// A host with a few cores and a discrete GPU behind a PCIe link (figures of the order an H100
-// machine measures; exact values do not matter, only that the model is applied).
-DeviceCosts host_costs() {
-  DeviceCosts c;
-  c.selector = "host";
-  c.memory_is_host = true;
-  c.launch_s = 5e-6;
-  c.sync_s = 1e-6;
-  c.bandwidth_Bps = 20e9;
-  c.ops_per_s[0] = 50e9;
-  c.ops_per_s[1] = 25e9;
-  c.ops_per_s[2] = 50e9;
-  return c;
-}
-
-DeviceCosts gpu_costs() {
-  DeviceCosts c;
-  c.selector = "cuda:0";
-  c.launch_s = 20e-6;
-  c.sync_s = 5e-6;
-  c.bandwidth_Bps = 2000e9;
-  c.ops_per_s[0] = 30e12;
-  c.ops_per_s[1] = 15e12;
-  c.ops_per_s[2] = 15e12;
-  c.to_device_latency_s = 10e-6;
-  c.to_host_latency_s = 10e-6;
-  c.to_device_Bps = 5e9;
-  c.to_host_Bps = 5e9;
-  return c;
-}
-
-constexpr std::uint64_t on_host_device = 0b01;  // bit 0: the table's host
-constexpr std::uint64_t on_gpu = 0b10;          // bit 1: the table's GPU
+using test::gpu_costs;
+using test::host_costs;
+using test::on_gpu;
+using test::on_host_device;
 
 // sum(a*b) over float32 arrays of n elements.
 WorkEstimate light_sum(double n) {

@@ -30,6 +30,8 @@ DeviceCosts sample() {
   c.to_host_latency_s = 2e-6;
   c.to_device_Bps = 8e9;
   c.to_host_Bps = 7e9;
+  c.sort_keys_per_s = 1.25e8;
+  c.sort_overhead_s = 3e-5;
   c.measured_s = 1.75;
   return c;
 }
@@ -47,7 +49,31 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.to_host_Bps, c.to_host_Bps);
   EXPECT_DOUBLE_EQ(back.to_host_latency_s, 2e-6);
   EXPECT_DOUBLE_EQ(back.to_device_pinned_Bps, 0);
+  EXPECT_DOUBLE_EQ(back.sort_keys_per_s, 1.25e8);
+  EXPECT_DOUBLE_EQ(back.sort_overhead_s, 3e-5);
   EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
+}
+
+TEST(CostsFile, AnotherFormatIsMeasuredAgainNotMisread) {
+  // A calibration an older weft stored (format 2: no sort rate), rightly framed: refused as
+  // outdated, so the device is measured again rather than read with a sort rate of 0.
+  std::string body = detail::encode_costs(sample());
+  body = body.substr(0, body.rfind("checksum "));
+  body.replace(0, body.find('\n'), "weft-costs 2");
+  for (const char* gone : {"sort_keys_per_s ", "sort_overhead_s "}) {
+    const std::size_t at = body.find(gone);
+    ASSERT_NE(at, std::string::npos);
+    body.erase(at, body.find('\n', at) + 1 - at);
+  }
+  DeviceCosts out;
+  std::string problem;
+  bool outdated = false;
+  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
+  EXPECT_TRUE(outdated);
+  EXPECT_NE(problem.find("weft-costs 2"), std::string::npos) << problem;
+  // A file that is no calibration at all is not "outdated": it is refused with a warning.
+  EXPECT_FALSE(detail::decode_costs(detail::with_checksum("something else\n"), &out, &problem, &outdated));
+  EXPECT_FALSE(outdated);
 }
 
 TEST(CostsFile, RefusesCorruptAndTruncatedText) {

@@ -7,43 +7,17 @@
 #include <limits>
 #include <vector>
 
+#include "placement/device_tables.hpp"
 #include "weft/placement.hpp"
 
 namespace weft {
 namespace {
 
-// A 2-core host and a discrete GPU behind a PCIe link (as in test_chooser.cpp).
-DeviceCosts host_costs() {
-  DeviceCosts c;
-  c.selector = "host";
-  c.memory_is_host = true;
-  c.launch_s = 5e-6;
-  c.sync_s = 1e-6;
-  c.bandwidth_Bps = 10e9;
-  c.ops_per_s[0] = 20e9;
-  c.ops_per_s[1] = 10e9;
-  c.ops_per_s[2] = 20e9;
-  return c;
-}
-
-DeviceCosts gpu_costs() {
-  DeviceCosts c;
-  c.selector = "cuda:0";
-  c.launch_s = 20e-6;
-  c.sync_s = 5e-6;
-  c.bandwidth_Bps = 2000e9;
-  c.ops_per_s[0] = 30e12;
-  c.ops_per_s[1] = 15e12;
-  c.ops_per_s[2] = 15e12;
-  c.to_device_latency_s = 10e-6;
-  c.to_host_latency_s = 10e-6;
-  c.to_device_Bps = 5e9;
-  c.to_host_Bps = 5e9;
-  return c;
-}
-
-constexpr std::uint64_t on_host_device = 0b01;
-constexpr std::uint64_t on_gpu = 0b10;
+// The shared synthetic table (device_tables.hpp): a host and a discrete GPU.
+using test::gpu_costs;
+using test::host_costs;
+using test::on_gpu;
+using test::on_host_device;
 
 std::vector<InputResidence> one_input(double bytes, std::uint64_t where) {
   return {{bytes, where, where == on_host_device}};
@@ -120,7 +94,7 @@ TEST(OperationChoice, LargeResidentWorkStaysOnTheDevice) {
 }
 
 TEST(OperationChoice, ALargeSortFromTheHostGoesWhereTheModelSays) {
-  // 10^8 float32 keys in host memory: the host's 4 passes move 4.8 GB (0.48 s); the GPU's copies
+  // 10^8 float32 keys in host memory: the host's 4 passes move 4.8 GB (0.24 s); the GPU's copies
   // there and back move 0.8 GB (0.16 s): the GPU, result copy included.
   Chooser chooser({host_costs(), gpu_costs()});
   const double n = 1e8;
@@ -138,7 +112,7 @@ TEST(OperationChoice, PolygonMasksWeighTheMasksCopyBack) {
   // A small mask: the host, whatever the vertex count.
   EXPECT_EQ(chooser.choose(polygon_work(4, 100, 100), few), 0u);
   EXPECT_EQ(chooser.choose(polygon_work(256, 100, 100), many), 0u);
-  // A large image with few vertices: the pixels' work on the host (2 operations each, 20 ms)
+  // A large image with few vertices: the pixels' work on the host (2 operations each in double, 8 ms)
   // against the mask's copy back from the GPU (20 ms) and its launch: the host.
   EXPECT_EQ(chooser.choose(polygon_work(4, 10000, 10000), few), 0u);
   // Many vertices make the rows' crossings dominate: 10^4 rows x 65536 edges in double.

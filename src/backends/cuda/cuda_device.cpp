@@ -64,6 +64,7 @@ class CudaBackend final : public BackendImpl {
       caps.cuda_source = true;         // Program::build_cuda: NVRTC
       caps.inline_ptx = true;
       caps.native_api = true;
+      caps.markers_carry_host_times = true;  // timing events anchored to the steady clock
       caps.dlpack_device_type = 2;  // kDLCUDA
       caps.dlpack_device_id = i;
       CUcontext ctx = nullptr;

@@ -64,6 +64,7 @@ class HostBackend final : public BackendImpl {
     caps.addressable_memory = true;
     caps.prefers_row_kernels = true;
     caps.native_api = true;
+    caps.markers_carry_host_times = true;  // a marker reads the steady clock
     caps.dlpack_device_type = 1;  // kDLCPU
     device_ = std::make_shared<HostDevice>(std::move(info));
   }
