@@ -228,12 +228,12 @@ void register_arrays(nb::module_& m) {
           throw;
         }
       })
-      .def_static("_read_all_into", [](nb::sequence arrays, nb::sequence outs) {
+      .def_static("_read_all_into", [](const std::vector<nb::object>& arrays, const std::vector<nb::object>& outs) {
         // Every copy enqueued (and every queue flushed) before any is waited for, so that the
         // devices copy side by side (weft.multi's get()); as _read_into, the outs are kept
         // alive past this call only when a wait is interrupted.
-        const std::size_t n = nb::len(arrays);
-        if (nb::len(outs) != n) throw weft::InvalidArgument("_read_all_into: as many outs as arrays are needed");
+        const std::size_t n = arrays.size();
+        if (outs.size() != n) throw weft::InvalidArgument("_read_all_into: as many outs as arrays are needed");
         std::vector<PyEvent> events;
         events.reserve(n);
         try {

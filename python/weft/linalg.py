@@ -399,7 +399,8 @@ def _cutoff(x: Array, s: Array, rtol: float | Array | None) -> Array:
         r = rtol[..., None]
     else:
         r = rtol
-    return r * amax(s, axis=-1, keepdims=True)
+    cutoff: Array = r * amax(s, axis=-1, keepdims=True)
+    return cutoff
 
 
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
