@@ -267,6 +267,7 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
                 for var in tr.reductions:
                     tr.emit(f"pyk_red_{tr.vars[var].code}[pyk_item] = {tr.vars[var].code};")
             else:
+                tr.inline_last = loop.body[-1] if loop.body else None
                 tr.block(loop.body)
             out.dims = dims
     if tr.ret is not None:
