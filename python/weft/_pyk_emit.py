@@ -65,6 +65,8 @@ class FunctionTranslator(LoopMixin, ExprMixin):
         self.params_c: list[tuple[str, Type, str]] = []  # (C declaration, type, python name)
         self.inline_last: ast.stmt | None = None  # the prange body's last statement (_pyk_inline)
         self.inline_return: Any = None  # inlined into a kernel: a return's value -> its store
+        self.row_loads = False  # short rows read into scalars when taken (_pyk_inline.row_loads)
+        self.row_scalars: dict[str, list[str]] = {}
         self.setup_params()
 
     # ---- plumbing
@@ -158,6 +160,9 @@ class FunctionTranslator(LoopMixin, ExprMixin):
                 refuse(self.p, node, f"'{name}' views {old.type} of '{old.root}' and cannot be reassigned to "
                        f"{v.type} of '{v.root}'", "use another variable name")
             self.emit(f"{old.code} = {v.code};")
+            if self.row_loads:
+                from ._pyk_inline import row_loads
+                row_loads(self, name, old)
             return
         if isinstance(v.type, TupleT):
             vals = [self.materialize(e) for e in v.elems]

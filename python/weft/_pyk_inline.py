@@ -86,6 +86,7 @@ def inline_store(tr: Any, target: ast.expr, value: ast.expr, node: ast.AST) -> b
 
     sub = FunctionTranslator(tr.prog, fn.parsed, tuple(arg_type(a) for a in args), "helper", cname)
     sub.inline_return = store
+    sub.row_loads = reads_only(tr, fn.parsed.tree)
     sub.block(fn.parsed.tree.body)
     if sub.ret != r or sub.ret_tuple is not None or len(sub.params_c) != len(flat):
         tr.store_element(place, tr.jit_value(cname, ret, flat), node)
@@ -117,3 +118,61 @@ def inline_store(tr: Any, target: ast.expr, value: ast.expr, node: ast.AST) -> b
     for line in lines:
         tr.lines.append(indent + _rename(line, names).replace(_STORE, place.ref))
     return True
+
+
+def reads_only(tr: Any, tree: ast.AST) -> bool:
+    """True when the function stores into no array and calls only built-ins and math (no
+    @weft.jit function, no atomics): memory does not change while it runs, so a row's elements
+    can be read when the row is taken (row_loads)."""
+    for n in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(n, ast.Assign):
+            targets = list(n.targets)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign)):
+            targets = [n.target]
+        for t in targets:
+            if any(isinstance(x, ast.Subscript) for x in ast.walk(t)):
+                return False
+        if isinstance(n, ast.Call):
+            found, fn = tr.static_value(n.func)
+            if not found or tr.table.get(id(fn), ("", ""))[0] not in ("builtin", "math", "np", "dtype"):
+                return False
+    return True
+
+
+def row_loads(tr: Any, name: str, view: Val) -> None:
+    """After ``row = a[i]`` (or a row of enumerate) of a short row of known length in a function
+    that only reads memory: the row's elements into scalars, so that ``row[0]`` reads one (a
+    uniform value of the strip for the host's loop interchange, not a load under a per-item
+    condition). Python has checked the row exists when it is taken."""
+    from ._pyk_types import ArrayT
+    t = view.type
+    if not tr.row_loads or not isinstance(t, ArrayT) or t.ndim != 1 or view.strides or view.space != "__global":
+        return
+    m = re.fullmatch(r"(\d+)L", view.shape[0])
+    if m is None or not 1 <= int(m.group(1)) <= 4 or t.elem.name == "bool":
+        return
+    if name not in tr.row_scalars:
+        tr.row_scalars[name] = [tr.temp() for _ in range(int(m.group(1)))]
+        tr.decls += [f"{t.elem.c} {c} = 0;" for c in tr.row_scalars[name]]
+    for j, c in enumerate(tr.row_scalars[name]):
+        tr.emit(f"{c} = {view.code}[{j}L];")
+
+
+def row_element(tr: Any, node: ast.Subscript) -> Val | None:
+    """``row[k]`` (k a constant) of a row that row_loads read: its scalar; else None."""
+    if not isinstance(node.value, ast.Name) or node.value.id not in tr.row_scalars:
+        return None
+    k = node.slice
+    neg = isinstance(k, ast.UnaryOp) and isinstance(k.op, ast.USub)
+    if neg:
+        assert isinstance(k, ast.UnaryOp)
+        k = k.operand
+    if not isinstance(k, ast.Constant) or not isinstance(k.value, int) or isinstance(k.value, bool):
+        return None
+    cells = tr.row_scalars[node.value.id]
+    i = -k.value if neg else k.value
+    if not -len(cells) <= i < len(cells):
+        return None
+    elem = tr.vars[node.value.id].type.elem
+    return Val(cells[i], elem, elem.kind in "bu")

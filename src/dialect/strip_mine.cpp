@@ -92,6 +92,7 @@ class Strip {
   }
   bool gate_tokens() const;
   bool pure_leaf(std::string_view name) const;
+  int global_id_dim(TokenRange r) const;
   bool uniform_assign(const Stmt& s) const;
   bool splittable(const Stmt& s) const;
   bool uniform_decl(const Stmt& s) const;
@@ -180,6 +181,32 @@ bool Strip::uniform_assign(const Stmt& s) const {
   if (!uniform_.count(name) || varying_.count(name) || varying_in(s.tokens)) return false;
   const auto w = assigned_names(p_, s.tokens, false);
   return w.size() == 1 && *w.begin() == name;
+}
+
+// d when r is get_global_id(d) (d a literal 0, 1 or 2), in parentheses or cast to a 64-bit integer
+// type or both (the Python kernels' `((long)get_global_id(0))`); else -1.
+int Strip::global_id_dim(TokenRange r) const {
+  while (r.end - r.begin > 4) {
+    if (text(r.begin) == "(" && (text(r.begin + 1) == "long" || text(r.begin + 1) == "ulong" ||
+                                 text(r.begin + 1) == "size_t") && text(r.begin + 2) == ")") {
+      r.begin += 3;
+    } else if (text(r.begin) == "(" && text(r.end - 1) == ")") {
+      int depth = 0;  // only a pair that encloses all of r
+      for (std::size_t j = r.begin; j < r.end - 1; ++j) {
+        depth += text(j) == "(" ? 1 : text(j) == ")" ? -1 : 0;
+        if (depth == 0) return -1;
+      }
+      ++r.begin;
+      --r.end;
+    } else {
+      return -1;
+    }
+  }
+  if (r.end - r.begin != 4 || text(r.begin) != "get_global_id" || text(r.begin + 1) != "(" || text(r.begin + 3) != ")") {
+    return -1;
+  }
+  const auto d = text(r.begin + 2);
+  return d == "0" || d == "1" || d == "2" ? d[0] - '0' : -1;
 }
 
 bool Strip::uniform_decl(const Stmt& s) const {
@@ -274,10 +301,8 @@ bool Strip::scan(const std::vector<const Stmt*>& level, bool in_loop) {
         }
         Var var{type, type == "int " || type == "signed int ", -1, false, v.init};
         const auto& in = v.init;
-        if (in.end - in.begin == 4 && text(in.begin) == "get_global_id" && text(in.begin + 1) == "(" &&
-            (text(in.begin + 2) == "0" || text(in.begin + 2) == "1" || text(in.begin + 2) == "2") &&
-            text(in.begin + 3) == ")" && integer_type(type)) {
-          var.remat = text(in.begin + 2)[0] - '0';
+        if (const int dim = global_id_dim(in); dim >= 0 && integer_type(type)) {
+          var.remat = dim;
           var.strip = var.remat > 0;
         } else if (pure && !in.empty()) {
           var.strip = strip_init(in);
