@@ -112,6 +112,17 @@ __kernel void pyk_polygon(__global const double *vertices, long pyk_n_vertices_0
 }
 )";
 
+// The same with the work-item's indices declared with their value (as the generator writes them
+// now), which the transform recomputes per lane: ((long)get_global_id(d)) in parentheses and cast.
+std::string pyk_declared_ids() {
+  std::string src = pyk_polygon_cl;
+  const auto put = [&](const std::string& from, const std::string& to) { src.replace(src.find(from), from.size(), to); };
+  put("long y = 0;", "long y = ((long)get_global_id(1));");
+  put("long x = 0;", "long x = ((long)get_global_id(0));");
+  put("y = ((long)get_global_id(1));\n    x = ((long)get_global_id(0));\n", "");
+  return src;
+}
+
 std::string untransformed(std::string src) {
   const auto brace = src.find('{', src.find("__kernel"));
   return src.insert(brace + 1, "\n    while (0) {}");
@@ -127,6 +138,7 @@ TEST(HostStrips, TheTranslationInterchangesOnlyTheShapeItCovers) {
   EXPECT_TRUE(transformed(mixed_cl, "mixed"));
   EXPECT_FALSE(transformed(untransformed(polygon_cl).c_str(), "polygon"));
   EXPECT_TRUE(transformed(pyk_polygon_cl, "pyk_polygon"));
+  EXPECT_TRUE(transformed(pyk_declared_ids().c_str(), "pyk_polygon"));
   EXPECT_FALSE(transformed(untransformed(pyk_polygon_cl).c_str(), "pyk_polygon"));
   // No loop of uniform bounds: the per-item loop (run_loop) already vectorizes these.
   EXPECT_FALSE(transformed("__kernel void add(__global float *a, int n) { int i = get_global_id(0); a[i] += n; }", "add"));
@@ -191,27 +203,29 @@ TEST(HostStrips, PythonKernelPolygonMatchesTheUntransformedKernel) {
   for (const Device& dev : test::test_devices()) {
     if (dev.backend() != "host") continue;
     Queue q(dev);
-    Kernel k = Program::build(dev, pyk_polygon_cl).kernel("pyk_polygon");
-    Kernel r = Program::build(dev, untransformed(pyk_polygon_cl)).kernel("pyk_polygon");
-    const std::vector<float> f = star(23);
-    const std::vector<double> v(f.begin(), f.end());
-    Buffer bv = upload(q, v);
-    for (const auto& [width, height] : {std::pair<int, int>{100, 45}, {64, 3}, {1, 50}, {130, 1}}) {
-      const std::size_t count = static_cast<std::size_t>(width) * height;
-      Buffer got = test::poisoned<unsigned char>(q, count), want = test::poisoned<unsigned char>(q, count);
-      const long long n = 23, w = width;
-      const unsigned char border = 1;
-      k.set_args(bv, n, got, w, border);
-      r.set_args(bv, n, want, w, border);
-      q.launch(k, NDRange(width, height));
-      q.launch(r, NDRange(width, height));
-      const auto g = download<unsigned char>(q, got, count), want_h = download<unsigned char>(q, want, count);
-      EXPECT_EQ(g, want_h) << width << "x" << height;
-      int ones = 0;
-      for (unsigned char c : want_h) ones += c == 1;
-      if (width == 100) {
-        EXPECT_GT(ones, 0);
-        EXPECT_LT(ones, static_cast<int>(count));
+    for (const std::string& src : {std::string(pyk_polygon_cl), pyk_declared_ids()}) {
+      Kernel k = Program::build(dev, src).kernel("pyk_polygon");
+      Kernel r = Program::build(dev, untransformed(src)).kernel("pyk_polygon");
+      const std::vector<float> f = star(23);
+      const std::vector<double> v(f.begin(), f.end());
+      Buffer bv = upload(q, v);
+      for (const auto& [width, height] : {std::pair<int, int>{100, 45}, {64, 3}, {1, 50}, {130, 1}}) {
+        const std::size_t count = static_cast<std::size_t>(width) * height;
+        Buffer got = test::poisoned<unsigned char>(q, count), want = test::poisoned<unsigned char>(q, count);
+        const long long n = 23, w = width;
+        const unsigned char border = 1;
+        k.set_args(bv, n, got, w, border);
+        r.set_args(bv, n, want, w, border);
+        q.launch(k, NDRange(width, height));
+        q.launch(r, NDRange(width, height));
+        const auto g = download<unsigned char>(q, got, count), want_h = download<unsigned char>(q, want, count);
+        EXPECT_EQ(g, want_h) << width << "x" << height;
+        int ones = 0;
+        for (unsigned char c : want_h) ones += c == 1;
+        if (width == 100) {
+          EXPECT_GT(ones, 0);
+          EXPECT_LT(ones, static_cast<int>(count));
+        }
       }
     }
   }
