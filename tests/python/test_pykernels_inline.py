@@ -67,6 +67,20 @@ def sums_not_last(a, out, twice):
         twice[i] = out[i] * 2
 
 
+@weft.jit
+def spread(rows, i):
+    r = rows[i]
+    if r[-1] < r[0]:
+        return r[0] - r[-1]
+    return r[-1] - r[0] + r[1]
+
+
+@weft.jit
+def spreads(rows, out):
+    for i in weft.prange(len(out)):
+        out[i] = spread(rows, i)
+
+
 def star(n):
     t = 2 * np.pi * np.arange(n) / n
     r = np.where(np.arange(n) % 2 == 1, 5.0, 11.0)
@@ -92,6 +106,10 @@ def test_inlined_call_gives_the_calls_results(device):
     with device:
         sums_not_last(a, out, twice)
     np.testing.assert_allclose(twice, [2 * scaled(i + 1, a, 2) for i in range(7)])
+    rows = np.array([[1.0, 5.0, 2.0], [4.0, -1.0, 3.0], [0.5, 0.25, 0.5]])
+    with device:
+        spreads(rows, out[:3])
+    np.testing.assert_allclose(out[:3], [6.0, 1.0, 0.25])  # 2 - 1 + 5, 4 - 3, 0.5 - 0.5 + 0.25
 
 
 def kernel_body(src):
@@ -103,6 +121,9 @@ def test_the_kernel_holds_the_callees_loop():
     body = kernel_body(weft.show_source(pixels, *args))
     assert not re.search(r"pyk_inside_jit_\d+\(|pyk_inside_\d+\(", body)
     assert "for (long pyk_i1_" in body and "return; }" in body
+    # the rows' elements read into scalars when taken; the work-item's indices declared with their value
+    assert re.search(r"pyk_i1_pyk_t\d+ = pyk_i1_p1\[1L\];", body) and not re.search(r"pyk_i1_p1\[1L\][^;]", body)
+    assert "long x = ((long)get_global_id(0));" in body
     checked = kernel_body(weft.show_source(pixels_checked, *args))
     assert re.search(r"pyk_inside_\d+\(", checked)  # bounds-checked builds keep the call
     body = kernel_body(weft.show_source(sums, np.zeros(3), np.zeros(4)))
