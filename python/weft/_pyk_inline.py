@@ -31,7 +31,8 @@ _STORE = "@@PYK_STORE@@"
 def _declared(decl: str) -> str:
     """The name a generated declaration (``T name = 0;``, ``__global T *name``) declares."""
     head = decl.split("=")[0].split("[")[0]
-    return re.findall(r"[A-Za-z_]\w*", head)[-1]
+    names: list[str] = re.findall(r"[A-Za-z_]\w*", head)
+    return names[-1]
 
 
 def _assigned(name: str, text: str) -> bool:
