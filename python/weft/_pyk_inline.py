@@ -69,7 +69,11 @@ def inline_store(tr: Any, target: ast.expr, value: ast.expr, node: ast.AST) -> b
     if not found or not isinstance(fn, JitFunction) or not _ends_in_return(list(fn.parsed.tree.body)):
         return False
     args: list[Val] = [tr.expr(a) for a in value.args]
+    made = len(tr.prog.functions)
     cname, ret, flat = tr.jit_arguments(fn, args, value)  # (appends the defaults to args)
+    # The helper this call made (not one an earlier call made): unused once inlined, as no call
+    # follows the prange body's last statement (recursion is refused when it is made).
+    fresh = len(tr.prog.functions) > made and tr.prog.functions[-1].split("(")[0].endswith(f" {cname}")
     if not isinstance(ret, Scalar):
         tr.assign_value(target, tr.jit_value(cname, ret, flat), node)
         return True
@@ -115,6 +119,8 @@ def inline_store(tr: Any, target: ast.expr, value: ast.expr, node: ast.AST) -> b
         tr.decls.append(_rename(d.strip(), names))
     if place.root:
         tr.written.add(place.root)
+    if fresh:
+        tr.prog.functions.pop()
     indent = "    " * (tr.depth - 1)
     for line in lines:
         tr.lines.append(indent + _rename(line, names).replace(_STORE, place.ref))
