@@ -63,6 +63,10 @@ class FunctionTranslator(LoopMixin, ExprMixin):
         self.reductions: dict[str, str] = {}  # prange reduction variables and their operator
         self.param_roots: dict[str, int] = {}
         self.params_c: list[tuple[str, Type, str]] = []  # (C declaration, type, python name)
+        self.inline_last: ast.stmt | None = None  # the prange body's last statement (_pyk_inline)
+        self.inline_return: Any = None  # inlined into a kernel: a return's value -> its store
+        self.row_loads = False  # short rows read into scalars when taken (_pyk_inline.row_loads)
+        self.row_scalars: dict[str, list[str]] = {}
         self.setup_params()
 
     # ---- plumbing
@@ -156,6 +160,9 @@ class FunctionTranslator(LoopMixin, ExprMixin):
                 refuse(self.p, node, f"'{name}' views {old.type} of '{old.root}' and cannot be reassigned to "
                        f"{v.type} of '{v.root}'", "use another variable name")
             self.emit(f"{old.code} = {v.code};")
+            if self.row_loads:
+                from ._pyk_inline import row_loads
+                row_loads(self, name, old)
             return
         if isinstance(v.type, TupleT):
             vals = [self.materialize(e) for e in v.elems]
@@ -286,6 +293,10 @@ class FunctionTranslator(LoopMixin, ExprMixin):
                                    space="__local")
 
     def assign(self, target: ast.expr, value: ast.expr, node: ast.AST) -> None:
+        if node is self.inline_last:
+            from ._pyk_inline import inline_store
+            if inline_store(self, target, value, node):
+                return
         if isinstance(value, ast.Call):
             found, fn = self.static_value(value.func)
             if found and self.table.get(id(fn)) == ("group", "local_array"):
@@ -399,7 +410,9 @@ class FunctionTranslator(LoopMixin, ExprMixin):
             refuse(self.p, node, "a return with a value in a function that also returns without one")
         self.ret = v.type.strong() if self.ret is None else promote(self.ret, v.type.strong())
         code = f"({RET})({v.code})" if v.const is None else f"({RET}){v.code}"
-        if self.mode == "entry":
+        if self.inline_return is not None:
+            self.emit(self.inline_return(v))
+        elif self.mode == "entry":
             self.emit(f"{{ pyk_ret[0] = {code}; return; }}")
         else:
             self.emit(f"return {code};")
@@ -430,6 +443,11 @@ class FunctionTranslator(LoopMixin, ExprMixin):
 
     # ---- calls between @weft.jit functions
     def call_jit(self, fn: Any, args: list[Val], node: ast.Call) -> Val:
+        cname, ret, flat = self.jit_arguments(fn, args, node)
+        return self.jit_value(cname, ret, flat)
+
+    def jit_arguments(self, fn: Any, args: list[Val], node: ast.Call) -> tuple[str, Scalar | TupleT | None, list[str]]:
+        """A call's helper name, return type and C arguments (array roots it writes are noted)."""
         params = fn.parsed.params
         if len(args) > len(params):
             refuse(self.p, node, f"{fn.__name__}() takes {len(params)} arguments, {len(args)} given")
@@ -459,6 +477,10 @@ class FunctionTranslator(LoopMixin, ExprMixin):
                 flat.append(cast(a, a.type.strong()))
         if self.prog.boundscheck:
             flat = ["pyk_err", "pyk_sink"] + flat
+        return cname, ret, flat
+
+    def jit_value(self, cname: str, ret: Scalar | TupleT | None, flat: list[str]) -> Val:
+        """The value of calling helper cname with C arguments flat."""
         if isinstance(ret, TupleT):  # called here, its values in temporaries
             temps = []
             for t in ret.elems:

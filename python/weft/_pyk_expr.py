@@ -201,6 +201,11 @@ class ExprMixin:
                "use numbers, arrays and tuples; math.pi and other numeric constants are fine")
 
     def e_Subscript(self, node: ast.Subscript) -> Val:
+        if getattr(self, "row_scalars", None):
+            from ._pyk_inline import row_element
+            cell = row_element(self, node)
+            if cell is not None:
+                return cell
         base = self.expr(node.value)
         idx = node.slice
         items = list(idx.elts) if isinstance(idx, ast.Tuple) else [idx]

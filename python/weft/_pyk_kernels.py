@@ -232,7 +232,14 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
                 scaled = gid if step == 1 else f"{gid} * {step if step is not None else f'pyk_step_{j}'}"
                 v = Val(f"({scaled})" if start == 0 else f"({start if start is not None else f'pyk_start_{j}'}"
                         f" + {scaled})", INT64, nonneg)
+                fresh = d.name not in tr.vars
                 tr.assign_name(d.name, v, loop)
+                c = tr.vars[d.name].code
+                if fresh and tr.decls[-1] == f"long {c} = 0;" and tr.lines[-1].strip() == f"{c} = {v.code};":
+                    # declared with its value (from the parameters and the work-item id only), which
+                    # the host's loop interchange recomputes per work-item rather than storing
+                    tr.decls[-1] = f"long {c} = {v.code};"
+                    tr.lines.pop()
                 if nonneg and tr.loop_only(d.name):
                     tr.vars[d.name] = Val(tr.vars[d.name].code, INT64, True)
             tr.outer_names = set(tr.vars) - {d.name for d in dims}
@@ -267,6 +274,7 @@ def translate(p: Parsed, types: tuple[Type, ...], mode: str, boundscheck: bool =
                 for var in tr.reductions:
                     tr.emit(f"pyk_red_{tr.vars[var].code}[pyk_item] = {tr.vars[var].code};")
             else:
+                tr.inline_last = loop.body[-1] if loop.body else None
                 tr.block(loop.body)
             out.dims = dims
     if tr.ret is not None:

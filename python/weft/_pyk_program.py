@@ -23,6 +23,7 @@ class ProgramText:
         self.table = function_table()
         self.uses_double = False
         self.boundscheck = False
+        self.ninline = 0  # calls inlined into the kernel (_pyk_inline)
         self.sites: list[tuple[str, str, str, int, str]] = []  # (file:line:col, array, parameter, axis, function)
 
     def site(self, p: Parsed, item: ast.AST, node: ast.AST, a: Any, k: int, root_ndim: int = 0) -> int:

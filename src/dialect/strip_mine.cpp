@@ -91,6 +91,9 @@ class Strip {
     return v.remat > 0 ? "(" + v.type + ")weft_wi0.gid[" + std::to_string(v.remat) + "]" : slice(v.init);
   }
   bool gate_tokens() const;
+  bool pure_leaf(std::string_view name) const;
+  int global_id_dim(TokenRange r) const;
+  bool uniform_assign(const Stmt& s) const;
   bool splittable(const Stmt& s) const;
   bool uniform_decl(const Stmt& s) const;
   bool scan(const std::vector<const Stmt*>& level, bool in_loop);
@@ -119,6 +122,7 @@ class Strip {
   std::set<std::string> nested_;        // names declared inside per-item statements
   std::set<const Stmt*> split_decls_;   // split-level declarations that differ per item
   std::set<const Stmt*> split_loops_;
+  std::set<const Stmt*> uniform_assigns_;  // uniform_assign statements at the split level
   std::vector<const Stmt*> loop_items_;  // per-item statements inside split loops
   bool any_split_ = false;
   int labels_ = 0;
@@ -131,7 +135,7 @@ bool Strip::gate_tokens() const {
     const auto s = text(j);
     if (t.kind == TokenKind::identifier) {
       if (refused_name(s)) return false;
-      if (text(j + 1) == "(" && p_.find(s) != nullptr) return false;  // the program's own functions
+      if (text(j + 1) == "(" && p_.find(s) != nullptr && !pure_leaf(s)) return false;  // the program's own
       if (s == "return" && text(j + 1) != ";") return false;
     } else if (s == "&") {
       const bool pair = (text(j + 1) == "&" && adjacent(j, j + 1)) || (text(j - 1) == "&" && adjacent(j - 1, j));
@@ -143,6 +147,66 @@ bool Strip::gate_tokens() const {
     }
   }
   return true;
+}
+
+// A program function that reads only its scalar arguments and calls none of the program's own
+// (weft's Python kernels' pyk_umod_long): a call of it is a per-item expression like a built-in.
+bool Strip::pure_leaf(std::string_view name) const {
+  const Function* f = p_.find(name);
+  if (f == nullptr || f->is_kernel) return false;
+  for (std::size_t j = f->params_open + 1; j < f->body_close; ++j) {
+    const auto s = text(j);
+    if (j < f->params_close && (s == "*" || s == "[")) return false;  // a pointer or array parameter
+    if (p_.tokens[j].in_directive || refused_name(s) || s.substr(0, 4) == "get_" || s == "static" ||
+        s == "volatile") {
+      return false;
+    }
+    for (std::string_view space : {"global", "local", "constant"}) {
+      if (s == space || (s.size() == space.size() + 2 && s.substr(0, 2) == "__" && s.substr(2) == space)) return false;
+    }
+    if (j > f->body_open && p_.tokens[j].kind == TokenKind::identifier && text(j + 1) == "(" && p_.find(s) != nullptr) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// `name = expr;` of a strip-uniform variable from uniform values, at the split level (the Python
+// kernels' `polypoint1 = (vertices + i * 2L);`): run once per strip, as a uniform declaration is.
+bool Strip::uniform_assign(const Stmt& s) const {
+  if (s.kind != StmtKind::simple || s.is_declaration || s.tokens.end - s.tokens.begin < 4) return false;
+  const std::size_t b = s.tokens.begin;
+  if (p_.tokens[b].kind != TokenKind::identifier || text(b + 1) != "=" || text(b + 2) == "=") return false;
+  const std::string name(text(b));
+  if (!uniform_.count(name) || varying_.count(name) || varying_in(s.tokens)) return false;
+  const auto w = assigned_names(p_, s.tokens, false);
+  return w.size() == 1 && *w.begin() == name;
+}
+
+// d when r is get_global_id(d) (d a literal 0, 1 or 2), in parentheses or cast to a 64-bit integer
+// type or both (the Python kernels' `((long)get_global_id(0))`); else -1.
+int Strip::global_id_dim(TokenRange r) const {
+  while (r.end - r.begin > 4) {
+    if (text(r.begin) == "(" && (text(r.begin + 1) == "long" || text(r.begin + 1) == "ulong" ||
+                                 text(r.begin + 1) == "size_t") && text(r.begin + 2) == ")") {
+      r.begin += 3;
+    } else if (text(r.begin) == "(" && text(r.end - 1) == ")") {
+      int depth = 0;  // only a pair that encloses all of r
+      for (std::size_t j = r.begin; j < r.end - 1; ++j) {
+        depth += text(j) == "(" ? 1 : text(j) == ")" ? -1 : 0;
+        if (depth == 0) return -1;
+      }
+      ++r.begin;
+      --r.end;
+    } else {
+      return -1;
+    }
+  }
+  if (r.end - r.begin != 4 || text(r.begin) != "get_global_id" || text(r.begin + 1) != "(" || text(r.begin + 3) != ")") {
+    return -1;
+  }
+  const auto d = text(r.begin + 2);
+  return d == "0" || d == "1" || d == "2" ? d[0] - '0' : -1;
 }
 
 bool Strip::uniform_decl(const Stmt& s) const {
@@ -220,15 +284,15 @@ bool Strip::scan(const std::vector<const Stmt*>& level, bool in_loop) {
       const auto d = split_declaration(p_, s->tokens);
       if (!d) return false;
       std::string type;
+      const bool uniform = uniform_decl(*s);  // (of any type: declared as written, once per strip)
       for (std::size_t j = d->specs.begin; j < d->specs.end; ++j) {
-        if (!scalar_type_word(text(j))) return false;
+        if (!uniform && !scalar_type_word(text(j))) return false;
         if (text(j) != "const" && text(j) != "__private" && text(j) != "private") type += std::string(text(j)) + " ";
       }
-      const bool uniform = uniform_decl(*s);
       bool pure = true;  // no initializer writes: the declarators may be evaluated apart
       for (const auto& v : d->items) pure = pure && assigned_names(p_, v.init, false).empty();
       for (const auto& v : d->items) {
-        if (!v.ptrs.empty() || !v.suffix.empty()) return false;
+        if ((!uniform && !v.ptrs.empty()) || !v.suffix.empty()) return false;
         const std::string name(text(v.name));
         if (arrays_.count(name) || uniform_.count(name) || params_.count(name)) return false;
         if (uniform) {
@@ -237,10 +301,8 @@ bool Strip::scan(const std::vector<const Stmt*>& level, bool in_loop) {
         }
         Var var{type, type == "int " || type == "signed int ", -1, false, v.init};
         const auto& in = v.init;
-        if (in.end - in.begin == 4 && text(in.begin) == "get_global_id" && text(in.begin + 1) == "(" &&
-            (text(in.begin + 2) == "0" || text(in.begin + 2) == "1" || text(in.begin + 2) == "2") &&
-            text(in.begin + 3) == ")" && integer_type(type)) {
-          var.remat = text(in.begin + 2)[0] - '0';
+        if (const int dim = global_id_dim(in); dim >= 0 && integer_type(type)) {
+          var.remat = dim;
           var.strip = var.remat > 0;
         } else if (pure && !in.empty()) {
           var.strip = strip_init(in);
@@ -280,6 +342,8 @@ bool Strip::scan(const std::vector<const Stmt*>& level, bool in_loop) {
         if (dynamic && !uniform_decl(*b) && !splittable(*b)) any_split_ = true;
       }
       if (!scan(body, true)) return false;
+    } else if (uniform_assign(*s)) {
+      uniform_assigns_.insert(s);
     } else {
       if (in_loop) loop_items_.push_back(s);
       nested(*s, true);
@@ -411,7 +475,7 @@ void Strip::emit_level(const std::vector<const Stmt*>& level, const std::string&
                strip_value(var) + ";\n";
       }
       if (lane) group.push_back(s);
-    } else if (uniform_decl(*s)) {
+    } else if (uniform_decl(*s) || uniform_assigns_.count(s)) {
       flush(group, exit, out);
       out += "\n#line " + std::to_string(s->line) + " \"" + source_file_name + "\"\n" + slice(s->tokens) + "\n";
     } else if (split_loops_.count(s)) {
@@ -464,7 +528,7 @@ std::optional<std::string> Strip::run(const std::string& symbol) {
       for (const Stmt* c : level_of(s->children[0])) todo.push_back(c);
       continue;
     }
-    if (uniform_decl(*s) && !split_decls_.count(s)) continue;
+    if ((uniform_decl(*s) && !split_decls_.count(s)) || uniform_assigns_.count(s)) continue;
     std::set<std::string> w;
     writes(*s, w);
     for (const auto& n : w) {

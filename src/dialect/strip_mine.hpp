@@ -14,10 +14,14 @@
 //     value whenever the int one does not overflow (undefined in OpenCL C), and lets GCC see
 //     consecutive addresses.
 //
-// GCC then vectorizes the lane loops. Anything outside the shape (barriers, atomics, calls of the
-// program's own functions, printf, address-of, break/continue/switch/while/goto, private arrays or
-// pointers at the split level, bounds-checked builds, edits of other passes in the kernel) returns
-// nullopt, and the kernel keeps the per-work-item path.
+//   - a strip-uniform variable (private pointers too) assigned at the split level from uniform
+//     values (`p = v + i * 2;`) is assigned once per strip; calls of program functions that take
+//     no pointer and call no other (pure leaves: pyk_umod_long) are per-item expressions.
+//
+// GCC then vectorizes the lane loops. Anything outside the shape (barriers, atomics, calls of other
+// program functions, printf, address-of, break/continue/switch/while/goto, private arrays or
+// per-item pointers at the split level, bounds-checked builds, edits of other passes in the kernel)
+// returns nullopt, and the kernel keeps the per-work-item path.
 //
 //   if (auto s = strip_kernel(parsed, k, edits, symbol)) text += s->definition;  // <symbol>__strip
 #pragma once

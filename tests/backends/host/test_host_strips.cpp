@@ -64,8 +64,67 @@ __kernel void mixed(__global const int *a, __global long *out, long w, int n, in
 }
 )";
 
+// The polygon kernel as weft's Python kernels write it (bench/peers/pykernels_bench.py
+// polygon_pixels, its insidePolygon call inlined by python/weft/_pyk_inline.py): variables
+// declared at the top and assigned later, uniform private pointers into __global memory assigned
+// in the loop, calls of pure program functions (pyk_umod_long), a store before each return.
+const char* const pyk_polygon_cl = R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+inline long pyk_umod_long(long a, long b) { return b == 0 ? 0 : a % b; }
+inline long pyk_mod_long(long a, long b) { if (b == 0) return 0; long r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+__kernel void pyk_polygon(__global const double *vertices, long pyk_n_vertices_0, __global uchar *mask, long pyk_n_mask_1, uchar pyk_a_border_value) {
+    bool border_value = pyk_a_border_value != 0;
+    long y = 0;
+    long x = 0;
+    long pyk_i1_counter = 0;
+    long pyk_i1_i = 0;
+    double pyk_i1_xinters = 0;
+    __global const double *pyk_i1_polypoint1 = 0;
+    __global const double *pyk_i1_polypoint2 = 0;
+    y = ((long)get_global_id(1));
+    x = ((long)get_global_id(0));
+    pyk_i1_counter = 0L;
+    for (long pyk_i1_pyk_t1 = 0; pyk_i1_pyk_t1 < pyk_n_vertices_0; ++pyk_i1_pyk_t1) {
+        pyk_i1_i = pyk_i1_pyk_t1;
+        pyk_i1_polypoint1 = (vertices + pyk_i1_pyk_t1 * 2L);
+        if (((pyk_i1_polypoint1[0L] == ((double)x)) && (pyk_i1_polypoint1[1L] == ((double)y)))) {
+            { mask[y * pyk_n_mask_1 + x] = ((uchar)((bool)(border_value))); return; }
+        }
+        pyk_i1_polypoint2 = (vertices + pyk_umod_long((pyk_i1_i + 1L), pyk_n_vertices_0) * 2L);
+        if ((((double)y) > min(pyk_i1_polypoint1[1L], pyk_i1_polypoint2[1L]))) {
+            if ((((double)y) <= max(pyk_i1_polypoint1[1L], pyk_i1_polypoint2[1L]))) {
+                if ((((double)x) <= max(pyk_i1_polypoint1[0L], pyk_i1_polypoint2[0L]))) {
+                    if ((pyk_i1_polypoint1[1L] != pyk_i1_polypoint2[1L])) {
+                        pyk_i1_xinters = ((((((double)y) - pyk_i1_polypoint1[1L]) * (pyk_i1_polypoint2[0L] - pyk_i1_polypoint1[0L])) / (pyk_i1_polypoint2[1L] - pyk_i1_polypoint1[1L])) + pyk_i1_polypoint1[0L]);
+                        if (((pyk_i1_polypoint1[0L] == pyk_i1_polypoint2[0L]) || (((double)x) <= pyk_i1_xinters))) {
+                            pyk_i1_counter = (pyk_i1_counter + 1L);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if ((pyk_mod_long(pyk_i1_counter, 2L) == 0L)) {
+        { mask[y * pyk_n_mask_1 + x] = ((uchar)((bool)false)); return; }
+    } else {
+        { mask[y * pyk_n_mask_1 + x] = ((uchar)((bool)true)); return; }
+    }
+}
+)";
+
+// The same with the work-item's indices declared with their value (as the generator writes them
+// now), which the transform recomputes per lane: ((long)get_global_id(d)) in parentheses and cast.
+std::string pyk_declared_ids() {
+  std::string src = pyk_polygon_cl;
+  const auto put = [&](const std::string& from, const std::string& to) { src.replace(src.find(from), from.size(), to); };
+  put("long y = 0;", "long y = ((long)get_global_id(1));");
+  put("long x = 0;", "long x = ((long)get_global_id(0));");
+  put("y = ((long)get_global_id(1));\n    x = ((long)get_global_id(0));\n", "");
+  return src;
+}
+
 std::string untransformed(std::string src) {
-  const auto brace = src.find('{');
+  const auto brace = src.find('{', src.find("__kernel"));
   return src.insert(brace + 1, "\n    while (0) {}");
 }
 
@@ -78,19 +137,25 @@ TEST(HostStrips, TheTranslationInterchangesOnlyTheShapeItCovers) {
   EXPECT_TRUE(transformed(polygon_cl, "polygon"));
   EXPECT_TRUE(transformed(mixed_cl, "mixed"));
   EXPECT_FALSE(transformed(untransformed(polygon_cl).c_str(), "polygon"));
+  EXPECT_TRUE(transformed(pyk_polygon_cl, "pyk_polygon"));
+  EXPECT_TRUE(transformed(pyk_declared_ids().c_str(), "pyk_polygon"));
+  EXPECT_FALSE(transformed(untransformed(pyk_polygon_cl).c_str(), "pyk_polygon"));
   // No loop of uniform bounds: the per-item loop (run_loop) already vectorizes these.
   EXPECT_FALSE(transformed("__kernel void add(__global float *a, int n) { int i = get_global_id(0); a[i] += n; }", "add"));
-  // A loop of constant trip count (unrolled and vectorized on the per-item path), a loop bounded per item, a read at a per-item address inside the loop (a gather once
-  // interchanged), an atomic, a helper call, address-of, a private array, break.
+  // A loop of constant trip count (unrolled and vectorized on the per-item path), a loop bounded
+  // per item, a read at a per-item address inside the loop (a gather once interchanged), an
+  // atomic, a call of a helper that takes a pointer, address-of, a private array, break; a
+  // uniform pointer assigned a per-item address.
   for (const char* body : {"float s = a[i]; for (int k = 0; k < 16; ++k) s = s * 0.5f + 1; a[i] = s;",
                            "for (int k = 0; k < i; ++k) a[i] += k;",
                            "float s = 0; for (int k = 0; k < n; ++k) s += a[i * n + k]; a[i] = s;",
                            "for (int k = 0; k < n; ++k) atomic_add((__global int*)a, k);",
-                           "for (int k = 0; k < n; ++k) a[i] += helper(k);",
+                           "float s = 0; for (int k = 0; k < n; ++k) s += helper(a, k); a[i] = s;",
                            "float s = 0; for (int k = 0; k < n; ++k) { float* p = &s; *p += k; } a[i] = s;",
                            "float t[4]; for (int k = 0; k < n; ++k) { t[k & 3] = k; a[i] += t[0]; }",
-                           "for (int k = 0; k < n; ++k) { if (a[i] > k) break; a[i] += 1; }"}) {
-    const std::string src = std::string("float helper(int k) { return k; }\n__kernel void k1(__global float *a, int n) {"
+                           "for (int k = 0; k < n; ++k) { if (a[i] > k) break; a[i] += 1; }",
+                           "__global float *p = 0; for (int k = 0; k < n; ++k) { p = a + i; a[i] += 1; }"}) {
+    const std::string src = std::string("float helper(__global float *p, int k) { return p[k]; }\n__kernel void k1(__global float *a, int n) {"
                                         " int i = get_global_id(0); ") + body + " }";
     EXPECT_FALSE(transformed(src.c_str(), "k1")) << body;
   }
@@ -129,6 +194,38 @@ TEST(HostStrips, PolygonMatchesTheUntransformedKernel) {
       for (unsigned char c : w) sevens += c == 7;
       if (width == 100) {
         EXPECT_GT(sevens, 0);  // the early return was taken
+      }
+    }
+  }
+}
+
+TEST(HostStrips, PythonKernelPolygonMatchesTheUntransformedKernel) {
+  for (const Device& dev : test::test_devices()) {
+    if (dev.backend() != "host") continue;
+    Queue q(dev);
+    for (const std::string& src : {std::string(pyk_polygon_cl), pyk_declared_ids()}) {
+      Kernel k = Program::build(dev, src).kernel("pyk_polygon");
+      Kernel r = Program::build(dev, untransformed(src)).kernel("pyk_polygon");
+      const std::vector<float> f = star(23);
+      const std::vector<double> v(f.begin(), f.end());
+      Buffer bv = upload(q, v);
+      for (const auto& [width, height] : {std::pair<int, int>{100, 45}, {64, 3}, {1, 50}, {130, 1}}) {
+        const std::size_t count = static_cast<std::size_t>(width) * height;
+        Buffer got = test::poisoned<unsigned char>(q, count), want = test::poisoned<unsigned char>(q, count);
+        const long long n = 23, w = width;
+        const unsigned char border = 1;
+        k.set_args(bv, n, got, w, border);
+        r.set_args(bv, n, want, w, border);
+        q.launch(k, NDRange(width, height));
+        q.launch(r, NDRange(width, height));
+        const auto g = download<unsigned char>(q, got, count), want_h = download<unsigned char>(q, want, count);
+        EXPECT_EQ(g, want_h) << width << "x" << height;
+        int ones = 0;
+        for (unsigned char c : want_h) ones += c == 1;
+        if (width == 100) {
+          EXPECT_GT(ones, 0);
+          EXPECT_LT(ones, static_cast<int>(count));
+        }
       }
     }
   }
