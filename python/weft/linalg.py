@@ -4,7 +4,7 @@ The matrix product runs on each device's BLAS library (OpenBLAS on the host, CLB
 cuBLAS on CUDA), or weft's fused kernel where that library is absent and for integer operands.
 The decompositions (solve, inv, det, slogdet, cholesky, qr, svd, svdvals, eigh, eigvalsh) call
 LAPACK on the host, its s/d routines for real arrays and its c/z ones for complex64/complex128
-(cholesky and eigh take Hermitian matrices; singular values, eigenvalues and log |det| are real,
+(cholesky and eigh take Hermitian matrices; singular values, eigenvalues and the log of abs(det) are real,
 slogdet's sign a unit complex number): an array on an OpenCL or CUDA device is copied to the host, decomposed there
 and its results copied back to its device. Without a LAPACK library they raise weft.Unsupported
 naming the libraries looked for. The rest (norms, pinv, matrix_rank, matrix_power, trace,
