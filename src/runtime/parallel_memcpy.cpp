@@ -66,18 +66,17 @@ bool ParallelMemcpy::claim(Ticket upto, Slice& s) {
   return false;
 }
 
-// A slice's copy, with streaming (non-temporal) stores on x86-64: a staged chunk is written
-// once and read next by the copy engine (upload) or by the caller much later (download), so
-// caching it gains nothing, while ordinary stores first read every destination line (a third
-// more memory traffic, on a memory system the copy engine shares). glibc's memcpy streams
-// only copies larger than a share of the last-level cache, which a slice is not.
+// A slice's copy; a streaming job's with non-temporal stores on x86-64 (the Stores comment in
+// the header: ordinary stores first read every destination line, a third more memory traffic
+// on a memory system the copy engine shares). glibc's memcpy streams only copies larger than
+// a share of the last-level cache, which a slice is not.
 void ParallelMemcpy::run(const Slice& s) {
   char* dst = s.job->dst + s.offset;
   const char* src = s.job->src + s.offset;
   std::size_t n = s.length;
 #if defined(__x86_64__)
   const std::size_t head = (64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64;
-  if (n >= head + 4096) {
+  if (s.job->stores == Stores::streaming && n >= head + 4096) {
     std::memcpy(dst, src, head);
     dst += head;
     src += head;
@@ -136,7 +135,7 @@ void ParallelMemcpy::worker() {
   }
 }
 
-ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::size_t bytes) {
+ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::size_t bytes, Stores stores) {
   if (threads_ == 1 || bytes < kMinJobBytes) {
     std::memcpy(dst, src, bytes);
     return 0;
@@ -151,6 +150,7 @@ ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::s
   j.src = static_cast<const char*>(src);
   j.bytes = j.left = bytes;
   j.slice = slice;
+  j.stores = stores;
   submitted_.store(j.id, std::memory_order_release);
   if (sleepers_) work_.notify_all();
   return j.id;

@@ -119,7 +119,7 @@ bool CudaStaging::read(CUstream stream, void* dst, CUdeviceptr src, std::size_t 
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
     check(driver().cuEventSynchronize(events_[k]), "cuEventSynchronize");
-    jobs[i] = pool.submit(to + off, buffers_[k], len);
+    jobs[i] = pool.submit(to + off, buffers_[k], len, ParallelMemcpy::Stores::streaming);
     if (i > 0) {
       pool.wait(jobs[i - 1]);
       if (i - 1 + kBuffers < parts.size()) issue(i - 1 + kBuffers);

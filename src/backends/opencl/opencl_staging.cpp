@@ -144,7 +144,7 @@ StagedCopy OpenclStaging::read(cl_command_queue queue, void* dst, cl_mem src, st
     const auto [off, len] = parts[i];
     const std::size_t k = i % kBuffers;
     reuse(k);
-    jobs[i] = pool.submit(to + off, buffers_[k]->data(), len);
+    jobs[i] = pool.submit(to + off, buffers_[k]->data(), len, ParallelMemcpy::Stores::streaming);
     if (i > 0) {
       pool.wait(jobs[i - 1]);
       if (i - 1 + kBuffers < parts.size()) {
