@@ -74,6 +74,7 @@ def inline_store(tr: Any, target: ast.expr, value: ast.expr, node: ast.AST) -> b
     # The helper this call made (not one an earlier call made): unused once inlined, as no call
     # follows the prange body's last statement (recursion is refused when it is made).
     fresh = len(tr.prog.functions) > made and tr.prog.functions[-1].split("(")[0].endswith(f" {cname}")
+    fresh_at = len(tr.prog.functions) - 1  # (the store target and the callee may make helpers after it)
     if not isinstance(ret, Scalar):
         tr.assign_value(target, tr.jit_value(cname, ret, flat), node)
         return True
@@ -120,7 +121,7 @@ def inline_store(tr: Any, target: ast.expr, value: ast.expr, node: ast.AST) -> b
     if place.root:
         tr.written.add(place.root)
     if fresh:
-        tr.prog.functions.pop()
+        del tr.prog.functions[fresh_at]
     indent = "    " * (tr.depth - 1)
     for line in lines:
         tr.lines.append(indent + _rename(line, names).replace(_STORE, place.ref))

@@ -129,12 +129,18 @@ class Strip {
 };
 
 bool Strip::gate_tokens() const {
+  // The program's own macros: the gate reads unexpanded tokens, so a macro could hide a return,
+  // break, continue, address-of or a call; a kernel that uses one keeps the per-item path.
+  std::set<std::string_view> macros;
+  for (std::size_t j = 1; j + 1 < p_.tokens.size(); ++j) {
+    if (p_.tokens[j].in_directive && text(j) == "define" && text(j - 1) == "#") macros.insert(text(j + 1));
+  }
   for (std::size_t j = k_.body_open + 1; j < k_.body_close; ++j) {
     const Token& t = p_.tokens[j];
     if (t.in_directive) return false;
     const auto s = text(j);
     if (t.kind == TokenKind::identifier) {
-      if (refused_name(s)) return false;
+      if (refused_name(s) || macros.count(s)) return false;
       if (text(j + 1) == "(" && p_.find(s) != nullptr && !pure_leaf(s)) return false;  // the program's own
       if (s == "return" && text(j + 1) != ";") return false;
     } else if (s == "&") {
@@ -518,7 +524,8 @@ std::optional<std::string> Strip::run(const std::string& symbol) {
   varying_ = varying_variables(p_, body);
   const auto top = level_of(body);
   if (!scan(top, false) || !any_split_ || split_loops_.empty()) return std::nullopt;
-  // What per-item statements write must not be a strip-uniform variable (they run once per lane).
+  // What per-item statements write must not be a strip-uniform variable or a kernel parameter
+  // (they run once per lane, and a strip has one copy of each parameter).
   std::set<std::string> all;
   std::vector<const Stmt*> todo(top.begin(), top.end());
   while (!todo.empty()) {
@@ -532,7 +539,7 @@ std::optional<std::string> Strip::run(const std::string& symbol) {
     std::set<std::string> w;
     writes(*s, w);
     for (const auto& n : w) {
-      if (uniform_.count(n)) return std::nullopt;
+      if (uniform_.count(n) || params_.count(n)) return std::nullopt;
       all.insert(n);
     }
   }

@@ -130,3 +130,31 @@ def test_the_kernel_holds_the_callees_loop():
     assert "pyk_i1_n = " in body  # the parameter the callee assigns is a copy
     body = kernel_body(weft.show_source(sums_not_last, np.zeros(3), np.zeros(4), np.zeros(4)))
     assert re.search(r"pyk_scaled_\d+\(", body)  # not the body's last statement: called
+
+
+@weft.jit
+def _mark(a, i):
+    a[i] = 1
+    return i
+
+
+@weft.jit
+def _tenfold(a, i):
+    return a[i] * 10
+
+
+@weft.jit
+def _target_calls(a, out):
+    for i in weft.prange(len(out)):
+        out[_mark(a, i)] = _tenfold(a, i)
+
+
+def test_a_store_target_that_calls_a_jit_function_keeps_that_helper(device):
+    # The store target's own call makes a helper after the inlined callee's: the inliner drops
+    # the callee's (unused once inlined), not the last one made. The value is computed first,
+    # as Python does: out[i] = a[i] * 10 before _mark sets a[i] = 1.
+    a, out = np.full(4, 5), np.zeros(4, np.int64)
+    with device:
+        _target_calls(a, out)
+    np.testing.assert_array_equal(out, [50, 50, 50, 50])
+    np.testing.assert_array_equal(a, [1, 1, 1, 1])

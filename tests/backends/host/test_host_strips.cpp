@@ -154,8 +154,16 @@ TEST(HostStrips, TheTranslationInterchangesOnlyTheShapeItCovers) {
                            "float s = 0; for (int k = 0; k < n; ++k) { float* p = &s; *p += k; } a[i] = s;",
                            "float t[4]; for (int k = 0; k < n; ++k) { t[k & 3] = k; a[i] += t[0]; }",
                            "for (int k = 0; k < n; ++k) { if (a[i] > k) break; a[i] += 1; }",
-                           "__global float *p = 0; for (int k = 0; k < n; ++k) { p = a + i; a[i] += 1; }"}) {
-    const std::string src = std::string("float helper(__global float *p, int k) { return p[k]; }\n__kernel void k1(__global float *a, int n) {"
+                           "__global float *p = 0; for (int k = 0; k < n; ++k) { p = a + i; a[i] += 1; }",
+                           // a parameter written per item (a strip has one copy of it): a count
+                           // changed, the row-pointer idiom
+                           "n = n - 1; float s = 0; for (int k = 0; k < n; ++k) s += 1; a[i] = s;",
+                           "a += i; float s = 0; for (int k = 0; k < n; ++k) s += 1; a[0] = s;",
+                           // the program's macros (they could hide return, break, continue, calls)
+                           "for (int k = 0; k < n; ++k) { if (k == i) STOP; a[i] += 1; }",
+                           "float s = 0; for (int k = 0; k < n; ++k) s += TWO; a[i] = s;"}) {
+    const std::string src = std::string("#define STOP break\n#define TWO 2.0f\nfloat helper(__global float *p, int k) "
+                                        "{ return p[k]; }\n__kernel void k1(__global float *a, int n) {"
                                         " int i = get_global_id(0); ") + body + " }";
     EXPECT_FALSE(transformed(src.c_str(), "k1")) << body;
   }
