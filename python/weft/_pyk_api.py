@@ -500,10 +500,8 @@ def kernel(func: F | None = None, *, boundscheck: bool = False) -> Any:
     called ``k(queue_or_device, global_size, local_size, *args)`` with weft arrays and numbers, as
     an OpenCL C kernel is; it returns the launch's weft.Event. NumPy arrays are taken too (used in
     place on the host backend, else copied and the written ones copied back; the launch is then
-    waited for). ``k[shape](*args)`` (``k[a.shape]``, ``k[shape, local_size]``) launches it over a
-    shape on its arrays' device, ``weft.global_id(d)`` running over ``shape[d]``.
-    ``@weft.kernel(boundscheck=True)`` checks every array index as @weft.jit's does (the call then
-    waits for the kernel).
+    waited for). ``k[shape](*args)`` or ``k[shape, local_size](*args)`` launches it over a shape on
+    its arrays' device. ``@weft.kernel(boundscheck=True)`` checks every array index (and waits).
 
     Parameters
     ----------
