@@ -45,21 +45,28 @@ ParallelMemcpy::~ParallelMemcpy() {
 }
 
 template <class Done>
-void ParallelMemcpy::spin(Done done) {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
+bool ParallelMemcpy::spin(Done done, std::chrono::microseconds how_long) {
+  const auto until = std::chrono::steady_clock::now() + how_long;
   for (unsigned i = 1;; ++i) {
-    if (done()) return;
+    if (done()) return true;
     pause();
-    if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return;
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return false;
   }
 }
 
-bool ParallelMemcpy::claim(Ticket upto, Slice& s) {
+bool ParallelMemcpy::claim(Ticket upto, Slice& s, bool waiter) {
   for (Job& j : jobs_) {
     if (j.id > upto) return false;
     if (j.next < j.bytes) {
       s = {&j, j.next, std::min(j.slice, j.bytes - j.next)};
       j.next += s.length;
+      if (j.trace) {
+        const std::int64_t now = trace_now_ns();
+        if (!j.trace->claimed) j.trace->claimed = now;
+        if (!waiter && !j.trace->worker) j.trace->worker = now;
+        ++j.trace->slices;
+        if (waiter) ++j.trace->by_waiter;
+      }
       return true;
     }
   }
@@ -102,6 +109,7 @@ void ParallelMemcpy::run(const Slice& s) {
 
 void ParallelMemcpy::finish(const Slice& s) {
   s.job->left -= s.length;
+  if (s.job->trace && s.job->left == 0) s.job->trace->done = trace_now_ns();
   if (jobs_.front().left != 0) return;
   Ticket done = 0;
   while (!jobs_.empty() && jobs_.front().left == 0) {
@@ -116,7 +124,7 @@ void ParallelMemcpy::worker() {
   std::unique_lock lock(m_);
   for (;;) {
     Slice s;
-    if (claim(~Ticket{0}, s)) {
+    if (claim(~Ticket{0}, s, false)) {
       lock.unlock();
       run(s);
       lock.lock();
@@ -126,7 +134,7 @@ void ParallelMemcpy::worker() {
     if (stop_) return;
     const Ticket seen = submitted_.load(std::memory_order_relaxed);
     lock.unlock();
-    spin([&] { return submitted_.load(std::memory_order_acquire) != seen; });
+    spin([&] { return submitted_.load(std::memory_order_acquire) != seen; }, kSpin);
     lock.lock();
     if (submitted_.load(std::memory_order_relaxed) != seen) continue;
     ++sleepers_;
@@ -135,9 +143,15 @@ void ParallelMemcpy::worker() {
   }
 }
 
-ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::size_t bytes, Stores stores) {
+ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::size_t bytes, Stores stores,
+                                              MemcpyTrace* trace) {
   if (threads_ == 1 || bytes < kMinJobBytes) {
+    if (trace) trace->claimed = trace_now_ns();
     std::memcpy(dst, src, bytes);
+    if (trace) {
+      trace->done = trace_now_ns();
+      trace->slices = trace->by_waiter = 1;
+    }
     return 0;
   }
   // Page-aligned slices, about two per thread (the faster threads take more): no two threads
@@ -151,6 +165,8 @@ ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::s
   j.bytes = j.left = bytes;
   j.slice = slice;
   j.stores = stores;
+  j.trace = trace;
+  if (trace) trace->sleeping = sleepers_;
   submitted_.store(j.id, std::memory_order_release);
   if (sleepers_) work_.notify_all();
   return j.id;
@@ -160,7 +176,7 @@ void ParallelMemcpy::wait(Ticket t) {
   if (t == 0 || done_upto_.load(std::memory_order_acquire) >= t) return;
   std::unique_lock lock(m_);
   Slice s;
-  while (claim(t, s)) {
+  while (claim(t, s, true)) {
     lock.unlock();
     run(s);
     lock.lock();
@@ -169,7 +185,7 @@ void ParallelMemcpy::wait(Ticket t) {
   if (done_upto_.load(std::memory_order_relaxed) >= t) return;
   // Every slice is taken; the last ones are short: poll for them before sleeping.
   lock.unlock();
-  spin([&] { return done_upto_.load(std::memory_order_acquire) >= t; });
+  spin([&] { return done_upto_.load(std::memory_order_acquire) >= t; }, kSpin);
   lock.lock();
   ++waiters_;
   done_.wait(lock, [&] { return done_upto_.load(std::memory_order_relaxed) >= t; });
