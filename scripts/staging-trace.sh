@@ -1,10 +1,21 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Issue 30: where a staged pageable copy's time goes beyond its DMA (the fixed ~0.8 ms of
 # 64 MiB uploads). weft bench transfer at 64 and 256 MiB on CUDA and NVIDIA's OpenCL, once
 # without the trace (the figures) and once with WEFT_STAGING_TRACE=1 (every copy's timeline per
 # chunk, src/runtime/staging_trace.hpp), then the traces summarised. About 20 s on the GPU.
-# Usage: scripts/staging-trace.sh [WEFT] [DEVICES]   (traces go to $OUT, default /tmp/weft-staging-trace)
+# Usage (repository root): scripts/staging-trace.sh [WEFT | BUNDLE_DIR] [DEVICES]
+#   WEFT: the weft tool (default build/tools/weft); BUNDLE_DIR: scripts/gpu-bundle.sh's
+#   .gpu-bundle (its libraries are put on LD_LIBRARY_PATH and .gpu/opencl-on-nvidia.sh is
+#   sourced, as scripts/gpu-run.sh does). Traces go to $OUT (default /tmp/weft-staging-trace).
+set -u
+cd "$(dirname "$0")/.."
 weft=${1:-build/tools/weft}
+if [ -d "$weft" ]; then
+  bundle=$(cd "$weft" && pwd)
+  weft=$bundle/weft
+  export LD_LIBRARY_PATH=$bundle:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+  [ -f .gpu/opencl-on-nvidia.sh ] && source .gpu/opencl-on-nvidia.sh > /dev/null 2>&1
+fi
 devices=${2:-cuda:0 opencl:0:0}
 out=${OUT:-/tmp/weft-staging-trace}
 mkdir -p "$out"
@@ -18,4 +29,4 @@ for dev in $devices; do
       | grep '^transfer'
   done
 done
-python3 "$(dirname "$0")/staging-trace-summary.py" "$out"/trace-*.txt | tee "$out/summary.txt"
+python3 scripts/staging-trace-summary.py "$out"/trace-*.txt | tee "$out/summary.txt"
