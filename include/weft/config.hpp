@@ -29,6 +29,9 @@
 //                    device or an OpenCL GPU are staged through pinned buffers (the largest
 //                    chunk in MiB, 1 to 256; the memcpy threads, 1 to 64); unset: the
 //                    defaults argued in src/backends/cuda/cuda_staging.hpp. For tuning.
+//   WEFT_STAGING_TRACE  0 | off (default); 1 | on: every staged copy's timeline (per chunk: memcpy
+//                    queued, started, done; DMA queued, started, done) is kept and printed to
+//                    stderr when the process exits (src/runtime/staging_trace.hpp). For tuning.
 //   PATH             where programs (the host backend's compiler) are looked up
 //
 //   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
@@ -69,6 +72,7 @@ struct WEFT_API Config {
   bool bounds_check = false;             // WEFT_BOUNDS_CHECK
   std::size_t staging_chunk_bytes = 0;   // WEFT_STAGING's chunk; 0: the default table's
   unsigned staging_threads = 0;          // WEFT_STAGING's threads; 0: the default table's
+  bool staging_trace = false;            // WEFT_STAGING_TRACE
   std::string path;                      // PATH; default /usr/local/bin:/usr/bin:/bin
 
   /// True when WEFT_BACKENDS lets backend ("host", "opencl", "cuda") load at all.

@@ -421,6 +421,16 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     c.staging_threads = static_cast<unsigned>(threads);
   }
 
+  if (auto v = get("WEFT_STAGING_TRACE"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    if (t == "1" || t == "on") c.staging_trace = true;
+    else if (t == "0" || t == "off") c.staging_trace = false;
+    else {
+      throw ConfigError("WEFT_STAGING_TRACE='" + std::string(*v) + "' is not a switch: expected 0 or off (no trace, "
+                        "the default), 1 or on (staged copies' timelines printed to stderr at exit)");
+    }
+  }
+
   // An empty PATH entry is the current directory (as execvp takes it), so PATH is kept as is.
   const auto path = get("PATH");
   c.path = path ? std::string(*path) : "/usr/local/bin:/usr/bin:/bin";

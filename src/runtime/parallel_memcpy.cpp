@@ -17,9 +17,21 @@ namespace {
 constexpr std::size_t kPage = 4096;
 constexpr std::size_t kMinJobBytes = std::size_t{1} << 20;  // smaller: one memcpy here
 constexpr std::size_t kMinSlice = std::size_t{128} << 10;
-// How long an idle thread polls for the next job before it sleeps: a stager queues its next
-// chunk within microseconds, and a sleeping thread's wake-up costs tens of them in a VM.
+// How long a polling thread only pauses; after that it yields between polls (in case the
+// process has more busy threads than cores).
 constexpr auto kSpin = std::chrono::microseconds(30);
+// How long an idle pool thread polls for the next job before it sleeps: a stager queues its
+// next chunk within microseconds, and the next copy of a pipeline (or of a loop of copies)
+// often comes within a few hundred, while a sleeping thread's wake-up costs tens of them in a
+// VM, each of the pool's threads, at the start of the copy where the copy engine waits for
+// the first chunk.
+constexpr auto kIdleSpin = std::chrono::microseconds(250);
+// How long a caller whose job's last slices are on other threads polls for them before it
+// sleeps (yielding after kSpin, in case the pool has more threads than cores). The caller is a
+// stager that queues the chunk's DMA (or its next chunk's) the moment the job is done: a
+// sleeping one woke tens of microseconds later, once per chunk, while the copy engine could
+// be idle. The slices in flight take at most a slice's copy: ~100 us for the largest on one thread.
+constexpr auto kWaitSpin = std::chrono::microseconds(2000);
 
 void pause() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
@@ -45,21 +57,38 @@ ParallelMemcpy::~ParallelMemcpy() {
 }
 
 template <class Done>
-void ParallelMemcpy::spin(Done done) {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
+bool ParallelMemcpy::spin(Done done, std::chrono::microseconds how_long) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto polite = start + kSpin, until = start + how_long;
   for (unsigned i = 1;; ++i) {
-    if (done()) return;
+    if (done()) return true;
     pause();
-    if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return;
+    if (i % 64 == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now > until) return false;
+      if (now > polite) std::this_thread::yield();
+    }
   }
 }
 
-bool ParallelMemcpy::claim(Ticket upto, Slice& s) {
+// Guided slices: a share of what is left of the job (at most its slice, at least kMinSlice,
+// whole pages), so that its last slices are short and the job is done soon after they are
+// taken, rather than a full slice's copy after the others on one straggling thread.
+bool ParallelMemcpy::claim(Ticket upto, Slice& s, bool waiter) {
   for (Job& j : jobs_) {
     if (j.id > upto) return false;
     if (j.next < j.bytes) {
-      s = {&j, j.next, std::min(j.slice, j.bytes - j.next)};
+      const std::size_t rest = j.bytes - j.next;
+      const std::size_t share = (rest / threads_ + kPage - 1) & ~(kPage - 1);
+      s = {&j, j.next, std::min(rest, std::clamp(share, kMinSlice, j.slice))};
       j.next += s.length;
+      if (j.trace) {
+        const std::int64_t now = trace_now_ns();
+        if (!j.trace->claimed) j.trace->claimed = now;
+        if (!waiter && !j.trace->worker) j.trace->worker = now;
+        ++j.trace->slices;
+        if (waiter) ++j.trace->by_waiter;
+      }
       return true;
     }
   }
@@ -102,6 +131,7 @@ void ParallelMemcpy::run(const Slice& s) {
 
 void ParallelMemcpy::finish(const Slice& s) {
   s.job->left -= s.length;
+  if (s.job->trace && s.job->left == 0) s.job->trace->done = trace_now_ns();
   if (jobs_.front().left != 0) return;
   Ticket done = 0;
   while (!jobs_.empty() && jobs_.front().left == 0) {
@@ -116,7 +146,7 @@ void ParallelMemcpy::worker() {
   std::unique_lock lock(m_);
   for (;;) {
     Slice s;
-    if (claim(~Ticket{0}, s)) {
+    if (claim(~Ticket{0}, s, false)) {
       lock.unlock();
       run(s);
       lock.lock();
@@ -126,7 +156,7 @@ void ParallelMemcpy::worker() {
     if (stop_) return;
     const Ticket seen = submitted_.load(std::memory_order_relaxed);
     lock.unlock();
-    spin([&] { return submitted_.load(std::memory_order_acquire) != seen; });
+    spin([&] { return submitted_.load(std::memory_order_acquire) != seen; }, kIdleSpin);
     lock.lock();
     if (submitted_.load(std::memory_order_relaxed) != seen) continue;
     ++sleepers_;
@@ -135,9 +165,15 @@ void ParallelMemcpy::worker() {
   }
 }
 
-ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::size_t bytes, Stores stores) {
+ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::size_t bytes, Stores stores,
+                                              MemcpyTrace* trace) {
   if (threads_ == 1 || bytes < kMinJobBytes) {
+    if (trace) trace->claimed = trace_now_ns();
     std::memcpy(dst, src, bytes);
+    if (trace) {
+      trace->done = trace_now_ns();
+      trace->slices = trace->by_waiter = 1;
+    }
     return 0;
   }
   // Page-aligned slices, about two per thread (the faster threads take more): no two threads
@@ -151,6 +187,8 @@ ParallelMemcpy::Ticket ParallelMemcpy::submit(void* dst, const void* src, std::s
   j.bytes = j.left = bytes;
   j.slice = slice;
   j.stores = stores;
+  j.trace = trace;
+  if (trace) trace->sleeping = sleepers_;
   submitted_.store(j.id, std::memory_order_release);
   if (sleepers_) work_.notify_all();
   return j.id;
@@ -160,16 +198,16 @@ void ParallelMemcpy::wait(Ticket t) {
   if (t == 0 || done_upto_.load(std::memory_order_acquire) >= t) return;
   std::unique_lock lock(m_);
   Slice s;
-  while (claim(t, s)) {
+  while (claim(t, s, true)) {
     lock.unlock();
     run(s);
     lock.lock();
     finish(s);
   }
   if (done_upto_.load(std::memory_order_relaxed) >= t) return;
-  // Every slice is taken; the last ones are short: poll for them before sleeping.
+  // Every slice is taken and being copied: poll for them before sleeping (kWaitSpin).
   lock.unlock();
-  spin([&] { return done_upto_.load(std::memory_order_acquire) >= t; });
+  if (spin([&] { return done_upto_.load(std::memory_order_acquire) >= t; }, kWaitSpin)) return;
   lock.lock();
   ++waiters_;
   done_.wait(lock, [&] { return done_upto_.load(std::memory_order_relaxed) >= t; });

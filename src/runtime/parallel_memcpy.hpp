@@ -12,6 +12,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,8 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+#include "runtime/staging_trace.hpp"
 
 namespace weft::detail {
 
@@ -42,8 +45,11 @@ class ParallelMemcpy {
   enum class Stores { cached, streaming };
   /// Queues dst <- src (not overlapping) and returns at once; dst and src must stay valid
   /// until wait(ticket) has returned. A small copy (under 1 MiB) or one on a pool of one
-  /// thread is made here and gets ticket 0.
-  Ticket submit(void* dst, const void* src, std::size_t bytes, Stores stores = Stores::cached);
+  /// thread is made here and gets ticket 0. trace (WEFT_STAGING_TRACE): where the job's
+  /// timeline goes, written under the pool's lock; it must stay valid until wait(ticket) has
+  /// returned.
+  Ticket submit(void* dst, const void* src, std::size_t bytes, Stores stores = Stores::cached,
+                MemcpyTrace* trace = nullptr);
   /// Returns once job t has been copied (and possibly jobs queued before it); copies slices of
   /// it and of earlier jobs meanwhile.
   void wait(Ticket t);
@@ -58,17 +64,18 @@ class ParallelMemcpy {
     const char* src = nullptr;
     std::size_t bytes = 0, slice = 0, next = 0, left = 0;
     Stores stores = Stores::cached;
+    MemcpyTrace* trace = nullptr;
   };
   struct Slice {
     Job* job = nullptr;
     std::size_t offset = 0, length = 0;
   };
   void worker();
-  bool claim(Ticket upto, Slice& s);  // under m_: the first unclaimed slice of a job <= upto
+  bool claim(Ticket upto, Slice& s, bool waiter);  // under m_: the first unclaimed slice of a job <= upto
   void finish(const Slice& s);        // under m_
   static void run(const Slice& s);
   template <class Done>
-  static void spin(Done done);  // briefly, without the lock
+  static bool spin(Done done, std::chrono::microseconds how_long);  // without the lock; false: not done
 
   unsigned threads_;
   std::mutex m_;

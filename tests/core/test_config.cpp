@@ -177,6 +177,18 @@ TEST(Config, StagingTakesChunkAndThreads) {
   }
 }
 
+TEST(Config, StagingTraceIsASwitch) {
+  EXPECT_FALSE(parse({}).staging_trace);
+  EXPECT_TRUE(parse({{"WEFT_STAGING_TRACE", " on "}}).staging_trace);
+  EXPECT_TRUE(parse({{"WEFT_STAGING_TRACE", "1"}}).staging_trace);
+  EXPECT_FALSE(parse({{"WEFT_STAGING_TRACE", "off"}}).staging_trace);
+  for (const char* bad : {"yes", "2", "debug"}) {
+    const std::string e = error_of({{"WEFT_STAGING_TRACE", bad}});
+    EXPECT_NE(e.find("WEFT_STAGING_TRACE='" + std::string(bad) + "'"), std::string::npos) << e;
+    EXPECT_NE(e.find("0 or off"), std::string::npos) << e;
+  }
+}
+
 TEST(Config, PathIsReadForProgramLookups) {
   EXPECT_EQ(parse({{"PATH", "/opt/cc/bin:/usr/bin"}}).path, "/opt/cc/bin:/usr/bin");
   EXPECT_EQ(parse({}).path, "/usr/local/bin:/usr/bin:/bin");

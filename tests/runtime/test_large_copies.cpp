@@ -147,6 +147,32 @@ TEST(ParallelMemcpy, QueuedJobsCompleteWhateverOrderTheyAreWaitedIn) {
   pool.wait(0);
 }
 
+TEST(ParallelMemcpy, ATracedJobRecordsItsTimeline) {
+  // WEFT_STAGING_TRACE's record of a job: taken, done, its slices (guided: more than the two
+  // per thread of a fixed cut, the last ones short) and the waiter's share.
+  for (unsigned threads : {1u, 3u}) {
+    detail::ParallelMemcpy pool(threads);
+    std::vector<unsigned char> src((std::size_t{6} << 20) + 5), dst(src.size(), 0);
+    std::iota(src.begin(), src.end(), static_cast<unsigned char>(threads));
+    detail::MemcpyTrace trace;
+    const std::int64_t before = detail::trace_now_ns();
+    pool.wait(pool.submit(dst.data(), src.data(), src.size(), detail::ParallelMemcpy::Stores::cached, &trace));
+    EXPECT_EQ(dst, src);
+    EXPECT_GE(trace.claimed, before);
+    EXPECT_GE(trace.done, trace.claimed);
+    EXPECT_LE(trace.done, detail::trace_now_ns());
+    EXPECT_LE(trace.by_waiter, trace.slices);
+    if (threads == 1) {
+      EXPECT_EQ(trace.slices, 1u);  // (one thread: a plain memcpy at submit)
+    } else {
+      EXPECT_GT(trace.slices, 2 * threads);
+      if (trace.worker) {
+        EXPECT_GE(trace.worker, trace.claimed);
+      }
+    }
+  }
+}
+
 TEST(StagingChunks, CoverTheCopyGrowingAndForReadsTaperingAtTheEnd) {
   const detail::StagingPlan plan;  // 2 MiB doubling to 16 MiB
   constexpr std::size_t MiB = std::size_t{1} << 20;

@@ -20,6 +20,15 @@
 //   chunk i - 1's), cut into slices that the threads take in order, so they go from one chunk
 //   to the next without a barrier and without sleeping (runtime/parallel_memcpy.hpp), and the
 //   four buffers leave the copy engine two chunks queued while the host works on two.
+// - Wake-ups: at 64 MiB uploads reached only 0.60 of pinned (0.97 at 1 GiB), a roughly fixed
+//   ~0.8 ms. The suspected cause (not yet confirmed by a trace on the GPU machine): while the
+//   chunks are small (the ramp), a stager that slept waiting for its chunk's
+//   memcpy (a futex wake-up, tens of microseconds or more in a VM) left the copy engine idle,
+//   and queued the next chunk late enough for the pool's threads to run dry and sleep too; and
+//   the pool's threads slept between copies. Now a waiter polls while its chunk's last slices
+//   are in flight (they are short: guided slices), and idle threads poll a few hundred
+//   microseconds before they sleep (runtime/parallel_memcpy.cpp). WEFT_STAGING_TRACE=1 prints
+//   every staged copy's timeline per chunk (runtime/staging_trace.hpp), to see where it goes.
 // - The host memcpy must outrun the copy engine, which reads pinned memory at 50-55 GB/s,
 //   while both share the host's memory bandwidth; one thread copies 8-12 GB/s, so 8 threads
 //   leave little margin: 3/4 of the hardware threads, at most 16 (12 on a 16-thread host).
