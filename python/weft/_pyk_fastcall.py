@@ -47,7 +47,8 @@ def _array_guard(j: int, name: str, a: Any, strided: bool, device: str | None, o
         out.append(f"    if len(pyk_s{j}) != {ndim}: return pyk_MISS")
     if ndim >= 2 and not strided:
         last = f"pyk_s{j}[{ndim - 1}]"
-        out.append(f"    if {last} != {inner}: return pyk_MISS" if inner else f"    if 1 <= {last} <= 4: return pyk_MISS")
+        test = f"{last} != {inner}" if inner else f"1 <= {last} <= 4"
+        out.append(f"    if {test}: return pyk_MISS")
 
 
 def _names(nodes: list[ast.expr]) -> set[str]:
@@ -55,8 +56,8 @@ def _names(nodes: list[ast.expr]) -> set[str]:
 
 
 def make_fast(parsed: Any, kinds: tuple[int, ...], args: tuple[Any, ...], device: Any, kernel: Any,
-              arguments: Callable[..., list[Any]], call: Callable[..., Any] | None = None, dims: list[Any] | None = None,
-              lets: dict[str, ast.expr] | None = None, mode: str = "jit") -> Callable[..., Any] | None:
+              arguments: Callable[..., list[Any]], call: Callable[..., Any] | None = None,
+              dims: list[Any] | None = None, lets: dict[str, ast.expr] | None = None, mode: str = "jit") -> Callable[..., Any] | None:
     """The fast function of a plan made by a call with args (weft arrays and numbers, one per
     parameter) on device: called with the same arguments (mode "kernel": after the queue, global
     and local sizes, and it launches kernel on that queue), it returns MISS where a guard fails,
@@ -102,7 +103,8 @@ def make_fast(parsed: Any, kinds: tuple[int, ...], args: tuple[Any, ...], device
         lines.append(f"    return pyk_K({', '.join(['pyk_q', 'pyk_g', 'pyk_l', *flat])})")
     elif dims:
         lines += [f"    {name} = {ast.unparse(node)}" for name, node in (lets or {}).items()]
-        sizes, bounds = [], []
+        sizes: list[str] = []
+        bounds: list[str] = []
         for j, d in enumerate(dims):
             stop = f"int({ast.unparse(d.stop)})"
             if d.start is None and d.step is None:  # prange(stop): the count is stop
