@@ -57,7 +57,8 @@ def _names(nodes: list[ast.expr]) -> set[str]:
 
 def make_fast(parsed: Any, kinds: tuple[int, ...], args: tuple[Any, ...], device: Any, kernel: Any,
               arguments: Callable[..., list[Any]], call: Callable[..., Any] | None = None,
-              dims: list[Any] | None = None, lets: dict[str, ast.expr] | None = None, mode: str = "jit") -> Callable[..., Any] | None:
+              dims: list[Any] | None = None, lets: dict[str, ast.expr] | None = None,
+              mode: str = "jit") -> Callable[..., Any] | None:
     """The fast function of a plan made by a call with args (weft arrays and numbers, one per
     parameter) on device: called with the same arguments (mode "kernel": after the queue, global
     and local sizes, and it launches kernel on that queue), it returns MISS where a guard fails,
