@@ -167,3 +167,11 @@ def test_kernel_launch_fast_path(device):
     np.testing.assert_array_equal(y.get(), np.arange(4, dtype=np.float32) * [3, 2, 3, 2])
     with pytest.raises(TypeError, match="the first argument is a weft.Queue or weft.Device"):
         add_to("queue", (4,), None, y, x, 1.0)
+
+
+def test_plans_compile_their_prange_bounds(device):
+    y = weft.zeros(6, np.int32, device=device)
+    every_other(y, 1, 2)
+    plan = next(p for (_, d), p in every_other._plans.items() if d == device)
+    assert plan.dims is not None and plan.plain  # (the bounds as one Python function: no eval per call)
+    assert plan.dims(y, 1, 2) == [(1, 2, 3)]
