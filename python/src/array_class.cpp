@@ -107,6 +107,20 @@ void register_arrays(nb::module_& m) {
   }, nb::arg("device").none());
   // WEFT_DEVICE=auto: arrays made without a device are automatic (Config::device_automatic).
   m.def("_default_is_auto", [] { return weft::config().device_automatic; });
+  // Python kernels' cached calls (python/weft/_pyk_fastcall.py): x's shape where x is a weft.Array
+  // of dtype and ndim on device, strided or not as asked (strided: not C-contiguous from offset
+  // 0), else None (the call then takes the signature path): one call for five attributes.
+  m.def("_pyk_guard", [](nb::handle x, const std::string& dtype, std::size_t ndim, bool strided,
+                         const weft::Device& device) -> nb::object {
+    if (!nb::isinstance<PyArray>(x)) return nb::none();
+    const PyArray& p = as_py(x);
+    const std::string_view name = p.dtype() == weft::DType::bool_ ? std::string_view("bool") : weft::name(p.dtype());
+    if (name != dtype || p.shape().ndim() != ndim || !(p.device() == device)) return nb::none();
+    const weft::Array& a = p.array();
+    if ((a.offset() != 0 || !a.is_contiguous()) != strided) return nb::none();
+    return to_tuple(p.shape().dims());
+  }, nb::arg("x"), nb::arg("dtype"), nb::arg("ndim"), nb::arg("strided"), nb::arg("device"),
+     "Python kernels' guard of a cached call's array argument (python/weft/_pyk_fastcall.py).");
   // The extension's part of weft.Array (python/weft/_array.py defines the class over it).
   auto cls = nb::class_<PyArray>(m, "_Array",
                                  "The C++ part of weft.Array: lazy expressions, views, arithmetic and copies.");

@@ -12,8 +12,9 @@ from typing import Any, Callable, TypeVar
 import numpy as _np
 
 from . import _weft
-from ._pyk_dispatch import Plan, signature
+from ._pyk_dispatch import Plan, _flat, signature
 from ._device import current_device
+from ._pyk_fastcall import MISS, make_fast, remember
 from ._pyk_launch import KernelLaunch
 from ._pyk_frontend import Parsed, parse
 from ._pyk_jitcall import (JitPlan, borrow, check_writable, jit_signature, launch, numpy_arguments, numpy_type,
@@ -209,35 +210,6 @@ def _bind(p: Parsed, args: tuple[Any, ...], what: str) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _flat(types: tuple[Type, ...], args: tuple[Any, ...]) -> list[Any]:
-    flat: list[Any] = []
-    for t, a in zip(types, args):
-        if isinstance(t, ArrayT):
-            flat.extend(_array_args(t, a))
-        elif isinstance(t, TupleT):
-            flat.extend(_scalar(e, x) for e, x in zip(t.elems, a))
-        else:
-            assert isinstance(t, Scalar)
-            flat.append(_scalar(t, a))
-    return flat
-
-
-def _array_args(t: ArrayT, a: Any) -> list[Any]:
-    """An array's kernel arguments: the array and its shape; a strided view (no copy) passes the
-    allocation from its first element up to the view's last, its offset and strides in elements."""
-    if not t.strided:
-        return [a, *(_np.int64(n) for n in a.shape)]
-    item = a.dtype.itemsize
-    strides = [s // item for s in a.strides]
-    reach = a.offset + sum(max(0, (n - 1) * s) for n, s in zip(a.shape, strides)) if a.size else a.offset
-    whole = _weft._as_strided(a, (reach + 1,), (1,), 0)
-    return [whole, *(_np.int64(n) for n in a.shape), _np.int64(a.offset), *(_np.int64(s) for s in strides)]
-
-
-def _scalar(t: Scalar, v: Any) -> Any:
-    return _np.uint8(bool(v)) if t.name == "bool" else t.dtype.type(v)
-
-
 class _Compiler:
     """Translations per argument types and kernels per (types, device), for one function."""
 
@@ -300,11 +272,17 @@ class JitFunction:
         self.parsed = parse(func, "@weft.jit")
         self._compiler = _Compiler(self.parsed, "entry", boundscheck)
         self._plans: dict[tuple[Any, ...], JitPlan] = {}  # (signature, device) -> JitPlan (_pyk_jitcall)
+        self._fast: list[Callable[..., Any]] = []  # the plans' guarded calls, newest first (_pyk_fastcall)
         self._nparams = len(self.parsed.params)
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: Any) -> Any:
-        if len(args) != self._nparams:
+        if len(args) == self._nparams:  # (a fast function takes exactly the parameters)
+            for fast in self._fast:
+                r = fast(*args)
+                if r is not MISS:
+                    return r
+        else:
             args = _bind(self.parsed, args, "@weft.jit function")  # (defaults: then the plan applies)
         if not self._compiler.boundscheck:
             sig = jit_signature(args)
@@ -335,8 +313,9 @@ class JitFunction:
         check_writable(p, "@weft.jit function", args, borrowed, compiled.writes)
         if len(args) == len(p.params) and not self._compiler.boundscheck:
             sig = jit_signature(args)
-            if sig is not None:
-                self._plans[(sig[0], device)] = JitPlan(p, tuple(types), compiled, k)
+            if sig is not None and (sig[0], device) not in self._plans:  # (a plan's fast function once)
+                plan = self._plans[(sig[0], device)] = JitPlan(p, tuple(types), compiled, k)
+                remember(self._fast, plan.fast(args, device))
         run_args: list[Any]  # (weft arrays, contiguous copies of views, scalars)
         copies: list[tuple[int, Any, Any]]
         run_args, copies = [], []
@@ -386,9 +365,15 @@ class KernelFunction:
         self.parsed = parse(func, "@weft.kernel")
         self._compiler = _Compiler(self.parsed, "kernel", boundscheck)
         self._plans: dict[tuple[Any, ...], Plan] = {}  # (signature, device) -> Plan (_pyk_dispatch)
+        self._fast: list[Callable[..., Any]] = []  # the plans' guarded launches, newest first (_pyk_fastcall)
         functools.update_wrapper(self, func)
 
     def __call__(self, queue: Any, global_size: Any, local_size: Any, *args: Any) -> _weft.Event:
+        if len(args) == len(self.parsed.params):  # (a fast function takes exactly the parameters)
+            for fast in self._fast:
+                r = fast(queue, global_size, local_size, *args)
+                if r is not MISS:
+                    return r  # type: ignore[no-any-return]
         if type(queue) is _weft.Queue and not self._compiler.boundscheck:
             sig = signature(args)
             if sig is not None:
@@ -413,8 +398,9 @@ class KernelFunction:
         c, k = self._compiler.kernel(tuple(types), queue.device)
         check_writable(p, "@weft.kernel", args, [i for i in flat_of if i not in {j for j, _, _ in copies}], c.writes)
         sig = signature(args) if len(args) == len(p.params) else None
-        if sig is not None and not self._compiler.boundscheck:
-            self._plans[(sig, queue.device)] = Plan(tuple(types), k)
+        if sig is not None and not self._compiler.boundscheck and (sig, queue.device) not in self._plans:
+            plan = self._plans[(sig, queue.device)] = Plan(tuple(types), k)
+            remember(self._fast, make_fast(p, plan.kinds, args, queue.device, k, plan.arguments, mode="kernel"))
         checks = self._compiler.check_buffers(queue.device)
         flat: list[Any] = []
         for i, (t, a) in enumerate(zip(types, args)):

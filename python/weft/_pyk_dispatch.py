@@ -17,7 +17,7 @@ from typing import Any
 import numpy as _np
 
 from . import _weft
-from ._pyk_types import ArrayT, Scalar, Type, inner_extent
+from ._pyk_types import ArrayT, Scalar, TupleT, Type, inner_extent
 
 _ARRAY, _STRIDED, _VALUE, _BOOL, _OTHER = range(5)
 _PLAIN = (float, int, bool)
@@ -74,10 +74,37 @@ class Plan:
             elif kind == _BOOL:
                 flat.append(1 if a else 0)
             elif kind == _STRIDED:
-                from ._pyk_api import _array_args
                 assert isinstance(t, ArrayT)
                 flat.extend(_array_args(t, a))
             else:
-                from ._pyk_api import _flat
                 flat.extend(_flat((t,), (a,)))
         return flat
+
+
+def _flat(types: tuple[Type, ...], args: tuple[Any, ...]) -> list[Any]:
+    flat: list[Any] = []
+    for t, a in zip(types, args):
+        if isinstance(t, ArrayT):
+            flat.extend(_array_args(t, a))
+        elif isinstance(t, TupleT):
+            flat.extend(_scalar(e, x) for e, x in zip(t.elems, a))
+        else:
+            assert isinstance(t, Scalar)
+            flat.append(_scalar(t, a))
+    return flat
+
+
+def _array_args(t: ArrayT, a: Any) -> list[Any]:
+    """An array's kernel arguments: the array and its shape; a strided view (no copy) passes the
+    allocation from its first element up to the view's last, its offset and strides in elements."""
+    if not t.strided:
+        return [a, *(_np.int64(n) for n in a.shape)]
+    item = a.dtype.itemsize
+    strides = [s // item for s in a.strides]
+    reach = a.offset + sum(max(0, (n - 1) * s) for n, s in zip(a.shape, strides)) if a.size else a.offset
+    whole = _weft._as_strided(a, (reach + 1,), (1,), 0)
+    return [whole, *(_np.int64(n) for n in a.shape), _np.int64(a.offset), *(_np.int64(s) for s in strides)]
+
+
+def _scalar(t: Scalar, v: Any) -> Any:
+    return _np.uint8(bool(v)) if t.name == "bool" else t.dtype.type(v)

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import numpy as _np
 
 from . import _weft
-from ._pyk_dispatch import _PLAIN, Plan, array_key
+from ._pyk_dispatch import _PLAIN, Plan, _flat, array_key
 from ._pyk_kernels import Compiled, evaluate_dims
 from ._dtypes import dtype_name
 from ._pyk_types import SCALAR_NAMES, ArrayT, Scalar, Type, inner_extent
@@ -84,7 +84,6 @@ def numpy_arguments(types: list[Type], args: tuple[Any, ...], device: Any) -> tu
                                                                                  list[tuple[int, Any, Any]]]:
     """A @weft.kernel launch's NumPy arguments: ({index: kernel arguments}, [(index, array, device
     copy)]): used in place on the host backend (types[index] then says how), else copied."""
-    from ._pyk_api import _flat
     flat_of: dict[int, list[Any]] = {}
     copies: list[tuple[int, Any, Any]] = []
     for i, (t, a) in enumerate(zip(types, args)):
@@ -127,7 +126,7 @@ def dims_function(p: Any, c: Compiled) -> Callable[..., list[tuple[int, int, int
                  f"    pyk_c{j} = max(0, (pyk_b{j} - pyk_a{j} + pyk_s{j} - (1 if pyk_s{j} > 0 else -1)) // pyk_s{j})"]
         out.append(f"(pyk_a{j}, pyk_s{j}, pyk_c{j})")
     src = (f"def pyk_outer({', '.join(free)}):\n  def pyk_dims({', '.join(params)}):\n"
-           + "\n".join("  " + line for line in body) + f"\n    return [{', '.join(out)}]\n  return pyk_dims\n")
+           + "\n".join(body) + f"\n    return [{', '.join(out)}]\n  return pyk_dims\n")
     try:
         module = compile(src, p.filename, "exec")
     except SyntaxError:
@@ -142,11 +141,12 @@ class JitPlan:
     """A signature's kernel for @weft.jit calls from Python: the kernel, how arguments are passed
     (Plan), the bounds function and what comes back."""
 
-    __slots__ = ("compiled", "arguments", "kernel", "dims", "params", "parsed", "plain")
+    __slots__ = ("compiled", "arguments", "kinds", "kernel", "dims", "params", "parsed", "plain")
 
     def __init__(self, parsed: Any, types: tuple[Type, ...], compiled: Compiled, kernel: Any) -> None:
         self.parsed, self.compiled, self.kernel = parsed, compiled, kernel
-        self.arguments = Plan(types, kernel).arguments
+        plan = Plan(types, kernel)
+        self.arguments, self.kinds = plan.arguments, plan.kinds
         self.dims = dims_function(parsed, compiled)
         # prange loops, nothing to return: the launch alone (no buffers, no waiting)
         self.plain = self.dims is not None and not compiled.reductions and compiled.ret is None \
@@ -167,6 +167,13 @@ class JitPlan:
             return None
         ev, partials, rets = launch(self.kernel, self.compiled, device, self.arguments(args), self.dims_of(args), [])
         return results(self.compiled, partials, rets) if partials or rets else None
+
+    def fast(self, args: tuple[Any, ...], device: Any) -> Callable[..., Any] | None:
+        """The plan's guarded call for arguments like args (_pyk_fastcall), or None."""
+        from ._pyk_fastcall import make_fast
+        c = self.compiled
+        return make_fast(self.parsed, self.kinds, args, device, self.kernel, self.arguments, self.call,
+                         c.dims if self.plain else None, c.lets)
 
     def dims_of(self, args: tuple[Any, ...]) -> list[tuple[int, int, int]]:
         if self.dims is not None:
