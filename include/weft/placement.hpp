@@ -44,12 +44,12 @@ struct WEFT_API DeviceCosts {
   std::string identity;           // backend, name, driver and units: what a stored calibration is keyed by
   bool memory_is_host = false;    // its buffers are host memory: reading them on the host copies nothing
   double launch_s = 0;            // enqueue to completion of an (almost) empty kernel, one work-item
-  // The same over wide_items work-items: what an operation of more than narrow_elements pays
-  // (the host backend runs up to 4096 work-items on the caller's thread and wakes its thread
-  // pool beyond: 5 us at 10^3 elements, 47 us at 10^4 on an H200's 16 cores). 0: not
-  // measured (launch_s throughout).
+  // The same over wide_items work-items (two of the host backend's chunks: little work, its
+  // pool woken): what an operation of more than narrow_elements pays (the host backend runs up
+  // to 4096 work-items on the caller's thread and wakes its thread pool beyond: 5 us at 10^3
+  // elements, 47 us at 10^4 on an H200's 16 cores). 0: not measured (launch_s throughout).
   static constexpr double narrow_elements = 4096;
-  static constexpr double wide_items = 65536;
+  static constexpr double wide_items = 8192;
   double wide_launch_s = 0;
   double sync_s = 0;              // finishing an idle queue: paid once by each operation waited for
   double bandwidth_Bps = 0;       // device memory, bytes read plus written per second (a copy kernel)
