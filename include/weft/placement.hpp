@@ -43,14 +43,34 @@ struct WEFT_API DeviceCosts {
   std::string selector;           // "host", "opencl:0:0", "cuda:0"
   std::string identity;           // backend, name, driver and units: what a stored calibration is keyed by
   bool memory_is_host = false;    // its buffers are host memory: reading them on the host copies nothing
-  double launch_s = 0;            // enqueue to completion of an (almost) empty kernel
+  double launch_s = 0;            // enqueue to completion of an (almost) empty kernel, one work-item
+  // The same over wide_items work-items (two of the host backend's chunks: little work, its
+  // pool woken): what an operation of more than narrow_elements pays (the host backend runs up
+  // to 4096 work-items on the caller's thread and wakes its thread pool beyond: 5 us at 10^3
+  // elements, 47 us at 10^4 on an H200's 16 cores). 0: not measured (launch_s throughout).
+  static constexpr double narrow_elements = 4096;
+  static constexpr double wide_items = 8192;
+  double wide_launch_s = 0;
   double sync_s = 0;              // finishing an idle queue: paid once by each operation waited for
   double bandwidth_Bps = 0;       // device memory, bytes read plus written per second (a copy kernel)
   double ops_per_s[3] = {0, 0, 0};  // float32, float64, integer operations per second (Arithmetic order)
-  double to_device_latency_s = 0;  // a small (64-byte) blocking copy host -> device
-  double to_host_latency_s = 0;    // a small blocking copy device -> host (a wait for the device)
-  double to_device_Bps = 0;       // pageable host memory -> device
-  double to_host_Bps = 0;         // device -> pageable host memory
+  // float32 math-library functions (sin, exp, log, cos) evaluated per second: GPUs evaluate
+  // them in a few instructions, a CPU backend calls a scalar library (an H200's host: sin/exp/cos
+  // at 10^6 elements 3.3 ms, 100 times what 16 multiply-adds a function at its multiply-add rate
+  // say). 0: not measured (a function counts 16 operations at ops_per_s).
+  double math_per_s = 0;
+  // Copies as arrays make them (an array made on the device from host memory; a resident
+  // array read into fresh host memory after its queue finished), timed at 64 bytes, at
+  // small_copy_bytes and at a few MiB: a copy of b bytes costs
+  //   latency + min(b, small_copy_bytes) / small rate + max(0, b - small_copy_bytes) / rate
+  // (transfer_s). A small rate of 0 (not measured: an injected table) uses the rate throughout.
+  static constexpr double small_copy_bytes = 65536;
+  double to_device_latency_s = 0;  // a 64-byte array made on the device from host memory
+  double to_host_latency_s = 0;    // a 64-byte array read into host memory (a wait for the device)
+  double to_device_small_Bps = 0;  // pageable host memory -> device, up to small_copy_bytes
+  double to_host_small_Bps = 0;    // device -> fresh pageable host memory, up to small_copy_bytes
+  double to_device_Bps = 0;       // pageable host memory -> device, beyond small_copy_bytes
+  double to_host_Bps = 0;         // device -> fresh pageable host memory, beyond small_copy_bytes
   double to_device_pinned_Bps = 0;  // pinned host memory -> device (0: not measured)
   double to_host_pinned_Bps = 0;    // device -> pinned host memory (0: not measured)
   // weft::sort of float32 keys on the device (its own algorithm: CUB, the radix sort kernels,
@@ -62,6 +82,9 @@ struct WEFT_API DeviceCosts {
   double measured_s = 0;          // how long the measurement took
 
   double ops_rate(Arithmetic a) const noexcept { return ops_per_s[static_cast<int>(a)]; }
+  /// Seconds to copy bytes host -> device (to_device) or device -> host as arrays do; infinite
+  /// when the rate was not measured (and bytes > 0).
+  double transfer_s(double bytes, bool to_device) const noexcept;
 };
 
 /// What an operation does, for the model: from the generated kernel (elements touched, bytes
@@ -71,6 +94,9 @@ struct WEFT_API WorkEstimate {
   double bytes_read = 0;     // by the kernel, on the device that runs it
   double bytes_written = 0;  // by the kernel
   double ops = 0;            // arithmetic operations in all (elements x operations per element)
+  // Of ops, the float32 math-library functions evaluated (each counted as 16 operations in
+  // ops): on a device whose math_per_s was measured they cost 1 / math_per_s each instead.
+  double math_calls = 0;
   Arithmetic arithmetic = Arithmetic::float32;
   bool result_to_host = false;  // the result is read on the host (a reduction's value)
   double result_bytes = 0;      // what is copied back then

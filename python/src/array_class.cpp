@@ -95,6 +95,7 @@ void register_arrays(nb::module_& m) {
       w["bytes_read"] = e.work.bytes_read;
       w["bytes_written"] = e.work.bytes_written;
       w["ops"] = e.work.ops;
+      w["math_calls"] = e.work.math_calls;
       w["arithmetic"] = std::string(weft::to_string(e.work.arithmetic));
       w["result_to_host"] = e.work.result_to_host;
       out["work"] = w;

@@ -30,6 +30,7 @@ def explain(x: Array, reduction: bool = False) -> dict[str, Any]:
         d), ``chosen``, ``text``, ``devices`` (one dict per device: ``device``,
         ``launch_s``, ``compute_s``, ``copy_in_s``, ``copy_out_s``, ``total_s``) and, when
         automatic, ``work`` (``elements``, ``bytes_read``, ``bytes_written``, ``ops``,
+        ``math_calls`` (math-library functions evaluated, counted in ``ops`` too),
         ``arithmetic``, ``result_to_host``).
 
     Examples

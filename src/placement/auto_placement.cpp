@@ -59,6 +59,7 @@ double node_ops(const ExprNode& n) {
 
 struct Walk {
   double ops_per_element = 0;
+  double math_per_element = 0;  // of which math-library functions (16 operations each)
   bool any_float64 = false, any_float = false;
   std::uint64_t signature = 0xcbf29ce484222325ULL;
 };
@@ -87,7 +88,9 @@ void count_leaves(const ExprNode& n, Leaves& l) {
 }
 
 void walk(const ExprNode& n, Walk& w) {
-  w.ops_per_element += node_ops(n);
+  const double ops = node_ops(n);
+  w.ops_per_element += ops;
+  if (ops == 16 && n.kind != ExprNode::Kind::call) w.math_per_element += 1;
   if (n.dtype == DType::float64) w.any_float64 = true;
   if (is_floating(n.dtype)) w.any_float = true;
   w.signature = (w.signature ^ (static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.dtype))) *
@@ -251,6 +254,7 @@ Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const 
   for (const InputResidence& in : a.inputs) work.bytes_read += in.bytes;
   work.ops = n * std::max(1.0, w.ops_per_element + (result_to_host ? 1.0 : 0.0));
   work.arithmetic = w.any_float64 ? Arithmetic::float64 : w.any_float ? Arithmetic::float32 : Arithmetic::integer;
+  work.math_calls = n * w.math_per_element;
   if (result_to_host) {
     work.result_to_host = true;
     work.result_bytes = 8;

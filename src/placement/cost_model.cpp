@@ -49,6 +49,15 @@ std::string ms(double s) {
 
 }  // namespace
 
+double DeviceCosts::transfer_s(double bytes, bool to_device) const noexcept {
+  const double latency = to_device ? to_device_latency_s : to_host_latency_s;
+  const double rate = to_device ? to_device_Bps : rate_or(to_host_Bps, to_host_pinned_Bps);
+  const double small = to_device ? to_device_small_Bps : to_host_small_Bps;
+  if (!(small > 0)) return latency + move_s(bytes, rate);
+  const double first = std::min(bytes, small_copy_bytes);
+  return latency + move_s(first, small) + move_s(bytes - first, rate);
+}
+
 const char* to_string(Arithmetic a) noexcept {
   switch (a) {
     case Arithmetic::float32: return "float32";
@@ -109,9 +118,17 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     e.launch = c.sort_overhead_s + c.sync_s;
     e.compute = work.sort_keys / c.sort_keys_per_s;
   } else {
-    e.launch = c.launch_s * std::max(1.0, work.launches) + c.sync_s;
+    const bool wide = c.wide_launch_s > 0 && static_cast<double>(work.elements) > DeviceCosts::narrow_elements;
+    // A wide operation wakes a CPU backend's pool once: the launches right after find it awake.
+    e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + c.launch_s * std::max(1.0, work.launches) + c.sync_s;
     const double bytes = work.bytes_read + work.bytes_written;
-    e.compute = std::max(move_s(bytes, c.bandwidth_Bps), move_s(work.ops, c.ops_rate(work.arithmetic)));
+    double arithmetic = move_s(work.ops, c.ops_rate(work.arithmetic));
+    if (work.math_calls > 0 && c.math_per_s > 0 && work.arithmetic == Arithmetic::float32) {
+      // The math functions at their measured rate, the rest of the operations at theirs.
+      arithmetic = move_s(std::max(0.0, work.ops - 16 * work.math_calls), c.ops_rate(work.arithmetic)) +
+                   work.math_calls / c.math_per_s;
+    }
+    e.compute = std::max(move_s(bytes, c.bandwidth_Bps), arithmetic);
   }
   const std::uint64_t me = std::uint64_t{1} << d;
   for (const InputResidence& in : inputs) {
@@ -124,23 +141,20 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
       for (std::size_t s = 0; s < devices_.size(); ++s) {
         if (!(in.valid_on & (std::uint64_t{1} << s))) continue;
         const DeviceCosts& src = devices_[s];
-        const double t = src.memory_is_host ? 0.0
-                                            : src.to_host_latency_s +
-                                                  move_s(in.bytes, rate_or(src.to_host_Bps, src.to_host_pinned_Bps));
+        const double t = src.memory_is_host ? 0.0 : src.transfer_s(in.bytes, false);
         to_host = std::min(to_host, t);
       }
       if (!std::isfinite(to_host)) to_host = 0;  // held nowhere in the table: nothing to copy
     }
-    const double to_dev = c.memory_is_host ? 0.0 : c.to_device_latency_s + move_s(in.bytes, c.to_device_Bps);
+    const double to_dev = c.memory_is_host ? 0.0 : c.transfer_s(in.bytes, true);
     e.copy_in += to_host + to_dev;
   }
   if (work.result_to_host) {
     // The result read into the program's memory (a NumPy array, a std::vector, a reduction's
     // value) is a queue read on every device: where the device's memory is host memory, a
     // memcpy at its measured rate (not counted when the rate was not measured).
-    e.copy_out = c.to_host_latency_s + (c.memory_is_host && !(c.to_host_Bps > 0)
-                                            ? 0.0
-                                            : move_s(work.result_bytes, c.to_host_Bps));
+    e.copy_out = c.memory_is_host && !(c.to_host_Bps > 0) ? c.to_host_latency_s
+                                                          : c.transfer_s(work.result_bytes, false);
   }
   return e;
 }

@@ -5,7 +5,7 @@
 // size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
 // or foreign file is measured again (with a log line), never trusted.
 //
-//   weft-costs 3
+//   weft-costs 4
 //   identity host|AMD EPYC 7B13|g++ 12|...|units=2
 //   launch_s 2.1e-05
 //   ...
@@ -35,9 +35,12 @@ namespace detail {
 
 namespace {
 
-// Format 3 added the sort rate; a file of another format is measured again (an older weft's
-// files lack fields this one uses), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 3";
+// Format 3 added the sort rate; format 4 times copies as arrays make them (the latencies and
+// rates mean something else, and the small copies' rates are new) and adds the wide launch
+// and the math functions' rate. A file of another format
+// is measured again (an older weft's files lack fields this one uses, or hold figures of
+// another meaning), with an info line rather than a warning.
+constexpr const char* header = "weft-costs 4";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
 
@@ -45,13 +48,17 @@ constexpr std::uint64_t max_file_bytes = 1 << 16;
 template <class C, class F>
 void each_number(C& c, F&& f) {
   f("launch_s", c.launch_s);
+  f("wide_launch_s", c.wide_launch_s);
   f("sync_s", c.sync_s);
   f("bandwidth_Bps", c.bandwidth_Bps);
   f("float32_ops_per_s", c.ops_per_s[0]);
   f("float64_ops_per_s", c.ops_per_s[1]);
   f("integer_ops_per_s", c.ops_per_s[2]);
+  f("math_per_s", c.math_per_s);
   f("to_device_latency_s", c.to_device_latency_s);
   f("to_host_latency_s", c.to_host_latency_s);
+  f("to_device_small_Bps", c.to_device_small_Bps);
+  f("to_host_small_Bps", c.to_host_small_Bps);
   f("to_device_Bps", c.to_device_Bps);
   f("to_host_Bps", c.to_host_Bps);
   f("to_device_pinned_Bps", c.to_device_pinned_Bps);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ double net(double t, double launch) { return std::max(t - launch, t * 0.1); }
 
 struct Sizes {
   std::size_t copy_bytes;      // the copy kernel's source (and destination)
-  std::size_t transfer_bytes;  // host<->device copies
+  std::size_t transfer_bytes;  // pinned host<->device copies
   std::size_t items;           // work-items of the arithmetic kernels (128 operations each)
   std::size_t sort_keys;       // the larger of the two sorts timed (the smaller: 4096 keys)
   int reps;
@@ -60,6 +61,47 @@ struct Sizes {
 Sizes sizes_for(bool quick) {
   if (quick) return {std::size_t{8} << 20, std::size_t{8} << 20, std::size_t{1} << 18, std::size_t{1} << 18, 3};
   return {std::size_t{64} << 20, std::size_t{64} << 20, std::size_t{1} << 22, std::size_t{1} << 21, 7};
+}
+
+// Host<->device copies as arrays make them, which is what the model's copy terms stand for: an
+// array made on the device from pageable host memory (its allocation from the pool and the
+// write), and a resident array read into fresh host memory after its queue finished (what
+// `get()`, `to_host` and the host's path to resident data do), each at 64 bytes,
+// small_copy_bytes and 4 MiB. A raw 64-byte read and a warm 64 MiB rate made the H200's
+// reads of 40 KB-4 MB look 3-10 times cheaper than they were (35-450 us).
+void measure_array_copies(const Device& device, bool quick, DeviceCosts& c) {
+  const int reps = quick ? 5 : 9;
+  const std::size_t counts[3] = {16, static_cast<std::size_t>(DeviceCosts::small_copy_bytes) / 4,
+                                 std::size_t{1} << 20};  // floats: 64 B, 64 KiB, 4 MiB
+  const std::vector<float> host(counts[2], 1.0f);
+  double to_dev[3], to_host[3], bytes[3];
+  for (int i = 0; i < 3; ++i) {
+    const std::span<const float> data(host.data(), counts[i]);
+    const Shape shape{static_cast<std::int64_t>(counts[i])};
+    bytes[i] = 4.0 * static_cast<double>(counts[i]);
+    to_dev[i] = median_time(reps, [&] {
+      const Array a = Array::from_host<float>(data, shape, device);
+      synchronize(device);
+    });
+    const Array resident = Array::from_host<float>(data, shape, device);
+    synchronize(device);
+    to_host[i] = median_time(reps, [&] {
+      const std::vector<float> out = resident.to_host<float>();
+      volatile float sink = out.back();
+      (void)sink;
+    });
+  }
+  // A segment's rate from its two ends (a busy moment can make the larger look no slower: its
+  // own average then).
+  const auto rate = [&](const double* t, int i) {
+    return t[i + 1] > t[i] ? (bytes[i + 1] - bytes[i]) / (t[i + 1] - t[i]) : bytes[i + 1] / t[i + 1];
+  };
+  c.to_device_latency_s = to_dev[0];
+  c.to_host_latency_s = to_host[0];
+  c.to_device_small_Bps = rate(to_dev, 0);
+  c.to_host_small_Bps = rate(to_host, 0);
+  c.to_device_Bps = rate(to_dev, 1);
+  c.to_host_Bps = rate(to_host, 1);
 }
 
 // The device's own sort (weft::sort: CUB on CUDA, the radix sort kernels on OpenCL, the host
@@ -120,6 +162,11 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
     q.finish();
   });
   c.sync_s = median_time(quick ? 9 : 51, [&] { q.finish(); });
+  // The same over many work-items: a CPU backend's thread pool wakes for it.
+  c.wide_launch_s = median_time(quick ? 9 : 31, [&] {
+    q.launch(empty, static_cast<std::size_t>(DeviceCosts::wide_items));
+    q.finish();
+  });
 
   // Device bandwidth: a float4 copy kernel, bytes read plus written.
   {
@@ -151,32 +198,40 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
   };
   c.ops_per_s[static_cast<int>(Arithmetic::float32)] = throughput("weft_cal_f32", 4);
   c.ops_per_s[static_cast<int>(Arithmetic::integer)] = throughput("weft_cal_int", 4);
+  // Math functions: 16 calls per work-item, a sixteenth of the work-items of the chains above
+  // (a CPU evaluates them a hundred times slower than a multiply-add: PoCL on 2 cores 36 M/s).
+  {
+    const std::size_t items = s.items / 16;
+    Buffer a(device, items * 4);
+    const float zero = 0;
+    q.fill(a, &zero, sizeof zero, 0, items * 4);
+    Kernel k = program.kernel("weft_cal_math");
+    k.set_args(a);
+    const double t = median_time(s.reps, [&] {
+      q.launch(k, items);
+      q.finish();
+    });
+    c.math_per_s = 16.0 * static_cast<double>(items) / net(t, c.launch_s);
+  }
   // Without fp64 a double operation does not run there at all; the chooser never picks a device
   // whose rate is 0 for the work's arithmetic (its time is infinite).
   if (info.fp64) c.ops_per_s[static_cast<int>(Arithmetic::float64)] = throughput("weft_cal_f64", 8);
 
-  // Host<->device copies: latency from a small one, rates from a large one.
-  {
-    Buffer d(device, s.transfer_bytes);
-    std::vector<unsigned char> host(s.transfer_bytes, 1);
-    c.to_device_latency_s = median_time(quick ? 9 : 31, [&] { q.write(d, host.data(), 64); });
-    c.to_host_latency_s = median_time(quick ? 9 : 31, [&] { q.read(d, host.data(), 64); });
-    const double bytes = static_cast<double>(s.transfer_bytes);
-    c.to_device_Bps = bytes / net(median_time(s.reps, [&] { q.write(d, host.data(), host.size()); }),
-                                  c.to_device_latency_s);
-    c.to_host_Bps = bytes / net(median_time(s.reps, [&] { q.read(d, host.data(), host.size()); }),
-                                c.to_host_latency_s);
-    if (!quick) {
-      try {
-        PinnedMemory pinned(device, s.transfer_bytes);
-        std::memset(pinned.data(), 1, s.transfer_bytes);
-        c.to_device_pinned_Bps = bytes / net(median_time(s.reps, [&] { q.write(d, pinned.data(), s.transfer_bytes); }),
-                                             c.to_device_latency_s);
-        c.to_host_pinned_Bps = bytes / net(median_time(s.reps, [&] { q.read(d, pinned.data(), s.transfer_bytes); }),
-                                           c.to_host_latency_s);
-      } catch (const Error& e) {
-        WEFT_LOG_DEBUG("calibrate " << info.selector << ": no pinned memory (" << e.what() << ")");
-      }
+  // Host<->device copies as arrays make them; pinned rates (shown, not yet used) from a large
+  // blocking copy (full calibration only).
+  measure_array_copies(device, quick, c);
+  if (!quick) {
+    try {
+      Buffer d(device, s.transfer_bytes);
+      PinnedMemory pinned(device, s.transfer_bytes);
+      std::memset(pinned.data(), 1, s.transfer_bytes);
+      const double bytes = static_cast<double>(s.transfer_bytes);
+      c.to_device_pinned_Bps = bytes / net(median_time(s.reps, [&] { q.write(d, pinned.data(), s.transfer_bytes); }),
+                                           c.to_device_latency_s);
+      c.to_host_pinned_Bps = bytes / net(median_time(s.reps, [&] { q.read(d, pinned.data(), s.transfer_bytes); }),
+                                         c.to_host_latency_s);
+    } catch (const Error& e) {
+      WEFT_LOG_DEBUG("calibrate " << info.selector << ": no pinned memory (" << e.what() << ")");
     }
   }
   try {

@@ -4,6 +4,7 @@
 //
 //   weft::Chooser chooser({weft::test::host_costs(), weft::test::gpu_costs()});
 //   weft::Chooser h100(weft::test::h100_table());   // host, opencl:0:0, cuda:0 as measured
+//   weft::Chooser h200(weft::test::h200_table());   // the same on an H200, copies as arrays make them
 #pragma once
 
 #include <cstdint>
@@ -110,5 +111,79 @@ inline std::vector<DeviceCosts> h100_table() {
 constexpr std::uint64_t on_h100_host = 0b001;
 constexpr std::uint64_t on_h100_opencl = 0b010;
 constexpr std::uint64_t on_h100_cuda = 0b100;
+
+// The table `weft devices --costs` printed on the lent H200 machine (format 3,
+// bench/results/2026-11-28-h200-placement-sortrate.txt: 16 host threads, NVIDIA OpenCL, CUDA):
+// copies timed as a raw 64-byte copy and a warm 64 MiB pageable rate, one launch figure,
+// no math rate. Same device order as h100_table().
+inline std::vector<DeviceCosts> h200_format3_table() {
+  const auto device = [](const char* selector, bool host, double launch, double sync, double bw, double f32,
+                         double f64, double i32, double lat_to, double lat_from, double to, double from) {
+    DeviceCosts c;
+    c.selector = selector;
+    c.memory_is_host = host;
+    c.launch_s = launch;
+    c.sync_s = sync;
+    c.bandwidth_Bps = bw;
+    c.ops_per_s[0] = f32;
+    c.ops_per_s[1] = f64;
+    c.ops_per_s[2] = i32;
+    c.to_device_latency_s = lat_to;
+    c.to_host_latency_s = lat_from;
+    c.to_device_Bps = to;
+    c.to_host_Bps = from;
+    return c;
+  };
+  // (The host's pageable rates print as "host mem"; its read is a memcpy as its pinned one, 5.1 GB/s.)
+  DeviceCosts host = device("host", true, 0.6e-6, 0.3e-6, 98e9, 807e9, 409e9, 336e9, 0.2e-6, 0.2e-6, 0, 5.1e9);
+  host.sort_keys_per_s = 0.10e9;
+  host.sort_overhead_s = 79.8e-6;
+  DeviceCosts opencl = device("opencl:0:0", false, 11.6e-6, 0.8e-6, 4098e9, 36807e9, 25841e9, 53946e9, 10.2e-6,
+                              11.5e-6, 36e9, 39e9);
+  opencl.sort_keys_per_s = 0.39e9;
+  opencl.sort_overhead_s = 3038e-6;
+  DeviceCosts cuda = device("cuda:0", false, 9.1e-6, 1.4e-6, 4176e9, 36364e9, 24781e9, 51253e9, 7.7e-6, 9.3e-6,
+                            34e9, 42e9);
+  cuda.sort_keys_per_s = 22e9;
+  cuda.sort_overhead_s = 49.1e-6;
+  return {host, opencl, cuda};
+}
+
+// The same H200 with the terms of format 4, fitted to what `weft bench placement` measured
+// there (same file; per array, from the fixed devices' rows): a read of a resident array into
+// host memory 11-13 us at 400 B, 27-30 us at 40 KB, 72-90 us at 400 KB, 420-460 us at 4 MB;
+// an array made on a GPU from host memory 55-60 us at 400 B-40 KB, 125-130 us at 400 KB,
+// 610-670 us at 4 MB; the host's own read (a memcpy into fresh memory) 1 ms at 4 MB; the
+// host's launch over its thread pool 45 us (a*b+c: 5 us at 10^3, 47 us at 10^4); sin/exp/cos
+// on the host 3.0 ms for 6 * 10^6 calls (2 G calls/s). What `weft calibrate` measures itself
+// on the machine (these are fits, for the tests to reason on).
+inline std::vector<DeviceCosts> h200_table() {
+  std::vector<DeviceCosts> t = h200_format3_table();
+  DeviceCosts& host = t[0];
+  host.wide_launch_s = 45e-6;
+  host.math_per_s = 2e9;
+  host.to_host_latency_s = 1e-6;
+  host.to_host_small_Bps = 8e9;
+  host.to_host_Bps = 3.5e9;
+  DeviceCosts& opencl = t[1];
+  opencl.wide_launch_s = opencl.launch_s;
+  opencl.math_per_s = 2e12;
+  opencl.to_device_latency_s = 56e-6;
+  opencl.to_device_small_Bps = 7e9;
+  opencl.to_device_Bps = 7.5e9;
+  opencl.to_host_latency_s = 13e-6;
+  opencl.to_host_small_Bps = 3e9;
+  opencl.to_host_Bps = 10.9e9;
+  DeviceCosts& cuda = t[2];
+  cuda.wide_launch_s = cuda.launch_s;
+  cuda.math_per_s = 2e12;
+  cuda.to_device_latency_s = 55e-6;
+  cuda.to_device_small_Bps = 4.5e9;
+  cuda.to_device_Bps = 6.6e9;
+  cuda.to_host_latency_s = 11e-6;
+  cuda.to_host_small_Bps = 2.2e9;
+  cuda.to_host_Bps = 9.3e9;
+  return t;
+}
 
 }  // namespace weft::test

@@ -30,6 +30,10 @@ DeviceCosts sample() {
   c.to_host_latency_s = 2e-6;
   c.to_device_Bps = 8e9;
   c.to_host_Bps = 7e9;
+  c.to_device_small_Bps = 3e9;
+  c.to_host_small_Bps = 2.5e9;
+  c.wide_launch_s = 4.5e-5;
+  c.math_per_s = 2e9;
   c.sort_keys_per_s = 1.25e8;
   c.sort_overhead_s = 3e-5;
   c.measured_s = 1.75;
@@ -51,7 +55,24 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.to_device_pinned_Bps, 0);
   EXPECT_DOUBLE_EQ(back.sort_keys_per_s, 1.25e8);
   EXPECT_DOUBLE_EQ(back.sort_overhead_s, 3e-5);
+  EXPECT_DOUBLE_EQ(back.to_device_small_Bps, 3e9);
+  EXPECT_DOUBLE_EQ(back.to_host_small_Bps, 2.5e9);
+  EXPECT_DOUBLE_EQ(back.wide_launch_s, 4.5e-5);
+  EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
   EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
+}
+
+TEST(CostsFile, AFormat3FileIsMeasuredAgain) {
+  // Format 3 timed a raw 64-byte read and a warm 64 MiB rate where format 4 times copies as
+  // arrays make them: a format 3 file's figures are not read as format 4's.
+  std::string body = detail::encode_costs(sample());
+  ASSERT_EQ(body.rfind("weft-costs 4\n", 0), 0u) << body;
+  body.replace(0, body.find('\n'), "weft-costs 3");
+  DeviceCosts out;
+  std::string problem;
+  bool outdated = false;
+  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
+  EXPECT_TRUE(outdated) << problem;
 }
 
 TEST(CostsFile, AnotherFormatIsMeasuredAgainNotMisread) {

@@ -113,6 +113,10 @@ TEST(PlacementLearning, AWrongCalibrationIsCorrectedAfterAFewCallsAndStored) {
   wrong.to_host_latency_s /= 1000;
   wrong.to_device_Bps *= 1000;
   wrong.to_host_Bps *= 1000;
+  wrong.wide_launch_s /= 1000;
+  wrong.to_device_small_Bps *= 1000;
+  wrong.to_host_small_Bps *= 1000;
+  wrong.math_per_s *= 1000;
   ASSERT_TRUE(store_costs(wrong));
   Case c;
   ASSERT_EQ(explain(c.e(), true).chosen, cl.selector()) << explain(c.e(), true).text;

@@ -1,0 +1,130 @@
+// The model's copy, launch and math terms (format 4 of the calibration) on the H200's table
+// (device_tables.hpp): the cases `weft bench placement` missed there with the format 3 terms
+// (a raw 64-byte read and a warm 64 MiB rate for every copy, one launch figure, math
+// functions as 16 multiply-adds), decided again. Each test shows the old decision beside the
+// corrected one.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "placement/device_tables.hpp"
+#include "weft/placement.hpp"
+
+namespace weft {
+namespace {
+
+using test::h200_format3_table;
+using test::h200_table;
+constexpr std::size_t host = 0, opencl = 1, cuda = 2;
+constexpr std::uint64_t on_host = 0b001, on_opencl = 0b010, on_cuda = 0b100;
+
+// eval of three float32 arrays of n elements with ops_per_element operations of which math
+// math-library functions (auto_placement.cpp's estimate); the result is read on the host when
+// the inputs came from there.
+WorkEstimate three_inputs(double n, double ops_per_element, double math, bool from_host) {
+  WorkEstimate w;
+  w.elements = static_cast<std::int64_t>(n);
+  w.bytes_read = 12 * n;
+  w.bytes_written = 4 * n;
+  w.ops = n * ops_per_element;
+  w.math_calls = n * math;
+  w.result_to_host = from_host;
+  w.result_bytes = 4 * n;
+  return w;
+}
+
+std::vector<InputResidence> inputs(double bytes, std::size_t count, std::uint64_t where) {
+  return std::vector<InputResidence>(count, InputResidence{bytes, where, where == on_host});
+}
+
+TEST(PlacementCopyTerms, ACopyIsItsLatencyThenTheSmallRateThenTheRate) {
+  const DeviceCosts c = h200_table()[cuda];
+  EXPECT_DOUBLE_EQ(c.transfer_s(0, false), 11e-6);
+  EXPECT_DOUBLE_EQ(c.transfer_s(4e4, false), 11e-6 + 4e4 / 2.2e9);
+  EXPECT_DOUBLE_EQ(c.transfer_s(4e6, false), 11e-6 + 65536 / 2.2e9 + (4e6 - 65536) / 9.3e9);
+  EXPECT_DOUBLE_EQ(c.transfer_s(4e6, true), 55e-6 + 65536 / 4.5e9 + (4e6 - 65536) / 6.6e9);
+  // Reads the bench timed on the H200 (per array, from cuda:0): 30 us at 40 KB, 72 us at
+  // 400 KB, 459 us at 4 MB; the format 3 terms said 10, 19 and 104 us.
+  EXPECT_NEAR(c.transfer_s(4e4, false), 29e-6, 3e-6);
+  EXPECT_NEAR(c.transfer_s(4e5, false), 72e-6, 10e-6);
+  EXPECT_NEAR(c.transfer_s(4e6, false), 459e-6, 30e-6);
+  // Without a small rate (a table of before, an injected one): one rate throughout.
+  const DeviceCosts old = h200_format3_table()[cuda];
+  EXPECT_DOUBLE_EQ(old.transfer_s(4e6, false), 9.3e-6 + 4e6 / 42e9);
+}
+
+TEST(PlacementCopyTerms, AResidentScanStaysOnItsGpu) {
+  // cumsum of 10^4 resident floats: the host's path read them into host memory (83 us
+  // measured), staying took 20 us (CUDA) and 31 us (OpenCL); format 3 estimated the read 10 us.
+  const WorkEstimate scan = scan_work(10'000, 4e4, 1, 4, Arithmetic::float64);
+  for (const std::uint64_t where : {on_cuda, on_opencl}) {
+    const auto in = inputs(4e4, 1, where);
+    const std::size_t there = where == on_cuda ? cuda : opencl;
+    EXPECT_EQ(Chooser(h200_format3_table()).choose(scan, in), host);  // the miss: 4.8x (CUDA), 2.8x (OpenCL)
+    Chooser chooser(h200_table());
+    EXPECT_EQ(chooser.choose(scan, in), there) << chooser.explain("cumsum", scan, in);
+  }
+}
+
+TEST(PlacementCopyTerms, ASmallResidentReductionStaysAndEveryDeviceReadsItsValue) {
+  // sum(sqrt(a*b+c)*2) of arrays resident on CUDA: the 8-byte value is read on the host from
+  // wherever it runs, so it weighs alike; the inputs' reads are what the host would pay.
+  Chooser chooser(h200_table());
+  const std::vector<DeviceCosts>& t = chooser.devices();
+  for (const double n : {1e2, 1e3, 1e4, 1e5, 1e6}) {
+    WorkEstimate w = three_inputs(n, 8, 0, true);
+    w.bytes_written = 0;
+    w.result_bytes = 8;
+    const auto in = inputs(4 * n, 3, on_cuda);
+    EXPECT_EQ(chooser.choose(w, in), cuda) << n << "\n" << chooser.explain("sum", w, in);
+    for (const std::size_t d : {host, opencl, cuda}) {
+      EXPECT_DOUBLE_EQ(chooser.estimate(d, w, in).copy_out, t[d].transfer_s(8, false)) << d;
+    }
+    EXPECT_DOUBLE_EQ(chooser.estimate(host, w, in).copy_in, 3 * t[cuda].transfer_s(4 * n, false));
+  }
+}
+
+TEST(PlacementCopyTerms, ALightOperationFromHostMemoryStaysOnTheHost) {
+  // a*b+c of 10^6 floats in host memory, the result read there: the host 0.27-1.3 ms, a GPU
+  // 1.9-2.5 ms (three arrays made there, the result read back). Format 3's warm 34-42 GB/s
+  // sent it to a GPU (auto/best 7.05).
+  const WorkEstimate w = three_inputs(1e6, 2, 0, true);
+  const auto in = inputs(4e6, 3, on_host);
+  EXPECT_NE(Chooser(h200_format3_table()).choose(w, in), host);
+  Chooser chooser(h200_table());
+  EXPECT_EQ(chooser.choose(w, in), host) << chooser.explain("eval", w, in);
+  // cumsum of 10^4 floats from NumPy, its result read there: the host (7-71 us against 186-249).
+  WorkEstimate scan = scan_work(10'000, 4e4, 1, 4, Arithmetic::float64);
+  scan.result_to_host = true;
+  EXPECT_EQ(chooser.choose(scan, inputs(4e4, 1, on_host)), host);
+}
+
+TEST(PlacementCopyTerms, MathFunctionsAtTheirMeasuredRate) {
+  // sin/exp/cos (101 operations, 6 math functions an element) from host memory: the host took
+  // 3.3 ms at 10^6 where a GPU took 1.7-1.9 ms copies included; at 10^3 the host 0.07 ms.
+  Chooser chooser(h200_table());
+  const WorkEstimate big = three_inputs(1e6, 101, 6, true), small = three_inputs(1e3, 101, 6, true);
+  EXPECT_NE(chooser.choose(big, inputs(4e6, 3, on_host)), host) << chooser.explain("eval", big, inputs(4e6, 3, on_host));
+  EXPECT_EQ(chooser.choose(small, inputs(4e3, 3, on_host)), host);
+  // The host's compute: 95 operations at the multiply-add rate, 6 functions at the math rate.
+  const PlacementEstimate e = chooser.estimate(host, big, inputs(4e6, 3, on_host));
+  EXPECT_DOUBLE_EQ(e.compute, (101e6 - 96e6) / 807e9 + 6e6 / 2e9);
+  // Without a math rate (format 3, an injected table): 16 operations a function, as before.
+  EXPECT_DOUBLE_EQ(Chooser(h200_format3_table()).estimate(host, big, inputs(4e6, 3, on_host)).compute,
+                   std::max(16e6 / 98e9, 101e6 / 807e9));
+}
+
+TEST(PlacementCopyTerms, AWideOperationWakesTheHostsPoolOnce) {
+  Chooser chooser(h200_table());
+  const DeviceCosts& h = chooser.devices()[host];
+  const auto in3 = inputs(4e4, 3, on_host);
+  EXPECT_DOUBLE_EQ(chooser.estimate(host, three_inputs(4096, 2, 0, false), in3).launch, h.launch_s + h.sync_s);
+  EXPECT_DOUBLE_EQ(chooser.estimate(host, three_inputs(1e4, 2, 0, false), in3).launch, h.wide_launch_s + h.sync_s);
+  // A scan's three launches: the pool woken once, the next two find it awake.
+  const WorkEstimate scan = scan_work(10'000, 4e4, 1, 4, Arithmetic::float64);
+  EXPECT_DOUBLE_EQ(chooser.estimate(host, scan, inputs(4e4, 1, on_host)).launch,
+                   h.wide_launch_s + 2 * h.launch_s + h.sync_s);
+}
+
+}  // namespace
+}  // namespace weft
