@@ -1,7 +1,11 @@
 // Python values as weft expressions: Python's numbers (ints beyond 64 bits included), NumPy
 // scalars as strong numbers of their dtype (NEP 50), arrays; and shapes and axes.
+#include <algorithm>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "arrays.hpp"
 
@@ -13,30 +17,65 @@ bool is_numpy_array(nb::handle h) {
   return std::string_view(Py_TYPE(h.ptr())->tp_name) == "numpy.ndarray";
 }
 
+// NumPy's scalar types met so far and their dtypes: dtype.name is a Python-level property that
+// costs microseconds, more than the rest of an operation on a lazy array (a chain of
+// y = sin(y + x) * np.float32(0.5) + np.float32(1) spent three quarters of its time there).
+// Only static types (NumPy's own, never freed) are kept, so an address never names another
+// type later; the dtype of such a type does not vary between its values.
+std::mutex scalar_types_mutex;
+std::vector<std::pair<PyTypeObject*, weft::DType>> scalar_types;
+
+std::optional<weft::DType> known_scalar_type(PyTypeObject* type) {
+  std::lock_guard lock(scalar_types_mutex);
+  for (const auto& [t, d] : scalar_types) {
+    if (t == type) return d;
+  }
+  return std::nullopt;
+}
+
+void remember_scalar_type(PyTypeObject* type, weft::DType d) {
+  if (PyType_HasFeature(type, Py_TPFLAGS_HEAPTYPE)) return;  // a class made in Python: may be freed
+  std::lock_guard lock(scalar_types_mutex);
+  if (!std::any_of(scalar_types.begin(), scalar_types.end(), [&](const auto& e) { return e.first == type; })) {
+    scalar_types.emplace_back(type, d);
+  }
+}
+
 /// A NumPy scalar as a number of its own dtype (NEP 50: int8 array + np.int64(3) is int64;
 /// np.float64 is a Python float too, but a strong one).
 std::optional<weft::Expr> numpy_scalar(nb::handle h) {
-  PyObject* np = PyImport_GetModule(nb::str("numpy").ptr());
-  if (!np) {
-    PyErr_Clear();
-    return std::nullopt;
+  PyTypeObject* type = Py_TYPE(h.ptr());
+  std::optional<weft::DType> known = known_scalar_type(type);
+  if (!known) {
+    PyObject* np = PyImport_GetModule(nb::str("numpy").ptr());
+    if (!np) {
+      PyErr_Clear();
+      return std::nullopt;
+    }
+    nb::object numpy = nb::steal(np);
+    if (!nb::isinstance(h, numpy.attr("generic")) || !nb::hasattr(h, "dtype")) return std::nullopt;
+    const std::string dt = nb::cast<std::string>(h.attr("dtype").attr("name"));
+    try {
+      known = dtype_arg(dt);
+    } catch (const weft::InvalidArgument&) {
+      return std::nullopt;  // strings, float128: not one weft computes with
+    }
+    remember_scalar_type(type, *known);
   }
-  nb::object numpy = nb::steal(np);
-  if (!nb::isinstance(h, numpy.attr("generic")) || !nb::hasattr(h, "dtype")) return std::nullopt;
-  const std::string dt = nb::cast<std::string>(h.attr("dtype").attr("name"));
-  weft::DType t{};
-  try {
-    t = dtype_arg(dt);
-  } catch (const weft::InvalidArgument&) {
-    return std::nullopt;  // strings, float128: not one weft computes with
+  const weft::DType t = *known;
+  if (weft::is_floating(t)) {
+    // A real NumPy float's value as a double through its __float__ slot: exact (float16 and
+    // float32 widen), and without item()'s method call.
+    const double d = PyFloat_AsDouble(h.ptr());
+    if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    if (t == weft::DType::float16) return weft::Expr(d);  // no float16 arithmetic yet
+    return weft::Expr::typed(d, t);
   }
-  nb::object v = h.attr("item")();  // the value as a Python bool, int, float or complex
+  nb::object v = h.attr("item")();  // the value as a Python bool, int or complex
   if (weft::is_complex(t)) {
     const Py_complex c = PyComplex_AsCComplex(v.ptr());
     return weft::Expr::typed(std::complex<double>(c.real, c.imag), t);
   }
-  if (t == weft::DType::float16) return weft::Expr(PyFloat_AsDouble(v.ptr()));  // no float16 arithmetic yet
-  if (weft::is_floating(t)) return weft::Expr::typed(PyFloat_AsDouble(v.ptr()), t);
   if (t == weft::DType::uint64) return weft::Expr::typed(PyLong_AsUnsignedLongLong(v.ptr()), t);
   return weft::Expr::typed(static_cast<long long>(PyLong_AsLongLong(v.ptr())), t);
 }

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "array/expr_node.hpp"
 #include "array/lazy_readers.hpp"
 #include "weft/error.hpp"
 
@@ -133,19 +134,42 @@ LazyArray::LazyArray(Array array) {
   state_ = std::make_shared<detail::Deferred>(std::move(array));
 }
 
+namespace {
+// One walk of the tree, once per operation on a lazy array (so a chain of k operations costs
+// k walks of at most max_nodes nodes, and nothing is copied): whether it has more than limit
+// nodes (the count stops there), and the distinct memory its arrays are in: each allocation
+// (a write through any view, on any device) and each buffer (a write through a raw Buffer).
+bool within_nodes(const detail::ExprNode& root, std::size_t limit, std::vector<const void*>& keys) {
+  std::size_t count = 0;
+  thread_local std::vector<const detail::ExprNode*> stack;  // reused: no allocation per walk
+  stack.assign(1, &root);
+  const auto add = [&](const void* k) {
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  };
+  while (!stack.empty()) {
+    const detail::ExprNode* n = stack.back();
+    stack.pop_back();
+    if (++count > limit) return false;
+    if (n->kind == detail::ExprNode::Kind::leaf) {
+      add(n->array.allocation_id());
+      add(n->array.buffer_handle().impl().get());
+    }
+    for (const auto& k : n->kids) stack.push_back(k.get());
+  }
+  return true;
+}
+}  // namespace
+
 LazyArray LazyArray::defer(Expr expr) {
   if (!expr.node()) throw InvalidArgument("LazyArray::defer: an empty expression");
   if (const Array* a = expr.as_array()) return LazyArray(*a);
-  if (expr.node_count() > max_nodes || expr.arrays().empty()) return LazyArray(eval(expr));
+  thread_local std::vector<const void*> keys;  // reused: no allocation per operation
+  keys.clear();
+  if (!within_nodes(*expr.node(), max_nodes, keys) || keys.empty()) return LazyArray(eval(expr));
   LazyArray out;
   out.state_ = std::make_shared<detail::Deferred>(std::move(expr));
-  // Recorded under each allocation it reads (a write through any view, on any device) and
-  // each buffer (a write through a raw Buffer).
   detail::Readers& r = detail::Readers::get();
-  for (const Array& a : out.state_->expr.arrays()) {
-    r.record(a.allocation_id(), out.state_);
-    r.record(a.buffer_handle().impl().get(), out.state_);
-  }
+  for (const void* k : keys) r.record(k, out.state_);
   return out;
 }
 
@@ -172,7 +196,7 @@ const Shape& LazyArray::shape() const { return checked(state_).shape; }
 Device LazyArray::device() const {
   detail::Deferred& d = checked(state_);
   if (d.done.load(std::memory_order_acquire)) return d.result->device();
-  return d.expr.arrays().front().device();
+  return detail::device_of(*d.expr.node());  // the first array's, without copying every array
 }
 
 void prepare_write(const Array& a) {

@@ -106,14 +106,22 @@ NodePtr bound(const NodePtr& n, const Shape& out, const Device& dev, Cost& cost)
 // The expression, with its costliest subtrees evaluated into temporaries where it is too large
 // for one kernel writing an output of shape out.
 Expr bounded(const Expr& expr, const Shape& out) {
-  // The common case first, without allocating: an upper bound of the parameters (every use
-  // of an array counted, as if general) and the size and depth, within the limits.
+  // The common case first: an upper bound of the parameters (every leaf node counted once,
+  // as if general: a subtree shared by several operands, as x in a chain of y = f(y, x), is
+  // one node) and the size and depth, within the limits.
   std::size_t params = out.ndim(), nodes = 0, depth = 0;
+  std::vector<const ExprNode*> leaves;
   const auto measure = [&](const auto& self, const ExprNode& n, std::size_t level) -> void {
     ++nodes;
     depth = std::max(depth, level);
-    if (n.kind == ExprNode::Kind::leaf) params += 2 + out.ndim();
-    else if (n.kind == ExprNode::Kind::scalar) params += 1;
+    if (n.kind == ExprNode::Kind::leaf) {
+      if (std::find(leaves.begin(), leaves.end(), &n) == leaves.end()) {
+        leaves.push_back(&n);
+        params += 2 + out.ndim();
+      }
+    } else if (n.kind == ExprNode::Kind::scalar) {
+      params += 1;
+    }
     for (const auto& k : n.kids) self(self, *k, level + 1);
   };
   measure(measure, *expr.node(), 1);

@@ -180,6 +180,26 @@ def test_fixed_numpy_scalars_are_strong(device):
     assert (i16 + np.float32(3)).dtype == np.float32
 
 
+def test_numpy_scalar_types_remembered_keep_value_and_dtype(device):
+    """Each NumPy scalar type's dtype is remembered after its first use (the operand conversion's
+    fast path): later values of the same type, a Python subclass of one, and every dtype keep
+    NEP 50's result types and their exact values."""
+    h = np.array([1.5, -2.25, 3.0], np.float32)
+    (w,) = _w(device, h)
+    for _ in range(2):  # the first use learns the type, the second takes the remembered dtype
+        for s in (np.float32(0.1), np.float16(0.1), np.float64(0.1), np.int8(-3), np.uint16(7),
+                  np.int64(2**40 + 1), np.bool_(True)):
+            want = h * s
+            got = w * s
+            assert got.dtype == want.dtype, (type(s).__name__, got.dtype, want.dtype)
+            np.testing.assert_array_equal(got.get(), want)
+
+    class MyFloat(np.float64):  # a heap type: not remembered, still a strong float64
+        pass
+    assert (w + MyFloat(0.5)).dtype == np.float64
+    np.testing.assert_array_equal((w + MyFloat(0.5)).get(), h + np.float64(0.5))
+
+
 def test_fixed_python_int_out_of_range_compare(device):
     """Was: comparisons and logical_and/or/xor with a Python int outside the array's dtype wrap the
     int; NumPy 2 uses its value."""
