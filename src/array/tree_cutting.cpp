@@ -110,7 +110,8 @@ Expr bounded(const Expr& expr, const Shape& out) {
   // as if general: a subtree shared by several operands, as x in a chain of y = f(y, x), is
   // one node) and the size and depth, within the limits.
   std::size_t params = out.ndim(), nodes = 0, depth = 0;
-  std::vector<const ExprNode*> leaves;
+  thread_local std::vector<const ExprNode*> leaves;  // reused: a cached expression allocates nothing here
+  leaves.clear();
   const auto measure = [&](const auto& self, const ExprNode& n, std::size_t level) -> void {
     ++nodes;
     depth = std::max(depth, level);
