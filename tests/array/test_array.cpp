@@ -28,6 +28,17 @@ TEST_P(Arrays, CreationAndRoundTrip) {
   EXPECT_EQ(Array::arange(1, 0, -0.25, DType::float32, dev).to_host<float>(),
             (std::vector<float>{1.0f, 0.75f, 0.5f, 0.25f}));
   EXPECT_EQ(Array::arange(5, 5, 1, DType::float32, dev).size(), 0);
+  // Long ranges: the indices are made on the device (a kernel) rather than uploaded.
+  const std::vector<std::int64_t> wide = Array::arange_integers(-7, 200000 * 3 - 7, 3, DType::int64, dev).to_host<std::int64_t>();
+  ASSERT_EQ(wide.size(), 200000u);
+  EXPECT_EQ(wide[0], -7);
+  EXPECT_EQ(wide[123457], -7 + 3 * 123457);
+  EXPECT_EQ(wide.back(), -7 + 3 * 199999);
+  const std::vector<std::int8_t> wraps = Array::arange_integers(0, 70000, 1, DType::int8, dev).to_host<std::int8_t>();
+  EXPECT_EQ(wraps[300], static_cast<std::int8_t>(300 - 256));
+  const std::vector<float> down = Array::arange(1e5, -1e5, -2.5, DType::float32, dev).to_host<float>();
+  ASSERT_EQ(down.size(), 80000u);
+  EXPECT_EQ(down[79999], static_cast<float>(1e5 - 2.5 * 79999));
   EXPECT_EQ(a.describe(), "float32 array of shape (3, 4) on " + dev.selector());
 }
 
