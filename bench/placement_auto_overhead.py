@@ -8,6 +8,12 @@ arrays), interleaved in one process (each round runs both, in alternating order)
 medians and minima in microseconds. A diagnostic, not a benchmark suite.
 
     python3 bench/placement_auto_overhead.py opencl:0:0 --reps 41 --n 100 10000 100000 1000000
+
+`--between DEV` runs a one-element kernel on DEV (and waits for it) before each timed call,
+untimed, as another variant of `weft bench placement` runs between two of auto's runs: on a
+GPU that CUDA and NVIDIA OpenCL share, `--between cuda:0` with DEVICE `opencl:0:0` shows
+what the first OpenCL kernel after CUDA work costs (a switch between the GPU's contexts),
+for fixed and auto alike.
 """
 from __future__ import annotations
 
@@ -29,8 +35,10 @@ def _ops() -> dict[str, Callable[[weft.Array, weft.Array, weft.Array], object]]:
     }
 
 
-def run(device: str, reps: int, sizes: list[int]) -> None:
+def run(device: str, reps: int, sizes: list[int], between: str | None = None) -> None:
     """Prints one line per operation and size: fixed and auto medians, minima, their ratio.
+
+    between: a device that runs a one-element kernel, untimed, before each timed call.
 
     >>> run("host", 3, [100])  # doctest: +SKIP
     light  n=100      fixed      4.1 (min     3.9)  auto      4.6 (min     4.3)  auto/fixed 1.12
@@ -40,11 +48,15 @@ def run(device: str, reps: int, sizes: list[int]) -> None:
         fixed = [weft.asarray(v, device=device) for v in x]
         auto = [weft.asarray(v, device=device).to_auto() for v in x]
         weft.synchronize(device)
+        other = weft.zeros(1, dtype=np.float32, device=between) if between else None
         for name, op in _ops().items():
             times: dict[str, list[float]] = {"fixed": [], "auto": []}
             for r in range(reps + 1):
                 for which in (("fixed", "auto") if r % 2 == 0 else ("auto", "fixed")):
                     arrays = fixed if which == "fixed" else auto
+                    if other is not None and between is not None:
+                        other += 1
+                        weft.synchronize(between)
                     t0 = time.perf_counter()
                     out = op(*arrays)
                     if isinstance(out, weft.Array):
@@ -63,8 +75,10 @@ def main() -> None:
     p.add_argument("device", help="where the arrays are resident, e.g. opencl:0:0")
     p.add_argument("--reps", type=int, default=41, help="timed rounds (default 41)")
     p.add_argument("--n", type=int, nargs="+", default=[100, 10_000, 100_000, 1_000_000], help="sizes")
+    p.add_argument("--between", metavar="DEV", default=None,
+                   help="a device that runs a one-element kernel (untimed) before each timed call, e.g. cuda:0")
     args = p.parse_args()
-    run(args.device, args.reps, args.n)
+    run(args.device, args.reps, args.n, args.between)
 
 
 if __name__ == "__main__":

@@ -67,18 +67,35 @@ struct Variant {
 // Wall time of each variant's work(setup()) (setup untimed): warmup runs, then repeat timed
 // ones, the variants taking turns in each round, so that a load that comes and goes on a
 // shared machine weighs on all of them alike rather than on whichever ran then; each round
-// in a new (seeded) random order, so that none always follows the same one (PoCL's threads
-// still busy after its kernel slow whatever runs next on the same cores).
-std::vector<Stats> timed(const Context& ctx, const std::vector<Variant>& variants) {
+// in a new random order from `order_rng` (one generator for the whole run, so that each case
+// gets its own orders: with a generator seeded anew for each case every case repeated the
+// same orders, and auto followed the same variants in every case), so that none always
+// follows the same one (PoCL's threads still busy after its kernel slow whatever runs next on
+// the same cores).
+//
+// What is timed is a result: each workload ends with its result complete (on_arrays reads it
+// to the host or synchronizes the result's device; a reduction's get() waits for the value;
+// polygon_mask writes host memory), so fixed devices and auto are both timed to completion,
+// never to an enqueue. Before each timed run, untimed: after setup (which, for data resident
+// on a device, ends with a kernel there: resident data was computed where it lives, and a GPU
+// shared by several contexts runs that device's context last, as it would in a program), every
+// device of the run is synchronized, so that no earlier variant's queued work (or a callback of
+// auto's learning) runs inside another's time.
+//
+// The orders explain the H100/H200 runs' excess of auto over staying on NVIDIA OpenCL for data
+// resident there (auto's median ~130 us above, its minimum not): with --repeat 3 auto followed
+// `fixed cuda:0` in two of the three timed rounds of every case, `fixed opencl:0:0` in none.
+// The likely cost is the first kernel in NVIDIA OpenCL's context after CUDA work (a switch
+// between the GPU's contexts), which the kernel after setup now pays, untimed, for all alike.
+std::vector<Stats> timed(const Context& ctx, const std::vector<Variant>& variants, std::mt19937& order_rng) {
   std::vector<std::vector<double>> t(variants.size());
   std::vector<std::size_t> order(variants.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::mt19937 shuffle(27);
   for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
-    std::shuffle(order.begin(), order.end(), shuffle);
+    std::shuffle(order.begin(), order.end(), order_rng);
     for (const std::size_t v : order) {
       const std::vector<Array> in = variants[v].setup();
-      for (const Array& x : in) synchronize(x.device());
+      for (const Device& d : ctx.devices()) synchronize(d);
       const auto t0 = std::chrono::steady_clock::now();
       variants[v].work(in);
       if (r >= ctx.options().warmup) t[v].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -156,7 +173,7 @@ double add_case(Context& ctx, const Case& c, const std::vector<Variant>& variant
 // as weft.asarray(x, device="auto") does; another device gets copies in each run) and
 // resident on each device (made there untimed, so valid only there).
 void array_cases(Context& ctx, const PlacementWorkload& w, std::size_t n, std::vector<std::vector<float>>& data,
-                 std::vector<double>& ratios) {
+                 std::vector<double>& ratios, std::mt19937& order_rng) {
   const Device host = device("host");
   const Shape shape{static_cast<std::int64_t>(n)};
   auto make = [&](const Device& d) {
@@ -183,7 +200,13 @@ void array_cases(Context& ctx, const PlacementWorkload& w, std::size_t n, std::v
     ctx.progress("placement " + w.name + " n=" + std::to_string(n) + " from " + start);
     const bool from_host = start == "host memory";
     const std::function<std::vector<Array>()> none = [] { return std::vector<Array>{}; };
-    const std::function<std::vector<Array>()> resident = [&] { return make(device(start)); };
+    // Resident data was computed where it lives: a kernel there after the uploads (untimed; see
+    // timed()), so that each variant starts with that device the last to compute.
+    const std::function<std::vector<Array>()> resident = [&] {
+      std::vector<Array> in = make(device(start));
+      (void)Array::full(Shape{1}, 0.0, DType::float32, device(start));
+      return in;
+    };
     std::vector<Variant> variants;
     for (const Device& d : ctx.devices()) {
       variants.push_back({"fixed " + d.selector() + ", from " + start, d.selector(), from_host ? none : resident,
@@ -200,12 +223,13 @@ void array_cases(Context& ctx, const PlacementWorkload& w, std::size_t n, std::v
                           for (const Array& a : in) automatic.push_back(a.to_auto());
                           w.on_arrays(automatic, false);
                         }});
-    ratios.push_back(add_case(ctx, {w.name, start, n}, variants, timed(ctx, variants)));
+    ratios.push_back(add_case(ctx, {w.name, start, n}, variants, timed(ctx, variants, order_rng)));
   }
 }
 
 // Cases of polygon_mask: no input array; each fixed device and auto, the mask into host memory.
-void polygon_cases(Context& ctx, const PlacementWorkload& w, std::size_t n, std::vector<double>& ratios) {
+void polygon_cases(Context& ctx, const PlacementWorkload& w, std::size_t n, std::vector<double>& ratios,
+                   std::mt19937& order_rng) {
   ctx.progress("placement " + w.name + " n=" + std::to_string(n));
   const std::function<std::vector<Array>()> none = [] { return std::vector<Array>{}; };
   std::vector<Variant> variants;
@@ -213,7 +237,7 @@ void polygon_cases(Context& ctx, const PlacementWorkload& w, std::size_t n, std:
     variants.push_back({"fixed " + d.selector(), d.selector(), none, [&, d](const std::vector<Array>&) { w.on_device(&d, n); }});
   }
   variants.push_back({"auto", "auto", none, [&](const std::vector<Array>&) { w.on_device(nullptr, n); }});
-  ratios.push_back(add_case(ctx, {w.name, "host memory", n}, variants, timed(ctx, variants)));
+  ratios.push_back(add_case(ctx, {w.name, "host memory", n}, variants, timed(ctx, variants, order_rng)));
 }
 
 void run_placement(Context& ctx) {
@@ -223,6 +247,7 @@ void run_placement(Context& ctx) {
   std::vector<double> ratios;
   std::map<std::string, std::vector<double>> per_workload;
   const std::vector<PlacementWorkload> workloads = placement_workloads();
+  std::mt19937 order_rng(27);  // the variants' orders: the same in every run, new for each case and round
   for (std::size_t n = 100; n <= top; n *= 10) {
     // Random inputs in [0.5, 1.5): sort has work to do, sqrt and the logarithms stay real.
     std::vector<std::vector<float>> data(3, std::vector<float>(n));
@@ -233,8 +258,8 @@ void run_placement(Context& ctx) {
     }
     for (const PlacementWorkload& w : workloads) {
       std::vector<double>& mine = per_workload[w.name];
-      if (w.inputs == 0) polygon_cases(ctx, w, n, mine);
-      else array_cases(ctx, w, n, data, mine);
+      if (w.inputs == 0) polygon_cases(ctx, w, n, mine, order_rng);
+      else array_cases(ctx, w, n, data, mine, order_rng);
     }
   }
   for (const auto& [name, r] : per_workload) {
