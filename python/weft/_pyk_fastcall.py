@@ -44,7 +44,7 @@ def _array_guard(j: int, name: str, a: Any, strided: bool, device: str | None, o
         same = f" or {name}.device != {device}" if device is not None else ""
         out.append(f"    if {name}._dtype != {a._dtype!r} or {layout}{same}: return pyk_MISS")
         out.append(f"    pyk_s{j} = {name}.shape")
-        out.append(f"    if len(pyk_s{j}) != {ndim}: return pyk_MISS")
+        out.append(f"    if pyk_len(pyk_s{j}) != {ndim}: return pyk_MISS")
     if ndim >= 2 and not strided:
         last = f"pyk_s{j}[{ndim - 1}]"
         test = f"{last} != {inner}" if inner else f"1 <= {last} <= 4"
@@ -73,16 +73,19 @@ def make_fast(parsed: Any, kinds: tuple[int, ...], args: tuple[Any, ...], device
         return None
     consts: dict[str, Any] = {"pyk_MISS": MISS, "pyk_D": device, "pyk_call": call, "pyk_K": kernel,
                               "pyk_args": arguments, "pyk_Q": _weft.array_queue(device), "pyk_cur": None,
-                              "pyk_QT": _weft.Queue, "pyk_guard": getattr(_weft, "_pyk_guard", None)}
+                              "pyk_QT": _weft.Queue, "pyk_guard": getattr(_weft, "_pyk_guard", None),
+                              # builtins by names of ours: a parameter or global named type, int or
+                              # len would shadow the bare names in the generated code
+                              "pyk_type": type, "pyk_int": int, "pyk_len": len, "pyk_VE": ValueError}
     head = ["pyk_q", "pyk_g", "pyk_l"] if mode == "kernel" else []
     lines = []
-    types = [f"type({name}) is not pyk_T{j}" for j, name in enumerate(params)]
+    types = [f"pyk_type({name}) is not pyk_T{j}" for j, name in enumerate(params)]
     for j, a in enumerate(args):
         consts[f"pyk_T{j}"] = type(a)
     if types:
         lines.append(f"    if {' or '.join(types)}: return pyk_MISS")
     if mode == "kernel":  # (the launch refuses an array of another device, as the plan's did)
-        lines.append("    if type(pyk_q) is not pyk_QT: return pyk_MISS")
+        lines.append("    if pyk_type(pyk_q) is not pyk_QT: return pyk_MISS")
         lines.append("    pyk_d = pyk_q.device")
         lines.append("    if pyk_d != pyk_D: return pyk_MISS")
     arrays = [a for a in args if isinstance(a, _weft._Array)]
@@ -107,15 +110,15 @@ def make_fast(parsed: Any, kinds: tuple[int, ...], args: tuple[Any, ...], device
         sizes: list[str] = []
         bounds: list[str] = []
         for j, d in enumerate(dims):
-            stop = f"int({ast.unparse(d.stop)})"
+            stop = f"pyk_int({ast.unparse(d.stop)})"
             if d.start is None and d.step is None:  # prange(stop): the count is stop
                 lines.append(f"    pyk_c{j} = {stop}")
                 bounds += ["0", "1"]
             else:
-                start = f"int({ast.unparse(d.start)})" if d.start is not None else "0"
-                step = f"int({ast.unparse(d.step)})" if d.step is not None else "1"
+                start = f"pyk_int({ast.unparse(d.start)})" if d.start is not None else "0"
+                step = f"pyk_int({ast.unparse(d.step)})" if d.step is not None else "1"
                 lines += [f"    pyk_a{j}, pyk_b{j}, pyk_t{j} = {start}, {stop}, {step}",
-                          f"    if pyk_t{j} == 0: raise ValueError('weft.prange step of 0 in {parsed.tree.name}')",
+                          f"    if pyk_t{j} == 0: raise pyk_VE('weft.prange step of 0 in {parsed.tree.name}')",
                           f"    pyk_c{j} = (pyk_b{j} - pyk_a{j} + pyk_t{j} - (1 if pyk_t{j} > 0 else -1)) // pyk_t{j}"]
                 bounds += [f"pyk_a{j}", f"pyk_t{j}"]
             lines.append(f"    if pyk_c{j} <= 0: return None")
@@ -124,7 +127,10 @@ def make_fast(parsed: Any, kinds: tuple[int, ...], args: tuple[Any, ...], device
         lines.append("    return None")
     else:
         lines.append(f"    return pyk_call({tup}, pyk_D)")
-    outer = [*free, *consts]
+    # Closure variables are read from their cells at each call (a bound of prange(n) with n
+    # rebound by nonlocal follows it, as the function itself would).
+    lines[:0] = [f"    {name} = pyk_cell{i}.cell_contents" for i, name in enumerate(free)]
+    outer = [*(f"pyk_cell{i}" for i in range(len(free))), *consts]
     src = (f"def pyk_outer({', '.join(outer)}):\n  def pyk_fast({', '.join(head + params)}):\n"
            + "\n".join("  " + line for line in lines) + "\n  return pyk_fast\n")
     try:
@@ -133,7 +139,7 @@ def make_fast(parsed: Any, kinds: tuple[int, ...], args: tuple[Any, ...], device
         return None
     code = next(k for k in module.co_consts if isinstance(k, _types.CodeType))
     make = _types.FunctionType(code, parsed.func.__globals__)
-    cells = [cell.cell_contents for cell in parsed.func.__closure__] if free else []
+    cells = list(parsed.func.__closure__) if free else []
     fast: Callable[..., Any] = make(*cells, *consts.values())
     fast.__doc__ = src  # (what it checks, for the curious)
     return fast

@@ -116,16 +116,22 @@ def dims_function(p: Any, c: Compiled) -> Callable[..., list[tuple[int, int, int
         return None
     params = list(p.params)
     free = list(p.func.__code__.co_freevars) if p.func.__closure__ else []
-    body = [f"    {name} = {ast.unparse(node)}" for name, node in c.lets.items()]
+    if any(n.startswith("pyk_") for n in [*params, *free, *c.lets]):
+        return None
+    # Closure variables read from their cells at each call; builtins by names of ours (a
+    # parameter or global named int or max would shadow the bare names).
+    body = [f"    {name} = pyk_cell{i}.cell_contents" for i, name in enumerate(free)]
+    body += [f"    {name} = {ast.unparse(node)}" for name, node in c.lets.items()]
     out = []
     for j, d in enumerate(c.dims):
         start = ast.unparse(d.start) if d.start is not None else "0"
         step = ast.unparse(d.step) if d.step is not None else "1"
-        body += [f"    pyk_a{j}, pyk_b{j}, pyk_s{j} = int({start}), int({ast.unparse(d.stop)}), int({step})",
-                 f"    if pyk_s{j} == 0: raise ValueError('weft.prange step of 0 in {p.tree.name}')",
-                 f"    pyk_c{j} = max(0, (pyk_b{j} - pyk_a{j} + pyk_s{j} - (1 if pyk_s{j} > 0 else -1)) // pyk_s{j})"]
+        body += [f"    pyk_a{j}, pyk_b{j}, pyk_s{j} = pyk_int({start}), pyk_int({ast.unparse(d.stop)}), pyk_int({step})",
+                 f"    if pyk_s{j} == 0: raise pyk_VE('weft.prange step of 0 in {p.tree.name}')",
+                 f"    pyk_c{j} = pyk_max(0, (pyk_b{j} - pyk_a{j} + pyk_s{j} - (1 if pyk_s{j} > 0 else -1)) // pyk_s{j})"]
         out.append(f"(pyk_a{j}, pyk_s{j}, pyk_c{j})")
-    src = (f"def pyk_outer({', '.join(free)}):\n  def pyk_dims({', '.join(params)}):\n"
+    outer_params = [*(f"pyk_cell{i}" for i in range(len(free))), "pyk_int", "pyk_max", "pyk_VE"]
+    src = (f"def pyk_outer({', '.join(outer_params)}):\n  def pyk_dims({', '.join(params)}):\n"
            + "\n".join(body) + f"\n    return [{', '.join(out)}]\n  return pyk_dims\n")
     try:
         module = compile(src, p.filename, "exec")
@@ -133,8 +139,8 @@ def dims_function(p: Any, c: Compiled) -> Callable[..., list[tuple[int, int, int
         return None
     code = next(k for k in module.co_consts if isinstance(k, _types.CodeType))
     outer = _types.FunctionType(code, p.func.__globals__)
-    cells = [cell.cell_contents for cell in p.func.__closure__] if free else []
-    return outer(*cells)  # type: ignore[no-any-return]
+    cells = list(p.func.__closure__) if free else []
+    return outer(*cells, int, max, ValueError)  # type: ignore[no-any-return]
 
 
 class JitPlan:

@@ -40,4 +40,19 @@ inline void choose_local_sizes(const NDRange& global, std::size_t max_group, std
   }
 }
 
+/// A CUDA block for a launch that gives no local size: at most 256 items in all (a 2-d launch
+/// of 256 x 4 = 1024 items fit one block per SM for a kernel of over 32 registers, half the
+/// warps 256-item blocks keep busy), unless a grid dimension past x would then exceed CUDA's
+/// 65535 blocks: then up to max_threads items, which puts more of y and z in each block.
+inline void choose_cuda_block(const NDRange& global, std::size_t max_threads, std::size_t out[3]) {
+  choose_local_sizes(global, std::min<std::size_t>(max_threads, 256), 256, 32, out);
+  const auto fits = [&] {
+    for (unsigned d = 1; d < 3; ++d) {
+      if (d < global.dims() && global[d] / out[d] > 65535) return false;
+    }
+    return true;
+  };
+  if (!fits()) choose_local_sizes(global, max_threads, 256, 32, out);
+}
+
 }  // namespace weft::detail

@@ -12,7 +12,9 @@
 // stream's event completes at once, so device and host times are roughly aligned); OpenCL's
 // are the host's time when the driver reported each chunk done (a callback), a little late.
 // With the trace on, a CUDA or OpenCL upload waits for its last chunk before it returns (its
-// device times are read then), which a blocking copy does anyway.
+// device times are read then), which a blocking copy does anyway; a non-blocking one whose wait
+// list holds a user event that the caller sets only after the upload returns then never returns:
+// the trace is for timing copies, as `weft bench transfer` makes them, not for such programs.
 #pragma once
 
 #include <atomic>
@@ -76,11 +78,10 @@ class StagingTrace {
   void returned() { returned_ = trace_now_ns(); }
   void all_done() { all_done_ = trace_now_ns(); }
   /// Where an OpenCL completion callback of chunk i writes its trace_now_ns time.
-  /// (A callback registered must run before the trace goes: its destructor waits for it.)
-  std::atomic<std::int64_t>* completion(std::size_t i) {
-    registered_[i] = 1;
-    return &completions_[i];
-  }
+  std::atomic<std::int64_t>* completion(std::size_t i) { return &completions_[i]; }
+  /// Once that callback is set: it must run before the trace goes (its destructor waits for
+  /// it). A callback that could not be set is not waited for.
+  void registered(std::size_t i) { registered_[i] = 1; }
   /// Waits for the completion times of chunks [0, n) (every one's callback set), then takes
   /// them as the chunks' DMA ends.
   void take_completions(std::size_t n);

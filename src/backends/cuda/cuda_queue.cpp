@@ -335,11 +335,10 @@ class PreparedLaunch {
   PreparedLaunch(CudaKernel& k, const ArgList& args, const LaunchConfig& c, const DeviceInfo& info) {
     std::size_t local[3] = {1, 1, 1};
     if (c.local.empty()) {
-      // At most 256 items in all, as dimension 0 alone gets: not 256 along x times what fits
-      // along y (a 2-d launch made 256x4 blocks of 1024 items, and a kernel of over 32 registers
-      // then fits one block per SM, half the warps it could keep busy: the polygon test of
-      // `weft bench pykernels`, 37 registers, against Numba CUDA's 32x8 blocks).
-      choose_local_sizes(c.global, std::min<std::size_t>(k.max_threads(), 256), 256, 32, local);
+      // At most 256 items in all where the grid allows (launch_geometry.hpp): a 2-d launch
+      // made 256x4 blocks of 1024 items, and a kernel of over 32 registers then fits one
+      // block per SM, half the warps it could keep busy.
+      choose_cuda_block(c.global, k.max_threads(), local);
     } else {
       std::size_t group = 1;
       for (unsigned d = 0; d < c.global.dims(); ++d) group *= (local[d] = c.local[d]);

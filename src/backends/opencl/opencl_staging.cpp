@@ -20,7 +20,9 @@ void note_done(cl_event, cl_int, void* at) {
 }
 
 void trace_done(StagingTrace* trace, std::size_t i, cl_event e) {
-  if (trace) check(api().clSetEventCallback(e, kComplete, note_done, trace->completion(i)), "clSetEventCallback");
+  if (!trace) return;
+  check(api().clSetEventCallback(e, kComplete, note_done, trace->completion(i)), "clSetEventCallback");
+  trace->registered(i);
 }
 }  // namespace
 
