@@ -12,6 +12,7 @@ repeated call only reads the arguments' signature and builds the list.
 """
 from __future__ import annotations
 
+import types as _types
 from typing import Any
 
 import numpy as _np
@@ -108,3 +109,16 @@ def _array_args(t: ArrayT, a: Any) -> list[Any]:
 
 def _scalar(t: Scalar, v: Any) -> Any:
     return _np.uint8(bool(v)) if t.name == "bool" else t.dtype.type(v)
+
+
+def made_from_source(src: str, func: Any, filename: str, *values: Any) -> Any:
+    """What src's (generated) outer function returns: compiled under filename, with func's
+    globals, and called with func's closure cells then values (the generated code reads the
+    cells at each call); None where src does not compile."""
+    try:
+        module = compile(src, filename, "exec")
+    except SyntaxError:
+        return None
+    code = next(k for k in module.co_consts if isinstance(k, _types.CodeType))
+    outer = _types.FunctionType(code, func.__globals__)
+    return outer(*(func.__closure__ or ()), *values)

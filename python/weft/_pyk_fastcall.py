@@ -20,11 +20,10 @@ call with other types, ranks or layouts still gets its own translation.
 from __future__ import annotations
 
 import ast
-import types as _types
 from typing import Any, Callable
 
 from . import _weft
-from ._pyk_dispatch import _ARRAY, _BOOL, _STRIDED, _VALUE
+from ._pyk_dispatch import _ARRAY, _BOOL, _STRIDED, _VALUE, made_from_source
 
 MISS = object()  # a guard failed: take the signature path
 KEEP = 4  # fast functions kept per function (the most recently made first)
@@ -133,15 +132,9 @@ def make_fast(parsed: Any, kinds: tuple[int, ...], args: tuple[Any, ...], device
     outer = [*(f"pyk_cell{i}" for i in range(len(free))), *consts]
     src = (f"def pyk_outer({', '.join(outer)}):\n  def pyk_fast({', '.join(head + params)}):\n"
            + "\n".join("  " + line for line in lines) + "\n  return pyk_fast\n")
-    try:
-        module = compile(src, parsed.filename, "exec")
-    except SyntaxError:
-        return None
-    code = next(k for k in module.co_consts if isinstance(k, _types.CodeType))
-    make = _types.FunctionType(code, parsed.func.__globals__)
-    cells = list(parsed.func.__closure__) if free else []
-    fast: Callable[..., Any] = make(*cells, *consts.values())
-    fast.__doc__ = src  # (what it checks, for the curious)
+    fast: Callable[..., Any] | None = made_from_source(src, parsed.func, parsed.filename, *consts.values())
+    if fast is not None:
+        fast.__doc__ = src  # (what it checks, for the curious)
     return fast
 
 

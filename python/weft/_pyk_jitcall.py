@@ -21,13 +21,12 @@ of one the function writes is copied back.
 from __future__ import annotations
 
 import ast
-import types as _types
 from typing import Any, Callable
 
 import numpy as _np
 
 from . import _weft
-from ._pyk_dispatch import _PLAIN, Plan, _flat, array_key
+from ._pyk_dispatch import _PLAIN, Plan, _flat, array_key, made_from_source
 from ._pyk_kernels import Compiled, evaluate_dims
 from ._dtypes import dtype_name
 from ._pyk_types import SCALAR_NAMES, ArrayT, Scalar, Type, inner_extent
@@ -133,14 +132,7 @@ def dims_function(p: Any, c: Compiled) -> Callable[..., list[tuple[int, int, int
     outer_params = [*(f"pyk_cell{i}" for i in range(len(free))), "pyk_int", "pyk_max", "pyk_VE"]
     src = (f"def pyk_outer({', '.join(outer_params)}):\n  def pyk_dims({', '.join(params)}):\n"
            + "\n".join(body) + f"\n    return [{', '.join(out)}]\n  return pyk_dims\n")
-    try:
-        module = compile(src, p.filename, "exec")
-    except SyntaxError:
-        return None
-    code = next(k for k in module.co_consts if isinstance(k, _types.CodeType))
-    outer = _types.FunctionType(code, p.func.__globals__)
-    cells = list(p.func.__closure__) if free else []
-    return outer(*cells, int, max, ValueError)  # type: ignore[no-any-return]
+    return made_from_source(src, p.func, p.filename, int, max, ValueError)  # type: ignore[no-any-return]
 
 
 class JitPlan:
