@@ -82,8 +82,7 @@ def describe(v: Any, seen: frozenset[int] = frozenset()) -> str | None:
         inner = function_text(parsed, seen | {id(v)})
         return None if inner is None else f"jit:{compiler.boundscheck}:{hashlib.sha256(inner.encode()).hexdigest()}"
     module = getattr(v, "__module__", None) or ""
-    if (isinstance(v, (type, _types.BuiltinFunctionType, _types.FunctionType, _np.ufunc))
-            and module.split(".")[0] in _LIBRARIES and not isinstance(v, _types.MethodType)):
+    if callable(v) and module.split(".")[0] in _LIBRARIES and not isinstance(v, _types.MethodType):
         name = getattr(v, "__qualname__", None) or getattr(v, "__name__", "")
         return f"{type(v).__name__}:{module}.{name}"
     return None

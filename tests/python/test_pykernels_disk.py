@@ -173,3 +173,22 @@ def test_records_round_trip_and_their_folder_is_checked():
     for bad in ("", "../pyk", "a/b", "x" * 33):
         with pytest.raises(weft.InvalidArgument, match="cache record folder"):
             weft._weft._cache_load_record(bad, key)
+
+
+def caller_of(k):
+    @weft.jit
+    def helper(v):
+        return v * k
+
+    def call_helper(x, out):
+        for i in weft.prange(len(x)):
+            out[i] = helper(x[i])
+    return call_helper
+
+
+def test_the_key_follows_the_jit_functions_the_body_calls():
+    def key(func):
+        return _pyk_disk.key_text(parse(func, "@weft.jit"), F64, "entry", False)
+    assert key(caller_of(2.0)) == key(caller_of(2.0))
+    assert key(caller_of(2.0)) != key(caller_of(3.0))  # the callee's closure constant
+    assert key(caller_of(2.0)) is not None
