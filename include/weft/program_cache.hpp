@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace weft {
@@ -44,5 +45,15 @@ WEFT_API std::size_t clear_cache();
 /// entries older than max_age, then the oldest until the total is at most max_bytes.
 /// Returns how many entries were removed.
 WEFT_API std::size_t prune_cache(std::optional<std::chrono::seconds> max_age, std::optional<std::uint64_t> max_bytes);
+
+/// A record of derived data kept in the cache beside the programs (the Python kernels'
+/// translations: folder "pyk"), stored and read as program entries are: <dir>/<folder>/<key>.wpc
+/// with the weft version, a checksum, 0600 in a 0700 directory, refused unless the user's own,
+/// written by rename. key_text is hashed into the entry's key. load_cache_record gives nullopt
+/// for a missing, corrupt (removed, with a warning) or refused entry; store_cache_record false
+/// where the directory cannot be written or is refused. folder: letters, digits, '_' and '-'.
+WEFT_API std::optional<std::string> load_cache_record(std::string_view folder, std::string_view key_text);
+WEFT_API bool store_cache_record(std::string_view folder, std::string_view key_text, std::string_view description,
+                                 std::string_view payload);
 
 }  // namespace weft

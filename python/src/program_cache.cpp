@@ -2,9 +2,12 @@
 // public API of include/weft/program_cache.hpp, as the `weft cache` command uses it.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
 
 #include <chrono>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "common.hpp"
 #include "weft/program_cache.hpp"
@@ -43,6 +46,22 @@ void register_cache(nb::module_& m) {
     nb::gil_scoped_release unlocked;
     return weft::prune_cache(age, max_bytes);
   }, nb::arg("max_age_s").none(), nb::arg("max_bytes").none(), "Trims the cache; returns how many entries went.");
+  m.def("_cache_load_record", [](std::string_view folder, std::string_view key_text) -> std::optional<nb::bytes> {
+    std::optional<std::string> payload;
+    {
+      nb::gil_scoped_release unlocked;
+      payload = weft::load_cache_record(folder, key_text);
+    }
+    if (!payload) return std::nullopt;
+    return nb::bytes(payload->data(), payload->size());
+  }, nb::arg("folder"), nb::arg("key_text"), "A record kept beside the programs, or None (weft/program_cache.hpp).");
+  m.def("_cache_store_record", [](std::string_view folder, std::string_view key_text, std::string_view description,
+                                  nb::bytes payload) {
+    const std::string_view bytes(payload.c_str(), payload.size());
+    nb::gil_scoped_release unlocked;
+    return weft::store_cache_record(folder, key_text, description, bytes);
+  }, nb::arg("folder"), nb::arg("key_text"), nb::arg("description"), nb::arg("payload"),
+     "Stores a record beside the programs; False when the cache cannot be written.");
 }
 
 }  // namespace weftpy

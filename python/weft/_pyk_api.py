@@ -20,6 +20,8 @@ from ._pyk_frontend import Parsed, parse
 from ._pyk_jitcall import (JitPlan, borrow, check_writable, jit_signature, launch, numpy_arguments, numpy_type,
                            results)
 from ._pyk_kernels import Compiled, evaluate_dims, translate
+from ._pyk_disk import translation
+from . import _pyk_inline as _pyk_inline  # noqa: F401,E402  (loaded with weft, not at the first translation)
 from ._pyk_types import ArrayT, Scalar, TupleT, Type, parse_spec, type_of_value
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -222,7 +224,7 @@ class _Compiler:
     def compiled(self, types: tuple[Type, ...]) -> Compiled:
         c = self.sources.get(types)
         if c is None:
-            c = self.sources[types] = translate(self.p, types, self.mode, self.boundscheck)
+            c = self.sources[types] = translation(self.p, types, self.mode, self.boundscheck, translate)
         return c
 
     def kernel(self, types: tuple[Type, ...], device: Any) -> tuple[Compiled, _weft.Kernel]:

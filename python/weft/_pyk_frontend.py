@@ -28,6 +28,7 @@ class Parsed:
     defaults: dict[str, Any] = field(default_factory=dict)
     annotations: dict[str, Any] = field(default_factory=dict)
     stores: dict[str, int] | None = None  # how often each name is assigned (counted once: loop_only)
+    source: str = ""  # the dedented source text (a part of the disk cache's key: _pyk_disk)
 
 
 def where(p: Parsed, node: ast.AST | None) -> str:
@@ -120,6 +121,7 @@ def parse(func: Callable[..., Any], decorator: str) -> Parsed:
     module = ast.parse(dedented)
     tree = next(n for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     p = Parsed(func, tree, filename, first - 1, col0)  # type: ignore[arg-type]
+    p.source = dedented
     if isinstance(tree, ast.AsyncFunctionDef):
         refuse(p, tree, "async functions are not supported", "write a plain def")
     a = tree.args

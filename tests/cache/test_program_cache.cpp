@@ -12,6 +12,8 @@
 #include "core/files.hpp"
 #include "core/process.hpp"
 #include "support.hpp"
+#include "weft/error.hpp"
+#include "weft/program_cache.hpp"
 
 namespace weft::detail {
 namespace {
@@ -79,6 +81,21 @@ TEST(ProgramCache, StoresLoadsAndRebuildsCorruptEntries) {
 
   EXPECT_EQ(cache.clear(), 1u);
   EXPECT_TRUE(cache.list().empty());
+}
+
+// Records beside the programs (Python kernels' translations), in the process-wide cache
+// (ctest's WEFT_CACHE_DIR): a round trip, keys and folders kept apart, folder names checked.
+TEST(ProgramCache, RecordsBesideTheProgramsRoundTripInTheirFolder) {
+  const std::string key = "weft_tests record " + std::to_string(::getpid());
+  const std::string payload("\0record\xff", 8);
+  ASSERT_TRUE(weft::store_cache_record("records-test", key, "a test record", payload));
+  EXPECT_EQ(weft::load_cache_record("records-test", key), payload);
+  EXPECT_FALSE(weft::load_cache_record("records-test", key + " other").has_value());
+  EXPECT_FALSE(weft::load_cache_record("records-test2", key).has_value());
+  for (const char* bad : {"", "..", "../records", "a/b", "records.test"}) {
+    EXPECT_THROW((void)weft::load_cache_record(bad, key), weft::InvalidArgument) << bad;
+  }
+  fs::remove_all(weft::cache_directory() + "/records-test");
 }
 
 TEST(ProgramCache, UnwritableDirectoryRunsUncached) {
