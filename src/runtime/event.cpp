@@ -3,6 +3,7 @@
 #include "core/log.hpp"
 #include "runtime/completion_event.hpp"
 #include "runtime/completion_thread.hpp"
+#include "runtime/spin_wait.hpp"
 #include "weft/error.hpp"
 
 namespace weft {
@@ -61,6 +62,11 @@ void wait_for_all(std::span<const Event> events) {
 }
 
 namespace detail {
+
+namespace {
+// How long a waiter polls a host event before it sleeps (CompletionEvent::await_end).
+constexpr std::chrono::microseconds kWaitSpin{20};
+}  // namespace
 
 std::uint64_t now_ns() noexcept {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -130,7 +136,13 @@ void CompletionEvent::finish(EventStatus final_status, std::exception_ptr error)
 
 EventStatus CompletionEvent::await_end() {
   auto s = status_.load(std::memory_order_acquire);
-  if (s != EventStatus::complete && s != EventStatus::error) {
+  const auto ended = [&] {
+    s = status_.load(std::memory_order_acquire);
+    return s == EventStatus::complete || s == EventStatus::error;
+  };
+  // A short command ends within microseconds: polled for, its end needs no wake-up (tens of
+  // microseconds on a VM), then the waiter sleeps.
+  if (s != EventStatus::complete && s != EventStatus::error && !(polling_pays() && spin_until(ended, kWaitSpin))) {
     std::unique_lock lock(mutex_);
     waiters_.fetch_add(1, std::memory_order_relaxed);
     cv_.wait(lock, [&] {

@@ -5,10 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
+#include "runtime/spin_wait.hpp"
 #include "weft/config.hpp"
 
 namespace weft::detail {
@@ -32,14 +29,6 @@ constexpr auto kIdleSpin = std::chrono::microseconds(250);
 // sleeping one woke tens of microseconds later, once per chunk, while the copy engine could
 // be idle. The slices in flight take at most a slice's copy: ~100 us for the largest on one thread.
 constexpr auto kWaitSpin = std::chrono::microseconds(2000);
-
-void pause() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
 }  // namespace
 
 ParallelMemcpy::ParallelMemcpy(unsigned threads) : threads_(std::max(1u, threads)) {
@@ -54,21 +43,6 @@ ParallelMemcpy::~ParallelMemcpy() {
   }
   work_.notify_all();
   for (auto& t : workers_) t.join();
-}
-
-template <class Done>
-bool ParallelMemcpy::spin(Done done, std::chrono::microseconds how_long) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto polite = start + kSpin, until = start + how_long;
-  for (unsigned i = 1;; ++i) {
-    if (done()) return true;
-    pause();
-    if (i % 64 == 0) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now > until) return false;
-      if (now > polite) std::this_thread::yield();
-    }
-  }
 }
 
 // Guided slices: a share of what is left of the job (at most its slice, at least kMinSlice,
@@ -156,7 +130,7 @@ void ParallelMemcpy::worker() {
     if (stop_) return;
     const Ticket seen = submitted_.load(std::memory_order_relaxed);
     lock.unlock();
-    spin([&] { return submitted_.load(std::memory_order_acquire) != seen; }, kIdleSpin);
+    spin_until([&] { return submitted_.load(std::memory_order_acquire) != seen; }, kIdleSpin, kSpin);
     lock.lock();
     if (submitted_.load(std::memory_order_relaxed) != seen) continue;
     ++sleepers_;
@@ -207,7 +181,7 @@ void ParallelMemcpy::wait(Ticket t) {
   if (done_upto_.load(std::memory_order_relaxed) >= t) return;
   // Every slice is taken and being copied: poll for them before sleeping (kWaitSpin).
   lock.unlock();
-  if (spin([&] { return done_upto_.load(std::memory_order_acquire) >= t; }, kWaitSpin)) return;
+  if (spin_until([&] { return done_upto_.load(std::memory_order_acquire) >= t; }, kWaitSpin, kSpin)) return;
   lock.lock();
   ++waiters_;
   done_.wait(lock, [&] { return done_upto_.load(std::memory_order_relaxed) >= t; });

@@ -74,8 +74,6 @@ class ParallelMemcpy {
   bool claim(Ticket upto, Slice& s, bool waiter);  // under m_: the first unclaimed slice of a job <= upto
   void finish(const Slice& s);        // under m_
   static void run(const Slice& s);
-  template <class Done>
-  static bool spin(Done done, std::chrono::microseconds how_long);  // without the lock; false: not done
 
   unsigned threads_;
   std::mutex m_;

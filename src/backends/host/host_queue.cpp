@@ -11,6 +11,7 @@
 
 #include "backends/host/host_device.hpp"
 #include "backends/host/host_queue.hpp"
+#include "runtime/spin_wait.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
@@ -27,6 +28,8 @@ constexpr std::size_t chunks_per_thread = 4;
 // and one-chunk kernels whose last run took at most this long.
 constexpr std::size_t inline_copy_bytes = 64 * 1024;
 constexpr std::uint64_t inline_kernel_ns = 20'000;
+// How long the queue's worker polls for the next command before it sleeps.
+constexpr std::chrono::microseconds worker_spin{50};
 }  // namespace
 
 std::size_t host_default_local_size(std::size_t global, unsigned dim) {
@@ -56,13 +59,17 @@ std::shared_ptr<DeviceImpl> HostQueue::device() const { return core_->device; }
 void HostQueue::Core::worker_loop() {
   while (true) {
     Command cmd;
+    // The next command of a sequence (an expression's kernels, a copy after them) usually
+    // comes within microseconds: polled for, it needs no futex wake-up, which took tens of
+    // microseconds per command on a VM.
+    if (polling_pays()) spin_until([&] { return queued.load(std::memory_order_relaxed) != 0; }, worker_spin);
     {
       std::unique_lock lock(mutex);
       cv.wait(lock, [&] { return (stop && !running) || (count != 0 && !running); });
       if (count == 0) return;  // stop and drained
       cmd = std::move(ring[head]);
       head = (head + 1) % ring.size();
-      --count;
+      queued.store(--count, std::memory_order_relaxed);
       running = true;
     }
     std::exception_ptr err = execute(cmd);
@@ -154,7 +161,7 @@ EventPtr HostQueue::Core::submit(Command&& cmd, std::span<const EventPtr> wait, 
       head = 0;
     }
     ring[(head + count) % ring.size()] = std::move(cmd);
-    ++count;
+    queued.store(++count, std::memory_order_relaxed);
   }
   cv.notify_one();
   if (blocking) event->wait();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -85,6 +86,8 @@ class HostQueue final : public QueueImpl {
     std::vector<Command> ring;
     std::size_t head = 0;
     std::size_t count = 0;
+    // count, readable without the lock: the worker polls it for a while before it sleeps.
+    std::atomic<std::size_t> queued{0};
     std::exception_ptr first_error;
     bool stop = false;
     bool running = false;  // a command is executing (on the worker or inline)

@@ -1,5 +1,9 @@
 #include "backends/host/thread_pool.hpp"
 
+#include <algorithm>
+
+#include "runtime/spin_wait.hpp"
+
 namespace weft::detail {
 
 ThreadPool::ThreadPool(unsigned threads) {
@@ -25,10 +29,16 @@ void ThreadPool::work_on(Job& job) {
 void ThreadPool::worker_loop() {
   // Start from generation 0, not the current one: a worker that starts late must still see
   // the regions (and the stop) announced before it ran.
-  std::uint64_t seen = 0;
+  std::uint32_t seen = 0;
   while (true) {
     if (stop_.load()) return;
-    generation_.wait(seen);
+    if (!polling_pays() || !spin_until([&] { return generation_.load() != seen; }, kSpin)) {
+      // Counted before the last look at generation_ (run_impl bumps it, then reads the count):
+      // either run_impl sees this sleeper and wakes it, or this look sees its region.
+      sleepers_.fetch_add(1);
+      generation_.wait(seen);
+      sleepers_.fetch_sub(1);
+    }
     seen = generation_.load();
     if (stop_.load()) return;
     // Announce ourselves before touching the job; run_impl clears job_ and then waits for
@@ -49,7 +59,17 @@ void ThreadPool::run_impl(std::size_t chunks, ChunkFn fn, void* ctx) {
   Job job{fn, ctx, chunks};
   job_.store(&job);
   generation_.fetch_add(1);
-  generation_.notify_all();
+  // Spinning workers see the new generation by themselves; of the sleeping ones, wake only as
+  // many as there are chunks beyond the caller's first.
+  const unsigned sleeping = sleepers_.load();
+  const std::size_t wanted = std::min<std::size_t>(chunks - 1, workers_.size());
+  if (sleeping > 0) {
+    if (wanted >= sleeping) {
+      generation_.notify_all();
+    } else {
+      for (std::size_t i = 0; i < wanted; ++i) generation_.notify_one();
+    }
+  }
   work_on(job);
   std::size_t done = job.finished.load();
   while (done != chunks) {
