@@ -113,21 +113,32 @@ InputResidence residence_of(const Array& a, const AutoTable& t) {
   auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
   InputResidence in;
   in.bytes = static_cast<double>(r.bytes);
+  // Marks the copy on the device of implementation impl; false when it is not in the table.
+  auto in_table = [&](const void* impl) {
+    bool found = false;
+    for (std::size_t i = 0; i < t.impls.size(); ++i) {
+      if (t.impls[i] != impl) continue;
+      in.valid_on |= std::uint64_t{1} << i;
+      found = true;
+      if (t.memory_is_host[i]) in.on_host = true;
+    }
+    return found;
+  };
+  if (!r.spread.load(std::memory_order_acquire)) {
+    // One copy, the array's own, valid (copy_on sets spread, under the lock, once a second one
+    // is made): no lock taken, the usual case of a repeated operation on one device.
+    if (!in_table(a.buffer_handle().impl()->device().get()) && a.device().info().capabilities.memory_is_host) {
+      in.on_host = true;
+    }
+    return in;
+  }
   std::lock_guard lock(r.mutex);
   // Borrowed host memory: its copies elsewhere are refreshed from it by each operation that
   // runs there (Array::to), so only the borrowed copy counts while it is valid.
   const bool borrowed = r.borrowed.load(std::memory_order_relaxed) && r.copies.front().valid;
   for (const auto& c : r.copies) {
     if (!c.valid || (borrowed && &c != &r.copies.front())) continue;
-    const void* impl = c.device.impl().get();
-    bool in_table = false;
-    for (std::size_t i = 0; i < t.impls.size(); ++i) {
-      if (t.impls[i] != impl) continue;
-      in.valid_on |= std::uint64_t{1} << i;
-      in_table = true;
-      if (t.memory_is_host[i]) in.on_host = true;
-    }
-    if (!in_table && c.device.info().capabilities.memory_is_host) in.on_host = true;
+    if (!in_table(c.device.impl().get()) && c.device.info().capabilities.memory_is_host) in.on_host = true;
   }
   return in;
 }
@@ -278,7 +289,10 @@ void learn_when_done(const AutoPlacement& placed, const Future<double>* result) 
 }
 
 const Array& mark_automatic(const Array& array) {
-  array.to_auto();
+  // (Array::to_auto's flag, set without the copy of the array it returns.)
+  auto* r = static_cast<Residence*>(const_cast<void*>(array.allocation_id()));
+  if (!r) throw InvalidArgument("to_auto: an empty array");
+  r->automatic.store(true, std::memory_order_relaxed);
   return array;
 }
 
