@@ -268,15 +268,18 @@ Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::share
   const auto begin = reinterpret_cast<std::uintptr_t>(data);
   // Memory regions (src/array/host_regions.hpp): memory within a live borrowed allocation of
   // this dtype is a view of it (one residence record); other overlaps are linked.
-  if (auto region = detail::covering_region(begin, bytes, dtype)) {
-    const detail::Residence::Copy& home = region->residence->copies.front();
-    return ArrayFactory::make(home.buffer, region->residence, dtype, shape, contiguous_strides(shape),
-                              static_cast<std::int64_t>(region->offset_bytes / size_of(dtype)));
-  }
-  Array a = wrap(Buffer::wrap(host, begin, bytes, std::move(owner)), dtype, shape);
-  a.res_->borrowed.store(true, std::memory_order_relaxed);
-  detail::register_region(a.res_, begin, bytes, dtype);
-  return a.to_auto();
+  // (One registry lock for both: a borrow is on the path of every weft.asarray(x, device="auto").)
+  Array made;
+  const detail::Region region = detail::borrow_region(begin, bytes, dtype, [&] {
+    made = wrap(Buffer::wrap(host, begin, bytes, std::move(owner)), dtype, shape);
+    made.res_->borrowed.store(true, std::memory_order_relaxed);
+    made.res_->automatic.store(true, std::memory_order_relaxed);  // (to_auto, without a copy)
+    return made.res_;
+  });
+  if (made.res_ == region.residence) return made;
+  const detail::Residence::Copy& home = region.residence->copies.front();
+  return ArrayFactory::make(home.buffer, region.residence, dtype, shape, contiguous_strides(shape),
+                            static_cast<std::int64_t>(region.offset_bytes / size_of(dtype)));
 }
 
 Array Array::readable_on_host() const {

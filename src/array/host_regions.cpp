@@ -33,11 +33,12 @@ Registry& registry() {
 
 }  // namespace
 
-std::optional<Region> covering_region(std::uintptr_t begin, std::size_t bytes, DType dtype) {
+Region borrow_region(std::uintptr_t begin, std::size_t bytes, DType dtype,
+                     const std::function<std::shared_ptr<Residence>()>& make) {
   Registry& reg = registry();
   std::lock_guard lock(reg.mutex);
   reg.prune();
-  std::optional<Region> best;
+  Region best;
   std::size_t best_size = 0;
   for (const Entry& e : reg.entries) {
     if (e.dtype != dtype || begin < e.begin || begin + bytes > e.end) continue;
@@ -47,14 +48,8 @@ std::optional<Region> covering_region(std::uintptr_t begin, std::size_t bytes, D
       best_size = e.end - e.begin;
     }
   }
-  return best;
-}
-
-void register_region(const std::shared_ptr<Residence>& residence, std::uintptr_t begin, std::size_t bytes,
-                     DType dtype) {
-  Registry& reg = registry();
-  std::lock_guard lock(reg.mutex);
-  reg.prune();
+  if (best.residence) return best;
+  std::shared_ptr<Residence> residence = make();
   const std::uintptr_t end = begin + bytes;
   for (const Entry& e : reg.entries) {
     if (e.begin < end && begin < e.end) {
@@ -65,6 +60,7 @@ void register_region(const std::shared_ptr<Residence>& residence, std::uintptr_t
     }
   }
   reg.entries.push_back({begin, end, dtype, residence.get(), residence});
+  return Region{std::move(residence), 0};
 }
 
 std::vector<std::shared_ptr<Residence>> overlapping_regions(const Residence& r) {

@@ -12,8 +12,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "weft/dtype.hpp"
@@ -27,12 +27,13 @@ struct Region {
   std::size_t offset_bytes = 0;  // of the asked range within it
 };
 
-/// The live borrowed allocation of dtype whose range holds [begin, begin + bytes) at a whole
-/// element's offset (the largest when several do); nothing when none.
-std::optional<Region> covering_region(std::uintptr_t begin, std::size_t bytes, DType dtype);
-/// Registers a new borrowed allocation's range, linking it with the live ones it overlaps.
-void register_region(const std::shared_ptr<Residence>& residence, std::uintptr_t begin, std::size_t bytes,
-                     DType dtype);
+/// The borrowed allocation for [begin, begin + bytes) of dtype, under one lock (a borrow is on
+/// the path of every `weft.asarray(x, device="auto")`, so it takes the registry once): the live
+/// borrowed allocation of dtype whose range holds it at a whole element's offset (the largest
+/// when several do), else a new one, made by make(), registered and linked with the live ones
+/// it overlaps (offset 0). Two threads borrowing the same memory get one residence record.
+Region borrow_region(std::uintptr_t begin, std::size_t bytes, DType dtype,
+                     const std::function<std::shared_ptr<Residence>()>& make);
 /// The live borrowed allocations whose ranges overlap r's (r excluded).
 std::vector<std::shared_ptr<Residence>> overlapping_regions(const Residence& r);
 

@@ -7,8 +7,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <type_traits>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "array/array_queue.hpp"
 #include "array/auto_device.hpp"
@@ -17,6 +21,7 @@
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
 #include "placement/costs_file.hpp"
+#include "runtime/backend.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
@@ -25,21 +30,64 @@ namespace weft::detail {
 
 namespace {
 
-// The chooser of device auto and the devices of its table, in the same order.
+// The chooser of device auto and the devices of its table, in the same order; for each, its
+// implementation (a residence's copy is matched by pointer) and whether the host reads its
+// memory directly.
 struct AutoTable {
   const Chooser& chooser;
   std::vector<Device> devices;
+  std::vector<const void*> impls;
+  std::vector<bool> memory_is_host;
 };
 const AutoTable& auto_table() {
   // Never destroyed (core/lifetime.hpp): a completion callback may use it while the process exits.
   static Immortal<AutoTable> t([] {
     const Chooser& c = auto_chooser();
-    std::vector<Device> ds;
-    for (const DeviceCosts& costs : c.devices()) ds.push_back(device(costs.selector));
-    return AutoTable{c, std::move(ds)};
+    AutoTable table{c, {}, {}, {}};
+    for (const DeviceCosts& costs : c.devices()) {
+      table.devices.push_back(device(costs.selector));
+      table.impls.push_back(table.devices.back().impl().get());
+      table.memory_is_host.push_back(table.devices.back().info().capabilities.memory_is_host);
+    }
+    return table;
   }());
   return *t;
 }
+
+// A few elements without allocating, and without initialising the room for them (a remembered
+// decision, the usual call, should cost no allocation and no clearing: issue 27 asks for
+// decisions under 2 us, and device auto's whole overhead on a small operation counts).
+template <class T, std::size_t N>
+class SmallVector {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  void push_back(const T& v) {
+    if (size_ < N) {
+      std::construct_at(reinterpret_cast<T*>(room_) + size_, v);
+      ++size_;
+      return;
+    }
+    if (more_.empty()) more_.assign(first(), first() + N);
+    more_.push_back(v);
+    ++size_;
+  }
+  std::span<const T> view() const noexcept {
+    return size_ <= N ? std::span<const T>(first(), size_) : std::span<const T>(more_);
+  }
+  bool contains(const T& v) const noexcept {
+    const std::span<const T> s = view();
+    return std::find(s.begin(), s.end(), v) != s.end();
+  }
+
+ private:
+  T* first() noexcept { return std::launder(reinterpret_cast<T*>(room_)); }
+  const T* first() const noexcept { return std::launder(reinterpret_cast<const T*>(room_)); }
+
+  alignas(T) unsigned char room_[N * sizeof(T)];
+  std::size_t size_ = 0;
+  std::vector<T> more_;  // all of them, once there are more than N
+};
 
 // Operations per element a node costs, roughly in multiply-adds: the functions a math library
 // evaluates by a polynomial or an iteration count several.
@@ -48,20 +96,64 @@ double node_ops(const ExprNode& n) {
   if (n.kind == K::leaf || n.kind == K::scalar) return 0;
   if (n.kind == K::cast || n.kind == K::where) return 1;
   if (n.kind == K::call) return 16;  // a user's function: unknown, counted as a math function
+  const std::string_view op(n.op);
+  // (Operators of one or two characters are none of the names below but "/": decided at once.)
+  if (op.size() <= 2) return op == "/" ? 4 : 1;
   static constexpr std::array<std::string_view, 23> heavy = {
       "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
       "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "power", "atan2", "hypot"};
-  if (std::find(heavy.begin(), heavy.end(), std::string_view(n.op)) != heavy.end()) return 16;
+  if (std::find(heavy.begin(), heavy.end(), op) != heavy.end()) return 16;
   // A square root or a division is one instruction, of lower throughput than a multiply-add.
-  if (n.op == "sqrt" || n.op == "/" || n.op == "floordiv" || n.op == "remainder" || n.op == "logaddexp") return 4;
+  if (op == "sqrt" || op == "floordiv" || op == "remainder" || op == "logaddexp") return 4;
   return 1;
 }
 
+// The residence of one allocation: its bytes and where its valid copies are.
+InputResidence residence_of(const Array& a, const AutoTable& t) {
+  auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
+  InputResidence in;
+  in.bytes = static_cast<double>(r.bytes);
+  // Marks the copy on the device of implementation impl; false when it is not in the table.
+  auto in_table = [&](const void* impl) {
+    bool found = false;
+    for (std::size_t i = 0; i < t.impls.size(); ++i) {
+      if (t.impls[i] != impl) continue;
+      in.valid_on |= std::uint64_t{1} << i;
+      found = true;
+      if (t.memory_is_host[i]) in.on_host = true;
+    }
+    return found;
+  };
+  if (!r.spread.load(std::memory_order_acquire)) {
+    // One copy, the array's own, valid (copy_on sets spread, under the lock, once a second one
+    // is made): no lock taken, the usual case of a repeated operation on one device.
+    if (!in_table(a.buffer_handle().impl()->device().get()) && a.device().info().capabilities.memory_is_host) {
+      in.on_host = true;
+    }
+    return in;
+  }
+  std::lock_guard lock(r.mutex);
+  // Borrowed host memory: its copies elsewhere are refreshed from it by each operation that
+  // runs there (Array::to), so only the borrowed copy counts while it is valid.
+  const bool borrowed = r.borrowed.load(std::memory_order_relaxed) && r.copies.front().valid;
+  for (const auto& c : r.copies) {
+    if (!c.valid || (borrowed && &c != &r.copies.front())) continue;
+    if (!in_table(c.device.impl().get()) && c.device.info().capabilities.memory_is_host) in.on_host = true;
+  }
+  return in;
+}
+
+// One pass over an expression tree whose arrays are all automatic: its operation count, its
+// signature and the distinct allocations it reads with their residence (in the order of the
+// tree's leaves), without allocating for a handful of them.
 struct Walk {
+  explicit Walk(SmallVector<InputResidence, 8>& into) : inputs(into) {}
   double ops_per_element = 0;
   double math_per_element = 0;  // of which math-library functions (16 operations each)
   bool any_float64 = false, any_float = false;
   std::uint64_t signature = 0xcbf29ce484222325ULL;
+  SmallVector<const void*, 8> seen;
+  SmallVector<InputResidence, 8>& inputs;  // the distinct allocations' residences
 };
 
 // How many arrays the tree reads and how many of them are automatic; the device of the first
@@ -77,7 +169,8 @@ void count_leaves(const ExprNode& n, Leaves& l) {
     ++l.all;
     if (n.array.is_auto()) {
       ++l.automatic;
-      const void* d = n.array.buffer_handle().impl() ? n.array.device().impl().get() : nullptr;
+      const auto& buffer = n.array.buffer_handle().impl();
+      const void* d = buffer ? buffer->device().get() : nullptr;  // (no Device made: no reference counted)
       if (!l.auto_device) l.auto_device = d;
       else if (l.auto_device != d) l.one_device = false;
     } else if (!l.fixed) {
@@ -87,7 +180,7 @@ void count_leaves(const ExprNode& n, Leaves& l) {
   for (const auto& k : n.kids) count_leaves(*k, l);
 }
 
-void walk(const ExprNode& n, Walk& w) {
+void walk(const ExprNode& n, const AutoTable& t, Walk& w) {
   const double ops = node_ops(n);
   w.ops_per_element += ops;
   if (ops == 16 && n.kind != ExprNode::Kind::call) w.math_per_element += 1;
@@ -97,34 +190,11 @@ void walk(const ExprNode& n, Walk& w) {
                 0x100000001b3ULL;
   // (FNV-1a over the operator's name: the same in every run, as the stored learnt factors need.)
   for (const char c : n.op) w.signature = (w.signature ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-  for (const auto& k : n.kids) walk(*k, w);
-}
-
-// The distinct allocations the tree reads, with where their valid copies are.
-void residences(const ExprNode& n, const AutoTable& t, std::vector<const void*>& seen,
-                std::vector<InputResidence>& out) {
-  if (n.kind == ExprNode::Kind::leaf) {
-    const Array& a = n.array;
-    if (std::find(seen.begin(), seen.end(), a.allocation_id()) != seen.end()) return;
-    seen.push_back(a.allocation_id());
-    auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
-    InputResidence in;
-    in.bytes = static_cast<double>(r.bytes);
-    std::lock_guard lock(r.mutex);
-    // Borrowed host memory: its copies elsewhere are refreshed from it by each operation that
-    // runs there (Array::to), so only the borrowed copy counts while it is valid.
-    const bool borrowed = r.borrowed.load(std::memory_order_relaxed) && r.copies.front().valid;
-    for (const auto& c : r.copies) {
-      if (!c.valid || (borrowed && &c != &r.copies.front())) continue;
-      for (std::size_t i = 0; i < t.devices.size(); ++i) {
-        if (t.devices[i] == c.device) in.valid_on |= std::uint64_t{1} << i;
-      }
-      if (c.device.info().capabilities.memory_is_host) in.on_host = true;
-    }
-    out.push_back(in);
-    return;
+  if (n.kind == ExprNode::Kind::leaf && !w.seen.contains(n.array.allocation_id())) {
+    w.seen.push_back(n.array.allocation_id());
+    w.inputs.push_back(residence_of(n.array, t));
   }
-  for (const auto& k : n.kids) residences(*k, t, seen, out);
+  for (const auto& k : n.kids) walk(*k, t, w);
 }
 
 // The tree with each automatic array seen from device d (Array::to: no copy until a kernel
@@ -219,7 +289,10 @@ void learn_when_done(const AutoPlacement& placed, const Future<double>* result) 
 }
 
 const Array& mark_automatic(const Array& array) {
-  array.to_auto();
+  // (Array::to_auto's flag, set without the copy of the array it returns.)
+  auto* r = static_cast<Residence*>(const_cast<void*>(array.allocation_id()));
+  if (!r) throw InvalidArgument("to_auto: an empty array");
+  r->automatic.store(true, std::memory_order_relaxed);
   return array;
 }
 
@@ -237,21 +310,19 @@ namespace {
 // signature (every array of expr automatic).
 struct Analysis {
   WorkEstimate work;
-  std::vector<InputResidence> inputs;
+  SmallVector<InputResidence, 8> residences;
+  std::span<const InputResidence> inputs() const noexcept { return residences.view(); }
   std::uint64_t signature = 0;
 };
 
 Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const AutoTable& t) {
-  Walk w;
-  walk(*expr.node(), w);
   Analysis a;
-  // The inputs' residence; bytes read are each allocation's bytes.
-  std::vector<const void*> seen;
-  residences(*expr.node(), t, seen, a.inputs);
+  Walk w(a.residences);
+  walk(*expr.node(), t, w);
   WorkEstimate& work = a.work;
   work.elements = expr.shape().size();
   const double n = static_cast<double>(work.elements);
-  for (const InputResidence& in : a.inputs) work.bytes_read += in.bytes;
+  for (const InputResidence& in : a.inputs()) work.bytes_read += in.bytes;
   work.ops = n * std::max(1.0, w.ops_per_element + (result_to_host ? 1.0 : 0.0));
   work.arithmetic = w.any_float64 ? Arithmetic::float64 : w.any_float ? Arithmetic::float32 : Arithmetic::integer;
   work.math_calls = n * w.math_per_element;
@@ -262,7 +333,8 @@ Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const 
     work.bytes_written = n * static_cast<double>(size_of(expr.dtype()));
     // A result computed from host data alone is likely read on the host; one computed from
     // data already on a device likely stays for the next operation there.
-    const bool from_host = std::all_of(a.inputs.begin(), a.inputs.end(), [&](const InputResidence& in) {
+    const std::span<const InputResidence> inputs = a.inputs();
+    const bool from_host = std::all_of(inputs.begin(), inputs.end(), [&](const InputResidence& in) {
       return in.on_host || in.valid_on == 0;
     });
     work.result_to_host = from_host;
@@ -289,16 +361,19 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   const AutoTable& t = auto_table();
   Analysis a = analyse(expr, what, result_to_host, t);
   if (shape) shape(a.work);
-  const auto when = std::chrono::steady_clock::now();
   bool remembered = false;
-  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs, &remembered);
-  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs, a.signature));
+  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs(), &remembered);
+  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs(), a.signature));
   const Device& d = t.devices[best];
   // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
-  // observe() drops the remembered decision while its estimate is still moving.
+  // observe() drops the remembered decision while its estimate is still moving. Its clock
+  // starts here, after the choice (a remembered one reads no clock).
   std::shared_ptr<const AutoDecision> decision;
   if (!remembered && config().placement_learn) {
-    decision = std::make_shared<const AutoDecision>(AutoDecision{a.signature, a.work, std::move(a.inputs), best, when});
+    const std::span<const InputResidence> inputs = a.inputs();
+    decision = std::make_shared<const AutoDecision>(AutoDecision{
+        a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best,
+        std::chrono::steady_clock::now()});
   }
   // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
   const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
@@ -312,14 +387,13 @@ AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEs
     return AutoPlacement{pinned, Expr(NodePtr()), true, nullptr};
   }
   const AutoTable& t = auto_table();
-  const auto when = std::chrono::steady_clock::now();
   bool remembered = false;
   const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered);
   WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature));
   std::shared_ptr<const AutoDecision> decision;
   if (!remembered && config().placement_learn) {
-    decision = std::make_shared<const AutoDecision>(
-        AutoDecision{signature, work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best, when});
+    decision = std::make_shared<const AutoDecision>(AutoDecision{
+        signature, work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best, std::chrono::steady_clock::now()});
   }
   return AutoPlacement{t.devices[best], Expr(NodePtr()), true, std::move(decision)};
 }
@@ -365,7 +439,7 @@ PlacementExplanation explain(const Expr& expr, bool reduction) {
   out.work = a.work;
   for (std::size_t d = 0; d < t.devices.size(); ++d) {
     out.devices.push_back(t.devices[d].selector());
-    PlacementEstimate e = t.chooser.estimate(d, a.work, a.inputs);
+    PlacementEstimate e = t.chooser.estimate(d, a.work, a.inputs());
     const double f = t.chooser.correction(a.signature, a.work.elements, d);
     e.launch *= f;
     e.compute *= f;
@@ -373,8 +447,8 @@ PlacementExplanation explain(const Expr& expr, bool reduction) {
     e.copy_out *= f;
     out.estimates.push_back(e);
   }
-  out.chosen = t.devices[t.chooser.choose(a.work, a.inputs, a.signature)].selector();
-  out.text = t.chooser.explain(what, a.work, a.inputs, a.signature);
+  out.chosen = t.devices[t.chooser.choose(a.work, a.inputs(), a.signature)].selector();
+  out.text = t.chooser.explain(what, a.work, a.inputs(), a.signature);
   if (pinned) {
     out.pinned = true;
     out.chosen = pinned.selector();
