@@ -94,6 +94,13 @@ struct WEFT_API DeviceCosts {
   // 0: not measured (the model then counts a radix sort's passes as bytes and operations).
   double sort_keys_per_s = 0;
   double sort_overhead_s = 0;     // a sort's fixed cost (its launches, scratch), sync excluded
+  // The rate up to sort_small_keys keys (timed at 4096 and sort_small_keys): a sort's rate
+  // changes with its size (the H200's host: about 45 M keys/s from 4096 to 10^5 keys, 140 M
+  // beyond, where its sort runs on every thread), so sort(n) = sort_overhead_s +
+  // min(n, sort_small_keys) / sort_small_keys_per_s + max(0, n - sort_small_keys) /
+  // sort_keys_per_s. 0: not measured (sort_keys_per_s throughout).
+  static constexpr double sort_small_keys = 65536;
+  double sort_small_keys_per_s = 0;
   // The first command here after work on each other device whose memory is not the host's
   // (measured by alternating tiny commands; an entry of 0: measured, no switch). The model
   // adds it when the last command of the process went to that device (Chooser::estimate).
@@ -110,6 +117,9 @@ struct WEFT_API DeviceCosts {
   /// Seconds to evaluate calls math functions in an operation of elements elements (math_per_s,
   /// narrowed to the chunks a CPU backend's threads take); infinite when no rate was measured.
   double math_s(double calls, std::int64_t elements) const noexcept;
+  /// Seconds the device's own sort takes for keys float32-key equivalents, its overhead
+  /// included (sync excluded); infinite when its rate was not measured.
+  double sort_s(double keys) const noexcept;
 };
 
 /// What an operation does, for the model: from the generated kernel (elements touched, bytes

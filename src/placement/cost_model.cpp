@@ -75,6 +75,12 @@ double DeviceCosts::math_s(double calls, std::int64_t elements) const noexcept {
   return move_s(calls, rate);
 }
 
+double DeviceCosts::sort_s(double keys) const noexcept {
+  if (!(sort_small_keys_per_s > 0)) return sort_overhead_s + move_s(keys, sort_keys_per_s);
+  const double first = std::min(keys, sort_small_keys);
+  return sort_overhead_s + move_s(first, sort_small_keys_per_s) + move_s(keys - first, sort_keys_per_s);
+}
+
 const char* to_string(Arithmetic a) noexcept {
   switch (a) {
     case Arithmetic::float32: return "float32";
@@ -148,7 +154,7 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   if (work.sort_keys > 0 && c.sort_keys_per_s > 0) {
     // A sort, on a device whose own sort was timed: its fixed cost and its rate.
     e.launch = c.sort_overhead_s + c.sync_s;
-    e.compute = work.sort_keys / c.sort_keys_per_s;
+    e.compute = c.sort_s(work.sort_keys) - c.sort_overhead_s;
   } else {
     const bool wide = c.wide_launch_s > 0 && static_cast<double>(work.elements) > DeviceCosts::narrow_elements;
     // A wide operation wakes a CPU backend's pool once: the launches right after find it awake.

@@ -39,8 +39,8 @@ namespace {
 
 // Format 3 added the sort rate; format 4 times copies as arrays make them (the latencies and
 // rates mean something else, and the small copies' rates are new) and adds the wide launch
-// and the math functions' rate; format 5 adds one chunk's math rate and the switch costs
-// after each other device. A file of another format
+// and the math functions' rate; format 5 adds one chunk's math rate, the switch costs after
+// each other device and the sort's rate up to sort_small_keys. A file of another format
 // is measured again (an older weft's files lack fields this one uses, or hold figures of
 // another meaning), with an info line rather than a warning.
 constexpr const char* header = "weft-costs 5";
@@ -70,6 +70,7 @@ void each_number(C& c, F&& f) {
   f("to_host_pinned_Bps", c.to_host_pinned_Bps);
   f("sort_keys_per_s", c.sort_keys_per_s);
   f("sort_overhead_s", c.sort_overhead_s);
+  f("sort_small_keys_per_s", c.sort_small_keys_per_s);
   f("measured_s", c.measured_s);
 }
 

@@ -233,11 +233,18 @@ inline std::vector<DeviceCosts> h200_measured_table() {
   return t;
 }
 
-// h200_measured_table() with format 5's terms: one chunk's math rate on the host and the
-// 130 us switch between cuda:0 and opencl:0:0 (device indices as h100_table()).
+// h200_measured_table() with format 5's terms: one chunk's math rate and the two segments of
+// the sort's rate on the host, and the 130 us switch between cuda:0 and opencl:0:0 (device
+// indices as h100_table()).
 inline std::vector<DeviceCosts> h200_format5_table() {
   std::vector<DeviceCosts> t = h200_measured_table();
   t[0].narrow_math_per_s = 143e6;
+  // The host's sort in two segments, as three sizes fit it: 86.6 us at 4096 keys (format 4's
+  // fit), about 1.5 ms at 65536 (between the bench's 291 us at 10^4 and 2.28 ms at 10^5), 16.2
+  // ms at 2^21 (format 4's fit).
+  t[0].sort_small_keys_per_s = 42.7e6;
+  t[0].sort_keys_per_s = 138e6;
+  t[0].sort_overhead_s = 0;
   t[1].switch_after = {{t[2].selector, t[2].identity, 130e-6}};
   t[2].switch_after = {{t[1].selector, t[1].identity, 130e-6}};
   return t;

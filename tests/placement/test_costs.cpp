@@ -39,6 +39,7 @@ DeviceCosts sample() {
                     {"opencl:1:0", "opencl|cpu|Portable Computing Language|6.0|units=2", 0}};
   c.sort_keys_per_s = 1.25e8;
   c.sort_overhead_s = 3e-5;
+  c.sort_small_keys_per_s = 4.5e7;
   c.measured_s = 1.75;
   return c;
 }
@@ -63,6 +64,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.wide_launch_s, 4.5e-5);
   EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
   EXPECT_DOUBLE_EQ(back.narrow_math_per_s, 1.5e8);
+  EXPECT_DOUBLE_EQ(back.sort_small_keys_per_s, 4.5e7);
   EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
   // The switch costs, the other device named by selector and identity (which holds spaces).
   ASSERT_EQ(back.switch_after.size(), 2u);

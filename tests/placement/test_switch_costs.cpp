@@ -111,6 +111,26 @@ TEST(PlacementSwitch, HeavyMathOnFewElementsRunsOnOneHostThread) {
   EXPECT_NEAR(c.estimate(opencl, heavy(1e4, true), three(4e4, on_host), cuda).total(), 211e-6, 0.15 * 211e-6);
 }
 
+TEST(PlacementSwitch, TheHostsSortRateInTwoSegments) {
+  // The host's sort measured by the bench 291 us at 10^4 keys and 2.28 ms at 10^5; one line
+  // through 4096 and 2^21 keys said 132 us and 0.82 ms.
+  const DeviceCosts old = h200_measured_table()[host], now = h200_format5_table()[host];
+  EXPECT_NEAR(old.sort_s(1e4), 132e-6, 2e-6);
+  EXPECT_NEAR(now.sort_s(1e4), 291e-6, 0.25 * 291e-6);
+  EXPECT_NEAR(now.sort_s(1e5), 2283e-6, 0.25 * 2283e-6);
+  EXPECT_DOUBLE_EQ(now.sort_s(65536), 65536 / 42.7e6);
+  EXPECT_DOUBLE_EQ(now.sort_s(1e6), 65536 / 42.7e6 + (1e6 - 65536) / 138e6);
+  // Without the small rate (a table of format 4, an injected one): one rate throughout.
+  EXPECT_DOUBLE_EQ(old.sort_s(1e4), 55.1e-6 + 1e4 / 0.13e9);
+  // sort(a) of 10^4 keys from the host: cuda:0 84.5 us measured (its context current), the
+  // host 291 us.
+  const Chooser c(h200_format5_table());
+  const WorkEstimate w = sort_work(10'000, 4);
+  const std::vector<InputResidence> in{{4e4, on_host, true}};
+  EXPECT_EQ(c.choose(w, in, 0, cuda), cuda);
+  EXPECT_NEAR(c.estimate(host, w, in, cuda).total(), 291e-6, 0.25 * 291e-6);
+}
+
 TEST(PlacementSwitch, DecisionsAreRememberedPerLastDevice) {
   const Chooser c(h200_format5_table());
   const WorkEstimate w = heavy(1e4, true);
