@@ -7,6 +7,7 @@
 //           + sum over inputs without a valid copy on d of copy(input -> d)
 //           + copy(result -> host) when the result will likely be read on the host
 //           + sync(d)
+//           + switch(d) when the process last gave work to another context of d's GPU
 //
 // DeviceCosts holds one device's measured numbers (`weft calibrate`, or a quick subset on
 // first use, stored beside the program cache); a Chooser holds a table of them and picks the

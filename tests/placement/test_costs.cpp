@@ -150,6 +150,33 @@ TEST(CostsFile, RefusesCorruptAndTruncatedText) {
   EXPECT_FALSE(detail::decode_costs("checksum 0\n", &out, &problem));
 }
 
+TEST(CostsStore, SwitchCostsAreMeasuredBetweenDevicesWhoseMemoryIsNotTheHosts) {
+  const Device host = device("host");
+  EXPECT_DOUBLE_EQ(measure_switch_cost(host, host, true), 0);
+  EXPECT_THROW(measure_switch_cost(Device(), host, true), InvalidArgument);
+  for (const Device& d : devices()) {
+    if (d.info().capabilities.memory_is_host) continue;
+    // Two devices that share no GPU (PoCL and the host's threads): a few microseconds of
+    // noise at most, never below 0.
+    const double s = measure_switch_cost(d, host, true);
+    EXPECT_GE(s, 0) << d.selector();
+    EXPECT_LT(s, 1e-3) << d.selector();
+    // complete_switch_costs pairs only devices whose memory is not the host's; an entry
+    // present is not measured again unless asked.
+    std::vector<DeviceCosts> costs{sample(), sample()};
+    costs[0].memory_is_host = false;
+    costs[0].selector = d.selector();
+    costs[1].selector = "host";
+    costs[1].switch_after.clear();
+    costs[0].switch_after = {{"host", costs[1].identity, 0.5}};
+    complete_switch_costs(costs, {d, host}, true, false);
+    ASSERT_EQ(costs[0].switch_after.size(), 1u);
+    EXPECT_DOUBLE_EQ(costs[0].switch_after[0].seconds, 0.5);  // (host memory: never paired)
+    EXPECT_TRUE(costs[1].switch_after.empty());
+    EXPECT_THROW(complete_switch_costs(costs, {d}, true, false), InvalidArgument);
+  }
+}
+
 TEST(CostsStore, StoredCostsAreLoadedAndUntrustedFilesAreNot) {
   const Device host = device("host");
   const std::string path = costs_path(host);
