@@ -177,7 +177,8 @@ OpenclQueue::OpenclQueue(std::shared_ptr<OpenclDevice> device, const QueueOption
 }
 
 std::vector<cl_event> OpenclQueue::wait_list(std::span<const EventPtr> wait) {
-  note_device_work(static_cast<const DeviceImpl*>(device_.get()));  // (every command starts here)
+  // (Every command starts here.)
+  note_device_work(static_cast<const DeviceImpl*>(device_.get()), device_->info().type == DeviceType::cpu);
   std::vector<cl_event> out;
   out.reserve(wait.size());
   const Api& a = api();
