@@ -74,7 +74,8 @@ struct WEFT_API DeviceCosts {
   // The same over narrow_elements / 16 work-items (4096 calls): what one of a CPU backend's
   // chunks evaluates, on one thread (an H200's host: about 70 M/s, where 16 threads reach
   // 2.8 G/s). An operation of n elements gets min(math_per_s, narrow_math_per_s x
-  // ceil(n / narrow_elements)): one thread a chunk. 0: not measured (math_per_s throughout).
+  // ceil(n / narrow_elements)): one thread a chunk. 0: not measured, or the launch was most of
+  // the time (a GPU): math_per_s throughout.
   double narrow_math_per_s = 0;
   // Copies as arrays make them (an array made on the device from host memory; a resident
   // array read into fresh host memory after its queue finished), timed at 64 bytes, at
