@@ -50,6 +50,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("float64_ops_per_s").value(c.ops_per_s[1]);
   w.key("integer_ops_per_s").value(c.ops_per_s[2]);
   w.key("math_per_s").value(c.math_per_s);
+  w.key("narrow_math_per_s").value(c.narrow_math_per_s);
   w.key("to_device_latency_s").value(c.to_device_latency_s);
   w.key("to_host_latency_s").value(c.to_host_latency_s);
   w.key("to_device_small_Bps").value(c.to_device_small_Bps);
@@ -60,32 +61,49 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("to_host_pinned_Bps").value(c.to_host_pinned_Bps);
   w.key("sort_keys_per_s").value(c.sort_keys_per_s);
   w.key("sort_overhead_s").value(c.sort_overhead_s);
+  w.key("sort_small_keys_per_s").value(c.sort_small_keys_per_s);
   w.key("measured_s").value(c.measured_s);
+  w.key("switch_after").begin_array();
+  for (const SwitchCost& sw : c.switch_after) {
+    w.begin_object();
+    w.key("selector").value(sw.selector);
+    w.key("identity").value(sw.identity);
+    w.key("seconds").value(sw.seconds);
+    w.end_object();
+  }
+  w.end_array();
   w.end_object();
 }
 
 void print_table(const std::vector<DeviceCosts>& all) {
   std::cout << std::left << std::setw(13) << "device" << std::right << std::setw(9) << "launch" << std::setw(9) << "wide" << std::setw(9)
             << "sync" << std::setw(12) << "bandwidth" << std::setw(10) << "f32 ops" << std::setw(10) << "f64 ops"
-            << std::setw(10) << "int ops" << std::setw(10) << "math f32" << std::setw(9) << "lat to" << std::setw(9) << "lat from" << std::setw(11) << "small to" << std::setw(11) << "small from"
+            << std::setw(10) << "int ops" << std::setw(10) << "math f32" << std::setw(10) << "math 1ch" << std::setw(9) << "lat to" << std::setw(9) << "lat from" << std::setw(11) << "small to" << std::setw(11) << "small from"
             << std::setw(12) << "to device"
             << std::setw(12) << "to host" << std::setw(12) << "pinned to" << std::setw(12) << "pinned from"
-            << std::setw(11) << "sort keys" << std::setw(10) << "sort +" << "  measured\n";
+            << std::setw(11) << "sort <64K" << std::setw(11) << "sort keys" << std::setw(10) << "sort +" << "  measured\n";
   for (const DeviceCosts& c : all) {
     std::ostringstream when;
     when << std::fixed << std::setprecision(1) << c.measured_s << " s" << (c.quick ? " (quick)" : "");
     std::cout << std::left << std::setw(13) << c.selector << std::right << std::setw(9) << us(c.launch_s) << std::setw(9) << us(c.wide_launch_s)
               << std::setw(9) << us(c.sync_s) << std::setw(12) << rate(c.bandwidth_Bps) << std::setw(10)
-              << ops(c.ops_per_s[0]) << std::setw(10) << ops(c.ops_per_s[1]) << std::setw(10) << ops(c.ops_per_s[2]) << std::setw(10) << ops(c.math_per_s)
+              << ops(c.ops_per_s[0]) << std::setw(10) << ops(c.ops_per_s[1]) << std::setw(10) << ops(c.ops_per_s[2]) << std::setw(10) << ops(c.math_per_s) << std::setw(10) << ops(c.narrow_math_per_s)
               << std::setw(9) << us(c.to_device_latency_s) << std::setw(9) << us(c.to_host_latency_s) << std::setw(11)
               << (c.memory_is_host ? "host mem" : rate(c.to_device_small_Bps)) << std::setw(11)
               << rate(c.to_host_small_Bps) << std::setw(12)
               << (c.memory_is_host ? "host mem" : rate(c.to_device_Bps)) << std::setw(12)
               << rate(c.to_host_Bps) << std::setw(12)
               << rate(c.to_device_pinned_Bps) << std::setw(12) << rate(c.to_host_pinned_Bps) << std::setw(11)
-              << keys(c.sort_keys_per_s) << std::setw(10) << (c.sort_keys_per_s > 0 ? us(c.sort_overhead_s) : "-")
+              << keys(c.sort_small_keys_per_s) << std::setw(11) << keys(c.sort_keys_per_s) << std::setw(10) << (c.sort_keys_per_s > 0 ? us(c.sort_overhead_s) : "-")
               << "  " << when.str()
               << "\n";
+  }
+  // The switch costs (the first command on a device right after work on another: two drivers'
+  // contexts on one GPU; +0 us: measured, none).
+  for (const DeviceCosts& c : all) {
+    for (const SwitchCost& sw : c.switch_after) {
+      std::cout << "switch: " << c.selector << " after " << sw.selector << " +" << us(sw.seconds) << "\n";
+    }
   }
 }
 
@@ -125,6 +143,8 @@ int calibrate_command(const std::vector<std::string>& args) {
     if (!store_costs(c, &problem)) std::cerr << "weft calibrate: " << d.selector() << " not stored: " << problem << "\n";
     all.push_back(std::move(c));
   }
+  // Between the devices calibrated (a few ms a pair; stored with each device's costs).
+  complete_switch_costs(all, devs, quick, true);
   print(all, devs, json);
   return 0;
 }
@@ -133,6 +153,7 @@ int print_costs(bool json) {
   const std::vector<Device> devs = devices();
   std::vector<DeviceCosts> all;
   for (const Device& d : devs) all.push_back(costs_of(d));
+  complete_switch_costs(all, devs, true, false);  // (as device auto's first use does)
   print(all, devs, json);
   return 0;
 }

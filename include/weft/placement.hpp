@@ -7,6 +7,7 @@
 //           + sum over inputs without a valid copy on d of copy(input -> d)
 //           + copy(result -> host) when the result will likely be read on the host
 //           + sync(d)
+//           + switch(d) when the process last gave work to another context of d's GPU
 //
 // DeviceCosts holds one device's measured numbers (`weft calibrate`, or a quick subset on
 // first use, stored beside the program cache); a Chooser holds a table of them and picks the
@@ -37,6 +38,17 @@ namespace weft {
 enum class Arithmetic : std::uint8_t { float32 = 0, float64 = 1, integer = 2 };
 WEFT_API const char* to_string(Arithmetic a) noexcept;
 
+/// What the first command on a device costs more after work on another device: two drivers'
+/// contexts on one GPU (CUDA and NVIDIA OpenCL on an H200: about 130 us, the GPU switching
+/// contexts), 0 for devices that share nothing. The other device is named by its selector and
+/// identity (a selector alone may name another device in another run; an identity alone is
+/// the same for two GPUs of one model).
+struct WEFT_API SwitchCost {
+  std::string selector;
+  std::string identity;
+  double seconds = 0;
+};
+
 /// One device's measured costs. Rates are per second; a rate of 0 means "not measured" (a
 /// pinned rate) and falls back to the pageable one.
 struct WEFT_API DeviceCosts {
@@ -59,6 +71,12 @@ struct WEFT_API DeviceCosts {
   // at 10^6 elements 3.3 ms, 100 times what 16 multiply-adds a function at its multiply-add rate
   // say). 0: not measured (a function counts 16 operations at ops_per_s).
   double math_per_s = 0;
+  // The same over narrow_elements / 16 work-items (4096 calls): what one of a CPU backend's
+  // chunks evaluates, on one thread (an H200's host: about 70 M/s, where 16 threads reach
+  // 2.8 G/s). An operation of n elements gets min(math_per_s, narrow_math_per_s x
+  // ceil(n / narrow_elements)): one thread a chunk. 0: not measured, or the launch was most of
+  // the time (a GPU): math_per_s throughout.
+  double narrow_math_per_s = 0;
   // Copies as arrays make them (an array made on the device from host memory; a resident
   // array read into fresh host memory after its queue finished), timed at 64 bytes, at
   // small_copy_bytes and at a few MiB: a copy of b bytes costs
@@ -78,6 +96,17 @@ struct WEFT_API DeviceCosts {
   // 0: not measured (the model then counts a radix sort's passes as bytes and operations).
   double sort_keys_per_s = 0;
   double sort_overhead_s = 0;     // a sort's fixed cost (its launches, scratch), sync excluded
+  // The rate up to sort_small_keys keys (timed at 4096 and sort_small_keys): a sort's rate
+  // changes with its size (the H200's host: about 45 M keys/s from 4096 to 10^5 keys, 140 M
+  // beyond, where its sort runs on every thread), so sort(n) = sort_overhead_s +
+  // min(n, sort_small_keys) / sort_small_keys_per_s + max(0, n - sort_small_keys) /
+  // sort_keys_per_s. 0: not measured (sort_keys_per_s throughout).
+  static constexpr double sort_small_keys = 65536;
+  double sort_small_keys_per_s = 0;
+  // The first command here after work on each other device whose memory is not the host's
+  // (measured by alternating tiny commands; an entry of 0: measured, no switch). The model
+  // adds it when the last command of the process went to that device (Chooser::estimate).
+  std::vector<SwitchCost> switch_after;
   bool quick = false;             // measured by the quick subset (first use), not `weft calibrate`
   double measured_s = 0;          // how long the measurement took
 
@@ -85,6 +114,14 @@ struct WEFT_API DeviceCosts {
   /// Seconds to copy bytes host -> device (to_device) or device -> host as arrays do; infinite
   /// when the rate was not measured (and bytes > 0).
   double transfer_s(double bytes, bool to_device) const noexcept;
+  /// Seconds the first command here costs more after work on previous (0 when not measured).
+  double switch_s(const DeviceCosts& previous) const noexcept;
+  /// Seconds to evaluate calls math functions in an operation of elements elements (math_per_s,
+  /// narrowed to the chunks a CPU backend's threads take); infinite when no rate was measured.
+  double math_s(double calls, std::int64_t elements) const noexcept;
+  /// Seconds the device's own sort takes for keys float32-key equivalents, its overhead
+  /// included (sync excluded); infinite when its rate was not measured.
+  double sort_s(double keys) const noexcept;
 };
 
 /// What an operation does, for the model: from the generated kernel (elements touched, bytes
@@ -165,19 +202,32 @@ class WEFT_API Chooser {
   Chooser& operator=(const Chooser&) = delete;
   ~Chooser();
 
+  /// No device: the `after` of the calls below when the device last given work is not known
+  /// or not in the table (no switch cost is counted).
+  static constexpr std::size_t no_device = static_cast<std::size_t>(-1);
+
   const std::vector<DeviceCosts>& devices() const noexcept { return devices_; }
-  /// The model's terms on device index d.
-  PlacementEstimate estimate(std::size_t d, const WorkEstimate& work, std::span<const InputResidence> inputs) const;
+  /// Whether any device of the table has a switch cost after another (DeviceCosts::switch_after):
+  /// only then does `after` change an estimate.
+  bool switches() const noexcept { return switches_; }
+  /// Seconds the first command on device d costs more after work on device e (table indices).
+  double switch_s(std::size_t d, std::size_t e) const noexcept;
+  /// The model's terms on device index d; after: the index of the device the process last
+  /// gave work (its context is current: a command elsewhere on the same GPU pays the switch,
+  /// counted in launch, and so does a copy from a third device).
+  PlacementEstimate estimate(std::size_t d, const WorkEstimate& work, std::span<const InputResidence> inputs,
+                             std::size_t after = no_device) const;
   /// The index of the cheapest device (the first of equals), computed now, from the model alone
   /// (signature 0) or with the corrections observe() learnt for signature.
   std::size_t choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
-                     std::uint64_t signature = 0) const;
+                     std::uint64_t signature = 0, std::size_t after = no_device) const;
   /// The same, remembered per (signature, size class of work.elements, residence,
   /// result_to_host): a remembered decision is a hash and one atomic load. signature names
   /// the operation's kind and structure (two calls with one signature and size class cost
   /// alike); the size class is the power of two of the element count.
   std::size_t choose_cached(std::uint64_t signature, const WorkEstimate& work,
-                            std::span<const InputResidence> inputs, bool* remembered = nullptr) const;
+                            std::span<const InputResidence> inputs, bool* remembered = nullptr,
+                            std::size_t after = no_device) const;
   /// Forgets every remembered decision.
   void forget() const noexcept;
   /// Online correction: the operation of this signature and work ran on device index d in
@@ -188,7 +238,7 @@ class WEFT_API Chooser {
   /// misprediction corrects itself after a few calls. True when a counted factor moved (what
   /// is worth storing). Thread-safe; not on the path of a remembered decision.
   bool observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
-               std::size_t d, double seconds) const;
+               std::size_t d, double seconds, std::size_t after = no_device) const;
   /// The correction observe() has learnt for (signature, size class of elements, device d); 1
   /// when none.
   double correction(std::uint64_t signature, std::int64_t elements, std::size_t d) const;
@@ -201,13 +251,15 @@ class WEFT_API Chooser {
   /// "sum(a*b) n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"; with a
   /// signature, the estimates as corrected by what observe() learnt for it.
   std::string explain(const std::string& what, const WorkEstimate& work, std::span<const InputResidence> inputs,
-                      std::uint64_t signature = 0) const;
+                      std::uint64_t signature = 0, std::size_t after = no_device) const;
 
  private:
   std::uint64_t decision_key(std::uint64_t signature, const WorkEstimate& work,
-                             std::span<const InputResidence> inputs) const noexcept;
+                             std::span<const InputResidence> inputs, std::size_t after) const noexcept;
 
   std::vector<DeviceCosts> devices_;
+  std::vector<double> switch_;  // switch_[d * size + e]: switch_s(d, e)
+  bool switches_ = false;
   std::unique_ptr<std::atomic<std::uint64_t>[]> decisions_;
   struct Learnt;
   std::unique_ptr<Learnt> learnt_;
@@ -220,6 +272,16 @@ WEFT_API DeviceCosts costs_of(const Device& device);
 /// Measures device now: the full set (at most about 30 s in all, `weft calibrate`) or the
 /// quick subset. Does not store the result.
 WEFT_API DeviceCosts measure_costs(const Device& device, bool quick);
+/// Seconds the first command on device costs more right after a command on previous than
+/// after one on device itself: tiny commands (a 64-byte fill and a finish) alternated, a few
+/// milliseconds in all. 0 when the two share nothing (never below 0).
+WEFT_API double measure_switch_cost(const Device& device, const Device& previous, bool quick);
+/// Completes the switch costs of a table (costs[i] of devices[i]): for each pair of devices
+/// whose memory is not the host's and whose entry is missing (all of them with remeasure),
+/// measure_switch_cost, then stores each device's costs whose entries changed. What
+/// `weft calibrate` and the first use of device auto run.
+WEFT_API void complete_switch_costs(std::vector<DeviceCosts>& costs, const std::vector<Device>& devices, bool quick,
+                                    bool remeasure);
 /// Stores costs beside the program cache (atomically, private to the user) and makes them
 /// the process's costs for that device. False with the reason when it cannot be stored.
 WEFT_API bool store_costs(const DeviceCosts& costs, std::string* problem = nullptr);

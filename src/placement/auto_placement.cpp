@@ -20,6 +20,7 @@
 #include "array/memory_pool.hpp"
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
+#include "runtime/device_work.hpp"
 #include "placement/costs_file.hpp"
 #include "runtime/backend.hpp"
 #include "weft/config.hpp"
@@ -218,6 +219,17 @@ NodePtr moved(const NodePtr& n, const Device& d) {
 
 thread_local Device pinned;  // set_placement_pin
 
+// The table index of the device the process last gave work (runtime/device_work.hpp), for the
+// switch term; no_device where no switch costs anything (one relaxed load then).
+std::size_t last_worked(const AutoTable& t) {
+  if (!t.chooser.switches()) return Chooser::no_device;
+  const void* last = last_device_work();
+  for (std::size_t i = 0; i < t.devices.size(); ++i) {
+    if (t.devices[i].impl().get() == last) return i;
+  }
+  return Chooser::no_device;
+}
+
 }  // namespace
 
 struct AutoDecision {
@@ -226,6 +238,7 @@ struct AutoDecision {
   std::vector<InputResidence> inputs;
   std::size_t device;
   std::chrono::steady_clock::time_point when;
+  std::size_t after = Chooser::no_device;  // the device last given work when decided
 };
 
 namespace {
@@ -237,8 +250,8 @@ void learn(const AutoDecision& d, double seconds) {
   const AutoTable& t = auto_table();
   WEFT_LOG_DEBUG("placement learns: n=" << d.work.elements << " on " << t.devices[d.device].selector() << " took "
                                         << seconds * 1e3 << " ms, estimated "
-                                        << t.chooser.estimate(d.device, d.work, d.inputs).total() * 1e3 << " ms");
-  if (!t.chooser.observe(d.signature, d.work, d.inputs, d.device, seconds)) return;
+                                        << t.chooser.estimate(d.device, d.work, d.inputs, d.after).total() * 1e3 << " ms");
+  if (!t.chooser.observe(d.signature, d.work, d.inputs, d.device, seconds, d.after)) return;
   static std::mutex storing;
   std::lock_guard lock(storing);
   const std::vector<LearntFactor> factors = t.chooser.learnt(d.device);
@@ -362,8 +375,9 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   Analysis a = analyse(expr, what, result_to_host, t);
   if (shape) shape(a.work);
   bool remembered = false;
-  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs(), &remembered);
-  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs(), a.signature));
+  const std::size_t after = last_worked(t);
+  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs(), &remembered, after);
+  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs(), a.signature, after));
   const Device& d = t.devices[best];
   // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
   // observe() drops the remembered decision while its estimate is still moving. Its clock
@@ -373,7 +387,7 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
     const std::span<const InputResidence> inputs = a.inputs();
     decision = std::make_shared<const AutoDecision>(AutoDecision{
         a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best,
-        std::chrono::steady_clock::now()});
+        std::chrono::steady_clock::now(), after});
   }
   // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
   const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
@@ -388,12 +402,14 @@ AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEs
   }
   const AutoTable& t = auto_table();
   bool remembered = false;
-  const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered);
-  WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature));
+  const std::size_t after = last_worked(t);
+  const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered, after);
+  WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature, after));
   std::shared_ptr<const AutoDecision> decision;
   if (!remembered && config().placement_learn) {
     decision = std::make_shared<const AutoDecision>(AutoDecision{
-        signature, work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best, std::chrono::steady_clock::now()});
+        signature, work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best, std::chrono::steady_clock::now(),
+        after});
   }
   return AutoPlacement{t.devices[best], Expr(NodePtr()), true, std::move(decision)};
 }
@@ -402,7 +418,7 @@ void learn_now(const AutoPlacement& placed) {
   if (!placed.decision) return;
   const AutoDecision& d = *placed.decision;
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - d.when).count();
-  auto_table().chooser.observe(d.signature, d.work, d.inputs, d.device, s);
+  auto_table().chooser.observe(d.signature, d.work, d.inputs, d.device, s, d.after);
 }
 
 }  // namespace weft::detail
@@ -437,9 +453,10 @@ PlacementExplanation explain(const Expr& expr, bool reduction) {
   const Analysis a = analyse(expr, what, reduction, t);
   out.automatic = true;
   out.work = a.work;
+  const std::size_t after = last_worked(t);
   for (std::size_t d = 0; d < t.devices.size(); ++d) {
     out.devices.push_back(t.devices[d].selector());
-    PlacementEstimate e = t.chooser.estimate(d, a.work, a.inputs());
+    PlacementEstimate e = t.chooser.estimate(d, a.work, a.inputs(), after);
     const double f = t.chooser.correction(a.signature, a.work.elements, d);
     e.launch *= f;
     e.compute *= f;
@@ -447,8 +464,8 @@ PlacementExplanation explain(const Expr& expr, bool reduction) {
     e.copy_out *= f;
     out.estimates.push_back(e);
   }
-  out.chosen = t.devices[t.chooser.choose(a.work, a.inputs(), a.signature)].selector();
-  out.text = t.chooser.explain(what, a.work, a.inputs(), a.signature);
+  out.chosen = t.devices[t.chooser.choose(a.work, a.inputs(), a.signature, after)].selector();
+  out.text = t.chooser.explain(what, a.work, a.inputs(), a.signature, after);
   if (pinned) {
     out.pinned = true;
     out.chosen = pinned.selector();

@@ -58,6 +58,29 @@ double DeviceCosts::transfer_s(double bytes, bool to_device) const noexcept {
   return latency + move_s(first, small) + move_s(bytes - first, rate);
 }
 
+double DeviceCosts::switch_s(const DeviceCosts& previous) const noexcept {
+  for (const SwitchCost& s : switch_after) {
+    if (s.selector == previous.selector && s.identity == previous.identity) return s.seconds;
+  }
+  return 0;
+}
+
+double DeviceCosts::math_s(double calls, std::int64_t elements) const noexcept {
+  double rate = math_per_s;
+  if (narrow_math_per_s > 0) {
+    // One thread a chunk of narrow_elements: a small operation runs on few of them.
+    const double chunks = std::ceil(static_cast<double>(std::max<std::int64_t>(elements, 1)) / narrow_elements);
+    rate = rate > 0 ? std::min(rate, narrow_math_per_s * chunks) : narrow_math_per_s * chunks;
+  }
+  return move_s(calls, rate);
+}
+
+double DeviceCosts::sort_s(double keys) const noexcept {
+  if (!(sort_small_keys_per_s > 0)) return sort_overhead_s + move_s(keys, sort_keys_per_s);
+  const double first = std::min(keys, sort_small_keys);
+  return sort_overhead_s + move_s(first, sort_small_keys_per_s) + move_s(keys - first, sort_keys_per_s);
+}
+
 const char* to_string(Arithmetic a) noexcept {
   switch (a) {
     case Arithmetic::float32: return "float32";
@@ -100,6 +123,16 @@ Chooser::Chooser(std::vector<DeviceCosts> devices)
   if (devices_.size() > 63) {
     throw InvalidArgument("Chooser: " + std::to_string(devices_.size()) + " devices; a table holds at most 63");
   }
+  const std::size_t n = devices_.size();
+  switch_.assign(n * n, 0.0);
+  for (std::size_t d = 0; d < n; ++d) {
+    for (std::size_t e = 0; e < n; ++e) {
+      if (e == d) continue;
+      const double s = devices_[d].switch_s(devices_[e]);
+      switch_[d * n + e] = std::isfinite(s) && s > 0 ? s : 0.0;
+      if (switch_[d * n + e] > 0) switches_ = true;
+    }
+  }
   forget();
 }
 
@@ -109,14 +142,19 @@ void Chooser::forget() const noexcept {
   for (std::size_t i = 0; i < decision_slots; ++i) decisions_[i].store(0, std::memory_order_relaxed);
 }
 
+double Chooser::switch_s(std::size_t d, std::size_t e) const noexcept {
+  const std::size_t n = devices_.size();
+  return d < n && e < n ? switch_[d * n + e] : 0.0;
+}
+
 PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
-                                    std::span<const InputResidence> inputs) const {
+                                    std::span<const InputResidence> inputs, std::size_t after) const {
   const DeviceCosts& c = devices_.at(d);
   PlacementEstimate e;
   if (work.sort_keys > 0 && c.sort_keys_per_s > 0) {
     // A sort, on a device whose own sort was timed: its fixed cost and its rate.
     e.launch = c.sort_overhead_s + c.sync_s;
-    e.compute = work.sort_keys / c.sort_keys_per_s;
+    e.compute = c.sort_s(work.sort_keys) - c.sort_overhead_s;
   } else {
     const bool wide = c.wide_launch_s > 0 && static_cast<double>(work.elements) > DeviceCosts::narrow_elements;
     // A wide operation wakes a CPU backend's pool once: the launches right after find it awake.
@@ -126,10 +164,13 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     if (work.math_calls > 0 && c.math_per_s > 0 && work.arithmetic == Arithmetic::float32) {
       // The math functions at their measured rate, the rest of the operations at theirs.
       arithmetic = move_s(std::max(0.0, work.ops - 16 * work.math_calls), c.ops_rate(work.arithmetic)) +
-                   work.math_calls / c.math_per_s;
+                   c.math_s(work.math_calls, work.elements);
     }
     e.compute = std::max(move_s(bytes, c.bandwidth_Bps), arithmetic);
   }
+  // The context current on each GPU: the device last given work. A read from another device
+  // makes that one current; the operation's commands here then pay the switch to d.
+  std::size_t current = after;
   const std::uint64_t me = std::uint64_t{1} << d;
   for (const InputResidence& in : inputs) {
     if (in.valid_on & me) continue;
@@ -138,17 +179,23 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     double to_host = 0;
     if (!in.on_host) {
       to_host = std::numeric_limits<double>::infinity();
+      std::size_t from = no_device;
       for (std::size_t s = 0; s < devices_.size(); ++s) {
         if (!(in.valid_on & (std::uint64_t{1} << s))) continue;
         const DeviceCosts& src = devices_[s];
-        const double t = src.memory_is_host ? 0.0 : src.transfer_s(in.bytes, false);
-        to_host = std::min(to_host, t);
+        const double t = src.memory_is_host ? 0.0 : src.transfer_s(in.bytes, false) + switch_s(s, current);
+        if (t < to_host) {
+          to_host = t;
+          from = s;
+        }
       }
       if (!std::isfinite(to_host)) to_host = 0;  // held nowhere in the table: nothing to copy
+      if (from != no_device && !devices_[from].memory_is_host) current = from;
     }
     const double to_dev = c.memory_is_host ? 0.0 : c.transfer_s(in.bytes, true);
     e.copy_in += to_host + to_dev;
   }
+  e.launch += switch_s(d, current);
   if (work.result_to_host) {
     // The result read into the program's memory (a NumPy array, a std::vector, a reduction's
     // value) is a queue read on every device: where the device's memory is host memory, a
@@ -196,8 +243,10 @@ void Chooser::teach(std::size_t d, std::span<const LearntFactor> factors) const 
 }
 
 bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
-                      std::size_t d, double seconds) const {
-  const double predicted = estimate(d, work, inputs).total();
+                      std::size_t d, double seconds, std::size_t after) const {
+  // (Predicted as decided: with the switch the decision counted, which is not the operation's
+  // to learn.)
+  const double predicted = estimate(d, work, inputs, after).total();
   if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0) || d >= devices_.size()) return false;
   bool moved = false;
   {
@@ -216,16 +265,16 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
     }
   }
   learnt_->any.store(true, std::memory_order_release);
-  decisions_[decision_key(signature, work, inputs) % decision_slots].store(0, std::memory_order_relaxed);
+  decisions_[decision_key(signature, work, inputs, after) % decision_slots].store(0, std::memory_order_relaxed);
   return moved;
 }
 
 std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
-                            std::uint64_t signature) const {
+                            std::uint64_t signature, std::size_t after) const {
   std::size_t best = 0;
   double best_t = std::numeric_limits<double>::infinity();
   for (std::size_t d = 0; d < devices_.size(); ++d) {
-    double t = estimate(d, work, inputs).total();
+    double t = estimate(d, work, inputs, after).total();
     if (signature != 0) t *= correction(signature, work.elements, d);
     if (t < best_t) {
       best_t = t;
@@ -236,33 +285,36 @@ std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResid
 }
 
 std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate& work,
-                                    std::span<const InputResidence> inputs) const noexcept {
+                                    std::span<const InputResidence> inputs, std::size_t after) const noexcept {
   std::uint64_t key = mix(signature, size_class(work.elements));
+  // The device last given work changes a decision only where switches cost something.
+  if (switches_ && after < devices_.size()) key = mix(key, 0x5357000000000000ULL | after);
   key = mix(key, (work.result_to_host ? 1u : 0u) | static_cast<unsigned>(work.arithmetic) << 1);
   for (const InputResidence& in : inputs) key = mix(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
   return key;
 }
 
 std::size_t Chooser::choose_cached(std::uint64_t signature, const WorkEstimate& work,
-                                   std::span<const InputResidence> inputs, bool* remembered) const {
-  const std::uint64_t key = decision_key(signature, work, inputs);
+                                   std::span<const InputResidence> inputs, bool* remembered, std::size_t after) const {
+  const std::uint64_t key = decision_key(signature, work, inputs, after);
   std::atomic<std::uint64_t>& slot = decisions_[key % decision_slots];
   const std::uint64_t tag = key & ~std::uint64_t{0xff};
   const std::uint64_t held = slot.load(std::memory_order_relaxed);
   const bool hit = held != 0 && (held & ~std::uint64_t{0xff}) == tag;
   if (remembered) *remembered = hit;
   if (hit) return (held & 0xff) - 1;
-  const std::size_t best = choose(work, inputs, signature);
+  const std::size_t best = choose(work, inputs, signature, after);
   slot.store(tag | (best + 1), std::memory_order_relaxed);
   return best;
 }
 
 std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
-                             std::span<const InputResidence> inputs, std::uint64_t signature) const {
+                             std::span<const InputResidence> inputs, std::uint64_t signature,
+                             std::size_t after) const {
   std::string out = what + " n=" + std::to_string(work.elements) + ":";
-  const std::size_t best = choose(work, inputs, signature);
+  const std::size_t best = choose(work, inputs, signature, after);
   for (std::size_t d = 0; d < devices_.size(); ++d) {
-    const PlacementEstimate e = estimate(d, work, inputs);
+    const PlacementEstimate e = estimate(d, work, inputs, after);
     const double f = signature != 0 ? correction(signature, work.elements, d) : 1.0;
     out += (d == 0 ? " " : " | ") + devices_[d].selector + " " + ms(f * (e.launch + e.compute)) + " ms";
     if (e.copy_in + e.copy_out > 0) out += " + " + ms(f * (e.copy_in + e.copy_out)) + " ms copy";
@@ -272,7 +324,9 @@ std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
       out += buf;
     }
   }
-  return out + " -> " + devices_[best].selector;
+  out += " -> " + devices_[best].selector;
+  if (switches_ && after < devices_.size()) out += " (after " + devices_[after].selector + ")";
+  return out;
 }
 
 }  // namespace weft

@@ -5,11 +5,13 @@
 // size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
 // or foreign file is measured again (with a log line), never trusted.
 //
-//   weft-costs 4
+//   weft-costs 5
 //   identity host|AMD EPYC 7B13|g++ 12|...|units=2
 //   launch_s 2.1e-05
 //   ...
+//   switch_after 0.00013 opencl:0:0 opencl|NVIDIA H200|NVIDIA CUDA|...|units=132
 //   checksum 0123456789abcdef0123456789abcdef
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -37,10 +39,12 @@ namespace {
 
 // Format 3 added the sort rate; format 4 times copies as arrays make them (the latencies and
 // rates mean something else, and the small copies' rates are new) and adds the wide launch
-// and the math functions' rate. A file of another format
+// and the math functions' rate; format 5 adds one chunk's math rate, the switch costs after
+// each other device and the sort's rate up to sort_small_keys. A file of another format
 // is measured again (an older weft's files lack fields this one uses, or hold figures of
 // another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 4";
+constexpr const char* header = "weft-costs 5";
+constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
 
@@ -55,6 +59,7 @@ void each_number(C& c, F&& f) {
   f("float64_ops_per_s", c.ops_per_s[1]);
   f("integer_ops_per_s", c.ops_per_s[2]);
   f("math_per_s", c.math_per_s);
+  f("narrow_math_per_s", c.narrow_math_per_s);
   f("to_device_latency_s", c.to_device_latency_s);
   f("to_host_latency_s", c.to_host_latency_s);
   f("to_device_small_Bps", c.to_device_small_Bps);
@@ -65,6 +70,7 @@ void each_number(C& c, F&& f) {
   f("to_host_pinned_Bps", c.to_host_pinned_Bps);
   f("sort_keys_per_s", c.sort_keys_per_s);
   f("sort_overhead_s", c.sort_overhead_s);
+  f("sort_small_keys_per_s", c.sort_small_keys_per_s);
   f("measured_s", c.measured_s);
 }
 
@@ -96,6 +102,9 @@ std::string encode_costs(const DeviceCosts& c) {
   os << header << "\n" << "identity " << c.identity << "\n" << "memory_is_host " << (c.memory_is_host ? 1 : 0) << "\n"
      << "quick " << (c.quick ? 1 : 0) << "\n";
   each_number(c, [&](const char* name, double v) { os << name << " " << v << "\n"; });
+  for (const SwitchCost& sw : c.switch_after) {
+    os << switch_prefix << sw.seconds << " " << sw.selector << " " << sw.identity << "\n";
+  }
   return with_checksum(os.str());
 }
 
@@ -107,6 +116,7 @@ bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem,
   if (!checked) return false;
   const std::string_view body = *checked;
   std::map<std::string, std::string, std::less<>> fields;
+  std::vector<SwitchCost> switches;
   std::istringstream in{std::string(body)};
   std::string line;
   if (!std::getline(in, line) || line != header) {
@@ -119,6 +129,23 @@ bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem,
     return false;
   }
   while (std::getline(in, line)) {
+    if (line.starts_with(switch_prefix)) {
+      // "switch_after <seconds> <selector> <identity>" (the identity may hold spaces).
+      std::istringstream f(line.substr(switch_prefix.size()));
+      SwitchCost sw;
+      std::string seconds;
+      f >> seconds >> sw.selector;
+      std::getline(f >> std::ws, sw.identity);
+      char* end = nullptr;
+      sw.seconds = std::strtod(seconds.c_str(), &end);
+      if (seconds.empty() || *end != '\0' || !std::isfinite(sw.seconds) || sw.seconds < 0 || sw.selector.empty() ||
+          sw.identity.empty()) {
+        *problem = "a switch cost is not '<seconds> <selector> <identity>': '" + line + "'";
+        return false;
+      }
+      switches.push_back(std::move(sw));
+      continue;
+    }
     const std::size_t sp = line.find(' ');
     if (sp == std::string::npos) {
       *problem = "a line without a value: '" + line + "'";
@@ -130,6 +157,7 @@ bool decode_costs(std::string_view text, DeviceCosts* out, std::string* problem,
   c.identity = fields["identity"];
   c.memory_is_host = fields["memory_is_host"] == "1";
   c.quick = fields["quick"] == "1";
+  c.switch_after = std::move(switches);
   bool ok = true;
   each_number(c, [&](const char* name, double& v) {
     const auto it = fields.find(name);
@@ -250,14 +278,50 @@ DeviceCosts costs_of(const Device& device) {
   return *c;
 }
 
+void complete_switch_costs(std::vector<DeviceCosts>& costs, const std::vector<Device>& devices, bool quick,
+                           bool remeasure) {
+  if (costs.size() != devices.size()) {
+    throw InvalidArgument("complete_switch_costs: " + std::to_string(costs.size()) + " costs for " +
+                          std::to_string(devices.size()) + " devices; give one each");
+  }
+  for (std::size_t d = 0; d < costs.size(); ++d) {
+    DeviceCosts& c = costs[d];
+    if (c.memory_is_host) continue;
+    bool changed = false;
+    for (std::size_t e = 0; e < costs.size(); ++e) {
+      const DeviceCosts& other = costs[e];
+      if (e == d || other.memory_is_host) continue;
+      const auto it = std::find_if(c.switch_after.begin(), c.switch_after.end(), [&](const SwitchCost& s) {
+        return s.selector == other.selector && s.identity == other.identity;
+      });
+      if (it != c.switch_after.end() && !remeasure) continue;
+      double seconds = 0;
+      try {
+        seconds = measure_switch_cost(devices[d], devices[e], quick);
+      } catch (const Error& err) {
+        // (Stored as none: the model then counts no switch between the two.)
+        WEFT_LOG_INFO("calibrate " << c.selector << " after " << other.selector << ": not timed (" << err.what() << ")");
+      }
+      if (it != c.switch_after.end()) it->seconds = seconds;
+      else c.switch_after.push_back({other.selector, other.identity, seconds});
+      changed = true;
+    }
+    if (changed) store_costs(c);
+  }
+}
+
 namespace {
 std::vector<DeviceCosts> auto_table_costs() {
   std::vector<DeviceCosts> table;
+  std::vector<Device> used;
   for (const Device& d : devices()) {
     if (table.size() == 63) break;
     table.push_back(costs_of(d));
+    used.push_back(d);
   }
   if (table.empty()) throw InvalidArgument("device auto: no device is present to choose from (weft devices)");
+  // The switch costs between this run's devices not measured yet (a few ms a pair).
+  complete_switch_costs(table, used, true, false);
   return table;
 }
 }  // namespace

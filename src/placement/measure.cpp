@@ -121,15 +121,68 @@ void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
       synchronize(device);
     });
   };
-  const std::size_t small = 4096, large = s.sort_keys;
-  const double t_small = time_sort(small), t_large = time_sort(large);
-  const double dn = static_cast<double>(large - small);
+  // Three sizes, two segments: the rate changes with the size (a CPU backend's sort goes
+  // parallel, a GPU's fills the device), and one line through 4096 and 2^21 keys made the
+  // H200's host sort of 10^4 keys look 2.2 times cheaper than it was.
+  const std::size_t small = 4096, middle = static_cast<std::size_t>(DeviceCosts::sort_small_keys);
+  const std::size_t large = std::max(s.sort_keys, 2 * middle);
+  const double t_small = time_sort(small), t_middle = time_sort(middle), t_large = time_sort(large);
   // A busy moment can make the larger sort look no slower: the rate from the larger alone then.
-  c.sort_keys_per_s = t_large > t_small ? dn / (t_large - t_small) : static_cast<double>(large) / t_large;
-  c.sort_overhead_s = std::max(0.0, t_small - static_cast<double>(small) / c.sort_keys_per_s - c.sync_s);
+  const auto rate = [](std::size_t n0, double t0, std::size_t n1, double t1) {
+    return t1 > t0 ? static_cast<double>(n1 - n0) / (t1 - t0) : static_cast<double>(n1) / t1;
+  };
+  c.sort_small_keys_per_s = rate(small, t_small, middle, t_middle);
+  c.sort_keys_per_s = rate(middle, t_middle, large, t_large);
+  c.sort_overhead_s = std::max(0.0, t_small - static_cast<double>(small) / c.sort_small_keys_per_s - c.sync_s);
+}
+
+// calibrate.cl, with its double kernels where the device has fp64 (one program per device,
+// cached).
+std::string calibration_source(const Device& device) {
+  std::string source(embedded::calibrate_cl);
+  if (device.info().fp64) source += "\n" + std::string(embedded::calibrate_f64_cl);
+  return source;
 }
 
 }  // namespace
+
+double measure_switch_cost(const Device& device, const Device& previous, bool quick) {
+  if (!device || !previous) throw InvalidArgument("measure_switch_cost: no device given");
+  if (device == previous) return 0;
+  // An empty kernel of one work-item and a finish on each (the calibration's program, built
+  // and cached by measure_costs): the command after one on the same device, and the command
+  // right after one on previous.
+  struct Side {
+    Program program;
+    Queue queue;
+    Buffer buffer;
+    Kernel kernel;
+    explicit Side(const Device& d)
+        : program(Program::build(d, calibration_source(d))),
+          queue(d),
+          buffer(d, 64 * sizeof(float)),
+          kernel(program.kernel("weft_cal_empty")) {
+      kernel.set_args(buffer);
+    }
+    void tiny() {
+      queue.launch(kernel, 1);
+      queue.finish();
+    }
+  };
+  Side here(device), there(previous);
+  const int reps = quick ? 9 : 31;
+  there.tiny();
+  const double alone = median_time(reps, [&] { here.tiny(); });
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    there.tiny();
+    const auto t0 = Clock::now();
+    here.tiny();
+    t.push_back(seconds_since(t0));
+  }
+  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
+  return std::max(0.0, t[t.size() / 2] - alone);
+}
 
 std::string device_identity(const Device& device) {
   const DeviceInfo& i = device.info();
@@ -148,9 +201,7 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
   c.memory_is_host = info.capabilities.memory_is_host;
   c.quick = quick;
 
-  std::string source(embedded::calibrate_cl);
-  if (info.fp64) source += "\n" + std::string(embedded::calibrate_f64_cl);
-  const Program program = Program::build(device, source);
+  const Program program = Program::build(device, calibration_source(device));
   Queue q(device);
 
   // Launch latency and synchronisation.
@@ -212,6 +263,17 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
       q.finish();
     });
     c.math_per_s = 16.0 * static_cast<double>(items) / net(t, c.launch_s);
+    // One chunk's worth (narrow_elements / 16 work-items, 4096 calls): what a small operation
+    // gets where a CPU backend runs each chunk on one thread (the H200's host evaluated
+    // sin/exp/cos of 10^3 elements in 50 us, 40 times what its 16 threads' rate says).
+    const auto few = static_cast<std::size_t>(DeviceCosts::narrow_elements) / 16;
+    const double t_few = median_time(s.reps, [&] {
+      q.launch(k, few);
+      q.finish();
+    });
+    // Where the launch is most of that time (a GPU evaluates 4096 calls in a microsecond), it
+    // tells no rate: not measured (0), math_per_s throughout.
+    c.narrow_math_per_s = t_few > 2 * c.launch_s ? 16.0 * static_cast<double>(few) / net(t_few, c.launch_s) : 0.0;
   }
   // Without fp64 a double operation does not run there at all; the chooser never picks a device
   // whose rate is 0 for the work's arithmetic (its time is infinite).

@@ -186,4 +186,68 @@ inline std::vector<DeviceCosts> h200_table() {
   return t;
 }
 
+// What `weft calibrate` measured on the lent H200 in format 4
+// (bench/results/2026-11-29-h200-costs-format4.txt), with the two terms format 5 adds fitted
+// to that run's `weft bench placement` rows (2026-11-29-h200-placement-format4.json), as
+// `weft calibrate` measures them now:
+// - one chunk's math rate: sin/exp/cos (6 calls an element) on the host 12.7 us at 10^2, 50.4
+//   us at 10^3 elements (from host): 5400 calls in 37.7 us, 143 M/s, one thread's share of
+//   the 2.8 G/s of 16;
+// - the switch between CUDA's and NVIDIA OpenCL's contexts: a GPU variant of a case from the
+//   host timed 160-200 us where the copy, launch and sync terms say 45-60 us (`light a*b+c`
+//   n=100 on cuda:0 168 us, on opencl:0:0 178 us; on cuda:0 52.5 us at n=1000 in the one case
+//   whose rounds had cuda:0 last), about 130 us, as bench/placement_auto_overhead.py
+//   --between cuda:0 showed.
+inline std::vector<DeviceCosts> h200_measured_table() {
+  std::vector<DeviceCosts> t = h200_format3_table();
+  const auto set = [](DeviceCosts& c, double launch, double wide, double sync, double bw, double f32, double f64,
+                      double i32, double math, double lat_to, double lat_from, double small_to, double small_from,
+                      double to, double from, double sort_rate, double sort_plus) {
+    c.launch_s = launch;
+    c.wide_launch_s = wide;
+    c.sync_s = sync;
+    c.bandwidth_Bps = bw;
+    c.ops_per_s[0] = f32;
+    c.ops_per_s[1] = f64;
+    c.ops_per_s[2] = i32;
+    c.math_per_s = math;
+    c.to_device_latency_s = lat_to;
+    c.to_host_latency_s = lat_from;
+    c.to_device_small_Bps = small_to;
+    c.to_host_small_Bps = small_from;
+    c.to_device_Bps = to;
+    c.to_host_Bps = from;
+    c.sort_keys_per_s = sort_rate;
+    c.sort_overhead_s = sort_plus;
+  };
+  set(t[0], 0.7e-6, 30.5e-6, 0.3e-6, 137e9, 862e9, 474e9, 342e9, 2.8e9, 1.0e-6, 0.7e-6, 0, 18e9, 0, 5.9e9, 0.13e9,
+      55.1e-6);
+  set(t[1], 12.1e-6, 12.3e-6, 1.3e-6, 3996e9, 37880e9, 24224e9, 49752e9, 1368e9, 10.8e-6, 10.7e-6, 3.9e9, 2.8e9, 11e9,
+      4.4e9, 0.39e9, 3037e-6);
+  set(t[2], 9.5e-6, 9.3e-6, 1.6e-6, 4006e9, 36418e9, 24058e9, 50453e9, 1190e9, 8.5e-6, 9.5e-6, 3.8e9, 2.9e9, 12e9,
+      4.3e9, 21e9, 43.1e-6);
+  t[0].to_device_pinned_Bps = 6.5e9;
+  t[0].to_host_pinned_Bps = 5.6e9;
+  for (DeviceCosts* gpu : {&t[1], &t[2]}) gpu->to_device_pinned_Bps = gpu->to_host_pinned_Bps = 55e9;
+  for (DeviceCosts& c : t) c.identity = c.selector + "|H200 machine";
+  return t;
+}
+
+// h200_measured_table() with format 5's terms: one chunk's math rate and the two segments of
+// the sort's rate on the host, and the 130 us switch between cuda:0 and opencl:0:0 (device
+// indices as h100_table()).
+inline std::vector<DeviceCosts> h200_format5_table() {
+  std::vector<DeviceCosts> t = h200_measured_table();
+  t[0].narrow_math_per_s = 143e6;
+  // The host's sort in two segments, as three sizes fit it: 86.6 us at 4096 keys (format 4's
+  // fit), about 1.5 ms at 65536 (between the bench's 291 us at 10^4 and 2.28 ms at 10^5), 16.2
+  // ms at 2^21 (format 4's fit).
+  t[0].sort_small_keys_per_s = 42.7e6;
+  t[0].sort_keys_per_s = 138e6;
+  t[0].sort_overhead_s = 0;
+  t[1].switch_after = {{t[2].selector, t[2].identity, 130e-6}};
+  t[2].switch_after = {{t[1].selector, t[1].identity, 130e-6}};
+  return t;
+}
+
 }  // namespace weft::test

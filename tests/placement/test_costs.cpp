@@ -34,8 +34,12 @@ DeviceCosts sample() {
   c.to_host_small_Bps = 2.5e9;
   c.wide_launch_s = 4.5e-5;
   c.math_per_s = 2e9;
+  c.narrow_math_per_s = 1.5e8;
+  c.switch_after = {{"opencl:0:0", "opencl|A GPU|Its platform|555.1|units=132", 1.3e-4},
+                    {"opencl:1:0", "opencl|cpu|Portable Computing Language|6.0|units=2", 0}};
   c.sort_keys_per_s = 1.25e8;
   c.sort_overhead_s = 3e-5;
+  c.sort_small_keys_per_s = 4.5e7;
   c.measured_s = 1.75;
   return c;
 }
@@ -59,14 +63,50 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.to_host_small_Bps, 2.5e9);
   EXPECT_DOUBLE_EQ(back.wide_launch_s, 4.5e-5);
   EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
+  EXPECT_DOUBLE_EQ(back.narrow_math_per_s, 1.5e8);
+  EXPECT_DOUBLE_EQ(back.sort_small_keys_per_s, 4.5e7);
   EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
+  // The switch costs, the other device named by selector and identity (which holds spaces).
+  ASSERT_EQ(back.switch_after.size(), 2u);
+  EXPECT_EQ(back.switch_after[0].selector, "opencl:0:0");
+  EXPECT_EQ(back.switch_after[0].identity, "opencl|A GPU|Its platform|555.1|units=132");
+  EXPECT_DOUBLE_EQ(back.switch_after[0].seconds, 1.3e-4);
+  EXPECT_EQ(back.switch_after[1].identity, "opencl|cpu|Portable Computing Language|6.0|units=2");
+  EXPECT_DOUBLE_EQ(back.switch_after[1].seconds, 0);
+  DeviceCosts gpu;
+  gpu.selector = "opencl:0:0";
+  gpu.identity = "opencl|A GPU|Its platform|555.1|units=132";
+  EXPECT_DOUBLE_EQ(back.switch_s(gpu), 1.3e-4);
+  gpu.selector = "opencl:2:0";  // the same model of GPU under another selector: another GPU
+  EXPECT_DOUBLE_EQ(back.switch_s(gpu), 0);
+  // A switch line that is not '<seconds> <selector> <identity>' is refused.
+  std::string body = detail::encode_costs(c);
+  body = body.substr(0, body.rfind("checksum "));
+  const std::size_t at = body.find("switch_after ") + 13;
+  body.replace(at, body.find(' ', at) - at, "-1");
+  std::string why;
+  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &back, &why));
+  EXPECT_NE(why.find("switch cost"), std::string::npos) << why;
+}
+
+TEST(CostsFile, AFormat4FileIsMeasuredAgain) {
+  // Format 5 adds one chunk's math rate and the switch costs: a format 4 file lacks them.
+  std::string body = detail::encode_costs(sample());
+  ASSERT_EQ(body.rfind("weft-costs 5\n", 0), 0u) << body;
+  body = body.substr(0, body.rfind("checksum "));
+  body.replace(0, body.find('\n'), "weft-costs 4");
+  DeviceCosts out;
+  std::string problem;
+  bool outdated = false;
+  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
+  EXPECT_TRUE(outdated) << problem;
 }
 
 TEST(CostsFile, AFormat3FileIsMeasuredAgain) {
   // Format 3 timed a raw 64-byte read and a warm 64 MiB rate where format 4 times copies as
   // arrays make them: a format 3 file's figures are not read as format 4's.
   std::string body = detail::encode_costs(sample());
-  ASSERT_EQ(body.rfind("weft-costs 4\n", 0), 0u) << body;
+  ASSERT_EQ(body.rfind("weft-costs 5\n", 0), 0u) << body;
   body.replace(0, body.find('\n'), "weft-costs 3");
   DeviceCosts out;
   std::string problem;
@@ -108,6 +148,33 @@ TEST(CostsFile, RefusesCorruptAndTruncatedText) {
   EXPECT_FALSE(detail::decode_costs(good.substr(0, good.size() / 2), &out, &problem));
   EXPECT_FALSE(detail::decode_costs("", &out, &problem));
   EXPECT_FALSE(detail::decode_costs("checksum 0\n", &out, &problem));
+}
+
+TEST(CostsStore, SwitchCostsAreMeasuredBetweenDevicesWhoseMemoryIsNotTheHosts) {
+  const Device host = device("host");
+  EXPECT_DOUBLE_EQ(measure_switch_cost(host, host, true), 0);
+  EXPECT_THROW(measure_switch_cost(Device(), host, true), InvalidArgument);
+  for (const Device& d : devices()) {
+    if (d.info().capabilities.memory_is_host) continue;
+    // Two devices that share no GPU (PoCL and the host's threads): a few microseconds of
+    // noise at most, never below 0.
+    const double s = measure_switch_cost(d, host, true);
+    EXPECT_GE(s, 0) << d.selector();
+    EXPECT_LT(s, 1e-3) << d.selector();
+    // complete_switch_costs pairs only devices whose memory is not the host's; an entry
+    // present is not measured again unless asked.
+    std::vector<DeviceCosts> costs{sample(), sample()};
+    costs[0].memory_is_host = false;
+    costs[0].selector = d.selector();
+    costs[1].selector = "host";
+    costs[1].switch_after.clear();
+    costs[0].switch_after = {{"host", costs[1].identity, 0.5}};
+    complete_switch_costs(costs, {d, host}, true, false);
+    ASSERT_EQ(costs[0].switch_after.size(), 1u);
+    EXPECT_DOUBLE_EQ(costs[0].switch_after[0].seconds, 0.5);  // (host memory: never paired)
+    EXPECT_TRUE(costs[1].switch_after.empty());
+    EXPECT_THROW(complete_switch_costs(costs, {d}, true, false), InvalidArgument);
+  }
 }
 
 TEST(CostsStore, StoredCostsAreLoadedAndUntrustedFilesAreNot) {

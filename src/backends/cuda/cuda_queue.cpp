@@ -12,6 +12,7 @@
 #include "backends/cuda/cuda_memory.hpp"
 #include "core/log.hpp"
 #include "runtime/completion_event.hpp"
+#include "runtime/device_work.hpp"
 #include "runtime/launch_geometry.hpp"
 #include "weft/error.hpp"
 
@@ -223,6 +224,7 @@ std::vector<EventPtr> CudaQueue::wait_for(std::span<const EventPtr> wait) {
 }
 
 CUevent CudaQueue::begin_command() {
+  note_device_work(static_cast<const DeviceImpl*>(device_.get()), device_->info().type == DeviceType::cpu);
   if (!profiling_) return nullptr;
   CUevent start = device_->events().take(true);
   check(driver().cuEventRecord(start, stream_), "cuEventRecord");

@@ -7,6 +7,7 @@
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_memory.hpp"
 #include "core/log.hpp"
+#include "runtime/device_work.hpp"
 #include "runtime/parallel_memcpy.hpp"
 #include "runtime/launch_geometry.hpp"
 #include "weft/error.hpp"
@@ -176,6 +177,8 @@ OpenclQueue::OpenclQueue(std::shared_ptr<OpenclDevice> device, const QueueOption
 }
 
 std::vector<cl_event> OpenclQueue::wait_list(std::span<const EventPtr> wait) {
+  // (Every command starts here.)
+  note_device_work(static_cast<const DeviceImpl*>(device_.get()), device_->info().type == DeviceType::cpu);
   std::vector<cl_event> out;
   out.reserve(wait.size());
   const Api& a = api();
