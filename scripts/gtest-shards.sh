@@ -22,23 +22,42 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 status=0
 pids=()
+expected=$("$build/tests/weft_tests" --gtest_filter="$filter" --gtest_list_tests | grep -c '^  ')
 for ((i = 0; i < shards; i++)); do
-  GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout 1800 "$build/tests/weft_tests" --gtest_brief=1 \
+  # Not --gtest_brief: a shard that fails prints its whole log, whose last "[ RUN ]" line
+  # names the test that hung or crashed. A hung shard gets SIGABRT (then SIGKILL), not
+  # SIGTERM, which neither gtest nor the sanitizers report.
+  GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout -s ABRT -k 30 1800 "$build/tests/weft_tests" \
     --gtest_filter="$filter" > "$logs/shard$i.txt" 2>&1 &
   pids+=($!)
 done
+ran=0
 for ((i = 0; i < shards; i++)); do
   if ! wait "${pids[$i]}"; then
     status=1
     echo "weft_tests shard $i of $shards failed; its output:"
     cat "$logs/shard$i.txt"
   fi
-  grep -E '^\[ *(PASSED|FAILED|SKIPPED) *\]|tests? from .* ran' "$logs/shard$i.txt" | sed "s/^/shard $i: /"
+  # gtest's closing line: a shard that left early (exit 0 from inside a test) has none.
+  n=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran\..*/\1/p' "$logs/shard$i.txt")
+  if [ -z "$n" ]; then
+    status=1
+    echo "weft_tests shard $i of $shards ended without gtest's summary; the end of its output:"
+    tail -n 40 "$logs/shard$i.txt"
+  else
+    ran=$((ran + n))
+  fi
+  grep -E '^\[ *(PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?[.,]|tests? from .* ran' "$logs/shard$i.txt" | sed "s/^/shard $i: /"
 done
-if ! timeout 900 "$build/tests/weft_hot_path_tests" --gtest_brief=1 > "$logs/hot.txt" 2>&1; then
+if [ "$ran" -ne "$expected" ]; then
+  status=1
+  echo "weft_tests: the shards ran $ran tests; the filter selects $expected"
+fi
+if ! timeout -s ABRT -k 30 900 "$build/tests/weft_hot_path_tests" > "$logs/hot.txt" 2>&1; then
   status=1
   cat "$logs/hot.txt"
 fi
-grep -E '^\[ *(PASSED|FAILED) *\]' "$logs/hot.txt" | sed 's/^/weft_hot_path_tests: /'
-(cd "$build" && ctest --output-on-failure --timeout 900 -R '^(HostPrebuiltFreshCache|PlacementLearnFreshCache)$') || status=1
+grep -E '^\[ *(PASSED|FAILED) *\] [0-9]+ tests?\.' "$logs/hot.txt" | sed 's/^/weft_hot_path_tests: /'
+(cd "$build" && ctest --output-on-failure --no-tests=error --timeout 900 \
+  -R '^(HostPrebuiltFreshCache|PlacementLearnFreshCache)$') || status=1
 exit $status

@@ -134,11 +134,15 @@ int calibrate_command(const std::vector<std::string>& args) {
       throw UsageError("unknown option '" + args[i] + "'; calibrate takes --quick, --device SELECTOR, --json");
     }
   }
-  if (devs.empty()) devs = devices();
+  const bool named = !devs.empty();
+  if (!named) devs = devices();
   std::vector<DeviceCosts> all;
   for (const Device& d : devs) {
     if (!json) std::cerr << "calibrating " << d.selector() << " (" << d.name() << ")...\n";
     DeviceCosts c = measure_costs(d, quick);
+    // With devices named, the switch costs d had after the others stay (those between the
+    // devices calibrated now are measured again below).
+    if (named) c.switch_after = costs_of(d).switch_after;
     std::string problem;
     if (!store_costs(c, &problem)) std::cerr << "weft calibrate: " << d.selector() << " not stored: " << problem << "\n";
     all.push_back(std::move(c));

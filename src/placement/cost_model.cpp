@@ -265,7 +265,11 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
     }
   }
   learnt_->any.store(true, std::memory_order_release);
-  decisions_[decision_key(signature, work, inputs, after) % decision_slots].store(0, std::memory_order_relaxed);
+  // The decision is remembered per device last given work: each is made again.
+  decisions_[decision_key(signature, work, inputs, no_device) % decision_slots].store(0, std::memory_order_relaxed);
+  for (std::size_t a = 0; a < devices_.size(); ++a) {
+    decisions_[decision_key(signature, work, inputs, a) % decision_slots].store(0, std::memory_order_relaxed);
+  }
   return moved;
 }
 

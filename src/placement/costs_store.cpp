@@ -302,6 +302,9 @@ void complete_switch_costs(std::vector<DeviceCosts>& costs, const std::vector<De
         // (Stored as none: the model then counts no switch between the two.)
         WEFT_LOG_INFO("calibrate " << c.selector << " after " << other.selector << ": not timed (" << err.what() << ")");
       }
+      // A quick measurement (device auto's first use) may run beside the program's own work on
+      // the GPU and is kept until the next `weft calibrate`: held to what a switch can cost.
+      if (quick) seconds = std::min(seconds, std::max(1e-3, 10 * std::max(c.launch_s, other.launch_s)));
       if (it != c.switch_after.end()) it->seconds = seconds;
       else c.switch_after.push_back({other.selector, other.identity, seconds});
       changed = true;

@@ -5,7 +5,7 @@
 // size-capped, carrying the device identity and a checksum; a refused file is ignored (a log
 // line says why) and learning starts again.
 //
-//   weft-learnt 1
+//   weft-learnt 2
 //   identity host|AMD EPYC 7B13|...|units=2
 //   factor 9e3779b97f4a7c15 10 1.8
 //   checksum 0123456789abcdef0123456789abcdef
@@ -24,7 +24,9 @@ namespace weft::detail {
 
 namespace {
 
-constexpr const char* header = "weft-learnt 1";
+// 2: factors learnt against the estimates of cost file format 5 (the context switch counted);
+// a format-1 file's factors were learnt with the switch inside them, and are dropped.
+constexpr const char* header = "weft-learnt 2";
 constexpr std::uint64_t max_file_bytes = 1 << 20;
 constexpr std::size_t max_factors = 16384;
 

@@ -66,6 +66,8 @@ namespace detail {
 namespace {
 // How long a waiter polls a host event before it sleeps (CompletionEvent::await_end).
 constexpr std::chrono::microseconds kWaitSpin{20};
+// ... yielding after this much (the queue's worker may need every core for a parallel region).
+constexpr std::chrono::microseconds kWaitPolite{5};
 }  // namespace
 
 std::uint64_t now_ns() noexcept {
@@ -142,7 +144,7 @@ EventStatus CompletionEvent::await_end() {
   };
   // A short command ends within microseconds: polled for, its end needs no wake-up (tens of
   // microseconds on a VM), then the waiter sleeps.
-  if (s != EventStatus::complete && s != EventStatus::error && !(polling_pays() && spin_until(ended, kWaitSpin))) {
+  if (s != EventStatus::complete && s != EventStatus::error && !(polling_pays() && spin_until(ended, kWaitSpin, kWaitPolite))) {
     std::unique_lock lock(mutex_);
     waiters_.fetch_add(1, std::memory_order_relaxed);
     cv_.wait(lock, [&] {

@@ -5,8 +5,13 @@
 // queue worker, and host events' waits.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <thread>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -23,12 +28,31 @@ inline void spin_pause() noexcept {
 #endif
 }
 
-/// Whether waiting threads poll at all: with fewer than four hardware threads the thread
-/// that would end the wait (a queue's worker, a pool's other thread) often needs the core the
-/// poller holds, so pollers sleep at once there (the host backend's pools and queues and host
+/// Tests force polling on or off (1 / 0) to run both paths on any machine; -1: decided by the
+/// machine (polling_pays).
+inline std::atomic<int>& polling_override() noexcept {
+  static std::atomic<int> forced{-1};
+  return forced;
+}
+
+/// The CPUs this process may run on (its affinity mask: a container or taskset may allow
+/// fewer than the machine has).
+inline unsigned usable_cpus() noexcept {
+#if defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+#endif
+  return std::thread::hardware_concurrency();
+}
+
+/// Whether waiting threads poll at all: with fewer than four usable CPUs the thread that would
+/// end the wait (a queue's worker, a pool's other thread) often needs the core the poller
+/// holds, so pollers sleep at once there (the host backend's pools and queues and host
 /// events; the memcpy pool's stagers measured their own).
 inline bool polling_pays() noexcept {
-  static const bool pays = std::thread::hardware_concurrency() >= 4;
+  const int forced = polling_override().load(std::memory_order_relaxed);
+  if (forced >= 0) return forced != 0;
+  static const bool pays = usable_cpus() >= 4;
   return pays;
 }
 
