@@ -288,8 +288,8 @@ WEFT_API DeviceCosts costs_of(const Device& device);
 /// Measures device now: the full set (at most about 30 s in all, `weft calibrate`) or the
 /// quick subset. Does not store the result.
 WEFT_API DeviceCosts measure_costs(const Device& device, bool quick);
-/// Times polygon_mask_into a std::vector on device (4 vertices on 16 x 16 and 256 x 256, 256
-/// vertices on 256 x 256; the median of 3, or 7 for the full set) and sets costs'
+/// Times polygon_mask_into a std::vector on device (4 vertices on 16 x 16, 256 x 256 and
+/// 1024 x 1024, 256 vertices on 256 x 256; the median of 3, or 7 for the full set) and sets costs'
 /// polygon_overhead_s, polygon_pixels_per_s and polygon_edges_per_s from them. Unsupported on
 /// a device without double precision.
 WEFT_API void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& costs);

@@ -149,10 +149,11 @@ std::string calibration_source(const Device& device) {
 
 // polygon_mask itself, as users and `weft bench placement` call it (polygon_mask_into a
 // std::vector on a queue of the device: the vertices' copy, the kernel, the mask's copy back
-// through pinned memory on a GPU), timed on three small images and fitted as overhead +
+// through pinned memory on a GPU), timed on four small images and fitted as overhead +
 // pixels / pixel rate + rows x vertices / edge rate. A work estimate of bytes and operations
 // was far off both ways (the H200's cuda:0 charged 180 us for a 1 MB mask it copies in 20,
-// PoCL on 2 cores put at a fifth of its time). Tens of ms on a 2-core CPU.
+// PoCL on 2 cores put at a fifth of its time). A few ms on a 2-core CPU (after
+// the kernel's first build).
 void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
   if (!device) throw InvalidArgument("measure_polygon_costs: no device given");
   Queue q(device);
@@ -160,10 +161,12 @@ void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
   struct Image {
     std::size_t vertices, side;
   };
-  // The overhead's image, then few and many vertices on 256 x 256.
-  const Image images[3] = {{4, 16}, {4, 256}, {256, 256}};
-  double t[3], pixels[3], edges[3];
-  for (int i = 0; i < 3; ++i) {
+  // The overhead's image; few and many vertices on 256 x 256 (the edge rate); few on 1024 x
+  // 1024 (the pixel rate: on 256 x 256 the host backend's threads are not all at work, and
+  // its rate there put its 10^6 pixels at 3.5 times their time).
+  const Image images[4] = {{4, 16}, {4, 256}, {256, 256}, {4, 1024}};
+  double t[4], pixels[4], edges[4];
+  for (int i = 0; i < 4; ++i) {
     const std::size_t side = images[i].side;
     const std::vector<Point> poly = random_polygon(images[i].vertices, 27, side, side);
     std::vector<std::uint8_t> out(side * side);
@@ -173,8 +176,8 @@ void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
   }
   // A busy moment can make the larger image look no slower: its own average then.
   c.polygon_edges_per_s = t[2] > t[1] ? (edges[2] - edges[1]) / (t[2] - t[1]) : edges[2] / t[2];
-  const double pixel_time = t[1] - t[0] - (edges[1] - edges[0]) / c.polygon_edges_per_s;
-  c.polygon_pixels_per_s = pixel_time > 0 ? (pixels[1] - pixels[0]) / pixel_time : pixels[1] / t[1];
+  const double pixel_time = t[3] - t[0] - (edges[3] - edges[0]) / c.polygon_edges_per_s;
+  c.polygon_pixels_per_s = pixel_time > 0 ? (pixels[3] - pixels[0]) / pixel_time : pixels[3] / t[3];
   c.polygon_overhead_s =
       std::max(0.0, t[0] - pixels[0] / c.polygon_pixels_per_s - edges[0] / c.polygon_edges_per_s);
 }
