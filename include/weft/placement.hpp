@@ -9,6 +9,9 @@
 //           + sync(d)
 //           + switch(d) when the process last gave work to another context of d's GPU
 //
+// (a sort or a polygon mask on a device where that operation itself was timed: its measured
+// fixed cost and rates instead of launch and the max; a polygon mask's copies included)
+//
 // DeviceCosts holds one device's measured numbers (`weft calibrate`, or a quick subset on
 // first use, stored beside the program cache); a Chooser holds a table of them and picks the
 // cheapest device, remembering its decision per (signature, size class, residence) so a
