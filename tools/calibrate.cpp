@@ -62,6 +62,9 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("sort_keys_per_s").value(c.sort_keys_per_s);
   w.key("sort_overhead_s").value(c.sort_overhead_s);
   w.key("sort_small_keys_per_s").value(c.sort_small_keys_per_s);
+  w.key("polygon_overhead_s").value(c.polygon_overhead_s);
+  w.key("polygon_pixels_per_s").value(c.polygon_pixels_per_s);
+  w.key("polygon_edges_per_s").value(c.polygon_edges_per_s);
   w.key("measured_s").value(c.measured_s);
   w.key("switch_after").begin_array();
   for (const SwitchCost& sw : c.switch_after) {
@@ -81,7 +84,8 @@ void print_table(const std::vector<DeviceCosts>& all) {
             << std::setw(10) << "int ops" << std::setw(10) << "math f32" << std::setw(10) << "math 1ch" << std::setw(9) << "lat to" << std::setw(9) << "lat from" << std::setw(11) << "small to" << std::setw(11) << "small from"
             << std::setw(12) << "to device"
             << std::setw(12) << "to host" << std::setw(12) << "pinned to" << std::setw(12) << "pinned from"
-            << std::setw(11) << "sort <64K" << std::setw(11) << "sort keys" << std::setw(10) << "sort +" << "  measured\n";
+            << std::setw(11) << "sort <64K" << std::setw(11) << "sort keys" << std::setw(10) << "sort +"
+            << std::setw(10) << "poly px" << std::setw(11) << "poly edges" << std::setw(9) << "poly +" << "  measured\n";
   for (const DeviceCosts& c : all) {
     std::ostringstream when;
     when << std::fixed << std::setprecision(1) << c.measured_s << " s" << (c.quick ? " (quick)" : "");
@@ -95,6 +99,8 @@ void print_table(const std::vector<DeviceCosts>& all) {
               << rate(c.to_host_Bps) << std::setw(12)
               << rate(c.to_device_pinned_Bps) << std::setw(12) << rate(c.to_host_pinned_Bps) << std::setw(11)
               << keys(c.sort_small_keys_per_s) << std::setw(11) << keys(c.sort_keys_per_s) << std::setw(10) << (c.sort_keys_per_s > 0 ? us(c.sort_overhead_s) : "-")
+              << std::setw(10) << keys(c.polygon_pixels_per_s) << std::setw(11) << keys(c.polygon_edges_per_s)
+              << std::setw(9) << (c.polygon_pixels_per_s > 0 ? us(c.polygon_overhead_s) : "-")
               << "  " << when.str()
               << "\n";
   }

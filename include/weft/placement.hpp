@@ -9,6 +9,9 @@
 //           + sync(d)
 //           + switch(d) when the process last gave work to another context of d's GPU
 //
+// (a sort or a polygon mask on a device where that operation itself was timed: its measured
+// fixed cost and rates instead of launch and the max; a polygon mask's copies included)
+//
 // DeviceCosts holds one device's measured numbers (`weft calibrate`, or a quick subset on
 // first use, stored beside the program cache); a Chooser holds a table of them and picks the
 // cheapest device, remembering its decision per (signature, size class, residence) so a
@@ -103,6 +106,14 @@ struct WEFT_API DeviceCosts {
   // sort_keys_per_s. 0: not measured (sort_keys_per_s throughout).
   static constexpr double sort_small_keys = 65536;
   double sort_small_keys_per_s = 0;
+  // polygon_mask itself: a whole call of polygon_mask_into a std::vector (its vertices' copy,
+  // its kernel and the mask's copy back, through pinned memory on a GPU) timed on a few small
+  // images and fitted as polygon(pixels, row_edges) = polygon_overhead_s + pixels /
+  // polygon_pixels_per_s + row_edges / polygon_edges_per_s (row_edges: rows x vertices).
+  // 0: not measured (the model then counts its bytes, operations and the mask's copy).
+  double polygon_overhead_s = 0;
+  double polygon_pixels_per_s = 0;
+  double polygon_edges_per_s = 0;
   // The first command here after work on each other device whose memory is not the host's
   // (measured by alternating tiny commands; an entry of 0: measured, no switch). The model
   // adds it when the last command of the process went to that device (Chooser::estimate).
@@ -122,6 +133,9 @@ struct WEFT_API DeviceCosts {
   /// Seconds the device's own sort takes for keys float32-key equivalents, its overhead
   /// included (sync excluded); infinite when its rate was not measured.
   double sort_s(double keys) const noexcept;
+  /// Seconds a polygon_mask call into host memory takes (overhead, kernel and the mask's copy
+  /// back); infinite when its rates were not measured.
+  double polygon_s(double pixels, double row_edges) const noexcept;
 };
 
 /// What an operation does, for the model: from the generated kernel (elements touched, bytes
@@ -142,6 +156,11 @@ struct WEFT_API WorkEstimate {
   // Where the device's sort rate was measured, the sort's time is sort_overhead_s +
   // sort_keys / sort_keys_per_s instead of the launches, bytes and operations above.
   double sort_keys = 0;
+  // A polygon mask (polygon_work): its pixels and rows x vertices. Where the device's
+  // polygon_mask was timed, its time is DeviceCosts::polygon_s of these, which includes the
+  // vertices' copy and the mask's copy back (neither is added again).
+  double polygon_pixels = 0;
+  double polygon_row_edges = 0;
 };
 
 /// The work estimates device auto makes for operations that are not one fused kernel
@@ -272,6 +291,11 @@ WEFT_API DeviceCosts costs_of(const Device& device);
 /// Measures device now: the full set (at most about 30 s in all, `weft calibrate`) or the
 /// quick subset. Does not store the result.
 WEFT_API DeviceCosts measure_costs(const Device& device, bool quick);
+/// Times polygon_mask_into a std::vector on device (4 vertices on 16 x 16, 256 x 256 and
+/// 1024 x 1024, 256 vertices on 256 x 256; the median of 3, or 7 for the full set) and sets costs'
+/// polygon_overhead_s, polygon_pixels_per_s and polygon_edges_per_s from them. Unsupported on
+/// a device without double precision.
+WEFT_API void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& costs);
 /// Seconds the first command on device costs more right after a command on previous than
 /// after one on device itself: tiny commands (a 64-byte fill and a finish) alternated, a few
 /// milliseconds in all. 0 when the two share nothing (never below 0).

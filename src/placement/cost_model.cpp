@@ -81,6 +81,10 @@ double DeviceCosts::sort_s(double keys) const noexcept {
   return sort_overhead_s + move_s(first, sort_small_keys_per_s) + move_s(keys - first, sort_keys_per_s);
 }
 
+double DeviceCosts::polygon_s(double pixels, double row_edges) const noexcept {
+  return polygon_overhead_s + move_s(pixels, polygon_pixels_per_s) + move_s(row_edges, polygon_edges_per_s);
+}
+
 const char* to_string(Arithmetic a) noexcept {
   switch (a) {
     case Arithmetic::float32: return "float32";
@@ -151,7 +155,13 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
                                     std::span<const InputResidence> inputs, std::size_t after) const {
   const DeviceCosts& c = devices_.at(d);
   PlacementEstimate e;
-  if (work.sort_keys > 0 && c.sort_keys_per_s > 0) {
+  // A polygon mask, on a device whose polygon_mask was timed: the whole call into host memory
+  // (its overhead, its rates, the vertices' copy and the mask's copy back included).
+  const bool polygon = work.polygon_pixels > 0 && c.polygon_pixels_per_s > 0 && c.polygon_edges_per_s > 0;
+  if (polygon) {
+    e.launch = c.polygon_overhead_s;
+    e.compute = c.polygon_s(work.polygon_pixels, work.polygon_row_edges) - c.polygon_overhead_s;
+  } else if (work.sort_keys > 0 && c.sort_keys_per_s > 0) {
     // A sort, on a device whose own sort was timed: its fixed cost and its rate.
     e.launch = c.sort_overhead_s + c.sync_s;
     e.compute = c.sort_s(work.sort_keys) - c.sort_overhead_s;
@@ -174,7 +184,7 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   const std::uint64_t me = std::uint64_t{1} << d;
   for (const InputResidence& in : inputs) {
     if (in.valid_on & me) continue;
-    if (in.on_host && c.memory_is_host) continue;
+    if (in.on_host && (c.memory_is_host || polygon)) continue;  // (the timed call copied its vertices)
     // From the host's memory, or first to the host from the cheapest device holding it.
     double to_host = 0;
     if (!in.on_host) {
@@ -196,7 +206,7 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     e.copy_in += to_host + to_dev;
   }
   e.launch += switch_s(d, current);
-  if (work.result_to_host) {
+  if (work.result_to_host && !polygon) {
     // The result read into the program's memory (a NumPy array, a std::vector, a reduction's
     // value) is a queue read on every device: where the device's memory is host memory, a
     // memcpy at its measured rate (not counted when the rate was not measured).

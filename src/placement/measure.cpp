@@ -20,6 +20,7 @@
 #include "weft/error.hpp"
 #include "weft/pinned_memory.hpp"
 #include "weft/placement.hpp"
+#include "weft/polygon.hpp"
 #include "weft/program.hpp"
 #include "weft/queue.hpp"
 #include "weft/sort.hpp"
@@ -145,6 +146,41 @@ std::string calibration_source(const Device& device) {
 }
 
 }  // namespace
+
+// polygon_mask itself, as users and `weft bench placement` call it (polygon_mask_into a
+// std::vector on a queue of the device: the vertices' copy, the kernel, the mask's copy back
+// through pinned memory on a GPU), timed on four small images and fitted as overhead +
+// pixels / pixel rate + rows x vertices / edge rate. A work estimate of bytes and operations
+// was far off both ways (the H200's cuda:0 charged 180 us for a 1 MB mask it copies in 20,
+// PoCL on 2 cores put at a fifth of its time). A few ms on a 2-core CPU (after
+// the kernel's first build).
+void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
+  if (!device) throw InvalidArgument("measure_polygon_costs: no device given");
+  Queue q(device);
+  const int reps = quick ? 3 : 7;
+  struct Image {
+    std::size_t vertices, side;
+  };
+  // The overhead's image; few and many vertices on 256 x 256 (the edge rate); few on 1024 x
+  // 1024 (the pixel rate: on 256 x 256 the host backend's threads are not all at work, and
+  // its rate there put its 10^6 pixels at 3.5 times their time).
+  const Image images[4] = {{4, 16}, {4, 256}, {256, 256}, {4, 1024}};
+  double t[4], pixels[4], edges[4];
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t side = images[i].side;
+    const std::vector<Point> poly = random_polygon(images[i].vertices, 27, side, side);
+    std::vector<std::uint8_t> out(side * side);
+    t[i] = median_time(reps, [&] { polygon_mask_into(q, poly, side, side, out); });
+    pixels[i] = static_cast<double>(side * side);
+    edges[i] = static_cast<double>(side * images[i].vertices);
+  }
+  // A busy moment can make the larger image look no slower: its own average then.
+  c.polygon_edges_per_s = t[2] > t[1] ? (edges[2] - edges[1]) / (t[2] - t[1]) : edges[2] / t[2];
+  const double pixel_time = t[3] - t[0] - (edges[3] - edges[0]) / c.polygon_edges_per_s;
+  c.polygon_pixels_per_s = pixel_time > 0 ? (pixels[3] - pixels[0]) / pixel_time : pixels[3] / t[3];
+  c.polygon_overhead_s =
+      std::max(0.0, t[0] - pixels[0] / c.polygon_pixels_per_s - edges[0] / c.polygon_edges_per_s);
+}
 
 double measure_switch_cost(const Device& device, const Device& previous, bool quick) {
   if (!device || !previous) throw InvalidArgument("measure_switch_cost: no device given");
@@ -301,6 +337,14 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
   } catch (const Error& e) {
     // (The model then counts a sort's passes as bytes and operations.)
     WEFT_LOG_INFO("calibrate " << info.selector << ": its sort not timed (" << e.what() << ")");
+  }
+  if (info.fp64) {
+    try {
+      measure_polygon_costs(device, quick, c);
+    } catch (const Error& e) {
+      // (The model then counts a mask's bytes, operations and copy back.)
+      WEFT_LOG_INFO("calibrate " << info.selector << ": its polygon_mask not timed (" << e.what() << ")");
+    }
   }
   c.measured_s = seconds_since(start);
   WEFT_LOG_INFO("calibrated " << info.selector << (quick ? " (quick)" : "") << " in " << c.measured_s << " s");

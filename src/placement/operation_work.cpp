@@ -60,6 +60,8 @@ WorkEstimate polygon_work(std::size_t vertices, std::size_t height, std::size_t 
   w.arithmetic = Arithmetic::float64;
   w.result_to_host = true;
   w.result_bytes = pixels;
+  w.polygon_pixels = pixels;
+  w.polygon_row_edges = static_cast<double>(height) * static_cast<double>(vertices);
   return w;
 }
 

@@ -250,4 +250,54 @@ inline std::vector<DeviceCosts> h200_format5_table() {
   return t;
 }
 
+// The table `weft devices --costs` printed on the 2-core VM after `weft calibrate` (format 5,
+// bench/results/2026-11-29-vm2core-placement-format5.txt): the host's threads and PoCL, in
+// the printed precision (PoCL's one-chunk math rate printed 0.0 G/s: left unmeasured).
+inline std::vector<DeviceCosts> vm2core_format5_table() {
+  DeviceCosts host;
+  host.selector = "host";
+  host.memory_is_host = true;
+  host.launch_s = 0.3e-6;
+  host.wide_launch_s = 49.6e-6;
+  host.sync_s = 0.2e-6;
+  host.bandwidth_Bps = 33e9;
+  host.ops_per_s[0] = 190e9;
+  host.ops_per_s[1] = 95e9;
+  host.ops_per_s[2] = 91e9;
+  host.math_per_s = 0.6e9;
+  host.narrow_math_per_s = 0.2e9;
+  host.to_device_latency_s = 0.5e-6;
+  host.to_host_latency_s = 0.2e-6;
+  host.to_host_small_Bps = 32e9;
+  host.to_host_Bps = 14e9;
+  host.to_device_pinned_Bps = 8.2e9;
+  host.to_host_pinned_Bps = 7.8e9;
+  host.sort_small_keys_per_s = 0.07e9;
+  host.sort_keys_per_s = 0.06e9;
+  DeviceCosts pocl;
+  pocl.selector = "opencl:0:0";
+  pocl.launch_s = 55.3e-6;
+  pocl.wide_launch_s = 58.8e-6;
+  pocl.sync_s = 0.1e-6;
+  pocl.bandwidth_Bps = 20e9;
+  pocl.ops_per_s[0] = 17e9;
+  pocl.ops_per_s[1] = 19e9;
+  pocl.ops_per_s[2] = 13e9;
+  pocl.math_per_s = 0.1e9;
+  pocl.to_device_latency_s = 41.8e-6;
+  pocl.to_host_latency_s = 42.7e-6;
+  pocl.to_device_small_Bps = 33e9;
+  pocl.to_host_small_Bps = 1.6e9;
+  pocl.to_device_Bps = 31e9;
+  pocl.to_host_Bps = 23e9;
+  pocl.to_device_pinned_Bps = 7.6e9;
+  pocl.to_host_pinned_Bps = 6.2e9;
+  pocl.sort_small_keys_per_s = 0.06e9;
+  pocl.sort_keys_per_s = 0.11e9;
+  pocl.sort_overhead_s = 107e-6;
+  std::vector<DeviceCosts> t{host, pocl};
+  for (DeviceCosts& c : t) c.identity = c.selector + "|2-core VM";
+  return t;
+}
+
 }  // namespace weft::test

@@ -40,6 +40,9 @@ DeviceCosts sample() {
   c.sort_keys_per_s = 1.25e8;
   c.sort_overhead_s = 3e-5;
   c.sort_small_keys_per_s = 4.5e7;
+  c.polygon_overhead_s = 2.5e-5;
+  c.polygon_pixels_per_s = 1.5e9;
+  c.polygon_edges_per_s = 3.5e8;
   c.measured_s = 1.75;
   return c;
 }
@@ -65,6 +68,9 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
   EXPECT_DOUBLE_EQ(back.narrow_math_per_s, 1.5e8);
   EXPECT_DOUBLE_EQ(back.sort_small_keys_per_s, 4.5e7);
+  EXPECT_DOUBLE_EQ(back.polygon_overhead_s, 2.5e-5);
+  EXPECT_DOUBLE_EQ(back.polygon_pixels_per_s, 1.5e9);
+  EXPECT_DOUBLE_EQ(back.polygon_edges_per_s, 3.5e8);
   EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
   // The switch costs, the other device named by selector and identity (which holds spaces).
   ASSERT_EQ(back.switch_after.size(), 2u);
@@ -92,7 +98,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 TEST(CostsFile, AFormat4FileIsMeasuredAgain) {
   // Format 5 adds one chunk's math rate and the switch costs: a format 4 file lacks them.
   std::string body = detail::encode_costs(sample());
-  ASSERT_EQ(body.rfind("weft-costs 5\n", 0), 0u) << body;
+  ASSERT_EQ(body.rfind("weft-costs 6\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs 4");
   DeviceCosts out;
@@ -106,13 +112,32 @@ TEST(CostsFile, AFormat3FileIsMeasuredAgain) {
   // Format 3 timed a raw 64-byte read and a warm 64 MiB rate where format 4 times copies as
   // arrays make them: a format 3 file's figures are not read as format 4's.
   std::string body = detail::encode_costs(sample());
-  ASSERT_EQ(body.rfind("weft-costs 5\n", 0), 0u) << body;
+  ASSERT_EQ(body.rfind("weft-costs 6\n", 0), 0u) << body;
   body.replace(0, body.find('\n'), "weft-costs 3");
   DeviceCosts out;
   std::string problem;
   bool outdated = false;
   EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
   EXPECT_TRUE(outdated) << problem;
+}
+
+TEST(CostsFile, AFormat5FileWithoutPolygonRatesIsMeasuredAgain) {
+  // Format 5 (before polygon_mask was timed): refused as outdated, never read with polygon
+  // rates of 0.
+  std::string body = detail::encode_costs(sample());
+  body = body.substr(0, body.rfind("checksum "));
+  body.replace(0, body.find('\n'), "weft-costs 5");
+  for (const char* gone : {"polygon_overhead_s ", "polygon_pixels_per_s ", "polygon_edges_per_s "}) {
+    const std::size_t at = body.find(gone);
+    ASSERT_NE(at, std::string::npos);
+    body.erase(at, body.find('\n', at) + 1 - at);
+  }
+  DeviceCosts out;
+  std::string problem;
+  bool outdated = false;
+  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
+  EXPECT_TRUE(outdated) << problem;
+  EXPECT_NE(problem.find("weft-costs 5"), std::string::npos) << problem;
 }
 
 TEST(CostsFile, AnotherFormatIsMeasuredAgainNotMisread) {
