@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -95,69 +96,55 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_NE(why.find("switch cost"), std::string::npos) << why;
 }
 
-TEST(CostsFile, AFormat4FileIsMeasuredAgain) {
-  // Format 5 adds one chunk's math rate and the switch costs: a format 4 file lacks them.
+// The text an older weft stored: this one's figures under the header "weft-costs <version>",
+// without the lines that format did not have, rightly framed (checksummed).
+std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  ASSERT_EQ(body.rfind("weft-costs 6\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 6\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
-  body.replace(0, body.find('\n'), "weft-costs 4");
+  body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
+  for (const char* gone : missing) {
+    const std::size_t at = body.find(gone);
+    EXPECT_NE(at, std::string::npos) << gone;
+    if (at != std::string::npos) body.erase(at, body.find('\n', at) + 1 - at);
+  }
+  return detail::with_checksum(body);
+}
+
+// Refused as outdated, so the device is measured again rather than read with the missing
+// figures as 0; the problem names the format.
+void expect_measured_again(int version, std::initializer_list<const char*> missing) {
   DeviceCosts out;
   std::string problem;
   bool outdated = false;
-  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
+  EXPECT_FALSE(detail::decode_costs(older_format(version, missing), &out, &problem, &outdated));
   EXPECT_TRUE(outdated) << problem;
+  EXPECT_NE(problem.find("weft-costs " + std::to_string(version)), std::string::npos) << problem;
+}
+
+TEST(CostsFile, AFormat4FileIsMeasuredAgain) {
+  // Format 5 adds one chunk's math rate and the switch costs: a format 4 file lacks them.
+  expect_measured_again(4, {});
 }
 
 TEST(CostsFile, AFormat3FileIsMeasuredAgain) {
   // Format 3 timed a raw 64-byte read and a warm 64 MiB rate where format 4 times copies as
   // arrays make them: a format 3 file's figures are not read as format 4's.
-  std::string body = detail::encode_costs(sample());
-  ASSERT_EQ(body.rfind("weft-costs 6\n", 0), 0u) << body;
-  body.replace(0, body.find('\n'), "weft-costs 3");
-  DeviceCosts out;
-  std::string problem;
-  bool outdated = false;
-  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
-  EXPECT_TRUE(outdated) << problem;
+  expect_measured_again(3, {});
 }
 
 TEST(CostsFile, AFormat5FileWithoutPolygonRatesIsMeasuredAgain) {
-  // Format 5 (before polygon_mask was timed): refused as outdated, never read with polygon
-  // rates of 0.
-  std::string body = detail::encode_costs(sample());
-  body = body.substr(0, body.rfind("checksum "));
-  body.replace(0, body.find('\n'), "weft-costs 5");
-  for (const char* gone : {"polygon_overhead_s ", "polygon_pixels_per_s ", "polygon_edges_per_s "}) {
-    const std::size_t at = body.find(gone);
-    ASSERT_NE(at, std::string::npos);
-    body.erase(at, body.find('\n', at) + 1 - at);
-  }
-  DeviceCosts out;
-  std::string problem;
-  bool outdated = false;
-  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
-  EXPECT_TRUE(outdated) << problem;
-  EXPECT_NE(problem.find("weft-costs 5"), std::string::npos) << problem;
+  // Format 5 (before polygon_mask was timed): never read with polygon rates of 0.
+  expect_measured_again(5, {"polygon_overhead_s ", "polygon_pixels_per_s ", "polygon_edges_per_s "});
 }
 
 TEST(CostsFile, AnotherFormatIsMeasuredAgainNotMisread) {
-  // A calibration an older weft stored (format 2: no sort rate), rightly framed: refused as
-  // outdated, so the device is measured again rather than read with a sort rate of 0.
-  std::string body = detail::encode_costs(sample());
-  body = body.substr(0, body.rfind("checksum "));
-  body.replace(0, body.find('\n'), "weft-costs 2");
-  for (const char* gone : {"sort_keys_per_s ", "sort_overhead_s "}) {
-    const std::size_t at = body.find(gone);
-    ASSERT_NE(at, std::string::npos);
-    body.erase(at, body.find('\n', at) + 1 - at);
-  }
+  // A calibration an older weft stored (format 2: no sort rate).
+  expect_measured_again(2, {"sort_keys_per_s ", "sort_overhead_s "});
+  // A file that is no calibration at all is not "outdated": it is refused with a warning.
   DeviceCosts out;
   std::string problem;
   bool outdated = false;
-  EXPECT_FALSE(detail::decode_costs(detail::with_checksum(body), &out, &problem, &outdated));
-  EXPECT_TRUE(outdated);
-  EXPECT_NE(problem.find("weft-costs 2"), std::string::npos) << problem;
-  // A file that is no calibration at all is not "outdated": it is refused with a warning.
   EXPECT_FALSE(detail::decode_costs(detail::with_checksum("something else\n"), &out, &problem, &outdated));
   EXPECT_FALSE(outdated);
 }
