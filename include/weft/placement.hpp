@@ -106,6 +106,12 @@ struct WEFT_API DeviceCosts {
   // sort_keys_per_s. 0: not measured (sort_keys_per_s throughout).
   static constexpr double sort_small_keys = 65536;
   double sort_small_keys_per_s = 0;
+  // A sort of sort_tiny_keys keys, sync excluded: below 4096 keys a sort is interpolated
+  // between it and the fitted line's value at 4096 (the line's intercept is what 4096 keys pay,
+  // a CPU backend's pool woken among it: the H200's host sorted 100 keys in 11 us where the
+  // intercept said 41). 0: not measured (the line throughout).
+  static constexpr double sort_tiny_keys = 64;
+  double sort_tiny_s = 0;
   // polygon_mask itself: a whole call of polygon_mask_into a std::vector (its vertices' copy,
   // its kernel and the mask's copy back, through pinned memory on a GPU) timed on a few small
   // images and fitted as polygon(pixels, row_edges) = polygon_overhead_s + pixels /

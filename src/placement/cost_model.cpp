@@ -76,6 +76,12 @@ double DeviceCosts::math_s(double calls, std::int64_t elements) const noexcept {
 }
 
 double DeviceCosts::sort_s(double keys) const noexcept {
+  constexpr double line_from = 4096;
+  if (sort_tiny_s > 0 && keys < line_from) {
+    const double at_line = sort_s(line_from);
+    if (keys <= sort_tiny_keys || !(at_line > sort_tiny_s)) return std::min(sort_tiny_s, at_line);
+    return sort_tiny_s + (at_line - sort_tiny_s) * (keys - sort_tiny_keys) / (line_from - sort_tiny_keys);
+  }
   if (!(sort_small_keys_per_s > 0)) return sort_overhead_s + move_s(keys, sort_keys_per_s);
   const double first = std::min(keys, sort_small_keys);
   return sort_overhead_s + move_s(first, sort_small_keys_per_s) + move_s(keys - first, sort_keys_per_s);

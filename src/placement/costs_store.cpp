@@ -5,7 +5,7 @@
 // size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
 // or foreign file is measured again (with a log line), never trusted.
 //
-//   weft-costs 6
+//   weft-costs 7
 //   identity host|AMD EPYC 7B13|g++ 12|...|units=2
 //   launch_s 2.1e-05
 //   ...
@@ -41,10 +41,10 @@ namespace {
 // rates mean something else, and the small copies' rates are new) and adds the wide launch
 // and the math functions' rate; format 5 adds one chunk's math rate, the switch costs after
 // each other device and the sort's rate up to sort_small_keys; format 6 adds polygon_mask's
-// own overhead and rates. A file of another format
+// own overhead and rates; format 7 a tiny sort's time. A file of another format
 // is measured again (an older weft's files lack fields this one uses, or hold figures of
 // another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 6";
+constexpr const char* header = "weft-costs 7";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -72,6 +72,7 @@ void each_number(C& c, F&& f) {
   f("sort_keys_per_s", c.sort_keys_per_s);
   f("sort_overhead_s", c.sort_overhead_s);
   f("sort_small_keys_per_s", c.sort_small_keys_per_s);
+  f("sort_tiny_s", c.sort_tiny_s);
   f("polygon_overhead_s", c.polygon_overhead_s);
   f("polygon_pixels_per_s", c.polygon_pixels_per_s);
   f("polygon_edges_per_s", c.polygon_edges_per_s);

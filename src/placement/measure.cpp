@@ -135,6 +135,8 @@ void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
   c.sort_small_keys_per_s = rate(small, t_small, middle, t_middle);
   c.sort_keys_per_s = rate(middle, t_middle, large, t_large);
   c.sort_overhead_s = std::max(0.0, t_small - static_cast<double>(small) / c.sort_small_keys_per_s - c.sync_s);
+  // Below 4096 keys: a tiny sort's own time (DeviceCosts::sort_tiny_s).
+  c.sort_tiny_s = std::max(1e-9, time_sort(static_cast<std::size_t>(DeviceCosts::sort_tiny_keys)) - c.sync_s);
 }
 
 // calibrate.cl, with its double kernels where the device has fp64 (one program per device,

@@ -41,6 +41,7 @@ DeviceCosts sample() {
   c.sort_keys_per_s = 1.25e8;
   c.sort_overhead_s = 3e-5;
   c.sort_small_keys_per_s = 4.5e7;
+  c.sort_tiny_s = 9e-6;
   c.polygon_overhead_s = 2.5e-5;
   c.polygon_pixels_per_s = 1.5e9;
   c.polygon_edges_per_s = 3.5e8;
@@ -69,6 +70,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
   EXPECT_DOUBLE_EQ(back.narrow_math_per_s, 1.5e8);
   EXPECT_DOUBLE_EQ(back.sort_small_keys_per_s, 4.5e7);
+  EXPECT_DOUBLE_EQ(back.sort_tiny_s, 9e-6);
   EXPECT_DOUBLE_EQ(back.polygon_overhead_s, 2.5e-5);
   EXPECT_DOUBLE_EQ(back.polygon_pixels_per_s, 1.5e9);
   EXPECT_DOUBLE_EQ(back.polygon_edges_per_s, 3.5e8);
@@ -100,7 +102,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 // without the lines that format did not have, rightly framed (checksummed).
 std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  EXPECT_EQ(body.rfind("weft-costs 6\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 7\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
   for (const char* gone : missing) {
@@ -136,6 +138,28 @@ TEST(CostsFile, AFormat3FileIsMeasuredAgain) {
 TEST(CostsFile, AFormat5FileWithoutPolygonRatesIsMeasuredAgain) {
   // Format 5 (before polygon_mask was timed): never read with polygon rates of 0.
   expect_measured_again(5, {"polygon_overhead_s ", "polygon_pixels_per_s ", "polygon_edges_per_s "});
+}
+
+TEST(CostsFile, AFormat6FileWithoutTheTinySortIsMeasuredAgain) {
+  expect_measured_again(6, {"sort_tiny_s "});
+}
+
+TEST(CostsFile, ASmallSortIsInterpolatedFromTheTinyOne) {
+  // The H200 host's figures (weft calibrate, session 10): a 4096-key sort pays the line's
+  // intercept (its pool woken), 100 keys took 11 us.
+  DeviceCosts c;
+  c.sort_overhead_s = 40.6e-6;
+  c.sort_small_keys_per_s = 1.2e8;
+  c.sort_keys_per_s = 1.3e8;
+  const double at_4096 = c.sort_s(4096);
+  EXPECT_NEAR(c.sort_s(100), c.sort_overhead_s + 100 / 1.2e8, 1e-12);  // without the tiny sort: the line
+  c.sort_tiny_s = 9e-6;
+  EXPECT_DOUBLE_EQ(c.sort_s(4096), at_4096);  // the line from 4096 keys on, unchanged
+  EXPECT_DOUBLE_EQ(c.sort_s(64), 9e-6);
+  EXPECT_DOUBLE_EQ(c.sort_s(10), 9e-6);
+  EXPECT_GT(c.sort_s(1000), 9e-6);
+  EXPECT_LT(c.sort_s(1000), at_4096);
+  EXPECT_NEAR(c.sort_s(2080), 9e-6 + (at_4096 - 9e-6) * 0.5, 1e-12);  // halfway from 64 to 4096
 }
 
 TEST(CostsFile, AnotherFormatIsMeasuredAgainNotMisread) {
