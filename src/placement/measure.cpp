@@ -33,6 +33,12 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+// The median of timings (t reordered).
+double median(std::vector<double>& t) {
+  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
+  return t[t.size() / 2];
+}
+
 // The median of reps timings of f (after one untimed run).
 double median_time(int reps, const std::function<void()>& f) {
   f();
@@ -43,8 +49,7 @@ double median_time(int reps, const std::function<void()>& f) {
     f();
     t.push_back(seconds_since(t0));
   }
-  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
-  return t[t.size() / 2];
+  return median(t);
 }
 
 // What is left of a timing once the launch it includes is taken off (never below a tenth of
@@ -218,8 +223,7 @@ double measure_switch_cost(const Device& device, const Device& previous, bool qu
     here.tiny();
     t.push_back(seconds_since(t0));
   }
-  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
-  return std::max(0.0, t[t.size() / 2] - alone);
+  return std::max(0.0, median(t) - alone);
 }
 
 std::string device_identity(const Device& device) {
