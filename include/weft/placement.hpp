@@ -257,11 +257,13 @@ class WEFT_API Chooser {
   void forget() const noexcept;
   /// Online correction: the operation of this signature and work ran on device index d in
   /// seconds (from its decision to its completion). Its estimates there, for this signature and
-  /// size class, are scaled from now on by a running mean of measured / predicted (the first
-  /// run, which usually builds the kernel, is not counted; each later one weighs a quarter),
-  /// and, while the factor moves by 10% or more, the remembered decision is dropped, so a
-  /// misprediction corrects itself after a few calls. True when a counted factor moved (what
-  /// is worth storing). Thread-safe; not on the path of a remembered decision.
+  /// size class, are scaled from now on by the (lower) median of the last five measured / predicted
+  /// ratios, once three are counted (the first run, which usually builds the kernel, is not;
+  /// a taught factor counts as one ratio): one disturbed timing does not move it. Until then,
+  /// and while the factor moves by 10% or more, the remembered decision is dropped (the
+  /// operation is timed again), so a misprediction corrects itself after a few calls. True
+  /// when a counted factor moved (what is worth storing). Thread-safe; not on the path of a
+  /// remembered decision.
   bool observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
                std::size_t d, double seconds, std::size_t after = no_device) const;
   /// The correction observe() has learnt for (signature, size class of elements, device d); 1

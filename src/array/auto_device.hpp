@@ -31,7 +31,7 @@ struct AutoPlacement {
   std::shared_ptr<const AutoDecision> decision;  // when chosen
 };
 
-/// Online learning (on unless WEFT_PLACEMENT_LEARN=0): the time from the decision to the
+/// Online learning (WEFT_PLACEMENT_LEARN=1; off by default): the time from the decision to the
 /// operation's completion refines the chooser's estimate for this operation there
 /// (Chooser::observe), and what was learnt is stored with the calibration. The completion
 /// is read from a marker's end time where markers carry host-clock times (the host backend,

@@ -1,5 +1,6 @@
 // The cost model and the chooser (include/weft/placement.hpp, docs/PLACEMENT.md).
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -102,11 +103,26 @@ const char* to_string(Arithmetic a) noexcept {
 
 // What observe() learnt: measured / predicted per (signature, size class, device).
 struct Chooser::Learnt {
+  // The last few measured / predicted ratios of an operation, size class and device, and the
+  // factor: their median once there are enough of them (one timing disturbed by a preemption,
+  // a page fault or a busy core moves it not at all; a factor set from one such timing sent
+  // 10^3-element host work to PoCL for good on the 2-core VM, at 238 times its estimate).
+  static constexpr std::size_t window = 5;
+  static constexpr std::size_t enough = 3;
   struct Entry {
     std::uint64_t signature;
     std::uint32_t size_class;
     std::size_t device;
-    double factor;  // 0: one run seen, not counted
+    double factor = 0;  // 0: none yet (the correction is 1)
+    std::array<double, window> ratios{};
+    std::size_t seen = 0;  // ratios counted (a taught factor counts as one), the newest at (seen - 1) % window
+    void add(double r) { ratios[seen++ % window] = r; }
+    double median() const {
+      std::array<double, window> r = ratios;
+      const std::size_t n = std::min(seen, window);
+      std::sort(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(n));
+      return r[(n - 1) / 2];  // (of an even count the lower: a disturbed timing is only ever slower)
+    }
   };
   std::mutex mutex;
   std::unordered_map<std::uint64_t, Entry> factor;
@@ -248,7 +264,10 @@ void Chooser::teach(std::size_t d, std::span<const LearntFactor> factors) const 
     std::lock_guard lock(learnt_->mutex);
     for (const LearntFactor& f : factors) {
       if (!(f.factor > 0) || !std::isfinite(f.factor)) continue;
-      learnt_->factor[class_key(f.signature, f.size_class, d)] = {f.signature, f.size_class, d, f.factor};
+      // (What was stored weighs as one ratio of the window: runs here confirm or move it.)
+      Learnt::Entry e{.signature = f.signature, .size_class = f.size_class, .device = d, .factor = f.factor};
+      e.add(f.factor);
+      learnt_->factor[class_key(f.signature, f.size_class, d)] = e;
       any = true;
     }
   }
@@ -267,17 +286,21 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
   bool moved = false;
   {
     // The first run of an operation on a device usually includes building its kernel there:
-    // it is not counted. Each later one weighs a quarter of the running factor.
+    // it is not counted. The factor is the median of the last few ratios, from the third on.
     std::lock_guard lock(learnt_->mutex);
     const auto sc = static_cast<std::uint32_t>(size_class(work.elements));
     auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d),
-                                                   Learnt::Entry{signature, sc, d, 0.0});
+                                                   Learnt::Entry{.signature = signature, .size_class = sc, .device = d});
     if (!fresh) {
-      const double before = it->second.factor;
-      it->second.factor = before == 0 ? seconds / predicted : 0.75 * before + 0.25 * (seconds / predicted);
-      // The decision is made again (and the operation timed again) only while the factor moves.
-      if (before != 0 && std::abs(it->second.factor / before - 1) < 0.1) return false;
-      moved = true;
+      Learnt::Entry& e = it->second;
+      e.add(seconds / predicted);
+      if (e.seen >= Learnt::enough) {
+        const double before = e.factor;
+        e.factor = e.median();
+        // The decision is made again (and the operation timed again) only while the factor moves.
+        if (before != 0 && std::abs(e.factor / before - 1) < 0.1) return false;
+        moved = true;
+      }
     }
   }
   learnt_->any.store(true, std::memory_order_release);

@@ -5,7 +5,7 @@
 // size-capped, carrying the device identity and a checksum; a refused file is ignored (a log
 // line says why) and learning starts again.
 //
-//   weft-learnt 2
+//   weft-learnt 3
 //   identity host|AMD EPYC 7B13|...|units=2
 //   factor 9e3779b97f4a7c15 10 1.8
 //   checksum 0123456789abcdef0123456789abcdef
@@ -24,9 +24,10 @@ namespace weft::detail {
 
 namespace {
 
-// 2: factors learnt against the estimates of cost file format 5 (the context switch counted);
-// a format-1 file's factors were learnt with the switch inside them, and are dropped.
-constexpr const char* header = "weft-learnt 2";
+// 3: factors that are medians of several timed runs (Chooser::observe). A format-2 file's
+// factors were running means that one disturbed timing could move by any amount (one of 238
+// was seen), and a format-1 file's had the context switch inside them: both are dropped.
+constexpr const char* header = "weft-learnt 3";
 constexpr std::uint64_t max_file_bytes = 1 << 20;
 constexpr std::size_t max_factors = 16384;
 

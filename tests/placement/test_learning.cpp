@@ -62,6 +62,10 @@ TEST(Chooser, LearntFactorsAreExportedAndTaught) {
   const double predicted = a.estimate(1, w, in).total();
   EXPECT_FALSE(a.observe(5, w, in, 1, 10 * predicted));  // the first run: not counted
   EXPECT_TRUE(a.learnt(1).empty());
+  // The factor is the median of the ratios from the third counted run on.
+  EXPECT_FALSE(a.observe(5, w, in, 1, 10 * predicted));
+  EXPECT_FALSE(a.observe(5, w, in, 1, 10 * predicted));
+  EXPECT_TRUE(a.learnt(1).empty());
   EXPECT_TRUE(a.observe(5, w, in, 1, 10 * predicted));
   const std::vector<LearntFactor> f = a.learnt(1);
   ASSERT_EQ(f.size(), 1u);
@@ -76,6 +80,37 @@ TEST(Chooser, LearntFactorsAreExportedAndTaught) {
   EXPECT_NEAR(b.correction(5, w.elements, 1), 10.0, 1e-9);
   EXPECT_EQ(b.choose_cached(5, w, in), a.choose(w, in, 5));  // the remembered decision was forgotten
   EXPECT_THROW(b.teach(2, f), InvalidArgument);
+}
+
+TEST(Chooser, OneDisturbedTimingDoesNotMoveWhatIsLearnt) {
+  // A run preempted (238 times its estimate, as one was on the 2-core VM) among runs at the
+  // estimate: the factor stays 1 and the decision stays on the host.
+  Chooser a({costs("host", true), costs("gpu", false)});
+  WorkEstimate w{.elements = 1000, .bytes_read = 12000, .ops = 2000, .result_to_host = true, .result_bytes = 4000};
+  const std::vector<InputResidence> in = {{.bytes = 12000, .valid_on = 0b01, .on_host = true}};
+  ASSERT_EQ(a.choose(w, in), 0u);
+  const double predicted = a.estimate(0, w, in).total();
+  EXPECT_FALSE(a.observe(3, w, in, 0, predicted));  // the first run: not counted
+  EXPECT_FALSE(a.observe(3, w, in, 0, predicted));
+  EXPECT_FALSE(a.observe(3, w, in, 0, 238 * predicted));
+  EXPECT_TRUE(a.observe(3, w, in, 0, predicted));  // the third counted: the median, 1
+  EXPECT_DOUBLE_EQ(a.correction(3, w.elements, 0), 1.0);
+  EXPECT_FALSE(a.observe(3, w, in, 0, 300 * predicted));  // (two of four: still the lower median, 1)
+  EXPECT_DOUBLE_EQ(a.correction(3, w.elements, 0), 1.0);
+  EXPECT_EQ(a.choose_cached(3, w, in), 0u);
+  // Slower for good: three of the last five at 4 times the estimate move it there.
+  a.observe(3, w, in, 0, 4 * predicted);
+  a.observe(3, w, in, 0, 4 * predicted);
+  EXPECT_DOUBLE_EQ(a.correction(3, w.elements, 0), 4.0);
+  // A taught factor weighs as one ratio: two runs at the estimate bring it back (median of 3).
+  Chooser b({costs("host", true), costs("gpu", false)});
+  const std::vector<LearntFactor> stored = {{3, 10, 238.0}};
+  b.teach(0, stored);
+  EXPECT_DOUBLE_EQ(b.correction(3, w.elements, 0), 238.0);
+  b.observe(3, w, in, 0, predicted);
+  EXPECT_DOUBLE_EQ(b.correction(3, w.elements, 0), 238.0);
+  EXPECT_TRUE(b.observe(3, w, in, 0, predicted));
+  EXPECT_DOUBLE_EQ(b.correction(3, w.elements, 0), 1.0);
 }
 
 // ---- end to end, in a program cache of its own ----------------------------------------------
