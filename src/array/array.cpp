@@ -269,14 +269,22 @@ Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::share
   // Memory regions (src/array/host_regions.hpp): memory within a live borrowed allocation of
   // this dtype is a view of it (one residence record); other overlaps are linked.
   // (One registry lock for both: a borrow is on the path of every weft.asarray(x, device="auto").)
-  Array made;
-  const detail::Region region = detail::borrow_region(begin, bytes, dtype, [&] {
-    made = wrap(Buffer::wrap(host, begin, bytes, std::move(owner)), dtype, shape);
-    made.res_->borrowed.store(true, std::memory_order_relaxed);
-    made.res_->automatic.store(true, std::memory_order_relaxed);  // (to_auto, without a copy)
-    return made.res_;
-  });
-  if (made.res_ == region.residence) return made;
+  struct Making {
+    std::uintptr_t begin;
+    std::size_t bytes;
+    DType dtype;
+    const Shape& shape;
+    std::shared_ptr<void>& owner;
+    Array made;
+  } m{begin, bytes, dtype, shape, owner, Array()};
+  const detail::Region region = detail::borrow_region(begin, bytes, dtype, [](void* context) {
+    Making& k = *static_cast<Making*>(context);
+    k.made = wrap(Buffer::wrap(host, k.begin, k.bytes, std::move(k.owner)), k.dtype, k.shape);
+    k.made.res_->borrowed.store(true, std::memory_order_relaxed);
+    k.made.res_->automatic.store(true, std::memory_order_relaxed);  // (to_auto, without a copy)
+    return k.made.res_;
+  }, &m);
+  if (m.made.res_ == region.residence) return std::move(m.made);
   const detail::Residence::Copy& home = region.residence->copies.front();
   return ArrayFactory::make(home.buffer, region.residence, dtype, shape, contiguous_strides(shape),
                             static_cast<std::int64_t>(region.offset_bytes / size_of(dtype)));

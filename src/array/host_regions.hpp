@@ -12,7 +12,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -32,8 +31,9 @@ struct Region {
 /// borrowed allocation of dtype whose range holds it at a whole element's offset (the largest
 /// when several do), else a new one, made by make(), registered and linked with the live ones
 /// it overlaps (offset 0). Two threads borrowing the same memory get one residence record.
+/// (make is a plain function and its argument: no std::function to build on this path.)
 Region borrow_region(std::uintptr_t begin, std::size_t bytes, DType dtype,
-                     const std::function<std::shared_ptr<Residence>()>& make);
+                     std::shared_ptr<Residence> (*make)(void* context), void* context);
 /// The live borrowed allocations whose ranges overlap r's (r excluded).
 std::vector<std::shared_ptr<Residence>> overlapping_regions(const Residence& r);
 
