@@ -321,8 +321,8 @@ void HostQueue::Core::run_groups(KernelRun& r, std::array<void*, 64>& argv, std:
   else device->pool().run(chunks, body);
 }
 
-EventPtr HostQueue::enqueue_work(std::function<void()> work, std::span<const EventPtr> wait) {
-  return core_->submit(std::move(work), wait, false);
+EventPtr HostQueue::enqueue_work(std::function<void()> work, std::span<const EventPtr> wait, bool may_inline) {
+  return core_->submit(std::move(work), wait, false, may_inline);
 }
 
 EventPtr HostQueue::marker(std::span<const EventPtr> wait) { return core_->submit(Command{}, wait, false, true); }

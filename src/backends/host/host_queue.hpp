@@ -40,8 +40,10 @@ class HostQueue final : public QueueImpl {
   EventPtr marker(std::span<const EventPtr> wait) override;
   void finish() override;
   /// Runs work on the queue's worker after wait, in order with the queue's other commands
-  /// (a library call on host memory: pocketfft's transforms).
-  EventPtr enqueue_work(std::function<void()> work, std::span<const EventPtr> wait);
+  /// (a library call on host memory: pocketfft's transforms). may_inline: short work (a few
+  /// microseconds), which the caller's thread runs itself when the queue is idle and wait has
+  /// completed, as it does small copies: a worker's wake-up would cost more than the work.
+  EventPtr enqueue_work(std::function<void()> work, std::span<const EventPtr> wait, bool may_inline = false);
 
  private:
   /// A kernel launch, kept in the command itself: a launch allocates no closure.

@@ -85,8 +85,9 @@ struct Range {
 // 16-bit keys), one parallel stable scatter by the highest digit that varies (MSD) moves the
 // keys into buckets in the scratch, then each bucket, small enough to stay in cache for the
 // usual inputs, is sorted by an LSD radix sort on the digits below, the buckets spread over
-// the threads. Shorter ranges: the LSD sort alone, a merge sort below 96 keys, an insertion
-// sort up to 32. Every digit on which all keys of a range agree is skipped.
+// the threads. Shorter ranges: the LSD sort alone (by bytes below 4096 keys), a merge sort
+// below 96 keys, an insertion sort up to 32. Every digit on which all keys of a range agree
+// is skipped.
 template <class K, int Kind, class P>
 class Sorter {
  public:
@@ -97,6 +98,9 @@ class Sorter {
   static constexpr std::size_t buckets = std::size_t{1} << digit_bits;
   static constexpr std::size_t insertion_max = 32;
   static constexpr std::size_t lsd_min = 96;
+  // Below this many keys the LSD sort takes 8-bit digits (256 counts per pass, a pass per
+  // byte): clearing and scanning 2^11 counts per pass cost more than moving so few keys.
+  static constexpr std::size_t byte_lsd_max = 4096;
   static constexpr std::size_t two_level_min = std::size_t{1} << 16;
   // Buckets from this many keys are split again rather than sorted by LSD passes.
   static constexpr std::size_t split_min = std::size_t{1} << 15;
@@ -142,7 +146,8 @@ class Sorter {
       insertion(a, pa, len, flip);
     } else if (len < lsd_min) {
       merge(a, pa, b, pb, len, flip);
-    } else if (lsd(a, pa, b, pb, len, flip, passes)) {
+    } else if (len < byte_lsd_max && digit_bits > 8 ? lsd_digits<8>(a, pa, b, pb, len, flip, int{sizeof(K)})
+                                                    : lsd(a, pa, b, pb, len, flip, passes)) {
       copy_keys(a, pa, b, pb, len);
     }
   }
@@ -218,18 +223,25 @@ class Sorter {
   // An LSD radix sort by the digits of the passes below `top`, between a (where the keys are)
   // and b; returns whether they ended in b.
   static bool lsd(K* a, P* pa, K* b, P* pb, std::size_t len, K flip, int top) {
+    return lsd_digits<digit_bits>(a, pa, b, pb, len, flip, top);
+  }
+  // The same by digits of DB bits (passes below top of them).
+  template <int DB>
+  static bool lsd_digits(K* a, P* pa, K* b, P* pb, std::size_t len, K flip, int top) {
+    constexpr std::size_t n_buckets = std::size_t{1} << DB;
+    auto dig = [](K o, int pass) { return static_cast<std::size_t>(o >> (pass * DB)) & (n_buckets - 1); };
     thread_local std::vector<std::size_t> hist;
-    hist.assign(static_cast<std::size_t>(top) * buckets, 0);
+    hist.assign(static_cast<std::size_t>(top) * n_buckets, 0);
     for (std::size_t i = 0; i < len; ++i) {
       const K o = key(a[i], flip);
-      for (int p = 0; p < top; ++p) ++hist[p * buckets + digit(o, p)];
+      for (int p = 0; p < top; ++p) ++hist[p * n_buckets + dig(o, p)];
     }
     bool in_b = false;
     for (int p = 0; p < top; ++p) {
-      std::size_t* pos = &hist[p * buckets];
+      std::size_t* pos = &hist[p * n_buckets];
       std::size_t running = 0;
       bool constant = false;
-      for (std::size_t d = 0; d < buckets; ++d) {
+      for (std::size_t d = 0; d < n_buckets; ++d) {
         const std::size_t c = pos[d];
         constant = constant || c == len;
         pos[d] = running;
@@ -242,7 +254,7 @@ class Sorter {
       P* pdst = in_b ? pa : pb;
       for (std::size_t i = 0; i < len; ++i) {
         const K k = src[i];
-        const std::size_t at = pos[digit(key(k, flip), p)]++;
+        const std::size_t at = pos[dig(key(k, flip), p)]++;
         dst[at] = k;
         if constexpr (has_payload) pdst[at] = psrc[i];
       }
