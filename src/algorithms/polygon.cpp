@@ -33,6 +33,8 @@ constexpr std::size_t max_extent = std::size_t{1} << 30;
 constexpr std::size_t max_vertices = std::size_t{1} << 28;
 // The largest work-group polygon_mask_groups takes (POLYGON_GROUP_MAX, its __local arrays).
 constexpr std::size_t groups_kernel_max_group = 256;
+// A CPU mask of at most this much work (rows x (width + 8 x vertices)) is one work-group.
+constexpr double small_mask_work = 65536;
 
 // The work-group kernel needs barriers and __local memory; a device that prefers rows (the
 // host backend's threads, each on contiguous rows of the mask) gets the row kernel anyway.
@@ -57,12 +59,17 @@ Program polygon_program(const Device& device) {
 // Rows per work-group for the row kernel. The host backend and OpenCL CPU runtimes hand whole
 // work-groups to their threads, and one row (every edge, then a row of the mask) is far more
 // work than a typical work-item, so a CPU gets a few groups per thread however few rows there
-// are; a GPU gets groups of a common size.
-std::size_t rows_per_group(const DeviceInfo& info, std::size_t height) {
+// are; a GPU gets groups of a common size. A small mask on a CPU is one group: one thread's
+// few tens of microseconds, which the host backend runs on the caller's thread, where waking
+// the threads cost more than the work (a 100 x 100 mask took 80 us on the H200 machine's 16
+// threads from an idle pool).
+std::size_t rows_per_group(const DeviceInfo& info, std::size_t height, std::size_t width, std::size_t vertices) {
   std::size_t rows = 64;
   if (info.type == DeviceType::cpu) {
     const std::size_t groups = 4 * std::max(1u, info.compute_units);
-    rows = (height + groups - 1) / groups;
+    // (A row's work: its pixels written, and its crossings with every edge, a few times a pixel's.)
+    const double work = static_cast<double>(height) * (static_cast<double>(width) + 8.0 * static_cast<double>(vertices));
+    rows = work <= small_mask_work ? height : (height + groups - 1) / groups;
   }
   const std::size_t cap = info.max_work_group_size ? info.max_work_group_size : 1;
   return std::clamp<std::size_t>(rows, 1, cap);
@@ -193,12 +200,12 @@ Event enqueue_rows(Queue& queue, std::span<const Point> vertices, std::size_t he
   KernelArgs k(polygon_program(dev).kernel("polygon_mask"));
   k.set_all(dvertices, static_cast<int>(vertices.size()), dhits, nhits, static_cast<int>(height),
             static_cast<int>(width), border_value, toggles, out);
-  const std::size_t group = rows_per_group(dev.info(), height);
+  const std::size_t group = rows_per_group(dev.info(), height, width, vertices.size());
   const std::size_t global = (height + group - 1) / group * group;
   const Event done = queue.launch(k, NDRange(global), NDRange(group), {}, uploads);
   // The staging copies live until the kernel (hence both uploads, in any queue order) has
   // run, so the call returns at once.
-  done.then([staging, hits](const Event&) {});
+  if (!done.done()) done.then([staging, hits](const Event&) {});  // (run already where the host ran it inline)
   return done;
 }
 
@@ -405,7 +412,7 @@ Event enqueue_polygon_mask(Queue& queue, std::span<const Point> vertices, std::s
                                    out, up);
   // The staging copy and the parameters' device memory live until the kernel has run (on
   // CUDA, freeing device memory here would wait for it), so the call returns at once.
-  done.then([staging, params](const Event&) {});
+  if (!done.done()) done.then([staging, params](const Event&) {});
   return done;
 }
 

@@ -216,7 +216,7 @@ Event enqueue_raw(Queue& queue, detail::RadixSortJob& job, std::span<const Event
     return held->buffers.emplace_back(Buffer(dev, std::max<std::size_t>(bytes, 1)));
   };
   const Event done = detail::radix_sort(queue, job, scratch, wait);
-  done.then([held](const Event&) {});
+  if (!done.done()) done.then([held](const Event&) {});  // (a callback costs a wake-up of the completion thread)
   return done;
 }
 

@@ -156,13 +156,21 @@ std::optional<std::string> HostCompiler::prebuilt(std::string_view source, const
 
 // ---- programs and kernels ------------------------------------------------------------------
 
-HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params,
-                       std::shared_ptr<HostModule> module, weft_host::RunFn entry, bool groups)
-    : KernelImpl(std::move(name), std::move(params)), module_(std::move(module)), run_(entry), groups_(groups) {}
+HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<HostModule> module,
+                       weft_host::RunFn entry, bool groups, std::shared_ptr<std::atomic<std::uint64_t>> last_run)
+    : KernelImpl(std::move(name), std::move(params)),
+      last_run_ns_(std::move(last_run)),
+      module_(std::move(module)),
+      run_(entry),
+      groups_(groups) {}
 
 HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<HostModule> module,
                          std::vector<dialect::KernelEntry> kernels, std::string infix)
-    : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)), infix_(std::move(infix)) {}
+    : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)), infix_(std::move(infix)) {
+  for (std::size_t i = 0; i < kernels_.size(); ++i) {
+    last_runs_.push_back(std::make_shared<std::atomic<std::uint64_t>>(~std::uint64_t{0}));
+  }
+}
 
 std::vector<std::string> HostProgram::kernel_names() const {
   std::vector<std::string> out;
@@ -171,7 +179,8 @@ std::vector<std::string> HostProgram::kernel_names() const {
 }
 
 std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
-  for (const auto& k : kernels_) {
+  for (std::size_t e = 0; e < kernels_.size(); ++e) {
+    const dialect::KernelEntry& k = kernels_[e];
     if (k.name != name) continue;
     if (!k.refused.empty()) {
       throw Unsupported("kernel '" + k.name + "' cannot run on the host backend: " + k.refused +
@@ -188,7 +197,7 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
       // from the compiler.
       if (!p[i].is_pointer && p[i].value_size == 0) p[i].value_size = info->arg_size[i];
     }
-    auto kernel = std::make_shared<HostKernel>(k.name, std::move(p), module_, run, k.groups);
+    auto kernel = std::make_shared<HostKernel>(k.name, std::move(p), module_, run, k.groups, last_runs_[e]);
     kernel->set_bounds(k.bounds);
     return kernel;
   }

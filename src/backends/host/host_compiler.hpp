@@ -66,18 +66,21 @@ class HostCompiler final : public ProgramCompiler {
 
 class HostKernel final : public KernelImpl {
  public:
-  HostKernel(std::string name, std::vector<KernelArgInfo> params,
-             std::shared_ptr<HostModule> module, weft_host::RunFn entry, bool groups);
+  /// last_run: how long the kernel's last run took, shared by every kernel object the program
+  /// makes of one entry point (a call that makes its kernel anew, as polygon_mask does, still
+  /// finds a short kernel's run time and runs on the caller's thread).
+  HostKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<HostModule> module,
+             weft_host::RunFn entry, bool groups, std::shared_ptr<std::atomic<std::uint64_t>> last_run);
   weft_host::RunFn run() const noexcept { return run_; }
   /// Its entry point runs whole work-groups ([begin, end) count groups, not work-items): a
   /// kernel with barriers or __local memory (dialect/group_fission.hpp).
   bool groups() const noexcept { return groups_; }
   /// How long its last run took on the thread that ran it (ns); max before the first run.
-  std::uint64_t last_run_ns() const noexcept { return last_run_ns_.load(std::memory_order_relaxed); }
-  void note_run_ns(std::uint64_t ns) noexcept { last_run_ns_.store(ns, std::memory_order_relaxed); }
+  std::uint64_t last_run_ns() const noexcept { return last_run_ns_->load(std::memory_order_relaxed); }
+  void note_run_ns(std::uint64_t ns) noexcept { last_run_ns_->store(ns, std::memory_order_relaxed); }
 
  private:
-  std::atomic<std::uint64_t> last_run_ns_{~std::uint64_t{0}};
+  std::shared_ptr<std::atomic<std::uint64_t>> last_run_ns_;
   std::shared_ptr<HostModule> module_;  // keeps the code loaded
   weft_host::RunFn run_;
   bool groups_;
@@ -97,6 +100,8 @@ class HostProgram final : public ProgramImpl {
   std::weak_ptr<DeviceImpl> device_;
   std::shared_ptr<HostModule> module_;
   std::vector<dialect::KernelEntry> kernels_;  // refused ones included: named in the error
+  // Each entry point's last run time (ns; max before the first run), shared by its kernels.
+  std::vector<std::shared_ptr<std::atomic<std::uint64_t>>> last_runs_;
   std::string infix_;
 };
 
