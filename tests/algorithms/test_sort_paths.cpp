@@ -1,5 +1,6 @@
 // The sort's size and layout paths on every device (on the host: insertion sort up to 24
-// keys, merge sort below 512, the radix sort above, split over threads from 2^16), checked
+// keys, merge sort below 512, the radix sort above, split over threads from 2^16, buckets
+// split again or sorted by byte or 11-bit digit passes), checked
 // against std::stable_sort with NumPy's order: keys, argsort and values, both orders, keys
 // whose high digits are all equal (passes skipped, an odd number left), all-equal keys, and
 // in-place raw buffers of those.
@@ -79,6 +80,23 @@ TEST_P(SortPaths, ConstantDigitsAreSkipped) {
   }
   expect(std::vector<std::uint32_t>(70000, 7u), 1, 70000, "equal uint32");
   expect(std::vector<double>(1000, -0.0), 1, 1000, "equal -0.0");
+}
+
+TEST_P(SortPaths, LargeAndSmallBucketsOfTheSplitSort) {
+  // The host's sort of 2^16 keys or more splits by its highest varying digit: here one bucket
+  // of 250000 keys (split again, into buckets of about 120: each sorted by byte passes) and a
+  // few keys in buckets of their own. Then floats in [1, 1.5), whose highest digit is
+  // constant: buckets of about 100 keys by the next one.
+  std::mt19937 rng(9);
+  std::vector<std::uint32_t> v(250010);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto low = static_cast<std::uint32_t>(rng() & 0x3fffffu);
+    v[i] = i % 25001 == 7 ? static_cast<std::uint32_t>(rng() | 0x80000000u) : (5u << 22) | low;
+  }
+  expect(v, 1, v.size(), "uint32, one large bucket");
+  std::vector<float> f(200003);
+  for (float& x : f) x = 1.0f + 0.5f * std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+  expect(f, 1, f.size(), "float32 in [1, 1.5)");
 }
 
 TEST_P(SortPaths, RowsOfEveryPath) {
