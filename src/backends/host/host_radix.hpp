@@ -85,9 +85,9 @@ struct Range {
 // 16-bit keys), one parallel stable scatter by the highest digit that varies (MSD) moves the
 // keys into buckets in the scratch, then each bucket, small enough to stay in cache for the
 // usual inputs, is sorted by an LSD radix sort on the digits below, the buckets spread over
-// the threads. Shorter ranges: the LSD sort alone (by bytes below 4096 keys), a merge sort
-// below 96 keys, an insertion sort up to 32. Every digit on which all keys of a range agree
-// is skipped.
+// the threads. Shorter ranges: the LSD sort alone (by bytes where few keys make that pay:
+// bytes_pay), a merge sort below 96 keys, an insertion sort up to 32. Every digit on which all
+// keys of a range agree is skipped.
 template <class K, int Kind, class P>
 class Sorter {
  public:
@@ -98,9 +98,19 @@ class Sorter {
   static constexpr std::size_t buckets = std::size_t{1} << digit_bits;
   static constexpr std::size_t insertion_max = 32;
   static constexpr std::size_t lsd_min = 96;
-  // Below this many keys the LSD sort takes 8-bit digits (256 counts per pass, a pass per
-  // byte): clearing and scanning 2^11 counts per pass cost more than moving so few keys.
-  static constexpr std::size_t byte_lsd_max = 4096;
+  // Whether an LSD sort of len keys by the digits below top (of digit_bits) is cheaper by
+  // 8-bit digits: more passes, each with 256 counts to clear and scan instead of 2^11. A count
+  // costs about 0.4 of a key's move (the H200 machine's host, one thread, both sorts
+  // interleaved: 32-bit keys break even near 2000); by bytes below about 600 keys for one
+  // 11-bit pass, 1300 for two, 2048 for three.
+  // The byte passes that cover the digits below top (never past the key's width).
+  static int byte_passes(int top) noexcept { return std::min((top * digit_bits + 7) / 8, static_cast<int>(sizeof(K))); }
+  static bool bytes_pay(std::size_t len, int top) noexcept {
+    if (digit_bits <= 8) return false;
+    const auto byte_passes = static_cast<std::size_t>(Sorter::byte_passes(top));
+    const auto digit_passes = static_cast<std::size_t>(top);
+    return len * (byte_passes - digit_passes) * 5 < (digit_passes * buckets - byte_passes * 256) * 2;
+  }
   static constexpr std::size_t two_level_min = std::size_t{1} << 16;
   // Buckets from this many keys are split again rather than sorted by LSD passes.
   static constexpr std::size_t split_min = std::size_t{1} << 15;
@@ -146,8 +156,8 @@ class Sorter {
       insertion(a, pa, len, flip);
     } else if (len < lsd_min) {
       merge(a, pa, b, pb, len, flip);
-    } else if (len < byte_lsd_max && digit_bits > 8 ? lsd_digits<8>(a, pa, b, pb, len, flip, int{sizeof(K)})
-                                                    : lsd(a, pa, b, pb, len, flip, passes)) {
+    } else if (bytes_pay(len, passes) ? lsd_digits<8>(a, pa, b, pb, len, flip, byte_passes(passes))
+                                      : lsd(a, pa, b, pb, len, flip, passes)) {
       copy_keys(a, pa, b, pb, len);
     }
   }
@@ -279,11 +289,10 @@ class Sorter {
     // (A split into 2^11 buckets of fewer than lsd_min keys each would sort most of them one by
     // one by a network: 10^5 floats in [0.5, 1.5) took 3 ms where LSD passes take a tenth.)
     if (len < split_min || len < buckets * lsd_min) {
-      // (Below byte_lsd_max keys by bytes, over the bits of the digits below top: the bits of
-      // digit top that a last byte takes in are equal throughout the bucket.)
-      const bool in_alt = len < byte_lsd_max && digit_bits > 8
-                              ? lsd_digits<8>(src, psrc, alt, palt, len, flip, (top * digit_bits + 7) / 8)
-                              : lsd(src, psrc, alt, palt, len, flip, top);
+      // (By bytes over the bits of the digits below top where that pays: the bits of digit top
+      // that a last byte takes in are equal throughout the bucket.)
+      const bool in_alt = bytes_pay(len, top) ? lsd_digits<8>(src, psrc, alt, palt, len, flip, byte_passes(top))
+                                              : lsd(src, psrc, alt, palt, len, flip, top);
       if (in_alt != to_alt) {
         if (to_alt) {
           copy_keys(alt, palt, src, psrc, len);
