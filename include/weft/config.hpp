@@ -20,8 +20,8 @@
 //   WEFT_HOST_PCH    1 | on (default): the host backend keeps its prelude precompiled (GCC's
 //                    .gch, in the program cache) so a new kernel compiles sooner; 0 | off
 //                    parses the prelude text in every compile
-//   WEFT_PLACEMENT_LEARN  1 | on (default): device auto also refines its estimates from timed
-//                    runs, stored with the calibration (docs/PLACEMENT.md); 0 | off: the model alone
+//   WEFT_PLACEMENT_LEARN  1 | on: device auto also refines its estimates from timed runs,
+//                    stored with the calibration (docs/PLACEMENT.md); 0 | off (default): the model alone
 //   WEFT_BOUNDS_CHECK  0 | off (default); 1 | on: every kernel's buffer accesses are checked
 //                    (docs/BOUNDS_CHECK.md): dialect kernels' p[i] on __global pointer parameters
 //                    and Python kernels' indices; a bad access is skipped and raises IndexOutOfRange

@@ -258,8 +258,9 @@ class WEFT_API Chooser {
   /// Online correction: the operation of this signature and work ran on device index d in
   /// seconds (from its decision to its completion). Its estimates there, for this signature and
   /// size class, are scaled from now on by the (lower) median of the last five measured / predicted
-  /// ratios, once three are counted (the first run, which usually builds the kernel, is not;
-  /// a taught factor counts as one ratio): one disturbed timing does not move it. Until then,
+  /// ratios, once three are counted (the first run in the process, which usually builds or
+  /// loads the kernel, is not, also after teach(); a taught factor counts as one ratio): one
+  /// disturbed timing does not move it. Until then,
   /// and while the factor moves by 10% or more, the remembered decision is dropped (the
   /// operation is timed again), so a misprediction corrects itself after a few calls. True
   /// when a counted factor moved (what is worth storing). Thread-safe; not on the path of a

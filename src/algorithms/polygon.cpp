@@ -59,10 +59,12 @@ Program polygon_program(const Device& device) {
 // Rows per work-group for the row kernel. The host backend and OpenCL CPU runtimes hand whole
 // work-groups to their threads, and one row (every edge, then a row of the mask) is far more
 // work than a typical work-item, so a CPU gets a few groups per thread however few rows there
-// are; a GPU gets groups of a common size. A small mask on a CPU is one group: one thread's
-// few tens of microseconds, which the host backend runs on the caller's thread, where waking
-// the threads cost more than the work (a 100 x 100 mask took 80 us on the H200 machine's 16
-// threads from an idle pool).
+// are; a GPU gets groups of a common size. A small mask on a CPU is one group (up to the
+// device's largest work-group), one thread's work: the host backend runs it on the caller's
+// thread when its last run took at most 20 us, where waking the threads cost more than the
+// work (a 100 x 100 mask took 80 us on the H200 machine's 16 threads from an idle pool; 5 us
+// on the VM's caller's thread). Near the bound a mask takes a few tens of microseconds on one
+// thread of the queue's worker.
 std::size_t rows_per_group(const DeviceInfo& info, std::size_t height, std::size_t width, std::size_t vertices) {
   std::size_t rows = 64;
   if (info.type == DeviceType::cpu) {

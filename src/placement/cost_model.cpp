@@ -114,6 +114,7 @@ struct Chooser::Learnt {
     std::uint32_t size_class;
     std::size_t device;
     double factor = 0;  // 0: none yet (the correction is 1)
+    bool warmed = false;  // a run was seen in this process (the first, which builds or loads the kernel, is not counted)
     std::array<double, window> ratios{};
     std::size_t seen = 0;  // ratios counted (a taught factor counts as one), the newest at (seen - 1) % window
     void add(double r) { ratios[seen++ % window] = r; }
@@ -282,17 +283,22 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
   // (Predicted as decided: with the switch the decision counted, which is not the operation's
   // to learn.)
   const double predicted = estimate(d, work, inputs, after).total();
-  if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0) || d >= devices_.size()) return false;
+  if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0) || !std::isfinite(seconds) || d >= devices_.size()) {
+    return false;
+  }
   bool moved = false;
   {
-    // The first run of an operation on a device usually includes building its kernel there:
-    // it is not counted. The factor is the median of the last few ratios, from the third on.
+    // The first run of an operation on a device in this process usually includes building or
+    // loading its kernel there: it is not counted, also where a stored factor was taught. The
+    // factor is the median of the last few ratios, from the third on.
     std::lock_guard lock(learnt_->mutex);
     const auto sc = static_cast<std::uint32_t>(size_class(work.elements));
-    auto [it, fresh] = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d),
-                                                   Learnt::Entry{.signature = signature, .size_class = sc, .device = d});
-    if (!fresh) {
-      Learnt::Entry& e = it->second;
+    Learnt::Entry& e = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d),
+                                                  Learnt::Entry{.signature = signature, .size_class = sc, .device = d})
+                           .first->second;
+    if (!e.warmed) {
+      e.warmed = true;
+    } else {
       e.add(seconds / predicted);
       if (e.seen >= Learnt::enough) {
         const double before = e.factor;

@@ -40,8 +40,8 @@ struct Memory {
   bool descending;
 };
 
-// Sorts of at most this many keys (a byte LSD sort's few microseconds) may run on the
-// caller's thread.
+// Sorts of at most this many keys (one thread's few microseconds for one row; rows are still
+// spread over the pool, from the caller's thread) may run on the caller's thread.
 constexpr std::size_t inline_sort_keys = 4096;
 // Ranges of one row below this many keys are not split over threads.
 constexpr std::size_t parallel_min = std::size_t{1} << 16;
@@ -162,9 +162,8 @@ std::optional<Event> host_radix_sort(Queue& queue, const RadixSortJob& job, cons
     m.descending = descending;
     run_sort(m, key_type, payload_size, static_cast<HostDevice&>(*device).pool());
   };
-  // A short sort (one thread's few microseconds) runs on the caller's thread when the queue
-  // is idle: on the 2-core VM the worker's wake-up and the caller's wait cost 20 us around a
-  // 100-key sort of 2 us.
+  // A short sort runs on the caller's thread when the queue is idle: on the 2-core VM the
+  // worker's wake-up and the caller's wait cost 20 us around a 100-key sort of 2 us.
   const bool short_sort = n <= inline_sort_keys;
   return ordered(queue.impl(), wait, [&](std::span<const EventPtr> w) {
     return host_queue->enqueue_work(std::move(work), w, short_sort);
