@@ -268,9 +268,11 @@ TempDir::TempDir(std::string_view prefix) {
     throw Error("cannot create a temporary directory " + tmpl + ": " + std::strerror(errno));
   }
   path_ = name.data();
+  owner_ = ::getpid();
 }
 
 TempDir::~TempDir() {
+  if (::getpid() != owner_) return;  // a forked child's copy: the directory is the parent's
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
 }

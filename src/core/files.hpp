@@ -93,7 +93,9 @@ UniqueFd open_private_directory(int parent, const std::string& name, bool create
 bool make_private_directories(const std::string& path, std::string* problem);
 
 /// A fresh private directory under config().temp_dir, removed with its contents on
-/// destruction.
+/// destruction by the process that made it (a forked child that exits runs the destructors of
+/// the statics it inherited: it leaves the parent's directories alone, such as the staged host
+/// prelude every later kernel compile of the parent includes).
 class TempDir {
  public:
   explicit TempDir(std::string_view prefix = "weft-");
@@ -104,6 +106,7 @@ class TempDir {
 
  private:
   std::string path_;
+  pid_t owner_;  // the process that made it
 };
 
 }  // namespace weft::detail

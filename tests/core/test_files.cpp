@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <thread>
 
 #include "core/files.hpp"
@@ -18,6 +21,26 @@ namespace {
 namespace fs = std::filesystem;
 
 ReadOptions capped(std::uint64_t bytes) { return {.max_bytes = bytes}; }
+
+TEST(SafeFiles, ATempDirIsRemovedOnlyByTheProcessThatMadeIt) {
+  // A forked child that exits runs the destructors of what it inherited: it must not remove
+  // the parent's temporary directories (the host prelude staged for every kernel compile).
+  auto dir = std::make_unique<TempDir>("weft-fork-test-");
+  const std::string path = dir->path();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    dir.reset();
+    std::_Exit(std::filesystem::exists(path) ? 0 : 1);
+  }
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_TRUE(std::filesystem::exists(path));
+  dir.reset();
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
 
 TEST(SafeFiles, ReadsRegularFilesWithinTheCap) {
   TempDir dir;
