@@ -166,7 +166,10 @@ TEST(PlacementLearning, AWrongCalibrationIsCorrectedAfterAFewCallsAndStored) {
   }
   const PlacementExplanation now = explain(c.e(), true);
   EXPECT_NE(now.chosen, cl.selector()) << now.text;
-  EXPECT_LE(calls, 4) << now.text;
+  // Four calls where every run is timed (the first is not counted, the median needs three);
+  // on OpenCL a run is timed only when get() waited for the value, which a loaded machine can
+  // deny a run or two.
+  EXPECT_LE(calls, 7) << now.text;
   EXPECT_NE(now.text.find("learnt"), std::string::npos) << now.text;
   EXPECT_DOUBLE_EQ(sum(c.e()).get(), 4096.0);
   // Stored with the calibration, under its rules.
