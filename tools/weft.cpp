@@ -342,9 +342,9 @@ int exec_tiled_polygon(const std::vector<std::string>& args) {
   if (!ec && exe.parent_path().filename() == "bin" &&
       std::filesystem::exists(exe.parent_path().parent_path() / "__init__.py")) {
     const std::string root = exe.parent_path().parent_path().parent_path().string();
-    // (Python's own search path, handed on to the child Python; not a weft setting, so not Config's)
-    const char* old = std::getenv("PYTHONPATH");
-    const std::string path = old && *old ? root + ":" + old : root;
+    // (Python's own search path, handed on to the child Python, weft's package first)
+    const std::string& old = weft::config().python_path;
+    const std::string path = old.empty() ? root : root + ":" + old;
     ::setenv("PYTHONPATH", path.c_str(), 1);
   }
   std::vector<char*> cargv;

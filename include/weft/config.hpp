@@ -35,6 +35,8 @@
 //   PATH             where programs (the host backend's compiler) are looked up
 //
 //   TMPDIR           where temporary build directories go (an absolute path; default /tmp)
+//   PYTHONPATH       read as it is, only to hand it on (with weft's package first) to the Python
+//                    that `weft polygon --dask` starts; Python's own setting, not validated
 //
 //   const weft::Config& cfg = weft::config();   // throws ConfigError on a malformed value
 #pragma once
@@ -61,6 +63,7 @@ struct WEFT_API Config {
   std::string cache_dir;                 // resolved directory; empty: no disk cache
   std::chrono::milliseconds cache_lock_timeout{60000};  // WEFT_CACHE_LOCK_TIMEOUT
   std::string temp_dir;                  // TMPDIR (absolute), default "/tmp"
+  std::string python_path;               // PYTHONPATH as it is (empty when unset)
   unsigned num_threads = 1;              // WEFT_NUM_THREADS, resolved
   std::string cxx;                       // WEFT_CXX, default "c++"
   LogLevel log_level = LogLevel::warning;

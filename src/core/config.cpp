@@ -315,6 +315,8 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     while (c.temp_dir.size() > 1 && c.temp_dir.back() == '/') c.temp_dir.pop_back();
   }
 
+  if (auto v = get("PYTHONPATH")) c.python_path = std::string(*v);
+
   c.num_threads = std::max(1u, std::thread::hardware_concurrency());
   if (auto v = get("WEFT_NUM_THREADS"); v && !trim(*v).empty()) {
     const std::string_view t = trim(*v);
