@@ -157,8 +157,7 @@ class Sorter {
       insertion(a, pa, len, flip);
     } else if (len < lsd_min) {
       merge(a, pa, b, pb, len, flip);
-    } else if (bytes_pay(len, passes) ? lsd_digits<8>(a, pa, b, pb, len, flip, byte_passes(passes))
-                                      : lsd(a, pa, b, pb, len, flip, passes)) {
+    } else if (lsd_cheapest(a, pa, b, pb, len, flip, passes)) {
       copy_keys(a, pa, b, pb, len);
     }
   }
@@ -236,6 +235,12 @@ class Sorter {
   static bool lsd(K* a, P* pa, K* b, P* pb, std::size_t len, K flip, int top) {
     return lsd_digits<digit_bits>(a, pa, b, pb, len, flip, top);
   }
+  // The same by bytes where bytes_pay says so (the bits of digit top that a last byte takes in
+  // are equal throughout the range: the caller's digits from top up are).
+  static bool lsd_cheapest(K* a, P* pa, K* b, P* pb, std::size_t len, K flip, int top) {
+    return bytes_pay(len, top) ? lsd_digits<8>(a, pa, b, pb, len, flip, byte_passes(top))
+                               : lsd(a, pa, b, pb, len, flip, top);
+  }
   // The same by digits of DB bits (passes below top of them).
   template <int DB>
   static bool lsd_digits(K* a, P* pa, K* b, P* pb, std::size_t len, K flip, int top) {
@@ -291,10 +296,7 @@ class Sorter {
     // by a network or a merge sort: 10^5 floats in [0.5, 1.5) took 2.4 ms on one thread where
     // LSD passes take half.)
     if (len < split_min || len < buckets * lsd_min) {
-      // (By bytes over the bits of the digits below top where that pays: the bits of digit top
-      // that a last byte takes in are equal throughout the bucket.)
-      const bool in_alt = bytes_pay(len, top) ? lsd_digits<8>(src, psrc, alt, palt, len, flip, byte_passes(top))
-                                              : lsd(src, psrc, alt, palt, len, flip, top);
+      const bool in_alt = lsd_cheapest(src, psrc, alt, palt, len, flip, top);
       if (in_alt != to_alt) {
         if (to_alt) {
           copy_keys(alt, palt, src, psrc, len);
