@@ -7,9 +7,9 @@
 //     starting in host memory (std::vectors, as NumPy arrays: a fixed device other than the
 //     host copies them there in each run; the host backend and auto use them in place, as
 //     weft.from_dlpack and weft.asarray(x, device="auto") do; the result is read there) and
-//     resident on each device (the result stays there): wall time per result for each fixed
-//     device and for auto, and auto / best (the oracle: the fastest fixed device of the same
-//     case). Auto's record of each case carries the case's figures as JSON values ("fixed
+//     resident on each device (the result stays there): wall time per result (short runs timed
+//     in batches, see timed()) for each fixed device and for auto, and auto / best (the oracle:
+//     the fastest fixed device of the same case). Auto's record of each case carries the case's figures as JSON values ("fixed
 //     DEVICE", "auto", "best" in seconds, "auto_over_best"); closing records give the
 //     geometric mean and worst of auto / best per workload and over every case.
 #include <algorithm>
@@ -64,8 +64,8 @@ struct Variant {
   std::function<void(const std::vector<Array>&)> work;
 };
 
-// Wall time of each variant's work(setup()) (setup untimed): warmup runs, then repeat timed
-// ones, the variants taking turns in each round, so that a load that comes and goes on a
+// Wall time per run of each variant's work(setup()) (setup untimed): warmup runs, then repeat
+// timed ones, the variants taking turns in each round, so that a load that comes and goes on a
 // shared machine weighs on all of them alike rather than on whichever ran then; each round
 // in a new random order from `order_rng` (one generator for the whole run, so that each case
 // gets its own orders: with a generator seeded anew for each case every case repeated the
@@ -73,10 +73,17 @@ struct Variant {
 // follows the same one (PoCL's threads still busy after its kernel slow whatever runs next on
 // the same cores).
 //
+// A timed sample is a batch of runs of one variant, back to back, as a loop in a program runs
+// them: one run where the last warmup run took batch_target_s or more, else as many as fill
+// that (at most batch_max), each on inputs of its own (every setup of the batch made first,
+// untimed), and the sample is the batch's time over its runs. Samples of single runs of a few
+// microseconds held the timer's and the scheduler's noise: on the 2-core VM the same case's
+// auto / best moved between 0.9 and 1.5 from one run of the suite to the next.
+//
 // What is timed is a result: each workload ends with its result complete (on_arrays reads it
 // to the host or synchronizes the result's device; a reduction's get() waits for the value;
 // polygon_mask writes host memory), so fixed devices and auto are both timed to completion,
-// never to an enqueue. Before each timed run, untimed: after setup (which, for data resident
+// never to an enqueue. Before each timed batch, untimed: after setup (which, for data resident
 // on a device, ends with a kernel there: resident data was computed where it lives, and a GPU
 // shared by several contexts runs that device's context last, as it would in a program), every
 // device of the run is synchronized, so that no earlier variant's queued work (or a callback of
@@ -87,18 +94,31 @@ struct Variant {
 // `fixed cuda:0` in two of the three timed rounds of every case, `fixed opencl:0:0` in none.
 // The likely cost is the first kernel in NVIDIA OpenCL's context after CUDA work (a switch
 // between the GPU's contexts), which the kernel after setup now pays, untimed, for all alike.
+constexpr double batch_target_s = 1e-3;
+constexpr std::size_t batch_max = 32;
+
 std::vector<Stats> timed(const Context& ctx, const std::vector<Variant>& variants, std::mt19937& order_rng) {
   std::vector<std::vector<double>> t(variants.size());
+  std::vector<std::size_t> batch(variants.size(), 1);
   std::vector<std::size_t> order(variants.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  for (int r = 0; r < ctx.options().warmup + ctx.options().repeat; ++r) {
+  const int warmup = ctx.options().warmup;
+  for (int r = 0; r < warmup + ctx.options().repeat; ++r) {
     std::shuffle(order.begin(), order.end(), order_rng);
     for (const std::size_t v : order) {
-      const std::vector<Array> in = variants[v].setup();
+      const std::size_t runs = r < warmup ? 1 : batch[v];
+      std::vector<std::vector<Array>> in;
+      for (std::size_t i = 0; i < runs; ++i) in.push_back(variants[v].setup());
       for (const Device& d : ctx.devices()) synchronize(d);
       const auto t0 = std::chrono::steady_clock::now();
-      variants[v].work(in);
-      if (r >= ctx.options().warmup) t[v].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      for (std::size_t i = 0; i < runs; ++i) variants[v].work(in[i]);
+      const double per_run =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / static_cast<double>(runs);
+      if (r >= warmup) {
+        t[v].push_back(per_run);
+      } else if (r == warmup - 1 && per_run < batch_target_s) {
+        batch[v] = std::min(batch_max, static_cast<std::size_t>(std::ceil(batch_target_s / std::max(per_run, 1e-9))));
+      }
     }
   }
   std::vector<Stats> out;

@@ -66,6 +66,12 @@ struct WEFT_API DeviceCosts {
   static constexpr double narrow_elements = 4096;
   static constexpr double wide_items = 8192;
   double wide_launch_s = 0;
+  // Each launch of an operation of several (a scan's 3, a radix sort's passes) after its first,
+  // enqueued behind it with no wait between: the driver's enqueue and the device's start of a
+  // queued kernel, without the round trip of a first launch (PoCL on the 2-core VM: 20-26 us a
+  // launch waited for alone, 1-4 us more a launch queued behind it). 0: not measured
+  // (launch_s each).
+  double queued_launch_s = 0;
   double sync_s = 0;              // finishing an idle queue: paid once by each operation waited for
   double bandwidth_Bps = 0;       // device memory, bytes read plus written per second (a copy kernel)
   double ops_per_s[3] = {0, 0, 0};  // float32, float64, integer operations per second (Arithmetic order)

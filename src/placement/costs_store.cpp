@@ -5,7 +5,7 @@
 // size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
 // or foreign file is measured again (with a log line), never trusted.
 //
-//   weft-costs 7
+//   weft-costs 8
 //   identity host|AMD EPYC 7B13|g++ 12|...|units=2
 //   launch_s 2.1e-05
 //   ...
@@ -41,10 +41,10 @@ namespace {
 // rates mean something else, and the small copies' rates are new) and adds the wide launch
 // and the math functions' rate; format 5 adds one chunk's math rate, the switch costs after
 // each other device and the sort's rate up to sort_small_keys; format 6 adds polygon_mask's
-// own overhead and rates; format 7 a tiny sort's time. A file of another format
-// is measured again (an older weft's files lack fields this one uses, or hold figures of
-// another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 7";
+// own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost. A
+// file of another format is measured again (an older weft's files lack fields this one uses,
+// or hold figures of another meaning), with an info line rather than a warning.
+constexpr const char* header = "weft-costs 8";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -54,6 +54,7 @@ template <class C, class F>
 void each_number(C& c, F&& f) {
   f("launch_s", c.launch_s);
   f("wide_launch_s", c.wide_launch_s);
+  f("queued_launch_s", c.queued_launch_s);
   f("sync_s", c.sync_s);
   f("bandwidth_Bps", c.bandwidth_Bps);
   f("float32_ops_per_s", c.ops_per_s[0]);

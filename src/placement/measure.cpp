@@ -255,6 +255,15 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
     q.finish();
   });
   c.sync_s = median_time(quick ? 9 : 51, [&] { q.finish(); });
+  // Launches queued one behind another, waited for together: what each after the first adds.
+  {
+    constexpr int queued = 8;
+    const double t = median_time(quick ? 9 : 31, [&] {
+      for (int i = 0; i < queued; ++i) q.launch(empty, 1);
+      q.finish();
+    });
+    c.queued_launch_s = std::max(0.0, (t - c.launch_s) / (queued - 1));
+  }
   // The same over many work-items: a CPU backend's thread pool wakes for it.
   c.wide_launch_s = median_time(quick ? 9 : 31, [&] {
     q.launch(empty, static_cast<std::size_t>(DeviceCosts::wide_items));

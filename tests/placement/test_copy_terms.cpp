@@ -126,5 +126,26 @@ TEST(PlacementCopyTerms, AWideOperationWakesTheHostsPoolOnce) {
                    h.wide_launch_s + 2 * h.launch_s + h.sync_s);
 }
 
+// Launches queued behind an operation's first cost what `weft calibrate` measured for them
+// (PoCL on the 2-core VM: 19.7 us a launch waited for alone, about 3 us more for each queued
+// behind it), not a round trip each: a scan of 10^3 floats resident on PoCL took 28-37 us
+// there, and 3 x 19.7 us had sent it to the host (a 33 us read first), which made a chain of
+// operations on that data 1.3 times slower than staying.
+TEST(PlacementCopyTerms, LaunchesQueuedBehindTheFirstCostTheirMeasuredShare) {
+  std::vector<DeviceCosts> t = test::vm2core_format5_table();
+  constexpr std::size_t vm_host = 0, pocl = 1;
+  t[pocl].launch_s = 19.7e-6;
+  t[pocl].to_host_latency_s = 33e-6;
+  const WorkEstimate scan = scan_work(1000, 4e3, 1, 4, Arithmetic::float64);
+  const std::vector<InputResidence> in{{4e3, 0b10, false}};
+  const Chooser round_trips(t);
+  EXPECT_DOUBLE_EQ(round_trips.estimate(pocl, scan, in).launch, 3 * 19.7e-6 + t[pocl].sync_s);
+  EXPECT_EQ(round_trips.choose(scan, in), vm_host) << round_trips.explain("cumsum", scan, in);
+  t[pocl].queued_launch_s = 3e-6;
+  const Chooser queued(t);
+  EXPECT_DOUBLE_EQ(queued.estimate(pocl, scan, in).launch, 19.7e-6 + 2 * 3e-6 + t[pocl].sync_s);
+  EXPECT_EQ(queued.choose(scan, in), pocl) << queued.explain("cumsum", scan, in);
+}
+
 }  // namespace
 }  // namespace weft

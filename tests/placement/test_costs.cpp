@@ -102,7 +102,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 // without the lines that format did not have, rightly framed (checksummed).
 std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  EXPECT_EQ(body.rfind("weft-costs 7\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 8\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
   for (const char* gone : missing) {
