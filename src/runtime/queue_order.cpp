@@ -70,7 +70,9 @@ void DeviceOrder::after_command(const std::shared_ptr<QueueImpl>& queue, const E
     array_work_.fetch_add(1, std::memory_order_release);
     return;
   }
-  if (!done || done->finished()) return;  // nothing left for the array queue to wait for
+  // Nothing left for the array queue to wait for. (Only a look: a CUDA launch's event is not
+  // recorded unless it is wanted.)
+  if (!done || done->finished_if_known()) return;
   if (!q.has_work.exchange(true, std::memory_order_acq_rel)) {
     std::lock_guard lock(mutex_);
     flagged_.push_back(queue);

@@ -87,11 +87,9 @@ const BackendRegistration registration("cuda", 20, [] { return std::make_unique<
 CudaDevice::CudaDevice(DeviceInfo info, CUdevice device, CUcontext context, std::string arch)
     : DeviceImpl(std::move(info)), device_(device), context_(context), arch_(std::move(arch)), events_(*this) {
   make_current();
-  // The anchor ties device timestamps to the host clock: recorded and synchronized once.
+  // The anchor ties device timestamps to the host clock.
   check(driver().cuEventCreate(&anchor_, 0), "cuEventCreate");
-  check(driver().cuEventRecord(anchor_, nullptr), "cuEventRecord");
-  check(driver().cuEventSynchronize(anchor_), "cuEventSynchronize");
-  anchor_host_ns_ = now_ns();
+  anchor();
   callbacks_ = std::make_unique<CudaCallbackThread>(*this);
 }
 
@@ -115,10 +113,22 @@ void CudaDevice::make_current() const {
   }
 }
 
+void CudaDevice::anchor() const {
+  make_current();
+  check(driver().cuEventRecord(anchor_, nullptr), "cuEventRecord");
+  check(driver().cuEventSynchronize(anchor_), "cuEventSynchronize");
+  anchor_host_ns_ = now_ns();
+}
+
 std::uint64_t CudaDevice::host_time_of(CUevent e) const {
+  constexpr std::uint64_t anchor_life_ns = 5'000'000'000;
+  std::lock_guard lock(anchor_mutex_);
+  if (now_ns() - anchor_host_ns_ > anchor_life_ns) anchor();
   float ms = 0;
   if (driver().cuEventElapsedTime(&ms, anchor_, e) != CUDA_SUCCESS) return 0;
-  return anchor_host_ns_ + static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
+  // (An event recorded before the anchor is before it: a negative offset.)
+  const double t = static_cast<double>(anchor_host_ns_) + static_cast<double>(ms) * 1e6;
+  return t > 0 ? static_cast<std::uint64_t>(t) : 0;
 }
 
 std::shared_ptr<QueueImpl> CudaDevice::create_queue(const QueueOptions& options) {

@@ -131,9 +131,38 @@ CudaEvent::CudaEvent(std::shared_ptr<CudaDevice> device, CUevent start, CUevent 
                      std::uint64_t queued_ns)
     : device_(std::move(device)), start_(start), end_(end), timed_end_(timed_end), queued_ns_(queued_ns) {}
 
+CudaEvent::CudaEvent(std::shared_ptr<CudaDevice> device, std::shared_ptr<CudaStreamTail> tail, std::uint64_t queued_ns)
+    : device_(std::move(device)), tail_(std::move(tail)), queued_ns_(queued_ns) {}
+
 CudaEvent::~CudaEvent() {
   if (start_) device_->events().give(start_, true);
-  if (end_) device_->events().give(end_, timed_end_);
+  if (CUevent e = end_.load(std::memory_order_acquire)) device_->events().give(e, timed_end_);
+}
+
+void CudaEvent::record_on(CUstream stream) const {
+  if (end_.load(std::memory_order_acquire)) return;
+  CUevent e = device_->events().take(false);
+  const CUresult r = driver().cuEventRecord(e, stream);
+  if (r != CUDA_SUCCESS) {
+    device_->events().give(e, false);
+    check(r, "cuEventRecord");
+  }
+  end_.store(e, std::memory_order_release);
+}
+
+CUevent CudaEvent::end() const {
+  if (CUevent e = end_.load(std::memory_order_acquire)) return e;
+  // Not recorded: the last command of its queue (the queue's next command or its end would
+  // have recorded it, this event being held), so recording it now puts it right after it.
+  std::lock_guard lock(tail_->mutex);
+  if (!tail_->stream) throw Error("a CUDA event whose queue is gone was never recorded");
+  device_->make_current();
+  record_on(tail_->stream);
+  return end_.load(std::memory_order_acquire);
+}
+
+bool CudaEvent::finished_if_known() const {
+  return end_.load(std::memory_order_acquire) != nullptr && finished();
 }
 
 void CudaEvent::check_foreign() const {
@@ -147,8 +176,9 @@ void CudaEvent::check_foreign() const {
 }
 
 EventStatus CudaEvent::status() const {
+  const CUevent end = this->end();
   device_->make_current();
-  const CUresult r = driver().cuEventQuery(end_);
+  const CUresult r = driver().cuEventQuery(end);
   if (r == CUDA_SUCCESS) {
     for (const auto& f : foreign_) {
       if (f->status() == EventStatus::error) return EventStatus::error;
@@ -160,8 +190,9 @@ EventStatus CudaEvent::status() const {
 }
 
 void CudaEvent::wait() {
+  const CUevent end = this->end();
   device_->make_current();
-  check(driver().cuEventSynchronize(end_), "cuEventSynchronize");
+  check(driver().cuEventSynchronize(end), "cuEventSynchronize");
   check_foreign();
 }
 
@@ -173,10 +204,10 @@ EventProfile CudaEvent::profile() {
   if (start_) {
     p.start = device_->host_time_of(start_);
     float ms = 0;
-    driver().cuEventElapsedTime(&ms, start_, end_);
+    driver().cuEventElapsedTime(&ms, start_, end());
     p.end = p.start + static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
   } else {
-    p.start = p.end = device_->host_time_of(end_);  // a marker on a queue without profiling
+    p.start = p.end = device_->host_time_of(end());  // a marker on a queue without profiling
   }
   if (p.submitted > p.start) p.submitted = p.start;  // anchoring rounds; keep the order
   if (p.queued > p.submitted) p.queued = p.submitted;
@@ -185,7 +216,7 @@ EventProfile CudaEvent::profile() {
 
 void CudaEvent::on_complete(std::function<void()> callback) {
   // The watcher holds this event (and so its CUevent, out of the pool) until the hook ran.
-  device_->callbacks().add(end_, shared_from_this(), std::move(callback));
+  device_->callbacks().add(end(), shared_from_this(), std::move(callback));
 }
 
 // ---- queues ------------------------------------------------------------------------------
@@ -194,19 +225,44 @@ CudaQueue::CudaQueue(std::shared_ptr<CudaDevice> device, const QueueOptions& opt
     : device_(std::move(device)), profiling_(options.profiling) {
   device_->make_current();
   check(driver().cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  tail_ = std::make_shared<CudaStreamTail>();
+  tail_->stream = stream_;
 }
 
 std::shared_ptr<DeviceImpl> CudaQueue::device() const { return device_; }
 
 CudaQueue::~CudaQueue() {
   device_->make_current();
+  {
+    // The last command's event, if anyone holds it, is recorded before the stream goes.
+    std::lock_guard lock(tail_->mutex);
+    if (tail_->pending && tail_->pending.use_count() > 1) {
+      try {
+        tail_->pending->record_on(stream_);
+      } catch (const std::exception& e) {
+        WEFT_LOG_WARNING("a CUDA queue's last event could not be recorded: " << e.what());
+      }
+    }
+    tail_->pending.reset();
+    tail_->stream = nullptr;
+  }
   // No wait: a stream destroyed with work in flight runs that work to its end and is released
   // then (the driver's promise), so nothing enqueued is dropped, and dropping a queue never
   // blocks (a kernel that never ends, Ctrl-C'd from Python, must not hang the process's exit).
   driver().cuStreamDestroy(stream_);
 }
 
-std::vector<EventPtr> CudaQueue::wait_for(std::span<const EventPtr> wait) {
+std::vector<EventPtr> CudaQueue::wait_for(std::span<const EventPtr> wait, std::unique_lock<std::mutex>& lock) {
+  // Other queues' events first, without this queue's lock: one tail's mutex at a time.
+  for (const auto& e : wait) {
+    if (auto* ce = dynamic_cast<CudaEvent*>(e.get())) (void)ce->end();
+  }
+  lock = std::unique_lock(tail_->mutex);
+  if (tail_->pending) {
+    // Still wanted (held beyond this slot): recorded now, right after its command.
+    if (tail_->pending.use_count() > 1) tail_->pending->record_on(stream_);
+    tail_->pending.reset();
+  }
   std::vector<EventPtr> foreign;
   for (const auto& e : wait) {
     if (auto* ce = dynamic_cast<CudaEvent*>(e.get())) {
@@ -234,6 +290,13 @@ CUevent CudaQueue::begin_command() {
 std::shared_ptr<CudaEvent> CudaQueue::end_command(CUevent start, std::uint64_t queued_ns,
                                                   std::vector<EventPtr> foreign, bool timed) {
   const bool timing = profiling_ || timed;
+  if (!timing) {
+    // Recorded when wanted (CudaStreamTail); the caller holds the tail's mutex.
+    auto event = std::make_shared<CudaEvent>(device_, tail_, queued_ns);
+    if (!foreign.empty()) event->set_foreign(std::move(foreign));
+    tail_->pending = event;
+    return event;
+  }
   CUevent end = device_->events().take(timing);
   const CUresult r = driver().cuEventRecord(end, stream_);
   auto event = std::make_shared<CudaEvent>(device_, start, end, timing, queued_ns);
@@ -246,12 +309,14 @@ EventPtr CudaQueue::write(const BufferPtr& dst, std::size_t offset, std::size_t 
                           std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();
   device_->make_current();
-  auto foreign = wait_for(wait);
+  std::unique_lock<std::mutex> lock;
+  auto foreign = wait_for(wait, lock);
   CUevent start = begin_command();
   if (bytes && !device_->upload_staging().write(stream_, ptr_of(dst) + offset, src, bytes)) {
     check(driver().cuMemcpyHtoDAsync(ptr_of(dst) + offset, src, bytes, stream_), "cuMemcpyHtoDAsync");
   }
   auto e = end_command(start, t, std::move(foreign));
+  lock.unlock();
   if (blocking) e->wait();
   return e;
 }
@@ -260,12 +325,14 @@ EventPtr CudaQueue::read(const BufferPtr& src, std::size_t offset, std::size_t b
                          std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();
   device_->make_current();
-  auto foreign = wait_for(wait);
+  std::unique_lock<std::mutex> lock;
+  auto foreign = wait_for(wait, lock);
   CUevent start = begin_command();
   if (bytes && !device_->download_staging().read(stream_, dst, ptr_of(src) + offset, bytes)) {
     check(driver().cuMemcpyDtoHAsync(dst, ptr_of(src) + offset, bytes, stream_), "cuMemcpyDtoHAsync");
   }
   auto e = end_command(start, t, std::move(foreign));
+  lock.unlock();
   if (blocking) e->wait();
   return e;
 }
@@ -274,7 +341,8 @@ EventPtr CudaQueue::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t
                          std::size_t bytes, std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();
   device_->make_current();
-  auto foreign = wait_for(wait);
+  std::unique_lock<std::mutex> lock;
+  auto foreign = wait_for(wait, lock);
   CUevent start = begin_command();
   if (bytes) {
     check(driver().cuMemcpyDtoDAsync(ptr_of(dst) + dst_offset, ptr_of(src) + src_offset, bytes, stream_),
@@ -286,7 +354,8 @@ EventPtr CudaQueue::copy(const BufferPtr& src, const BufferPtr& dst, std::size_t
 EventPtr CudaQueue::enqueue_library(const std::function<void(CUstream)>& call, std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();
   device_->make_current();
-  auto foreign = wait_for(wait);
+  std::unique_lock<std::mutex> lock;
+  auto foreign = wait_for(wait, lock);
   CUevent start = begin_command();
   call(stream_);
   return end_command(start, t, std::move(foreign));
@@ -296,7 +365,8 @@ EventPtr CudaQueue::fill(const BufferPtr& dst, const void* pattern, std::size_t 
                          std::size_t bytes, std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();
   device_->make_current();
-  auto foreign = wait_for(wait);
+  std::unique_lock<std::mutex> lock;
+  auto foreign = wait_for(wait, lock);
   CUevent start = begin_command();
   const CUdeviceptr p = ptr_of(dst) + offset;
   if (bytes) {
@@ -472,7 +542,8 @@ EventPtr CudaQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const ArgL
   auto& k = static_cast<CudaKernel&>(*kernel);
   device_->make_current();
   const PreparedLaunch p(k, args, c, device_->info());
-  auto foreign = wait_for(wait);
+  std::unique_lock<std::mutex> lock;
+  auto foreign = wait_for(wait, lock);
   CUevent start = begin_command();
   const CUresult r = driver().cuLaunchKernel(k.function(), p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
                                              p.block[2], p.shared, stream_, const_cast<void**>(p.params.data()),
@@ -488,7 +559,8 @@ EventPtr CudaQueue::launch_graph(GraphImpl& graph, std::span<const EventPtr> wai
   device_->make_current();
   if (!graph.exec) graph.exec = std::make_unique<CudaGraphExec>(device_, graph.launches);
   const CUgraphExec exec = static_cast<CudaGraphExec&>(*graph.exec).exec();
-  auto foreign = wait_for(wait);
+  std::unique_lock<std::mutex> lock;
+  auto foreign = wait_for(wait, lock);
   CUevent start = begin_command();
   const CUresult r = driver().cuGraphLaunch(exec, stream_);
   auto e = end_command(start, t, std::move(foreign));
@@ -499,7 +571,8 @@ EventPtr CudaQueue::launch_graph(GraphImpl& graph, std::span<const EventPtr> wai
 EventPtr CudaQueue::marker(std::span<const EventPtr> wait) {
   const std::uint64_t t = now_ns();
   device_->make_current();
-  auto foreign = wait_for(wait);
+  std::unique_lock<std::mutex> lock;
+  auto foreign = wait_for(wait, lock);
   // A marker's end event is a timing one on every queue: one event, and what weft.benchmark
   // times the device by.
   return end_command(begin_command(), t, std::move(foreign), true);

@@ -2,6 +2,7 @@
 // per-device pool; callbacks run on a thread of the device's own.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -17,6 +18,7 @@
 namespace weft::detail {
 
 class CudaDevice;
+class CudaEvent;
 
 /// CUevents are costly to create; a device keeps the released ones for reuse.
 class CudaEventPool {
@@ -64,19 +66,41 @@ class CudaCallbackThread {
   std::thread thread_;
 };
 
+/// The last command of a queue without profiling, whose end event is recorded only when it is
+/// wanted: when asked for (its status, a wait, a hook, another stream's wait), or by the
+/// queue's next command if anyone still holds the event then. A launch whose Event nobody
+/// keeps costs no cuEventRecord (most of what a launch cost beyond cuLaunchKernel). The event
+/// is recorded right after its command either way: nothing is enqueued on the stream between
+/// (the queue's commands hold `mutex` from settling `pending` to enqueuing the next one), so
+/// what it waits for is exactly its command and those before it.
+struct CudaStreamTail {
+  std::mutex mutex;
+  cu::CUstream stream = nullptr;
+  std::shared_ptr<CudaEvent> pending;
+};
+
 /// A command on a stream: an end event (and a start event on profiling queues). The end
 /// event is a timing one on profiling queues and for markers (timed_end), else made with
-/// CU_EVENT_DISABLE_TIMING, the cheapest the driver records.
+/// CU_EVENT_DISABLE_TIMING, the cheapest the driver records, and recorded when first wanted
+/// (CudaStreamTail).
 class CudaEvent final : public EventImpl, public std::enable_shared_from_this<CudaEvent> {
  public:
+  /// Recorded already: end (and start) on the stream.
   CudaEvent(std::shared_ptr<CudaDevice> device, cu::CUevent start, cu::CUevent end, bool timed_end,
             std::uint64_t queued_ns);
+  /// The tail's pending command: recorded when first wanted.
+  CudaEvent(std::shared_ptr<CudaDevice> device, std::shared_ptr<CudaStreamTail> tail, std::uint64_t queued_ns);
   ~CudaEvent() override;
   EventStatus status() const override;
+  bool finished_if_known() const override;
   void wait() override;
   EventProfile profile() override;
   void on_complete(std::function<void()> callback) override;
-  cu::CUevent end() const noexcept { return end_; }
+  /// The end CUevent, recorded first if it was not yet (takes the tail's mutex: not with the
+  /// mutex of this event's queue held).
+  cu::CUevent end() const;
+  /// Records the end event on stream now if it is not yet; the tail's mutex held.
+  void record_on(cu::CUstream stream) const;
   /// Events of other kinds the command waited for: their failure is this command's.
   void set_foreign(std::vector<EventPtr> foreign) { foreign_ = std::move(foreign); }
 
@@ -84,9 +108,10 @@ class CudaEvent final : public EventImpl, public std::enable_shared_from_this<Cu
   void check_foreign() const;
 
   std::shared_ptr<CudaDevice> device_;
-  cu::CUevent start_;  // null on queues without profiling
-  cu::CUevent end_;
-  bool timed_end_;
+  std::shared_ptr<CudaStreamTail> tail_;  // null: recorded when made
+  cu::CUevent start_ = nullptr;  // null on queues without profiling
+  mutable std::atomic<cu::CUevent> end_{nullptr};  // null until recorded
+  bool timed_end_ = false;
   std::uint64_t queued_ns_;
   std::vector<EventPtr> foreign_;
 };
@@ -118,9 +143,13 @@ class CudaQueue final : public QueueImpl, public std::enable_shared_from_this<Cu
   EventPtr enqueue_library(const std::function<void(cu::CUstream)>& call, std::span<const EventPtr> wait);
 
  private:
-  /// Makes the stream wait for each event (CUDA events directly; others through a host
-  /// function that blocks until they complete). Returns the others.
-  std::vector<EventPtr> wait_for(std::span<const EventPtr> wait);
+  /// Opens a command: records the CUDA events among wait that are not yet (other queues'
+  /// tails, one at a time), then locks this queue's tail into `lock` and settles its pending
+  /// command (recorded if anyone still holds its event, else forgotten), then makes the stream
+  /// wait for each event (CUDA events directly; others through a host function that blocks
+  /// until they complete). Returns the others. The command is enqueued with `lock` held;
+  /// release it before waiting for the command's event.
+  std::vector<EventPtr> wait_for(std::span<const EventPtr> wait, std::unique_lock<std::mutex>& lock);
   /// Records the start event (profiling queues) before a command ...
   cu::CUevent begin_command();
   /// ... and the end event after it (a timing one on profiling queues, or when timed).
@@ -130,6 +159,7 @@ class CudaQueue final : public QueueImpl, public std::enable_shared_from_this<Cu
   std::shared_ptr<CudaDevice> device_;
   cu::CUstream stream_ = nullptr;
   bool profiling_;
+  std::shared_ptr<CudaStreamTail> tail_;
 };
 
 }  // namespace weft::detail
