@@ -72,6 +72,14 @@ struct WEFT_API DeviceCosts {
   // launch waited for alone, 1-4 us more a launch queued behind it). 0: not measured
   // (launch_s each).
   double queued_launch_s = 0;
+  // A scan's fixed cost, sync excluded: weft::cumsum of scan_small_elements float32 elements
+  // resident on the device (its launches, whichever algorithm the device takes: a single
+  // pass on a GPU, three chunked passes on a CPU backend), taken for a scan's launch terms.
+  // A CPU backend scans in chunks of that many elements: a longer scan wakes its pool (the
+  // wide launch's extra, as an operation of more than narrow_elements). 0: not measured
+  // (launches x the launch figures).
+  static constexpr double scan_small_elements = 1024;
+  double scan_launch_s = 0;
   double sync_s = 0;              // finishing an idle queue: paid once by each operation waited for
   double bandwidth_Bps = 0;       // device memory, bytes read plus written per second (a copy kernel)
   double ops_per_s[3] = {0, 0, 0};  // float32, float64, integer operations per second (Arithmetic order)
@@ -164,6 +172,10 @@ struct WEFT_API WorkEstimate {
   bool result_to_host = false;  // the result is read on the host (a reduction's value)
   double result_bytes = 0;      // what is copied back then
   double launches = 1;          // kernels it launches one after another (a radix sort's passes)
+  // A scan (scan_work): where the device's scan was timed, its launches cost
+  // DeviceCosts::scan_launch_s instead of launches x the launch figures (a GPU scans a few
+  // thousand elements in one launch, a CPU backend in three).
+  bool scan = false;
   // A sort: the keys it orders in float32-key equivalents (a plain sort of n float32 keys: n).
   // Where the device's sort rate was measured, the sort's time is sort_overhead_s +
   // sort_keys / sort_keys_per_s instead of the launches, bytes and operations above.

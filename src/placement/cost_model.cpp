@@ -189,12 +189,17 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     e.launch = c.sort_overhead_s + c.sync_s;
     e.compute = c.sort_s(work.sort_keys) - c.sort_overhead_s;
   } else {
-    const bool wide = c.wide_launch_s > 0 && static_cast<double>(work.elements) > DeviceCosts::narrow_elements;
+    const bool timed_scan = work.scan && c.scan_launch_s > 0;
+    const double narrow = timed_scan ? DeviceCosts::scan_small_elements : DeviceCosts::narrow_elements;
+    const bool wide = c.wide_launch_s > 0 && static_cast<double>(work.elements) > narrow;
     // A wide operation wakes a CPU backend's pool once: the launches right after find it awake.
     // Launches after the first are queued behind it: each costs queued_launch_s where measured.
+    // A scan, where the device's was timed: its launches as timed.
     const double more = std::max(1.0, work.launches) - 1;
-    e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + c.launch_s +
-               more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s) + c.sync_s;
+    const double launches = timed_scan
+                                ? c.scan_launch_s
+                                : c.launch_s + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
+    e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + launches + c.sync_s;
     const double bytes = work.bytes_read + work.bytes_written;
     double arithmetic = move_s(work.ops, c.ops_rate(work.arithmetic));
     if (work.math_calls > 0 && c.math_per_s > 0 && work.arithmetic == Arithmetic::float32) {

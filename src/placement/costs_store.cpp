@@ -41,7 +41,7 @@ namespace {
 // rates mean something else, and the small copies' rates are new) and adds the wide launch
 // and the math functions' rate; format 5 adds one chunk's math rate, the switch costs after
 // each other device and the sort's rate up to sort_small_keys; format 6 adds polygon_mask's
-// own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost. A
+// own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost and a small scan's. A
 // file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
 constexpr const char* header = "weft-costs 8";
@@ -55,6 +55,7 @@ void each_number(C& c, F&& f) {
   f("launch_s", c.launch_s);
   f("wide_launch_s", c.wide_launch_s);
   f("queued_launch_s", c.queued_launch_s);
+  f("scan_launch_s", c.scan_launch_s);
   f("sync_s", c.sync_s);
   f("bandwidth_Bps", c.bandwidth_Bps);
   f("float32_ops_per_s", c.ops_per_s[0]);

@@ -144,6 +144,20 @@ void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
   c.sort_tiny_s = std::max(1e-9, time_sort(static_cast<std::size_t>(DeviceCosts::sort_tiny_keys)) - c.sync_s);
 }
 
+// The device's scan (weft::cumsum, whichever algorithm the device takes) of a few thousand
+// float32 elements resident there: its launches' fixed cost (DeviceCosts::scan_launch_s).
+void measure_scan(const Device& device, const Sizes& s, DeviceCosts& c) {
+  const auto n = static_cast<std::size_t>(DeviceCosts::scan_small_elements);
+  const std::vector<float> values(n, 1.0f);
+  const Array a = Array::from_host<float>(values, Shape{static_cast<std::int64_t>(n)}, device);
+  synchronize(device);
+  const double t = median_time(s.reps, [&] {
+    const Array sums = cumsum(a);
+    synchronize(device);
+  });
+  c.scan_launch_s = std::max(1e-9, t - c.sync_s);
+}
+
 // calibrate.cl, with its double kernels where the device has fp64 (one program per device,
 // cached).
 std::string calibration_source(const Device& device) {
@@ -346,6 +360,11 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
     } catch (const Error& e) {
       WEFT_LOG_DEBUG("calibrate " << info.selector << ": no pinned memory (" << e.what() << ")");
     }
+  }
+  try {
+    measure_scan(device, s, c);
+  } catch (const Error& e) {
+    WEFT_LOG_INFO("calibrate " << info.selector << ": its scan not timed (" << e.what() << ")");
   }
   try {
     measure_sort(device, s, c);

@@ -20,6 +20,7 @@ WorkEstimate scan_work(std::int64_t n, double input_bytes, double ops_per_elemen
   w.arithmetic = arithmetic;
   w.result_bytes = w.bytes_written;
   w.launches = 3;
+  w.scan = true;
   return w;
 }
 

@@ -147,5 +147,24 @@ TEST(PlacementCopyTerms, LaunchesQueuedBehindTheFirstCostTheirMeasuredShare) {
   EXPECT_EQ(queued.choose(scan, in), pocl) << queued.explain("cumsum", scan, in);
 }
 
+// A scan whose device's scan was timed (weft calibrate: cumsum of 4096 floats there) takes that
+// time for its launches, whatever algorithm the device runs: on the H200 a resident cumsum of
+// 10^2 floats took 14 us on cuda:0 in one single-pass launch, and three launches at the launch
+// figures (21 us) sent it to the host (18 us with the read).
+TEST(PlacementCopyTerms, AScanTakesTheLaunchesItsDeviceWasTimedAt) {
+  std::vector<DeviceCosts> t = h200_table();
+  const WorkEstimate scan = scan_work(100, 400, 1, 4, Arithmetic::float64);
+  const std::vector<InputResidence> in{{400, on_cuda, false}};
+  const double three = Chooser(t).estimate(cuda, scan, in).launch;
+  EXPECT_DOUBLE_EQ(three, 3 * t[cuda].launch_s + t[cuda].sync_s);
+  t[cuda].scan_launch_s = 6e-6;
+  const Chooser timed(t);
+  EXPECT_DOUBLE_EQ(timed.estimate(cuda, scan, in).launch, 6e-6 + t[cuda].sync_s);
+  EXPECT_EQ(timed.choose(scan, in), cuda) << timed.explain("cumsum", scan, in);
+  // An elementwise operation keeps the launch figures.
+  const WorkEstimate eval = three_inputs(100, 2, 0, false);
+  EXPECT_DOUBLE_EQ(timed.estimate(cuda, eval, inputs(400, 3, on_cuda)).launch, t[cuda].launch_s + t[cuda].sync_s);
+}
+
 }  // namespace
 }  // namespace weft
