@@ -41,9 +41,10 @@ namespace {
 // rates mean something else, and the small copies' rates are new) and adds the wide launch
 // and the math functions' rate; format 5 adds one chunk's math rate, the switch costs after
 // each other device and the sort's rate up to sort_small_keys; format 6 adds polygon_mask's
-// own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost and a small scan's. A
-// file of another format is measured again (an older weft's files lack fields this one uses,
-// or hold figures of another meaning), with an info line rather than a warning.
+// own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost and
+// a small scan's. A file of another format is measured again (an older weft's files lack
+// fields this one uses, or hold figures of another meaning), with an info line rather than a
+// warning.
 constexpr const char* header = "weft-costs 8";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";

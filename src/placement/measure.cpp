@@ -144,8 +144,9 @@ void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
   c.sort_tiny_s = std::max(1e-9, time_sort(static_cast<std::size_t>(DeviceCosts::sort_tiny_keys)) - c.sync_s);
 }
 
-// The device's scan (weft::cumsum, whichever algorithm the device takes) of a few thousand
-// float32 elements resident there: its launches' fixed cost (DeviceCosts::scan_launch_s).
+// The device's scan (weft::cumsum, whichever algorithm the device takes) of
+// DeviceCosts::scan_small_elements float32 elements resident there: its launches' fixed cost
+// (DeviceCosts::scan_launch_s).
 void measure_scan(const Device& device, const Sizes& s, DeviceCosts& c) {
   const auto n = static_cast<std::size_t>(DeviceCosts::scan_small_elements);
   const std::vector<float> values(n, 1.0f);

@@ -147,7 +147,7 @@ TEST(PlacementCopyTerms, LaunchesQueuedBehindTheFirstCostTheirMeasuredShare) {
   EXPECT_EQ(queued.choose(scan, in), pocl) << queued.explain("cumsum", scan, in);
 }
 
-// A scan whose device's scan was timed (weft calibrate: cumsum of 4096 floats there) takes that
+// A scan whose device's scan was timed (weft calibrate: cumsum of 1024 floats there) takes that
 // time for its launches, whatever algorithm the device runs: on the H200 a resident cumsum of
 // 10^2 floats took 14 us on cuda:0 in one single-pass launch, and three launches at the launch
 // figures (21 us) sent it to the host (18 us with the read).
