@@ -34,6 +34,8 @@ DeviceCosts sample() {
   c.to_device_small_Bps = 3e9;
   c.to_host_small_Bps = 2.5e9;
   c.wide_launch_s = 4.5e-5;
+  c.queued_launch_s = 2.5e-6;
+  c.scan_launch_s = 1.25e-5;
   c.math_per_s = 2e9;
   c.narrow_math_per_s = 1.5e8;
   c.switch_after = {{"opencl:0:0", "opencl|A GPU|Its platform|555.1|units=132", 1.3e-4},
@@ -67,6 +69,8 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.to_device_small_Bps, 3e9);
   EXPECT_DOUBLE_EQ(back.to_host_small_Bps, 2.5e9);
   EXPECT_DOUBLE_EQ(back.wide_launch_s, 4.5e-5);
+  EXPECT_DOUBLE_EQ(back.queued_launch_s, 2.5e-6);
+  EXPECT_DOUBLE_EQ(back.scan_launch_s, 1.25e-5);
   EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
   EXPECT_DOUBLE_EQ(back.narrow_math_per_s, 1.5e8);
   EXPECT_DOUBLE_EQ(back.sort_small_keys_per_s, 4.5e7);
@@ -142,6 +146,11 @@ TEST(CostsFile, AFormat5FileWithoutPolygonRatesIsMeasuredAgain) {
 
 TEST(CostsFile, AFormat6FileWithoutTheTinySortIsMeasuredAgain) {
   expect_measured_again(6, {"sort_tiny_s "});
+}
+
+TEST(CostsFile, AFormat7FileWithoutQueuedLaunchesAndScansIsMeasuredAgain) {
+  // Format 7 charged every launch of an operation a round trip: never read as format 8's.
+  expect_measured_again(7, {"queued_launch_s ", "scan_launch_s "});
 }
 
 TEST(CostsFile, ASmallSortIsInterpolatedFromTheTinyOne) {
