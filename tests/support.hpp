@@ -3,9 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "weft/weft.hpp"
@@ -17,6 +19,14 @@ namespace weft::test {
 inline std::string program_path(const char* env, const char* built) {
   const char* v = std::getenv(env);
   return v && *v ? v : built;
+}
+
+/// Polls until pred holds, up to 20 s (a loaded CI machine under TSan is slow, never that
+/// slow): a wait that is bounded, with nothing timed.
+template <class Pred>
+bool eventually(Pred pred) {
+  for (int i = 0; i < 20000 && !pred(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return pred();
 }
 
 /// Every device this machine has (WEFT_BACKENDS narrows it): tests run on each.

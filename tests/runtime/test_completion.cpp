@@ -17,12 +17,7 @@
 namespace weft {
 namespace {
 
-// Polls until pred holds, up to 20 s (a loaded CI machine under TSan is slow, never that slow).
-template <class Pred>
-bool eventually(Pred pred) {
-  for (int i = 0; i < 20000 && !pred(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  return pred();
-}
+using test::eventually;
 
 std::size_t threads_now() {
   std::size_t n = 0;

@@ -25,17 +25,19 @@ __kernel void tail_step(__global int *x, int k) {
 }
 )";
 
-// Polls until pred holds, up to 20 s.
-template <class Pred>
-bool eventually(Pred pred) {
-  for (int i = 0; i < 20000 && !pred(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  return pred();
-}
+using test::eventually;
 
 class EventTail : public ::testing::TestWithParam<Device> {
  protected:
+  static constexpr std::size_t n = 64;
   Device dev = GetParam();
   Kernel step = Program::build(dev, step_source).kernel("tail_step");
+  // n ints of value v, filled on q (its event dropped).
+  Buffer filled(Queue& q, std::int32_t v) {
+    Buffer x(dev, n * 4);
+    q.fill(x, &v, 4, 0, n * 4);
+    return x;
+  }
 };
 
 // What n steps with k = 1, 2, 3, ... make of x0.
@@ -64,10 +66,7 @@ TEST_P(EventTail, AKeptEventEndsWithItsOwnCommandNotWithALaterOneHeldBack) {
 
 TEST_P(EventTail, LaunchesWhoseEventsNobodyKeepsRunInOrderAndAKeptOneEndsInItsPlace) {
   Queue q(dev);
-  constexpr std::size_t n = 64;
-  Buffer x(dev, n * 4);
-  const std::int32_t zero = 0;
-  q.fill(x, &zero, 4, 0, n * 4);
+  Buffer x = filled(q, 0);
   Event middle;
   for (int k = 1; k <= 200; ++k) {
     step.set_args(x, k);
@@ -83,13 +82,11 @@ TEST_P(EventTail, LaunchesWhoseEventsNobodyKeepsRunInOrderAndAKeptOneEndsInItsPl
 }
 
 TEST_P(EventTail, AnEventWaitsAndCompletesAfterItsQueueIsGone) {
-  constexpr std::size_t n = 64;
-  Buffer x(dev, n * 4);
+  Buffer x;
   Event last;
   {
     Queue q(dev);
-    const std::int32_t two = 2;
-    q.fill(x, &two, 4, 0, n * 4);
+    x = filled(q, 2);
     step.set_args(x, 5);
     last = q.launch(step, n);
   }
@@ -103,10 +100,7 @@ TEST_P(EventTail, AnEventWaitsAndCompletesAfterItsQueueIsGone) {
 
 TEST_P(EventTail, AnotherQueueWaitsForALaunchWhoseEventItWasGiven) {
   Queue a(dev), b(dev);
-  constexpr std::size_t n = 64;
-  Buffer x(dev, n * 4);
-  const std::int32_t three = 3;
-  a.fill(x, &three, 4, 0, n * 4);
+  Buffer x = filled(a, 3);
   step.set_args(x, 7);
   const Event stepped_once = a.launch(step, n);
   const Event after[] = {stepped_once};
@@ -117,10 +111,7 @@ TEST_P(EventTail, AnotherQueueWaitsForALaunchWhoseEventItWasGiven) {
 
 TEST_P(EventTail, ACallbackOnALaunchsEventRunsOnceItIsDone) {
   Queue q(dev);
-  constexpr std::size_t n = 64;
-  Buffer x(dev, n * 4);
-  const std::int32_t zero = 0;
-  q.fill(x, &zero, 4, 0, n * 4);
+  Buffer x = filled(q, 0);
   step.set_args(x, 1);
   std::atomic<bool> ran{false};
   q.launch(step, n).then([&](const Event& e) { ran = e.done(); });
