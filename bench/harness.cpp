@@ -123,8 +123,8 @@ Stats time_array_calls(const Context& ctx, const Device& dev, const std::functio
   return s;
 }
 
-std::size_t default_array_n(const Device& d) {
-  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
+std::size_t default_array_n(const Device& d, std::size_t gpu_n) {
+  return d.type() == DeviceType::gpu ? gpu_n : (std::size_t{1} << 24);
 }
 
 Stats time_wall(int warmup, int repeat, const std::function<void()>& fn) {

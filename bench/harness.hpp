@@ -95,8 +95,9 @@ Stats time_wall(int warmup, int repeat, const std::function<void()>& fn);
 /// Wall-clock time per call of fn, which enqueues array work on dev: batch calls, then a wait
 /// for the device's array work, with the context's warmup and repeat; the figures are per call.
 Stats time_array_calls(const Context& ctx, const Device& dev, const std::function<void()>& fn, int batch = 1);
-/// The default element count of the array suites: 2^26 on GPUs, 2^24 elsewhere.
-std::size_t default_array_n(const Device& d);
+/// The default element count of the array suites: 2^26 on GPUs (gpu_n where a suite wants
+/// more), 2^24 elsewhere.
+std::size_t default_array_n(const Device& d, std::size_t gpu_n = std::size_t{1} << 26);
 
 /// Runs a peer script from bench/peers (PYTHON SCRIPT ARGS...). Each line it prints of the
 /// form "record<TAB>method<TAB>device<TAB>n<TAB>dtype<TAB>median<TAB>min<TAB>bytes" becomes

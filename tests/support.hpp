@@ -2,6 +2,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -27,6 +28,13 @@ template <class Pred>
 bool eventually(Pred pred) {
   for (int i = 0; i < 20000 && !pred(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   return pred();
+}
+
+/// The mode bits of path itself (lstat: a link is not followed).
+inline mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+  return st.st_mode;
 }
 
 /// Every device this machine has (WEFT_BACKENDS narrows it): tests run on each.

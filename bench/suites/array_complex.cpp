@@ -59,7 +59,7 @@ void run_array_complex(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration array_complex_registration{
     {"array-complex", "arrays: d = a*b + c on complex64 beside float32 of the same bytes", run_array_complex}};
 
 }  // namespace

@@ -10,10 +10,6 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_array_n(const Device& d) {
-  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
-}
-
 void run_array_expr(Context& ctx) {
   for (const Device& dev : ctx.devices()) {
     const std::size_t n = ctx.n_or(default_array_n(dev));
@@ -68,7 +64,7 @@ void run_array_expr(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{{"array-expr", "arrays: d = a*b + c as one fused kernel, float32", run_array_expr}};
+const SuiteRegistration array_expr_registration{{"array-expr", "arrays: d = a*b + c as one fused kernel, float32", run_array_expr}};
 
 }  // namespace
 }  // namespace weft::bench

@@ -51,7 +51,7 @@ void run_async(Context& ctx) {
   if (!run_peer(ctx, "async", "weft_python.py", args, &why)) ctx.progress("weft Python did not run: " + why);
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration async_registration{
     {"async", "event callbacks and awaited events, per event", run_async}};
 
 }  // namespace

@@ -59,7 +59,7 @@ void run_bounds(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration bounds_registration{
     {"bounds", "WEFT_BOUNDS_CHECK's cost: vadd and a gather built unchecked and checked", run_bounds}};
 
 }  // namespace

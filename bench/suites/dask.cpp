@@ -31,7 +31,7 @@ void run_dask(Context& ctx) {
   if (!run_peer(ctx, "dask", "dask_peer.py", args, &why)) ctx.progress("dask did not run: " + why);
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration dask_registration{
     {"dask", "Dask with weft chunks made on a worker per device, vs one process and NumPy chunks",
      run_dask}};
 

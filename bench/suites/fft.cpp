@@ -78,7 +78,7 @@ void run_fft(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration fft_registration{
     {"fft", "fft: c64 rows, 2-D, f32 rfft, 1024^2 (GPUs 4096^2) vs numpy.fft, cupy.fft", run_fft}};
 
 }  // namespace

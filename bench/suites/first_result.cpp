@@ -137,7 +137,7 @@ void run_first_result(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration first_result_registration{
     {"first-result", "first result of array expressions never compiled before (fresh process)",
      run_first_result}};
 

@@ -10,8 +10,6 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_array_n(const Device& d) { return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24); }
-
 void run_fma(Context& ctx) {
   for (const Device& dev : ctx.devices()) {
     const std::size_t n = ctx.n_or(default_array_n(dev));
@@ -58,7 +56,7 @@ void run_fma(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{{"fma", "d = a*b + c, float32, beside the device's copy bandwidth", run_fma}};
+const SuiteRegistration fma_registration{{"fma", "d = a*b + c, float32, beside the device's copy bandwidth", run_fma}};
 
 }  // namespace
 }  // namespace weft::bench

@@ -8,10 +8,6 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_array_n(const Device& d) {
-  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
-}
-
 std::vector<float> random_floats(std::size_t n, unsigned seed) {
   std::vector<float> v(n);
   std::mt19937 rng(seed);

@@ -17,15 +17,11 @@ void check(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>
   if (got != expected) throw Error(std::string("histogram: wrong counts from ") + what);
 }
 
-std::size_t default_n(const Device& d) {
-  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
-}
-
 void run_histogram(Context& ctx) {
   constexpr std::int64_t bins = 256;
   for (const Device& dev : ctx.devices()) {
     const std::int64_t labels = dev.type() == DeviceType::gpu ? 1 << 20 : 1 << 16;
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     const auto len = static_cast<std::int64_t>(n);
     ctx.progress("histogram on " + dev.selector() + ", n = " + std::to_string(n));
     std::mt19937 rng(11);
@@ -61,7 +57,7 @@ void run_histogram(Context& ctx) {
   }
   if (!ctx.options().compare) return;
   std::size_t cpu_n = 0, gpu_n = 0;
-  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_n(d));
+  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d));
   std::string why;
   const std::string repeat = std::to_string(ctx.options().repeat);
   if (cpu_n && !run_peer(ctx, "histogram", "numpy_peer.py", {"histogram", std::to_string(cpu_n), repeat}, &why)) {
@@ -72,7 +68,7 @@ void run_histogram(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration histogram_registration{
     {"histogram", "histogram of float32 into 256 bins, bincount into 2^16 (GPU: 2^20) bins", run_histogram}};
 
 }  // namespace

@@ -98,7 +98,7 @@ void run_launch(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration launch_registration{
     {"launch", "host time per tiny kernel launch", run_launch}};
 
 }  // namespace

@@ -71,7 +71,7 @@ void run_matmul(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration matmul_registration{
     {"matmul", "matrix product: float32 n x n @ n x n (n = 4096), BLAS per backend", run_matmul}};
 
 }  // namespace

@@ -16,7 +16,7 @@ void run_overlap(Context& ctx) {
   if (!run_peer(ctx, "overlap", "weft_python.py", args, &why)) ctx.progress("weft Python did not run: " + why);
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration overlap_registration{
     {"overlap", "upload/compute/download pipeline: serial loop vs weft.stream_map", run_overlap}};
 
 }  // namespace

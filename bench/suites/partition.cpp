@@ -19,7 +19,7 @@ void run_partition(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration partition_registration{
     {"partition", "partition/argpartition/topk (radix select) vs sort; NumPy's np.partition",
      run_partition}};
 

@@ -130,7 +130,7 @@ void run_polygon(Context& ctx) {
 
 void run_polygon_large(Context& ctx) { run_config(ctx, {"polygon-large", 8192 * 8192, 256, false}); }
 
-const SuiteRegistration registration{
+const SuiteRegistration polygon_registration{
     {"polygon", "the exercise's 24-vertex polygon mask, 1024x1024", run_polygon}};
 const SuiteRegistration large_registration{
     {"polygon-large", "issue 8's large polygon mask: 256 vertices, 8192x8192", run_polygon_large}};

@@ -52,7 +52,7 @@ void run_program_cache(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration program_cache_registration{
     {"program-cache", "a cached program's build and first launch, in a new process", run_program_cache}};
 
 }  // namespace

@@ -24,7 +24,7 @@ void run_pykernels(Context& ctx) {
   if (!run_peer(ctx, "pykernels", "pykernels_bench.py", args, &why)) ctx.progress("pykernels did not run: " + why);
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration pykernels_registration{
     {"pykernels", "Python kernels (@weft.jit) vs OpenCL C, polygon_mask and (--compare) Numba CPU/CUDA",
      run_pykernels}};
 

@@ -11,10 +11,6 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_array_n(const Device& d) {
-  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
-}
-
 // A few elements against what the stream's layout gives, so a wrong kernel is not timed.
 void check(const Array& u, const Array& z) {
   const auto a = u.to_host<float>();
@@ -58,7 +54,7 @@ void run_random(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration random_registration{
     {"random", "Philox random numbers: float32 random and standard_normal, GB/s written", run_random}};
 
 }  // namespace

@@ -12,10 +12,6 @@
 namespace weft::bench {
 namespace {
 
-std::size_t default_array_n(const Device& d) {
-  return d.type() == DeviceType::gpu ? (std::size_t{1} << 28) : (std::size_t{1} << 24);
-}
-
 std::string rate(std::size_t n, const Stats& s) {
   return std::to_string(static_cast<long long>(static_cast<double>(n) / s.median * 1e-6)) + " Mkeys/s";
 }
@@ -28,7 +24,7 @@ void check_sorted(const Array& a, const char* what) {
 
 void run_sort(Context& ctx) {
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_array_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev, std::size_t{1} << 28));
     const auto len = static_cast<std::int64_t>(n);
     ctx.progress("sort on " + dev.selector() + ", n = " + std::to_string(n));
     std::mt19937 rng(42);
@@ -78,7 +74,7 @@ void run_sort(Context& ctx) {
   }
   if (!ctx.options().compare) return;
   std::size_t cpu_n = 0, gpu_n = 0;
-  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d));
+  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d, std::size_t{1} << 28));
   const std::string repeat = std::to_string(ctx.options().repeat);
   std::string why;
   if (cpu_n && !run_peer(ctx, "sort", "numpy_peer.py", {"sort", std::to_string(cpu_n), repeat}, &why)) {
@@ -94,7 +90,7 @@ void run_sort(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration sort_registration{
     {"sort", "radix sort, argsort, sort_by_key: 2^24 (GPU 2^28) float32/uint32/int64/uint64", run_sort}};
 
 }  // namespace

@@ -30,7 +30,7 @@ void run_transfer(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{{"transfer", "host <-> device copies, pageable and pinned", run_transfer}};
+const SuiteRegistration transfer_registration{{"transfer", "host <-> device copies, pageable and pinned", run_transfer}};
 
 }  // namespace
 }  // namespace weft::bench

@@ -19,14 +19,10 @@ void check(const Array& values, std::vector<T> data, const char* what) {
   if (values.to_host<T>() != data) throw Error(std::string("unique bench: wrong values from ") + what);
 }
 
-std::size_t default_n(const Device& d) {
-  return d.type() == DeviceType::gpu ? (std::size_t{1} << 26) : (std::size_t{1} << 24);
-}
-
 void run_unique(Context& ctx) {
   constexpr std::int32_t distinct_ints = 1 << 20, distinct_floats = 1 << 16;
   for (const Device& dev : ctx.devices()) {
-    const std::size_t n = ctx.n_or(default_n(dev));
+    const std::size_t n = ctx.n_or(default_array_n(dev));
     const auto len = static_cast<std::int64_t>(n);
     ctx.progress("unique on " + dev.selector() + ", n = " + std::to_string(n));
     std::mt19937 rng(5);
@@ -51,7 +47,7 @@ void run_unique(Context& ctx) {
   }
   if (!ctx.options().compare) return;
   std::size_t cpu_n = 0, gpu_n = 0;
-  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_n(d));
+  for (const Device& d : ctx.devices()) (d.type() == DeviceType::gpu ? gpu_n : cpu_n) = ctx.n_or(default_array_n(d));
   std::string why;
   const std::string repeat = std::to_string(ctx.options().repeat);
   if (cpu_n && !run_peer(ctx, "unique", "numpy_peer.py", {"unique", std::to_string(cpu_n), repeat}, &why)) {
@@ -62,7 +58,7 @@ void run_unique(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration unique_registration{
     {"unique", "unique: 2^24 (GPU 2^26) int32 (2^20 distinct, counts), float32 (2^16 distinct)",
      run_unique}};
 

@@ -43,7 +43,7 @@ void run_vadd(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{{"vadd", "c = a + b, float32, the slides' kernel", run_vadd}};
+const SuiteRegistration vadd_registration{{"vadd", "c = a + b, float32, the slides' kernel", run_vadd}};
 
 }  // namespace
 }  // namespace weft::bench

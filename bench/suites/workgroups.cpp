@@ -45,9 +45,9 @@ void run_workgroups(Context& ctx) {
     q.write(di, img.data(), img.size() * 4);
     q.write(dbytes, bytes.data(), n);
 
-    Kernel seed = p.kernel("local_mem_kernel");
-    seed.set_args(da, db);
-    Stats s = time_events(ctx.options().warmup, ctx.options().repeat, [&] { return q.launch(seed, NDRange(n), NDRange(256)); });
+    Kernel seed_kernel = p.kernel("local_mem_kernel");
+    seed_kernel.set_args(da, db);
+    Stats s = time_events(ctx.options().warmup, ctx.options().repeat, [&] { return q.launch(seed_kernel, NDRange(n), NDRange(256)); });
     std::vector<float> out(n);
     q.read(db, out.data(), n * 4);
     check(std::abs(out[n / 3] - (a[n / 3] * a[n / 3] + 0.5f)) < 1e-6f, "local_mem_kernel", dev);
@@ -111,7 +111,7 @@ void run_workgroups(Context& ctx) {
   }
 }
 
-const SuiteRegistration registration{
+const SuiteRegistration workgroups_registration{
     {"workgroups", "kernels with barriers and __local memory (seed 000, stencil, reduce, histogram)",
      run_workgroups}};
 

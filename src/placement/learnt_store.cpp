@@ -27,18 +27,18 @@ namespace {
 // 3: factors that are medians of several timed runs (Chooser::observe). A format-2 file's
 // factors were running means that one disturbed timing could move by any amount (one of 238
 // was seen), and a format-1 file's had the context switch inside them: both are dropped.
-constexpr const char* header = "weft-learnt 3";
-constexpr std::uint64_t max_file_bytes = 1 << 20;
+constexpr const char* learnt_header = "weft-learnt 3";
+constexpr std::uint64_t learnt_max_bytes = 1 << 20;
 constexpr std::size_t max_factors = 16384;
 
-std::string file_name(const std::string& identity) { return Hasher().update(identity).finish().hex() + ".learnt"; }
+std::string learnt_file_name(const std::string& identity) { return Hasher().update(identity).finish().hex() + ".learnt"; }
 
 }  // namespace
 
 std::string encode_learnt(const std::string& identity, std::span<const LearntFactor> factors) {
   std::ostringstream os;
   os.precision(17);
-  os << header << "\nidentity " << identity << "\n";
+  os << learnt_header << "\nidentity " << identity << "\n";
   for (const LearntFactor& f : factors) {
     os << "factor " << std::hex << f.signature << std::dec << " " << f.size_class << " " << f.factor << "\n";
   }
@@ -52,8 +52,8 @@ bool decode_learnt(std::string_view text, const std::string& identity, std::vect
   const std::string_view body = *checked;
   std::istringstream in{std::string(body)};
   std::string line;
-  if (!std::getline(in, line) || line != header) {
-    *problem = "it does not start with '" + std::string(header) + "'";
+  if (!std::getline(in, line) || line != learnt_header) {
+    *problem = "it does not start with '" + std::string(learnt_header) + "'";
     return false;
   }
   if (!std::getline(in, line) || line != "identity " + identity) {
@@ -78,15 +78,15 @@ bool decode_learnt(std::string_view text, const std::string& identity, std::vect
 
 std::string learnt_path(const std::string& identity) {
   if (config().cache_dir.empty()) return {};
-  return config().cache_dir + "/placement/" + file_name(identity);
+  return config().cache_dir + "/placement/" + learnt_file_name(identity);
 }
 
 std::vector<LearntFactor> load_learnt(const std::string& identity) {
   std::string problem;
   UniqueFd dir = placement_dir(false, &problem);
   if (!dir) return {};
-  const std::string name = file_name(identity);
-  FileRead r = read_regular_file(dir.get(), name, {.max_bytes = max_file_bytes, .private_to_user = true});
+  const std::string name = learnt_file_name(identity);
+  FileRead r = read_regular_file(dir.get(), name, {.max_bytes = learnt_max_bytes, .private_to_user = true});
   if (r.missing) return {};
   std::vector<LearntFactor> factors;
   if (!r) problem = r.problem;
@@ -102,7 +102,7 @@ std::vector<LearntFactor> load_learnt(const std::string& identity) {
 bool store_learnt(const std::string& identity, std::span<const LearntFactor> factors, std::string* problem) {
   std::string why;
   UniqueFd dir = placement_dir(true, &why);
-  if (dir && write_private_file_at(dir.get(), file_name(identity), encode_learnt(identity, factors), &why)) return true;
+  if (dir && write_private_file_at(dir.get(), learnt_file_name(identity), encode_learnt(identity, factors), &why)) return true;
   WEFT_LOG_DEBUG("learnt placement factors not stored: " << why);
   if (problem) *problem = why;
   return false;

@@ -8,8 +8,8 @@ namespace weft::detail {
 
 namespace {
 
-std::mutex providers_mutex;
-std::vector<FftEngineProvider>& providers() {
+std::mutex fft_providers_mutex;
+std::vector<FftEngineProvider>& fft_providers() {
   static std::vector<FftEngineProvider> list;  // filled by static registrations, before main
   return list;
 }
@@ -17,12 +17,12 @@ std::vector<FftEngineProvider>& providers() {
 }  // namespace
 
 FftEngineRegistration::FftEngineRegistration(FftEngineProvider provider) {
-  const std::lock_guard<std::mutex> lock(providers_mutex);
-  providers().push_back(provider);
+  const std::lock_guard<std::mutex> lock(fft_providers_mutex);
+  fft_providers().push_back(provider);
 }
 
 FftEngine* fft_engine(DeviceImpl& device) {
-  for (FftEngineProvider p : providers()) {
+  for (FftEngineProvider p : fft_providers()) {
     if (FftEngine* e = p(device)) return e;
   }
   return nullptr;

@@ -28,7 +28,7 @@ constexpr auto kIdleSpin = std::chrono::microseconds(250);
 // stager that queues the chunk's DMA (or its next chunk's) the moment the job is done: a
 // sleeping one woke tens of microseconds later, once per chunk, while the copy engine could
 // be idle. The slices in flight take at most a slice's copy: ~100 us for the largest on one thread.
-constexpr auto kWaitSpin = std::chrono::microseconds(2000);
+constexpr auto kSliceWaitSpin = std::chrono::microseconds(2000);
 }  // namespace
 
 ParallelMemcpy::ParallelMemcpy(unsigned threads) : threads_(std::max(1u, threads)) {
@@ -179,9 +179,9 @@ void ParallelMemcpy::wait(Ticket t) {
     finish(s);
   }
   if (done_upto_.load(std::memory_order_relaxed) >= t) return;
-  // Every slice is taken and being copied: poll for them before sleeping (kWaitSpin).
+  // Every slice is taken and being copied: poll for them before sleeping (kSliceWaitSpin).
   lock.unlock();
-  if (spin_until([&] { return done_upto_.load(std::memory_order_acquire) >= t; }, kWaitSpin, kSpin)) return;
+  if (spin_until([&] { return done_upto_.load(std::memory_order_acquire) >= t; }, kSliceWaitSpin, kSpin)) return;
   lock.lock();
   ++waiters_;
   done_.wait(lock, [&] { return done_upto_.load(std::memory_order_relaxed) >= t; });

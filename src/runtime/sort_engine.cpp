@@ -8,8 +8,8 @@ namespace weft::detail {
 
 namespace {
 
-std::mutex providers_mutex;
-std::vector<SortEngineProvider>& providers() {
+std::mutex sort_providers_mutex;
+std::vector<SortEngineProvider>& sort_providers() {
   static std::vector<SortEngineProvider> list;  // filled by static registrations, before main
   return list;
 }
@@ -17,12 +17,12 @@ std::vector<SortEngineProvider>& providers() {
 }  // namespace
 
 SortEngineRegistration::SortEngineRegistration(SortEngineProvider provider) {
-  const std::lock_guard<std::mutex> lock(providers_mutex);
-  providers().push_back(provider);
+  const std::lock_guard<std::mutex> lock(sort_providers_mutex);
+  sort_providers().push_back(provider);
 }
 
 SortEngine* sort_engine(DeviceImpl& device) {
-  for (SortEngineProvider p : providers()) {
+  for (SortEngineProvider p : sort_providers()) {
     if (SortEngine* e = p(device)) return e;
   }
   return nullptr;

@@ -92,34 +92,34 @@ TEST_P(Random, KnownAnswerVectors) {
 // A counter whose low 64 bits carry into the high ones inside the call, an odd size.
 const Counter carrying{0xfffffffe, 0xffffffff, 7, 0};
 constexpr std::uint64_t seed = 0x0123456789abcdefULL;
-constexpr std::int64_t n = 1003;
+constexpr std::int64_t stream_n = 1003;
 
 TEST_P(Random, RawWordsFollowTheCounter) {
   Generator g(seed, carrying);
-  const auto got = g.random_raw({n}, dev).to_host<std::uint32_t>();
+  const auto got = g.random_raw({stream_n}, dev).to_host<std::uint32_t>();
   const Stream s{seed, carrying};
-  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], s.word(i)) << i;
+  for (std::int64_t i = 0; i < stream_n; ++i) ASSERT_EQ(got[i], s.word(i)) << i;
   // 251 blocks used: the next call starts after them.
   EXPECT_EQ(g.counter(), (Counter{0xf9, 0, 8, 0}));
 }
 
 TEST_P(Random, FloatsAreTheTopBitsOfTheWords) {
   Generator g(seed, carrying);
-  const auto f = g.random({n}, DType::float32, dev).to_host<float>();
+  const auto f = g.random({stream_n}, DType::float32, dev).to_host<float>();
   const Stream s{seed, carrying};
-  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(f[i], unit_f32(s.word(i))) << i;
-  const auto u = g.uniform(-3.0, 5.0, {n}, DType::float32, dev).to_host<float>();
-  const std::uint64_t used = (n + 3) / 4;  // random's blocks
-  for (std::int64_t i = 0; i < n; ++i) {
+  for (std::int64_t i = 0; i < stream_n; ++i) ASSERT_EQ(f[i], unit_f32(s.word(i))) << i;
+  const auto u = g.uniform(-3.0, 5.0, {stream_n}, DType::float32, dev).to_host<float>();
+  const std::uint64_t used = (stream_n + 3) / 4;  // random's blocks
+  for (std::int64_t i = 0; i < stream_n; ++i) {
     ASSERT_EQ(u[i], std::fma(8.0f, unit_f32(s.word(4 * used + i)), -3.0f)) << i;
   }
   if (!fp64) return;
   Generator h(seed, carrying);
-  const auto d = h.random({n}, DType::float64, dev).to_host<double>();
-  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(d[i], unit_f64(s.pair(i))) << i;
-  const auto ud = h.uniform(2.0, 2.5, {n}, DType::float64, dev).to_host<double>();
-  const std::uint64_t used64 = (n + 1) / 2;
-  for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(ud[i], std::fma(0.5, unit_f64(s.pair(2 * used64 + i)), 2.0)) << i;
+  const auto d = h.random({stream_n}, DType::float64, dev).to_host<double>();
+  for (std::int64_t i = 0; i < stream_n; ++i) ASSERT_EQ(d[i], unit_f64(s.pair(i))) << i;
+  const auto ud = h.uniform(2.0, 2.5, {stream_n}, DType::float64, dev).to_host<double>();
+  const std::uint64_t used64 = (stream_n + 1) / 2;
+  for (std::int64_t i = 0; i < stream_n; ++i) ASSERT_EQ(ud[i], std::fma(0.5, unit_f64(s.pair(2 * used64 + i)), 2.0)) << i;
 }
 
 __extension__ typedef unsigned __int128 U128;
@@ -129,10 +129,10 @@ __extension__ typedef __int128 I128;
 template <class T>
 void expect_integers(const Device& dev, std::int64_t low, std::int64_t high, DType dtype) {
   Generator g(seed, carrying);
-  const auto got = g.integers(low, high, {n}, dtype, dev).template to_host<T>();
+  const auto got = g.integers(low, high, {stream_n}, dtype, dev).template to_host<T>();
   const Stream s{seed, carrying};
   const U128 range = static_cast<U128>(static_cast<I128>(high) - low);
-  for (std::int64_t i = 0; i < n; ++i) {
+  for (std::int64_t i = 0; i < stream_n; ++i) {
     std::uint64_t offset;
     if (sizeof(T) == 8) {
       const Counter w = s.block(i);
@@ -362,12 +362,12 @@ TEST(RandomMath, Float32MathIsAccurate) {
 TEST_P(Random, NormalAndExponentialAreTheDocumentedMath) {
   const Stream s{seed, {}};
   Generator g(seed);
-  const auto z = g.normal(1.0, 2.0, {n}, DType::float32, dev).to_host<float>();
-  for (std::int64_t i = 0; i < n; i += 2) {
+  const auto z = g.normal(1.0, 2.0, {stream_n}, DType::float32, dev).to_host<float>();
+  for (std::int64_t i = 0; i < stream_n; i += 2) {
     const float r = sqrt_f32(-2.0f * log_f32((s.word(i) >> 8) + 1));
     const auto [sn, cs] = sincos_turns_f32(s.word(i + 1) >> 8);
     ASSERT_EQ(z[i], std::fma(2.0f, r * cs, 1.0f)) << i;
-    if (i + 1 < n) {
+    if (i + 1 < stream_n) {
       ASSERT_EQ(z[i + 1], std::fma(2.0f, r * sn, 1.0f)) << i + 1;
     }
     // And the distribution's formula in double, to float32's precision.
@@ -375,26 +375,26 @@ TEST_P(Random, NormalAndExponentialAreTheDocumentedMath) {
     const double td = 6.283185307179586476925 * unit_f32(s.word(i + 1));
     ASSERT_NEAR(z[i], 1.0 + 2.0 * rd * std::cos(td), 1e-5 * std::max(1.0, std::fabs(static_cast<double>(z[i])))) << i;
   }
-  const std::uint64_t next = (n + 3) / 4;
-  const auto e = g.exponential(3.0, {n}, DType::float32, dev).to_host<float>();
-  for (std::int64_t i = 0; i < n; ++i) {
+  const std::uint64_t next = (stream_n + 3) / 4;
+  const auto e = g.exponential(3.0, {stream_n}, DType::float32, dev).to_host<float>();
+  for (std::int64_t i = 0; i < stream_n; ++i) {
     const std::uint32_t k = (s.word(4 * next + i) >> 8) + 1;
     ASSERT_EQ(e[i], (0.0f - log_f32(k)) * 3.0f) << i;
   }
   if (!fp64) return;
   Generator h(seed);
-  const auto zd = h.normal(-1.0, 0.5, {n}, DType::float64, dev).to_host<double>();
-  for (std::int64_t i = 0; i < n; i += 2) {
+  const auto zd = h.normal(-1.0, 0.5, {stream_n}, DType::float64, dev).to_host<double>();
+  for (std::int64_t i = 0; i < stream_n; i += 2) {
     const double r = std::sqrt(-2.0 * log_f64((s.pair(i) >> 11) + 1));
     const auto [sn, cs] = sincos_turns_f64(s.pair(i + 1) >> 11);
     ASSERT_EQ(zd[i], std::fma(0.5, r * cs, -1.0)) << i;
-    if (i + 1 < n) {
+    if (i + 1 < stream_n) {
       ASSERT_EQ(zd[i + 1], std::fma(0.5, r * sn, -1.0)) << i + 1;
     }
   }
-  const auto ed = h.standard_exponential({n}, DType::float64, dev).to_host<double>();
-  const std::uint64_t next64 = 2 * ((n + 1) / 2);
-  for (std::int64_t i = 0; i < n; ++i) {
+  const auto ed = h.standard_exponential({stream_n}, DType::float64, dev).to_host<double>();
+  const std::uint64_t next64 = 2 * ((stream_n + 1) / 2);
+  for (std::int64_t i = 0; i < stream_n; ++i) {
     ASSERT_EQ(ed[i], 0.0 - log_f64((s.pair(next64 + i) >> 11) + 1)) << i;
   }
 }

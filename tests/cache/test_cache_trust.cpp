@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 
 constexpr uid_t nobody = 65534;
 
-Digest key_of(const std::string& s) { return Hasher().update(s).finish(); }
+Digest digest_of(const std::string& s) { return Hasher().update(s).finish(); }
 
 std::string entry_file(const std::string& root, const std::string& backend, const Digest& key) {
   return root + "/" + backend + "/" + key.hex() + ".wpc";
@@ -47,7 +47,7 @@ TEST(CacheTrust, DirectoriesAndEntriesArePrivateWhateverTheUmask) {
   const std::string root = dir.path() + "/a/cache";  // its parent is missing too
   ScopedUmask open_umask(0);
   ProgramCache cache(root);
-  const Digest k = key_of("private");
+  const Digest k = digest_of("private");
   EXPECT_EQ(cache.load_or_build("host", k, "d", [] { return std::string("payload"); }), "payload");
   EXPECT_EQ(mode_of(dir.path() + "/a"), 0700u);
   EXPECT_EQ(mode_of(root), 0700u);
@@ -57,7 +57,7 @@ TEST(CacheTrust, DirectoriesAndEntriesArePrivateWhateverTheUmask) {
 
   // A umask that takes the owner's own bits changes nothing either.
   ScopedUmask strict(0277);
-  const Digest k2 = key_of("private 2");
+  const Digest k2 = digest_of("private 2");
   EXPECT_TRUE(cache.store("opencl", k2, "d", "x"));
   EXPECT_EQ(mode_of(root + "/opencl"), 0700u);
   EXPECT_EQ(mode_of(entry_file(root, "opencl", k2)), 0600u);
@@ -70,16 +70,16 @@ TEST(CacheTrust, ADirectoryTheUserChoseKeepsItsMode) {
   ASSERT_EQ(::mkdir(root.c_str(), 0755), 0);
   ::chmod(root.c_str(), 0755);
   ProgramCache cache(root);
-  EXPECT_TRUE(cache.store("host", key_of("k"), "d", "x"));
+  EXPECT_TRUE(cache.store("host", digest_of("k"), "d", "x"));
   EXPECT_EQ(mode_of(root), 0755u);
   EXPECT_EQ(mode_of(root + "/host"), 0700u);  // what weft made
-  EXPECT_EQ(cache.load("host", key_of("k")), "x");
+  EXPECT_EQ(cache.load("host", digest_of("k")), "x");
 }
 
 TEST(CacheTrust, EntriesOthersMayWriteAreRefusedNotStored) {
   TempDir dir;
   ProgramCache cache(dir.path());
-  const Digest k = key_of("writable");
+  const Digest k = digest_of("writable");
   ASSERT_TRUE(cache.store("host", k, "d", "planted"));
   const std::string path = entry_file(dir.path(), "host", k);
   for (const mode_t mode : {0666, 0620}) {
@@ -105,7 +105,7 @@ TEST(CacheTrust, EntriesOthersMayWriteAreRefusedNotStored) {
 TEST(CacheTrust, NotesAreCheckedAndCappedLikeEntries) {
   TempDir dir;
   ProgramCache cache(dir.path());
-  const Digest k = key_of("compiler");
+  const Digest k = digest_of("compiler");
   ASSERT_TRUE(cache.store_note("compilers", k, "g++ 12"));
   const std::string path = dir.path() + "/compilers/" + k.hex() + ".txt";
   EXPECT_EQ(mode_of(path), 0600u);
@@ -124,7 +124,7 @@ TEST(CacheTrust, EntriesOfOtherUsersAreRefused) {
   REQUIRE_ROOT();
   TempDir dir;
   ProgramCache cache(dir.path());
-  const Digest k = key_of("theirs");
+  const Digest k = digest_of("theirs");
   ASSERT_TRUE(cache.store("host", k, "d", "theirs"));
   const std::string path = entry_file(dir.path(), "host", k);
   ASSERT_EQ(::chown(path.c_str(), nobody, nobody), 0);
@@ -143,7 +143,7 @@ TEST(CacheTrust, DirectoriesOthersOwnOrMayWriteAreRefused) {
   TempDir dir;
   const std::string root = dir.path() + "/cache";
   ProgramCache cache(root);
-  const Digest k = key_of("dirs");
+  const Digest k = digest_of("dirs");
   ASSERT_TRUE(cache.store("host", k, "d", "x"));
   ASSERT_EQ(cache.load("host", k), "x");
 
@@ -153,7 +153,7 @@ TEST(CacheTrust, DirectoriesOthersOwnOrMayWriteAreRefused) {
       ::chmod(d.c_str(), mode);
       testing::internal::CaptureStderr();
       EXPECT_FALSE(cache.load("host", k).has_value()) << d;
-      EXPECT_FALSE(cache.store("host", key_of("other"), "d", "y")) << d;
+      EXPECT_FALSE(cache.store("host", digest_of("other"), "d", "y")) << d;
       int builds = 0;
       EXPECT_EQ(cache.load_or_build("host", k, "d", [&] { return std::to_string(++builds); }), "1");
       EXPECT_TRUE(cache.list().empty());
@@ -163,7 +163,7 @@ TEST(CacheTrust, DirectoriesOthersOwnOrMayWriteAreRefused) {
       ::chmod(d.c_str(), 0700);
     }
   }
-  EXPECT_FALSE(fs::exists(entry_file(root, "host", key_of("other"))));
+  EXPECT_FALSE(fs::exists(entry_file(root, "host", digest_of("other"))));
   EXPECT_EQ(cache.load("host", k), "x");
 
   if (::geteuid() != 0) return;
@@ -179,35 +179,35 @@ TEST(CacheTrust, DirectoriesOthersOwnOrMayWriteAreRefused) {
 TEST(CacheTrust, RootSymlinkOnlyWhenTheUserMadeIt) {
   TempDir dir;
   const std::string target = dir.path() + "/real";
-  ASSERT_TRUE(ProgramCache(target).store("host", key_of("s"), "d", "via link"));
+  ASSERT_TRUE(ProgramCache(target).store("host", digest_of("s"), "d", "via link"));
   const std::string link = dir.path() + "/link";
   fs::create_directory_symlink(target, link);
   // The user's own link to the user's own directory is the user's choice.
-  EXPECT_EQ(ProgramCache(link).load("host", key_of("s")), "via link");
-  EXPECT_EQ(ProgramCache(link + "/").load("host", key_of("s")), "via link");
+  EXPECT_EQ(ProgramCache(link).load("host", digest_of("s")), "via link");
+  EXPECT_EQ(ProgramCache(link + "/").load("host", digest_of("s")), "via link");
 
   if (::geteuid() != 0) return;
   ASSERT_EQ(::lchown(link.c_str(), nobody, nobody), 0);
   ProgramCache theirs(link);
-  EXPECT_FALSE(theirs.load("host", key_of("s")).has_value());
-  EXPECT_FALSE(theirs.store("host", key_of("t"), "d", "x"));
+  EXPECT_FALSE(theirs.load("host", digest_of("s")).has_value());
+  EXPECT_FALSE(theirs.store("host", digest_of("t"), "d", "x"));
   EXPECT_TRUE(theirs.list().empty());
   EXPECT_EQ(theirs.clear(), 0u);
-  EXPECT_TRUE(fs::exists(entry_file(target, "host", key_of("s"))));
+  EXPECT_TRUE(fs::exists(entry_file(target, "host", digest_of("s"))));
 
   // The user's link to someone else's directory.
   ASSERT_EQ(::lchown(link.c_str(), 0, 0), 0);
   ASSERT_EQ(::chown(target.c_str(), nobody, nobody), 0);
-  EXPECT_FALSE(ProgramCache(link).load("host", key_of("s")).has_value());
+  EXPECT_FALSE(ProgramCache(link).load("host", digest_of("s")).has_value());
 }
 
 TEST(CacheTrust, EntryThatIsALinkOrAFifoIsRefusedWithoutBlocking) {
   TempDir dir;
   ProgramCache cache(dir.path() + "/cache");
   ProgramCache elsewhere(dir.path() + "/elsewhere");
-  const Digest k = key_of("link");
+  const Digest k = digest_of("link");
   ASSERT_TRUE(elsewhere.store("host", k, "d", "not from this cache"));
-  ASSERT_TRUE(cache.store("host", key_of("make dirs"), "d", "x"));
+  ASSERT_TRUE(cache.store("host", digest_of("make dirs"), "d", "x"));
   const std::string path = entry_file(dir.path() + "/cache", "host", k);
   fs::create_symlink(entry_file(dir.path() + "/elsewhere", "host", k), path);
   EXPECT_FALSE(cache.load("host", k).has_value());
@@ -234,7 +234,7 @@ TEST(CacheTrust, EntryThatIsALinkOrAFifoIsRefusedWithoutBlocking) {
 TEST(CacheTrust, SwappedEntryIsRebuilt) {
   TempDir dir;
   ProgramCache cache(dir.path());
-  const Digest a = key_of("program a"), b = key_of("program b");
+  const Digest a = digest_of("program a"), b = digest_of("program b");
   ASSERT_TRUE(cache.store("host", a, "a", "payload of a"));
   fs::rename(entry_file(dir.path(), "host", a), entry_file(dir.path(), "host", b));
   EXPECT_FALSE(cache.list()[0].valid);
@@ -254,8 +254,8 @@ TEST(CacheTrust, SwappedEntryIsRebuilt) {
 TEST(CacheTrust, StuckLockTimesOutNamingTheLock) {
   TempDir dir;
   ProgramCache cache(dir.path(), std::chrono::milliseconds(300));
-  const Digest k = key_of("locked");
-  ASSERT_TRUE(cache.store("host", key_of("make dirs"), "d", "x"));
+  const Digest k = digest_of("locked");
+  ASSERT_TRUE(cache.store("host", digest_of("make dirs"), "d", "x"));
   const std::string lock_path = entry_file(dir.path(), "host", k) + ".lock";
   // Another open file description holding the lock, as a stuck process would.
   const int stuck = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -281,7 +281,7 @@ TEST(CacheTrust, ClearAndPruneNeverFollowLinksOutOfTheCache) {
   fs::create_directories(outside + "/sub");
   for (const char* name : {"/a.wpc", "/b.lock", "/c.tmp-123", "/sub/d.wpc"}) std::ofstream(outside + name) << "keep";
   ProgramCache cache(root);
-  ASSERT_TRUE(cache.store("host", key_of("e"), "e", "entry"));
+  ASSERT_TRUE(cache.store("host", digest_of("e"), "e", "entry"));
   fs::create_directory_symlink(outside, root + "/evil");       // a "backend" that is a link
   fs::create_symlink(outside + "/a.wpc", root + "/host/x.wpc");  // an "entry" that is a link
   fs::create_directory_symlink(outside, root + "/host/y.wpc");
@@ -293,7 +293,7 @@ TEST(CacheTrust, ClearAndPruneNeverFollowLinksOutOfTheCache) {
     EXPECT_TRUE(fs::exists(outside + name)) << name;
   }
   EXPECT_TRUE(fs::is_symlink(root + "/evil"));
-  EXPECT_FALSE(fs::exists(entry_file(root, "host", key_of("e"))));
+  EXPECT_FALSE(fs::exists(entry_file(root, "host", digest_of("e"))));
 }
 
 TEST(CacheTrust, NoDirectoryMeansNoDiskCache) {
@@ -301,10 +301,10 @@ TEST(CacheTrust, NoDirectoryMeansNoDiskCache) {
   testing::internal::CaptureStderr();
   int builds = 0;
   auto build = [&] { return std::to_string(++builds); };
-  EXPECT_EQ(cache.load_or_build("host", key_of("n"), "d", build), "1");
-  EXPECT_EQ(cache.load_or_build("host", key_of("n"), "d", build), "2");
-  EXPECT_FALSE(cache.store("host", key_of("n"), "d", "x"));
-  EXPECT_FALSE(cache.load("host", key_of("n")).has_value());
+  EXPECT_EQ(cache.load_or_build("host", digest_of("n"), "d", build), "1");
+  EXPECT_EQ(cache.load_or_build("host", digest_of("n"), "d", build), "2");
+  EXPECT_FALSE(cache.store("host", digest_of("n"), "d", "x"));
+  EXPECT_FALSE(cache.load("host", digest_of("n")).has_value());
   EXPECT_TRUE(cache.list().empty());
   const std::string log = testing::internal::GetCapturedStderr();
   const auto first = log.find("no program cache on disk");

@@ -7,12 +7,20 @@
 //   weft::Chooser h200(weft::test::h200_table());   // the same on an H200, copies as arrays make them
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "weft/placement.hpp"
 
 namespace weft::test {
+
+/// The devices' places in the three-device tables (h100_table, h200_table and the like) and the
+/// residence masks of an input valid on each (`using namespace test::table;`).
+namespace table {
+inline constexpr std::size_t host = 0, opencl = 1, cuda = 2;
+inline constexpr std::uint64_t on_host = 0b001, on_opencl = 0b010, on_cuda = 0b100;
+}  // namespace table
 
 // A host with a few cores and a discrete GPU behind a PCIe link, in round figures of the
 // order an H100 machine measures (exact values do not matter, only that the model is applied).

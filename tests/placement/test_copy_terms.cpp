@@ -15,8 +15,7 @@ namespace {
 
 using test::h200_format3_table;
 using test::h200_table;
-constexpr std::size_t host = 0, opencl = 1, cuda = 2;
-constexpr std::uint64_t on_host = 0b001, on_opencl = 0b010, on_cuda = 0b100;
+using namespace test::table;
 
 // eval of three float32 arrays of n elements with ops_per_element operations of which math
 // math-library functions (auto_placement.cpp's estimate); the result is read on the host when

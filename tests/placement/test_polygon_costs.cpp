@@ -87,7 +87,7 @@ TEST(PolygonCosts, TheVmsHostMasksOnTheHost) {
 // and 256 vertices, 10^2..10^6: host 53.9 us + pixels / 7.57 G/s + row edges / 2.17 G/s,
 // opencl:0:0 38.6 us + 9.1 G/s + 14.9 G/s, cuda:0 34.5 us + 22.8 G/s + 5.71 G/s.
 TEST(PolygonCosts, TheH200MasksManyVerticesOnCuda) {
-  constexpr std::size_t host = 0, cuda = 2;
+  using namespace test::table;
   const std::vector<DeviceCosts> before = test::h200_format5_table();
   std::vector<DeviceCosts> after = before;
   set_polygon(after[0], 53.9e-6, 7.57e9, 2.17e9);

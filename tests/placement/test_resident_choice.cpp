@@ -16,7 +16,7 @@ namespace {
 using test::h100_table;
 using test::on_h100_cuda;
 using test::on_h100_opencl;
-constexpr std::size_t host = 0, opencl = 1, cuda = 2;
+using namespace test::table;
 
 // eval(a*b+c) (or, with reduce, float(sum(sqrt(a*b+c)*2))) of three float32 arrays of n
 // elements, as src/placement/auto_placement.cpp estimates it.

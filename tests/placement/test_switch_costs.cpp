@@ -15,8 +15,7 @@ namespace {
 
 using test::h200_format5_table;
 using test::h200_measured_table;
-constexpr std::size_t host = 0, opencl = 1, cuda = 2;
-constexpr std::uint64_t on_host = 0b001, on_opencl = 0b010;
+using namespace test::table;
 
 // The bench's `heavy sin/exp/cos` (sin(a)*exp(b) + cos(c)*sin(b) + exp(sin(a*c))) as
 // auto_placement.cpp estimates it: 6 math functions (16 operations each) and 5 more

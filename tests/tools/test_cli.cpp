@@ -225,11 +225,7 @@ TEST(Cli, BenchPlotDrawsAChartOrSaysWhatIsMissing) {
 
 // --- Output files: --out, --png and --json write safely (issue 23) ---
 
-mode_t mode_of(const std::string& path) {
-  struct stat st {};
-  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
-  return st.st_mode;
-}
+using test::mode_of;
 
 // A small polygon written to `out` as .npy.
 ProcessResult polygon_to(const std::string& flag, const std::string& out) {

@@ -10,17 +10,14 @@
 #include <filesystem>
 #include <thread>
 
+#include "support.hpp"
 #include "tools/support/files.hpp"
 #include "weft/error.hpp"
 
 namespace weft::tool {
 namespace {
 
-mode_t mode_of(const std::string& path) {
-  struct stat st {};
-  EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
-  return st.st_mode;
-}
+using test::mode_of;
 
 TEST(ToolFiles, ReplacesAFileWholeAndLeavesNoTemporaryBehind) {
   TempDir dir;

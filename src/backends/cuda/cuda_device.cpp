@@ -78,7 +78,7 @@ class CudaBackend final : public BackendImpl {
   std::vector<std::shared_ptr<DeviceImpl>> devices_;
 };
 
-const BackendRegistration registration("cuda", 20, [] { return std::make_unique<CudaBackend>(); });
+const BackendRegistration cuda_registration("cuda", 20, [] { return std::make_unique<CudaBackend>(); });
 
 }  // namespace
 

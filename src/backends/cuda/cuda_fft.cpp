@@ -103,7 +103,7 @@ FftEngine* cuda_engine(DeviceImpl& device) {
   return &engines->get(Device(device.shared_from_this()));
 }
 
-const FftEngineRegistration registration(cuda_engine);
+const FftEngineRegistration cuda_fft_registration(cuda_engine);
 
 }  // namespace
 

@@ -164,7 +164,7 @@ SortEngine* cuda_sort_engine(DeviceImpl& device) {
   return &engines->get(Device(device.shared_from_this()));
 }
 
-const SortEngineRegistration registration(cuda_sort_engine);
+const SortEngineRegistration cuda_sort_registration(cuda_sort_engine);
 
 }  // namespace
 

@@ -74,7 +74,7 @@ class HostBackend final : public BackendImpl {
   std::shared_ptr<HostDevice> device_;
 };
 
-const BackendRegistration registration("host", 0, [] { return std::make_unique<HostBackend>(); });
+const BackendRegistration host_registration("host", 0, [] { return std::make_unique<HostBackend>(); });
 
 }  // namespace
 

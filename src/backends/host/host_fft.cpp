@@ -27,7 +27,7 @@ FftEngine* host_engine(DeviceImpl& device) {
   return &engines->get(Device(device.shared_from_this()));
 }
 
-const FftEngineRegistration registration(host_engine);
+const FftEngineRegistration host_fft_registration(host_engine);
 
 }  // namespace
 

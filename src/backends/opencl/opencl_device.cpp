@@ -128,7 +128,7 @@ class OpenclBackend final : public BackendImpl {
   std::vector<std::shared_ptr<DeviceImpl>> devices_;
 };
 
-const BackendRegistration registration("opencl", 10, [] { return std::make_unique<OpenclBackend>(); });
+const BackendRegistration opencl_registration("opencl", 10, [] { return std::make_unique<OpenclBackend>(); });
 
 }  // namespace
 

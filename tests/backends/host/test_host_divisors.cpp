@@ -44,7 +44,7 @@ __kernel void shadowed(__global int *out, int n, int m)
 }
 )";
 
-struct Case {
+struct DivisorCase {
   int n;
   unsigned u;
   long long nl;
@@ -59,7 +59,7 @@ TEST(HostDivisors, QuotientsAndRemaindersAreCsForEverySignAndSize) {
   xl[0] = std::numeric_limits<long long>::max();
   xl[1] = std::numeric_limits<long long>::min() + 1;
   const std::size_t count = xi.size();
-  const Case cases[] = {{1, 1u, 1, 1u},
+  const DivisorCase cases[] = {{1, 1u, 1, 1u},
                         {-1, 2u, -1, 2u},
                         {3, 3u, 3, 3u},
                         {-7, 7u, -1000003, 1000003u},
@@ -72,7 +72,7 @@ TEST(HostDivisors, QuotientsAndRemaindersAreCsForEverySignAndSize) {
     Buffer bi = upload(q, xi), bl = upload(q, xl);
     Buffer oi = test::poisoned<int>(q, 4 * count), ol = test::poisoned<long long>(q, 5 * count),
            of = test::poisoned<float>(q, count);
-    for (const Case& c : cases) {
+    for (const DivisorCase& c : cases) {
       k.set_args(bi, bl, oi, ol, of, c.n, c.u, c.nl, c.ul);
       q.launch(k, count);
       const auto gi = download<int>(q, oi, 4 * count);
