@@ -94,8 +94,16 @@ struct Variant {
 // `fixed cuda:0` in two of the three timed rounds of every case, `fixed opencl:0:0` in none.
 // The likely cost is the first kernel in NVIDIA OpenCL's context after CUDA work (a switch
 // between the GPU's contexts), which the kernel after setup now pays, untimed, for all alike.
+//
+// A short case also gets more rounds: as many as keep a round's batches within round_budget_s
+// in all, up to round_factor times repeat. The oracle is the least of the fixed devices'
+// medians, so with few samples of a noisy case it is biased low against auto's one median: on
+// the H200 a sum of 10^4 borrowed floats took 23-57 us on the host from one batch to the next,
+// and with --repeat 3 the same case's auto / best was 1.0 in one run and 2.2 in the next.
 constexpr double batch_target_s = 1e-3;
 constexpr std::size_t batch_max = 32;
+constexpr double round_budget_s = 40e-3;
+constexpr int round_factor = 5;
 
 std::vector<Stats> timed(const Context& ctx, const std::vector<Variant>& variants, std::mt19937& order_rng) {
   std::vector<std::vector<double>> t(variants.size());
@@ -103,7 +111,14 @@ std::vector<Stats> timed(const Context& ctx, const std::vector<Variant>& variant
   std::vector<std::size_t> order(variants.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   const int warmup = ctx.options().warmup;
-  for (int r = 0; r < warmup + ctx.options().repeat; ++r) {
+  std::vector<double> round_s(variants.size(), 0);  // a timed batch's expected time, from the last warmup run
+  int rounds = warmup + ctx.options().repeat;
+  for (int r = 0; r < rounds; ++r) {
+    if (r == warmup && warmup > 0) {
+      const double total = std::accumulate(round_s.begin(), round_s.end(), 0.0);
+      const int more = total > 0 ? static_cast<int>(std::floor(round_budget_s / total)) : round_factor;
+      rounds = warmup + ctx.options().repeat * std::clamp(more, 1, round_factor);
+    }
     std::shuffle(order.begin(), order.end(), order_rng);
     for (const std::size_t v : order) {
       const std::size_t runs = r < warmup ? 1 : batch[v];
@@ -116,8 +131,11 @@ std::vector<Stats> timed(const Context& ctx, const std::vector<Variant>& variant
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / static_cast<double>(runs);
       if (r >= warmup) {
         t[v].push_back(per_run);
-      } else if (r == warmup - 1 && per_run < batch_target_s) {
-        batch[v] = std::min(batch_max, static_cast<std::size_t>(std::ceil(batch_target_s / std::max(per_run, 1e-9))));
+      } else if (r == warmup - 1) {
+        if (per_run < batch_target_s) {
+          batch[v] = std::min(batch_max, static_cast<std::size_t>(std::ceil(batch_target_s / std::max(per_run, 1e-9))));
+        }
+        round_s[v] = per_run * static_cast<double>(batch[v]);
       }
     }
   }

@@ -159,6 +159,35 @@ void measure_scan(const Device& device, const Sizes& s, DeviceCosts& c) {
   c.scan_launch_s = std::max(1e-9, t - c.sync_s);
 }
 
+// On a CPU backend, math functions as an expression calls them: weft::eval(sin(a)) of float32
+// elements resident there, one call per element with that element's load, store and loop
+// around it, the launch, wake-up and sync the model charges such an operation taken off. The
+// calibration kernel's 16 calls per work-item hid that cost: on the 2-core VM, PoCL evaluated
+// sin in an expression at 40-59 M/s (10^4-10^6 elements) where the kernel said 0.1 G/s, and auto
+// kept a chain of 10^4 elements resident on PoCL at twice the cost of moving it to the host.
+// Wide: s.items / 16 elements (the math kernel's work-items); narrow: narrow_elements (one
+// chunk, on one thread). A GPU keeps the kernel's figures: there such an expression is its
+// launch and its bytes, and the functions' rate would be lost in them.
+void measure_expression_math(const Device& device, const Sizes& s, DeviceCosts& c) {
+  const auto time_sin = [&](std::size_t n) {
+    const std::vector<float> values(n, 0.3f);
+    const Array a = Array::from_host<float>(values, Shape{static_cast<std::int64_t>(n)}, device);
+    synchronize(device);
+    return median_time(s.reps, [&] {
+      const Array r = eval(sin(Expr(a)));
+      synchronize(device);
+    });
+  };
+  const std::size_t wide = s.items / 16, narrow = static_cast<std::size_t>(DeviceCosts::narrow_elements);
+  const double wide_launch = (c.wide_launch_s > 0 ? c.wide_launch_s : c.launch_s) + c.sync_s;
+  c.math_per_s = static_cast<double>(wide) / net(time_sin(wide), wide_launch);
+  const double t_narrow = time_sin(narrow);
+  // Where the launch is most of it, it tells no rate (0: math_per_s throughout).
+  c.narrow_math_per_s = t_narrow > 2 * (c.launch_s + c.sync_s)
+                            ? static_cast<double>(narrow) / net(t_narrow, c.launch_s + c.sync_s)
+                            : 0.0;
+}
+
 // calibrate.cl, with its double kernels where the device has fp64 (one program per device,
 // cached).
 std::string calibration_source(const Device& device) {
@@ -360,6 +389,13 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
                                          c.to_host_latency_s);
     } catch (const Error& e) {
       WEFT_LOG_DEBUG("calibrate " << info.selector << ": no pinned memory (" << e.what() << ")");
+    }
+  }
+  if (info.type == DeviceType::cpu) {
+    try {
+      measure_expression_math(device, s, c);
+    } catch (const Error& e) {
+      WEFT_LOG_INFO("calibrate " << info.selector << ": math functions timed by the kernel only (" << e.what() << ")");
     }
   }
   try {
