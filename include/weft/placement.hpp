@@ -86,10 +86,10 @@ struct WEFT_API DeviceCosts {
   // float32 math-library functions (sin, exp, log, cos) evaluated per second: GPUs evaluate
   // them in a few instructions, a CPU backend calls a scalar library (an H200's host: sin/exp/cos
   // at 10^6 elements 3.3 ms, 100 times what 16 multiply-adds a function at its multiply-add rate
-  // say). On a CPU backend, from an expression, sin(a) of resident floats, as expressions call
-  // them (one call per element, its load, store and loop around it: PoCL on the 2-core VM 40-59
-  // M/s where 16 calls per work-item made 0.1 G/s); on a GPU from the calibration kernel. 0: not
-  // measured (a function counts 16 operations at ops_per_s).
+  // say). On a CPU backend the lower of that kernel's rate and an expression's, sin(a) of
+  // resident floats (one call per element, its load, store and loop around it: PoCL on the
+  // 2-core VM 40-59 M/s where 16 calls per work-item made 0.1 G/s); on a GPU the kernel's. 0:
+  // not measured (a function counts 16 operations at ops_per_s).
   double math_per_s = 0;
   // The same over narrow_elements elements (4096 calls): what one of a CPU backend's chunks
   // evaluates, on one thread (an H200's host: about 70 M/s, where 16 threads reach 2.8 G/s). An operation of n elements gets min(math_per_s, narrow_math_per_s x
@@ -262,12 +262,8 @@ class WEFT_API Chooser {
   /// counted in launch, and so does a copy from a third device).
   PlacementEstimate estimate(std::size_t d, const WorkEstimate& work, std::span<const InputResidence> inputs,
                              std::size_t after = no_device) const;
-  /// An operation stays on a device holding all its inputs unless another is estimated cheaper
-  /// by more than this fraction (choose()).
-  static constexpr double stay_margin = 0.1;
   /// The index of the cheapest device (the first of equals), computed now, from the model alone
-  /// (signature 0) or with the corrections observe() learnt for signature; but a device that
-  /// holds every input, where one does, wins when it is within stay_margin of the cheapest.
+  /// (signature 0) or with the corrections observe() learnt for signature.
   std::size_t choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
                      std::uint64_t signature = 0, std::size_t after = no_device) const;
   /// The same, remembered per (signature, size class of work.elements, residence,

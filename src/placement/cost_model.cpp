@@ -328,28 +328,16 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
 
 std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
                             std::uint64_t signature, std::size_t after) const {
-  std::size_t best = 0, home = no_device;
-  double best_t = std::numeric_limits<double>::infinity(), home_t = best_t;
+  std::size_t best = 0;
+  double best_t = std::numeric_limits<double>::infinity();
   for (std::size_t d = 0; d < devices_.size(); ++d) {
-    const PlacementEstimate e = estimate(d, work, inputs, after);
-    double t = e.total();
+    double t = estimate(d, work, inputs, after).total();
     if (signature != 0) t *= correction(signature, work.elements, d);
     if (t < best_t) {
       best_t = t;
       best = d;
     }
-    // The cheapest device that holds every input (nothing to copy in).
-    if (!inputs.empty() && e.copy_in == 0 && t < home_t) {
-      home_t = t;
-      home = d;
-    }
   }
-  // A near tie keeps the operation where its inputs are. Moving away for a few percent leaves
-  // the arrays that stay behind to be copied by the operations after it, which this decision
-  // does not see: on the 2-core VM a cumsum of 10^3 floats resident on PoCL was estimated 8%
-  // cheaper on the host (its input copied there), and the sum after it then copied its other
-  // input too; the chain took 1.3 times as long as staying on PoCL.
-  if (home != no_device && home != best && home_t <= best_t * (1 + stay_margin)) return home;
   return best;
 }
 

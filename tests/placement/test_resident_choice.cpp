@@ -68,34 +68,6 @@ TEST(PlacementModel, DataResidentOnAnOpenclGpuStaysThere) {
   EXPECT_EQ(chooser.choose(three_inputs(1e5, 2, false), in), cuda);
 }
 
-TEST(PlacementModel, ANearTieStaysWhereTheInputsAre) {
-  // Inputs resident on the GPU; the GPU's launch set so that staying costs 1.05 or 1.2 times
-  // the host's estimate (its copies included): within Chooser::stay_margin the operation
-  // stays, beyond it moves.
-  const WorkEstimate w = three_inputs(1e4, 2, false);
-  const auto in = resident(4e4, 3, 0b10);
-  const auto table_at = [&](double ratio) {
-    std::vector<DeviceCosts> t = {test::host_costs(), test::gpu_costs()};
-    const double on_host = Chooser(t).estimate(0, w, in).total();
-    const double on_gpu = Chooser(t).estimate(1, w, in).total();
-    t[1].launch_s += ratio * on_host - on_gpu;
-    return t;
-  };
-  for (const double ratio : {0.9, 1.05, 1.09}) {
-    Chooser chooser(table_at(ratio));
-    EXPECT_EQ(chooser.choose(w, in), 1u) << ratio << "\n" << chooser.explain("op", w, in);
-  }
-  for (const double ratio : {1.12, 1.2, 2.0}) {
-    Chooser chooser(table_at(ratio));
-    EXPECT_EQ(chooser.choose(w, in), 0u) << ratio << "\n" << chooser.explain("op", w, in);
-  }
-  // No device holds every input (one on each): the cheapest, with no margin.
-  std::vector<InputResidence> split = {{4e4, 0b01, true}, {4e4, 0b10, false}};
-  Chooser chooser(table_at(1.05));
-  const double h = chooser.estimate(0, w, split).total(), g = chooser.estimate(1, w, split).total();
-  EXPECT_EQ(chooser.choose(w, split), h <= g ? 0u : 1u);
-}
-
 TEST(PlacementModel, AMeasuredSortRateReplacesTheRadixPasses) {
   const std::vector<DeviceCosts> table = h100_table();
   Chooser chooser(table);
