@@ -92,7 +92,8 @@ struct WEFT_API DeviceCosts {
   // not measured (a function counts 16 operations at ops_per_s).
   double math_per_s = 0;
   // The same over narrow_elements elements (4096 calls): what one of a CPU backend's chunks
-  // evaluates, on one thread (an H200's host: about 70 M/s, where 16 threads reach 2.8 G/s). An operation of n elements gets min(math_per_s, narrow_math_per_s x
+  // evaluates, on one thread (an H200's host: about 70 M/s, where 16 threads reach 2.8 G/s).
+  // An operation of n elements gets min(math_per_s, narrow_math_per_s x
   // ceil(n / narrow_elements)): one thread a chunk. 0: not measured, or the launch was most of
   // the time (a GPU): math_per_s throughout.
   double narrow_math_per_s = 0;

@@ -42,9 +42,9 @@ namespace {
 // and the math functions' rate; format 5 adds one chunk's math rate, the switch costs after
 // each other device and the sort's rate up to sort_small_keys; format 6 adds polygon_mask's
 // own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost and
-// a small scan's; format 9 times a CPU backend's math functions as expressions call them. A file of another format is measured again (an older weft's files lack
-// fields this one uses, or hold figures of another meaning), with an info line rather than a
-// warning.
+// a small scan's; format 9 times a CPU backend's math functions as expressions call them. A
+// file of another format is measured again (an older weft's files lack fields this one uses,
+// or hold figures of another meaning), with an info line rather than a warning.
 constexpr const char* header = "weft-costs 9";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";

@@ -110,6 +110,18 @@ void measure_array_copies(const Device& device, bool quick, DeviceCosts& c) {
   c.to_host_Bps = rate(to_host, 1);
 }
 
+// Median seconds of op on values made resident on device, each run waited for (the array made,
+// and the device idle, untimed).
+double time_resident(const Device& device, std::span<const float> values, int reps,
+                     const std::function<void(const Array&)>& op) {
+  const Array a = Array::from_host<float>(values, Shape{static_cast<std::int64_t>(values.size())}, device);
+  synchronize(device);
+  return median_time(reps, [&] {
+    op(a);
+    synchronize(device);
+  });
+}
+
 // The device's own sort (weft::sort: CUB on CUDA, the radix sort kernels on OpenCL, the host
 // backend's sort) of float32 keys, timed at two sizes and fitted as overhead + n / rate: the
 // fixed cost (launches, scratch) dominates small sorts on a GPU, the rate large ones. The
@@ -120,12 +132,7 @@ void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
   const auto time_sort = [&](std::size_t n) {
     std::vector<float> keys(n);
     for (float& k : keys) k = u(gen);
-    const Array a = Array::from_host<float>(keys, Shape{static_cast<std::int64_t>(n)}, device);
-    synchronize(device);
-    return median_time(s.reps, [&] {
-      const Array sorted = sort(a);
-      synchronize(device);
-    });
+    return time_resident(device, keys, s.reps, [](const Array& a) { const Array sorted = sort(a); });
   };
   // Three sizes, two segments: the rate changes with the size (a CPU backend's sort goes
   // parallel, a GPU's fills the device), and one line through 4096 and 2^21 keys made the
@@ -150,12 +157,7 @@ void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
 void measure_scan(const Device& device, const Sizes& s, DeviceCosts& c) {
   const auto n = static_cast<std::size_t>(DeviceCosts::scan_small_elements);
   const std::vector<float> values(n, 1.0f);
-  const Array a = Array::from_host<float>(values, Shape{static_cast<std::int64_t>(n)}, device);
-  synchronize(device);
-  const double t = median_time(s.reps, [&] {
-    const Array sums = cumsum(a);
-    synchronize(device);
-  });
+  const double t = time_resident(device, values, s.reps, [](const Array& a) { const Array sums = cumsum(a); });
   c.scan_launch_s = std::max(1e-9, t - c.sync_s);
 }
 
@@ -176,12 +178,7 @@ void measure_scan(const Device& device, const Sizes& s, DeviceCosts& c) {
 void measure_expression_math(const Device& device, const Sizes& s, DeviceCosts& c) {
   const auto time_sin = [&](std::size_t n) {
     const std::vector<float> values(n, 0.3f);
-    const Array a = Array::from_host<float>(values, Shape{static_cast<std::int64_t>(n)}, device);
-    synchronize(device);
-    return median_time(s.reps, [&] {
-      const Array r = eval(sin(Expr(a)));
-      synchronize(device);
-    });
+    return time_resident(device, values, s.reps, [](const Array& a) { const Array r = eval(sin(Expr(a))); });
   };
   const std::size_t wide = s.items / 16, narrow = static_cast<std::size_t>(DeviceCosts::narrow_elements);
   const double wide_launch = (c.wide_launch_s > 0 ? c.wide_launch_s : c.launch_s) + c.sync_s;

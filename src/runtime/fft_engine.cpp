@@ -1,31 +1,12 @@
 // The registry of FFT engine providers (fft_engine.hpp).
 #include "runtime/fft_engine.hpp"
 
-#include <mutex>
-#include <vector>
+#include "runtime/engine_registry.hpp"
 
 namespace weft::detail {
 
-namespace {
+FftEngineRegistration::FftEngineRegistration(FftEngineProvider provider) { EngineRegistry<FftEngine>::add(provider); }
 
-std::mutex fft_providers_mutex;
-std::vector<FftEngineProvider>& fft_providers() {
-  static std::vector<FftEngineProvider> list;  // filled by static registrations, before main
-  return list;
-}
-
-}  // namespace
-
-FftEngineRegistration::FftEngineRegistration(FftEngineProvider provider) {
-  const std::lock_guard<std::mutex> lock(fft_providers_mutex);
-  fft_providers().push_back(provider);
-}
-
-FftEngine* fft_engine(DeviceImpl& device) {
-  for (FftEngineProvider p : fft_providers()) {
-    if (FftEngine* e = p(device)) return e;
-  }
-  return nullptr;
-}
+FftEngine* fft_engine(DeviceImpl& device) { return EngineRegistry<FftEngine>::find(device); }
 
 }  // namespace weft::detail
