@@ -9,6 +9,9 @@
 //           + sync(d)
 //           + switch(d) when the process last gave work to another context of d's GPU
 //
+// (an input still being written by work queued on d: launch(d) is a queued launch, and sync(d)
+// is paid only when the result goes to the host)
+//
 // (a sort or a polygon mask on a device where that operation itself was timed: its measured
 // fixed cost and rates instead of launch and the max; a polygon mask's copies included)
 //
@@ -137,6 +140,16 @@ struct WEFT_API DeviceCosts {
   double polygon_overhead_s = 0;
   double polygon_pixels_per_s = 0;
   double polygon_edges_per_s = 0;
+  // The same call of a 4-vertex polygon on square images of polygon_sides[i] pixels a side:
+  // where all are measured, a mask's time is interpolated (linearly in pixels) between them,
+  // its row edges beyond a 4-vertex polygon's at polygon_edges_per_s, and beyond the largest
+  // its pixels at polygon_pixels_per_s. A line does not fit a CPU backend's call: the host
+  // backend runs a short kernel and a copy of at most 64 KiB on the caller's thread and hands
+  // longer ones to its worker and pool (the H200's host: 10^5 pixels 55-65 us where the line
+  // through 16 x 16 and 1024 x 1024 said 19). 0: not measured (the line).
+  static constexpr std::size_t polygon_points = 8;
+  static constexpr double polygon_sides[polygon_points] = {16, 45, 128, 181, 256, 362, 512, 1024};
+  double polygon_curve_s[polygon_points] = {0, 0, 0, 0, 0, 0, 0, 0};
   // The first command here after work on each other device whose memory is not the host's
   // (measured by alternating tiny commands; an entry of 0: measured, no switch). The model
   // adds it when the last command of the process went to that device (Chooser::estimate).
@@ -214,10 +227,17 @@ WEFT_API WorkEstimate polygon_work(std::size_t vertices, std::size_t height, std
 /// Where one input of an operation lives: bit i of valid_on is set when the device of index
 /// i in the Chooser's table holds a valid copy; on_host when a valid copy sits in memory the
 /// host reads directly (a NumPy array, a host-backend buffer).
+///
+/// pending_on: bit i set when the copy on device i is still being written by work queued there
+/// (an earlier operation's result, its producer not finished). An operation there then queues
+/// behind it: its first launch costs DeviceCosts::queued_launch_s instead of launch_s, and it
+/// pays no sync unless its result goes to the host (the wait for the queue is paid once, by
+/// what reads the chain's end). Elsewhere the copy waits for the producer as any copy does.
 struct WEFT_API InputResidence {
   double bytes = 0;  // what a copy of it moves
   std::uint64_t valid_on = 0;
   bool on_host = false;
+  std::uint64_t pending_on = 0;
 };
 
 /// The model's terms for one device (seconds).
@@ -321,10 +341,10 @@ WEFT_API DeviceCosts costs_of(const Device& device);
 /// Measures device now: the full set (at most about 30 s in all, `weft calibrate`) or the
 /// quick subset. Does not store the result.
 WEFT_API DeviceCosts measure_costs(const Device& device, bool quick);
-/// Times polygon_mask_into a std::vector on device (4 vertices on 16 x 16, 256 x 256 and
-/// 1024 x 1024, 256 vertices on 256 x 256; the median of 3, or 7 for the full set) and sets costs'
-/// polygon_overhead_s, polygon_pixels_per_s and polygon_edges_per_s from them. Unsupported on
-/// a device without double precision.
+/// Times polygon_mask_into a std::vector on device (4 vertices on the square images of
+/// DeviceCosts::polygon_sides, 256 vertices on 256 x 256; the median of 3, or 7 for the full
+/// set) and sets costs' polygon_curve_s, polygon_overhead_s, polygon_pixels_per_s and
+/// polygon_edges_per_s from them. Unsupported on a device without double precision.
 WEFT_API void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& costs);
 /// Seconds the first command on device costs more right after a command on previous than
 /// after one on device itself: tiny commands (a 64-byte fill and a finish) alternated, a few

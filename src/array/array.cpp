@@ -76,6 +76,7 @@ Array Array::empty(const Shape& shape, DType dtype, const Device& device) {
     return "a " + std::string(name(dtype)) + " array of shape " + to_string(shape);
   });
   auto r = std::make_shared<detail::Residence>(b);
+  r->made_at.store(device.impl()->order().array_work(), std::memory_order_relaxed);
   return ArrayFactory::make(std::move(b), std::move(r), dtype, shape, contiguous_strides(shape), 0);
 }
 

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -73,6 +74,13 @@ struct Residence {
   // Borrowed memory that another borrowed allocation overlaps (src/array/host_regions.hpp):
   // writes through it reach the other's copies (note_written).
   std::atomic<bool> overlapped{false};
+  // The array queue's command count on the first copy's device (DeviceOrder::array_work) when
+  // an operation made the allocation there as its result (Array::empty); not_tracked for
+  // memory made otherwise (wrapped, borrowed). Device auto counts a result made within the
+  // last few commands of a queue still busy as pending there: an operation on it queued behind
+  // its producer pays a queued launch (include/weft/placement.hpp, InputResidence::pending_on).
+  static constexpr std::uint64_t not_tracked = ~std::uint64_t{0};
+  std::atomic<std::uint64_t> made_at{not_tracked};
   std::mutex mutex;
   std::vector<Copy> copies;
 };

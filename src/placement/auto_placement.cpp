@@ -109,7 +109,28 @@ double node_ops(const ExprNode& n) {
   return 1;
 }
 
-// The residence of one allocation: its bytes and where its valid copies are.
+// A result made within this many commands of its device's array queue, while that queue is
+// still busy, counts as pending there (Residence::made_at): its producer is most likely among
+// them. (Not exact: the queue may be busy with later work; then an operation queued there
+// waits for that too, which the model does not see.)
+constexpr std::uint64_t recent_commands = 16;
+
+// Marks the allocation's first copy pending (InputResidence::pending_on) when an operation made
+// it there a few commands ago and that device's array queue has not finished yet.
+void mark_pending(const Residence& r, const Buffer& first, const AutoTable& t, InputResidence& in) {
+  const std::uint64_t made = r.made_at.load(std::memory_order_relaxed);
+  if (made == Residence::not_tracked) return;
+  const auto& device = first.impl()->device();
+  DeviceOrder& order = device->order();
+  if (order.array_work() - made > recent_commands || !order.array_pending()) return;
+  const void* impl = device.get();
+  for (std::size_t i = 0; i < t.impls.size(); ++i) {
+    if (t.impls[i] == impl) in.pending_on |= std::uint64_t{1} << i;
+  }
+}
+
+// The residence of one allocation: its bytes, where its valid copies are and whether its first
+// copy is still being written there.
 InputResidence residence_of(const Array& a, const AutoTable& t) {
   auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
   InputResidence in;
@@ -131,6 +152,7 @@ InputResidence residence_of(const Array& a, const AutoTable& t) {
     if (!in_table(a.buffer_handle().impl()->device().get()) && a.device().info().capabilities.memory_is_host) {
       in.on_host = true;
     }
+    mark_pending(r, a.buffer_handle(), t, in);
     return in;
   }
   std::lock_guard lock(r.mutex);
@@ -141,6 +163,7 @@ InputResidence residence_of(const Array& a, const AutoTable& t) {
     if (!c.valid || (borrowed && &c != &r.copies.front())) continue;
     if (!in_table(c.device.impl().get()) && c.device.info().capabilities.memory_is_host) in.on_host = true;
   }
+  if (r.copies.front().valid) mark_pending(r, r.copies.front().buffer, t, in);
   return in;
 }
 
@@ -218,6 +241,14 @@ NodePtr moved(const NodePtr& n, const Device& d) {
 }
 
 thread_local Device pinned;  // set_placement_pin
+
+// Whether an operation on device index d queues behind an input's pending producer: it is not
+// timed then (its time from the decision would include the producer's).
+bool queued_on(std::span<const InputResidence> inputs, std::size_t d) {
+  return std::any_of(inputs.begin(), inputs.end(), [d](const InputResidence& in) {
+    return (in.pending_on & in.valid_on & (std::uint64_t{1} << d)) != 0;
+  });
+}
 
 // The table index of the device the process last gave work (runtime/device_work.hpp), for the
 // switch term; no_device where no switch costs anything (one relaxed load then).
@@ -383,7 +414,7 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   // observe() drops the remembered decision while its estimate is still moving. Its clock
   // starts here, after the choice (a remembered one reads no clock).
   std::shared_ptr<const AutoDecision> decision;
-  if (!remembered && config().placement_learn) {
+  if (!remembered && config().placement_learn && !queued_on(a.inputs(), best)) {
     const std::span<const InputResidence> inputs = a.inputs();
     decision = std::make_shared<const AutoDecision>(AutoDecision{
         a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best,
@@ -406,7 +437,7 @@ AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEs
   const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered, after);
   WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature, after));
   std::shared_ptr<const AutoDecision> decision;
-  if (!remembered && config().placement_learn) {
+  if (!remembered && config().placement_learn && !queued_on(inputs, best)) {
     decision = std::make_shared<const AutoDecision>(AutoDecision{
         signature, work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best, std::chrono::steady_clock::now(),
         after});

@@ -89,7 +89,26 @@ double DeviceCosts::sort_s(double keys) const noexcept {
 }
 
 double DeviceCosts::polygon_s(double pixels, double row_edges) const noexcept {
-  return polygon_overhead_s + move_s(pixels, polygon_pixels_per_s) + move_s(row_edges, polygon_edges_per_s);
+  const bool curve = std::all_of(std::begin(polygon_curve_s), std::end(polygon_curve_s),
+                                 [](double t) { return t > 0 && std::isfinite(t); });
+  if (!curve) {
+    return polygon_overhead_s + move_s(pixels, polygon_pixels_per_s) + move_s(row_edges, polygon_edges_per_s);
+  }
+  // A 4-vertex polygon's time at this many pixels, from the measured points.
+  const auto px = [](std::size_t i) { return polygon_sides[i] * polygon_sides[i]; };
+  double four;
+  if (pixels <= px(0)) {
+    four = polygon_curve_s[0];
+  } else if (pixels >= px(polygon_points - 1)) {
+    four = polygon_curve_s[polygon_points - 1] + move_s(pixels - px(polygon_points - 1), polygon_pixels_per_s);
+  } else {
+    std::size_t i = 1;
+    while (px(i) < pixels) ++i;
+    const double f = (pixels - px(i - 1)) / (px(i) - px(i - 1));
+    four = polygon_curve_s[i - 1] + f * (polygon_curve_s[i] - polygon_curve_s[i - 1]);
+  }
+  // Its rows' edges are 4 a row (a square image: sqrt(pixels) rows); more cost the edge rate.
+  return four + move_s(std::max(0.0, row_edges - 4 * std::sqrt(pixels)), polygon_edges_per_s);
 }
 
 const char* to_string(Arithmetic a) noexcept {
@@ -178,6 +197,19 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
                                     std::span<const InputResidence> inputs, std::size_t after) const {
   const DeviceCosts& c = devices_.at(d);
   PlacementEstimate e;
+  const std::uint64_t me = std::uint64_t{1} << d;
+  // Queued behind an input's producer, still pending here: the first launch is a queued one
+  // (where measured), and the wait is paid by whatever reads the result on the host.
+  const bool queued = std::any_of(inputs.begin(), inputs.end(), [&](const InputResidence& in) {
+    return (in.pending_on & in.valid_on & me) != 0;
+  });
+  const double first_launch = queued && c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s;
+  const double sync = queued && !work.result_to_host ? 0.0 : c.sync_s;
+  // A timed fixed cost (a scan's, a sort's) whose first launch was waited for alone: queued, that
+  // launch's round trip is taken off (never below a queued launch).
+  const auto queued_fixed = [&](double fixed) {
+    return queued ? std::max(first_launch, fixed - (c.launch_s - first_launch)) : fixed;
+  };
   // A polygon mask, on a device whose polygon_mask was timed: the whole call into host memory
   // (its overhead, its rates, the vertices' copy and the mask's copy back included).
   const bool polygon = work.polygon_pixels > 0 && c.polygon_pixels_per_s > 0 && c.polygon_edges_per_s > 0;
@@ -186,7 +218,7 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     e.compute = c.polygon_s(work.polygon_pixels, work.polygon_row_edges) - c.polygon_overhead_s;
   } else if (work.sort_keys > 0 && c.sort_keys_per_s > 0) {
     // A sort, on a device whose own sort was timed: its fixed cost and its rate.
-    e.launch = c.sort_overhead_s + c.sync_s;
+    e.launch = queued_fixed(c.sort_overhead_s) + sync;
     e.compute = c.sort_s(work.sort_keys) - c.sort_overhead_s;
   } else {
     const bool timed_scan = work.scan && c.scan_launch_s > 0;
@@ -197,9 +229,9 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     // A scan, where the device's was timed: its launches as timed.
     const double more = std::max(1.0, work.launches) - 1;
     const double launches = timed_scan
-                                ? c.scan_launch_s
-                                : c.launch_s + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
-    e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + launches + c.sync_s;
+                                ? queued_fixed(c.scan_launch_s)
+                                : first_launch + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
+    e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + launches + sync;
     const double bytes = work.bytes_read + work.bytes_written;
     double arithmetic = move_s(work.ops, c.ops_rate(work.arithmetic));
     if (work.math_calls > 0 && c.math_per_s > 0 && work.arithmetic == Arithmetic::float32) {
@@ -212,7 +244,6 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   // The context current on each GPU: the device last given work. A read from another device
   // makes that one current; the operation's commands here then pay the switch to d.
   std::size_t current = after;
-  const std::uint64_t me = std::uint64_t{1} << d;
   for (const InputResidence& in : inputs) {
     if (in.valid_on & me) continue;
     if (in.on_host && (c.memory_is_host || polygon)) continue;  // (the timed call copied its vertices)
@@ -347,7 +378,10 @@ std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate&
   // The device last given work changes a decision only where switches cost something.
   if (switches_ && after < devices_.size()) key = mix(key, 0x5357000000000000ULL | after);
   key = mix(key, (work.result_to_host ? 1u : 0u) | static_cast<unsigned>(work.arithmetic) << 1);
-  for (const InputResidence& in : inputs) key = mix(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
+  for (const InputResidence& in : inputs) {
+    key = mix(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
+    if (in.pending_on & in.valid_on) key = mix(key, 0x5155000000000000ULL ^ (in.pending_on & in.valid_on));
+  }
   return key;
 }
 
@@ -375,6 +409,11 @@ std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
     const double f = signature != 0 ? correction(signature, work.elements, d) : 1.0;
     out += (d == 0 ? " " : " | ") + devices_[d].selector + " " + ms(f * (e.launch + e.compute)) + " ms";
     if (e.copy_in + e.copy_out > 0) out += " + " + ms(f * (e.copy_in + e.copy_out)) + " ms copy";
+    if (std::any_of(inputs.begin(), inputs.end(), [d](const InputResidence& in) {
+          return (in.pending_on & in.valid_on & (std::uint64_t{1} << d)) != 0;
+        })) {
+      out += " queued";
+    }
     if (f != 1.0) {
       char buf[32];
       std::snprintf(buf, sizeof buf, " (x%.2f learnt)", f);

@@ -203,37 +203,47 @@ std::string calibration_source(const Device& device) {
 
 // polygon_mask itself, as users and `weft bench placement` call it (polygon_mask_into a
 // std::vector on a queue of the device: the vertices' copy, the kernel, the mask's copy back
-// through pinned memory on a GPU), timed on four small images and fitted as overhead +
-// pixels / pixel rate + rows x vertices / edge rate. A work estimate of bytes and operations
-// was far off both ways (the H200's cuda:0 charged 180 us for a 1 MB mask it copies in 20,
-// PoCL on 2 cores put at a fifth of its time). A few ms on a 2-core CPU (after
-// the kernel's first build).
+// through pinned memory on a GPU), timed on eight square images of 16 to 1024 pixels a side
+// (the curve the model interpolates) and one of many vertices (the edge rate), and fitted as
+// overhead + pixels / pixel rate + rows x vertices / edge rate beyond them. A work estimate of
+// bytes and operations was far off both ways (the H200's cuda:0 charged 180 us for a 1 MB mask
+// it copies in 20, PoCL on 2 cores put at a fifth of its time), and so was the line between a
+// CPU backend's points (DeviceCosts::polygon_curve_s). A few ms on a 2-core CPU (after the
+// kernel's first build).
 void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
   if (!device) throw InvalidArgument("measure_polygon_costs: no device given");
   Queue q(device);
   const int reps = quick ? 3 : 7;
-  struct Image {
-    std::size_t vertices, side;
-  };
-  // The overhead's image; few and many vertices on 256 x 256 (the edge rate); few on 1024 x
-  // 1024 (the pixel rate: on 256 x 256 the host backend's threads are not all at work, and
-  // its rate there put its 10^6 pixels at 3.5 times their time).
-  const Image images[4] = {{4, 16}, {4, 256}, {256, 256}, {4, 1024}};
-  double t[4], pixels[4], edges[4];
-  for (int i = 0; i < 4; ++i) {
-    const std::size_t side = images[i].side;
-    const std::vector<Point> poly = random_polygon(images[i].vertices, 27, side, side);
+  const auto time_image = [&](std::size_t vertices, std::size_t side) {
+    const std::vector<Point> poly = random_polygon(vertices, 27, side, side);
     std::vector<std::uint8_t> out(side * side);
-    t[i] = median_time(reps, [&] { polygon_mask_into(q, poly, side, side, out); });
+    return median_time(reps, [&] { polygon_mask_into(q, poly, side, side, out); });
+  };
+  // 4 vertices on each side of the curve; 256 vertices on 256 x 256 (the edge rate against
+  // 4 there). The line's figures come from the curve's points: its overhead from the smallest,
+  // its pixel rate from the two largest (on 256 x 256 the host backend's threads are not all
+  // at work, and its rate there put 10^6 pixels at 3.5 times their time).
+  constexpr std::size_t points = DeviceCosts::polygon_points;
+  double t[points], pixels[points], edges[points];
+  for (std::size_t i = 0; i < points; ++i) {
+    const auto side = static_cast<std::size_t>(DeviceCosts::polygon_sides[i]);
+    t[i] = time_image(4, side);
     pixels[i] = static_cast<double>(side * side);
-    edges[i] = static_cast<double>(side * images[i].vertices);
+    edges[i] = static_cast<double>(side * 4);
   }
+  constexpr std::size_t mid = 4;  // 256 x 256
+  static_assert(DeviceCosts::polygon_sides[mid] == 256);
+  const double t_many = time_image(256, 256);
   // A busy moment can make the larger image look no slower: its own average then.
-  c.polygon_edges_per_s = t[2] > t[1] ? (edges[2] - edges[1]) / (t[2] - t[1]) : edges[2] / t[2];
-  const double pixel_time = t[3] - t[0] - (edges[3] - edges[0]) / c.polygon_edges_per_s;
-  c.polygon_pixels_per_s = pixel_time > 0 ? (pixels[3] - pixels[0]) / pixel_time : pixels[3] / t[3];
+  const double many_edges = 256.0 * 256.0;
+  c.polygon_edges_per_s = t_many > t[mid] ? (many_edges - edges[mid]) / (t_many - t[mid]) : many_edges / t_many;
+  const std::size_t a = points - 2, b = points - 1;
+  const double pixel_time = t[b] - t[a] - (edges[b] - edges[a]) / c.polygon_edges_per_s;
+  c.polygon_pixels_per_s = pixel_time > 0 ? (pixels[b] - pixels[a]) / pixel_time : pixels[b] / t[b];
   c.polygon_overhead_s =
       std::max(0.0, t[0] - pixels[0] / c.polygon_pixels_per_s - edges[0] / c.polygon_edges_per_s);
+  // The curve never falls: a point below the one before it (a busy moment) takes that one's.
+  for (std::size_t i = 0; i < points; ++i) c.polygon_curve_s[i] = std::max(t[i], i > 0 ? c.polygon_curve_s[i - 1] : 1e-9);
 }
 
 double measure_switch_cost(const Device& device, const Device& previous, bool quick) {

@@ -47,6 +47,9 @@ class EventImpl {
   /// finished(), where learning it costs nothing more than a look: false for an event a
   /// backend has not made real yet (CUDA's last command of a queue, recorded when wanted).
   virtual bool finished_if_known() const { return finished(); }
+  /// !finished(), where learning it costs nothing more than a look: false for an event a
+  /// backend has not made real yet (whether it is pending is not known without a call).
+  virtual bool pending_if_known() const { return !finished(); }
   /// Blocks until done; rethrows the command's failure.
   virtual void wait() = 0;
   /// Waits, then returns the times.

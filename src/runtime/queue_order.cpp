@@ -90,4 +90,14 @@ void DeviceOrder::retire(QueueImpl& queue) {
   retired_.push_back(std::move(m));
 }
 
+bool DeviceOrder::array_pending() {
+  if (array_work_.load(std::memory_order_relaxed) == 0) return false;
+  EventPtr last;
+  {
+    std::lock_guard lock(last_mutex_);
+    last = array_last_;
+  }
+  return last && last->pending_if_known();
+}
+
 }  // namespace weft::detail

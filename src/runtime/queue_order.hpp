@@ -84,6 +84,13 @@ class DeviceOrder {
   /// work, taken now, is what the array queue will wait for instead of the queue.
   void retire(QueueImpl& queue);
 
+  /// The commands enqueued on the array queue so far (one relaxed load): what an allocation
+  /// made on the device records (Residence::made_at) to tell later whether recent work wrote it.
+  std::uint64_t array_work() const noexcept { return array_work_.load(std::memory_order_relaxed); }
+  /// Whether the array queue's last command is known not to have finished yet (a look at its
+  /// event, no wait; false where learning it would cost a driver call).
+  bool array_pending();
+
  private:
   std::mutex mutex_;  // guards the array queue, the flagged queues and the retired markers
   std::weak_ptr<QueueImpl> array_queue_;

@@ -47,6 +47,7 @@ DeviceCosts sample() {
   c.polygon_overhead_s = 2.5e-5;
   c.polygon_pixels_per_s = 1.5e9;
   c.polygon_edges_per_s = 3.5e8;
+  for (std::size_t i = 0; i < DeviceCosts::polygon_points; ++i) c.polygon_curve_s[i] = 2.5e-5 * static_cast<double>(i + 1);
   c.measured_s = 1.75;
   return c;
 }
@@ -78,6 +79,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.polygon_overhead_s, 2.5e-5);
   EXPECT_DOUBLE_EQ(back.polygon_pixels_per_s, 1.5e9);
   EXPECT_DOUBLE_EQ(back.polygon_edges_per_s, 3.5e8);
+  for (std::size_t i = 0; i < DeviceCosts::polygon_points; ++i) EXPECT_DOUBLE_EQ(back.polygon_curve_s[i], c.polygon_curve_s[i]) << i;
   EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
   // The switch costs, the other device named by selector and identity (which holds spaces).
   ASSERT_EQ(back.switch_after.size(), 2u);
@@ -106,7 +108,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 // without the lines that format did not have, rightly framed (checksummed).
 std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  EXPECT_EQ(body.rfind("weft-costs 9\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 10\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
   for (const char* gone : missing) {
@@ -157,6 +159,13 @@ TEST(CostsFile, AFormat8FileWithKernelTimedMathOnACpuIsMeasuredAgain) {
   // Format 8 timed a CPU backend's math functions 16 to a work-item (PoCL's sin 1.7-2.5 times
   // cheaper than in an expression): its fields are format 9's, their figures are not.
   expect_measured_again(8, {});
+}
+
+TEST(CostsFile, AFormat9FileWithoutThePolygonCurveIsMeasuredAgain) {
+  // Format 9 fitted polygon_mask to a line, which put the H200 host's 10^5-pixel mask at a
+  // third of its time: never read without the curve.
+  expect_measured_again(9, {"polygon_curve_0_s ", "polygon_curve_1_s ", "polygon_curve_2_s ", "polygon_curve_3_s ",
+                            "polygon_curve_4_s ", "polygon_curve_5_s ", "polygon_curve_6_s ", "polygon_curve_7_s "});
 }
 
 TEST(CostsFile, ASmallSortIsInterpolatedFromTheTinyOne) {

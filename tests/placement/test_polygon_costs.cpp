@@ -4,6 +4,7 @@
 // itself on the devices present (the host's threads, PoCL).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -102,6 +103,32 @@ TEST(PolygonCosts, TheH200MasksManyVerticesOnCuda) {
   EXPECT_NEAR(measured.estimate(host, c.work, c.in).total(), 366e-6, 366e-6 / 2);
 }
 
+TEST(PolygonCosts, AMeasuredCurveIsInterpolatedWithItsExtraEdgesAndExtendedByTheRate) {
+  // The H200's host: 10^5 pixels (a 316 x 316 mask) took 55-65 us where the line through its
+  // smallest and largest images said 19 us; a curve with the step measured puts it there.
+  DeviceCosts c;
+  set_polygon(c, 3e-6, 6.9e9, 0.75e9);
+  const double line = c.polygon_s(1e5, 316 * 4);
+  EXPECT_LT(line, 25e-6);
+  const double curve[DeviceCosts::polygon_points] = {4e-6, 5e-6, 9e-6, 14e-6, 20e-6, 70e-6, 80e-6, 160e-6};
+  std::copy(std::begin(curve), std::end(curve), c.polygon_curve_s);
+  auto px = [](double side) { return side * side; };
+  // At a point, exactly its time; between two, linear in pixels; 4 edges a row cost nothing more.
+  EXPECT_DOUBLE_EQ(c.polygon_s(px(256), 256 * 4), 20e-6);
+  EXPECT_DOUBLE_EQ(c.polygon_s(px(1024), 1024 * 4), 160e-6);
+  const double f = (1e5 - px(256)) / (px(362) - px(256));
+  EXPECT_NEAR(c.polygon_s(1e5, 4 * std::sqrt(1e5)), 20e-6 + f * 50e-6, 1e-12);
+  EXPECT_GT(c.polygon_s(1e5, 4 * std::sqrt(1e5)), 2 * line);
+  // More vertices: their row edges at the edge rate.
+  EXPECT_NEAR(c.polygon_s(px(256), 256 * 256), 20e-6 + (256 * 256 - 256 * 4) / 0.75e9, 1e-12);
+  // Below the smallest image: its time; beyond the largest: the pixel rate.
+  EXPECT_DOUBLE_EQ(c.polygon_s(100, 40), 4e-6);
+  EXPECT_NEAR(c.polygon_s(4e6, 4 * 2000), 160e-6 + (4e6 - px(1024)) / 6.9e9, 1e-12);
+  // A curve with a point unmeasured is not used.
+  c.polygon_curve_s[3] = 0;
+  EXPECT_DOUBLE_EQ(c.polygon_s(1e5, 316 * 4), line);
+}
+
 // On every device with double precision here (the host's threads and PoCL on the VM).
 TEST(PolygonCosts, MeasuredOnTheHostAndPoclWithPositiveFiniteRates) {
   EXPECT_THROW(
@@ -118,6 +145,13 @@ TEST(PolygonCosts, MeasuredOnTheHostAndPoclWithPositiveFiniteRates) {
     EXPECT_TRUE(std::isfinite(c.polygon_pixels_per_s) && c.polygon_pixels_per_s > 0) << d.selector();
     EXPECT_TRUE(std::isfinite(c.polygon_edges_per_s) && c.polygon_edges_per_s > 0) << d.selector();
     EXPECT_TRUE(std::isfinite(c.polygon_overhead_s) && c.polygon_overhead_s >= 0) << d.selector();
+    // The curve: every point measured, none below the one before.
+    for (std::size_t i = 0; i < DeviceCosts::polygon_points; ++i) {
+      EXPECT_TRUE(std::isfinite(c.polygon_curve_s[i]) && c.polygon_curve_s[i] > 0) << d.selector() << " " << i;
+      if (i > 0) {
+        EXPECT_GE(c.polygon_curve_s[i], c.polygon_curve_s[i - 1]) << d.selector() << " " << i;
+      }
+    }
     // The model then gives a 256 x 256 mask of 256 vertices a finite, positive time.
     EXPECT_GT(c.polygon_s(65536, 65536), 0) << d.selector();
     EXPECT_TRUE(std::isfinite(c.polygon_s(65536, 65536))) << d.selector();

@@ -165,6 +165,10 @@ bool CudaEvent::finished_if_known() const {
   return end_.load(std::memory_order_acquire) != nullptr && finished();
 }
 
+bool CudaEvent::pending_if_known() const {
+  return end_.load(std::memory_order_acquire) != nullptr && !finished();
+}
+
 void CudaEvent::check_foreign() const {
   for (const auto& f : foreign_) {
     try {

@@ -93,6 +93,7 @@ class CudaEvent final : public EventImpl, public std::enable_shared_from_this<Cu
   ~CudaEvent() override;
   EventStatus status() const override;
   bool finished_if_known() const override;
+  bool pending_if_known() const override;
   void wait() override;
   EventProfile profile() override;
   void on_complete(std::function<void()> callback) override;
