@@ -134,9 +134,11 @@ struct WEFT_API DeviceCosts {
   double sort_tiny_s = 0;
   // polygon_mask itself: a whole call of polygon_mask_into a std::vector (its vertices' copy,
   // its kernel and the mask's copy back, through pinned memory on a GPU) timed on a few small
-  // images and fitted as polygon(pixels, row_edges) = polygon_overhead_s + pixels /
-  // polygon_pixels_per_s + row_edges / polygon_edges_per_s (row_edges: rows x vertices).
-  // 0: not measured (the model then counts its bytes, operations and the mask's copy).
+  // images. The line polygon(pixels, row_edges) = polygon_overhead_s + pixels /
+  // polygon_pixels_per_s + row_edges / polygon_edges_per_s (row_edges: rows x vertices) is what
+  // a calibration without the curve below uses; with it, its edge rate, and its pixel rate
+  // beyond the curve's largest image. 0: not measured (the model then counts its bytes,
+  // operations and the mask's copy).
   double polygon_overhead_s = 0;
   double polygon_pixels_per_s = 0;
   double polygon_edges_per_s = 0;
@@ -170,8 +172,9 @@ struct WEFT_API DeviceCosts {
   /// included (sync excluded); infinite when its rate was not measured.
   double sort_s(double keys) const noexcept;
   /// Seconds a polygon_mask call into host memory takes (overhead, kernel and the mask's copy
-  /// back); infinite when its rates were not measured.
-  double polygon_s(double pixels, double row_edges) const noexcept;
+  /// back) for pixels pixels in rows rows (0: a square image's) and row_edges rows x vertices;
+  /// infinite when its rates were not measured.
+  double polygon_s(double pixels, double row_edges, double rows = 0) const noexcept;
 };
 
 /// What an operation does, for the model: from the generated kernel (elements touched, bytes
@@ -201,6 +204,7 @@ struct WEFT_API WorkEstimate {
   // vertices' copy and the mask's copy back (neither is added again).
   double polygon_pixels = 0;
   double polygon_row_edges = 0;
+  double polygon_rows = 0;  // its height (0: taken as a square image's)
 };
 
 /// The work estimates device auto makes for operations that are not one fused kernel

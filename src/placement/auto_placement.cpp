@@ -22,6 +22,7 @@
 #include "core/log.hpp"
 #include "runtime/device_work.hpp"
 #include "placement/costs_file.hpp"
+#include "placement/queued.hpp"
 #include "runtime/backend.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
@@ -115,23 +116,35 @@ double node_ops(const ExprNode& n) {
 // waits for that too, which the model does not see.)
 constexpr std::uint64_t recent_commands = 16;
 
+// Which devices of the table one analysis found busy (their array queue's last command not
+// done): each is asked once per analysis (a lock and a look at an event).
+struct BusyDevices {
+  std::uint64_t asked = 0, busy = 0;
+};
+
 // Marks the allocation's first copy pending (InputResidence::pending_on) when an operation made
 // it there a few commands ago and that device's array queue has not finished yet.
-void mark_pending(const Residence& r, const Buffer& first, const AutoTable& t, InputResidence& in) {
+void mark_pending(const Residence& r, const Buffer& first, const AutoTable& t, BusyDevices& seen,
+                  InputResidence& in) {
   const std::uint64_t made = r.made_at.load(std::memory_order_relaxed);
   if (made == Residence::not_tracked) return;
   const auto& device = first.impl()->device();
   DeviceOrder& order = device->order();
-  if (order.array_work() - made > recent_commands || !order.array_pending()) return;
-  const void* impl = device.get();
+  if (order.array_work() - made > recent_commands) return;
   for (std::size_t i = 0; i < t.impls.size(); ++i) {
-    if (t.impls[i] == impl) in.pending_on |= std::uint64_t{1} << i;
+    if (t.impls[i] != device.get()) continue;
+    const std::uint64_t bit = std::uint64_t{1} << i;
+    if (!(seen.asked & bit)) {
+      seen.asked |= bit;
+      if (order.array_pending()) seen.busy |= bit;
+    }
+    in.pending_on |= seen.busy & bit;
   }
 }
 
 // The residence of one allocation: its bytes, where its valid copies are and whether its first
 // copy is still being written there.
-InputResidence residence_of(const Array& a, const AutoTable& t) {
+InputResidence residence_of(const Array& a, const AutoTable& t, BusyDevices& seen) {
   auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
   InputResidence in;
   in.bytes = static_cast<double>(r.bytes);
@@ -148,14 +161,14 @@ InputResidence residence_of(const Array& a, const AutoTable& t) {
   };
   if (!r.spread.load(std::memory_order_acquire)) {
     // One copy, the array's own, valid (copy_on sets spread, under the lock, once a second one
-    // is made): no lock taken, the usual case of a repeated operation on one device.
+    // is made): no residence lock taken, the usual case of a repeated operation on one device.
     if (!in_table(a.buffer_handle().impl()->device().get()) && a.device().info().capabilities.memory_is_host) {
       in.on_host = true;
     }
-    mark_pending(r, a.buffer_handle(), t, in);
+    mark_pending(r, a.buffer_handle(), t, seen, in);
     return in;
   }
-  std::lock_guard lock(r.mutex);
+  std::unique_lock lock(r.mutex);
   // Borrowed host memory: its copies elsewhere are refreshed from it by each operation that
   // runs there (Array::to), so only the borrowed copy counts while it is valid.
   const bool borrowed = r.borrowed.load(std::memory_order_relaxed) && r.copies.front().valid;
@@ -163,7 +176,10 @@ InputResidence residence_of(const Array& a, const AutoTable& t) {
     if (!c.valid || (borrowed && &c != &r.copies.front())) continue;
     if (!in_table(c.device.impl().get()) && c.device.info().capabilities.memory_is_host) in.on_host = true;
   }
-  if (r.copies.front().valid) mark_pending(r, r.copies.front().buffer, t, in);
+  const bool first_valid = r.copies.front().valid;
+  const Buffer first = r.copies.front().buffer;
+  lock.unlock();
+  if (first_valid) mark_pending(r, first, t, seen, in);
   return in;
 }
 
@@ -178,6 +194,7 @@ struct Walk {
   std::uint64_t signature = 0xcbf29ce484222325ULL;
   SmallVector<const void*, 8> seen;
   SmallVector<InputResidence, 8>& inputs;  // the distinct allocations' residences
+  BusyDevices busy;
 };
 
 // How many arrays the tree reads and how many of them are automatic; the device of the first
@@ -216,7 +233,7 @@ void walk(const ExprNode& n, const AutoTable& t, Walk& w) {
   for (const char c : n.op) w.signature = (w.signature ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
   if (n.kind == ExprNode::Kind::leaf && !w.seen.contains(n.array.allocation_id())) {
     w.seen.push_back(n.array.allocation_id());
-    w.inputs.push_back(residence_of(n.array, t));
+    w.inputs.push_back(residence_of(n.array, t, w.busy));
   }
   for (const auto& k : n.kids) walk(*k, t, w);
 }
@@ -241,14 +258,6 @@ NodePtr moved(const NodePtr& n, const Device& d) {
 }
 
 thread_local Device pinned;  // set_placement_pin
-
-// Whether an operation on device index d queues behind an input's pending producer: it is not
-// timed then (its time from the decision would include the producer's).
-bool queued_on(std::span<const InputResidence> inputs, std::size_t d) {
-  return std::any_of(inputs.begin(), inputs.end(), [d](const InputResidence& in) {
-    return (in.pending_on & in.valid_on & (std::uint64_t{1} << d)) != 0;
-  });
-}
 
 // The table index of the device the process last gave work (runtime/device_work.hpp), for the
 // switch term; no_device where no switch costs anything (one relaxed load then).
@@ -412,9 +421,11 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   const Device& d = t.devices[best];
   // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
   // observe() drops the remembered decision while its estimate is still moving. Its clock
-  // starts here, after the choice (a remembered one reads no clock).
+  // starts here, after the choice (a remembered one reads no clock). An operation reading an
+  // input whose producer is still pending is not timed: queued behind it, or copying it
+  // elsewhere, its time from here would include the producer's.
   std::shared_ptr<const AutoDecision> decision;
-  if (!remembered && config().placement_learn && !queued_on(a.inputs(), best)) {
+  if (!remembered && config().placement_learn && !any_pending(a.inputs())) {
     const std::span<const InputResidence> inputs = a.inputs();
     decision = std::make_shared<const AutoDecision>(AutoDecision{
         a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best,
@@ -437,7 +448,7 @@ AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEs
   const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered, after);
   WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature, after));
   std::shared_ptr<const AutoDecision> decision;
-  if (!remembered && config().placement_learn && !queued_on(inputs, best)) {
+  if (!remembered && config().placement_learn && !any_pending(inputs)) {
     decision = std::make_shared<const AutoDecision>(AutoDecision{
         signature, work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best, std::chrono::steady_clock::now(),
         after});

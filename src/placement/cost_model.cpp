@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "placement/queued.hpp"
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
 
@@ -88,7 +89,7 @@ double DeviceCosts::sort_s(double keys) const noexcept {
   return sort_overhead_s + move_s(first, sort_small_keys_per_s) + move_s(keys - first, sort_keys_per_s);
 }
 
-double DeviceCosts::polygon_s(double pixels, double row_edges) const noexcept {
+double DeviceCosts::polygon_s(double pixels, double row_edges, double rows) const noexcept {
   const bool curve = std::all_of(std::begin(polygon_curve_s), std::end(polygon_curve_s),
                                  [](double t) { return t > 0 && std::isfinite(t); });
   if (!curve) {
@@ -107,8 +108,10 @@ double DeviceCosts::polygon_s(double pixels, double row_edges) const noexcept {
     const double f = (pixels - px(i - 1)) / (px(i) - px(i - 1));
     four = polygon_curve_s[i - 1] + f * (polygon_curve_s[i] - polygon_curve_s[i - 1]);
   }
-  // Its rows' edges are 4 a row (a square image: sqrt(pixels) rows); more cost the edge rate.
-  return four + move_s(std::max(0.0, row_edges - 4 * std::sqrt(pixels)), polygon_edges_per_s);
+  // Its rows' edges are 4 a row (rows not given: a square image's, sqrt(pixels)); more cost the
+  // edge rate.
+  const double four_edges = 4 * (rows > 0 ? rows : std::sqrt(pixels));
+  return four + move_s(std::max(0.0, row_edges - four_edges), polygon_edges_per_s);
 }
 
 const char* to_string(Arithmetic a) noexcept {
@@ -200,10 +203,8 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   const std::uint64_t me = std::uint64_t{1} << d;
   // Queued behind an input's producer, still pending here: the first launch is a queued one
   // (where measured), and the wait is paid by whatever reads the result on the host.
-  const bool queued = std::any_of(inputs.begin(), inputs.end(), [&](const InputResidence& in) {
-    return (in.pending_on & in.valid_on & me) != 0;
-  });
-  const double first_launch = queued && c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s;
+  const bool queued = detail::queued_behind(inputs, d);
+  const double first_launch = queued && c.queued_launch_s > 0 ? std::min(c.queued_launch_s, c.launch_s) : c.launch_s;
   const double sync = queued && !work.result_to_host ? 0.0 : c.sync_s;
   // A timed fixed cost (a scan's, a sort's) whose first launch was waited for alone: queued, that
   // launch's round trip is taken off (never below a queued launch).
@@ -215,7 +216,7 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   const bool polygon = work.polygon_pixels > 0 && c.polygon_pixels_per_s > 0 && c.polygon_edges_per_s > 0;
   if (polygon) {
     e.launch = c.polygon_overhead_s;
-    e.compute = c.polygon_s(work.polygon_pixels, work.polygon_row_edges) - c.polygon_overhead_s;
+    e.compute = c.polygon_s(work.polygon_pixels, work.polygon_row_edges, work.polygon_rows) - c.polygon_overhead_s;
   } else if (work.sort_keys > 0 && c.sort_keys_per_s > 0) {
     // A sort, on a device whose own sort was timed: its fixed cost and its rate.
     e.launch = queued_fixed(c.sort_overhead_s) + sync;
@@ -349,6 +350,12 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
     }
   }
   learnt_->any.store(true, std::memory_order_release);
+  // A counted factor moved: every remembered decision is made again, those made with an input
+  // pending somewhere too (InputResidence::pending_on: their keys differ from these inputs').
+  if (moved) {
+    forget();
+    return moved;
+  }
   // The decision is remembered per device last given work: each is made again.
   decisions_[decision_key(signature, work, inputs, no_device) % decision_slots].store(0, std::memory_order_relaxed);
   for (std::size_t a = 0; a < devices_.size(); ++a) {
@@ -409,11 +416,7 @@ std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
     const double f = signature != 0 ? correction(signature, work.elements, d) : 1.0;
     out += (d == 0 ? " " : " | ") + devices_[d].selector + " " + ms(f * (e.launch + e.compute)) + " ms";
     if (e.copy_in + e.copy_out > 0) out += " + " + ms(f * (e.copy_in + e.copy_out)) + " ms copy";
-    if (std::any_of(inputs.begin(), inputs.end(), [d](const InputResidence& in) {
-          return (in.pending_on & in.valid_on & (std::uint64_t{1} << d)) != 0;
-        })) {
-      out += " queued";
-    }
+    if (detail::queued_behind(inputs, d)) out += " queued";
     if (f != 1.0) {
       char buf[32];
       std::snprintf(buf, sizeof buf, " (x%.2f learnt)", f);

@@ -219,7 +219,7 @@ void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
     std::vector<std::uint8_t> out(side * side);
     return median_time(reps, [&] { polygon_mask_into(q, poly, side, side, out); });
   };
-  // 4 vertices on each side of the curve; 256 vertices on 256 x 256 (the edge rate against
+  // 4 vertices on each image of the curve; 256 vertices on 256 x 256 (the edge rate against
   // 4 there). The line's figures come from the curve's points: its overhead from the smallest,
   // its pixel rate from the two largest (on 256 x 256 the host backend's threads are not all
   // at work, and its rate there put 10^6 pixels at 3.5 times their time).

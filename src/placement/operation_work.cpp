@@ -63,6 +63,7 @@ WorkEstimate polygon_work(std::size_t vertices, std::size_t height, std::size_t 
   w.result_bytes = pixels;
   w.polygon_pixels = pixels;
   w.polygon_row_edges = static_cast<double>(height) * static_cast<double>(vertices);
+  w.polygon_rows = static_cast<double>(height);
   return w;
 }
 

@@ -97,6 +97,17 @@ TEST(QueuedPlacement, AResultWhoseProducerIsStillQueuedIsPending) {
     const Array a = Array::from_host<float>(v, Shape{1000}, d).to_auto();
     Queue gate_queue(d);
     UserEvent gate;
+    // Opened however the test ends (a failed assertion returns early): a gate left shut would
+    // hold d's array queue, and every later test on d, for ever.
+    struct Opener {
+      const UserEvent& gate;
+      bool opened = false;
+      void open() {
+        if (!opened) gate.complete();
+        opened = true;
+      }
+      ~Opener() { open(); }
+    } opener{gate};
     const Event held[] = {gate};
     gate_queue.marker(held);
     Array t;
@@ -110,7 +121,7 @@ TEST(QueuedPlacement, AResultWhoseProducerIsStillQueuedIsPending) {
     // (CUDA records a queue's last event only when it is wanted: whether it is pending is not
     // known there without a driver call, and is not asked.)
     if (d.selector().rfind("cuda", 0) == 0) {
-      gate.complete();
+      opener.open();
       continue;
     }
     EXPECT_NE(queued.text.find("queued"), std::string::npos) << queued.text;
@@ -118,7 +129,7 @@ TEST(QueuedPlacement, AResultWhoseProducerIsStillQueuedIsPending) {
     EXPECT_LE(queued.estimates[i].launch,
               (costs.queued_launch_s > 0 ? costs.queued_launch_s : costs.launch_s) + costs.wide_launch_s + 1e-12)
         << queued.text;
-    gate.complete();
+    opener.open();
     EXPECT_EQ(t.to_host<float>(), std::vector<float>(1000, 3.0f));
     const PlacementExplanation idle = explain(Expr(t) + 1);
     EXPECT_EQ(idle.text.find("queued"), std::string::npos) << idle.text;
