@@ -29,14 +29,10 @@ std::vector<DeviceCosts> vm_table() {
   return t;
 }
 
+// eval(a*b) of two float32 arrays of n elements resident on one device (its result stays there).
 WorkEstimate light_eval(double n) {
-  WorkEstimate w;
-  w.elements = static_cast<std::int64_t>(n);
-  w.bytes_read = 8 * n;
-  w.bytes_written = 4 * n;
-  w.ops = 2 * n;
-  w.result_bytes = 4 * n;
-  return w;
+  return {.elements = static_cast<std::int64_t>(n), .bytes_read = 8 * n, .bytes_written = 4 * n, .ops = 2 * n,
+          .result_bytes = 4 * n};
 }
 
 TEST(QueuedPlacement, AnInputPendingOnTheDeviceMakesItsLaunchAQueuedOneWithoutAWait) {
