@@ -68,6 +68,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("polygon_overhead_s").value(c.polygon_overhead_s);
   w.key("polygon_pixels_per_s").value(c.polygon_pixels_per_s);
   w.key("polygon_edges_per_s").value(c.polygon_edges_per_s);
+  w.key("polygon_few_rows_edges_per_s").value(c.polygon_few_rows_edges_per_s);
   w.key("polygon_curve_s").begin_array();
   for (const double t : c.polygon_curve_s) w.value(t);
   w.end_array();

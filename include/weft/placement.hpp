@@ -152,6 +152,16 @@ struct WEFT_API DeviceCosts {
   static constexpr std::size_t polygon_points = 8;
   static constexpr double polygon_sides[polygon_points] = {16, 45, 128, 181, 256, 362, 512, 1024};
   double polygon_curve_s[polygon_points] = {0, 0, 0, 0, 0, 0, 0, 0};
+  // The edge rate on fewer rows: 256 vertices against 4 on the curve's 128 x 128 image
+  // (polygon_sides[polygon_few_rows_point]), never above polygon_edges_per_s (256 rows). A
+  // CPU's rows are shared among its threads, and fewer rows keep fewer of them at work: PoCL on
+  // the 2-core VM ran an edge in 9-11 ns on 64-128 rows, and in 4.4 or 9.6 (two modes) on 256;
+  // the host backend in 5.5-7.8 against 4. Where measured, a mask of at most 128 rows has its
+  // extra edges at this rate, and one between 128 and 256 rows at the per-edge time
+  // interpolated linearly in rows. 0: not measured (polygon_edges_per_s throughout).
+  static constexpr std::size_t polygon_few_rows_point = 2;
+  static constexpr std::size_t polygon_edges_point = 4;  // 256 x 256: polygon_edges_per_s's image
+  double polygon_few_rows_edges_per_s = 0;
   // The first command here after work on each other device whose memory is not the host's
   // (measured by alternating tiny commands; an entry of 0: measured, no switch). The model
   // adds it when the last command of the process went to that device (Chooser::estimate).
@@ -175,6 +185,8 @@ struct WEFT_API DeviceCosts {
   /// back) for pixels pixels in rows rows (0: a square image's) and row_edges rows x vertices;
   /// infinite when its rates were not measured.
   double polygon_s(double pixels, double row_edges, double rows = 0) const noexcept;
+  /// Seconds per row edge beyond a 4-vertex polygon's on a mask of rows rows (polygon_s).
+  double polygon_edge_s(double rows) const noexcept;
 };
 
 /// What an operation does, for the model: from the generated kernel (elements touched, bytes

@@ -89,12 +89,21 @@ double DeviceCosts::sort_s(double keys) const noexcept {
   return sort_overhead_s + move_s(first, sort_small_keys_per_s) + move_s(keys - first, sort_keys_per_s);
 }
 
+double DeviceCosts::polygon_edge_s(double rows) const noexcept {
+  const double many = polygon_edges_per_s > 0 ? 1 / polygon_edges_per_s : std::numeric_limits<double>::infinity();
+  if (!(polygon_few_rows_edges_per_s > 0) || !(rows > 0)) return many;
+  const double few = 1 / polygon_few_rows_edges_per_s;
+  const double lo = polygon_sides[polygon_few_rows_point], hi = polygon_sides[polygon_edges_point];
+  return few + std::clamp((rows - lo) / (hi - lo), 0.0, 1.0) * (many - few);
+}
+
 double DeviceCosts::polygon_s(double pixels, double row_edges, double rows) const noexcept {
+  // (Rows not given: a square image's, sqrt(pixels).)
+  if (!(rows > 0)) rows = std::sqrt(pixels);
+  const auto edges_s = [&](double edges) { return edges > 0 ? edges * polygon_edge_s(rows) : 0.0; };
   const bool curve = std::all_of(std::begin(polygon_curve_s), std::end(polygon_curve_s),
                                  [](double t) { return t > 0 && std::isfinite(t); });
-  if (!curve) {
-    return polygon_overhead_s + move_s(pixels, polygon_pixels_per_s) + move_s(row_edges, polygon_edges_per_s);
-  }
+  if (!curve) return polygon_overhead_s + move_s(pixels, polygon_pixels_per_s) + edges_s(row_edges);
   // A 4-vertex polygon's time at this many pixels, from the measured points.
   const auto px = [](std::size_t i) { return polygon_sides[i] * polygon_sides[i]; };
   double four;
@@ -108,10 +117,8 @@ double DeviceCosts::polygon_s(double pixels, double row_edges, double rows) cons
     const double f = (pixels - px(i - 1)) / (px(i) - px(i - 1));
     four = polygon_curve_s[i - 1] + f * (polygon_curve_s[i] - polygon_curve_s[i - 1]);
   }
-  // Its rows' edges are 4 a row (rows not given: a square image's, sqrt(pixels)); more cost the
-  // edge rate.
-  const double four_edges = 4 * (rows > 0 ? rows : std::sqrt(pixels));
-  return four + move_s(std::max(0.0, row_edges - four_edges), polygon_edges_per_s);
+  // Its rows' edges are 4 a row; more cost the edge rate on this many rows.
+  return four + edges_s(row_edges - 4 * rows);
 }
 
 const char* to_string(Arithmetic a) noexcept {

@@ -5,7 +5,7 @@
 // size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
 // or foreign file is measured again (with a log line), never trusted.
 //
-//   weft-costs 10
+//   weft-costs 11
 //   identity host|AMD EPYC 7B13|g++ 12|...|units=2
 //   launch_s 2.1e-05
 //   ...
@@ -43,10 +43,11 @@ namespace {
 // each other device and the sort's rate up to sort_small_keys; format 6 adds polygon_mask's
 // own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost and
 // a small scan's; format 9 times a CPU backend's math functions as expressions call them;
-// format 10 adds polygon_mask's measured curve (DeviceCosts::polygon_curve_s). A
+// format 10 adds polygon_mask's measured curve (DeviceCosts::polygon_curve_s), format 11 its
+// edge rate on 128 rows (DeviceCosts::polygon_few_rows_edges_per_s). A
 // file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 10";
+constexpr const char* header = "weft-costs 11";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -80,6 +81,7 @@ void each_number(C& c, F&& f) {
   f("polygon_overhead_s", c.polygon_overhead_s);
   f("polygon_pixels_per_s", c.polygon_pixels_per_s);
   f("polygon_edges_per_s", c.polygon_edges_per_s);
+  f("polygon_few_rows_edges_per_s", c.polygon_few_rows_edges_per_s);
   static constexpr const char* curve[DeviceCosts::polygon_points] = {
       "polygon_curve_0_s", "polygon_curve_1_s", "polygon_curve_2_s", "polygon_curve_3_s",
       "polygon_curve_4_s", "polygon_curve_5_s", "polygon_curve_6_s", "polygon_curve_7_s"};

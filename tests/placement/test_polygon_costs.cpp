@@ -129,6 +129,35 @@ TEST(PolygonCosts, AMeasuredCurveIsInterpolatedWithItsExtraEdgesAndExtendedByThe
   EXPECT_DOUBLE_EQ(c.polygon_s(1e5, 316 * 4), line);
 }
 
+TEST(PolygonCosts, FewRowsHaveTheirEdgesAtTheRateMeasuredOnFewRows) {
+  // PoCL on the 2-core VM: an edge in about 10 ns on 128 rows, 4 ns on 256 (where the one rate
+  // chose it over the host for 100 x 100 masks of 256 vertices, 1.4-1.8 times the host's time).
+  DeviceCosts c;
+  set_polygon(c, 30e-6, 1.9e9, 0.25e9);
+  const double curve[DeviceCosts::polygon_points] = {30e-6, 35e-6, 60e-6, 80e-6, 130e-6, 200e-6, 300e-6, 700e-6};
+  std::copy(std::begin(curve), std::end(curve), c.polygon_curve_s);
+  const double extra100 = 100.0 * 252;  // a 100 x 100 mask's edges beyond 4 a row
+  const double one_rate = c.polygon_s(100 * 100, 100 * 256, 100);
+  EXPECT_DOUBLE_EQ(c.polygon_edge_s(100), 1 / 0.25e9);
+  c.polygon_few_rows_edges_per_s = 0.1e9;
+  // At most 128 rows: the rate on 128; 256 and more: the rate on 256; between, linear in rows.
+  EXPECT_DOUBLE_EQ(c.polygon_edge_s(32), 1 / 0.1e9);
+  EXPECT_DOUBLE_EQ(c.polygon_edge_s(128), 1 / 0.1e9);
+  EXPECT_DOUBLE_EQ(c.polygon_edge_s(256), 1 / 0.25e9);
+  EXPECT_DOUBLE_EQ(c.polygon_edge_s(2000), 1 / 0.25e9);
+  EXPECT_NEAR(c.polygon_edge_s(192), 0.5 / 0.1e9 + 0.5 / 0.25e9, 1e-18);
+  EXPECT_NEAR(c.polygon_s(100 * 100, 100 * 256, 100) - one_rate, extra100 * (1 / 0.1e9 - 1 / 0.25e9), 1e-12);
+  // Rows not given: a square image's; a 4-vertex polygon pays no edge rate at all.
+  EXPECT_DOUBLE_EQ(c.polygon_s(100 * 100, 100 * 256), c.polygon_s(100 * 100, 100 * 256, 100));
+  EXPECT_DOUBLE_EQ(c.polygon_s(128 * 128, 128 * 4, 128), 60e-6);
+  // Without the curve the line's edges follow the rows too; unmeasured rates make it infinite.
+  c.polygon_curve_s[0] = 0;
+  EXPECT_NEAR(c.polygon_s(1e4, 100 * 256, 100), 30e-6 + 1e4 / 1.9e9 + 100 * 256 / 0.1e9, 1e-12);
+  c.polygon_edges_per_s = 0;
+  c.polygon_few_rows_edges_per_s = 0;
+  EXPECT_TRUE(std::isinf(c.polygon_s(1e4, 100 * 256, 100)));
+}
+
 // On every device with double precision here (the host's threads and PoCL on the VM).
 TEST(PolygonCosts, MeasuredOnTheHostAndPoclWithPositiveFiniteRates) {
   EXPECT_THROW(
@@ -144,6 +173,9 @@ TEST(PolygonCosts, MeasuredOnTheHostAndPoclWithPositiveFiniteRates) {
     measure_polygon_costs(d, true, c);
     EXPECT_TRUE(std::isfinite(c.polygon_pixels_per_s) && c.polygon_pixels_per_s > 0) << d.selector();
     EXPECT_TRUE(std::isfinite(c.polygon_edges_per_s) && c.polygon_edges_per_s > 0) << d.selector();
+    // The rate on fewer rows: measured, never above the one on 256.
+    EXPECT_GT(c.polygon_few_rows_edges_per_s, 0) << d.selector();
+    EXPECT_LE(c.polygon_few_rows_edges_per_s, c.polygon_edges_per_s) << d.selector();
     EXPECT_TRUE(std::isfinite(c.polygon_overhead_s) && c.polygon_overhead_s >= 0) << d.selector();
     // The curve: every point measured, none below the one before.
     for (std::size_t i = 0; i < DeviceCosts::polygon_points; ++i) {
