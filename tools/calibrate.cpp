@@ -65,6 +65,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("sort_overhead_s").value(c.sort_overhead_s);
   w.key("sort_small_keys_per_s").value(c.sort_small_keys_per_s);
   w.key("sort_tiny_s").value(c.sort_tiny_s);
+  w.key("scan_tiny_s").value(c.scan_tiny_s);
   w.key("polygon_overhead_s").value(c.polygon_overhead_s);
   w.key("polygon_pixels_per_s").value(c.polygon_pixels_per_s);
   w.key("polygon_edges_per_s").value(c.polygon_edges_per_s);

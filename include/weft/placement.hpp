@@ -83,6 +83,13 @@ struct WEFT_API DeviceCosts {
   // (launches x the launch figures).
   static constexpr double scan_small_elements = 1024;
   double scan_launch_s = 0;
+  // The same scan of scan_tiny_elements elements (format 11): a shorter scan's fixed cost is
+  // interpolated linearly in elements between the two, never above scan_launch_s. The H200's
+  // host scanned 100 elements in about 2 us where 1024 took 5.7 (the scan's three chunked
+  // passes), and auto left 100 elements on NVIDIA OpenCL at 1.22-1.25 times the host's time.
+  // 0: not measured (scan_launch_s throughout).
+  static constexpr double scan_tiny_elements = 64;
+  double scan_tiny_s = 0;
   double sync_s = 0;              // finishing an idle queue: paid once by each operation waited for
   double bandwidth_Bps = 0;       // device memory, bytes read plus written per second (a copy kernel)
   double ops_per_s[3] = {0, 0, 0};  // float32, float64, integer operations per second (Arithmetic order)
@@ -187,6 +194,9 @@ struct WEFT_API DeviceCosts {
   double polygon_s(double pixels, double row_edges, double rows = 0) const noexcept;
   /// Seconds per row edge beyond a 4-vertex polygon's on a mask of rows rows (polygon_s).
   double polygon_edge_s(double rows) const noexcept;
+  /// A timed scan's fixed cost (sync excluded) for a scan of elements elements: scan_launch_s,
+  /// interpolated down to scan_tiny_s below scan_small_elements where that was measured.
+  double scan_fixed_s(double elements) const noexcept;
 };
 
 /// What an operation does, for the model: from the generated kernel (elements touched, bytes

@@ -89,6 +89,12 @@ double DeviceCosts::sort_s(double keys) const noexcept {
   return sort_overhead_s + move_s(first, sort_small_keys_per_s) + move_s(keys - first, sort_keys_per_s);
 }
 
+double DeviceCosts::scan_fixed_s(double elements) const noexcept {
+  if (!(scan_tiny_s > 0) || !(scan_tiny_s < scan_launch_s) || elements >= scan_small_elements) return scan_launch_s;
+  const double f = std::max(0.0, elements - scan_tiny_elements) / (scan_small_elements - scan_tiny_elements);
+  return scan_tiny_s + f * (scan_launch_s - scan_tiny_s);
+}
+
 double DeviceCosts::polygon_edge_s(double rows) const noexcept {
   const double many = polygon_edges_per_s > 0 ? 1 / polygon_edges_per_s : std::numeric_limits<double>::infinity();
   if (!(polygon_few_rows_edges_per_s > 0) || !(rows > 0)) return many;
@@ -237,7 +243,7 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     // A scan, where the device's was timed: its launches as timed.
     const double more = std::max(1.0, work.launches) - 1;
     const double launches = timed_scan
-                                ? queued_fixed(c.scan_launch_s)
+                                ? queued_fixed(c.scan_fixed_s(static_cast<double>(work.elements)))
                                 : first_launch + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
     e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + launches + sync;
     const double bytes = work.bytes_read + work.bytes_written;

@@ -44,7 +44,7 @@ namespace {
 // own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost and
 // a small scan's; format 9 times a CPU backend's math functions as expressions call them;
 // format 10 adds polygon_mask's measured curve (DeviceCosts::polygon_curve_s), format 11 its
-// edge rate on 128 rows (DeviceCosts::polygon_few_rows_edges_per_s). A
+// edge rate on 128 rows (DeviceCosts::polygon_few_rows_edges_per_s) and a tiny scan's time. A
 // file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
 constexpr const char* header = "weft-costs 11";
@@ -59,6 +59,7 @@ void each_number(C& c, F&& f) {
   f("wide_launch_s", c.wide_launch_s);
   f("queued_launch_s", c.queued_launch_s);
   f("scan_launch_s", c.scan_launch_s);
+  f("scan_tiny_s", c.scan_tiny_s);
   f("sync_s", c.sync_s);
   f("bandwidth_Bps", c.bandwidth_Bps);
   f("float32_ops_per_s", c.ops_per_s[0]);

@@ -165,5 +165,35 @@ TEST(PlacementCopyTerms, AScanTakesTheLaunchesItsDeviceWasTimedAt) {
   EXPECT_DOUBLE_EQ(timed.estimate(cuda, eval, inputs(400, 3, on_cuda)).launch, t[cuda].launch_s + t[cuda].sync_s);
 }
 
+// Below 1024 elements a scan's fixed cost is interpolated down to the tiny scan's where that
+// was timed: the H200's host scanned 100 elements in about 2 us where 1024 took 5.7, and with
+// 5.7 auto left 100 elements resident on NVIDIA OpenCL (15.8 us) rather than read them to the
+// host and scan there (13.0 us) (weft calibrate and weft bench placement, session 15).
+TEST(PlacementCopyTerms, AShortScanIsInterpolatedDownToTheTinyScan) {
+  std::vector<DeviceCosts> t = h200_table();
+  t[host].scan_launch_s = 5.7e-6;
+  t[host].sync_s = 0.3e-6;
+  t[opencl].scan_launch_s = 14.9e-6;
+  t[opencl].sync_s = 1.2e-6;
+  t[opencl].to_host_latency_s = 10.4e-6;
+  const WorkEstimate scan = scan_work(100, 400, 1, 4, Arithmetic::float32);
+  const std::vector<InputResidence> in{{400, on_opencl, false}};
+  EXPECT_EQ(Chooser(t).choose(scan, in), opencl) << Chooser(t).explain("cumsum", scan, in);
+  t[host].scan_tiny_s = 1.6e-6;
+  // 64 elements or fewer: the tiny scan; 1024 and more: the timed one; linear between.
+  EXPECT_DOUBLE_EQ(t[host].scan_fixed_s(10), 1.6e-6);
+  EXPECT_DOUBLE_EQ(t[host].scan_fixed_s(64), 1.6e-6);
+  EXPECT_NEAR(t[host].scan_fixed_s(544), 1.6e-6 + 0.5 * (5.7e-6 - 1.6e-6), 1e-15);
+  EXPECT_DOUBLE_EQ(t[host].scan_fixed_s(1024), 5.7e-6);
+  EXPECT_DOUBLE_EQ(t[host].scan_fixed_s(1e6), 5.7e-6);
+  const Chooser tiny(t);
+  const double f = (100.0 - 64) / (1024 - 64);
+  EXPECT_NEAR(tiny.estimate(host, scan, in).launch, 1.6e-6 + f * (5.7e-6 - 1.6e-6) + 0.3e-6, 1e-15);
+  EXPECT_EQ(tiny.choose(scan, in), host) << tiny.explain("cumsum", scan, in);
+  // A tiny scan timed slower than the longer one (a busy moment) is not used.
+  t[opencl].scan_tiny_s = 20e-6;
+  EXPECT_DOUBLE_EQ(t[opencl].scan_fixed_s(100), 14.9e-6);
+}
+
 }  // namespace
 }  // namespace weft

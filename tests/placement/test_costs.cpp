@@ -36,6 +36,7 @@ DeviceCosts sample() {
   c.wide_launch_s = 4.5e-5;
   c.queued_launch_s = 2.5e-6;
   c.scan_launch_s = 1.25e-5;
+  c.scan_tiny_s = 4.5e-6;
   c.math_per_s = 2e9;
   c.narrow_math_per_s = 1.5e8;
   c.switch_after = {{"opencl:0:0", "opencl|A GPU|Its platform|555.1|units=132", 1.3e-4},
@@ -73,6 +74,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.wide_launch_s, 4.5e-5);
   EXPECT_DOUBLE_EQ(back.queued_launch_s, 2.5e-6);
   EXPECT_DOUBLE_EQ(back.scan_launch_s, 1.25e-5);
+  EXPECT_DOUBLE_EQ(back.scan_tiny_s, 4.5e-6);
   EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
   EXPECT_DOUBLE_EQ(back.narrow_math_per_s, 1.5e8);
   EXPECT_DOUBLE_EQ(back.sort_small_keys_per_s, 4.5e7);
@@ -170,10 +172,11 @@ TEST(CostsFile, AFormat9FileWithoutThePolygonCurveIsMeasuredAgain) {
                             "polygon_curve_4_s ", "polygon_curve_5_s ", "polygon_curve_6_s ", "polygon_curve_7_s "});
 }
 
-TEST(CostsFile, AFormat10FileWithoutTheFewRowsEdgeRateIsMeasuredAgain) {
+TEST(CostsFile, AFormat10FileWithoutTheFewRowsEdgeRateOrTheTinyScanIsMeasuredAgain) {
   // Format 10 charged a mask's edges at the rate on 256 rows, which put PoCL's 100 x 100 masks
-  // of 256 vertices on the 2-core VM at half their time: never read without the rate on 128.
-  expect_measured_again(10, {"polygon_few_rows_edges_per_s "});
+  // of 256 vertices on the 2-core VM at half their time, and a scan of 100 elements what one of
+  // 1024 takes: never read without the rate on 128 rows and the tiny scan.
+  expect_measured_again(10, {"polygon_few_rows_edges_per_s ", "scan_tiny_s "});
 }
 
 TEST(CostsFile, ASmallSortIsInterpolatedFromTheTinyOne) {
