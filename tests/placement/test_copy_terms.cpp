@@ -166,9 +166,10 @@ TEST(PlacementCopyTerms, AScanTakesTheLaunchesItsDeviceWasTimedAt) {
 }
 
 // Below 1024 elements a scan's fixed cost is interpolated down to the tiny scan's where that
-// was timed: the H200's host scanned 100 elements in about 2 us where 1024 took 5.7, and with
-// 5.7 auto left 100 elements resident on NVIDIA OpenCL (15.8 us) rather than read them to the
-// host and scan there (13.0 us) (weft calibrate and weft bench placement, session 15).
+// was timed. On the H200, charged the host's scan of 1024 elements (5.7 us), auto left 100
+// elements resident on NVIDIA OpenCL (15.8 us) rather than read them to the host and scan
+// there (13.0 us); a later calibration timed the host's scan of 64 elements at 5.0 us against
+// 6.5 for 1024 (session 15). The figures below are of that order.
 TEST(PlacementCopyTerms, AShortScanIsInterpolatedDownToTheTinyScan) {
   std::vector<DeviceCosts> t = h200_table();
   t[host].scan_launch_s = 5.7e-6;
