@@ -142,16 +142,16 @@ struct WEFT_API DeviceCosts {
   // polygon_mask itself: a whole call of polygon_mask_into a std::vector (its vertices' copy,
   // its kernel and the mask's copy back, through pinned memory on a GPU) timed on a few small
   // images. The line polygon(pixels, row_edges) = polygon_overhead_s + pixels /
-  // polygon_pixels_per_s + row_edges / polygon_edges_per_s (row_edges: rows x vertices) is what
-  // a calibration without the curve below uses; with it, its edge rate, and its pixel rate
-  // beyond the curve's largest image. 0: not measured (the model then counts its bytes,
+  // polygon_pixels_per_s + row_edges x polygon_edge_s(rows) (row_edges: rows x vertices) is
+  // what a calibration without the curve below uses; with it, its edge times, and its pixel
+  // rate beyond the curve's largest image. 0: not measured (the model then counts its bytes,
   // operations and the mask's copy).
   double polygon_overhead_s = 0;
   double polygon_pixels_per_s = 0;
   double polygon_edges_per_s = 0;
   // The same call of a 4-vertex polygon on square images of polygon_sides[i] pixels a side:
   // where all are measured, a mask's time is interpolated (linearly in pixels) between them,
-  // its row edges beyond a 4-vertex polygon's at polygon_edges_per_s, and beyond the largest
+  // its row edges beyond a 4-vertex polygon's at polygon_edge_s(rows), and beyond the largest
   // its pixels at polygon_pixels_per_s. A line does not fit a CPU backend's call: the host
   // backend runs a short kernel and a copy of at most 64 KiB on the caller's thread and hands
   // longer ones to its worker and pool (the H200's host: 10^5 pixels 55-65 us where the line
@@ -214,8 +214,8 @@ struct WEFT_API WorkEstimate {
   double result_bytes = 0;      // what is copied back then
   double launches = 1;          // kernels it launches one after another (a radix sort's passes)
   // A scan (scan_work): where the device's scan was timed, its launches cost
-  // DeviceCosts::scan_launch_s instead of launches x the launch figures (a GPU scans a few
-  // thousand elements in one launch, a CPU backend in three).
+  // DeviceCosts::scan_fixed_s(elements) instead of launches x the launch figures (a GPU scans a
+  // few thousand elements in one launch, a CPU backend in three).
   bool scan = false;
   // A sort: the keys it orders in float32-key equivalents (a plain sort of n float32 keys: n).
   // Where the device's sort rate was measured, the sort's time is sort_overhead_s +
@@ -368,9 +368,9 @@ WEFT_API DeviceCosts costs_of(const Device& device);
 /// quick subset. Does not store the result.
 WEFT_API DeviceCosts measure_costs(const Device& device, bool quick);
 /// Times polygon_mask_into a std::vector on device (4 vertices on the square images of
-/// DeviceCosts::polygon_sides, 256 vertices on 256 x 256; the median of 3, or 7 for the full
-/// set) and sets costs' polygon_curve_s, polygon_overhead_s, polygon_pixels_per_s and
-/// polygon_edges_per_s from them. Unsupported on a device without double precision.
+/// DeviceCosts::polygon_sides, 256 vertices on 256 x 256 and 128 x 128; the median of 3, or 7
+/// for the full set) and sets costs' polygon_curve_s, polygon_overhead_s, polygon_pixels_per_s,
+/// polygon_edges_per_s and polygon_few_rows_edges_per_s from them. Unsupported on a device without double precision.
 WEFT_API void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& costs);
 /// Seconds the first command on device costs more right after a command on previous than
 /// after one on device itself: tiny commands (a 64-byte fill and a finish) alternated, a few

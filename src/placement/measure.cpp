@@ -251,7 +251,7 @@ void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
   const double pixel_time = t[b] - t[a] - (edges[b] - edges[a]) / c.polygon_edges_per_s;
   c.polygon_pixels_per_s = pixel_time > 0 ? (pixels[b] - pixels[a]) / pixel_time : pixels[b] / t[b];
   c.polygon_overhead_s =
-      std::max(0.0, t[0] - pixels[0] / c.polygon_pixels_per_s - edges[0] / c.polygon_edges_per_s);
+      std::max(0.0, t[0] - pixels[0] / c.polygon_pixels_per_s - edges[0] * c.polygon_edge_s(DeviceCosts::polygon_sides[0]));
   // The curve never falls: a point below the one before it (a busy moment) takes that one's.
   for (std::size_t i = 0; i < points; ++i) c.polygon_curve_s[i] = std::max(t[i], i > 0 ? c.polygon_curve_s[i - 1] : 1e-9);
 }

@@ -179,6 +179,18 @@ TEST(CostsFile, AFormat10FileWithoutTheFewRowsEdgeRateOrTheTinyScanIsMeasuredAga
   expect_measured_again(10, {"polygon_few_rows_edges_per_s ", "scan_tiny_s "});
 }
 
+TEST(CostsFile, AFileOfThisFormatLackingAFigureIsRefused) {
+  // Not outdated but incomplete (truncated, edited): refused naming the figure, never read as 0.
+  for (const std::string gone : {"scan_tiny_s", "polygon_few_rows_edges_per_s"}) {
+    DeviceCosts out;
+    std::string problem;
+    bool outdated = true;
+    EXPECT_FALSE(detail::decode_costs(older_format(11, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
+    EXPECT_FALSE(outdated) << gone;
+    EXPECT_EQ(problem, "it lacks " + gone);
+  }
+}
+
 TEST(CostsFile, ASmallSortIsInterpolatedFromTheTinyOne) {
   // The H200 host's figures (weft calibrate, session 10): a 4096-key sort pays the line's
   // intercept (its pool woken), 100 keys took 11 us.

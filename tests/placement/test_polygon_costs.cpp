@@ -131,7 +131,7 @@ TEST(PolygonCosts, AMeasuredCurveIsInterpolatedWithItsExtraEdgesAndExtendedByThe
 
 TEST(PolygonCosts, FewRowsHaveTheirEdgesAtTheRateMeasuredOnFewRows) {
   // PoCL on the 2-core VM: an edge in about 10 ns on 128 rows, 4 ns on 256 (where the one rate
-  // chose it over the host for 100 x 100 masks of 256 vertices, 1.4-1.8 times the host's time).
+  // chose it over the host for 100 x 100 masks of 256 vertices, 1.3-1.8 times the host's time).
   DeviceCosts c;
   set_polygon(c, 30e-6, 1.9e9, 0.25e9);
   const double curve[DeviceCosts::polygon_points] = {30e-6, 35e-6, 60e-6, 80e-6, 130e-6, 200e-6, 300e-6, 700e-6};
@@ -150,10 +150,17 @@ TEST(PolygonCosts, FewRowsHaveTheirEdgesAtTheRateMeasuredOnFewRows) {
   // Rows not given: a square image's; a 4-vertex polygon pays no edge rate at all.
   EXPECT_DOUBLE_EQ(c.polygon_s(100 * 100, 100 * 256), c.polygon_s(100 * 100, 100 * 256, 100));
   EXPECT_DOUBLE_EQ(c.polygon_s(128 * 128, 128 * 4, 128), 60e-6);
-  // Without the curve the line's edges follow the rows too; unmeasured rates make it infinite.
+  // Without the curve the line's edges follow the rows too.
   c.polygon_curve_s[0] = 0;
   EXPECT_NEAR(c.polygon_s(1e4, 100 * 256, 100), 30e-6 + 1e4 / 1.9e9 + 100 * 256 / 0.1e9, 1e-12);
+  // A rate on fewer rows above the one on 256 (a table not from measure_polygon_costs): never
+  // cheaper per edge than 256 rows.
+  c.polygon_few_rows_edges_per_s = 0.5e9;
+  EXPECT_DOUBLE_EQ(c.polygon_edge_s(100), 1 / 0.25e9);
+  // Unmeasured rates make it infinite, never NaN, with or without the rate on fewer rows.
   c.polygon_edges_per_s = 0;
+  EXPECT_TRUE(std::isinf(c.polygon_edge_s(100)));
+  EXPECT_TRUE(std::isinf(c.polygon_s(1e4, 100 * 256, 100)));
   c.polygon_few_rows_edges_per_s = 0;
   EXPECT_TRUE(std::isinf(c.polygon_s(1e4, 100 * 256, 100)));
 }
