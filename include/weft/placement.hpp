@@ -159,15 +159,19 @@ struct WEFT_API DeviceCosts {
   static constexpr std::size_t polygon_points = 8;
   static constexpr double polygon_sides[polygon_points] = {16, 45, 128, 181, 256, 362, 512, 1024};
   double polygon_curve_s[polygon_points] = {0, 0, 0, 0, 0, 0, 0, 0};
-  // The edge rate on fewer rows: 256 vertices against 4 on the curve's 128 x 128 image
-  // (polygon_sides[polygon_few_rows_point]), never above polygon_edges_per_s (256 rows). A
-  // CPU's rows are shared among its threads, and fewer rows keep fewer of them at work: PoCL on
-  // the 2-core VM ran an edge in 9-11 ns on 64-128 rows, and in 4.4 or 9.6 (two modes) on 256;
-  // the host backend in 5.5-7.8 against 4. Where measured, a mask of at most 128 rows has its
-  // extra edges at this rate, and one between 128 and 256 rows at the per-edge time
-  // interpolated linearly in rows. 0: not measured (polygon_edges_per_s throughout).
+  // The edge rates: 256 vertices against 4 on the curve's 1024 x 1024 image (polygon_edges_per_s,
+  // format 11: on 256 x 256 before, where the H200 host's 16 threads test the extra edges in a
+  // few microseconds, within the call's noise: one calibration put them at 15 G/s, sending
+  // 10^6-pixel masks of 256 vertices to the host at 2.3 times NVIDIA OpenCL's time) and on its
+  // 128 x 128 image (polygon_few_rows_edges_per_s, never above the other). A CPU's rows are
+  // shared among its threads, and fewer rows keep fewer of them at work: PoCL on the 2-core VM
+  // ran an edge in 9-11 ns on 64-128 rows, and in 4.4 or 9.6 (two modes) on 256; the host
+  // backend in 5.5-7.8 against 4. Where measured, a mask of at most 128 rows has its extra
+  // edges at the rate on 128, one of 1024 rows or more at the rate on 1024, and one between
+  // at the per-edge time interpolated linearly in rows. 0: not measured (polygon_edges_per_s
+  // throughout).
   static constexpr std::size_t polygon_few_rows_point = 2;
-  static constexpr std::size_t polygon_edges_point = 4;  // 256 x 256: polygon_edges_per_s's image
+  static constexpr std::size_t polygon_edges_point = 7;  // 1024 x 1024: polygon_edges_per_s's image
   double polygon_few_rows_edges_per_s = 0;
   // The first command here after work on each other device whose memory is not the host's
   // (measured by alternating tiny commands; an entry of 0: measured, no switch). The model
@@ -368,7 +372,7 @@ WEFT_API DeviceCosts costs_of(const Device& device);
 /// quick subset. Does not store the result.
 WEFT_API DeviceCosts measure_costs(const Device& device, bool quick);
 /// Times polygon_mask_into a std::vector on device (4 vertices on the square images of
-/// DeviceCosts::polygon_sides, 256 vertices on 256 x 256 and 128 x 128; the median of 3, or 7
+/// DeviceCosts::polygon_sides, 256 vertices on 1024 x 1024 and 128 x 128; the median of 3, or 7
 /// for the full set) and sets costs' polygon_curve_s, polygon_overhead_s, polygon_pixels_per_s,
 /// polygon_edges_per_s and polygon_few_rows_edges_per_s from them. Unsupported on a device without double precision.
 WEFT_API void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& costs);

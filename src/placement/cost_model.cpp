@@ -99,7 +99,7 @@ double DeviceCosts::polygon_edge_s(double rows) const noexcept {
   if (!(polygon_edges_per_s > 0)) return std::numeric_limits<double>::infinity();
   const double many = 1 / polygon_edges_per_s;
   if (!(polygon_few_rows_edges_per_s > 0) || !(rows > 0)) return many;
-  // (Never below the time on 256 rows, as measured: fewer rows keep no more threads at work.)
+  // (Never below the time on 1024 rows, as measured: fewer rows keep no more threads at work.)
   const double few = std::max(1 / polygon_few_rows_edges_per_s, many);
   const double lo = polygon_sides[polygon_few_rows_point], hi = polygon_sides[polygon_edges_point];
   return few + std::clamp((rows - lo) / (hi - lo), 0.0, 1.0) * (many - few);

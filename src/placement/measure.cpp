@@ -207,8 +207,8 @@ std::string calibration_source(const Device& device) {
 // polygon_mask itself, as users and `weft bench placement` call it (polygon_mask_into a
 // std::vector on a queue of the device: the vertices' copy, the kernel, the mask's copy back
 // through pinned memory on a GPU), timed on eight square images of 16 to 1024 pixels a side
-// (the curve the model interpolates) and two of many vertices (the edge rates on 256 rows and on
-// 128), and fitted as
+// (the curve the model interpolates) and two of many vertices (the edge rates on 1024 rows and
+// on 128), and fitted as
 // overhead + pixels / pixel rate + rows x vertices / edge rate beyond them. A work estimate of
 // bytes and operations was far off both ways (the H200's cuda:0 charged 180 us for a 1 MB mask
 // it copies in 20, PoCL on 2 cores put at a fifth of its time), and so was the line between a
@@ -223,7 +223,7 @@ void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
     std::vector<std::uint8_t> out(side * side);
     return median_time(reps, [&] { polygon_mask_into(q, poly, side, side, out); });
   };
-  // 4 vertices on each image of the curve; 256 vertices on 256 x 256 and 128 x 128 (the edge
+  // 4 vertices on each image of the curve; 256 vertices on 1024 x 1024 and 128 x 128 (the edge
   // rates against 4 there). The line's figures come from the curve's points: its overhead from the smallest,
   // its pixel rate from the two largest (on 256 x 256 the host backend's threads are not all
   // at work, and its rate there put 10^6 pixels at 3.5 times their time).
@@ -235,7 +235,7 @@ void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
     pixels[i] = static_cast<double>(side * side);
     edges[i] = static_cast<double>(side * 4);
   }
-  // The edge rate on 256 rows and on 128 (DeviceCosts::polygon_few_rows_edges_per_s). A busy
+  // The edge rate on 1024 rows and on 128 (DeviceCosts::polygon_few_rows_edges_per_s). A busy
   // moment can make the image of many vertices look no slower: its own average then.
   const auto edge_rate = [&](std::size_t point) {
     const auto side = static_cast<std::size_t>(DeviceCosts::polygon_sides[point]);
@@ -244,7 +244,7 @@ void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& c) {
     return t_many > t[point] ? (many_edges - edges[point]) / (t_many - t[point]) : many_edges / t_many;
   };
   constexpr std::size_t mid = DeviceCosts::polygon_edges_point;
-  static_assert(DeviceCosts::polygon_sides[mid] == 256 && DeviceCosts::polygon_sides[DeviceCosts::polygon_few_rows_point] == 128);
+  static_assert(DeviceCosts::polygon_sides[mid] == 1024 && DeviceCosts::polygon_sides[DeviceCosts::polygon_few_rows_point] == 128);
   c.polygon_edges_per_s = edge_rate(mid);
   c.polygon_few_rows_edges_per_s = std::min(edge_rate(DeviceCosts::polygon_few_rows_point), c.polygon_edges_per_s);
   const std::size_t a = points - 2, b = points - 1;
