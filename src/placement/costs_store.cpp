@@ -43,8 +43,9 @@ namespace {
 // each other device and the sort's rate up to sort_small_keys; format 6 adds polygon_mask's
 // own overhead and rates; format 7 a tiny sort's time; format 8 the queued launch's cost and
 // a small scan's; format 9 times a CPU backend's math functions as expressions call them;
-// format 10 adds polygon_mask's measured curve (DeviceCosts::polygon_curve_s), format 11 its
-// edge rate on 128 rows (DeviceCosts::polygon_few_rows_edges_per_s) and a tiny scan's time. A
+// format 10 adds polygon_mask's measured curve (DeviceCosts::polygon_curve_s); format 11 times
+// its edge rate on 1024 rows (256 before) and on 128 (DeviceCosts::polygon_few_rows_edges_per_s)
+// and adds a tiny scan's time (DeviceCosts::scan_tiny_s). A
 // file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
 constexpr const char* header = "weft-costs 11";
