@@ -374,7 +374,8 @@ WEFT_API DeviceCosts measure_costs(const Device& device, bool quick);
 /// Times polygon_mask_into a std::vector on device (4 vertices on the square images of
 /// DeviceCosts::polygon_sides, 256 vertices on 1024 x 1024 and 128 x 128; the median of 3, or 7
 /// for the full set) and sets costs' polygon_curve_s, polygon_overhead_s, polygon_pixels_per_s,
-/// polygon_edges_per_s and polygon_few_rows_edges_per_s from them. Unsupported on a device without double precision.
+/// polygon_edges_per_s and polygon_few_rows_edges_per_s from them. Unsupported on a device
+/// without double precision.
 WEFT_API void measure_polygon_costs(const Device& device, bool quick, DeviceCosts& costs);
 /// Seconds the first command on device costs more right after a command on previous than
 /// after one on device itself: tiny commands (a 64-byte fill and a finish) alternated, a few

@@ -30,6 +30,13 @@ double move_s(double bytes, double rate) {
   return rate > 0 ? bytes / rate : std::numeric_limits<double>::infinity();
 }
 
+// The value at x on the line through (x0, y0) and (x1, y1), x clamped to [x0, x1] (y0 and y1
+// finite): every figure the model interpolates between two measured points (a small sort, a
+// short scan, a mask's edge time by rows, the polygon curve).
+double between(double x, double x0, double y0, double x1, double y1) {
+  return y0 + std::clamp((x - x0) / (x1 - x0), 0.0, 1.0) * (y1 - y0);
+}
+
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   // splitmix64's finalizer over the running value: cheap, and every input bit reaches every output bit.
   h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
@@ -82,7 +89,7 @@ double DeviceCosts::sort_s(double keys) const noexcept {
   if (sort_tiny_s > 0 && keys < line_from) {
     const double at_line = sort_s(line_from);
     if (keys <= sort_tiny_keys || !(at_line > sort_tiny_s)) return std::min(sort_tiny_s, at_line);
-    return sort_tiny_s + (at_line - sort_tiny_s) * (keys - sort_tiny_keys) / (line_from - sort_tiny_keys);
+    return between(keys, sort_tiny_keys, sort_tiny_s, line_from, at_line);
   }
   if (!(sort_small_keys_per_s > 0)) return sort_overhead_s + move_s(keys, sort_keys_per_s);
   const double first = std::min(keys, sort_small_keys);
@@ -90,9 +97,8 @@ double DeviceCosts::sort_s(double keys) const noexcept {
 }
 
 double DeviceCosts::scan_fixed_s(double elements) const noexcept {
-  if (!(scan_tiny_s > 0) || !(scan_tiny_s < scan_launch_s) || elements >= scan_small_elements) return scan_launch_s;
-  const double f = std::max(0.0, elements - scan_tiny_elements) / (scan_small_elements - scan_tiny_elements);
-  return scan_tiny_s + f * (scan_launch_s - scan_tiny_s);
+  if (!(scan_tiny_s > 0) || !(scan_tiny_s < scan_launch_s)) return scan_launch_s;
+  return between(elements, scan_tiny_elements, scan_tiny_s, scan_small_elements, scan_launch_s);
 }
 
 double DeviceCosts::polygon_edge_s(double rows) const noexcept {
@@ -101,8 +107,7 @@ double DeviceCosts::polygon_edge_s(double rows) const noexcept {
   if (!(polygon_few_rows_edges_per_s > 0) || !(rows > 0)) return many;
   // (Never below the time on 1024 rows, as measured: fewer rows keep no more threads at work.)
   const double few = std::max(1 / polygon_few_rows_edges_per_s, many);
-  const double lo = polygon_sides[polygon_few_rows_point], hi = polygon_sides[polygon_edges_point];
-  return few + std::clamp((rows - lo) / (hi - lo), 0.0, 1.0) * (many - few);
+  return between(rows, polygon_sides[polygon_few_rows_point], few, polygon_sides[polygon_edges_point], many);
 }
 
 double DeviceCosts::polygon_s(double pixels, double row_edges, double rows) const noexcept {
@@ -122,8 +127,7 @@ double DeviceCosts::polygon_s(double pixels, double row_edges, double rows) cons
   } else {
     std::size_t i = 1;
     while (px(i) < pixels) ++i;
-    const double f = (pixels - px(i - 1)) / (px(i) - px(i - 1));
-    four = polygon_curve_s[i - 1] + f * (polygon_curve_s[i] - polygon_curve_s[i - 1]);
+    four = between(pixels, px(i - 1), polygon_curve_s[i - 1], px(i), polygon_curve_s[i]);
   }
   // Its rows' edges are 4 a row; more cost the edge rate on this many rows.
   return four + edges_s(row_edges - 4 * rows);
