@@ -20,7 +20,7 @@ std::string rate(double bytes_per_s) {
 std::string ops(double per_s) {
   if (per_s <= 0) return "-";
   std::ostringstream os;
-  os << std::fixed << std::setprecision(per_s >= 10e9 ? 0 : 1) << per_s / 1e9 << " G/s";
+  os << std::fixed << std::setprecision(per_s >= 10e9 ? 0 : per_s >= 1e9 ? 1 : 2) << per_s / 1e9 << " G/s";
   return os.str();
 }
 std::string keys(double per_s) {

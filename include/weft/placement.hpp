@@ -333,9 +333,10 @@ class WEFT_API Chooser {
   /// loads the kernel, is not, also after teach(); a taught factor counts as one ratio): one
   /// disturbed timing does not move it. Until then,
   /// and while the factor moves by 10% or more, the remembered decision is dropped (the
-  /// operation is timed again), so a misprediction corrects itself after a few calls. True
-  /// when a counted factor moved (what is worth storing). Thread-safe; not on the path of a
-  /// remembered decision.
+  /// operation is timed again), so a misprediction corrects itself after a few calls. After
+  /// eight counted ratios the entry is settled for the process: later timings are ignored and
+  /// the decision stays remembered (the operation is no longer timed). True when a counted
+  /// factor moved (what is worth storing). Thread-safe; not on the path of a remembered decision.
   bool observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
                std::size_t d, double seconds, std::size_t after = no_device) const;
   /// The correction observe() has learnt for (signature, size class of elements, device d); 1

@@ -150,6 +150,11 @@ struct Chooser::Learnt {
   // 10^3-element host work to PoCL for good on the 2-core VM, at 238 times its estimate).
   static constexpr std::size_t window = 5;
   static constexpr std::size_t enough = 3;
+  // Ratios counted after which an entry is settled for the process: observe() then leaves it and
+  // the remembered decisions alone, so the operation is no longer timed. Without it, timings
+  // that vary by 10% or more kept dropping every remembered decision (and storing the factors)
+  // for as long as a program ran: on a shared machine, for good.
+  static constexpr std::size_t settled = 8;
   struct Entry {
     std::uint64_t signature;
     std::uint32_t size_class;
@@ -355,6 +360,7 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
     Learnt::Entry& e = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d),
                                                   Learnt::Entry{.signature = signature, .size_class = sc, .device = d})
                            .first->second;
+    if (e.seen >= Learnt::settled) return false;
     if (!e.warmed) {
       e.warmed = true;
     } else {

@@ -117,6 +117,36 @@ TEST(Chooser, OneDisturbedTimingDoesNotMoveWhatIsLearnt) {
   EXPECT_DOUBLE_EQ(b.correction(3, w.elements, 0), 1.0);
 }
 
+TEST(Chooser, AFactorSettlesAfterEightCountedRunsAndTheOperationIsNoLongerTimed) {
+  // Timings that keep varying by half (a shared machine): the factor moves with them until
+  // eight ratios are counted, then it stays, and the remembered decision is no longer dropped.
+  Chooser a({costs("host", true), costs("gpu", false)});
+  WorkEstimate w{.elements = 1000, .bytes_read = 12000, .ops = 2000, .result_to_host = true, .result_bytes = 4000};
+  const std::vector<InputResidence> in = {{.bytes = 12000, .valid_on = 0b01, .on_host = true}};
+  const double predicted = a.estimate(0, w, in).total();
+  EXPECT_FALSE(a.observe(7, w, in, 0, predicted));  // the first run: not counted
+  int moves = 0;
+  for (int k = 0; k < 8; ++k) moves += a.observe(7, w, in, 0, (k % 4 < 2 ? 1.0 : 1.6) * predicted) ? 1 : 0;
+  EXPECT_GE(moves, 2);  // it did move while counting
+  const double settled = a.correction(7, w.elements, 0);
+  bool remembered = true;
+  a.choose_cached(7, w, in, &remembered);
+  EXPECT_FALSE(remembered);  // (nothing was remembered yet)
+  a.choose_cached(7, w, in, &remembered);
+  EXPECT_TRUE(remembered);
+  // Settled: a much slower run moves nothing and drops nothing.
+  EXPECT_FALSE(a.observe(7, w, in, 0, 100 * predicted));
+  EXPECT_FALSE(a.observe(7, w, in, 0, 100 * predicted));
+  EXPECT_FALSE(a.observe(7, w, in, 0, 100 * predicted));
+  EXPECT_DOUBLE_EQ(a.correction(7, w.elements, 0), settled);
+  a.choose_cached(7, w, in, &remembered);
+  EXPECT_TRUE(remembered);
+  // Another operation (signature) still learns.
+  EXPECT_FALSE(a.observe(8, w, in, 0, predicted));
+  for (int k = 0; k < 3; ++k) a.observe(8, w, in, 0, 4 * predicted);
+  EXPECT_DOUBLE_EQ(a.correction(8, w.elements, 0), 4.0);
+}
+
 // ---- end to end, in a program cache of its own ----------------------------------------------
 
 bool own_cache() { return config().cache_dir.find("test-cache-learn") != std::string::npos; }
