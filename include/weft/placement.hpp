@@ -90,6 +90,14 @@ struct WEFT_API DeviceCosts {
   // the host path's time. 0: not measured (scan_launch_s throughout).
   static constexpr double scan_tiny_elements = 64;
   double scan_tiny_s = 0;
+  // What the same scan of scan_small_elements adds queued behind a pending producer (format 12):
+  // eight scans chained, each reading the one before, waited for together, less one waited for
+  // alone, over seven. Charged (scaled as scan_fixed_s scales with elements) to a scan queued
+  // behind its input's producer. Derived from the scan waited for alone less a launch's round
+  // trip, it was the difference of two noisy figures: PoCL on the 2-core VM 20-36 us in three
+  // calibrations where a scan in a stream added 9-15, and at 36 a chain's scan left PoCL for
+  // the host at 1.2-1.4 times the time of staying. 0: not measured (that difference).
+  double scan_queued_s = 0;
   double sync_s = 0;              // finishing an idle queue: paid once by each operation waited for
   double bandwidth_Bps = 0;       // device memory, bytes read plus written per second (a copy kernel)
   double ops_per_s[3] = {0, 0, 0};  // float32, float64, integer operations per second (Arithmetic order)

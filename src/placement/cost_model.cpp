@@ -253,9 +253,14 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     // Launches after the first are queued behind it: each costs queued_launch_s where measured.
     // A scan, where the device's was timed: its launches as timed.
     const double more = std::max(1.0, work.launches) - 1;
-    const double launches = timed_scan
-                                ? queued_fixed(c.scan_fixed_s(static_cast<double>(work.elements)))
-                                : first_launch + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
+    // A scan queued behind its input's producer: what a scan adds in a stream, where timed.
+    const auto scan_launches = [&] {
+      const double fixed = c.scan_fixed_s(static_cast<double>(work.elements));
+      if (!queued || !(c.scan_queued_s > 0)) return queued_fixed(fixed);
+      return std::max(first_launch, c.scan_queued_s * fixed / c.scan_launch_s);
+    };
+    const double launches = timed_scan ? scan_launches()
+                                       : first_launch + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
     e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + launches + sync;
     const double bytes = work.bytes_read + work.bytes_written;
     double arithmetic = move_s(work.ops, c.ops_rate(work.arithmetic));

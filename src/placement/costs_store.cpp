@@ -5,7 +5,7 @@
 // size-capped. A file carries its identity and a checksum of its text; a corrupt, truncated
 // or foreign file is measured again (with a log line), never trusted.
 //
-//   weft-costs 11
+//   weft-costs 12
 //   identity host|AMD EPYC 7B13|g++ 12|...|units=2
 //   launch_s 2.1e-05
 //   ...
@@ -45,10 +45,11 @@ namespace {
 // a small scan's; format 9 times a CPU backend's math functions as expressions call them;
 // format 10 adds polygon_mask's measured curve (DeviceCosts::polygon_curve_s); format 11 times
 // its edge rate on 1024 rows (256 before) and on 128 (DeviceCosts::polygon_few_rows_edges_per_s)
-// and adds a tiny scan's time (DeviceCosts::scan_tiny_s). A
+// and adds a tiny scan's time (DeviceCosts::scan_tiny_s); format 12 times a scan queued behind
+// another (DeviceCosts::scan_queued_s). A
 // file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 11";
+constexpr const char* header = "weft-costs 12";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -61,6 +62,7 @@ void each_number(C& c, F&& f) {
   f("queued_launch_s", c.queued_launch_s);
   f("scan_launch_s", c.scan_launch_s);
   f("scan_tiny_s", c.scan_tiny_s);
+  f("scan_queued_s", c.scan_queued_s);
   f("sync_s", c.sync_s);
   f("bandwidth_Bps", c.bandwidth_Bps);
   f("float32_ops_per_s", c.ops_per_s[0]);

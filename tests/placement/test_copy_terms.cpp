@@ -197,5 +197,42 @@ TEST(PlacementCopyTerms, AShortScanIsInterpolatedDownToTheTinyScan) {
   EXPECT_DOUBLE_EQ(t[opencl].scan_fixed_s(100), 14.9e-6);
 }
 
+// A scan queued behind its input's pending producer is charged what a scan adds in a stream,
+// where that was timed (format 12). The figures are a 2-core VM calibration's (session 16):
+// there the scan waited for alone took 60.6 us on PoCL, and that less a launch's round trip
+// (36.4 us) sent the scan of a chain resident on PoCL to the host (31.8 us with the read),
+// where staying was 1.2-1.4 times faster: a scan in PoCL's stream adds 9-15 us.
+TEST(PlacementCopyTerms, AScanQueuedBehindItsProducerCostsWhatItAddsInAStream) {
+  std::vector<DeviceCosts> t = test::vm2core_format5_table();
+  constexpr std::size_t vm_host = 0, pocl = 1;
+  t[vm_host].launch_s = 0.7e-6;
+  t[vm_host].wide_launch_s = 56.7e-6;
+  t[vm_host].scan_launch_s = 3.6e-6;
+  t[vm_host].scan_tiny_s = 2.4e-6;
+  t[vm_host].sync_s = 0.34e-6;
+  t[pocl].launch_s = 27e-6;
+  t[pocl].queued_launch_s = 2.85e-6;
+  t[pocl].scan_launch_s = 60.6e-6;
+  t[pocl].scan_tiny_s = 57.8e-6;
+  t[pocl].sync_s = 0.07e-6;
+  t[pocl].to_host_latency_s = 26.6e-6;
+  t[pocl].to_host_small_Bps = 3.07e9;
+  const WorkEstimate scan = scan_work(1000, 4e3, 1, 4, Arithmetic::float32);
+  const std::vector<InputResidence> pending{{4e3, on_opencl, false, on_opencl}}, done{{4e3, on_opencl, false, 0}};
+  const double fixed = t[pocl].scan_fixed_s(1000);
+  const Chooser derived(t);
+  EXPECT_NEAR(derived.estimate(pocl, scan, pending).launch, fixed - (27e-6 - 2.85e-6), 1e-12);
+  EXPECT_EQ(derived.choose(scan, pending), vm_host) << derived.explain("cumsum", scan, pending);
+  t[pocl].scan_queued_s = 12e-6;
+  const Chooser timed(t);
+  EXPECT_NEAR(timed.estimate(pocl, scan, pending).launch, 12e-6 * fixed / 60.6e-6, 1e-12);
+  EXPECT_EQ(timed.choose(scan, pending), pocl) << timed.explain("cumsum", scan, pending);
+  // Not queued (its input complete), a scan still pays the scan waited for alone.
+  EXPECT_NEAR(timed.estimate(pocl, scan, done).launch, fixed + t[pocl].sync_s, 1e-12);
+  // Never below one queued launch.
+  t[pocl].scan_queued_s = 1e-9;
+  EXPECT_NEAR(Chooser(t).estimate(pocl, scan, pending).launch, 2.85e-6, 1e-12);
+}
+
 }  // namespace
 }  // namespace weft

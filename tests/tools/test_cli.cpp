@@ -107,6 +107,13 @@ TEST(Cli, CalibrateStoresWhatDevicesCostsShows) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("\"launch_s\""), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("\"quick\": true"), std::string::npos) << r.output;
+  // A scan queued behind another is timed: a positive figure, never above a scan waited for alone.
+  const auto number = [&](const std::string& key) {
+    const std::size_t at = r.output.find("\"" + key + "\": ");
+    return at == std::string::npos ? -1.0 : std::stod(r.output.substr(at + key.size() + 4));
+  };
+  EXPECT_GT(number("scan_queued_s"), 0) << r.output;
+  EXPECT_LE(number("scan_queued_s"), number("scan_launch_s")) << r.output;
   const auto t = weft_cmd({"devices", "--costs"}, "WEFT_BACKENDS=host");
   ASSERT_EQ(t.exit_code, 0) << t.output;
   EXPECT_NE(t.output.find("\nhost "), std::string::npos) << t.output;
