@@ -39,12 +39,19 @@ def test_stubs_and_py_typed_ship_in_the_package():
     assert "class _Array:" in stub and "def _reduce(" in stub
 
 
-def _mypy(*args, cwd):
+@pytest.fixture(scope="module")
+def mypy_cache(tmp_path_factory):
+    # One cache for this process's runs: numpy's and weft's stubs are analysed once, not in each
+    # run (each took 5-18 s with none on the 2-core CI machine). Each xdist worker has its own.
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def _mypy(*args, cwd, cache):
     pytest.importorskip("mypy")
     # weft as an installed package is to mypy: its annotations are used, errors inside it are
     # not the user's (follow_imports=silent), which a checkout on PYTHONPATH needs said.
     config = cwd / "mypy.ini"
-    config.write_text("[mypy]\nstrict = True\ncache_dir = /dev/null\n[mypy-weft.*]\nfollow_imports = silent\n"
+    config.write_text(f"[mypy]\nstrict = True\ncache_dir = {cache}\n[mypy-weft.*]\nfollow_imports = silent\n"
                       "[mypy-weft]\nfollow_imports = silent\n")
     env = dict(os.environ)
     if str(PACKAGE.parent) not in site.getsitepackages() + [site.getusersitepackages()]:
@@ -53,12 +60,12 @@ def _mypy(*args, cwd):
                           capture_output=True, text=True, timeout=300)
 
 
-def test_mypy_strict_passes_on_the_examples(tmp_path):
-    proc = _mypy(*sorted(str(p) for p in (REPO / "examples" / "python").glob("*.py")), cwd=tmp_path)
+def test_mypy_strict_passes_on_the_examples(tmp_path, mypy_cache):
+    proc = _mypy(*sorted(str(p) for p in (REPO / "examples" / "python").glob("*.py")), cwd=tmp_path, cache=mypy_cache)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_strict_passes_on_a_program_of_the_common_functions(tmp_path):
+def test_mypy_strict_passes_on_a_program_of_the_common_functions(tmp_path, mypy_cache):
     # Calls of untyped functions are errors under --strict: the public functions carry at least
     # their return types.
     program = tmp_path / "user.py"
@@ -77,11 +84,11 @@ def test_mypy_strict_passes_on_a_program_of_the_common_functions(tmp_path):
         "c: weft.Array = weft.concat([a, a])\n"
         "parts: tuple[weft.Array, ...] = weft.unstack(weft.stack([a, a]))\n"
         "d: weft.Array = weft.diff(weft.take(a, [0, 2])) + weft.eye(2)\n")
-    proc = _mypy(str(program), cwd=tmp_path)
+    proc = _mypy(str(program), cwd=tmp_path, cache=mypy_cache)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_strict_passes_on_pyopencl_module_names_and_the_generator(tmp_path):
+def test_mypy_strict_passes_on_pyopencl_module_names_and_the_generator(tmp_path, mypy_cache):
     # weft.array, weft.elementwise, weft.reduction and weft.scan re-export their names ("x as x"),
     # without which mypy --strict exports none of them; Generator's methods carry their types.
     program = tmp_path / "user_forms.py"
@@ -95,11 +102,11 @@ def test_mypy_strict_passes_on_pyopencl_module_names_and_the_generator(tmp_path)
         "kinds = (ReductionKernel, ExclusiveScanKernel, GenericScanKernel)\n"
         "z: weft.Array = weft.random.default_rng(1).normal(0.0, 2.0, size=(2, 2))\n"
         "u: weft.Array = weft.unique(a)\n")
-    proc = _mypy(str(program), cwd=tmp_path)
+    proc = _mypy(str(program), cwd=tmp_path, cache=mypy_cache)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_strict_types_the_exceptions_and_the_arrays_of_the_extension(tmp_path):
+def test_mypy_strict_types_the_exceptions_and_the_arrays_of_the_extension(tmp_path, mypy_cache):
     # The exception classes (generated into the stub: python/stub_errors.py) with their bases
     # and attributes, and the extension's functions and operators returning weft.Array.
     program = tmp_path / "user.py"
@@ -127,31 +134,31 @@ def test_mypy_strict_types_the_exceptions_and_the_arrays_of_the_extension(tmp_pa
         "d: weft.Array = -abs(a[1:].reshape(3, 1).T).copy().evaluate()\n"
         "d **= 2\n"
         "shape: tuple[int, ...] = d.shape\n")
-    proc = _mypy(str(program), cwd=tmp_path)
+    proc = _mypy(str(program), cwd=tmp_path, cache=mypy_cache)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     # Real types, not Any: a misuse is an error.
     bad = tmp_path / "bad.py"
     bad.write_text("import weft\n\ntry:\n    pass\nexcept weft.OutOfMemory as e:\n    s: str = e.requested\n"
                    "x: int = weft.sqrt(weft.zeros(3))\n")
-    proc = _mypy(str(bad), cwd=tmp_path)
+    proc = _mypy(str(bad), cwd=tmp_path, cache=mypy_cache)
     assert 'bad.py:6: error: Incompatible types in assignment (expression has type "int"' in proc.stdout, proc.stdout
     assert 'bad.py:7: error: Incompatible types in assignment (expression has type "Array"' in proc.stdout, proc.stdout
 
 
-def test_mypy_strict_passes_on_the_stubs(tmp_path):
+def test_mypy_strict_passes_on_the_stubs(tmp_path, mypy_cache):
     # A copy: mypy will not check a file inside site-packages by its path.
     stub = tmp_path / "_weft.pyi"
     stub.write_text((PACKAGE / "_weft.pyi").read_text())
-    proc = _mypy(str(stub), cwd=tmp_path)
+    proc = _mypy(str(stub), cwd=tmp_path, cache=mypy_cache)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_strict_refuses_a_wrong_call(tmp_path):
+def test_mypy_strict_refuses_a_wrong_call(tmp_path, mypy_cache):
     # The stubs carry real types: a misuse is an error, not Any.
     bad = tmp_path / "bad.py"
     bad.write_text("import weft\n\ndevice: weft.Device = weft.default_device()\nname: int = device.name\n"
                    "prg = weft.Program(device, '__kernel void k() {}').build()\nk: weft.Kernel = prg.k\n")
-    proc = _mypy(str(bad), cwd=tmp_path)
+    proc = _mypy(str(bad), cwd=tmp_path, cache=mypy_cache)
     assert proc.returncode != 0
     assert 'bad.py:4: error: Incompatible types in assignment (expression has type "str"' in proc.stdout, proc.stdout
     assert "bad.py:6" not in proc.stdout, proc.stdout
