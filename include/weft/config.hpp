@@ -72,6 +72,7 @@ struct WEFT_API Config {
   bool host_pch = true;                  // WEFT_HOST_PCH
   bool host_prebuilt = true;             // WEFT_HOST_PREBUILT
   bool placement_learn = false;          // WEFT_PLACEMENT_LEARN
+  bool placement_chains = true;          // WEFT_PLACEMENT_CHAINS
   bool bounds_check = false;             // WEFT_BOUNDS_CHECK
   std::size_t staging_chunk_bytes = 0;   // WEFT_STAGING's chunk; 0: the default table's
   unsigned staging_threads = 0;          // WEFT_STAGING's threads; 0: the default table's

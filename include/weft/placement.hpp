@@ -278,6 +278,32 @@ struct WEFT_API InputResidence {
   std::uint64_t pending_on = 0;
 };
 
+/// One input of an operation of a chain (ChainStep): where its array came from.
+struct WEFT_API ChainInput {
+  enum class From : std::uint8_t {
+    result,       // the result of the chain's operation of index `index` (0: the one being decided)
+    first_input,  // input `index` of the operation being decided (a copy it needs is then there too)
+    elsewhere,    // another array, whose residence was `seen`
+  };
+  From from = From::elsewhere;
+  std::uint8_t index = 0;
+  InputResidence seen;
+};
+
+/// An operation that followed the one being decided the last time it ran: it read that one's
+/// result or the result of a later step (device auto records these per operation and size
+/// class: docs/PLACEMENT.md, "Chains"). Its work as it was estimated then; unless value, its
+/// result_to_host is decided again from where the chain leaves its inputs.
+struct WEFT_API ChainStep {
+  static constexpr std::size_t max_inputs = 8;
+  std::uint64_t signature = 0;  // for what online learning found for it
+  WorkEstimate work;
+  bool value = false;           // its result is a value read on the host (a full reduction)
+  std::uint8_t input_count = 0;
+  ChainInput inputs[max_inputs];
+  std::span<const ChainInput> view() const noexcept { return {inputs, input_count}; }
+};
+
 /// The model's terms for one device (seconds).
 struct WEFT_API PlacementEstimate {
   double launch = 0;     // launch + sync
@@ -323,15 +349,30 @@ class WEFT_API Chooser {
                              std::size_t after = no_device) const;
   /// The index of the cheapest device (the first of equals), computed now, from the model alone
   /// (signature 0) or with the corrections observe() learnt for signature.
+  ///
+  /// With following (the operations that followed this one the last time: ChainStep), the
+  /// device where the chain is expected to finish first: for each device d, chain_s(d).
   std::size_t choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
-                     std::uint64_t signature = 0, std::size_t after = no_device) const;
+                     std::uint64_t signature = 0, std::size_t after = no_device,
+                     std::span<const ChainStep> following = {}) const;
+  /// Seconds the chain takes when this operation runs on device d: its estimate there, then each
+  /// following step on the device it would choose then (alone, as choose() decides it, its
+  /// inputs where the earlier steps leave them: this operation's inputs copied to d, each result
+  /// where its step ran, pending there), summed. A result a later step reads pays no copy back
+  /// to the host (the reader pays the copy it needs), and no wait where the reader is queued
+  /// behind it on the same device. Without following: estimate(d, ...).total(); with a
+  /// signature, each term corrected by what observe() learnt.
+  double chain_s(std::size_t d, const WorkEstimate& work, std::span<const InputResidence> inputs,
+                 std::span<const ChainStep> following, std::uint64_t signature = 0, std::size_t after = no_device) const;
   /// The same, remembered per (signature, size class of work.elements, residence,
   /// result_to_host): a remembered decision is a hash and one atomic load. signature names
   /// the operation's kind and structure (two calls with one signature and size class cost
   /// alike); the size class is the power of two of the element count.
+  /// With following, remembered apart per the steps' structure (their signatures, size
+  /// classes and where their inputs come from).
   std::size_t choose_cached(std::uint64_t signature, const WorkEstimate& work,
                             std::span<const InputResidence> inputs, bool* remembered = nullptr,
-                            std::size_t after = no_device) const;
+                            std::size_t after = no_device, std::span<const ChainStep> following = {}) const;
   /// Forgets every remembered decision.
   void forget() const noexcept;
   /// Online correction: the operation of this signature and work ran on device index d in
@@ -358,8 +399,11 @@ class WEFT_API Chooser {
   /// One line with each device's estimate and the choice, as WEFT_LOG=info prints it:
   /// "sum(a*b) n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"; with a
   /// signature, the estimates as corrected by what observe() learnt for it.
+  /// With following, the chain's estimate per device too ("; with the 3 operations that
+  /// followed: host 0.046 ms | ...").
   std::string explain(const std::string& what, const WorkEstimate& work, std::span<const InputResidence> inputs,
-                      std::uint64_t signature = 0, std::size_t after = no_device) const;
+                      std::uint64_t signature = 0, std::size_t after = no_device,
+                      std::span<const ChainStep> following = {}) const;
 
  private:
   std::uint64_t decision_key(std::uint64_t signature, const WorkEstimate& work,
@@ -433,7 +477,8 @@ class Expr;
 
 /// What device auto would decide for evaluating expr (or, with reduction, for a full
 /// reduction of it), as data: the estimates per device (with what was learnt online), the
-/// choice and the WEFT_LOG=info line. Decides nothing and runs nothing.
+/// chain's when it would begin one that was seen before, the choice and the WEFT_LOG=info
+/// line. Decides nothing and runs nothing.
 ///
 ///   weft::PlacementExplanation why = weft::explain(a * b, true);
 ///   std::cout << why.text;   // "sum n=1000000: host 0.31 ms | opencl:0:0 0.9 ms + 4.0 ms copy -> host"
@@ -445,6 +490,10 @@ struct WEFT_API PlacementExplanation {
   WorkEstimate work;                        // when automatic
   std::vector<std::string> devices;         // the chooser's table, when automatic
   std::vector<PlacementEstimate> estimates;  // one per device
+  // The operations that followed it the last time it began a chain in this process, which the
+  // choice counts (docs/PLACEMENT.md, "Chains"); 0: it is decided alone.
+  std::size_t following = 0;
+  std::vector<double> chain_s;               // per device: Chooser::chain_s (estimates' totals when alone)
 };
 WEFT_API PlacementExplanation explain(const Expr& expr, bool reduction = false);
 

@@ -86,9 +86,11 @@ void register_arrays(nb::module_& m) {
       d["copy_in_s"] = t.copy_in;
       d["copy_out_s"] = t.copy_out;
       d["total_s"] = t.total();
+      d["chain_s"] = e.chain_s[i];
       devices.append(d);
     }
     out["devices"] = devices;
+    out["following"] = e.following;
     if (e.automatic) {
       nb::dict w;
       w["elements"] = e.work.elements;

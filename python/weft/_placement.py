@@ -28,7 +28,10 @@ def explain(x: Array, reduction: bool = False) -> dict[str, Any]:
     dict
         ``automatic``, ``pinned`` (a ``with weft.Device(d):`` block decides: ``chosen`` is
         d), ``chosen``, ``text``, ``devices`` (one dict per device: ``device``,
-        ``launch_s``, ``compute_s``, ``copy_in_s``, ``copy_out_s``, ``total_s``) and, when
+        ``launch_s``, ``compute_s``, ``copy_in_s``, ``copy_out_s``, ``total_s``, and
+        ``chain_s``: with the operations that followed it the last time it began a chain,
+        the chain's estimate there, else ``total_s``), ``following`` (how many such
+        operations the choice counts, 0 when it is decided alone) and, when
         automatic, ``work`` (``elements``, ``bytes_read``, ``bytes_written``, ``ops``,
         ``math_calls`` (math-library functions evaluated, counted in ``ops`` too),
         ``arithmetic``, ``result_to_host``).

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "weft/array.hpp"
 #include "weft/event.hpp"
@@ -58,6 +59,12 @@ AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEs
 /// Online learning of an operation that ran synchronously: the time from placed's decision to
 /// now refines the chooser's estimate (Chooser::observe). Nothing when not chosen afresh.
 void learn_now(const AutoPlacement& placed);
+
+/// The operations that followed expr's evaluation (or, with reduction, its full reduction) the
+/// last time it began a chain on this thread, when it would begin one now
+/// (src/placement/chain_trace.hpp); nothing when none is remembered or an array of expr is
+/// not automatic.
+std::shared_ptr<const std::vector<ChainStep>> chain_after(const Expr& expr, bool reduction);
 
 /// Marks array's allocation automatic (all its views); returns array.
 const Array& mark_automatic(const Array& array);

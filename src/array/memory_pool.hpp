@@ -81,6 +81,9 @@ struct Residence {
   // its producer pays a queued launch (include/weft/placement.hpp, InputResidence::pending_on).
   static constexpr std::uint64_t not_tracked = ~std::uint64_t{0};
   std::atomic<std::uint64_t> made_at{not_tracked};
+  // The automatic operation that made it as its result, as its chain and step (its chain's
+  // number << 8 | the step's index, src/placement/chain_trace.hpp); 0: none.
+  std::atomic<std::uint64_t> made_by{0};
   std::mutex mutex;
   std::vector<Copy> copies;
 };

@@ -380,6 +380,17 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     }
   }
 
+  if (auto v = get("WEFT_PLACEMENT_CHAINS"); v && !trim(*v).empty()) {
+    const std::string_view t = trim(*v);
+    if (t == "1" || t == "on") c.placement_chains = true;
+    else if (t == "0" || t == "off") c.placement_chains = false;
+    else {
+      throw ConfigError("WEFT_PLACEMENT_CHAINS='" + std::string(*v) + "' is not a switch: expected 1 or on (device "
+                        "auto decides an operation that began a chain before over the operations that followed it, "
+                        "the default), 0 or off (each operation alone)");
+    }
+  }
+
   if (auto v = get("WEFT_PLACEMENT_LEARN"); v && !trim(*v).empty()) {
     const std::string_view t = trim(*v);
     if (t == "1" || t == "on") c.placement_learn = true;

@@ -21,6 +21,7 @@
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
 #include "runtime/device_work.hpp"
+#include "placement/chain_trace.hpp"
 #include "placement/costs_file.hpp"
 #include "placement/queued.hpp"
 #include "runtime/backend.hpp"
@@ -187,13 +188,14 @@ InputResidence residence_of(const Array& a, const AutoTable& t, BusyDevices& see
 // signature and the distinct allocations it reads with their residence (in the order of the
 // tree's leaves), without allocating for a handful of them.
 struct Walk {
-  explicit Walk(SmallVector<InputResidence, 8>& into) : inputs(into) {}
+  Walk(SmallVector<const void*, 8>& allocations, SmallVector<InputResidence, 8>& into)
+      : seen(allocations), inputs(into) {}
   double ops_per_element = 0;
   double math_per_element = 0;  // of which math-library functions (16 operations each)
   bool any_float64 = false, any_float = false;
   std::uint64_t signature = 0xcbf29ce484222325ULL;
-  SmallVector<const void*, 8> seen;
-  SmallVector<InputResidence, 8>& inputs;  // the distinct allocations' residences
+  SmallVector<const void*, 8>& seen;       // the distinct allocations read
+  SmallVector<InputResidence, 8>& inputs;  // their residences
   BusyDevices busy;
 };
 
@@ -346,6 +348,7 @@ const Array& mark_automatic(const Array& array) {
   auto* r = static_cast<Residence*>(const_cast<void*>(array.allocation_id()));
   if (!r) throw InvalidArgument("to_auto: an empty array");
   r->automatic.store(true, std::memory_order_relaxed);
+  tag_result(*r);
   return array;
 }
 
@@ -363,6 +366,7 @@ namespace {
 // signature (every array of expr automatic).
 struct Analysis {
   WorkEstimate work;
+  SmallVector<const void*, 8> allocations;  // the distinct allocations read, in the order of residences
   SmallVector<InputResidence, 8> residences;
   std::span<const InputResidence> inputs() const noexcept { return residences.view(); }
   std::uint64_t signature = 0;
@@ -370,7 +374,7 @@ struct Analysis {
 
 Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const AutoTable& t) {
   Analysis a;
-  Walk w(a.residences);
+  Walk w(a.allocations, a.residences);
   walk(*expr.node(), t, w);
   WorkEstimate& work = a.work;
   work.elements = expr.shape().size();
@@ -398,7 +402,20 @@ Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const 
   return a;
 }
 
+// The chain remembered after the operation a describes, when it would begin one now.
+std::shared_ptr<const ChainSteps> remembered_after(const Analysis& a) {
+  return config().placement_chains ? chain_for(a.allocations.view(), a.signature, a.work.elements) : nullptr;
+}
+
 }  // namespace
+
+std::shared_ptr<const std::vector<ChainStep>> chain_after(const Expr& expr, bool reduction) {
+  if (!expr.node()) return nullptr;
+  Leaves leaves;
+  count_leaves(*expr.node(), leaves);
+  if (leaves.automatic == 0 || leaves.automatic < leaves.all) return nullptr;
+  return remembered_after(analyse(expr, reduction ? "sum" : "eval", reduction, auto_table()));
+}
 
 std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host,
                                                  const std::function<void(WorkEstimate&)>& shape) {
@@ -409,15 +426,21 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr};
   if (pinned) {
     WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
+    note_untraced();
     return AutoPlacement{pinned, Expr(moved(expr.node(), pinned)), true, nullptr};
   }
   const AutoTable& t = auto_table();
   Analysis a = analyse(expr, what, result_to_host, t);
   if (shape) shape(a.work);
+  // The operations that followed this one last time, when it begins a chain (chain_trace.hpp).
+  const ChainSteps* chain = config().placement_chains
+                                ? note_operation(a.allocations.view(), a.inputs(), a.signature, a.work, result_to_host)
+                                : nullptr;
+  const std::span<const ChainStep> following = chain ? std::span<const ChainStep>(*chain) : std::span<const ChainStep>();
   bool remembered = false;
   const std::size_t after = last_worked(t);
-  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs(), &remembered, after);
-  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs(), a.signature, after));
+  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs(), &remembered, after, following);
+  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs(), a.signature, after, following));
   const Device& d = t.devices[best];
   // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
   // observe() drops the remembered decision while its estimate is still moving. Its clock
@@ -496,8 +519,13 @@ PlacementExplanation explain(const Expr& expr, bool reduction) {
   out.automatic = true;
   out.work = a.work;
   const std::size_t after = last_worked(t);
+  // The operations that followed it last time, when it would begin a chain.
+  const std::shared_ptr<const ChainSteps> chain = remembered_after(a);
+  const std::span<const ChainStep> following = chain ? std::span<const ChainStep>(*chain) : std::span<const ChainStep>();
+  out.following = following.size();
   for (std::size_t d = 0; d < t.devices.size(); ++d) {
     out.devices.push_back(t.devices[d].selector());
+    out.chain_s.push_back(t.chooser.chain_s(d, a.work, a.inputs(), following, a.signature, after));
     PlacementEstimate e = t.chooser.estimate(d, a.work, a.inputs(), after);
     const double f = t.chooser.correction(a.signature, a.work.elements, d);
     e.launch *= f;
@@ -506,8 +534,8 @@ PlacementExplanation explain(const Expr& expr, bool reduction) {
     e.copy_out *= f;
     out.estimates.push_back(e);
   }
-  out.chosen = t.devices[t.chooser.choose(a.work, a.inputs(), a.signature, after)].selector();
-  out.text = t.chooser.explain(what, a.work, a.inputs(), a.signature, after);
+  out.chosen = t.devices[t.chooser.choose(a.work, a.inputs(), a.signature, after, following)].selector();
+  out.text = t.chooser.explain(what, a.work, a.inputs(), a.signature, after, following);
   if (pinned) {
     out.pinned = true;
     out.chosen = pinned.selector();

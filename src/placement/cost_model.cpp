@@ -395,12 +395,17 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
 }
 
 std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
-                            std::uint64_t signature, std::size_t after) const {
+                            std::uint64_t signature, std::size_t after, std::span<const ChainStep> following) const {
   std::size_t best = 0;
   double best_t = std::numeric_limits<double>::infinity();
   for (std::size_t d = 0; d < devices_.size(); ++d) {
-    double t = estimate(d, work, inputs, after).total();
-    if (signature != 0) t *= correction(signature, work.elements, d);
+    double t = 0;
+    if (!following.empty()) {
+      t = chain_s(d, work, inputs, following, signature, after);
+    } else {
+      t = estimate(d, work, inputs, after).total();
+      if (signature != 0) t *= correction(signature, work.elements, d);
+    }
     if (t < best_t) {
       best_t = t;
       best = d;
@@ -423,24 +428,36 @@ std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate&
 }
 
 std::size_t Chooser::choose_cached(std::uint64_t signature, const WorkEstimate& work,
-                                   std::span<const InputResidence> inputs, bool* remembered, std::size_t after) const {
-  const std::uint64_t key = decision_key(signature, work, inputs, after);
+                                   std::span<const InputResidence> inputs, bool* remembered, std::size_t after,
+                                   std::span<const ChainStep> following) const {
+  std::uint64_t key = decision_key(signature, work, inputs, after);
+  // A chain's decision apart from the operation's alone, and from another chain's: the steps'
+  // structure (their residences as seen elsewhere too).
+  for (const ChainStep& step : following) {
+    key = mix(key, mix(step.signature, size_class(step.work.elements)) ^ (step.value ? 1u : 0u));
+    for (const ChainInput& in : step.view()) {
+      key = mix(key, static_cast<std::uint64_t>(in.from) << 8 | in.index);
+      if (in.from == ChainInput::From::elsewhere) {
+        key = mix(key, in.seen.valid_on | (in.seen.on_host ? std::uint64_t{1} << 63 : 0));
+      }
+    }
+  }
   std::atomic<std::uint64_t>& slot = decisions_[key % decision_slots];
   const std::uint64_t tag = key & ~std::uint64_t{0xff};
   const std::uint64_t held = slot.load(std::memory_order_relaxed);
   const bool hit = held != 0 && (held & ~std::uint64_t{0xff}) == tag;
   if (remembered) *remembered = hit;
   if (hit) return (held & 0xff) - 1;
-  const std::size_t best = choose(work, inputs, signature, after);
+  const std::size_t best = choose(work, inputs, signature, after, following);
   slot.store(tag | (best + 1), std::memory_order_relaxed);
   return best;
 }
 
 std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
                              std::span<const InputResidence> inputs, std::uint64_t signature,
-                             std::size_t after) const {
+                             std::size_t after, std::span<const ChainStep> following) const {
   std::string out = what + " n=" + std::to_string(work.elements) + ":";
-  const std::size_t best = choose(work, inputs, signature, after);
+  const std::size_t best = choose(work, inputs, signature, after, following);
   for (std::size_t d = 0; d < devices_.size(); ++d) {
     const PlacementEstimate e = estimate(d, work, inputs, after);
     const double f = signature != 0 ? correction(signature, work.elements, d) : 1.0;
@@ -451,6 +468,14 @@ std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
       char buf[32];
       std::snprintf(buf, sizeof buf, " (x%.2f learnt)", f);
       out += buf;
+    }
+  }
+  if (!following.empty()) {
+    out += "; with the " + std::to_string(following.size()) + (following.size() == 1 ? " operation" : " operations") +
+           " that followed:";
+    for (std::size_t d = 0; d < devices_.size(); ++d) {
+      out += (d == 0 ? " " : " | ") + devices_[d].selector + " " + ms(chain_s(d, work, inputs, following, signature, after)) +
+             " ms";
     }
   }
   out += " -> " + devices_[best].selector;

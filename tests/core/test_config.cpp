@@ -150,6 +150,12 @@ TEST(Config, OpenclPtxIsASwitch) {
   EXPECT_FALSE(parse({{"WEFT_PLACEMENT_LEARN", "off"}}).placement_learn);
   EXPECT_FALSE(parse({{"WEFT_PLACEMENT_LEARN", "0"}}).placement_learn);
   EXPECT_NE(error_of({{"WEFT_PLACEMENT_LEARN", "yes"}}).find("WEFT_PLACEMENT_LEARN='yes'"), std::string::npos);
+  EXPECT_TRUE(parse({}).placement_chains);
+  for (const char* off : {"0", "off", " off "}) {
+    EXPECT_FALSE(parse({{"WEFT_PLACEMENT_CHAINS", off}}).placement_chains) << off;
+  }
+  EXPECT_TRUE(parse({{"WEFT_PLACEMENT_CHAINS", "on"}}).placement_chains);
+  EXPECT_NE(error_of({{"WEFT_PLACEMENT_CHAINS", "2"}}).find("WEFT_PLACEMENT_CHAINS='2'"), std::string::npos);
   EXPECT_FALSE(parse({}).bounds_check);
   for (const char* on : {"1", "on", " on "}) EXPECT_TRUE(parse({{"WEFT_BOUNDS_CHECK", on}}).bounds_check) << on;
   EXPECT_FALSE(parse({{"WEFT_BOUNDS_CHECK", "0"}}).bounds_check);

@@ -41,6 +41,9 @@ def test_explain_returns_the_estimates_as_data():
     assert why["chosen"] in [d["device"] for d in why["devices"]]
     assert why["work"]["elements"] == 1000
     assert all(d["total_s"] > 0 for d in why["devices"])
+    # Not the beginning of a chain seen before: decided alone, the chain's estimate its own.
+    assert why["following"] == 0
+    assert all(d["chain_s"] == d["total_s"] for d in why["devices"])
     fixed = weft.explain(weft.asarray(np.ones(3), device="host") + 1)
     assert not fixed["automatic"] and fixed["chosen"] == "host"
 

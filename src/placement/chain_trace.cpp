@@ -1,0 +1,196 @@
+// What followed each automatic operation (chain_trace.hpp).
+#include "placement/chain_trace.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <mutex>
+#include <unordered_map>
+
+#include "array/memory_pool.hpp"
+#include "core/lifetime.hpp"
+
+namespace weft::detail {
+
+namespace {
+
+// Steps remembered after a chain's first operation (more are not recorded: the chain goes on,
+// and its results are not tagged beyond them).
+constexpr std::size_t max_steps = 8;
+// Chains remembered in all (a program's distinct first operations and sizes); beyond, the
+// table starts again.
+constexpr std::size_t max_chains = 4096;
+
+std::uint64_t chain_key(std::uint64_t signature, std::int64_t elements) {
+  const auto size_class = static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0))));
+  return (signature ^ (size_class * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+}
+
+struct Store {
+  std::mutex mutex;
+  std::unordered_map<std::uint64_t, std::shared_ptr<const ChainSteps>> chains;
+  // Counts the changes to chains: a thread's last lookup is good while it has not moved.
+  std::atomic<std::uint64_t> version{1};
+};
+Store& store() {
+  static Immortal<Store> s;
+  return *s;
+}
+
+// Chains are numbered process-wide: a result's tag names its chain and its step, and a
+// result tagged by another thread's chain is no step of this one.
+std::atomic<std::uint64_t> next_chain{1};
+
+// The current chain of this thread.
+struct Current {
+  std::uint64_t id = 0;  // 0: none
+  std::uint64_t key = 0;  // its first operation's chain_key
+  std::array<const void*, ChainStep::max_inputs> first_inputs{};
+  std::size_t first_count = 0;
+  ChainSteps steps;  // after the first operation
+  std::uint64_t result_tag = 0;  // what the last noted operation's result gets
+  // The last lookup of a first operation (a loop begins the same chain each time: no lock then).
+  std::uint64_t looked_up = 0, looked_up_version = 0;
+  std::uint64_t next_id = 0, last_id = 0;  // this thread's block of chain numbers
+  std::shared_ptr<const ChainSteps> found;
+};
+thread_local Current current;
+
+bool same(const ChainInput& a, const ChainInput& b) {
+  return a.from == b.from && a.index == b.index &&
+         (a.from != ChainInput::From::elsewhere ||
+          (a.seen.valid_on == b.seen.valid_on && a.seen.on_host == b.seen.on_host));
+}
+bool same(const ChainStep& a, const ChainStep& b) {
+  if (a.signature != b.signature || a.value != b.value || a.input_count != b.input_count ||
+      std::bit_width(static_cast<std::uint64_t>(a.work.elements)) != std::bit_width(static_cast<std::uint64_t>(b.work.elements))) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.input_count; ++i) {
+    if (!same(a.inputs[i], b.inputs[i])) return false;
+  }
+  return true;
+}
+
+// Remembers the current chain under its first operation, unless the same steps are there.
+void commit(Current& c) {
+  if (c.id == 0 || c.steps.empty()) return;
+  Store& s = store();
+  std::lock_guard lock(s.mutex);
+  auto it = s.chains.find(c.key);
+  if (it != s.chains.end() && it->second->size() == c.steps.size() &&
+      std::equal(c.steps.begin(), c.steps.end(), it->second->begin(), [](const ChainStep& a, const ChainStep& b) {
+        return same(a, b);
+      })) {
+    return;
+  }
+  if (it == s.chains.end() && s.chains.size() >= max_chains) s.chains.clear();
+  s.chains[c.key] = std::make_shared<const ChainSteps>(c.steps);
+  s.version.fetch_add(1, std::memory_order_release);
+}
+
+}  // namespace
+
+const ChainSteps* note_operation(std::span<const void* const> allocations, std::span<const InputResidence> inputs,
+                                 std::uint64_t signature, const WorkEstimate& work, bool value) {
+  Current& c = current;
+  c.result_tag = 0;
+  if (allocations.size() != inputs.size() || allocations.size() > ChainStep::max_inputs) {
+    commit(c);
+    c.id = 0;
+    return nullptr;
+  }
+  // A step of the current chain when it reads one of its results.
+  const auto made_by = [](const void* a) {
+    return a ? static_cast<const Residence*>(a)->made_by.load(std::memory_order_relaxed) : 0;
+  };
+  const bool member = c.id != 0 && std::any_of(allocations.begin(), allocations.end(), [&](const void* a) {
+                        const std::uint64_t tag = made_by(a);
+                        return tag != 0 && tag >> 8 == c.id;
+                      });
+  if (member) {
+    if (c.steps.size() >= max_steps) return nullptr;
+    ChainStep& step = c.steps.emplace_back();
+    step.signature = signature;
+    step.work = work;
+    step.value = value;
+    step.input_count = static_cast<std::uint8_t>(allocations.size());
+    const auto firsts = std::span<const void* const>(c.first_inputs.data(), c.first_count);
+    for (std::size_t i = 0; i < allocations.size(); ++i) {
+      ChainInput& in = step.inputs[i];
+      in.seen = inputs[i];
+      const std::uint64_t tag = made_by(allocations[i]);
+      if (tag != 0 && tag >> 8 == c.id) {
+        in.from = ChainInput::From::result;
+        in.index = static_cast<std::uint8_t>(tag & 0xff);
+      } else if (const auto f = std::find(firsts.begin(), firsts.end(), allocations[i]); f != firsts.end()) {
+        in.from = ChainInput::From::first_input;
+        in.index = static_cast<std::uint8_t>(f - firsts.begin());
+      }
+    }
+    if (!value) c.result_tag = c.id << 8 | c.steps.size();
+    return nullptr;
+  }
+  // The first operation of a new chain: the one before is complete.
+  commit(c);
+  if (c.next_id == c.last_id) {
+    // Numbers taken in blocks: one atomic operation per 1024 chains of the thread.
+    c.next_id = next_chain.fetch_add(1024, std::memory_order_relaxed);
+    c.last_id = c.next_id + 1024;
+  }
+  c.id = c.next_id++;
+  c.key = chain_key(signature, work.elements);
+  std::copy(allocations.begin(), allocations.end(), c.first_inputs.begin());
+  c.first_count = allocations.size();
+  c.steps.clear();
+  if (!value) c.result_tag = c.id << 8;
+  Store& s = store();
+  const std::uint64_t version = s.version.load(std::memory_order_acquire);
+  if (c.looked_up != c.key || c.looked_up_version != version) {
+    std::lock_guard lock(s.mutex);
+    const auto it = s.chains.find(c.key);
+    c.found = it == s.chains.end() ? nullptr : it->second;
+    c.looked_up = c.key;
+    c.looked_up_version = s.version.load(std::memory_order_relaxed);
+  }
+  return c.found.get();
+}
+
+std::shared_ptr<const ChainSteps> chain_for(std::span<const void* const> allocations, std::uint64_t signature,
+                                            std::int64_t elements) {
+  const Current& c = current;
+  if (allocations.size() > ChainStep::max_inputs) return nullptr;
+  for (const void* a : allocations) {
+    const std::uint64_t tag = a ? static_cast<const Residence*>(a)->made_by.load(std::memory_order_relaxed) : 0;
+    if (c.id != 0 && tag != 0 && tag >> 8 == c.id) return nullptr;
+  }
+  return remembered_chain(signature, elements);
+}
+
+void note_untraced() noexcept { current.result_tag = 0; }
+
+void tag_result(Residence& result) noexcept {
+  if (current.result_tag == 0) return;
+  result.made_by.store(current.result_tag, std::memory_order_relaxed);
+  current.result_tag = 0;
+}
+
+std::shared_ptr<const ChainSteps> remembered_chain(std::uint64_t signature, std::int64_t elements) {
+  Store& s = store();
+  std::lock_guard lock(s.mutex);
+  const auto it = s.chains.find(chain_key(signature, elements));
+  return it == s.chains.end() ? nullptr : it->second;
+}
+
+void forget_chains() {
+  {
+    Store& s = store();
+    std::lock_guard lock(s.mutex);
+    s.chains.clear();
+    s.version.fetch_add(1, std::memory_order_release);
+  }
+  current = Current{};
+}
+
+}  // namespace weft::detail
