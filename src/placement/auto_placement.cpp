@@ -386,6 +386,7 @@ Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const 
   if (result_to_host) {
     work.result_to_host = true;
     work.result_bytes = 8;
+    work.reduction = true;
   } else {
     work.bytes_written = n * static_cast<double>(size_of(expr.dtype()));
     // A result computed from host data alone is likely read on the host; one computed from

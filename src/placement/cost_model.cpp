@@ -48,6 +48,13 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return h;
 }
 
+// The result read into the program's memory (a NumPy array, a std::vector, a reduction's
+// value): a queue read on every device; where the device's memory is host memory, a memcpy
+// at its measured rate (its latency alone when the rate was not measured).
+double result_read_s(const DeviceCosts& c, const WorkEstimate& work) {
+  return c.memory_is_host && !(c.to_host_Bps > 0) ? c.to_host_latency_s : c.transfer_s(work.result_bytes, false);
+}
+
 std::string ms(double s) {
   char buf[32];
   if (!std::isfinite(s)) return "inf";
@@ -238,10 +245,13 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   // A polygon mask, on a device whose polygon_mask was timed: the whole call into host memory
   // (its overhead, its rates, the vertices' copy and the mask's copy back included).
   const bool polygon = work.polygon_pixels > 0 && c.polygon_pixels_per_s > 0 && c.polygon_edges_per_s > 0;
+  const bool sorted = work.sort_keys > 0 && c.sort_keys_per_s > 0;
+  // A reduction whose value the host reads, on a device whose reduction was timed whole.
+  const bool timed_reduce = !polygon && !sorted && work.reduction && work.result_to_host && c.reduce_s > 0;
   if (polygon) {
     e.launch = c.polygon_overhead_s;
     e.compute = c.polygon_s(work.polygon_pixels, work.polygon_row_edges, work.polygon_rows) - c.polygon_overhead_s;
-  } else if (work.sort_keys > 0 && c.sort_keys_per_s > 0) {
+  } else if (sorted) {
     // A sort, on a device whose own sort was timed: its fixed cost and its rate.
     e.launch = queued_fixed(c.sort_overhead_s) + sync;
     e.compute = c.sort_s(work.sort_keys) - c.sort_overhead_s;
@@ -261,7 +271,16 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     };
     const double launches = timed_scan ? scan_launches()
                                        : first_launch + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
-    e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + launches + sync;
+    // A timed reduction: its whole fixed cost, the wait and the value's read included (the read
+    // shown as copy_out, never more than the whole: PoCL reads a value in a few microseconds
+    // where a 64-byte array read into fresh memory took 41 us on the 2-core VM).
+    if (timed_reduce) {
+      const double whole = queued_fixed(c.reduce_s);
+      e.copy_out = std::min(result_read_s(c, work), whole);
+      e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + whole - e.copy_out;
+    } else {
+      e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + launches + sync;
+    }
     const double bytes = work.bytes_read + work.bytes_written;
     double arithmetic = move_s(work.ops, c.ops_rate(work.arithmetic));
     if (work.math_calls > 0 && c.math_per_s > 0 && work.arithmetic == Arithmetic::float32) {
@@ -298,13 +317,7 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     e.copy_in += to_host + to_dev;
   }
   e.launch += switch_s(d, current);
-  if (work.result_to_host && !polygon) {
-    // The result read into the program's memory (a NumPy array, a std::vector, a reduction's
-    // value) is a queue read on every device: where the device's memory is host memory, a
-    // memcpy at its measured rate (not counted when the rate was not measured).
-    e.copy_out = c.memory_is_host && !(c.to_host_Bps > 0) ? c.to_host_latency_s
-                                                          : c.transfer_s(work.result_bytes, false);
-  }
+  if (work.result_to_host && !polygon && !timed_reduce) e.copy_out = result_read_s(c, work);
   return e;
 }
 

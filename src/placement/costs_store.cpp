@@ -46,10 +46,12 @@ namespace {
 // format 10 adds polygon_mask's measured curve (DeviceCosts::polygon_curve_s); format 11 times
 // its edge rate on 1024 rows (256 before) and on 128 (DeviceCosts::polygon_few_rows_edges_per_s)
 // and adds a tiny scan's time (DeviceCosts::scan_tiny_s); format 12 times a scan queued behind
-// another (DeviceCosts::scan_queued_s). A
+// another (DeviceCosts::scan_queued_s); format 13 times a full reduction to a value
+// (DeviceCosts::reduce_s) and reads arrays made afresh (one array read again and again was
+// 2-3 us cheaper on the H200's GPUs). A
 // file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 12";
+constexpr const char* header = "weft-costs 13";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -63,6 +65,7 @@ void each_number(C& c, F&& f) {
   f("scan_launch_s", c.scan_launch_s);
   f("scan_tiny_s", c.scan_tiny_s);
   f("scan_queued_s", c.scan_queued_s);
+  f("reduce_s", c.reduce_s);
   f("sync_s", c.sync_s);
   f("bandwidth_Bps", c.bandwidth_Bps);
   f("float32_ops_per_s", c.ops_per_s[0]);

@@ -45,6 +45,31 @@ std::vector<DeviceCosts> h200_format12_table() {
   return t;
 }
 
+// The same in format 13 (bench/results/2026-11-30-h200-placement-session17.txt): a reduction's
+// value timed whole, reads of arrays made afresh.
+std::vector<DeviceCosts> h200_format13_table() {
+  std::vector<DeviceCosts> t = h200_format12_table();
+  const auto set = [](DeviceCosts& c, double launch, double queued, double scan, double scan_q, double reduce,
+                      double sync, double lat_to, double lat_from, double small_to, double small_from) {
+    c.launch_s = launch;
+    c.queued_launch_s = queued;
+    c.scan_launch_s = scan;
+    c.scan_queued_s = scan_q;
+    c.reduce_s = reduce;
+    c.sync_s = sync;
+    c.to_device_latency_s = lat_to;
+    c.to_host_latency_s = lat_from;
+    c.to_device_small_Bps = small_to;
+    c.to_host_small_Bps = small_from;
+  };
+  set(t[host], 0.6e-6, 0.2e-6, 3.5e-6, 3.3e-6, 2.5e-6, 0.3e-6, 1.1e-6, 0.5e-6, 0, 18e9);
+  set(t[opencl], 14.7e-6, 9.9e-6, 20.7e-6, 15.4e-6, 32.1e-6, 1.3e-6, 12.2e-6, 11.0e-6, 2.9e9, 2.2e9);
+  set(t[cuda], 9.8e-6, 4.6e-6, 14.2e-6, 7.4e-6, 19.4e-6, 1.6e-6, 9.0e-6, 9.6e-6, 3.6e9, 2.3e9);
+  t[host].narrow_math_per_s = 0.14e9;
+  t[host].wide_launch_s = 15.3e-6;
+  return t;
+}
+
 // The chain of `weft bench placement`, `t = a*b+c; u = sin(t)*a; sum(cumsum(u)*t)` of n float32
 // elements, as device auto estimates its operations (auto_placement.cpp's analysis).
 WorkEstimate first_step(double n) {
@@ -67,7 +92,8 @@ std::vector<ChainStep> chain_after_first(double n) {
   const WorkEstimate u{.elements = e, .bytes_read = 8 * n, .bytes_written = 4 * n, .ops = 17 * n, .math_calls = n,
                        .result_bytes = 4 * n};
   const WorkEstimate scan = scan_work(e, 4 * n, 1, 4, Arithmetic::float64);
-  const WorkEstimate sum{.elements = e, .bytes_read = 8 * n, .ops = 2 * n, .result_to_host = true, .result_bytes = 8};
+  const WorkEstimate sum{.elements = e, .bytes_read = 8 * n, .ops = 2 * n, .result_to_host = true, .result_bytes = 8,
+                         .reduction = true};
   return {step(11, u, false, {result(0), first_input(0)}), step(12, scan, false, {result(1)}),
           step(13, sum, true, {result(2), result(0)})};
 }
@@ -95,6 +121,21 @@ TEST(PlacementChains, AChainResidentOnNvidiaOpenclMovesToTheHostWhereItsFirstSte
   EXPECT_NE(why.find("-> host"), std::string::npos) << why;
   // Without following, chain_s is the operation's own estimate.
   EXPECT_DOUBLE_EQ(chooser.chain_s(opencl, w, in, {}, 0, opencl), chooser.estimate(opencl, w, in, opencl).total());
+}
+
+TEST(PlacementChains, WithTheReductionTimedWholeTheChainOfAThousandMovesToo) {
+  // Format 12 charged the chain's closing sum on NVIDIA OpenCL a launch, a sync and a read
+  // (19.6 us where it took 31.7): at 10^3 elements the chain stayed there at 1.27-1.30 times
+  // the host path's time. With the reduction timed whole (format 13) it moves at 10^2 and 10^3.
+  Chooser chooser(h200_format13_table());
+  for (const double n : {1e2, 1e3}) {
+    const WorkEstimate w = first_step(n);
+    const std::vector<InputResidence> in(3, InputResidence{4 * n, on_opencl, false});
+    const std::vector<ChainStep> following = chain_after_first(n);
+    EXPECT_EQ(chooser.choose(w, in, 0, opencl), opencl) << n << ": " << chooser.explain("eval", w, in, 0, opencl);
+    EXPECT_EQ(chooser.choose(w, in, 0, opencl, following), host)
+        << n << ": " << chooser.explain("eval", w, in, 0, opencl, following);
+  }
 }
 
 TEST(PlacementChains, OnTheVmAChainResidentOnPoclStaysThere) {
@@ -214,6 +255,7 @@ TEST(PlacementChains, DeviceAutoRemembersWhatFollowedAnOperation) {
   EXPECT_EQ(total.inputs[1].from, From::result);
   EXPECT_EQ(total.inputs[1].index, 0);
   EXPECT_TRUE(total.value);
+  EXPECT_TRUE(total.work.reduction);
   // explain counts it; a step of the current chain is no chain's beginning.
   const PlacementExplanation why = explain(in_expr(fresh));
   EXPECT_EQ(why.following, 3u);

@@ -234,5 +234,43 @@ TEST(PlacementCopyTerms, AScanQueuedBehindItsProducerCostsWhatItAddsInAStream) {
   EXPECT_NEAR(Chooser(t).estimate(pocl, scan, pending).launch, 2.85e-6, 1e-12);
 }
 
+// A reduction whose value the host reads costs its timed whole (format 13): on the H200 a sum of
+// 100 floats resident on NVIDIA OpenCL took 31.7 us where a launch, a sync and the value's copy
+// said 19.6; queued behind its input's producer, one launch's round trip less.
+TEST(PlacementCopyTerms, AReductionsValueCostsItsTimedWhole) {
+  std::vector<DeviceCosts> t = h200_table();
+  DeviceCosts& cl = t[opencl];
+  cl.launch_s = 12.7e-6;
+  cl.queued_launch_s = 8.4e-6;
+  cl.sync_s = 1.3e-6;
+  cl.to_host_latency_s = 11.2e-6;
+  const WorkEstimate sum{.elements = 100, .bytes_read = 1200, .ops = 400, .result_to_host = true, .result_bytes = 8,
+                         .reduction = true};
+  const std::vector<InputResidence> done(3, InputResidence{400, on_opencl, false});
+  const std::vector<InputResidence> pending(3, InputResidence{400, on_opencl, false, on_opencl});
+  const PlacementEstimate untimed = Chooser(t).estimate(opencl, sum, done);
+  EXPECT_NEAR(untimed.launch, 12.7e-6 + 1.3e-6, 1e-12);
+  EXPECT_NEAR(untimed.copy_out, cl.transfer_s(8, false), 1e-12);
+  cl.reduce_s = 25.1e-6;
+  const Chooser timed(t);
+  const PlacementEstimate whole = timed.estimate(opencl, sum, done);
+  EXPECT_NEAR(whole.launch + whole.copy_out, 25.1e-6, 1e-12);
+  EXPECT_NEAR(whole.copy_out, untimed.copy_out, 1e-12);
+  EXPECT_NEAR(whole.compute, untimed.compute, 1e-12);
+  const PlacementEstimate queued = timed.estimate(opencl, sum, pending);
+  EXPECT_NEAR(queued.launch + queued.copy_out, 25.1e-6 - (12.7e-6 - 8.4e-6), 1e-12);
+  // The read shown as copy_out is never more than the whole (PoCL on the 2-core VM reads a
+  // value in a few microseconds where a 64-byte array read took 41).
+  cl.reduce_s = 5e-6;
+  const PlacementEstimate cheap = Chooser(t).estimate(opencl, sum, done);
+  EXPECT_NEAR(cheap.launch + cheap.copy_out, 5e-6, 1e-12);
+  EXPECT_NEAR(cheap.launch, 0, 1e-12);
+  // An operation whose result stays on the device, or a value not marked a reduction, keeps
+  // the launch terms.
+  WorkEstimate plain = sum;
+  plain.reduction = false;
+  EXPECT_NEAR(timed.estimate(opencl, plain, done).launch, untimed.launch, 1e-12);
+}
+
 }  // namespace
 }  // namespace weft

@@ -186,6 +186,7 @@ TEST(PlacementLearning, AWrongCalibrationIsCorrectedAfterAFewCallsAndStored) {
   wrong.to_device_small_Bps *= 1000;
   wrong.to_host_small_Bps *= 1000;
   wrong.math_per_s *= 1000;
+  wrong.reduce_s /= 1000;
   ASSERT_TRUE(store_costs(wrong));
   Case c;
   ASSERT_EQ(explain(c.e(), true).chosen, cl.selector()) << explain(c.e(), true).text;
