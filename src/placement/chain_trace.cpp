@@ -48,7 +48,11 @@ struct Current {
   std::uint64_t key = 0;  // its first operation's chain_key
   std::array<const void*, ChainStep::max_inputs> first_inputs{};
   std::size_t first_count = 0;
-  ChainSteps steps;  // after the first operation
+  ChainSteps steps;  // after the first operation, when they are not found's (matching false)
+  // While the steps so far are those of the chain remembered for the first operation (found),
+  // they are counted, not copied (a loop repeating one chain records nothing).
+  bool matching = false;
+  std::size_t matched = 0;
   std::uint64_t result_tag = 0;  // what the last noted operation's result gets
   // The last lookup of a first operation (a loop begins the same chain each time: no lock then).
   std::uint64_t looked_up = 0, looked_up_version = 0;
@@ -57,11 +61,12 @@ struct Current {
 };
 thread_local Current current;
 
-bool same(const ChainInput& a, const ChainInput& b) {
-  return a.from == b.from && a.index == b.index &&
-         (a.from != ChainInput::From::elsewhere ||
-          (a.seen.valid_on == b.seen.valid_on && a.seen.on_host == b.seen.on_host));
+// Whether a remembered input came from the same place (another array: seen where it was).
+bool same(const ChainInput& a, ChainInput::From from, std::uint8_t index, const InputResidence& seen) {
+  return a.from == from && a.index == index &&
+         (from != ChainInput::From::elsewhere || (a.seen.valid_on == seen.valid_on && a.seen.on_host == seen.on_host));
 }
+bool same(const ChainInput& a, const ChainInput& b) { return same(a, b.from, b.index, b.seen); }
 bool same(const ChainStep& a, const ChainStep& b) {
   if (a.signature != b.signature || a.value != b.value || a.input_count != b.input_count ||
       std::bit_width(static_cast<std::uint64_t>(a.work.elements)) != std::bit_width(static_cast<std::uint64_t>(b.work.elements))) {
@@ -75,7 +80,14 @@ bool same(const ChainStep& a, const ChainStep& b) {
 
 // Remembers the current chain under its first operation, unless the same steps are there.
 void commit(Current& c) {
-  if (c.id == 0 || c.steps.empty()) return;
+  if (c.id == 0) return;
+  if (c.matching) {
+    // The remembered chain again; or its beginning only, copied to be compared below.
+    if (!c.found || c.matched == c.found->size()) return;
+    c.steps.assign(c.found->begin(), c.found->begin() + static_cast<std::ptrdiff_t>(c.matched));
+    c.matching = false;
+  }
+  if (c.steps.empty()) return;
   Store& s = store();
   std::lock_guard lock(s.mutex);
   auto it = s.chains.find(c.key);
@@ -110,24 +122,49 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
                         return tag != 0 && tag >> 8 == c.id;
                       });
   if (member) {
-    if (c.steps.size() >= max_steps) return nullptr;
+    const std::size_t k = c.matching ? c.matched : c.steps.size();  // its place among the steps
+    if (k >= max_steps) return nullptr;
+    const auto firsts = std::span<const void* const>(c.first_inputs.data(), c.first_count);
+    // Where each input came from: a result of the chain, an input of its first operation, or
+    // elsewhere.
+    std::array<std::pair<ChainInput::From, std::uint8_t>, ChainStep::max_inputs> from{};
+    for (std::size_t i = 0; i < allocations.size(); ++i) {
+      const std::uint64_t tag = made_by(allocations[i]);
+      if (tag != 0 && tag >> 8 == c.id) {
+        from[i] = {ChainInput::From::result, static_cast<std::uint8_t>(tag & 0xff)};
+      } else if (const auto f = std::find(firsts.begin(), firsts.end(), allocations[i]); f != firsts.end()) {
+        from[i] = {ChainInput::From::first_input, static_cast<std::uint8_t>(f - firsts.begin())};
+      } else {
+        from[i] = {ChainInput::From::elsewhere, 0};
+      }
+    }
+    if (c.matching) {
+      const ChainStep* f = k < c.found->size() ? &(*c.found)[k] : nullptr;
+      bool same_step = f && f->signature == signature && f->value == value && f->input_count == allocations.size() &&
+                       std::bit_width(static_cast<std::uint64_t>(f->work.elements)) ==
+                           std::bit_width(static_cast<std::uint64_t>(work.elements));
+      for (std::size_t i = 0; same_step && i < allocations.size(); ++i) {
+        same_step = same(f->inputs[i], from[i].first, from[i].second, inputs[i]);
+      }
+      if (same_step) {
+        ++c.matched;
+        if (!value) c.result_tag = c.id << 8 | c.matched;
+        return nullptr;
+      }
+      // Another chain this time: the steps that matched, then this one, recorded.
+      c.steps.assign(c.found->begin(), c.found->begin() + static_cast<std::ptrdiff_t>(k));
+      c.matching = false;
+    }
     ChainStep& step = c.steps.emplace_back();
     step.signature = signature;
     step.work = work;
     step.value = value;
     step.input_count = static_cast<std::uint8_t>(allocations.size());
-    const auto firsts = std::span<const void* const>(c.first_inputs.data(), c.first_count);
     for (std::size_t i = 0; i < allocations.size(); ++i) {
       ChainInput& in = step.inputs[i];
       in.seen = inputs[i];
-      const std::uint64_t tag = made_by(allocations[i]);
-      if (tag != 0 && tag >> 8 == c.id) {
-        in.from = ChainInput::From::result;
-        in.index = static_cast<std::uint8_t>(tag & 0xff);
-      } else if (const auto f = std::find(firsts.begin(), firsts.end(), allocations[i]); f != firsts.end()) {
-        in.from = ChainInput::From::first_input;
-        in.index = static_cast<std::uint8_t>(f - firsts.begin());
-      }
+      in.from = from[i].first;
+      in.index = from[i].second;
     }
     if (!value) c.result_tag = c.id << 8 | c.steps.size();
     return nullptr;
@@ -154,6 +191,8 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
     c.looked_up = c.key;
     c.looked_up_version = s.version.load(std::memory_order_relaxed);
   }
+  c.matching = c.found != nullptr;
+  c.matched = 0;
   return c.found.get();
 }
 
@@ -171,9 +210,10 @@ std::shared_ptr<const ChainSteps> chain_for(std::span<const void* const> allocat
 void note_untraced() noexcept { current.result_tag = 0; }
 
 void tag_result(Residence& result) noexcept {
-  if (current.result_tag == 0) return;
-  result.made_by.store(current.result_tag, std::memory_order_relaxed);
-  current.result_tag = 0;
+  Current& c = current;  // (one look-up of the thread's state: each costs a call in a shared library)
+  if (c.result_tag == 0) return;
+  result.made_by.store(c.result_tag, std::memory_order_relaxed);
+  c.result_tag = 0;
 }
 
 std::shared_ptr<const ChainSteps> remembered_chain(std::uint64_t signature, std::int64_t elements) {

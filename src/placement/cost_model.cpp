@@ -446,14 +446,17 @@ std::size_t Chooser::choose_cached(std::uint64_t signature, const WorkEstimate& 
   std::uint64_t key = decision_key(signature, work, inputs, after);
   // A chain's decision apart from the operation's alone, and from another chain's: the steps'
   // structure (their residences as seen elsewhere too).
+  // (Two mixes a step: its signature, size class and kind; its inputs' places, 8 bits each.)
   for (const ChainStep& step : following) {
-    key = mix(key, mix(step.signature, size_class(step.work.elements)) ^ (step.value ? 1u : 0u));
+    key = mix(key, step.signature + size_class(step.work.elements) * 0x9e3779b97f4a7c15ULL + (step.value ? 1u : 0u));
+    std::uint64_t places = 0;
     for (const ChainInput& in : step.view()) {
-      key = mix(key, static_cast<std::uint64_t>(in.from) << 8 | in.index);
+      places = places << 8 | static_cast<std::uint64_t>(in.from) << 6 | (in.index & 0x3fu);
       if (in.from == ChainInput::From::elsewhere) {
         key = mix(key, in.seen.valid_on | (in.seen.on_host ? std::uint64_t{1} << 63 : 0));
       }
     }
+    key = mix(key, places);
   }
   std::atomic<std::uint64_t>& slot = decisions_[key % decision_slots];
   const std::uint64_t tag = key & ~std::uint64_t{0xff};
