@@ -20,51 +20,41 @@ namespace {
 
 using namespace test::table;
 
-// `weft devices --costs` on the lent H200 after `weft calibrate` (format 12,
-// bench/results/2026-11-29-h200-placement-session16.txt), the terms a chain of 10^2-10^3
-// elements meets.
+// The terms a chain of 10^2-10^3 elements meets, as `weft devices --costs` prints them.
+struct ChainTerms {
+  double launch, queued, scan, scan_q, reduce, sync, lat_to, lat_from, small_to, small_from;
+};
+void set_terms(DeviceCosts& c, const ChainTerms& t) {
+  c.launch_s = t.launch;
+  c.queued_launch_s = t.queued;
+  c.scan_launch_s = t.scan;
+  c.scan_queued_s = t.scan_q;
+  c.reduce_s = t.reduce;
+  c.sync_s = t.sync;
+  c.to_device_latency_s = t.lat_to;
+  c.to_host_latency_s = t.lat_from;
+  c.to_device_small_Bps = t.small_to;
+  c.to_host_small_Bps = t.small_from;
+}
+
+// The lent H200 after `weft calibrate`, format 12 (bench/results/2026-11-29-h200-placement-session16.txt).
 std::vector<DeviceCosts> h200_format12_table() {
   std::vector<DeviceCosts> t = test::h200_format5_table();
-  const auto set = [](DeviceCosts& c, double launch, double queued, double scan, double scan_q, double sync,
-                      double math_1ch, double lat_to, double lat_from, double small_to, double small_from) {
-    c.launch_s = launch;
-    c.queued_launch_s = queued;
-    c.scan_launch_s = scan;
-    c.scan_queued_s = scan_q;
-    c.sync_s = sync;
-    c.narrow_math_per_s = math_1ch;
-    c.to_device_latency_s = lat_to;
-    c.to_host_latency_s = lat_from;
-    c.to_device_small_Bps = small_to;
-    c.to_host_small_Bps = small_from;
-  };
-  set(t[host], 0.9e-6, 0.4e-6, 5.4e-6, 5.4e-6, 0.4e-6, 0.12e9, 1.3e-6, 0.6e-6, 0, 8.2e9);
-  set(t[opencl], 14.2e-6, 9.8e-6, 18.4e-6, 12.9e-6, 1.4e-6, 0, 12.9e-6, 12.7e-6, 3.6e9, 2.5e9);
-  set(t[cuda], 10.0e-6, 5.0e-6, 13.9e-6, 7.7e-6, 1.7e-6, 0, 8.9e-6, 10.0e-6, 3.5e9, 2.5e9);
+  set_terms(t[host], {0.9e-6, 0.4e-6, 5.4e-6, 5.4e-6, 0, 0.4e-6, 1.3e-6, 0.6e-6, 0, 8.2e9});
+  set_terms(t[opencl], {14.2e-6, 9.8e-6, 18.4e-6, 12.9e-6, 0, 1.4e-6, 12.9e-6, 12.7e-6, 3.6e9, 2.5e9});
+  set_terms(t[cuda], {10.0e-6, 5.0e-6, 13.9e-6, 7.7e-6, 0, 1.7e-6, 8.9e-6, 10.0e-6, 3.5e9, 2.5e9});
+  t[host].narrow_math_per_s = 0.12e9;
   t[host].wide_launch_s = 20.4e-6;
   return t;
 }
 
-// The same in format 13 (bench/results/2026-11-30-h200-placement-session17.txt): a reduction's
-// value timed whole, reads of arrays made afresh.
+// The same in format 13 (bench/results/2026-11-30-h200-placement-session17.txt, its third
+// lease): a reduction's value timed whole, reads of arrays made afresh.
 std::vector<DeviceCosts> h200_format13_table() {
-  std::vector<DeviceCosts> t = h200_format12_table();
-  const auto set = [](DeviceCosts& c, double launch, double queued, double scan, double scan_q, double reduce,
-                      double sync, double lat_to, double lat_from, double small_to, double small_from) {
-    c.launch_s = launch;
-    c.queued_launch_s = queued;
-    c.scan_launch_s = scan;
-    c.scan_queued_s = scan_q;
-    c.reduce_s = reduce;
-    c.sync_s = sync;
-    c.to_device_latency_s = lat_to;
-    c.to_host_latency_s = lat_from;
-    c.to_device_small_Bps = small_to;
-    c.to_host_small_Bps = small_from;
-  };
-  set(t[host], 0.6e-6, 0.2e-6, 3.5e-6, 3.3e-6, 2.5e-6, 0.3e-6, 1.1e-6, 0.5e-6, 0, 18e9);
-  set(t[opencl], 14.7e-6, 9.9e-6, 20.7e-6, 15.4e-6, 32.1e-6, 1.3e-6, 12.2e-6, 11.0e-6, 2.9e9, 2.2e9);
-  set(t[cuda], 9.8e-6, 4.6e-6, 14.2e-6, 7.4e-6, 19.4e-6, 1.6e-6, 9.0e-6, 9.6e-6, 3.6e9, 2.3e9);
+  std::vector<DeviceCosts> t = test::h200_format5_table();
+  set_terms(t[host], {0.6e-6, 0.2e-6, 3.5e-6, 3.3e-6, 2.5e-6, 0.3e-6, 1.1e-6, 0.5e-6, 0, 18e9});
+  set_terms(t[opencl], {14.7e-6, 9.9e-6, 20.7e-6, 15.4e-6, 32.1e-6, 1.3e-6, 12.2e-6, 11.0e-6, 2.9e9, 2.2e9});
+  set_terms(t[cuda], {9.8e-6, 4.6e-6, 14.2e-6, 7.4e-6, 19.4e-6, 1.6e-6, 9.0e-6, 9.6e-6, 3.6e9, 2.3e9});
   t[host].narrow_math_per_s = 0.14e9;
   t[host].wide_launch_s = 15.3e-6;
   return t;
