@@ -22,10 +22,21 @@ constexpr std::size_t max_steps = 8;
 // table starts again.
 constexpr std::size_t max_chains = 4096;
 
-std::uint64_t chain_key(std::uint64_t signature, std::int64_t elements) {
-  const auto size_class = static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0))));
-  return (signature ^ (size_class * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+// The power of two of an element count, as the chooser classes sizes.
+std::uint64_t size_class(std::int64_t elements) {
+  return static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0))));
 }
+
+std::uint64_t chain_key(std::uint64_t signature, std::int64_t elements) {
+  return (signature ^ (size_class(elements) * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+}
+
+// The tag of the operation that made an allocation (Residence::made_by); 0: none.
+std::uint64_t made_by(const void* allocation) {
+  return allocation ? static_cast<const Residence*>(allocation)->made_by.load(std::memory_order_relaxed) : 0;
+}
+// Whether a tag names a result of chain id (0: no chain).
+bool of_chain(std::uint64_t tag, std::uint64_t id) { return id != 0 && tag != 0 && tag >> 8 == id; }
 
 struct Store {
   std::mutex mutex;
@@ -69,7 +80,7 @@ bool same(const ChainInput& a, ChainInput::From from, std::uint8_t index, const 
 bool same(const ChainInput& a, const ChainInput& b) { return same(a, b.from, b.index, b.seen); }
 bool same(const ChainStep& a, const ChainStep& b) {
   if (a.signature != b.signature || a.value != b.value || a.input_count != b.input_count ||
-      std::bit_width(static_cast<std::uint64_t>(a.work.elements)) != std::bit_width(static_cast<std::uint64_t>(b.work.elements))) {
+      size_class(a.work.elements) != size_class(b.work.elements)) {
     return false;
   }
   for (std::size_t i = 0; i < a.input_count; ++i) {
@@ -114,13 +125,8 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
     return nullptr;
   }
   // A step of the current chain when it reads one of its results.
-  const auto made_by = [](const void* a) {
-    return a ? static_cast<const Residence*>(a)->made_by.load(std::memory_order_relaxed) : 0;
-  };
-  const bool member = c.id != 0 && std::any_of(allocations.begin(), allocations.end(), [&](const void* a) {
-                        const std::uint64_t tag = made_by(a);
-                        return tag != 0 && tag >> 8 == c.id;
-                      });
+  const bool member = std::any_of(allocations.begin(), allocations.end(),
+                                  [&](const void* a) { return of_chain(made_by(a), c.id); });
   if (member) {
     const std::size_t k = c.matching ? c.matched : c.steps.size();  // its place among the steps
     if (k >= max_steps) return nullptr;
@@ -130,7 +136,7 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
     std::array<std::pair<ChainInput::From, std::uint8_t>, ChainStep::max_inputs> from{};
     for (std::size_t i = 0; i < allocations.size(); ++i) {
       const std::uint64_t tag = made_by(allocations[i]);
-      if (tag != 0 && tag >> 8 == c.id) {
+      if (of_chain(tag, c.id)) {
         from[i] = {ChainInput::From::result, static_cast<std::uint8_t>(tag & 0xff)};
       } else if (const auto f = std::find(firsts.begin(), firsts.end(), allocations[i]); f != firsts.end()) {
         from[i] = {ChainInput::From::first_input, static_cast<std::uint8_t>(f - firsts.begin())};
@@ -141,8 +147,7 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
     if (c.matching) {
       const ChainStep* f = k < c.found->size() ? &(*c.found)[k] : nullptr;
       bool same_step = f && f->signature == signature && f->value == value && f->input_count == allocations.size() &&
-                       std::bit_width(static_cast<std::uint64_t>(f->work.elements)) ==
-                           std::bit_width(static_cast<std::uint64_t>(work.elements));
+                       size_class(f->work.elements) == size_class(work.elements);
       for (std::size_t i = 0; same_step && i < allocations.size(); ++i) {
         same_step = same(f->inputs[i], from[i].first, from[i].second, inputs[i]);
       }
@@ -201,8 +206,7 @@ std::shared_ptr<const ChainSteps> chain_for(std::span<const void* const> allocat
   const Current& c = current;
   if (allocations.size() > ChainStep::max_inputs) return nullptr;
   for (const void* a : allocations) {
-    const std::uint64_t tag = a ? static_cast<const Residence*>(a)->made_by.load(std::memory_order_relaxed) : 0;
-    if (c.id != 0 && tag != 0 && tag >> 8 == c.id) return nullptr;
+    if (of_chain(made_by(a), c.id)) return nullptr;
   }
   return remembered_chain(signature, elements);
 }

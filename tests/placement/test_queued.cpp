@@ -19,15 +19,8 @@ namespace {
 constexpr std::size_t vm_host = 0, vm_pocl = 1;
 constexpr std::uint64_t vm_on_pocl = 0b10;
 
-// The VM's table with the figures a format 9 calibration adds for PoCL: a launch queued behind
-// another 3 us (20-26 us waited for alone), its three-pass scan of 1024 elements 60 us.
-std::vector<DeviceCosts> vm_table() {
-  std::vector<DeviceCosts> t = test::vm2core_format5_table();
-  t[vm_pocl].queued_launch_s = 3e-6;
-  t[vm_pocl].scan_launch_s = 60e-6;
-  t[vm_host].queued_launch_s = 0.2e-6;
-  return t;
-}
+// The VM's table with the figures a format 9 calibration adds (device_tables.hpp).
+std::vector<DeviceCosts> vm_table() { return test::vm2core_queued_table(); }
 
 // eval(a*b) of two float32 arrays of n elements resident on one device (its result stays there).
 WorkEstimate light_eval(double n) {
