@@ -27,6 +27,19 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// A switch (WEFT_HOST_PCH and the like), as get(name) reads it: 1 or on, 0 or off, blanks
+// around ignored; unset or empty leaves on as it is; anything else is refused, naming the variable and what each value
+// means (means: "1 or on (...), 0 or off (...)").
+template <class Get>
+void read_switch(const Get& get, const char* name, bool& on, const char* means) {
+  const std::optional<std::string_view> v = get(name);
+  if (!v || trim(*v).empty()) return;
+  const std::string_view t = trim(*v);
+  if (t == "1" || t == "on") on = true;
+  else if (t == "0" || t == "off") on = false;
+  else throw ConfigError(std::string(name) + "='" + std::string(*v) + "' is not a switch: expected " + means);
+}
+
 std::optional<int> parse_index(std::string_view s) {
   int value = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -349,68 +362,26 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     c.memory_limit = parse_bytes(*v);
   }
 
-  if (auto v = get("WEFT_OPENCL_PTX"); v && !trim(*v).empty()) {
-    const std::string_view t = trim(*v);
-    if (t == "1" || t == "on") c.opencl_ptx = true;
-    else if (t == "0" || t == "off") c.opencl_ptx = false;
-    else {
-      throw ConfigError("WEFT_OPENCL_PTX='" + std::string(*v) + "' is not a switch: expected 1 or on (inline PTX on "
-                        "NVIDIA's OpenCL, the default), 0 or off (plain OpenCL C)");
-    }
-  }
+  read_switch(get, "WEFT_OPENCL_PTX", c.opencl_ptx,
+              "1 or on (inline PTX on NVIDIA's OpenCL, the default), 0 or off (plain OpenCL C)");
 
-  if (auto v = get("WEFT_HOST_PCH"); v && !trim(*v).empty()) {
-    const std::string_view t = trim(*v);
-    if (t == "1" || t == "on") c.host_pch = true;
-    else if (t == "0" || t == "off") c.host_pch = false;
-    else {
-      throw ConfigError("WEFT_HOST_PCH='" + std::string(*v) + "' is not a switch: expected 1 or on (the host "
-                        "prelude precompiled, the default), 0 or off (parsed in every compile)");
-    }
-  }
+  read_switch(get, "WEFT_HOST_PCH", c.host_pch,
+              "1 or on (the host prelude precompiled, the default), 0 or off (parsed in every compile)");
 
-  if (auto v = get("WEFT_HOST_PREBUILT"); v && !trim(*v).empty()) {
-    const std::string_view t = trim(*v);
-    if (t == "1" || t == "on") c.host_prebuilt = true;
-    else if (t == "0" || t == "off") c.host_prebuilt = false;
-    else {
-      throw ConfigError("WEFT_HOST_PREBUILT='" + std::string(*v) + "' is not a switch: expected 1 or on (new array "
-                        "expressions on host start on the kernels the library ships prebuilt, the default), "
-                        "0 or off (every new kernel is compiled before it runs)");
-    }
-  }
+  read_switch(get, "WEFT_HOST_PREBUILT", c.host_prebuilt,
+              "1 or on (new array expressions on host start on the kernels the library ships prebuilt, the "
+              "default), 0 or off (every new kernel is compiled before it runs)");
 
-  if (auto v = get("WEFT_PLACEMENT_CHAINS"); v && !trim(*v).empty()) {
-    const std::string_view t = trim(*v);
-    if (t == "1" || t == "on") c.placement_chains = true;
-    else if (t == "0" || t == "off") c.placement_chains = false;
-    else {
-      throw ConfigError("WEFT_PLACEMENT_CHAINS='" + std::string(*v) + "' is not a switch: expected 1 or on (device "
-                        "auto decides an operation that began a chain before over the operations that followed it, "
-                        "the default), 0 or off (each operation alone)");
-    }
-  }
+  read_switch(get, "WEFT_PLACEMENT_CHAINS", c.placement_chains,
+              "1 or on (device auto decides an operation that began a chain before over the operations that "
+              "followed it, the default), 0 or off (each operation alone)");
 
-  if (auto v = get("WEFT_PLACEMENT_LEARN"); v && !trim(*v).empty()) {
-    const std::string_view t = trim(*v);
-    if (t == "1" || t == "on") c.placement_learn = true;
-    else if (t == "0" || t == "off") c.placement_learn = false;
-    else {
-      throw ConfigError("WEFT_PLACEMENT_LEARN='" + std::string(*v) + "' is not a switch: expected 1 or on (device "
-                        "auto also learns from timed runs), 0 or off (it decides from the calibrated model alone, "
-                        "the default)");
-    }
-  }
+  read_switch(get, "WEFT_PLACEMENT_LEARN", c.placement_learn,
+              "1 or on (device auto also learns from timed runs), 0 or off (it decides from the calibrated "
+              "model alone, the default)");
 
-  if (auto v = get("WEFT_BOUNDS_CHECK"); v && !trim(*v).empty()) {
-    const std::string_view t = trim(*v);
-    if (t == "1" || t == "on") c.bounds_check = true;
-    else if (t == "0" || t == "off") c.bounds_check = false;
-    else {
-      throw ConfigError("WEFT_BOUNDS_CHECK='" + std::string(*v) + "' is not a switch: expected 0 or off (no bounds "
-                        "checks, the default), 1 or on (every kernel's buffer accesses checked)");
-    }
-  }
+  read_switch(get, "WEFT_BOUNDS_CHECK", c.bounds_check,
+              "0 or off (no bounds checks, the default), 1 or on (every kernel's buffer accesses checked)");
 
   if (auto v = get("WEFT_STAGING"); v && !trim(*v).empty()) {
     const std::string_view t = trim(*v);
@@ -434,15 +405,9 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
     c.staging_threads = static_cast<unsigned>(threads);
   }
 
-  if (auto v = get("WEFT_STAGING_TRACE"); v && !trim(*v).empty()) {
-    const std::string_view t = trim(*v);
-    if (t == "1" || t == "on") c.staging_trace = true;
-    else if (t == "0" || t == "off") c.staging_trace = false;
-    else {
-      throw ConfigError("WEFT_STAGING_TRACE='" + std::string(*v) + "' is not a switch: expected 0 or off (no trace, "
-                        "the default), 1 or on (staged copies' timelines printed to stderr at exit)");
-    }
-  }
+  read_switch(get, "WEFT_STAGING_TRACE", c.staging_trace,
+              "0 or off (no trace, the default), 1 or on (staged copies' timelines printed to stderr at "
+              "exit)");
 
   // An empty PATH entry is the current directory (as execvp takes it), so PATH is kept as is.
   const auto path = get("PATH");
