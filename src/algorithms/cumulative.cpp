@@ -60,7 +60,7 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
   const auto done = [&](const Array& out) {
     if (!placed) return out;
     detail::learn_when_done(*placed);
-    return placed->chosen ? detail::mark_automatic(out) : out;
+    return placed->chosen ? detail::mark_automatic(out, placed->result_tag) : out;
   };
   const Expr expr = detail::bounded(placed ? placed->expr : whole, whole.shape());
   const detail::ExprNode& root = *expr.node();

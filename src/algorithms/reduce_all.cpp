@@ -226,7 +226,7 @@ Array detail::reduce_every_element(const Expr& given, const std::string& what, b
   if (const auto placed = detail::place_automatically(given, what.c_str(), true)) {
     const Array r = reduce_where_placed(placed->expr, what, keepdims);
     detail::learn_when_done(*placed);
-    return placed->chosen ? detail::mark_automatic(r) : r;
+    return placed->chosen ? detail::mark_automatic(r, placed->result_tag) : r;
   }
   return reduce_where_placed(given, what, keepdims);
 }

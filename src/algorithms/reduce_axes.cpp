@@ -351,7 +351,7 @@ Array reduce_axes_placed(const Expr& expr, const std::string& what, const std::v
   if (!placed) return reduce_axes(expr, what, axes, keepdims);
   const Array r = reduce_axes(placed->expr, what, axes, keepdims);
   detail::learn_when_done(*placed);
-  return placed->chosen ? detail::mark_automatic(r) : r;
+  return placed->chosen ? detail::mark_automatic(r, placed->result_tag) : r;
 }
 }  // namespace
 

@@ -158,7 +158,7 @@ std::optional<detail::AutoPlacement> placed_sort(const Array& a, std::optional<i
 Array placed_result(const std::optional<detail::AutoPlacement>& placed, const Array& r) {
   if (!placed) return r;
   detail::learn_when_done(*placed);
-  return placed->chosen ? detail::mark_automatic(r) : r;
+  return placed->chosen ? detail::mark_automatic(r, placed->result_tag) : r;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "algorithms/radix_sort.hpp"
 #include "algorithms/sort_lines.hpp"
@@ -111,8 +112,9 @@ Unique unique(const Array& a, bool return_index, bool return_inverse, bool retur
   if (placed) {
     detail::learn_when_done(*placed);
     if (placed->chosen) {
+      std::uint64_t tag = placed->result_tag;  // (the values are the step's result)
       for (const Array* r : {&u.values, &u.index, &u.inverse, &u.counts}) {
-        if (*r) detail::mark_automatic(*r);
+        if (*r) detail::mark_automatic(*r, std::exchange(tag, 0));
       }
     }
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <optional>
 
 #include "array/array_queue.hpp"
 #include "array/memory_pool.hpp"
@@ -35,9 +36,13 @@ DeviceState& state(const Device& device) {
 Queue& array_queue(const Device& device) { return state(device).queue; }
 void count_launch(const Device& device) { ++state(device).launches; }
 
+void check_array_dtype(DType t) {
+  if (t == DType::float16) throw Unsupported("arrays of float16 are not supported yet");
+}
+
 std::string kernel_type(DType t) {
   if (t == DType::bool_) return "uchar";
-  if (t == DType::float16) throw Unsupported("arrays of float16 are not supported yet");
+  check_array_dtype(t);
   return std::string(c_name(t));
 }
 }  // namespace detail
@@ -264,7 +269,7 @@ Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::share
     return Device();
   }();
   if (!host) throw Unsupported("borrow_host: the host backend is not loaded (WEFT_BACKENDS): nothing can use host memory in place");
-  detail::kernel_type(dtype);
+  detail::check_array_dtype(dtype);
   const std::size_t bytes = static_cast<std::size_t>(std::max<std::int64_t>(shape.size(), 1)) * size_of(dtype);
   const auto begin = reinterpret_cast<std::uintptr_t>(data);
   // Memory regions (src/array/host_regions.hpp): memory within a live borrowed allocation of
@@ -276,16 +281,16 @@ Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::share
     DType dtype;
     const Shape& shape;
     std::shared_ptr<void>& owner;
-    Array made;
-  } m{begin, bytes, dtype, shape, owner, Array()};
+    std::optional<Array> made;  // (not made, so not cleared, until the registry asks for it)
+  } m{begin, bytes, dtype, shape, owner, std::nullopt};
   const detail::Region region = detail::borrow_region(begin, bytes, dtype, [](void* context) {
     Making& k = *static_cast<Making*>(context);
-    k.made = wrap(Buffer::wrap(host, k.begin, k.bytes, std::move(k.owner)), k.dtype, k.shape);
-    k.made.res_->borrowed.store(true, std::memory_order_relaxed);
-    k.made.res_->automatic.store(true, std::memory_order_relaxed);  // (to_auto, without a copy)
-    return k.made.res_;
+    Array& a = k.made.emplace(wrap(Buffer::wrap(host, k.begin, k.bytes, std::move(k.owner)), k.dtype, k.shape));
+    a.res_->borrowed.store(true, std::memory_order_relaxed);
+    a.res_->automatic.store(true, std::memory_order_relaxed);  // (to_auto, without a copy)
+    return a.res_;
   }, &m);
-  if (m.made.res_ == region.residence) return std::move(m.made);
+  if (m.made && m.made->res_ == region.residence) return std::move(*m.made);
   const detail::Residence::Copy& home = region.residence->copies.front();
   return ArrayFactory::make(home.buffer, region.residence, dtype, shape, contiguous_strides(shape),
                             static_cast<std::int64_t>(region.offset_bytes / size_of(dtype)));

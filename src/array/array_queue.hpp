@@ -15,5 +15,8 @@ void count_launch(const Device& device);
 /// The dialect's name for a dtype in buffers and arithmetic (bool is stored as uchar: OpenCL C
 /// has no bool in memory).
 std::string kernel_type(DType t);
+/// Throws Unsupported for a dtype arrays cannot hold yet (float16), as kernel_type does, without
+/// building its name.
+void check_array_dtype(DType t);
 
 }  // namespace weft::detail

@@ -30,6 +30,7 @@ struct AutoPlacement {
   Expr expr;      // the expression with its arrays seen from there
   bool chosen;    // by the chooser (every array automatic): the result is automatic too
   std::shared_ptr<const AutoDecision> decision;  // when chosen
+  std::uint64_t result_tag = 0;  // the chain step its result is (placement/chain_trace.hpp), for mark_automatic
 };
 
 /// Online learning (WEFT_PLACEMENT_LEARN=1; off by default): the time from the decision to the
@@ -66,8 +67,10 @@ void learn_now(const AutoPlacement& placed);
 /// not automatic.
 std::shared_ptr<const std::vector<ChainStep>> chain_after(const Expr& expr, bool reduction);
 
-/// Marks array's allocation automatic (all its views); returns array.
-const Array& mark_automatic(const Array& array);
+/// Marks array's allocation automatic (all its views), as the result of the operation placed
+/// (its place in the operation's chain: AutoPlacement::result_tag; an operation of several
+/// results tags the first only); returns array.
+const Array& mark_automatic(const Array& array, std::uint64_t result_tag);
 
 /// Whether expr reads an automatic array (without allocating).
 bool reads_automatic(const Expr& expr);

@@ -10,6 +10,7 @@
 
 #include "array/array_queue.hpp"
 #include "array/codegen.hpp"
+#include "array/memory_pool.hpp"
 #include "array/promotion.hpp"
 #include "weft/array.hpp"
 #include "weft/error.hpp"
@@ -368,9 +369,30 @@ std::string function_definitions(const Generator& g) {
   return out;
 }
 
+// Makes the leaves' copies on the kernel's device current together when two or more of them
+// have copies elsewhere (make_current_all: their reads into host memory waited for once, where
+// one by one each was a round trip to the device that held it).
+void make_leaves_current(const Generator& g) {
+  const auto residence = [](const Array& a) { return static_cast<Residence*>(const_cast<void*>(a.allocation_id())); };
+  std::size_t spread = 0;
+  for (const Leaf& leaf : g.leaves()) {
+    const Residence* r = residence(*leaf.array);
+    if (r && r->spread.load(std::memory_order_acquire)) ++spread;
+  }
+  if (spread < 2) return;
+  std::vector<WantedCopy> wanted;
+  wanted.reserve(spread);
+  for (const Leaf& leaf : g.leaves()) {
+    Residence* r = residence(*leaf.array);
+    if (r && r->spread.load(std::memory_order_acquire)) wanted.push_back({r, &leaf.array->buffer_handle()});
+  }
+  make_current_all(wanted);
+}
+
 // The arguments (args) and, in text mode, the parameter list and offset statements (sig).
 void signature(const Generator& g, const Shape& shape, bool text, Signature& sig, std::vector<RuntimeArg>& args) {
   if (text) sig.functions = function_definitions(g);
+  make_leaves_current(g);
   // Every argument at once: leaves (buffer and offset, strides when general), numbers, extents.
   args.reserve(args.size() + g.scalars().size() + g.leaves().size() * (2 + shape.ndim()) + shape.ndim());
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {
@@ -408,8 +430,9 @@ thread_local Leases leases;
 }  // namespace
 
 // Whether two leaves read the same elements the same way (one kernel parameter serves both).
+// (The buffers compared as they are: making them current, signature() does for all at once.)
 bool same_view(const Array& a, const Array& b) {
-  return a.buffer().impl() == b.buffer().impl() && a.dtype() == b.dtype() && a.offset() == b.offset() &&
+  return a.buffer_handle().impl() == b.buffer_handle().impl() && a.dtype() == b.dtype() && a.offset() == b.offset() &&
          a.shape() == b.shape() && a.strides() == b.strides();
 }
 

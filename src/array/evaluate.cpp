@@ -30,7 +30,7 @@ namespace {
 bool reads_overlapping(const ExprNode& n, const Array& dest) {
   if (n.kind == ExprNode::Kind::leaf) {
     const Array& a = n.array;
-    if (a.buffer().impl() != dest.buffer().impl()) return false;
+    if (a.buffer_handle().impl() != dest.buffer_handle().impl()) return false;  // (identity: nothing copied)
     const bool same_view = a.offset() == dest.offset() && a.shape() == dest.shape() && a.strides() == dest.strides();
     return !same_view;
   }
@@ -107,7 +107,7 @@ Array eval(const Expr& expr) {
     Array out = Array::empty(placed->expr.shape(), placed->expr.dtype(), placed->device);
     detail::assign_into(out, placed->expr);
     detail::learn_when_done(*placed);
-    return placed->chosen ? detail::mark_automatic(out) : out;
+    return placed->chosen ? detail::mark_automatic(out, placed->result_tag) : out;
   }
   const Device dev = detail::device_of(*expr.node());
   if (!dev) throw InvalidArgument("eval: the expression holds no array, so it has no device");

@@ -168,7 +168,7 @@ std::vector<Array> Expr::arrays() const {
     stack.pop_back();
     if (n->kind == ExprNode::Kind::leaf) {
       const bool seen = std::any_of(out.begin(), out.end(), [&](const Array& a) {
-        return a.buffer().impl() == n->array.buffer().impl() && a.offset() == n->array.offset() &&
+        return a.buffer_handle().impl() == n->array.buffer_handle().impl() && a.offset() == n->array.offset() &&
                a.strides() == n->array.strides() && a.shape() == n->array.shape() && a.dtype() == n->array.dtype();
       });
       if (!seen) out.push_back(n->array);

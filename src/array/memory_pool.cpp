@@ -2,6 +2,9 @@
 #include "array/host_regions.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <mutex>
+#include <vector>
 #include <bit>
 
 #include "array/array_queue.hpp"
@@ -210,6 +213,64 @@ void make_current(Residence& r, const Buffer& buffer) {
   if (!src) throw Error("internal: an allocation with no valid copy");
   transfer(*src, *mine, r.bytes);
   mine->valid = true;
+}
+
+void make_current_all(std::span<const WantedCopy> wanted) {
+  // Each allocation once, in address order (the order every holder of two residences' locks
+  // takes them in).
+  std::vector<WantedCopy> todo(wanted.begin(), wanted.end());
+  std::sort(todo.begin(), todo.end(), [](const WantedCopy& a, const WantedCopy& b) {
+    return std::less<>()(a.residence, b.residence);
+  });
+  todo.erase(std::unique(todo.begin(), todo.end(),
+                         [](const WantedCopy& a, const WantedCopy& b) { return a.residence == b.residence; }),
+             todo.end());
+  std::vector<std::unique_lock<std::mutex>> locks;
+  locks.reserve(todo.size());
+  for (const WantedCopy& w : todo) locks.emplace_back(w.residence->mutex);
+  std::vector<Event> reads;
+  std::vector<Residence::Copy*> read_into;
+  std::vector<const void*> finished;  // the host queues waited for (each once)
+  try {
+    for (const WantedCopy& w : todo) {
+      Residence& r = *w.residence;
+      Residence::Copy* mine = find(r, *w.buffer);
+      if (!mine || mine->valid) continue;
+      const Residence::Copy* src = nullptr;
+      for (const auto& c : r.copies) {
+        if (c.valid && (!src || (c.buffer.host_ptr() && !src->buffer.host_ptr()))) src = &c;
+      }
+      if (!src) throw Error("internal: an allocation with no valid copy");
+      void* into = mine->buffer.host_ptr();
+      if (!into || src->buffer.host_ptr()) {
+        transfer(*src, *mine, r.bytes);  // (not a read into host memory: as make_current)
+        mine->valid = true;
+        continue;
+      }
+      // A read into host memory: kernels queued there before the copy went stale may still
+      // read it (their queue finished once), then the read queued after the source's work.
+      Queue& dq = detail::array_queue(mine->device);
+      if (std::find(finished.begin(), finished.end(), &dq) == finished.end()) {
+        dq.finish();
+        finished.push_back(&dq);
+      }
+      reads.push_back(detail::array_queue(src->device).read(src->buffer, into, r.bytes, 0, Blocking::no));
+      read_into.push_back(mine);
+      count_transfer(Transfer::between_devices, r.bytes);
+    }
+    wait_for_all(reads);
+  } catch (...) {
+    // Nothing read is marked valid; the reads queued still write their buffers: waited for.
+    for (const Event& e : reads) {
+      try {
+        e.wait();
+      } catch (const Error&) {
+        // (the first error is the one reported)
+      }
+    }
+    throw;
+  }
+  for (Residence::Copy* c : read_into) c->valid = true;
 }
 
 void note_written(Residence& r, const Buffer& buffer) {

@@ -3,6 +3,7 @@
 // per signature and size class) and the expression moved to the chosen device.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -41,6 +42,8 @@ struct AutoTable {
   std::vector<Device> devices;
   std::vector<const void*> impls;
   std::vector<bool> memory_is_host;
+  bool chains = config().placement_chains;  // (the configuration is read once per process)
+  bool learn = config().placement_learn;
 };
 const AutoTable& auto_table() {
   // Never destroyed (core/lifetime.hpp): a completion callback may use it while the process exits.
@@ -65,15 +68,17 @@ class SmallVector {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
 
  public:
-  void push_back(const T& v) {
+  void push_back(const T& v) { emplace_back() = v; }
+  /// A new element, value-initialised, to be filled in place.
+  T& emplace_back() {
     if (size_ < N) {
-      std::construct_at(reinterpret_cast<T*>(room_) + size_, v);
+      T* p = std::construct_at(reinterpret_cast<T*>(room_) + size_);
       ++size_;
-      return;
+      return *p;
     }
     if (more_.empty()) more_.assign(first(), first() + N);
-    more_.push_back(v);
     ++size_;
+    return more_.emplace_back();
   }
   std::span<const T> view() const noexcept {
     return size_ <= N ? std::span<const T>(first(), size_) : std::span<const T>(more_);
@@ -143,11 +148,11 @@ void mark_pending(const Residence& r, const Buffer& first, const AutoTable& t, B
   }
 }
 
-// The residence of one allocation: its bytes, where its valid copies are and whether its first
-// copy is still being written there.
-InputResidence residence_of(const Array& a, const AutoTable& t, BusyDevices& seen) {
+// The residence of one allocation, into in (filled in place: a copy of one just built, stored
+// field by field, stalled on the store-to-load forwarding): its bytes, where its valid copies
+// are and whether its first copy is still being written there.
+void residence_of(const Array& a, const AutoTable& t, BusyDevices& seen, InputResidence& in) {
   auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
-  InputResidence in;
   in.bytes = static_cast<double>(r.bytes);
   // Marks the copy on the device of implementation impl; false when it is not in the table.
   auto in_table = [&](const void* impl) {
@@ -167,7 +172,7 @@ InputResidence residence_of(const Array& a, const AutoTable& t, BusyDevices& see
       in.on_host = true;
     }
     mark_pending(r, a.buffer_handle(), t, seen, in);
-    return in;
+    return;
   }
   std::unique_lock lock(r.mutex);
   // Borrowed host memory: its copies elsewhere are refreshed from it by each operation that
@@ -181,7 +186,6 @@ InputResidence residence_of(const Array& a, const AutoTable& t, BusyDevices& see
   const Buffer first = r.copies.front().buffer;
   lock.unlock();
   if (first_valid) mark_pending(r, first, t, seen, in);
-  return in;
 }
 
 // One pass over an expression tree whose arrays are all automatic: its operation count, its
@@ -235,7 +239,7 @@ void walk(const ExprNode& n, const AutoTable& t, Walk& w) {
   for (const char c : n.op) w.signature = (w.signature ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
   if (n.kind == ExprNode::Kind::leaf && !w.seen.contains(n.array.allocation_id())) {
     w.seen.push_back(n.array.allocation_id());
-    w.inputs.push_back(residence_of(n.array, t, w.busy));
+    residence_of(n.array, t, w.busy, w.inputs.emplace_back());
   }
   for (const auto& k : n.kids) walk(*k, t, w);
 }
@@ -260,6 +264,11 @@ NodePtr moved(const NodePtr& n, const Device& d) {
 }
 
 thread_local Device pinned;  // set_placement_pin
+// How many threads have a pin set (a thread that ends pinned stays counted): while none has,
+// an operation does not look at its thread's pin (a look-up of thread-local state costs a call
+// in a shared library).
+std::atomic<int> pinned_threads{0};
+bool is_pinned() { return pinned_threads.load(std::memory_order_relaxed) != 0 && pinned; }
 
 // The table index of the device the process last gave work (runtime/device_work.hpp), for the
 // switch term; no_device where no switch costs anything (one relaxed load then).
@@ -343,12 +352,12 @@ void learn_when_done(const AutoPlacement& placed, const Future<double>* result) 
   });
 }
 
-const Array& mark_automatic(const Array& array) {
+const Array& mark_automatic(const Array& array, std::uint64_t result_tag) {
   // (Array::to_auto's flag, set without the copy of the array it returns.)
   auto* r = static_cast<Residence*>(const_cast<void*>(array.allocation_id()));
   if (!r) throw InvalidArgument("to_auto: an empty array");
   r->automatic.store(true, std::memory_order_relaxed);
-  tag_result(*r);
+  tag_result(*r, result_tag);
   return array;
 }
 
@@ -424,20 +433,21 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   count_leaves(*expr.node(), leaves);
   if (leaves.automatic == 0) return std::nullopt;
   // An array of a fixed device fixes where the operation runs: the automatic ones follow it.
-  if (leaves.automatic < leaves.all) return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr};
-  if (pinned) {
+  if (leaves.automatic < leaves.all) {
+    return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr, 0};
+  }
+  if (is_pinned()) {
     WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
-    note_untraced();
-    return AutoPlacement{pinned, Expr(moved(expr.node(), pinned)), true, nullptr};
+    return AutoPlacement{pinned, Expr(moved(expr.node(), pinned)), true, nullptr, 0};
   }
   const AutoTable& t = auto_table();
   Analysis a = analyse(expr, what, result_to_host, t);
   if (shape) shape(a.work);
   // The operations that followed this one last time, when it begins a chain (chain_trace.hpp).
-  const ChainSteps* chain = config().placement_chains
-                                ? note_operation(a.allocations.view(), a.inputs(), a.signature, a.work, result_to_host)
-                                : nullptr;
-  const std::span<const ChainStep> following = chain ? std::span<const ChainStep>(*chain) : std::span<const ChainStep>();
+  const NotedOperation noted =
+      t.chains ? note_operation(a.allocations.view(), a.inputs(), a.signature, a.work, result_to_host) : NotedOperation{};
+  const std::span<const ChainStep> following =
+      noted.following ? std::span<const ChainStep>(*noted.following) : std::span<const ChainStep>();
   bool remembered = false;
   const std::size_t after = last_worked(t);
   const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs(), &remembered, after, following);
@@ -449,7 +459,7 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   // input whose producer is still pending is not timed: queued behind it, or copying it
   // elsewhere, its time from here would include the producer's.
   std::shared_ptr<const AutoDecision> decision;
-  if (!remembered && config().placement_learn && !any_pending(a.inputs())) {
+  if (!remembered && t.learn && !any_pending(a.inputs())) {
     const std::span<const InputResidence> inputs = a.inputs();
     decision = std::make_shared<const AutoDecision>(AutoDecision{
         a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best,
@@ -457,14 +467,14 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   }
   // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
   const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
-  return AutoPlacement{d, there ? expr : Expr(moved(expr.node(), d)), true, std::move(decision)};
+  return AutoPlacement{d, there ? expr : Expr(moved(expr.node(), d)), true, std::move(decision), noted.result_tag};
 }
 
 AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEstimate& work,
                          std::span<const InputResidence> inputs) {
-  if (pinned) {
+  if (is_pinned()) {
     WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
-    return AutoPlacement{pinned, Expr(NodePtr()), true, nullptr};
+    return AutoPlacement{pinned, Expr(NodePtr()), true, nullptr, 0};
   }
   const AutoTable& t = auto_table();
   bool remembered = false;
@@ -472,12 +482,12 @@ AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEs
   const std::size_t best = t.chooser.choose_cached(signature, work, inputs, &remembered, after);
   WEFT_LOG_INFO(t.chooser.explain(what, work, inputs, signature, after));
   std::shared_ptr<const AutoDecision> decision;
-  if (!remembered && config().placement_learn && !any_pending(inputs)) {
+  if (!remembered && t.learn && !any_pending(inputs)) {
     decision = std::make_shared<const AutoDecision>(AutoDecision{
         signature, work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best, std::chrono::steady_clock::now(),
         after});
   }
-  return AutoPlacement{t.devices[best], Expr(NodePtr()), true, std::move(decision)};
+  return AutoPlacement{t.devices[best], Expr(NodePtr()), true, std::move(decision), 0};
 }
 
 void learn_now(const AutoPlacement& placed) {
@@ -494,6 +504,8 @@ namespace weft {
 Device set_placement_pin(const Device& device) {
   Device previous = detail::pinned;
   detail::pinned = device;
+  if (!previous && device) detail::pinned_threads.fetch_add(1, std::memory_order_relaxed);
+  if (previous && !device) detail::pinned_threads.fetch_sub(1, std::memory_order_relaxed);
   return previous;
 }
 

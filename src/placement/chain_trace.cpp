@@ -64,7 +64,6 @@ struct Current {
   // they are counted, not copied (a loop repeating one chain records nothing).
   bool matching = false;
   std::size_t matched = 0;
-  std::uint64_t result_tag = 0;  // what the last noted operation's result gets
   // The last lookup of a first operation (a loop begins the same chain each time: no lock then).
   std::uint64_t looked_up = 0, looked_up_version = 0;
   std::uint64_t next_id = 0, last_id = 0;  // this thread's block of chain numbers
@@ -115,21 +114,20 @@ void commit(Current& c) {
 
 }  // namespace
 
-const ChainSteps* note_operation(std::span<const void* const> allocations, std::span<const InputResidence> inputs,
-                                 std::uint64_t signature, const WorkEstimate& work, bool value) {
-  Current& c = current;
-  c.result_tag = 0;
+NotedOperation note_operation(std::span<const void* const> allocations, std::span<const InputResidence> inputs,
+                              std::uint64_t signature, const WorkEstimate& work, bool value) {
+  Current& c = current;  // (one look-up of the thread's state: each costs a call in a shared library)
   if (allocations.size() != inputs.size() || allocations.size() > ChainStep::max_inputs) {
     commit(c);
     c.id = 0;
-    return nullptr;
+    return {};
   }
   // A step of the current chain when it reads one of its results.
   const bool member = std::any_of(allocations.begin(), allocations.end(),
                                   [&](const void* a) { return of_chain(made_by(a), c.id); });
   if (member) {
     const std::size_t k = c.matching ? c.matched : c.steps.size();  // its place among the steps
-    if (k >= max_steps) return nullptr;
+    if (k >= max_steps) return {};
     const auto firsts = std::span<const void* const>(c.first_inputs.data(), c.first_count);
     // Where each input came from: a result of the chain, an input of its first operation, or
     // elsewhere.
@@ -153,8 +151,7 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
       }
       if (same_step) {
         ++c.matched;
-        if (!value) c.result_tag = c.id << 8 | c.matched;
-        return nullptr;
+        return {nullptr, value ? 0 : c.id << 8 | c.matched};
       }
       // Another chain this time: the steps that matched, then this one, recorded.
       c.steps.assign(c.found->begin(), c.found->begin() + static_cast<std::ptrdiff_t>(k));
@@ -171,8 +168,7 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
       in.from = from[i].first;
       in.index = from[i].second;
     }
-    if (!value) c.result_tag = c.id << 8 | c.steps.size();
-    return nullptr;
+    return {nullptr, value ? 0 : c.id << 8 | c.steps.size()};
   }
   // The first operation of a new chain: the one before is complete.
   commit(c);
@@ -186,7 +182,6 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
   std::copy(allocations.begin(), allocations.end(), c.first_inputs.begin());
   c.first_count = allocations.size();
   c.steps.clear();
-  if (!value) c.result_tag = c.id << 8;
   Store& s = store();
   const std::uint64_t version = s.version.load(std::memory_order_acquire);
   if (c.looked_up != c.key || c.looked_up_version != version) {
@@ -198,7 +193,7 @@ const ChainSteps* note_operation(std::span<const void* const> allocations, std::
   }
   c.matching = c.found != nullptr;
   c.matched = 0;
-  return c.found.get();
+  return {c.found.get(), value ? 0 : c.id << 8};
 }
 
 std::shared_ptr<const ChainSteps> chain_for(std::span<const void* const> allocations, std::uint64_t signature,
@@ -211,13 +206,8 @@ std::shared_ptr<const ChainSteps> chain_for(std::span<const void* const> allocat
   return remembered_chain(signature, elements);
 }
 
-void note_untraced() noexcept { current.result_tag = 0; }
-
-void tag_result(Residence& result) noexcept {
-  Current& c = current;  // (one look-up of the thread's state: each costs a call in a shared library)
-  if (c.result_tag == 0) return;
-  result.made_by.store(c.result_tag, std::memory_order_relaxed);
-  c.result_tag = 0;
+void tag_result(Residence& result, std::uint64_t tag) noexcept {
+  if (tag != 0) result.made_by.store(tag, std::memory_order_relaxed);
 }
 
 std::shared_ptr<const ChainSteps> remembered_chain(std::uint64_t signature, std::int64_t elements) {

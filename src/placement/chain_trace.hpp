@@ -28,24 +28,30 @@ struct Residence;
 /// The steps that followed an operation, as remembered.
 using ChainSteps = std::vector<ChainStep>;
 
+/// What note_operation found for an operation.
+struct NotedOperation {
+  /// The steps that followed it last time, when it begins a chain and a chain was remembered
+  /// for it (else none; valid until the next call on this thread).
+  const ChainSteps* following = nullptr;
+  /// The tag its result gets (Residence::made_by, by tag_result; 0: none).
+  std::uint64_t result_tag = 0;
+};
+
 /// Notes an automatic decision about to be made on this thread: allocations are the distinct
 /// allocations the operation reads (Residence pointers), in the order of inputs (their
-/// residences); value: its result is a value read on the host. Returns the steps that followed
-/// it last time when it begins a chain and a chain was remembered for it (else nothing; valid
-/// until the next call on this thread), and sets the tag its result gets (tag_result). At most
-/// ChainStep::max_inputs inputs are classed: an operation reading more begins no chain and is
-/// no step.
-const ChainSteps* note_operation(std::span<const void* const> allocations, std::span<const InputResidence> inputs,
-                                 std::uint64_t signature, const WorkEstimate& work, bool value);
+/// residences); value: its result is a value read on the host. At most ChainStep::max_inputs
+/// inputs are classed: an operation reading more begins no chain and is no step. (An operation
+/// not noted, a pinned one, is no step either: its result gets no tag.)
+NotedOperation note_operation(std::span<const void* const> allocations, std::span<const InputResidence> inputs,
+                              std::uint64_t signature, const WorkEstimate& work, bool value);
 /// The chain remembered for an operation reading allocations when it would begin a chain on
 /// this thread (none of them a result of the current chain); notes nothing (explain).
 std::shared_ptr<const ChainSteps> chain_for(std::span<const void* const> allocations, std::uint64_t signature,
                                             std::int64_t elements);
-/// An operation on this thread that is no step of a chain (pinned): its result gets no tag.
-void note_untraced() noexcept;
-/// Tags the result of the operation last noted on this thread (once; an array result made
-/// automatic by mark_automatic).
-void tag_result(Residence& result) noexcept;
+/// Tags result as made by the operation whose NotedOperation::result_tag is tag (an array result
+/// made automatic by mark_automatic; nothing for 0). The tag travels with the operation's
+/// placement, not in the thread's state: one look-up of that state per operation.
+void tag_result(Residence& result, std::uint64_t tag) noexcept;
 /// The chain remembered for an operation of signature and elements' size class (tests, explain).
 std::shared_ptr<const ChainSteps> remembered_chain(std::uint64_t signature, std::int64_t elements);
 /// Forgets every remembered chain and this thread's current chain (tests).

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <thread>
 
 #include "array/memory_pool.hpp"
 #include "support.hpp"
@@ -154,6 +155,60 @@ TEST(Residence, AnArrayMadeElsewhereReachesTheHostBackend) {
     const std::string m = e.what();
     EXPECT_NE(m.find(host.selector()), std::string::npos) << m;
     EXPECT_NE(m.find(other.selector()), std::string::npos) << m;
+  }
+}
+
+TEST(Residence, AHostOperationReadsItsInputsFromAnotherDeviceTogetherEachOnce) {
+  // make_current_all: the stale host copies of an expression's inputs read together (the
+  // reads queued on the other device, waited for once), each allocation once, views of one
+  // allocation (one residence record, one lock) among them.
+  auto [host, other] = two_devices();
+  if (!host || !other) GTEST_SKIP() << "needs the host backend and one other device";
+  std::vector<float> v(64);
+  std::iota(v.begin(), v.end(), 0.0f);
+  const Array a = Array::from_host<float>(v, Shape{64}, other);
+  Array b = eval(a * 2.0f);  // (written below)
+  const Array c = eval(a + 100.0f);
+  synchronize(other);
+  const TransferStats t0 = transfer_stats();
+  const Array ha = a.to(host), hb = b.to(host), hc = c.to(host);
+  const auto first_32 = [](const Array& x) { return x.as_strided(Shape{32}, {1}, 0); };
+  const Array even = ha.as_strided(Shape{32}, {2}, 0);
+  const std::vector<float> r = eval(first_32(hb) + first_32(hc) * 0.5f + first_32(ha) - even).to_host<float>();
+  EXPECT_EQ((transfer_stats() - t0).between_devices, 3u);  // a once for both of its views
+  for (std::size_t i = 0; i < 32; ++i) {
+    const float x = static_cast<float>(i);
+    EXPECT_EQ(r[i], 2 * x + (x + 100) * 0.5f + x - 2 * x) << i;
+  }
+  // Valid on the host now: nothing more to read.
+  const TransferStats t1 = transfer_stats();
+  EXPECT_EQ(eval(hb + hc).to_host<float>()[3], 6.0f + 103.0f);
+  EXPECT_EQ((transfer_stats() - t1).between_devices, 0u);
+  // Written on the other device: read again, with the copy still valid alongside.
+  b.assign(b + 1.0f);
+  const TransferStats t2 = transfer_stats();
+  EXPECT_EQ(eval(hb + hc + ha).to_host<float>()[3], 7.0f + 103.0f + 3.0f);
+  EXPECT_EQ((transfer_stats() - t2).between_devices, 1u);
+}
+
+TEST(Residence, ThreadsReadingTheSameInputsTogetherInEitherOrderDoNotDeadlock) {
+  // Two threads' host operations read x and y from another device in opposite orders: the
+  // residences are locked in address order, so neither waits for the other forever (and TSan
+  // sees no lock-order inversion).
+  auto [host, other] = two_devices();
+  if (!host || !other) GTEST_SKIP() << "needs the host backend and one other device";
+  for (int round = 0; round < 20; ++round) {
+    const Array x = Array::full(Shape{256}, 1.0, DType::float32, other);
+    const Array y = Array::full(Shape{256}, 2.0, DType::float32, other);
+    synchronize(other);
+    const Array hx = x.to(host), hy = y.to(host);
+    double s1 = 0, s2 = 0;
+    std::thread t1([&] { s1 = sum(hx * 3.0f + hy).get(); });
+    std::thread t2([&] { s2 = sum(hy * 5.0f + hx).get(); });
+    t1.join();
+    t2.join();
+    EXPECT_EQ(s1, 256.0 * 5);
+    EXPECT_EQ(s2, 256.0 * 11);
   }
 }
 
