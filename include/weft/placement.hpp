@@ -139,6 +139,13 @@ struct WEFT_API DeviceCosts {
   double to_host_Bps = 0;         // device -> fresh pageable host memory, beyond small_copy_bytes
   double to_device_pinned_Bps = 0;  // pinned host memory -> device (0: not measured)
   double to_host_pinned_Bps = 0;    // device -> pinned host memory (0: not measured)
+  // Each further 64-byte array read into host memory with others, for one operation on a
+  // device whose memory is the host's (format 14): an operation there reading several arrays
+  // resident here reads them together and waits once (a read is a round trip to this device's
+  // queue: three inputs of a host operation resident on PoCL took 45-58 us read one after the
+  // other, 24 together, where one took 14-20). The first read from here costs transfer_s, each
+  // further one this instead of the latency. 0: not measured (each costs transfer_s).
+  double to_host_more_s = 0;
   // weft::sort of float32 keys on the device (its own algorithm: CUB, the radix sort kernels,
   // the host's sort), timed at two sizes: sort(n) = sort_overhead_s + n / sort_keys_per_s.
   // 0: not measured (the model then counts a radix sort's passes as bytes and operations).

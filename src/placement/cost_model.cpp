@@ -293,6 +293,10 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   // The context current on each GPU: the device last given work. A read from another device
   // makes that one current; the operation's commands here then pay the switch to d.
   std::size_t current = after;
+  // The devices read from already: on a device whose memory is the host's, an operation reads
+  // its inputs from one device together (detail::make_current_all), each after the first at
+  // that device's to_host_more_s instead of its latency, where measured.
+  std::uint64_t read_from = 0;
   for (const InputResidence& in : inputs) {
     if (in.valid_on & me) continue;
     if (in.on_host && (c.memory_is_host || polygon)) continue;  // (the timed call copied its vertices)
@@ -304,14 +308,21 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
       for (std::size_t s = 0; s < devices_.size(); ++s) {
         if (!(in.valid_on & (std::uint64_t{1} << s))) continue;
         const DeviceCosts& src = devices_[s];
-        const double t = src.memory_is_host ? 0.0 : src.transfer_s(in.bytes, false) + switch_s(s, current);
+        const bool together = c.memory_is_host && (read_from & (std::uint64_t{1} << s)) && src.to_host_more_s > 0;
+        const double read =
+            together ? src.transfer_s(in.bytes, false) - src.to_host_latency_s + src.to_host_more_s
+                     : src.transfer_s(in.bytes, false) + switch_s(s, current);
+        const double t = src.memory_is_host ? 0.0 : read;
         if (t < to_host) {
           to_host = t;
           from = s;
         }
       }
       if (!std::isfinite(to_host)) to_host = 0;  // held nowhere in the table: nothing to copy
-      if (from != no_device && !devices_[from].memory_is_host) current = from;
+      if (from != no_device && !devices_[from].memory_is_host) {
+        current = from;
+        read_from |= std::uint64_t{1} << from;
+      }
     }
     const double to_dev = c.memory_is_host ? 0.0 : c.transfer_s(in.bytes, true);
     e.copy_in += to_host + to_dev;
@@ -429,15 +440,18 @@ std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResid
 
 std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate& work,
                                     std::span<const InputResidence> inputs, std::size_t after) const noexcept {
-  std::uint64_t key = mix(signature, size_class(work.elements));
+  // Each word folded in by a multiply and a rotation, the whole mixed once at the end (this is
+  // on the path of every automatic operation: a full mix per word cost ~30 ns for three inputs).
+  const auto fold = [](std::uint64_t h, std::uint64_t v) { return std::rotl((h ^ v) * 0x9e3779b97f4a7c15ULL, 29); };
+  std::uint64_t key = fold(signature, size_class(work.elements));
   // The device last given work changes a decision only where switches cost something.
-  if (switches_ && after < devices_.size()) key = mix(key, 0x5357000000000000ULL | after);
-  key = mix(key, (work.result_to_host ? 1u : 0u) | static_cast<unsigned>(work.arithmetic) << 1);
+  if (switches_ && after < devices_.size()) key = fold(key, 0x5357000000000000ULL | after);
+  key = fold(key, (work.result_to_host ? 1u : 0u) | static_cast<unsigned>(work.arithmetic) << 1);
   for (const InputResidence& in : inputs) {
-    key = mix(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
-    if (in.pending_on & in.valid_on) key = mix(key, 0x5155000000000000ULL ^ (in.pending_on & in.valid_on));
+    key = fold(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
+    if (in.pending_on & in.valid_on) key = fold(key, 0x5155000000000000ULL ^ (in.pending_on & in.valid_on));
   }
-  return key;
+  return mix(key, inputs.size());
 }
 
 std::size_t Chooser::choose_cached(std::uint64_t signature, const WorkEstimate& work,

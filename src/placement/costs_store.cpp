@@ -48,10 +48,11 @@ namespace {
 // and adds a tiny scan's time (DeviceCosts::scan_tiny_s); format 12 times a scan queued behind
 // another (DeviceCosts::scan_queued_s); format 13 times a full reduction to a value
 // (DeviceCosts::reduce_s) and reads arrays made afresh (one array read again and again was
-// 2-3 us cheaper on the H200's GPUs). A
+// 2-3 us cheaper on the H200's GPUs); format 14 times reads of several arrays together
+// (DeviceCosts::to_host_more_s). A
 // file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 13";
+constexpr const char* header = "weft-costs 14";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -81,6 +82,7 @@ void each_number(C& c, F&& f) {
   f("to_host_Bps", c.to_host_Bps);
   f("to_device_pinned_Bps", c.to_device_pinned_Bps);
   f("to_host_pinned_Bps", c.to_host_pinned_Bps);
+  f("to_host_more_s", c.to_host_more_s);
   f("sort_keys_per_s", c.sort_keys_per_s);
   f("sort_overhead_s", c.sort_overhead_s);
   f("sort_small_keys_per_s", c.sort_small_keys_per_s);

@@ -13,10 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "array/memory_pool.hpp"
 #include "core/log.hpp"
 #include "embedded/weft_embedded.hpp"
 #include "weft/array.hpp"
 #include "weft/buffer.hpp"
+#include "weft/device.hpp"
 #include "weft/error.hpp"
 #include "weft/pinned_memory.hpp"
 #include "weft/placement.hpp"
@@ -116,6 +118,48 @@ void measure_array_copies(const Device& device, bool quick, DeviceCosts& c) {
   c.to_host_small_Bps = rate(to_host, 0);
   c.to_device_Bps = rate(to_dev, 1);
   c.to_host_Bps = rate(to_host, 1);
+}
+
+// Reads of arrays into host memory together, as an operation on the host reading several
+// arrays resident on device makes them (detail::make_current_all): the median seconds to read
+// k arrays of 64 bytes made afresh there (untimed, the device idle), their copies on the host
+// made beforehand (as the operation's own are, untimed here).
+double time_reads_together(const Device& device, const Device& host, std::size_t k, int reps) {
+  const std::vector<float> values(16, 1.0f);
+  std::vector<double> t;
+  for (int r = 0; r <= reps; ++r) {
+    std::vector<Array> arrays;
+    std::vector<Array> there;
+    std::vector<detail::WantedCopy> wanted;
+    for (std::size_t i = 0; i < k; ++i) {
+      arrays.push_back(Array::from_host<float>(values, Shape{16}, device));
+      there.push_back(arrays.back().to(host));  // (its copy on the host, made, not yet filled)
+    }
+    for (const Array& a : there) {
+      wanted.push_back({static_cast<detail::Residence*>(const_cast<void*>(a.allocation_id())), &a.buffer_handle()});
+    }
+    synchronize(device);
+    const auto t0 = Clock::now();
+    detail::make_current_all(wanted);
+    if (r > 0) t.push_back(seconds_since(t0));  // (the first: a warm-up)
+  }
+  return median(t);
+}
+
+// Each further array read into host memory with others (DeviceCosts::to_host_more_s): four
+// read together against one, on a device whose memory is not the host's, where the host
+// backend is loaded (an operation there is what reads them so).
+void measure_reads_together(const Device& device, bool quick, DeviceCosts& c) {
+  if (device.info().capabilities.memory_is_host) return;
+  Device host;
+  for (const Device& d : devices()) {
+    if (d.selector() == "host") host = d;
+  }
+  if (!host) return;
+  const int reps = quick ? 5 : 9;
+  const double one = time_reads_together(device, host, 1, reps);
+  const double four = time_reads_together(device, host, 4, reps);
+  c.to_host_more_s = std::clamp((four - one) / 3, 1e-9, c.to_host_latency_s > 0 ? c.to_host_latency_s : one);
 }
 
 // Median seconds of op on values made resident on device, each run waited for (the array made,
@@ -428,6 +472,11 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
   // Host<->device copies as arrays make them; pinned rates (shown, not yet used) from a large
   // blocking copy (full calibration only).
   measure_array_copies(device, quick, c);
+  try {
+    measure_reads_together(device, quick, c);
+  } catch (const Error& e) {
+    WEFT_LOG_INFO("calibrate " << info.selector << ": reads of several arrays together not timed (" << e.what() << ")");
+  }
   if (!quick) {
     try {
       Buffer d(device, s.transfer_bytes);

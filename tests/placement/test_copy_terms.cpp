@@ -83,6 +83,30 @@ TEST(PlacementCopyTerms, ASmallResidentReductionStaysAndEveryDeviceReadsItsValue
   }
 }
 
+TEST(PlacementCopyTerms, ReadsFromOneDeviceIntoHostMemoryAreTogether) {
+  // An operation on the host reading several arrays resident on one device reads them together
+  // (detail::make_current_all): the first read pays the device's latency, each further one its
+  // to_host_more_s (format 14), the bytes as ever. A GPU reading them from another GPU goes
+  // through the host one array at a time: each pays in full. Not measured (0): each in full.
+  std::vector<DeviceCosts> t = h200_table();
+  const WorkEstimate w = three_inputs(100, 2, 0, false);
+  const auto in = inputs(400, 3, on_cuda);
+  const double one = t[cuda].transfer_s(400, false);
+  EXPECT_DOUBLE_EQ(Chooser(t).estimate(host, w, in).copy_in, 3 * one);
+  t[cuda].to_host_more_s = 3e-6;
+  t[opencl].to_host_more_s = 2e-6;
+  Chooser chooser(t);
+  EXPECT_NEAR(chooser.estimate(host, w, in).copy_in, one + 2 * (one - t[cuda].to_host_latency_s + 3e-6), 1e-12);
+  EXPECT_NEAR(chooser.estimate(opencl, w, in).copy_in, 3 * (one + t[opencl].transfer_s(400, true)), 1e-12);
+  // Two from CUDA, one from OpenCL: one latency per device read from (and OpenCL's read after
+  // CUDA's pays the switch between the GPU's contexts).
+  std::vector<InputResidence> mixed = inputs(400, 3, on_cuda);
+  mixed[1] = InputResidence{400, on_opencl, false};
+  const double from_cl = t[opencl].transfer_s(400, false) + chooser.switch_s(opencl, cuda);
+  EXPECT_NEAR(chooser.estimate(host, w, mixed).copy_in, one + from_cl + (one - t[cuda].to_host_latency_s + 3e-6),
+              1e-12);
+}
+
 TEST(PlacementCopyTerms, ALightOperationFromHostMemoryStaysOnTheHost) {
   // a*b+c of 10^6 floats in host memory, the result read there: the host 0.27-1.3 ms, a GPU
   // 1.9-2.5 ms (three arrays made there, the result read back). Format 3's warm 34-42 GB/s

@@ -116,6 +116,8 @@ TEST(Cli, CalibrateStoresWhatDevicesCostsShows) {
   EXPECT_LE(number("scan_queued_s"), number("scan_launch_s")) << r.output;
   // A full reduction's value, timed whole.
   EXPECT_GT(number("reduce_s"), 0) << r.output;
+  // Reads of several arrays together: none on the host, whose memory an operation reads in place.
+  EXPECT_EQ(number("to_host_more_s"), 0) << r.output;
   const auto t = weft_cmd({"devices", "--costs"}, "WEFT_BACKENDS=host");
   ASSERT_EQ(t.exit_code, 0) << t.output;
   EXPECT_NE(t.output.find("\nhost "), std::string::npos) << t.output;
