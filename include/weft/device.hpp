@@ -66,6 +66,14 @@ struct WEFT_API DeviceCapabilities {
   /// unless the queue profiles (and then on the device's clock). Online placement learning
   /// times operations by them where this is set.
   bool markers_carry_host_times = false;
+  /// Reads of several buffers into pageable host memory are cheaper queued together and waited
+  /// for once than one after another: an OpenCL CPU device, whose worker threads make each
+  /// blocking read a round trip (PoCL on the 2-core VM: three reads 45-58 us one by one, 24
+  /// together). Not NVIDIA's OpenCL (its non-blocking reads into pageable memory made a host
+  /// operation reading three arrays from it 2.5 times slower on the H200) nor CUDA (the same
+  /// either way); unknown elsewhere, so off. An operation reading several arrays from here
+  /// (detail::make_current_all) queues their reads where this is set.
+  bool reads_queue_together = false;
   /// DLPack's device type for the device's memory: kDLCPU (1) host, kDLCUDA (2) CUDA,
   /// kDLOpenCL (4) OpenCL. Memory is shared through DLPack only where addressable_memory.
   int dlpack_device_type = 0;

@@ -242,8 +242,10 @@ void make_current_all(std::span<const WantedCopy> wanted) {
       }
       if (!src) throw Error("internal: an allocation with no valid copy");
       void* into = mine->buffer.host_ptr();
-      if (!into || src->buffer.host_ptr()) {
-        transfer(*src, *mine, r.bytes);  // (not a read into host memory: as make_current)
+      if (!into || src->buffer.host_ptr() || !src->device.info().capabilities.reads_queue_together) {
+        // Not a read into host memory, or from a device whose reads are no cheaper queued
+        // together (DeviceCapabilities::reads_queue_together): as make_current.
+        transfer(*src, *mine, r.bytes);
         mine->valid = true;
         continue;
       }

@@ -98,10 +98,11 @@ struct WantedCopy {
   const Buffer* buffer;
 };
 /// make_current for each of several copies a kernel reads (each allocation once), the reads
-/// into host memory queued together and waited for once: three inputs of a host operation
+/// into host memory from devices whose reads are cheaper so (DeviceCapabilities::
+/// reads_queue_together) queued together and waited for once: three inputs of a host operation
 /// resident on PoCL took 45-58 us read one after the other (each read a round trip to the
-/// device's queue) where a single read took 14. The residences are locked in address order
-/// (the one place that holds two at once).
+/// device's queue), 24 together, where a single read took 14-20. The residences are locked in
+/// address order (the one place that holds two at once).
 void make_current_all(std::span<const WantedCopy> wanted);
 /// Records that buffer's copy was written: every other copy is stale. For overlapped borrowed
 /// memory (Residence::overlapped), a write on another device is also copied back into the

@@ -147,10 +147,12 @@ double time_reads_together(const Device& device, const Device& host, std::size_t
 }
 
 // Each further array read into host memory with others (DeviceCosts::to_host_more_s): four
-// read together against one, on a device whose memory is not the host's, where the host
-// backend is loaded (an operation there is what reads them so).
+// read together against one, on a device whose reads are queued so
+// (DeviceCapabilities::reads_queue_together), where the host backend is loaded (an operation
+// there is what reads them so). Elsewhere 0: each read a round trip, at the latency.
 void measure_reads_together(const Device& device, bool quick, DeviceCosts& c) {
-  if (device.info().capabilities.memory_is_host) return;
+  const DeviceCapabilities& caps = device.info().capabilities;
+  if (caps.memory_is_host || !caps.reads_queue_together) return;
   Device host;
   for (const Device& d : devices()) {
     if (d.selector() == "host") host = d;

@@ -68,6 +68,7 @@ DeviceInfo describe(cl_device_id d, const std::string& selector, const OpenclCon
   // 7.0. WEFT_OPENCL_PTX=0 keeps the OpenCL C plain (an escape hatch should a driver mistranslate).
   caps.inline_ptx = info.nvidia_arch >= 70 && config().opencl_ptx;
   caps.dlpack_device_type = 4;  // kDLOpenCL
+  caps.reads_queue_together = info.type == DeviceType::cpu;
   return info;
 }
 
