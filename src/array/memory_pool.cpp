@@ -2,10 +2,10 @@
 #include "array/host_regions.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <mutex>
 #include <vector>
-#include <bit>
 
 #include "array/array_queue.hpp"
 #include "runtime/backend.hpp"
@@ -199,19 +199,24 @@ void transfer(const Residence::Copy& src, const Residence::Copy& dst, std::size_
   }
   count_transfer(Transfer::between_devices, bytes);
 }
+
+// The copy a stale one is made current from (r locked): a copy the host addresses first (one
+// copy, no staging), else any valid one.
+const Residence::Copy& source_of(const Residence& r) {
+  const Residence::Copy* src = nullptr;
+  for (const auto& c : r.copies) {
+    if (c.valid && (!src || (c.buffer.host_ptr() && !src->buffer.host_ptr()))) src = &c;
+  }
+  if (!src) throw Error("internal: an allocation with no valid copy");
+  return *src;
+}
 }  // namespace
 
 void make_current(Residence& r, const Buffer& buffer) {
   std::lock_guard lock(r.mutex);
   Residence::Copy* mine = find(r, buffer);
   if (!mine || mine->valid) return;
-  // The source: a copy the host addresses first (one copy, no staging), else any valid one.
-  const Residence::Copy* src = nullptr;
-  for (const auto& c : r.copies) {
-    if (c.valid && (!src || (c.buffer.host_ptr() && !src->buffer.host_ptr()))) src = &c;
-  }
-  if (!src) throw Error("internal: an allocation with no valid copy");
-  transfer(*src, *mine, r.bytes);
+  transfer(source_of(r), *mine, r.bytes);
   mine->valid = true;
 }
 
@@ -236,11 +241,7 @@ void make_current_all(std::span<const WantedCopy> wanted) {
       Residence& r = *w.residence;
       Residence::Copy* mine = find(r, *w.buffer);
       if (!mine || mine->valid) continue;
-      const Residence::Copy* src = nullptr;
-      for (const auto& c : r.copies) {
-        if (c.valid && (!src || (c.buffer.host_ptr() && !src->buffer.host_ptr()))) src = &c;
-      }
-      if (!src) throw Error("internal: an allocation with no valid copy");
+      const Residence::Copy* src = &source_of(r);
       void* into = mine->buffer.host_ptr();
       if (!into || src->buffer.host_ptr() || !src->device.info().capabilities.reads_queue_together) {
         // Not a read into host memory, or from a device whose reads are no cheaper queued
