@@ -371,15 +371,16 @@ std::string function_definitions(const Generator& g) {
 
 // Makes the leaves' copies on the kernel's device current together when two or more of them
 // have copies elsewhere (make_current_all: their reads into host memory waited for once, where
-// one by one each was a round trip to the device that held it).
-void make_leaves_current(const Generator& g) {
+// one by one each was a round trip to the device that held it). True when it did: every leaf's
+// buffer is then current (a leaf whose allocation lives on one device always is).
+bool make_leaves_current(const Generator& g) {
   const auto residence = [](const Array& a) { return static_cast<Residence*>(const_cast<void*>(a.allocation_id())); };
   std::size_t spread = 0;
   for (const Leaf& leaf : g.leaves()) {
     const Residence* r = residence(*leaf.array);
     if (r && r->spread.load(std::memory_order_acquire)) ++spread;
   }
-  if (spread < 2) return;
+  if (spread < 2) return false;
   std::vector<WantedCopy> wanted;
   wanted.reserve(spread);
   for (const Leaf& leaf : g.leaves()) {
@@ -387,17 +388,19 @@ void make_leaves_current(const Generator& g) {
     if (r && r->spread.load(std::memory_order_acquire)) wanted.push_back({r, &leaf.array->buffer_handle()});
   }
   make_current_all(wanted);
+  return true;
 }
 
 // The arguments (args) and, in text mode, the parameter list and offset statements (sig).
 void signature(const Generator& g, const Shape& shape, bool text, Signature& sig, std::vector<RuntimeArg>& args) {
   if (text) sig.functions = function_definitions(g);
-  make_leaves_current(g);
+  // (Made current together: bound as they are, not each looked at again under its lock.)
+  const bool current = make_leaves_current(g);
   // Every argument at once: leaves (buffer and offset, strides when general), numbers, extents.
   args.reserve(args.size() + g.scalars().size() + g.leaves().size() * (2 + shape.ndim()) + shape.ndim());
   for (std::size_t k = 0; k < g.leaves().size(); ++k) {
     const Leaf& leaf = g.leaves()[k];
-    args.push_back(RuntimeArg::of(leaf.array->buffer()));
+    args.push_back(RuntimeArg::of(current ? leaf.array->buffer_handle() : leaf.array->buffer()));
     // restrict: no two parameters alias memory that the kernel writes (the same view read
     // twice is one parameter, and an assignment reading what it overwrites through another
     // view goes through a temporary), so a work-item's loads may run ahead of its stores.
