@@ -1,6 +1,10 @@
 #include "runtime/live_queues.hpp"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -25,7 +29,23 @@ LiveQueues& live() {
 }
 
 
+// The exit handler (finish_queues_at_exit): the process that registered it, and whether an exit
+// drained the queues already.
+std::atomic<pid_t> exit_handler_pid{0};
+std::atomic<bool> drained_at_exit{false};
+
+void drain_at_exit() {
+  if (getpid() != exit_handler_pid.load(std::memory_order_relaxed)) return;  // a forked child
+  if (drained_at_exit.exchange(true)) return;
+  (void)finish_every_queue(std::chrono::seconds(10));
+}
+
 }  // namespace
+
+void finish_queues_at_exit() noexcept {
+  exit_handler_pid.store(getpid(), std::memory_order_relaxed);
+  (void)std::atexit(&drain_at_exit);  // (a full table leaves the handlers registered before)
+}
 
 void register_queue(const std::shared_ptr<QueueImpl>& queue) {
   LiveQueues& l = live();

@@ -17,6 +17,17 @@ class QueueImpl;
 /// Records a new queue (weakly: the registry never keeps one alive).
 void register_queue(const std::shared_ptr<QueueImpl>& queue);
 
+/// Registers (again) the exit handler that lets the work still queued on every live queue
+/// finish (finish_every_queue, at most 10 s) before the process tears down its libraries. A
+/// backend calls it after something that may make its driver build state whose static
+/// destructors must not run under that work: PoCL builds a kernel's work-group function, with
+/// LLVM's statics, when the kernel is first launched, and a C++ program that ended with such a
+/// kernel still queued crashed in LLVM's destroyed pass registry. Exit handlers run in the
+/// reverse order of their registration: one registered after those statics were made runs
+/// before their destructors. The handler drains once per exit (the later registered one), and
+/// not at all in a forked child.
+void finish_queues_at_exit() noexcept;
+
 /// Waits, at most limit, for the work enqueued so far on every queue still alive; a queue
 /// whose device fails is skipped. Returns whether everything finished. Call it without locks
 /// held; other threads may go on making queues meanwhile.

@@ -214,5 +214,18 @@ TEST(CompletionThread, PostedJobsRunInOrderAndAJobMayPostMore) {
   EXPECT_FALSE(thread.on_this_thread());
 }
 
+// Kernels queued on every device and not waited for, as the last thing a process does: its exit
+// lets them finish first (the OpenCL backend's exit handler). ctest runs this test alone in eight
+// fresh processes (ProcessExitWithWorkQueued), each of which must exit with 0: on PoCL about half
+// such processes aborted in LLVM's torn-down pass registry, building a queued kernel's work-group
+// function while the process ended.
+TEST(ProcessExit, KernelsStillQueuedAtTheEndDoNotCrashTheExit) {
+  for (const Device& d : devices()) {
+    const Array i = Array::arange_integers(0, 4, 1, DType::int32, d);
+    const Array f = Array::arange(0, 4, 1, DType::float32, d);
+    EXPECT_EQ(i.shape(), f.shape());
+  }
+}
+
 }  // namespace
 }  // namespace weft

@@ -81,6 +81,7 @@ class OpenclKernel final : public KernelImpl {
   std::size_t preferred_multiple_;
   std::optional<std::size_t> private_bytes_;
   std::vector<ArgValue> bound_;  // what the cl_kernel holds now
+  bool launched_ = false;        // enqueued once (finish_queues_at_exit registered after it)
 };
 
 }  // namespace weft::detail

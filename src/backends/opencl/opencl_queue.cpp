@@ -10,6 +10,7 @@
 #include "runtime/device_work.hpp"
 #include "runtime/parallel_memcpy.hpp"
 #include "runtime/launch_geometry.hpp"
+#include "runtime/live_queues.hpp"
 #include "weft/error.hpp"
 
 namespace weft::detail {
@@ -160,6 +161,12 @@ cl_event OpenclKernel::enqueue(cl_command_queue queue, const ArgList& args, cons
                                               local, static_cast<cl_uint>(wait.size()),
                                               wait.empty() ? nullptr : wait.data(), &ev);
   check(err, "clEnqueueNDRangeKernel");
+  // A kernel's first launch may make the driver build it (PoCL: its work-group function, with
+  // LLVM's statics): the exit handler that lets queued work finish is registered after that.
+  if (!launched_) {
+    launched_ = true;
+    finish_queues_at_exit();
+  }
   return ev;
 }
 
