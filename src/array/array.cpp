@@ -67,7 +67,7 @@ class ArrayFactory {
 };
 
 Array Array::empty(const Shape& shape, DType dtype, const Device& device) {
-  detail::kernel_type(dtype);  // refuses float16 up front
+  detail::check_array_dtype(dtype);  // refuses float16 up front
   if (!device) throw InvalidArgument("empty: no device given");
   const auto n = static_cast<std::size_t>(shape.size());
   if (n > SIZE_MAX / size_of(dtype)) {
@@ -249,7 +249,7 @@ Array Array::from_host_bytes(const void* data, std::size_t count, DType dtype, c
 
 Array Array::wrap(Buffer buffer, DType dtype, const Shape& shape, Strides strides, std::int64_t offset) {
   if (!buffer) throw InvalidArgument("Array::wrap: an empty Buffer");
-  detail::kernel_type(dtype);
+  detail::check_array_dtype(dtype);
   if (buffer.dtype() && *buffer.dtype() != dtype && !(dtype == DType::bool_ && *buffer.dtype() == DType::uint8)) {
     throw InvalidArgument("Array::wrap: a buffer of " + std::string(name(*buffer.dtype())) + " seen as " +
                           std::string(name(dtype)));
@@ -285,7 +285,12 @@ Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::share
   } m{begin, bytes, dtype, shape, owner, std::nullopt};
   const detail::Region region = detail::borrow_region(begin, bytes, dtype, [](void* context) {
     Making& k = *static_cast<Making*>(context);
-    Array& a = k.made.emplace(wrap(Buffer::wrap(host, k.begin, k.bytes, std::move(k.owner)), k.dtype, k.shape));
+    // (Made as wrap() makes it, without its checks: the buffer is new, of no dtype, and holds
+    // the shape's elements exactly.)
+    Buffer buffer = Buffer::wrap(host, k.begin, k.bytes, std::move(k.owner));
+    auto residence = std::make_shared<detail::Residence>(buffer);
+    Array& a = k.made.emplace(
+        ArrayFactory::make(std::move(buffer), std::move(residence), k.dtype, k.shape, contiguous_strides(k.shape), 0));
     a.res_->borrowed.store(true, std::memory_order_relaxed);
     a.res_->automatic.store(true, std::memory_order_relaxed);  // (to_auto, without a copy)
     return a.res_;
