@@ -84,6 +84,15 @@ TEST(QueuedPlacement, AResultWhoseProducerIsStillQueuedIsPending) {
     SCOPED_TRACE(d.selector());
     const std::vector<float> v(1000, 1.5f);
     const Array a = Array::from_host<float>(v, Shape{1000}, d).to_auto();
+    {
+      // The kernel built and loaded before the gate shuts: on the H200, with an empty program
+      // cache, the eval below (its kernel compiled by NVRTC and loaded then) never returned while
+      // the gate's stream was blocked in its host function (with the kernel cached it did): the
+      // driver waited for that stream. (A first-use calibration's kernels waited so too.)
+      PlacementPin pin(d);
+      (void)eval(Expr(a) * 2);
+      synchronize(d);
+    }
     Queue gate_queue(d);
     UserEvent gate;
     // Opened however the test ends (a failed assertion returns early): a gate left shut would
