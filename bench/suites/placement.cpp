@@ -35,6 +35,11 @@ double per_call(std::size_t calls, const std::function<void()>& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / static_cast<double>(calls);
 }
 
+double median_of(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x[x.size() / 2];
+}
+
 void decision_time(Context& ctx) {
   const Chooser& chooser = auto_chooser();
   const double n = 1e6;
@@ -50,9 +55,8 @@ void decision_time(Context& ctx) {
       });
       if (r >= ctx.options().warmup) t.push_back(s);
     }
-    std::sort(t.begin(), t.end());
     ctx.add({"placement", cached ? "decision, remembered (choose_cached)" : "decision, computed (choose)", "-",
-             chooser.devices().size(), "-", t[t.size() / 2], t.front(), 0,
+             chooser.devices().size(), "-", median_of(t), *std::min_element(t.begin(), t.end()), 0,
              std::to_string(chooser.devices().size()) + " devices"});
   }
 }
@@ -148,16 +152,8 @@ Timings timed(const Context& ctx, const std::vector<Variant>& variants, std::mt1
     }
   }
   Timings out{t, {}};
-  for (auto& x : t) {
-    std::sort(x.begin(), x.end());
-    out.stats.push_back({x[x.size() / 2], x.front()});
-  }
+  for (const auto& x : t) out.stats.push_back({median_of(x), *std::min_element(x.begin(), x.end())});
   return out;
-}
-
-double median_of(std::vector<double> x) {
-  std::sort(x.begin(), x.end());
-  return x[x.size() / 2];
 }
 
 // A case's auto / best two ways (add_case): paired, the median over rounds of auto's sample over

@@ -64,6 +64,11 @@ class ArrayFactory {
     a.offset_ = off;
     return a;
   }
+  /// An array that is the whole of a new allocation: the buffer and a residence record of its own.
+  static Array allocation(Buffer b, DType t, Shape s, Strides st, std::int64_t off) {
+    auto r = std::make_shared<detail::Residence>(b);
+    return make(std::move(b), std::move(r), t, std::move(s), std::move(st), off);
+  }
 };
 
 Array Array::empty(const Shape& shape, DType dtype, const Device& device) {
@@ -80,9 +85,9 @@ Array Array::empty(const Shape& shape, DType dtype, const Device& device) {
   Buffer b = detail::memory_pool(device).allocate(std::max<std::size_t>(n, 1) * size_of(dtype), dtype, [&] {
     return "a " + std::string(name(dtype)) + " array of shape " + to_string(shape);
   });
-  auto r = std::make_shared<detail::Residence>(b);
-  r->made_at.store(device.impl()->order().array_work(), std::memory_order_relaxed);
-  return ArrayFactory::make(std::move(b), std::move(r), dtype, shape, contiguous_strides(shape), 0);
+  Array a = ArrayFactory::allocation(std::move(b), dtype, shape, contiguous_strides(shape), 0);
+  a.res_->made_at.store(device.impl()->order().array_work(), std::memory_order_relaxed);
+  return a;
 }
 
 namespace {
@@ -256,8 +261,7 @@ Array Array::wrap(Buffer buffer, DType dtype, const Shape& shape, Strides stride
   }
   if (strides.empty()) strides = contiguous_strides(shape);
   check_reach("Array::wrap", shape, strides, offset, static_cast<std::int64_t>(buffer.size() / size_of(dtype)));
-  auto r = std::make_shared<detail::Residence>(buffer);
-  return ArrayFactory::make(std::move(buffer), std::move(r), dtype, shape, std::move(strides), offset);
+  return ArrayFactory::allocation(std::move(buffer), dtype, shape, std::move(strides), offset);
 }
 
 Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::shared_ptr<void> owner) {
@@ -287,10 +291,8 @@ Array Array::borrow_host(void* data, DType dtype, const Shape& shape, std::share
     Making& k = *static_cast<Making*>(context);
     // (Made as wrap() makes it, without its checks: the buffer is new, of no dtype, and holds
     // the shape's elements exactly.)
-    Buffer buffer = Buffer::wrap(host, k.begin, k.bytes, std::move(k.owner));
-    auto residence = std::make_shared<detail::Residence>(buffer);
-    Array& a = k.made.emplace(
-        ArrayFactory::make(std::move(buffer), std::move(residence), k.dtype, k.shape, contiguous_strides(k.shape), 0));
+    Array& a = k.made.emplace(ArrayFactory::allocation(Buffer::wrap(host, k.begin, k.bytes, std::move(k.owner)),
+                                                       k.dtype, k.shape, contiguous_strides(k.shape), 0));
     a.res_->borrowed.store(true, std::memory_order_relaxed);
     a.res_->automatic.store(true, std::memory_order_relaxed);  // (to_auto, without a copy)
     return a.res_;
