@@ -75,6 +75,14 @@ struct WEFT_API DeviceCosts {
   // launch waited for alone, 1-4 us more a launch queued behind it). 0: not measured
   // (launch_s each).
   double queued_launch_s = 0;
+  // A wide launch enqueued right behind another one, with no wait between (eight waited for
+  // together, after the first): a CPU backend's pool polls a while after each region before it
+  // sleeps, so an operation queued behind a wide producer finds it awake (the H200's host: 21-46
+  // us a wide launch waited for alone, a few us one queued behind another); where workers sleep
+  // at once (fewer than four CPUs) each still pays the wake-up. What a wide operation queued
+  // behind its input's pending producer pays instead of wide_launch_s. 0: not measured
+  // (wide_launch_s then).
+  double wide_queued_s = 0;
   // A scan's fixed cost, sync excluded: weft::cumsum of scan_small_elements float32 elements
   // resident on the device (its launches, whichever algorithm the device takes: a single
   // pass on a GPU, three chunked passes on a CPU backend), taken for a scan's launch terms.
@@ -292,11 +300,16 @@ WEFT_API WorkEstimate polygon_work(std::size_t vertices, std::size_t height, std
 /// behind it: its first launch costs DeviceCosts::queued_launch_s instead of launch_s, and it
 /// pays no sync unless its result goes to the host (the wait for the queue is paid once, by
 /// what reads the chain's end). Elsewhere the copy waits for the producer as any copy does.
+///
+/// borrowed: host memory weft does not own (Array::borrow_host): a copy of it on a device whose
+/// memory is not the host's is made afresh by each operation placed there (its owner may have
+/// written it since), so a chain's estimate does not count such a copy as kept for later steps.
 struct WEFT_API InputResidence {
   double bytes = 0;  // what a copy of it moves
   std::uint64_t valid_on = 0;
   bool on_host = false;
   std::uint64_t pending_on = 0;
+  bool borrowed = false;
 };
 
 /// One input of an operation of a chain (ChainStep): where its array came from.

@@ -154,6 +154,7 @@ void mark_pending(const Residence& r, const Buffer& first, const AutoTable& t, B
 void residence_of(const Array& a, const AutoTable& t, BusyDevices& seen, InputResidence& in) {
   auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
   in.bytes = static_cast<double>(r.bytes);
+  in.borrowed = r.borrowed.load(std::memory_order_relaxed);
   // Marks the copy on the device of implementation impl; false when it is not in the table.
   auto in_table = [&](const void* impl) {
     bool found = false;

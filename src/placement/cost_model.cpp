@@ -274,12 +274,17 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     // A timed reduction: its whole fixed cost, the wait and the value's read included (the read
     // shown as copy_out, never more than the whole: PoCL reads a value in a few microseconds
     // where a 64-byte array read into fresh memory took 41 us on the 2-core VM).
+    // The pool's wake-up: queued behind a pending producer (a wide one: the chain's steps are of
+    // one size), the pool is still awake from it where the device measured so (wide_queued_s).
+    const double wake = !wide ? 0.0
+                        : queued && c.wide_queued_s > 0 ? std::max(0.0, c.wide_queued_s - first_launch)
+                                                         : c.wide_launch_s - c.launch_s;
     if (timed_reduce) {
       const double whole = queued_fixed(c.reduce_s);
       e.copy_out = std::min(result_read_s(c, work), whole);
-      e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + whole - e.copy_out;
+      e.launch = wake + whole - e.copy_out;
     } else {
-      e.launch = (wide ? c.wide_launch_s - c.launch_s : 0.0) + launches + sync;
+      e.launch = wake + launches + sync;
     }
     const double bytes = work.bytes_read + work.bytes_written;
     double arithmetic = move_s(work.ops, c.ops_rate(work.arithmetic));
@@ -449,6 +454,8 @@ std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate&
   key = fold(key, (work.result_to_host ? 1u : 0u) | static_cast<unsigned>(work.arithmetic) << 1);
   for (const InputResidence& in : inputs) {
     key = fold(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
+    // (Borrowed memory: a chain's estimate pays its copies elsewhere again at each step.)
+    if (in.borrowed) key = fold(key, 0x4252000000000000ULL);
     if (in.pending_on & in.valid_on) key = fold(key, 0x5155000000000000ULL ^ (in.pending_on & in.valid_on));
   }
   return mix(key, inputs.size());

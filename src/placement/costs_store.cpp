@@ -49,10 +49,10 @@ namespace {
 // another (DeviceCosts::scan_queued_s); format 13 times a full reduction to a value
 // (DeviceCosts::reduce_s) and reads arrays made afresh (one array read again and again was
 // 2-3 us cheaper on the H200's GPUs); format 14 times reads of several arrays together
-// (DeviceCosts::to_host_more_s). A
-// file of another format is measured again (an older weft's files lack fields this one uses,
+// (DeviceCosts::to_host_more_s); format 15 times wide launches queued one behind another
+// (DeviceCosts::wide_queued_s). A file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 14";
+constexpr const char* header = "weft-costs 15";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -63,6 +63,7 @@ void each_number(C& c, F&& f) {
   f("launch_s", c.launch_s);
   f("wide_launch_s", c.wide_launch_s);
   f("queued_launch_s", c.queued_launch_s);
+  f("wide_queued_s", c.wide_queued_s);
   f("scan_launch_s", c.scan_launch_s);
   f("scan_tiny_s", c.scan_tiny_s);
   f("scan_queued_s", c.scan_queued_s);

@@ -410,6 +410,15 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
     q.launch(empty, static_cast<std::size_t>(DeviceCosts::wide_items));
     q.finish();
   });
+  // Wide launches queued one behind another: what each after the first adds (the pool awake).
+  {
+    constexpr int queued = 8;
+    const double t = median_time(quick ? 9 : 31, [&] {
+      for (int i = 0; i < queued; ++i) q.launch(empty, static_cast<std::size_t>(DeviceCosts::wide_items));
+      q.finish();
+    });
+    c.wide_queued_s = std::max(0.0, (t - c.wide_launch_s) / (queued - 1));
+  }
 
   // Device bandwidth: a float4 copy kernel, bytes read plus written.
   {

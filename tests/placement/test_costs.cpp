@@ -35,6 +35,7 @@ DeviceCosts sample() {
   c.to_host_small_Bps = 2.5e9;
   c.wide_launch_s = 4.5e-5;
   c.queued_launch_s = 2.5e-6;
+  c.wide_queued_s = 3.25e-6;
   c.scan_launch_s = 1.25e-5;
   c.scan_tiny_s = 4.5e-6;
   c.scan_queued_s = 3.5e-6;
@@ -76,6 +77,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.to_host_small_Bps, 2.5e9);
   EXPECT_DOUBLE_EQ(back.wide_launch_s, 4.5e-5);
   EXPECT_DOUBLE_EQ(back.queued_launch_s, 2.5e-6);
+  EXPECT_DOUBLE_EQ(back.wide_queued_s, 3.25e-6);
   EXPECT_DOUBLE_EQ(back.scan_launch_s, 1.25e-5);
   EXPECT_DOUBLE_EQ(back.scan_tiny_s, 4.5e-6);
   EXPECT_DOUBLE_EQ(back.scan_queued_s, 3.5e-6);
@@ -118,7 +120,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 // without the lines that format did not have, rightly framed (checksummed).
 std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  EXPECT_EQ(body.rfind("weft-costs 14\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 15\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
   for (const char* gone : missing) {
@@ -197,6 +199,12 @@ TEST(CostsFile, AFormat12FileWithoutTheTimedReductionIsMeasuredAgain) {
   expect_measured_again(12, {"reduce_s "});
 }
 
+TEST(CostsFile, AFormat14FileWithoutTheQueuedWideLaunchIsMeasuredAgain) {
+  // Format 14 charged each wide operation of a chain on the host the pool's wake-up (the H200's
+  // host: 21-46 us each) where one queued behind another finds it awake: never read without it.
+  expect_measured_again(14, {"wide_queued_s "});
+}
+
 TEST(CostsFile, AFormat13FileWithoutReadsTogetherIsMeasuredAgain) {
   // Format 13 charged each array a host operation read from a device its full latency, where
   // the reads are now made together (PoCL on the 2-core VM: three read one by one 45-58 us, 24
@@ -207,11 +215,11 @@ TEST(CostsFile, AFormat13FileWithoutReadsTogetherIsMeasuredAgain) {
 TEST(CostsFile, AFileOfThisFormatLackingAFigureIsRefused) {
   // Not outdated but incomplete (truncated, edited): refused naming the figure, never read as 0.
   for (const std::string gone :
-       {"scan_tiny_s", "scan_queued_s", "reduce_s", "to_host_more_s", "polygon_few_rows_edges_per_s"}) {
+       {"scan_tiny_s", "scan_queued_s", "reduce_s", "to_host_more_s", "wide_queued_s", "polygon_few_rows_edges_per_s"}) {
     DeviceCosts out;
     std::string problem;
     bool outdated = true;
-    EXPECT_FALSE(detail::decode_costs(older_format(14, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
+    EXPECT_FALSE(detail::decode_costs(older_format(15, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
     EXPECT_FALSE(outdated) << gone;
     EXPECT_EQ(problem, "it lacks " + gone);
   }

@@ -52,6 +52,33 @@ TEST(QueuedPlacement, AnInputPendingOnTheDeviceMakesItsLaunchAQueuedOneWithoutAW
   EXPECT_DOUBLE_EQ(chooser.estimate(vm_pocl, w, stale).launch, pocl.launch_s + pocl.sync_s);
 }
 
+TEST(QueuedPlacement, AWideOperationQueuedBehindAWideProducerFindsThePoolAwake) {
+  // The H200's host: a wide launch waited for alone 45.6 us (its pool woken), one queued behind
+  // another a few us (the pool polls a while after each region). A wide operation queued behind
+  // its input's pending producer pays the queued figure; alone, or where it was not measured,
+  // the wake-up.
+  std::vector<DeviceCosts> t = test::h200_format5_table();
+  t[test::table::host].launch_s = 0.5e-6;
+  t[test::table::host].queued_launch_s = 0.3e-6;
+  t[test::table::host].wide_launch_s = 45.6e-6;
+  t[test::table::host].wide_queued_s = 4e-6;
+  const DeviceCosts& h = t[test::table::host];
+  const WorkEstimate w = light_eval(1e5);
+  std::vector<InputResidence> in{{4e5, test::table::on_host, true}, {4e5, test::table::on_host, true}};
+  {
+    Chooser chooser(t);
+    EXPECT_DOUBLE_EQ(chooser.estimate(test::table::host, w, in).launch, h.wide_launch_s + h.sync_s);
+    in[0].pending_on = test::table::on_host;
+    EXPECT_DOUBLE_EQ(chooser.estimate(test::table::host, w, in).launch, h.wide_queued_s);
+    // Narrow, queued: no wake-up either way.
+    EXPECT_DOUBLE_EQ(chooser.estimate(test::table::host, light_eval(1e3), in).launch, h.queued_launch_s);
+  }
+  t[test::table::host].wide_queued_s = 0;  // not measured (a format 14 table): the wake-up
+  Chooser chooser(t);
+  EXPECT_DOUBLE_EQ(chooser.estimate(test::table::host, w, in).launch,
+                   h.wide_launch_s - h.launch_s + h.queued_launch_s);
+}
+
 TEST(QueuedPlacement, AChainsScanStaysBehindItsProducerOnPocl) {
   // The chain of `weft bench placement` on data resident on PoCL: cumsum(u) where u was just
   // made there. Waited for alone, PoCL's three-pass scan (60 us) loses to reading u into host
