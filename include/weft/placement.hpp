@@ -76,11 +76,11 @@ struct WEFT_API DeviceCosts {
   // (launch_s each).
   double queued_launch_s = 0;
   // A wide launch enqueued right behind another one, with no wait between (eight waited for
-  // together, after the first): a CPU backend's pool polls a while after each region before it
-  // sleeps, so an operation queued behind a wide producer finds it awake (the H200's host: 21-46
-  // us a wide launch waited for alone, a few us one queued behind another); where workers sleep
-  // at once (fewer than four CPUs) each still pays the wake-up. What a wide operation queued
-  // behind its input's pending producer pays instead of wide_launch_s. 0: not measured
+  // together, after the first): the host backend hands a wide launch to its queue's worker and
+  // pool, which poll a while before they sleep, so one queued behind another pays less (the
+  // H200's host: 7.5-17.2 us queued against 10.4-39.3 waited for alone in seven calibrations;
+  // the 2-core VM, whose threads sleep at once, 12.6-14 against 19.5-25). What a wide operation
+  // queued behind its input's pending producer pays instead of wide_launch_s. 0: not measured
   // (wide_launch_s then).
   double wide_queued_s = 0;
   // A scan's fixed cost, sync excluded: weft::cumsum of scan_small_elements float32 elements

@@ -271,14 +271,14 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     };
     const double launches = timed_scan ? scan_launches()
                                        : first_launch + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
-    // A timed reduction: its whole fixed cost, the wait and the value's read included (the read
-    // shown as copy_out, never more than the whole: PoCL reads a value in a few microseconds
-    // where a 64-byte array read into fresh memory took 41 us on the 2-core VM).
     // The pool's wake-up: queued behind a pending producer (a wide one: the chain's steps are of
-    // one size), the pool is still awake from it where the device measured so (wide_queued_s).
+    // one size), what a wide launch queued behind another costs where the device measured it.
     const double wake = !wide ? 0.0
                         : queued && c.wide_queued_s > 0 ? std::max(0.0, c.wide_queued_s - first_launch)
                                                          : c.wide_launch_s - c.launch_s;
+    // A timed reduction: its whole fixed cost, the wait and the value's read included (the read
+    // shown as copy_out, never more than the whole: PoCL reads a value in a few microseconds
+    // where a 64-byte array read into fresh memory took 41 us on the 2-core VM).
     if (timed_reduce) {
       const double whole = queued_fixed(c.reduce_s);
       e.copy_out = std::min(result_read_s(c, work), whole);

@@ -53,10 +53,10 @@ TEST(QueuedPlacement, AnInputPendingOnTheDeviceMakesItsLaunchAQueuedOneWithoutAW
 }
 
 TEST(QueuedPlacement, AWideOperationQueuedBehindAWideProducerFindsThePoolAwake) {
-  // The H200's host: a wide launch waited for alone 45.6 us (its pool woken), one queued behind
-  // another a few us (the pool polls a while after each region). A wide operation queued behind
-  // its input's pending producer pays the queued figure; alone, or where it was not measured,
-  // the wake-up.
+  // A host whose wide launch waited for alone costs 45.6 us (its pool woken; an H200 calibration
+  // of session 20) and one queued behind another 4 us: a wide operation queued behind its
+  // input's pending producer pays the queued figure; alone, or where it was not measured, the
+  // wake-up.
   std::vector<DeviceCosts> t = test::h200_format5_table();
   t[test::table::host].launch_s = 0.5e-6;
   t[test::table::host].queued_launch_s = 0.3e-6;
