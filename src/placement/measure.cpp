@@ -396,29 +396,25 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
     q.finish();
   });
   c.sync_s = median_time(quick ? 9 : 51, [&] { q.finish(); });
-  // Launches queued one behind another, waited for together: what each after the first adds.
-  {
+  // Launches of `items` work-items queued one behind another, waited for together: what each
+  // after the first adds to one waited for alone (`alone`).
+  const auto queued_s = [&](std::size_t items, double alone) {
     constexpr int queued = 8;
     const double t = median_time(quick ? 9 : 31, [&] {
-      for (int i = 0; i < queued; ++i) q.launch(empty, 1);
+      for (int i = 0; i < queued; ++i) q.launch(empty, items);
       q.finish();
     });
-    c.queued_launch_s = std::max(0.0, (t - c.launch_s) / (queued - 1));
-  }
-  // The same over many work-items: a CPU backend's thread pool wakes for it.
+    return std::max(0.0, (t - alone) / (queued - 1));
+  };
+  c.queued_launch_s = queued_s(1, c.launch_s);
+  // The same over many work-items: a CPU backend's thread pool wakes for it; queued behind
+  // another, the pool is awake (or, where its threads sleep at once, woken again).
+  const auto wide = static_cast<std::size_t>(DeviceCosts::wide_items);
   c.wide_launch_s = median_time(quick ? 9 : 31, [&] {
-    q.launch(empty, static_cast<std::size_t>(DeviceCosts::wide_items));
+    q.launch(empty, wide);
     q.finish();
   });
-  // Wide launches queued one behind another: what each after the first adds (the pool awake).
-  {
-    constexpr int queued = 8;
-    const double t = median_time(quick ? 9 : 31, [&] {
-      for (int i = 0; i < queued; ++i) q.launch(empty, static_cast<std::size_t>(DeviceCosts::wide_items));
-      q.finish();
-    });
-    c.wide_queued_s = std::max(0.0, (t - c.wide_launch_s) / (queued - 1));
-  }
+  c.wide_queued_s = queued_s(wide, c.wide_launch_s);
 
   // Device bandwidth: a float4 copy kernel, bytes read plus written.
   {
