@@ -89,13 +89,13 @@ class WEFT_API Array {
   /// An automatic array (to_auto, docs/PLACEMENT.md) over contiguous host memory that someone
   /// else owns and may go on writing (a NumPy array, a std::vector), without a copy: the host
   /// backend's kernels read and write it in place, and a copy on another device is refreshed
-  /// from it each time an operation runs there (the owner's writes are seen; the cost model
-  /// counts that copy). owner is kept alive as long as the array (the caller keeps data alive
-  /// otherwise). Unsupported when the host backend is not loaded. The owner's contract: array
-  /// work is lazy and asynchronous, so the owner reads its memory after weft wrote it, or
-  /// writes it while an expression over it is pending or running, only after
-  /// weft::synchronize(weft::Device("host")) (or a result's get()); Python's asarray does not
-  /// borrow NumPy memory for that reason (it copies).
+  /// from it by the first operation there after each wait of the program's (the owner's writes
+  /// are seen; the cost model counts that copy). owner is kept alive as long as the array (the
+  /// caller keeps data alive otherwise). Unsupported when the host backend is not loaded. The
+  /// owner's contract: array work is lazy and asynchronous, so the owner reads its memory after
+  /// weft wrote it, or writes it while an expression over it is pending or running, only after
+  /// a wait: weft::synchronize, a result's get(), to_host, Event::wait, an event seen done, an
+  /// Event::then callback or Queue::finish. Python's asarray borrows only with copy=False.
   ///
   ///   std::vector<float> v(n, 1.0f);
   ///   double s = weft::sum(weft::Array::borrow_host(v.data(), weft::DType::float32, weft::Shape{n})).get();

@@ -301,15 +301,13 @@ WEFT_API WorkEstimate polygon_work(std::size_t vertices, std::size_t height, std
 /// pays no sync unless its result goes to the host (the wait for the queue is paid once, by
 /// what reads the chain's end). Elsewhere the copy waits for the producer as any copy does.
 ///
-/// borrowed: host memory weft does not own (Array::borrow_host): a copy of it on a device whose
-/// memory is not the host's is made afresh by each operation placed there (its owner may have
-/// written it since), so a chain's estimate does not count such a copy as kept for later steps.
+/// Host memory weft does not own (Array::borrow_host) counts as valid on another device only
+/// where a copy was made since the program's last wait (the owner writes it only after one).
 struct WEFT_API InputResidence {
   double bytes = 0;  // what a copy of it moves
   std::uint64_t valid_on = 0;
   bool on_host = false;
   std::uint64_t pending_on = 0;
-  bool borrowed = false;
 };
 
 /// One input of an operation of a chain (ChainStep): where its array came from.

@@ -336,11 +336,12 @@ def asarray(a: ArrayLike | Array, dtype: DTypeLike | None = None, device: Device
         may load) and each operation on it runs where the cost model expects it to finish
         first. With copy=False a writable, aligned, C-contiguous NumPy array (of the dtype
         asked) is used in place, without a copy (ValueError for any other): writes through
-        either are seen by the other, as with numpy.asarray, an operation that runs on another
-        device copies its current data there, and arrays over the same or overlapping memory
-        share their copies (docs/PLACEMENT.md, "Memory regions"). weft's work is lazy and
-        asynchronous: write the NumPy array while work reading it may be pending, or read what
-        weft wrote into it, only after ``weft.synchronize()`` (or a result's ``get()``).
+        either are seen by the other, as with numpy.asarray, the first operation on another
+        device after each wait (below) copies its current data there, and arrays over the
+        same or overlapping memory share their copies (docs/PLACEMENT.md, "Memory regions").
+        weft's work is lazy and asynchronous: write the NumPy array while work reading it may
+        be pending, or read what weft wrote into it, only after a wait: ``weft.synchronize()``,
+        a result's ``get()`` or conversion to NumPy or a number, or an event's ``wait()``.
 
     Returns
     -------
@@ -415,7 +416,7 @@ def _borrow(a: object, dtype: DTypeLike | None) -> Array | None:
     copy), or None where that cannot be done: not a NumPy array of a dtype weft holds (as asked), not C-contiguous, aligned and
     writable (read-only memory may be truly read-only), or empty. Writes through either are
     seen by the other (as numpy.asarray's result); a copy made on another device is refreshed
-    from the NumPy memory at each operation that runs there."""
+    from the NumPy memory by the first operation that runs there after each wait."""
     if type(a) is not _np.ndarray or a.size == 0:
         return None
     if dtype is not None and _np.dtype(dtype) != a.dtype:

@@ -18,6 +18,7 @@
 
 #include "embedded/weft_embedded.hpp"
 #include "runtime/device_local.hpp"
+#include "runtime/program_waits.hpp"
 #include "runtime/result_memory_pinned.hpp"
 #include "weft/error.hpp"
 #include "weft/pinned_memory.hpp"
@@ -207,7 +208,7 @@ Event enqueue_rows(Queue& queue, std::span<const Point> vertices, std::size_t he
   const Event done = queue.launch(k, NDRange(global), NDRange(group), {}, uploads);
   // The staging copies live until the kernel (hence both uploads, in any queue order) has
   // run, so the call returns at once.
-  if (!done.done()) done.then([staging, hits](const Event&) {});  // (run already where the host ran it inline)
+  if (!detail::done_within(done)) detail::then_within(done, [staging, hits](const Event&) {});  // (run already where the host ran it inline)
   return done;
 }
 
@@ -414,7 +415,7 @@ Event enqueue_polygon_mask(Queue& queue, std::span<const Point> vertices, std::s
                                    out, up);
   // The staging copy and the parameters' device memory live until the kernel has run (on
   // CUDA, freeing device memory here would wait for it), so the call returns at once.
-  if (!done.done()) done.then([staging, params](const Event&) {});
+  if (!detail::done_within(done)) detail::then_within(done, [staging, params](const Event&) {});
   return done;
 }
 

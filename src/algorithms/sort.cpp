@@ -11,6 +11,7 @@
 #include "algorithms/sort_lines.hpp"
 #include "array/array_queue.hpp"
 #include "array/auto_device.hpp"
+#include "runtime/program_waits.hpp"
 #include "weft/error.hpp"
 #include "weft/indexing.hpp"
 #include "weft/lazy_array.hpp"
@@ -216,7 +217,7 @@ Event enqueue_raw(Queue& queue, detail::RadixSortJob& job, std::span<const Event
     return held->buffers.emplace_back(Buffer(dev, std::max<std::size_t>(bytes, 1)));
   };
   const Event done = detail::radix_sort(queue, job, scratch, wait);
-  if (!done.done()) done.then([held](const Event&) {});  // (a callback costs a wake-up of the completion thread)
+  if (!detail::done_within(done)) detail::then_within(done, [held](const Event&) {});  // (a callback costs a wake-up of the completion thread)
   return done;
 }
 

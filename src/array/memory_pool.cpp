@@ -10,6 +10,7 @@
 #include "array/array_queue.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/device_local.hpp"
+#include "runtime/program_waits.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "core/lifetime.hpp"
@@ -181,16 +182,24 @@ Residence::Copy* find(Residence& r, const Buffer& b) {
   return nullptr;
 }
 
+// A queue's work finished for weft's own sake (a transfer's order): not a wait of the
+// program's (runtime/program_waits.hpp), so borrowed memory's copies made before it stay fresh.
+void finish_within(Queue& q) { q.impl()->finish(); }
+
 // Copies the whole allocation from src to dst (both on their array queues, in order after
-// what is queued there), blocking.
-void transfer(const Residence::Copy& src, const Residence::Copy& dst, std::size_t bytes) {
+// what is queued there), blocking; dst is fresh (Copy::fresh_at) from the program's wait count
+// read before the copy began.
+void transfer(const Residence::Copy& src, Residence::Copy& dst, std::size_t bytes) {
+  const std::uint64_t waits = program_wait_count();
   Queue& sq = detail::array_queue(src.device);
   Queue& dq = detail::array_queue(dst.device);
   if (void* d = dst.buffer.host_ptr()) {
-    dq.finish();  // kernels queued before the copy went stale may still read it
+    finish_within(dq);  // kernels queued before the copy went stale may still read it
+    // (A blocking read, the fastest on CUDA, counts as a wait of the program's: borrowed
+    // memory's copies elsewhere are then copied again, which is only slower.)
     sq.read(src.buffer, d, bytes);
   } else if (void* s = src.buffer.host_ptr()) {
-    sq.finish();  // the writes queued on the source
+    finish_within(sq);  // the writes queued on the source
     dq.write(dst.buffer, s, bytes);
   } else {
     std::vector<std::byte> staging(bytes);
@@ -198,6 +207,7 @@ void transfer(const Residence::Copy& src, const Residence::Copy& dst, std::size_
     dq.write(dst.buffer, staging.data(), bytes);
   }
   count_transfer(Transfer::between_devices, bytes);
+  dst.fresh_at = waits;
 }
 
 // The copy a stale one is made current from (r locked): a copy the host addresses first (one
@@ -254,19 +264,20 @@ void make_current_all(std::span<const WantedCopy> wanted) {
       // read it (their queue finished once), then the read queued after the source's work.
       Queue& dq = detail::array_queue(mine->device);
       if (std::find(finished.begin(), finished.end(), &dq) == finished.end()) {
-        dq.finish();
+        finish_within(dq);
         finished.push_back(&dq);
       }
+      mine->fresh_at = program_wait_count();
       reads.push_back(detail::array_queue(src->device).read(src->buffer, into, r.bytes, 0, Blocking::no));
       read_into.push_back(mine);
       count_transfer(Transfer::between_devices, r.bytes);
     }
-    wait_for_all(reads);
+    wait_within(reads);
   } catch (...) {
     // Nothing read is marked valid; the reads queued still write their buffers: waited for.
     for (const Event& e : reads) {
       try {
-        e.wait();
+        wait_within(std::span<const Event>(&e, 1));
       } catch (const Error&) {
         // (the first error is the one reported)
       }
@@ -313,10 +324,16 @@ Buffer copy_on(Residence& r, const Device& device, DType dtype) {
   return b;
 }
 
+bool fresh_since_last_wait(const Residence::Copy& c) noexcept { return c.fresh_at == program_wait_count(); }
+
 void refresh_from_borrowed(Residence& r) {
   std::lock_guard lock(r.mutex);
   if (r.copies.empty() || !r.copies.front().valid) return;  // weft wrote another copy since: that one holds the data
-  for (std::size_t i = 1; i < r.copies.size(); ++i) r.copies[i].valid = false;
+  // A copy made since the program's last wait holds the owner's data: the owner writes the
+  // memory only after a wait (Array::borrow_host's contract). The rest are copied again.
+  for (std::size_t i = 1; i < r.copies.size(); ++i) {
+    if (!fresh_since_last_wait(r.copies[i])) r.copies[i].valid = false;
+  }
 }
 
 Buffer host_copy(Residence& r) {

@@ -62,6 +62,10 @@ struct Residence {
     Device device;
     Buffer buffer;
     bool valid = true;
+    // The program's wait count (runtime/program_waits.hpp) when this copy was last made
+    // current by a transfer: for borrowed memory, a copy made since the program's last wait
+    // still holds the owner's data (the owner writes only after a wait).
+    std::uint64_t fresh_at = ~std::uint64_t{0};
   };
   explicit Residence(Buffer first) : bytes(first.size()) { copies.push_back({first.device(), std::move(first), true}); }
 
@@ -69,8 +73,9 @@ struct Residence {
   std::atomic<bool> spread{false};  // a copy exists on more than one device
   std::atomic<bool> automatic{false};  // device auto: each operation reading it chooses where it runs
   // The first copy is host memory someone else owns and may write without telling weft (a
-  // NumPy array used in place, Array::borrow_host): a copy on another device is refreshed
-  // from it each time the allocation is seen from there (Array::to) while it is valid.
+  // NumPy array used in place, Array::borrow_host), after a wait of the program's: a copy on
+  // another device made before the program's last wait is refreshed from it when the
+  // allocation is next seen from there (Array::to) while it is valid.
   std::atomic<bool> borrowed{false};
   // Borrowed memory that another borrowed allocation overlaps (src/array/host_regions.hpp):
   // writes through it reach the other's copies (note_written).
@@ -113,8 +118,11 @@ Buffer copy_on(Residence& r, const Device& device, DType dtype);
 /// A valid copy of the allocation whose memory the host addresses directly, if there is one.
 Buffer host_copy(Residence& r);
 /// Borrowed memory (Residence::borrowed) seen afresh from another device: while the borrowed
-/// copy is valid, every other copy is marked stale, so the next kernel reading one copies the
-/// owner's current data (once).
+/// copy is valid, every other copy made before the program's last wait (Copy::fresh_at) is
+/// marked stale, so the next kernel reading one copies the owner's current data (once).
 void refresh_from_borrowed(Residence& r);
+/// Whether copy c of a borrowed allocation whose borrowed copy is valid holds the owner's data:
+/// made current since the program's last wait (r locked).
+bool fresh_since_last_wait(const Residence::Copy& c) noexcept;
 
 }  // namespace weft::detail

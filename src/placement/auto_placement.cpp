@@ -26,6 +26,7 @@
 #include "placement/costs_file.hpp"
 #include "placement/queued.hpp"
 #include "runtime/backend.hpp"
+#include "runtime/program_waits.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
@@ -154,7 +155,6 @@ void mark_pending(const Residence& r, const Buffer& first, const AutoTable& t, B
 void residence_of(const Array& a, const AutoTable& t, BusyDevices& seen, InputResidence& in) {
   auto& r = *static_cast<Residence*>(const_cast<void*>(a.allocation_id()));
   in.bytes = static_cast<double>(r.bytes);
-  in.borrowed = r.borrowed.load(std::memory_order_relaxed);
   // Marks the copy on the device of implementation impl; false when it is not in the table.
   auto in_table = [&](const void* impl) {
     bool found = false;
@@ -176,11 +176,12 @@ void residence_of(const Array& a, const AutoTable& t, BusyDevices& seen, InputRe
     return;
   }
   std::unique_lock lock(r.mutex);
-  // Borrowed host memory: its copies elsewhere are refreshed from it by each operation that
-  // runs there (Array::to), so only the borrowed copy counts while it is valid.
+  // Borrowed host memory: its copies elsewhere made before the program's last wait are
+  // refreshed from it by the next operation that runs there (Array::to), so they do not count
+  // while it is valid.
   const bool borrowed = r.borrowed.load(std::memory_order_relaxed) && r.copies.front().valid;
   for (const auto& c : r.copies) {
-    if (!c.valid || (borrowed && &c != &r.copies.front())) continue;
+    if (!c.valid || (borrowed && &c != &r.copies.front() && !detail::fresh_since_last_wait(c))) continue;
     if (!in_table(c.device.impl().get()) && c.device.info().capabilities.memory_is_host) in.on_host = true;
   }
   const bool first_valid = r.copies.front().valid;
@@ -328,7 +329,7 @@ void learn_when_done(const AutoPlacement& placed, const Future<double>* result) 
     // A marker after the operation: its end time is the operation's completion (and that of
     // whatever was queued before it on the array queue, which a busy queue adds to the
     // measure), exact however late the callback runs.
-    detail::array_queue(placed.device).marker().then([d = placed.decision](const Event& done) {
+    detail::then_within(detail::array_queue(placed.device).marker(), [d = placed.decision](const Event& done) {
       try {
         const std::uint64_t end = done.profile().end, start = steady_ns(d->when);
         if (end > start) learn(*d, static_cast<double>(end - start) * 1e-9);

@@ -54,16 +54,11 @@ double Chooser::chain_s(std::size_t d, const WorkEstimate& work, std::span<const
   const PlacementEstimate e0 = corrected(signature, first, inputs, d, after);
   double total = e0.total();
   const DeviceCosts& c0 = devices_[d];
-  // The inputs now have copies on d, except borrowed host memory on a device whose memory is not
-  // the host's: each operation placed there copies it afresh (Array::to), so a later step that
-  // reads it there pays that copy again. (On the H200, from host memory at 10^5 elements, the
-  // bench's chain was estimated 0.20 ms on cuda:0 against 0.16 on the host, and chosen there
-  // at 1.3-2 times the host's time: its second step read the first input again, 400 KB.)
+  // The inputs now have copies on d, borrowed host memory's too: the steps of a chain are
+  // queued without a wait of the program's between them, and the owner writes borrowed memory
+  // only after one (Residence::Copy::fresh_at), so the copy the first step made is read again.
   std::vector<InputResidence> firsts(inputs.begin(), inputs.end());
-  const auto keeps_copy = [&](const InputResidence& in, const DeviceCosts& c) { return !in.borrowed || c.memory_is_host; };
-  for (InputResidence& in : firsts) {
-    if (keeps_copy(in, c0)) in.valid_on |= me;
-  }
+  for (InputResidence& in : firsts) in.valid_on |= me;
   const bool queued0 = detail::queued_behind(inputs, d);
   std::vector<Made> made;
   made.reserve(following.size() + 1);
@@ -115,10 +110,7 @@ double Chooser::chain_s(std::size_t d, const WorkEstimate& work, std::span<const
     // Its inputs now have copies where it ran.
     for (const ChainInput& in : s.view()) {
       if (in.from == ChainInput::From::result && in.index < made.size()) made[in.index].where.valid_on |= bit;
-      else if (in.from == ChainInput::From::first_input && in.index < firsts.size() &&
-               keeps_copy(firsts[in.index], devices_[best])) {
-        firsts[in.index].valid_on |= bit;
-      }
+      else if (in.from == ChainInput::From::first_input && in.index < firsts.size()) firsts[in.index].valid_on |= bit;
     }
     const DeviceCosts& c = devices_[best];
     const bool queued = detail::queued_behind(ins, best);

@@ -454,8 +454,6 @@ std::uint64_t Chooser::decision_key(std::uint64_t signature, const WorkEstimate&
   key = fold(key, (work.result_to_host ? 1u : 0u) | static_cast<unsigned>(work.arithmetic) << 1);
   for (const InputResidence& in : inputs) {
     key = fold(key, in.valid_on | (in.on_host ? std::uint64_t{1} << 63 : 0));
-    // (Borrowed memory: a chain's estimate pays its copies elsewhere again at each step.)
-    if (in.borrowed) key = fold(key, 0x4252000000000000ULL);
     if (in.pending_on & in.valid_on) key = fold(key, 0x5155000000000000ULL ^ (in.pending_on & in.valid_on));
   }
   return mix(key, inputs.size());

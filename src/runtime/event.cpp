@@ -3,6 +3,7 @@
 #include "core/log.hpp"
 #include "runtime/completion_event.hpp"
 #include "runtime/completion_thread.hpp"
+#include "runtime/program_waits.hpp"
 #include "runtime/spin_wait.hpp"
 #include "weft/error.hpp"
 
@@ -19,25 +20,74 @@ std::string_view to_string(EventStatus s) noexcept {
   return "?";
 }
 
-EventStatus Event::status() const { return impl_ ? impl_->status() : EventStatus::complete; }
+namespace detail {
+std::atomic<std::uint64_t>& program_waits() noexcept {
+  static std::atomic<std::uint64_t> count{0};
+  return count;
+}
+}  // namespace detail
+
+EventStatus Event::status() const {
+  const EventStatus s = impl_ ? impl_->status() : EventStatus::complete;
+  if (s == EventStatus::complete || s == EventStatus::error) detail::note_program_wait();
+  return s;
+}
 
 void Event::wait() const {
-  if (impl_) impl_->wait();
+  if (!impl_) return;
+  struct Counted {
+    ~Counted() { detail::note_program_wait(); }  // also when the command failed
+  } counted;
+  impl_->wait();
 }
 
 EventProfile Event::profile() const { return impl_ ? impl_->profile() : EventProfile{}; }
 
+namespace detail {
+namespace {
+// The callback always runs on the completion thread (completion_thread.hpp), after those added
+// before it, also when the event is done already; the event is held until then, as OpenCL's
+// clSetEventCallback does: `q.launch(k, n).then(f)` runs f though the handle is gone.
+void add_then(const std::shared_ptr<EventImpl>& impl, std::function<void(const Event&)> callback, bool counted) {
+  if (!impl) {
+    CompletionThread::get().post([cb = std::move(callback), counted] {
+      if (counted) note_program_wait();
+      cb(Event());
+    });
+    return;
+  }
+  EventImpl::add_callback(impl, [self = impl, cb = std::move(callback), counted] {
+    if (counted) note_program_wait();
+    cb(Event(self));
+  });
+}
+}  // namespace
+
+bool done_within(const Event& e) {
+  const EventStatus s = e.impl() ? e.impl()->status() : EventStatus::complete;
+  return s == EventStatus::complete || s == EventStatus::error;
+}
+
+void wait_within(std::span<const Event> events) {
+  std::exception_ptr first;
+  for (const Event& e : events) {
+    try {
+      if (e.impl()) e.impl()->wait();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
+}
+
+void then_within(const Event& e, std::function<void(const Event&)> callback) {
+  add_then(e.impl(), std::move(callback), false);
+}
+}  // namespace detail
+
 const Event& Event::then(std::function<void(const Event&)> callback) const {
   if (!callback) throw InvalidArgument("Event::then: an empty callback was given");
-  detail::CompletionThread& thread = detail::CompletionThread::get();
-  if (!impl_) {
-    thread.post([cb = std::move(callback)] { cb(Event()); });
-    return *this;
-  }
-  // The callback always runs on the completion thread (completion_thread.hpp), after those
-  // added before it, also when the event is done already; the event is held until then, as
-  // OpenCL's clSetEventCallback does: `q.launch(k, n).then(f)` runs f though the handle is gone.
-  detail::EventImpl::add_callback(impl_, [self = impl_, cb = std::move(callback)] { cb(Event(self)); });
+  detail::add_then(impl_, std::move(callback), true);
   return *this;
 }
 

@@ -1,6 +1,7 @@
 #include "runtime/backend.hpp"
 #include "runtime/live_queues.hpp"
 #include "runtime/ordered_command.hpp"
+#include "runtime/program_waits.hpp"
 #include "weft/error.hpp"
 #include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
@@ -70,9 +71,11 @@ Event Queue::read(const Buffer& src, void* dst, std::size_t bytes, std::size_t s
                   Blocking blocking, std::span<const Event> wait) {
   check_range("read", src, src_offset, bytes, *checked(impl_));
   if (!dst && bytes) throw InvalidArgument("read: null destination pointer");
-  return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {
+  Event e = ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {
     return impl_->read(src.impl(), src_offset, bytes, dst, blocking == Blocking::yes, w);
   });
+  if (blocking == Blocking::yes) detail::note_program_wait();  // the program has the data (runtime/program_waits.hpp)
+  return e;
 }
 
 Event Queue::copy(const Buffer& src, const Buffer& dst, std::size_t bytes, std::size_t src_offset,
@@ -187,7 +190,10 @@ Event Queue::barrier(std::span<const Event> wait) {
   return ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) { return impl_->barrier(w); });
 }
 
-void Queue::finish() { checked(impl_)->finish(); }
+void Queue::finish() {
+  checked(impl_)->finish();
+  detail::note_program_wait();
+}
 
 void Queue::flush() { checked(impl_)->flush(); }
 

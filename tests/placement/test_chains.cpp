@@ -174,31 +174,6 @@ TEST(PlacementChains, AResultTheNextStepReadsPaysNoCopyBackAndNoWaitBetweenThem)
   EXPECT_GT(chooser.estimate(1, w, in).copy_out, 0);
 }
 
-TEST(PlacementChains, BorrowedHostMemoryReadAgainOnAGpuIsCopiedAgain) {
-  // Each operation placed on a GPU copies borrowed host memory afresh (its owner may have written
-  // it since). The chain's second step reads its first input again: on cuda:0 it pays that
-  // copy again, on the host nothing. On the H200 (session 20), from borrowed host memory at 10^5
-  // elements, the chain was estimated 0.20 ms on cuda:0 against 0.16 on the host, and sent to
-  // cuda:0 at 1.3-2 times the host's time; with the second upload counted it stays on the host.
-  std::vector<DeviceCosts> t = h200_format13_table();
-  for (const std::size_t d : {opencl, cuda}) {
-    t[d].to_device_Bps = 12e9;  // as calibrated in session 20: 400 KB uploads took 43-48 us
-    t[d].to_host_Bps = 4.8e9;
-  }
-  t[host].wide_launch_s = 45.6e-6;
-  Chooser chooser(t);
-  const double n = 1e5;
-  const WorkEstimate w = first_step(n);
-  const std::vector<ChainStep> following = chain_after_first(n);
-  const std::vector<InputResidence> buffers(3, InputResidence{4 * n, on_host, true});
-  std::vector<InputResidence> borrowed = buffers;
-  for (InputResidence& in : borrowed) in.borrowed = true;
-  EXPECT_NEAR(chooser.chain_s(cuda, w, borrowed, following) - chooser.chain_s(cuda, w, buffers, following),
-              t[cuda].transfer_s(4 * n, true), 1e-12);
-  EXPECT_DOUBLE_EQ(chooser.chain_s(host, w, borrowed, following), chooser.chain_s(host, w, buffers, following));
-  EXPECT_EQ(chooser.choose(w, borrowed, 0, cuda, following), host) << chooser.explain("eval", w, borrowed, 0, cuda, following);
-}
-
 TEST(PlacementChains, AChainsDecisionIsRememberedApartFromTheOperationsAlone) {
   Chooser chooser(h200_format12_table());
   const WorkEstimate w = first_step(100);
