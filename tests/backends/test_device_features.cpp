@@ -148,7 +148,7 @@ TEST_P(DeviceFeatures, CopyOnOneQueueOverlapsKernelOnAnother) {
   k.set_args(x, iterations);
   q.launch(k, n).wait();  // warm
   const double seconds = q.launch(k, n).profile().seconds();
-  iterations = static_cast<int>(std::clamp(0.1 / std::max(seconds, 1e-6) * iterations, 2000.0, 2e7));
+  iterations = static_cast<int>(std::clamp(0.4 / std::max(seconds, 1e-6) * iterations, 2000.0, 8e7));
   k.set_arg(1, iterations);
   const std::size_t bytes = 64 << 20;
   std::vector<char> host(bytes, 1);
