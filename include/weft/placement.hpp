@@ -98,6 +98,15 @@ struct WEFT_API DeviceCosts {
   // the host path's time. 0: not measured (scan_launch_s throughout).
   static constexpr double scan_tiny_elements = 64;
   double scan_tiny_s = 0;
+  // The same scan of scan_wide_elements elements, sync excluded (format 16): a longer scan's
+  // fixed cost is interpolated linearly in elements from scan_launch_s with the wide launch's
+  // extra at scan_small_elements up to this, and is this beyond (the bytes counted apart). A
+  // CPU backend's scan of more than one chunk runs several passes, each on the pool: the H200's
+  // host scanned 10^4 elements in 42-60 us where the launch terms said 22, and a chain with
+  // that scan from host memory stayed on the host at 1.25-1.35 times cuda:0's time. 0: not
+  // measured (scan_launch_s and the wide launch's extra).
+  static constexpr double scan_wide_elements = 16384;
+  double scan_wide_s = 0;
   // What the same scan of scan_small_elements adds queued behind a pending producer (format 12):
   // eight scans chained, each reading the one before, waited for together, less one waited for
   // alone, over seven. Charged (scaled as scan_fixed_s scales with elements) to a scan queued
@@ -232,7 +241,8 @@ struct WEFT_API DeviceCosts {
   /// Seconds per row edge beyond a 4-vertex polygon's on a mask of rows rows (polygon_s).
   double polygon_edge_s(double rows) const noexcept;
   /// A timed scan's fixed cost (sync excluded) for a scan of elements elements: scan_launch_s,
-  /// interpolated down to scan_tiny_s below scan_small_elements where that was measured.
+  /// interpolated down to scan_tiny_s below scan_small_elements where that was measured, and
+  /// up to scan_wide_s above it (the pool's wake-up included) where that was.
   double scan_fixed_s(double elements) const noexcept;
 };
 

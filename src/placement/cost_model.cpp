@@ -104,6 +104,11 @@ double DeviceCosts::sort_s(double keys) const noexcept {
 }
 
 double DeviceCosts::scan_fixed_s(double elements) const noexcept {
+  if (elements > scan_small_elements && scan_wide_s > 0) {
+    // Up to the wide scan, from the small one with the pool's wake-up (a CPU backend's).
+    const double woken = scan_launch_s + (wide_launch_s > launch_s ? wide_launch_s - launch_s : 0.0);
+    return between(elements, scan_small_elements, woken, scan_wide_elements, scan_wide_s);
+  }
   if (!(scan_tiny_s > 0) || !(scan_tiny_s < scan_launch_s)) return scan_launch_s;
   return between(elements, scan_tiny_elements, scan_tiny_s, scan_small_elements, scan_launch_s);
 }
@@ -258,7 +263,9 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   } else {
     const bool timed_scan = work.scan && c.scan_launch_s > 0;
     const double narrow = timed_scan ? DeviceCosts::scan_small_elements : DeviceCosts::narrow_elements;
-    const bool wide = c.wide_launch_s > 0 && static_cast<double>(work.elements) > narrow;
+    // (A scan longer than the small one, where the wide scan was timed: its wake-up is in that.)
+    const bool woken_in_scan = timed_scan && c.scan_wide_s > 0;
+    const bool wide = !woken_in_scan && c.wide_launch_s > 0 && static_cast<double>(work.elements) > narrow;
     // A wide operation wakes a CPU backend's pool once: the launches right after find it awake.
     // Launches after the first are queued behind it: each costs queued_launch_s where measured.
     // A scan, where the device's was timed: its launches as timed.

@@ -50,9 +50,9 @@ namespace {
 // (DeviceCosts::reduce_s) and reads arrays made afresh (one array read again and again was
 // 2-3 us cheaper on the H200's GPUs); format 14 times reads of several arrays together
 // (DeviceCosts::to_host_more_s); format 15 times wide launches queued one behind another
-// (DeviceCosts::wide_queued_s). A file of another format is measured again (an older weft's files lack fields this one uses,
+// (DeviceCosts::wide_queued_s); format 16 times a scan of 16384 elements (DeviceCosts::scan_wide_s). A file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 15";
+constexpr const char* header = "weft-costs 16";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -66,6 +66,7 @@ void each_number(C& c, F&& f) {
   f("wide_queued_s", c.wide_queued_s);
   f("scan_launch_s", c.scan_launch_s);
   f("scan_tiny_s", c.scan_tiny_s);
+  f("scan_wide_s", c.scan_wide_s);
   f("scan_queued_s", c.scan_queued_s);
   f("reduce_s", c.reduce_s);
   f("sync_s", c.sync_s);

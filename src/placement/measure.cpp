@@ -207,8 +207,9 @@ void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
 
 // The device's scan (weft::cumsum, whichever algorithm the device takes) of
 // DeviceCosts::scan_small_elements float32 elements resident there: its launches' fixed cost
-// (DeviceCosts::scan_launch_s); and of scan_tiny_elements (DeviceCosts::scan_tiny_s); and what
-// one adds queued behind another (DeviceCosts::scan_queued_s).
+// (DeviceCosts::scan_launch_s); and of scan_tiny_elements (DeviceCosts::scan_tiny_s) and
+// scan_wide_elements (DeviceCosts::scan_wide_s); and what one adds queued behind another
+// (DeviceCosts::scan_queued_s).
 void measure_scan(const Device& device, const Sizes& s, DeviceCosts& c) {
   const auto time_scan = [&](double elements) {
     const std::vector<float> values(static_cast<std::size_t>(elements), 1.0f);
@@ -217,6 +218,8 @@ void measure_scan(const Device& device, const Sizes& s, DeviceCosts& c) {
   c.scan_launch_s = std::max(1e-9, time_scan(DeviceCosts::scan_small_elements));
   // And of scan_tiny_elements (DeviceCosts::scan_tiny_s), never above the longer scan's.
   c.scan_tiny_s = std::clamp(time_scan(DeviceCosts::scan_tiny_elements), 1e-9, c.scan_launch_s);
+  // And of scan_wide_elements (DeviceCosts::scan_wide_s): a CPU backend's passes on its pool.
+  c.scan_wide_s = std::max(1e-9, time_scan(DeviceCosts::scan_wide_elements));
   // Eight chained, waited for together: what each after the first adds in a stream
   // (DeviceCosts::scan_queued_s), never above a scan waited for alone.
   constexpr int chained = 8;

@@ -221,6 +221,38 @@ TEST(PlacementCopyTerms, AShortScanIsInterpolatedDownToTheTinyScan) {
   EXPECT_DOUBLE_EQ(t[opencl].scan_fixed_s(100), 14.9e-6);
 }
 
+// Above 1024 elements a scan's fixed cost rises to the wide scan's where that was timed (format
+// 16), the pool's wake-up within it. The H200's host (session 21): the scan of 1024 elements
+// 5.6 us, a wide launch 16.8 against 0.8; a scan of 10^4 elements took 42-60 us where the small
+// scan and one wake-up said 22, and a chain with it stayed on the host at 1.25-1.35 times
+// cuda:0's time.
+TEST(PlacementCopyTerms, ALongScanIsInterpolatedUpToTheWideScan) {
+  std::vector<DeviceCosts> t = h200_table();
+  DeviceCosts& h = t[host];
+  h.scan_launch_s = 5.6e-6;
+  h.launch_s = 0.8e-6;
+  h.wide_launch_s = 16.8e-6;
+  h.sync_s = 0.4e-6;
+  const WorkEstimate scan = scan_work(10000, 40000, 1, 4, Arithmetic::float32);
+  const std::vector<InputResidence> in{{40000, on_host, true}};
+  // Not timed: the small scan and the pool's wake-up.
+  const double before = Chooser(t).estimate(host, scan, in).launch;
+  EXPECT_NEAR(before, 5.6e-6 + (16.8e-6 - 0.8e-6) + 0.4e-6, 1e-15);
+  h.scan_wide_s = 45e-6;
+  const double woken = 5.6e-6 + 16e-6;
+  EXPECT_DOUBLE_EQ(h.scan_fixed_s(1024), 5.6e-6);
+  EXPECT_NEAR(h.scan_fixed_s(1024 + 0.5 * (16384 - 1024)), woken + 0.5 * (45e-6 - woken), 1e-15);
+  EXPECT_DOUBLE_EQ(h.scan_fixed_s(16384), 45e-6);
+  EXPECT_DOUBLE_EQ(h.scan_fixed_s(1e7), 45e-6);  // (beyond, the bytes are counted apart)
+  // The wake-up is not charged again.
+  const double f = (10000.0 - 1024) / (16384 - 1024);
+  EXPECT_NEAR(Chooser(t).estimate(host, scan, in).launch, woken + f * (45e-6 - woken) + 0.4e-6, 1e-15);
+  // A GPU's scan (no wide launch's extra) rises from its small scan alone.
+  t[cuda].scan_launch_s = 11.8e-6;
+  t[cuda].scan_wide_s = 13e-6;
+  EXPECT_NEAR(t[cuda].scan_fixed_s(1024 + 0.5 * (16384 - 1024)), 12.4e-6, 1e-15);
+}
+
 // A scan queued behind its input's pending producer is charged what a scan adds in a stream,
 // where that was timed (format 12). The figures are a 2-core VM calibration's (session 16):
 // there the scan waited for alone took 60.6 us on PoCL, and that less a launch's round trip

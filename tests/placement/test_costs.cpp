@@ -38,6 +38,7 @@ DeviceCosts sample() {
   c.wide_queued_s = 3.25e-6;
   c.scan_launch_s = 1.25e-5;
   c.scan_tiny_s = 4.5e-6;
+  c.scan_wide_s = 4.25e-5;
   c.scan_queued_s = 3.5e-6;
   c.reduce_s = 2.25e-5;
   c.to_host_more_s = 3.5e-6;
@@ -80,6 +81,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.wide_queued_s, 3.25e-6);
   EXPECT_DOUBLE_EQ(back.scan_launch_s, 1.25e-5);
   EXPECT_DOUBLE_EQ(back.scan_tiny_s, 4.5e-6);
+  EXPECT_DOUBLE_EQ(back.scan_wide_s, 4.25e-5);
   EXPECT_DOUBLE_EQ(back.scan_queued_s, 3.5e-6);
   EXPECT_DOUBLE_EQ(back.reduce_s, 2.25e-5);
   EXPECT_DOUBLE_EQ(back.to_host_more_s, 3.5e-6);
@@ -120,7 +122,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 // without the lines that format did not have, rightly framed (checksummed).
 std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  EXPECT_EQ(body.rfind("weft-costs 15\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 16\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
   for (const char* gone : missing) {
@@ -205,6 +207,13 @@ TEST(CostsFile, AFormat14FileWithoutTheQueuedWideLaunchIsMeasuredAgain) {
   expect_measured_again(14, {"wide_queued_s "});
 }
 
+TEST(CostsFile, AFormat15FileWithoutTheWideScanIsMeasuredAgain) {
+  // Format 15 charged a scan of more than 1024 elements on the host the small scan and one
+  // wake-up of the pool (22 us on the H200 at 10^4 elements, which took 42-60): never read
+  // without the timed wide scan.
+  expect_measured_again(15, {"scan_wide_s "});
+}
+
 TEST(CostsFile, AFormat13FileWithoutReadsTogetherIsMeasuredAgain) {
   // Format 13 charged each array a host operation read from a device its full latency, where
   // the reads are now made together (PoCL on the 2-core VM: three read one by one 45-58 us, 24
@@ -215,11 +224,12 @@ TEST(CostsFile, AFormat13FileWithoutReadsTogetherIsMeasuredAgain) {
 TEST(CostsFile, AFileOfThisFormatLackingAFigureIsRefused) {
   // Not outdated but incomplete (truncated, edited): refused naming the figure, never read as 0.
   for (const std::string gone :
-       {"scan_tiny_s", "scan_queued_s", "reduce_s", "to_host_more_s", "wide_queued_s", "polygon_few_rows_edges_per_s"}) {
+       {"scan_tiny_s", "scan_wide_s", "scan_queued_s", "reduce_s", "to_host_more_s", "wide_queued_s",
+        "polygon_few_rows_edges_per_s"}) {
     DeviceCosts out;
     std::string problem;
     bool outdated = true;
-    EXPECT_FALSE(detail::decode_costs(older_format(15, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
+    EXPECT_FALSE(detail::decode_costs(older_format(16, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
     EXPECT_FALSE(outdated) << gone;
     EXPECT_EQ(problem, "it lacks " + gone);
   }
