@@ -35,9 +35,7 @@ EventStatus Event::status() const {
 
 void Event::wait() const {
   if (!impl_) return;
-  struct Counted {
-    ~Counted() { detail::note_program_wait(); }  // also when the command failed
-  } counted;
+  const detail::CountedWait counted;  // (also when the command failed)
   impl_->wait();
 }
 
@@ -100,15 +98,8 @@ void UserEvent::fail(const std::string& message) const {
 }
 
 void wait_for_all(std::span<const Event> events) {
-  std::exception_ptr first;
-  for (const auto& e : events) {
-    try {
-      e.wait();
-    } catch (...) {
-      if (!first) first = std::current_exception();
-    }
-  }
-  if (first) std::rethrow_exception(first);
+  const detail::CountedWait counted;  // (also when a command failed)
+  detail::wait_within(events);
 }
 
 namespace detail {

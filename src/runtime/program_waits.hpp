@@ -22,6 +22,14 @@ std::atomic<std::uint64_t>& program_waits() noexcept;
 /// Counts one wait the program made (after the wait: work it saw finish was finished first).
 inline void note_program_wait() noexcept { program_waits().fetch_add(1, std::memory_order_acq_rel); }
 
+/// Counts one wait when it leaves its scope (after the wait, also when it threw).
+struct CountedWait {
+  CountedWait() = default;
+  CountedWait(const CountedWait&) = delete;
+  CountedWait& operator=(const CountedWait&) = delete;
+  ~CountedWait() { note_program_wait(); }
+};
+
 /// The waits counted so far.
 inline std::uint64_t program_wait_count() noexcept { return program_waits().load(std::memory_order_acquire); }
 
