@@ -131,10 +131,12 @@ struct WEFT_API DeviceCosts {
   // float32 math-library functions (sin, exp, log, cos) evaluated per second: GPUs evaluate
   // them in a few instructions, a CPU backend calls a scalar library (an H200's host: sin/exp/cos
   // at 10^6 elements 3.3 ms, 100 times what 16 multiply-adds a function at its multiply-add rate
-  // say). On a CPU backend the lower of that kernel's rate and an expression's, sin(a) of
-  // resident floats (one call per element, its load, store and loop around it: PoCL on the
-  // 2-core VM 40-59 M/s where 16 calls per work-item made 0.1 G/s); on a GPU the kernel's. 0:
-  // not measured (a function counts 16 operations at ops_per_s).
+  // say). On a CPU backend the lower of that kernel's rate and an expression's, sin(a) *
+  // exp(a) + cos(a) of resident floats (three calls per element, its load, store and loop
+  // around it: PoCL on the 2-core VM evaluated sin alone at 40-59 M/s where 16 calls per
+  // work-item made 0.1 G/s; format 17, sin alone before, which the H200's host evaluated 2-3
+  // times faster than a mix); on a GPU the kernel's. 0: not measured (a function counts 16
+  // operations at ops_per_s).
   double math_per_s = 0;
   // The same over narrow_elements elements (4096 calls): what one of a CPU backend's chunks
   // evaluates, on one thread (an H200's host: about 70 M/s, where 16 threads reach 2.8 G/s).

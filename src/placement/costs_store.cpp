@@ -50,9 +50,11 @@ namespace {
 // (DeviceCosts::reduce_s) and reads arrays made afresh (one array read again and again was
 // 2-3 us cheaper on the H200's GPUs); format 14 times reads of several arrays together
 // (DeviceCosts::to_host_more_s); format 15 times wide launches queued one behind another
-// (DeviceCosts::wide_queued_s); format 16 times a scan of 16384 elements (DeviceCosts::scan_wide_s). A file of another format is measured again (an older weft's files lack fields this one uses,
+// (DeviceCosts::wide_queued_s); format 16 times a scan of 16384 elements (DeviceCosts::scan_wide_s);
+// format 17 times a CPU backend's math functions on a mix of three (sin alone before, 2-3 times
+// faster on the H200's host). A file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 16";
+constexpr const char* header = "weft-costs 17";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
