@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/lifetime.hpp"
@@ -48,19 +49,21 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
   }
   // Device auto: where the chooser expects the scan to finish first (the expression read twice,
   // three launches: weft::scan_work); the result is automatic too.
-  const auto placed = detail::place_automatically(whole, what.c_str(), false, [&](WorkEstimate& w) {
-    const DType r = type ? *type : axis_result_type("sum", whole.dtype());
+  // (The expression moved to a device keeps its dtype: the result's type is known here.)
+  const DType result = type ? *type : axis_result_type("sum", whole.dtype());
+  const auto placed = detail::place_automatically(whole, what.c_str(), false, [result](WorkEstimate& w) {
     const double per = w.elements > 0 ? w.ops / static_cast<double>(w.elements) : 1.0;
     // Float scans accumulate in double.
     const Arithmetic a = w.arithmetic == Arithmetic::float32 ? Arithmetic::float64 : w.arithmetic;
-    WorkEstimate s = scan_work(w.elements, w.bytes_read, per, size_of(r), a);
+    WorkEstimate s = scan_work(w.elements, w.bytes_read, per, size_of(result), a);
     s.result_to_host = w.result_to_host;
     w = s;
   });
-  const auto done = [&](const Array& out) {
+  const auto done = [&](Array out) -> Array {
     if (!placed) return out;
     detail::learn_when_done(*placed);
-    return placed->chosen ? detail::mark_automatic(out, placed->result_tag) : out;
+    if (placed->chosen) detail::mark_automatic(out, placed->result_tag);
+    return out;
   };
   const Expr expr = detail::bounded(placed ? placed->expr : whole, whole.shape());
   const detail::ExprNode& root = *expr.node();
@@ -77,13 +80,12 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
     for (std::size_t k = d + 1; k < in.ndim(); ++k) inner *= in[k];
     length = in[d];
   }
-  const DType result = type ? *type : axis_result_type("sum", expr.dtype());
   std::vector<std::int64_t> dims = axis ? in.dims() : std::vector<std::int64_t>{in.size()};
   const std::size_t d = axis ? normalize_axes({*axis}, in.ndim(), what.c_str()).front() : 0;
   if (initial) ++dims[d];
   Array out = Array::empty(Shape(dims), result, dev);
   if (initial && out.size() > 0) out.slice(d, 0, 1).assign(Expr(what == "cumsum" ? 0 : 1));
-  if (in.size() == 0) return done(out);
+  if (in.size() == 0) return done(std::move(out));
   const bool lines = in.size() != length;  // more than one line: a segmented scan
 
   std::vector<detail::RuntimeArg> args{detail::RuntimeArg::of(out.buffer())};
@@ -93,7 +95,7 @@ Array scan_along(const Expr& whole, const std::string& what, std::optional<int> 
   kernel->run(detail::array_queue(dev), static_cast<std::size_t>(in.size()), args);
   detail::count_launch(dev);
   out.mark_written();
-  return done(out);
+  return done(std::move(out));
 }
 
 // The scan kernel of cumsum/cumprod (lines: segmented, one scan per line along the axis);

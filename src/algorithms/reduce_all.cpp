@@ -224,9 +224,10 @@ Array detail::reduce_every_element(const Expr& given, const std::string& what, b
     throw DTypeError(what + " is not defined for " + std::string(name(given.dtype())) + " (complex numbers have no order)");
   }
   if (const auto placed = detail::place_automatically(given, what.c_str(), true)) {
-    const Array r = reduce_where_placed(placed->expr, what, keepdims);
+    Array r = reduce_where_placed(placed->expr, what, keepdims);
     detail::learn_when_done(*placed);
-    return placed->chosen ? detail::mark_automatic(r, placed->result_tag) : r;
+    if (placed->chosen) detail::mark_automatic(r, placed->result_tag);
+    return r;
   }
   return reduce_where_placed(given, what, keepdims);
 }

@@ -343,15 +343,18 @@ Array reduce_axes_placed(const Expr& expr, const std::string& what, const std::v
   const double outputs = count ? n / static_cast<double>(count) : 0;
   // (Its own signature: a decision is not shared with the full reduction of the same expression.)
   const std::string kind = what + " along axes";
-  const auto placed = detail::place_automatically(expr, kind.c_str(), false, [&](WorkEstimate& w) {
+  const double written = outputs * static_cast<double>(size_of(axis_result_type(what, expr.dtype())));
+  // (Two numbers captured: the std::function holds them without allocating.)
+  const auto placed = detail::place_automatically(expr, kind.c_str(), false, [n, written](WorkEstimate& w) {
     w.ops += n;
-    w.bytes_written = outputs * static_cast<double>(size_of(axis_result_type(what, expr.dtype())));
+    w.bytes_written = written;
     w.result_bytes = w.bytes_written;
   });
   if (!placed) return reduce_axes(expr, what, axes, keepdims);
-  const Array r = reduce_axes(placed->expr, what, axes, keepdims);
+  Array r = reduce_axes(placed->expr, what, axes, keepdims);
   detail::learn_when_done(*placed);
-  return placed->chosen ? detail::mark_automatic(r, placed->result_tag) : r;
+  if (placed->chosen) detail::mark_automatic(r, placed->result_tag);
+  return r;
 }
 }  // namespace
 

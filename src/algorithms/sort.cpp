@@ -11,6 +11,7 @@
 #include "algorithms/sort_lines.hpp"
 #include "array/array_queue.hpp"
 #include "array/auto_device.hpp"
+#include "array/expr_node.hpp"
 #include "runtime/program_waits.hpp"
 #include "weft/error.hpp"
 #include "weft/indexing.hpp"
@@ -148,31 +149,43 @@ std::optional<detail::AutoPlacement> placed_sort(const Array& a, std::optional<i
   const bool good = axis && *axis >= -nd && *axis < nd;
   const std::int64_t len = good ? a.shape()[static_cast<std::size_t>(*axis < 0 ? *axis + nd : *axis)] : n;
   const std::int64_t rows = len > 0 ? n / len : 1;
-  return detail::place_automatically(Expr(a), what, false, [&](WorkEstimate& w) {
-    WorkEstimate s = sort_work(n, size_of(a.dtype()), rows);
+  // (One reference captured: the std::function holds it without allocating.)
+  const struct {
+    std::int64_t n, rows;
+    std::size_t item_bytes;
+  } job{n, rows, size_of(a.dtype())};
+  return detail::place_automatically(Expr(a), what, false, [&job](WorkEstimate& w) {
+    WorkEstimate s = sort_work(job.n, job.item_bytes, job.rows);
     s.result_to_host = w.result_to_host;
     w = s;
   });
 }
 
 // What sort and argsort give when a was placed automatically: the result automatic too.
-Array placed_result(const std::optional<detail::AutoPlacement>& placed, const Array& r) {
+Array placed_result(const std::optional<detail::AutoPlacement>& placed, Array r) {
   if (!placed) return r;
   detail::learn_when_done(*placed);
-  return placed->chosen ? detail::mark_automatic(r, placed->result_tag) : r;
+  if (placed->chosen) detail::mark_automatic(r, placed->result_tag);
+  return r;
 }
 
 }  // namespace
 
+// The array a sort reads: a seen from the device chosen for it (placed's expression is a
+// alone), else a.
+const Array& sorted_input(const Array& a, const std::optional<detail::AutoPlacement>& placed) {
+  return placed ? placed->expr.node()->array : a;
+}
+
 Array sort(const Array& a, std::optional<int> axis, bool descending) {
   const auto placed = placed_sort(a, axis, "sort");
-  const Lines l = lines_of(placed ? a.to(placed->device) : a, axis, "sort");
+  const Lines l = lines_of(sorted_input(a, placed), axis, "sort");
   return placed_result(placed, restore(sort_lines(l, descending, false, nullptr).keys, l));
 }
 
 Array argsort(const Array& a, std::optional<int> axis, bool descending) {
   const auto placed = placed_sort(a, axis, "argsort");
-  const Lines l = lines_of(placed ? a.to(placed->device) : a, axis, "argsort");
+  const Lines l = lines_of(sorted_input(a, placed), axis, "argsort");
   return placed_result(placed, restore(sort_lines(l, descending, true, nullptr).indices, l));
 }
 

@@ -107,7 +107,8 @@ Array eval(const Expr& expr) {
     Array out = Array::empty(placed->expr.shape(), placed->expr.dtype(), placed->device);
     detail::assign_into(out, placed->expr);
     detail::learn_when_done(*placed);
-    return placed->chosen ? detail::mark_automatic(out, placed->result_tag) : out;
+    if (placed->chosen) detail::mark_automatic(out, placed->result_tag);
+    return out;
   }
   const Device dev = detail::device_of(*expr.node());
   if (!dev) throw InvalidArgument("eval: the expression holds no array, so it has no device");

@@ -98,6 +98,16 @@ class SmallVector {
   std::vector<T> more_;  // all of them, once there are more than N
 };
 
+// An operator's name of at most 8 characters as one number (its bytes, little end first),
+// 0 for a longer one: the names below compared as integers, not strings (a walk of a small
+// expression's tree is on the path of every automatic operation).
+constexpr std::uint64_t packed(std::string_view s) noexcept {
+  if (s.size() > 8) return 0;
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) v |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[i])) << (8 * i);
+  return v;
+}
+
 // Operations per element a node costs, roughly in multiply-adds: the functions a math library
 // evaluates by a polynomial or an iteration count several.
 double node_ops(const ExprNode& n) {
@@ -108,12 +118,15 @@ double node_ops(const ExprNode& n) {
   const std::string_view op(n.op);
   // (Operators of one or two characters are none of the names below but "/": decided at once.)
   if (op.size() <= 2) return op == "/" ? 4 : 1;
-  static constexpr std::array<std::string_view, 23> heavy = {
-      "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin",
-      "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "power", "atan2", "hypot"};
-  if (std::find(heavy.begin(), heavy.end(), op) != heavy.end()) return 16;
+  static constexpr std::array<std::uint64_t, 23> heavy = {
+      packed("cbrt"), packed("exp"),  packed("exp2"),  packed("expm1"), packed("log"),   packed("log2"),
+      packed("log10"), packed("log1p"), packed("sin"),  packed("cos"),   packed("tan"),   packed("asin"),
+      packed("acos"), packed("atan"), packed("sinh"),  packed("cosh"),  packed("tanh"),  packed("asinh"),
+      packed("acosh"), packed("atanh"), packed("power"), packed("atan2"), packed("hypot")};
+  const std::uint64_t p = packed(op);
+  if (std::find(heavy.begin(), heavy.end(), p) != heavy.end()) return 16;
   // A square root or a division is one instruction, of lower throughput than a multiply-add.
-  if (op == "sqrt" || op == "floordiv" || op == "remainder" || op == "logaddexp") return 4;
+  if (p == packed("sqrt") || p == packed("floordiv") || op == "remainder" || op == "logaddexp") return 4;
   return 1;
 }
 
