@@ -141,7 +141,8 @@ namespace {
 // (a write through any view, on any device) and each buffer (a write through a raw Buffer).
 bool within_nodes(const detail::ExprNode& root, std::size_t limit, std::vector<const void*>& keys) {
   std::size_t count = 0;
-  thread_local std::vector<const detail::ExprNode*> stack;  // reused: no allocation per walk
+  thread_local std::vector<const detail::ExprNode*> reused;  // no allocation per walk
+  std::vector<const detail::ExprNode*>& stack = reused;       // (one look-up of thread-local storage)
   stack.assign(1, &root);
   const auto add = [&](const void* k) {
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);

@@ -110,7 +110,10 @@ Expr bounded(const Expr& expr, const Shape& out) {
   // as if general: a subtree shared by several operands, as x in a chain of y = f(y, x), is
   // one node) and the size and depth, within the limits.
   std::size_t params = out.ndim(), nodes = 0, depth = 0;
-  thread_local std::vector<const ExprNode*> leaves;  // reused: a cached expression allocates nothing here
+  // Reused: a cached expression allocates nothing here. (Reached through a reference taken once:
+  // each use of a thread_local by name costs a call in a shared library.)
+  thread_local std::vector<const ExprNode*> reused;
+  std::vector<const ExprNode*>& leaves = reused;
   leaves.clear();
   const auto measure = [&](const auto& self, const ExprNode& n, std::size_t level) -> void {
     ++nodes;
