@@ -169,13 +169,13 @@ Array placed_result(const std::optional<detail::AutoPlacement>& placed, Array r)
   return r;
 }
 
-}  // namespace
-
 // The array a sort reads: a seen from the device chosen for it (placed's expression is a
 // alone), else a.
 const Array& sorted_input(const Array& a, const std::optional<detail::AutoPlacement>& placed) {
   return placed ? placed->expr.node()->array : a;
 }
+
+}  // namespace
 
 Array sort(const Array& a, std::optional<int> axis, bool descending) {
   const auto placed = placed_sort(a, axis, "sort");
