@@ -67,6 +67,7 @@ struct WEFT_API DeviceCosts {
   // to 4096 work-items on the caller's thread and wakes its thread pool beyond: 5 us at 10^3
   // elements, 47 us at 10^4 on an H200's 16 cores). 0: not measured (launch_s throughout).
   static constexpr double narrow_elements = 4096;
+  static constexpr double mid_elements = 4 * narrow_elements;  // four chunks (mid_math_per_s)
   static constexpr double wide_items = 8192;
   double wide_launch_s = 0;
   // Each launch of an operation of several (a scan's 3, a radix sort's passes) after its first,
@@ -144,6 +145,15 @@ struct WEFT_API DeviceCosts {
   // ceil(n / narrow_elements)): one thread a chunk. 0: not measured, or the launch was most of
   // the time (a GPU): math_per_s throughout.
   double narrow_math_per_s = 0;
+  // On a CPU backend, the same expression's rate over mid_elements elements (four chunks): an
+  // operation of n elements gets at most mid_math_per_s x max(1, ceil(n / narrow_elements) / 4)
+  // as well, so that a backend of few threads, busy on every chunk from the first, is not
+  // taken to scale one thread a chunk: PoCL on the 2-core VM evaluated sin/exp/cos of 16384
+  // elements at 0.05-0.11 G calls/s where 65536 reached 0.12-0.14 (math_per_s), and the
+  // chunks' rule put 10^4 elements at that wide rate (an operation of sin on 10^4 elements
+  // estimated at 80 us took 200-300). The host backend's pool scales a thread a chunk up to
+  // its width, and this changes little there. 0: not measured (format 18 on).
+  double mid_math_per_s = 0;
   // Copies as arrays make them (an array made on the device from host memory; an array just
   // made on the device, read into fresh host memory after its queue finished), timed at 64 bytes, at
   // small_copy_bytes and at a few MiB: a copy of b bytes costs

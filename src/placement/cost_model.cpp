@@ -83,11 +83,12 @@ double DeviceCosts::switch_s(const DeviceCosts& previous) const noexcept {
 
 double DeviceCosts::math_s(double calls, std::int64_t elements) const noexcept {
   double rate = math_per_s;
-  if (narrow_math_per_s > 0) {
-    // One thread a chunk of narrow_elements: a small operation runs on few of them.
-    const double chunks = std::ceil(static_cast<double>(std::max<std::int64_t>(elements, 1)) / narrow_elements);
-    rate = rate > 0 ? std::min(rate, narrow_math_per_s * chunks) : narrow_math_per_s * chunks;
-  }
+  const double chunks = std::ceil(static_cast<double>(std::max<std::int64_t>(elements, 1)) / narrow_elements);
+  const auto at_most = [&rate](double r) { rate = rate > 0 ? std::min(rate, r) : r; };
+  // One thread a chunk of narrow_elements: a small operation runs on few of them.
+  if (narrow_math_per_s > 0) at_most(narrow_math_per_s * chunks);
+  // And from four chunks' measured rate up, never down (below four chunks it tells nothing).
+  if (mid_math_per_s > 0) at_most(mid_math_per_s * std::max(1.0, chunks * narrow_elements / mid_elements));
   return move_s(calls, rate);
 }
 

@@ -52,9 +52,10 @@ namespace {
 // (DeviceCosts::to_host_more_s); format 15 times wide launches queued one behind another
 // (DeviceCosts::wide_queued_s); format 16 times a scan of 16384 elements (DeviceCosts::scan_wide_s);
 // format 17 times a CPU backend's math functions on a mix of three (sin alone before, 2-3 times
-// faster on the H200's host). A file of another format is measured again (an older weft's files lack fields this one uses,
+// faster on the H200's host); format 18 times them also over four chunks
+// (DeviceCosts::mid_math_per_s) and keeps the lower of two medians of a scan's times. A file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 17";
+constexpr const char* header = "weft-costs 18";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -78,6 +79,7 @@ void each_number(C& c, F&& f) {
   f("integer_ops_per_s", c.ops_per_s[2]);
   f("math_per_s", c.math_per_s);
   f("narrow_math_per_s", c.narrow_math_per_s);
+  f("mid_math_per_s", c.mid_math_per_s);
   f("to_device_latency_s", c.to_device_latency_s);
   f("to_host_latency_s", c.to_host_latency_s);
   f("to_device_small_Bps", c.to_device_small_Bps);

@@ -137,6 +137,33 @@ TEST(PlacementCopyTerms, MathFunctionsAtTheirMeasuredRate) {
                    std::max(16e6 / 98e9, 101e6 / 807e9));
 }
 
+TEST(PlacementCopyTerms, AFewThreadsMathScalesFromFourChunksNotFromOne) {
+  // PoCL on the 2-core VM (session 22): sin/exp/cos over 4096 elements at 0.064 G calls/s
+  // (both threads at work already), over 16384 at 0.07, over 65536 at 0.13. The chunks' rule
+  // alone put 10^4 elements (three chunks) at 0.13; four chunks' measured rate caps it.
+  DeviceCosts pocl;
+  pocl.math_per_s = 0.13e9;
+  pocl.narrow_math_per_s = 0.064e9;
+  EXPECT_DOUBLE_EQ(pocl.math_s(3e4, 10'000), 3e4 / 0.13e9);
+  pocl.mid_math_per_s = 0.07e9;
+  EXPECT_DOUBLE_EQ(pocl.math_s(3e4, 10'000), 3e4 / 0.07e9);
+  // Below four chunks it is no cap of its own scaled down: one chunk keeps one chunk's rate.
+  EXPECT_DOUBLE_EQ(pocl.math_s(3 * 4096.0, 4096), 3 * 4096.0 / 0.064e9);
+  // Beyond four chunks it scales a chunk at a time (five: 1.25 times), up to the wide rate.
+  EXPECT_DOUBLE_EQ(pocl.math_s(6e4, 20'000), 6e4 / (0.07e9 * 1.25));
+  EXPECT_DOUBLE_EQ(pocl.math_s(3 * 65536.0, 65536), 3 * 65536.0 / 0.13e9);
+  // The host backend's pool, a thread a chunk (the H200's host: one chunk 0.15 G calls/s, four
+  // 0.6): the same estimates as without it.
+  DeviceCosts host;
+  host.math_per_s = 2.1e9;
+  host.narrow_math_per_s = 0.15e9;
+  const double before[] = {host.math_s(3e3, 1'000), host.math_s(3e4, 10'000), host.math_s(3e5, 100'000)};
+  host.mid_math_per_s = 0.6e9;
+  EXPECT_DOUBLE_EQ(host.math_s(3e3, 1'000), before[0]);
+  EXPECT_DOUBLE_EQ(host.math_s(3e4, 10'000), before[1]);
+  EXPECT_DOUBLE_EQ(host.math_s(3e5, 100'000), before[2]);
+}
+
 TEST(PlacementCopyTerms, AWideOperationWakesTheHostsPoolOnce) {
   Chooser chooser(h200_table());
   const DeviceCosts& h = chooser.devices()[host];

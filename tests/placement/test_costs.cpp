@@ -44,6 +44,7 @@ DeviceCosts sample() {
   c.to_host_more_s = 3.5e-6;
   c.math_per_s = 2e9;
   c.narrow_math_per_s = 1.5e8;
+  c.mid_math_per_s = 5.5e8;
   c.switch_after = {{"opencl:0:0", "opencl|A GPU|Its platform|555.1|units=132", 1.3e-4},
                     {"opencl:1:0", "opencl|cpu|Portable Computing Language|6.0|units=2", 0}};
   c.sort_keys_per_s = 1.25e8;
@@ -87,6 +88,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.to_host_more_s, 3.5e-6);
   EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
   EXPECT_DOUBLE_EQ(back.narrow_math_per_s, 1.5e8);
+  EXPECT_DOUBLE_EQ(back.mid_math_per_s, 5.5e8);
   EXPECT_DOUBLE_EQ(back.sort_small_keys_per_s, 4.5e7);
   EXPECT_DOUBLE_EQ(back.sort_tiny_s, 9e-6);
   EXPECT_DOUBLE_EQ(back.polygon_overhead_s, 2.5e-5);
@@ -122,7 +124,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 // without the lines that format did not have, rightly framed (checksummed).
 std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  EXPECT_EQ(body.rfind("weft-costs 17\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 18\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
   for (const char* gone : missing) {
@@ -207,6 +209,13 @@ TEST(CostsFile, AFormat14FileWithoutTheQueuedWideLaunchIsMeasuredAgain) {
   expect_measured_again(14, {"wide_queued_s "});
 }
 
+TEST(CostsFile, AFormat17FileWithoutTheMidMathRateIsMeasuredAgain) {
+  // Format 17 took a CPU backend's math functions to scale a thread a chunk up to the wide
+  // rate (PoCL on the 2-core VM: 10^4 elements at 0.12-0.14 G calls/s, which ran at 0.05-0.11)
+  // and a scan's time from one median: never read without the rate over four chunks.
+  expect_measured_again(17, {"mid_math_per_s "});
+}
+
 TEST(CostsFile, AFormat16FileWithSinAloneAsTheMathRateIsMeasuredAgain) {
   // Format 16 timed a CPU backend's math functions on sin alone, which the H200's host evaluated
   // at 2.6-2.9 G calls/s where the bench's mix of sin, exp and cos ran at 1.0-1.2: its file has
@@ -232,11 +241,11 @@ TEST(CostsFile, AFileOfThisFormatLackingAFigureIsRefused) {
   // Not outdated but incomplete (truncated, edited): refused naming the figure, never read as 0.
   for (const std::string gone :
        {"scan_tiny_s", "scan_wide_s", "scan_queued_s", "reduce_s", "to_host_more_s", "wide_queued_s",
-        "polygon_few_rows_edges_per_s"}) {
+        "polygon_few_rows_edges_per_s", "mid_math_per_s"}) {
     DeviceCosts out;
     std::string problem;
     bool outdated = true;
-    EXPECT_FALSE(detail::decode_costs(older_format(17, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
+    EXPECT_FALSE(detail::decode_costs(older_format(18, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
     EXPECT_FALSE(outdated) << gone;
     EXPECT_EQ(problem, "it lacks " + gone);
   }
