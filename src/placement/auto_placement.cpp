@@ -259,23 +259,59 @@ void walk(const ExprNode& n, const AutoTable& t, Walk& w) {
   for (const auto& k : n.kids) walk(*k, t, w);
 }
 
+// The leaves one tree moved so far: an array a tree reads twice (two leaves, as in
+// sin(a) * a) is moved once and its new leaf shared (the heavy expression of `weft bench
+// placement` reads each of its three arrays twice). Up to a few; beyond, each is moved.
+class MovedLeaves {
+ public:
+  const NodePtr* find(const ExprNode& leaf) const noexcept {
+    for (std::size_t i = 0; i < size_; ++i) {
+      const ExprNode& o = *from_[i];
+      const Array &a = o.array, &b = leaf.array;
+      if (a.buffer_handle().impl() == b.buffer_handle().impl() && a.offset() == b.offset() && a.dtype() == b.dtype() &&
+          a.shape() == b.shape() && a.strides() == b.strides() && o.dtype == leaf.dtype && o.shape == leaf.shape) {
+        return &to_[i];
+      }
+    }
+    return nullptr;
+  }
+  void add(const ExprNode& leaf, const NodePtr& moved) {
+    if (size_ == room) return;
+    from_[size_] = &leaf;
+    to_[size_++] = moved;
+  }
+
+ private:
+  static constexpr std::size_t room = 8;
+  std::array<const ExprNode*, room> from_{};
+  std::array<NodePtr, room> to_;
+  std::size_t size_ = 0;
+};
+
 // The tree with each automatic array seen from device d (Array::to: no copy until a kernel
 // reads it); arrays of fixed devices stay where they are.
-NodePtr moved(const NodePtr& n, const Device& d) {
+NodePtr moved(const NodePtr& n, const Device& d, MovedLeaves& leaves) {
   if (n->kind == ExprNode::Kind::leaf) {
-    if (n->array.device() == d || !n->array.is_auto()) return n;
+    if (!n->array.is_auto() || n->array.buffer_handle().impl()->device() == d.impl()) return n;
+    if (const NodePtr* done = leaves.find(*n)) return *done;
     auto m = std::make_shared<ExprNode>(*n);
     m->array = n->array.to(d);
-    return m;
+    NodePtr out(std::move(m));
+    leaves.add(*n, out);
+    return out;
   }
   std::shared_ptr<ExprNode> m;
   for (std::size_t i = 0; i < n->kids.size(); ++i) {
-    NodePtr k = moved(n->kids[i], d);
+    NodePtr k = moved(n->kids[i], d, leaves);
     if (k == n->kids[i]) continue;
     if (!m) m = std::make_shared<ExprNode>(*n);
     m->kids[i] = std::move(k);
   }
   return m ? NodePtr(std::move(m)) : n;
+}
+NodePtr moved(const NodePtr& n, const Device& d) {
+  MovedLeaves leaves;
+  return moved(n, d, leaves);
 }
 
 thread_local Device pinned;  // set_placement_pin

@@ -57,6 +57,29 @@ TEST(AutoOperations, CumsumEqualsTheFixedDevices) {
   }
 }
 
+TEST(AutoOperations, AnArrayReadTwiceAndTwoViewsOfItAreMovedRight) {
+  // The tree moved to the chosen device moves an array read twice once (one new leaf shared),
+  // and keeps views of one allocation apart (other offsets, steps or shapes are other leaves).
+  const std::vector<float> v = values(200);
+  const Array h = Array::from_host<float>(v, Shape{200}, device("host"));
+  const auto want = [&](const Array& a) { return a.to_host<float>(); };
+  const std::vector<float> same = want(eval(sin(h) * h + h * 2));
+  const std::vector<float> views =
+      want(eval(h.slice(0, 0, 100) * 3 + h.slice(0, 100, 200) - h.slice(0, 0, 200, 2) + h.slice(0, 0, 100)));
+  for (const Device& d : test::test_devices()) {
+    for (const Device& pin : pins()) {
+      std::optional<PlacementPin> pinned;
+      if (pin) pinned.emplace(pin);
+      const Array a = Array::from_host<float>(v, Shape{200}, d).to_auto();
+      const std::vector<float> got = want(eval(sin(a) * a + a * 2));
+      for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], same[i], 1e-4f * (1 + std::fabs(same[i]))) << i;
+      EXPECT_EQ(want(eval(a.slice(0, 0, 100) * 3 + a.slice(0, 100, 200) - a.slice(0, 0, 200, 2) + a.slice(0, 0, 100))),
+                views)
+          << d.selector();
+    }
+  }
+}
+
 TEST(AutoOperations, SortAndArgsortEqualTheFixedDevices) {
   const std::vector<float> v = values(5000);
   std::vector<float> want = v;
