@@ -53,7 +53,7 @@ namespace {
 // (DeviceCosts::wide_queued_s); format 16 times a scan of 16384 elements (DeviceCosts::scan_wide_s);
 // format 17 times a CPU backend's math functions on a mix of three (sin alone before, 2-3 times
 // faster on the H200's host); format 18 times them also over four chunks
-// (DeviceCosts::mid_math_per_s) and keeps the lower of two medians of a scan's times. A file of another format is measured again (an older weft's files lack fields this one uses,
+// (DeviceCosts::mid_math_per_s). A file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
 constexpr const char* header = "weft-costs 18";
 constexpr std::string_view switch_prefix = "switch_after ";

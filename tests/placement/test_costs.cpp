@@ -211,8 +211,8 @@ TEST(CostsFile, AFormat14FileWithoutTheQueuedWideLaunchIsMeasuredAgain) {
 
 TEST(CostsFile, AFormat17FileWithoutTheMidMathRateIsMeasuredAgain) {
   // Format 17 took a CPU backend's math functions to scale a thread a chunk up to the wide
-  // rate (PoCL on the 2-core VM: 10^4 elements at 0.12-0.14 G calls/s, which ran at 0.05-0.11)
-  // and a scan's time from one median: never read without the rate over four chunks.
+  // rate (PoCL on the 2-core VM: 10^4 elements at 0.12-0.14 G calls/s, which ran at 0.05-0.11):
+  // never read without the rate over four chunks.
   expect_measured_again(17, {"mid_math_per_s "});
 }
 
