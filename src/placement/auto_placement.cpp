@@ -1,6 +1,6 @@
 // Device `auto` for array operations (src/array/auto_device.hpp): the work estimate of an
 // expression tree, the residence of its arrays as the chooser's masks, the decision (cached
-// per signature and size class) and the expression moved to the chosen device.
+// per signature and size class) and the expression moved to the chosen device (seen_from.cpp).
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -259,60 +259,6 @@ void walk(const ExprNode& n, const AutoTable& t, Walk& w) {
   for (const auto& k : n.kids) walk(*k, t, w);
 }
 
-// The leaves one tree moved so far: an array a tree reads twice (two leaves, as in
-// sin(a) * a) is moved once and its new leaf shared (the heavy expression of `weft bench
-// placement` reads each of its three arrays twice). Up to a few; beyond, each is moved.
-class MovedLeaves {
- public:
-  const NodePtr* find(const ExprNode& leaf) const noexcept {
-    for (std::size_t i = 0; i < size_; ++i) {
-      const ExprNode& o = *from_[i];
-      const Array &a = o.array, &b = leaf.array;
-      if (a.buffer_handle().impl() == b.buffer_handle().impl() && a.offset() == b.offset() && a.dtype() == b.dtype() &&
-          a.shape() == b.shape() && a.strides() == b.strides() && o.dtype == leaf.dtype && o.shape == leaf.shape) {
-        return &to_[i];
-      }
-    }
-    return nullptr;
-  }
-  void add(const ExprNode& leaf, const NodePtr& moved) {
-    if (size_ == room) return;
-    from_[size_] = &leaf;
-    to_[size_++] = moved;
-  }
-
- private:
-  static constexpr std::size_t room = 8;
-  std::array<const ExprNode*, room> from_{};
-  std::array<NodePtr, room> to_;
-  std::size_t size_ = 0;
-};
-
-// The tree with each automatic array seen from device d (Array::to: no copy until a kernel
-// reads it); arrays of fixed devices stay where they are.
-NodePtr moved(const NodePtr& n, const Device& d, MovedLeaves& leaves) {
-  if (n->kind == ExprNode::Kind::leaf) {
-    if (!n->array.is_auto() || n->array.buffer_handle().impl()->device() == d.impl()) return n;
-    if (const NodePtr* done = leaves.find(*n)) return *done;
-    auto m = std::make_shared<ExprNode>(*n);
-    m->array = n->array.to(d);
-    NodePtr out(std::move(m));
-    leaves.add(*n, out);
-    return out;
-  }
-  std::shared_ptr<ExprNode> m;
-  for (std::size_t i = 0; i < n->kids.size(); ++i) {
-    NodePtr k = moved(n->kids[i], d, leaves);
-    if (k == n->kids[i]) continue;
-    if (!m) m = std::make_shared<ExprNode>(*n);
-    m->kids[i] = std::move(k);
-  }
-  return m ? NodePtr(std::move(m)) : n;
-}
-NodePtr moved(const NodePtr& n, const Device& d) {
-  MovedLeaves leaves;
-  return moved(n, d, leaves);
-}
 
 thread_local Device pinned;  // set_placement_pin
 // How many threads have a pin set (a thread that ends pinned stays counted): while none has,
@@ -412,8 +358,6 @@ const Array& mark_automatic(const Array& array, std::uint64_t result_tag) {
   return array;
 }
 
-Expr seen_from(const Expr& expr, const Device& device) { return Expr(moved(expr.node(), device)); }
-
 bool reads_automatic(const Expr& expr) {
   Leaves leaves;
   count_leaves(*expr.node(), leaves);
@@ -485,11 +429,11 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   if (leaves.automatic == 0) return std::nullopt;
   // An array of a fixed device fixes where the operation runs: the automatic ones follow it.
   if (leaves.automatic < leaves.all) {
-    return AutoPlacement{leaves.fixed, Expr(moved(expr.node(), leaves.fixed)), false, nullptr, 0};
+    return AutoPlacement{leaves.fixed, seen_from(expr, leaves.fixed), false, nullptr, 0};
   }
   if (is_pinned()) {
     WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
-    return AutoPlacement{pinned, Expr(moved(expr.node(), pinned)), true, nullptr, 0};
+    return AutoPlacement{pinned, seen_from(expr, pinned), true, nullptr, 0};
   }
   const AutoTable& t = auto_table();
   Analysis a = analyse(expr, what, result_to_host, t);
@@ -518,7 +462,7 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   }
   // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
   const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
-  return AutoPlacement{d, there ? expr : Expr(moved(expr.node(), d)), true, std::move(decision), noted.result_tag};
+  return AutoPlacement{d, there ? expr : seen_from(expr, d), true, std::move(decision), noted.result_tag};
 }
 
 AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEstimate& work,
