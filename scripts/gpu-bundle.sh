@@ -9,6 +9,11 @@ cp -a build/libweft.so* build/tests/weft_tests build/tests/weft_hot_path_tests b
 # CUB's sort for the CUDA backend, beside libweft where libweft looks for it (built when the
 # CUDA toolkit is here: -DWEFT_CUB=AUTO).
 if [ -f build/libweft_cub.so ]; then cp -a build/libweft_cub.so .gpu-bundle/; fi
+# Highway's vqsort for the host's sorts, and Highway's libraries (not on the GPU machine).
+if [ -f build/libweft_vqsort.so ]; then
+  cp -a build/libweft_vqsort.so .gpu-bundle/
+  for lib in libhwy.so.1 libhwy_contrib.so.1; do cp -L "/usr/lib/$(gcc -dumpmachine)/$lib" .gpu-bundle/; done
+fi
 cp -L "$(g++ -print-file-name=libstdc++.so.6)" .gpu-bundle/
 cp -a ../shared/gpu/. .gpu/
 # The Python package for the GPU machine's Python (3.12 there; GPU_PYTHON names a local
@@ -23,6 +28,7 @@ if [ -x "$GPU_PYTHON" ]; then
   cp -a build-gpu-python/python/weft .gpu-bundle/python/
   cp -L build-gpu-python/libweft.so* .gpu-bundle/python/weft/
   if [ -f build-gpu-python/libweft_cub.so ]; then cp -a build-gpu-python/libweft_cub.so .gpu-bundle/python/weft/; fi
+  if [ -f build-gpu-python/libweft_vqsort.so ]; then cp -a build-gpu-python/libweft_vqsort.so .gpu-bundle/python/weft/; fi
   "$GPU_PYTHON" -m pip install -q --target .gpu-bundle/pylib pytest 2>/dev/null || true
 fi
 du -sh .gpu-bundle .gpu

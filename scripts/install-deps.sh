@@ -6,7 +6,8 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 packages=(cmake ninja-build g++ make libgtest-dev python3 python3-dev python3-pip pocl-opencl-icd ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo
-          libopenblas0-pthread libclblast1)  # the last two: weft.linalg's BLAS/LAPACK and CLBlast, opened at run time
+          libopenblas0-pthread libclblast1  # weft.linalg's BLAS/LAPACK and CLBlast, opened at run time
+          libhwy-dev)  # Highway's vqsort: the host's sorts of keys (libweft_vqsort, opened at run time)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

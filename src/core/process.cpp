@@ -1,5 +1,6 @@
 #include "core/process.hpp"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -131,6 +132,12 @@ ProcessResult run_process(const std::vector<std::string>& argv) {
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
   return result;
+}
+
+std::filesystem::path libweft_folder() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&libweft_folder), &info) == 0 || !info.dli_fname) return {};
+  return std::filesystem::path(info.dli_fname).parent_path();
 }
 
 }  // namespace weft::detail

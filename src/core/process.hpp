@@ -1,6 +1,7 @@
-// Running another program (the host compiler) and finding it on PATH.
+// Running another program (the host compiler), finding it on PATH, and the folder of libweft.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ ProcessResult run_process(const std::vector<std::string>& argv);
 /// The absolute, symlink-resolved path of an executable: name is taken as is when it holds
 /// a '/', else searched on PATH. Empty when not found.
 std::string find_executable(const std::string& name);
+
+/// The folder of the loaded libweft (or of the program weft is linked into statically), where
+/// its plugins are looked for (libweft_cub, libweft_vqsort); empty when unknown.
+std::filesystem::path libweft_folder();
 
 /// Splits a command line such as WEFT_CXX="ccache g++" on blanks.
 std::vector<std::string> split_command(const std::string& command);

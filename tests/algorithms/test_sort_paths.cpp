@@ -3,18 +3,21 @@
 // split again or sorted by byte or 11-bit digit passes), checked
 // against std::stable_sort with NumPy's order: keys, argsort and values, both orders, keys
 // whose high digits are all equal (passes skipped, an odd number left), all-equal keys, and
-// in-place raw buffers of those.
+// in-place raw buffers of those; on the host, keys alone by Highway's vqsort (libweft_vqsort)
+// and by the radix sort.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "algorithms/sort_reference.hpp"
+#include "backends/host/host_vqsort.hpp"
 #include "support.hpp"
 #include "weft/sort.hpp"
 
@@ -123,6 +126,49 @@ TEST_P(SortPaths, RawBuffersInPlaceWithSkippedPasses) {
     std::vector<std::uint32_t> want(n);
     for (std::size_t i = 0; i < n; ++i) want[i] = static_cast<std::uint32_t>(idx[i]);
     EXPECT_EQ(test::download<std::uint32_t>(q, p, n), want) << bits;
+  }
+}
+
+// The host's keys alone go to vqsort where libweft_vqsort loads (the build's copy lies beside
+// the tests), else to the radix sort, which must give the same bits: NaNs of either sign in
+// input order after the numbers (before them, descending), the two zeros in input order,
+// infinities; on the caller's thread, on a worker, and in place.
+TEST_P(SortPaths, KeysAloneByVqsortAndByTheRadixSort) {
+#ifdef WEFT_TEST_VQSORT
+  if (dev.selector() == "host") {
+    ASSERT_NE(detail::host_vqsort(), nullptr) << "libweft_vqsort was built and is not loaded";
+  }
+#endif
+  struct Restore {
+    bool was;
+    ~Restore() { detail::set_host_vqsort(was); }
+  };
+  for (const bool vqsort : {true, false}) {
+    const Restore restore{detail::set_host_vqsort(vqsort)};
+    const std::string by = vqsort ? " (vqsort where loaded)" : " (radix)";
+    for (const std::size_t n : {33, 4097, 20000, 70001}) {
+      const std::string size = " n=" + std::to_string(n) + by;
+      auto f = keys<float>(n, static_cast<unsigned>(n) + 2, 24);
+      f[n / 2] = std::numeric_limits<float>::infinity();
+      f[n / 3] = -std::numeric_limits<float>::infinity();
+      expect(f, 1, n, "float32" + size);
+      expect(keys<double>(n, static_cast<unsigned>(n) + 3, 30), 1, n, "float64" + size);
+      expect(keys<std::int32_t>(n, static_cast<unsigned>(n) + 4, 31), 1, n, "int32" + size);
+      expect(keys<std::uint16_t>(n, static_cast<unsigned>(n) + 5, 16), 1, n, "uint16" + size);
+      // Zeros of both signs and no NaN; NaNs and no zero.
+      std::vector<float> zeros(n);
+      for (std::size_t i = 0; i < n; ++i) zeros[i] = i % 7 == 0 ? (i % 3 ? 0.0f : -0.0f) : static_cast<float>(i % 13) - 6.0f;
+      expect(zeros, 1, n, "float32 zeros" + size);
+      std::vector<double> nans(n);
+      for (std::size_t i = 0; i < n; ++i) nans[i] = i % 5 == 0 ? std::copysign(std::nan(""), i % 2 ? 1.0 : -1.0) : 1.0 + static_cast<double>(i % 17);
+      expect(nans, 1, n, "float64 NaNs" + size);
+      // In place: keys alone in a raw buffer.
+      Queue q(dev);
+      const Buffer k = test::upload(q, f);
+      enqueue_sort(q, k, DType::float32, n).wait();
+      EXPECT_TRUE(same_bits(test::download<float>(q, k, n), test::apply(f, test::reference_argsort(f, n, false), n)))
+          << "in place" << size;
+    }
   }
 }
 

@@ -19,6 +19,7 @@
 #include "backends/cuda/cuda_queue.hpp"
 #include "core/lifetime.hpp"
 #include "core/log.hpp"
+#include "core/process.hpp"
 #include "runtime/device_local.hpp"
 #include "runtime/sort_engine.hpp"
 #include "weft/error.hpp"
@@ -31,13 +32,6 @@ struct Plugin {
   const weft_cub_api* api = nullptr;
   std::string path;
 };
-
-// The folder of the loaded libweft, from one of its own functions.
-std::filesystem::path libweft_folder() {
-  Dl_info info{};
-  if (::dladdr(reinterpret_cast<void*>(&libweft_folder), &info) == 0 || !info.dli_fname) return {};
-  return std::filesystem::path(info.dli_fname).parent_path();
-}
 
 Plugin load_plugin() {
   Plugin p;
