@@ -53,9 +53,11 @@ namespace {
 // (DeviceCosts::wide_queued_s); format 16 times a scan of 16384 elements (DeviceCosts::scan_wide_s);
 // format 17 times a CPU backend's math functions on a mix of three (sin alone before, 2-3 times
 // faster on the H200's host); format 18 times them also over four chunks
-// (DeviceCosts::mid_math_per_s). A file of another format is measured again (an older weft's files lack fields this one uses,
+// (DeviceCosts::mid_math_per_s); format 19 times reads of arrays with a kernel after their
+// upload (a computed result's read: 1.3 us more on the H200's CUDA) and the host's sort by
+// Highway's vqsort where libweft_vqsort loads. A file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 18";
+constexpr const char* header = "weft-costs 19";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;

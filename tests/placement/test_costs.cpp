@@ -124,7 +124,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 // without the lines that format did not have, rightly framed (checksummed).
 std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  EXPECT_EQ(body.rfind("weft-costs 18\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 19\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
   for (const char* gone : missing) {
@@ -245,7 +245,7 @@ TEST(CostsFile, AFileOfThisFormatLackingAFigureIsRefused) {
     DeviceCosts out;
     std::string problem;
     bool outdated = true;
-    EXPECT_FALSE(detail::decode_costs(older_format(18, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
+    EXPECT_FALSE(detail::decode_costs(older_format(19, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
     EXPECT_FALSE(outdated) << gone;
     EXPECT_EQ(problem, "it lacks " + gone);
   }
