@@ -53,19 +53,23 @@ bool vectorized_sort(const K* in, K* out, K* tmp, std::size_t n, bool descending
       std::memcpy(tmp, in, n * sizeof(K));
       src = tmp;
     }
-    // Zeros and NaNs, the keys that need more than vqsort, counted in one pass that vectorizes
-    // (K-wide counts per block); then, only where there are any, each kind and the negatives.
     const auto magnitude = [](K k) { return static_cast<K>(k & static_cast<K>(~sign)); };
     // A float's bits as an unsigned integer of the same order (-0.0 just below 0.0), and back.
     // (Negative: every bit flipped; else the sign set. Branch-free, so that the passes vectorize.)
     constexpr int top = 8 * sizeof(K) - 1;
     const auto to_ordered = [](K k) { return static_cast<K>(k ^ (static_cast<K>(K{0} - (k >> top)) | sign)); };
     const auto from_ordered = [](K o) { return static_cast<K>(o ^ (static_cast<K>(K{0} - (static_cast<K>(~o) >> top)) | sign)); };
+    // The keys into out as ordered integers, counting the zeros and NaNs (the keys that need more
+    // than vqsort) on the way, in one pass that vectorizes (K-wide counts per block); then, only
+    // where there are any, each kind, the negatives, and the NaNs set apart. (On the 2-core VM a
+    // pass over 2^24 floats costs about 6 ms beside vqsort's 95.)
     std::size_t special = 0;
     for (std::size_t at = 0; at < n; at += 65536) {
       K block = 0;
       for (std::size_t i = at, end = at + std::min<std::size_t>(65536, n - at); i < end; ++i) {
-        block += static_cast<K>(static_cast<K>(magnitude(src[i]) - 1) >= inf);  // (0 wraps round)
+        const K k = src[i];
+        block += static_cast<K>(static_cast<K>(magnitude(k) - 1) >= inf);  // (0 wraps round)
+        out[i] = to_ordered(k);
       }
       special += block;
     }
@@ -82,9 +86,7 @@ bool vectorized_sort(const K* in, K* out, K* tmp, std::size_t n, bool descending
     }
     const std::size_t numbers = n - nans;
     K* keys = out + (descending ? nans : 0);
-    if (nans == 0) {
-      for (std::size_t i = 0; i < n; ++i) out[i] = to_ordered(src[i]);
-    } else {
+    if (nans != 0) {
       K* nan_at = out + (descending ? 0 : numbers);
       std::size_t j = 0, q = 0;
       for (std::size_t i = 0; i < n; ++i) {
