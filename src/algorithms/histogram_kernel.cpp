@@ -55,9 +55,11 @@ std::string bin_function(const BinAxis& a, std::size_t k) {
                   "  if (x == e[nb]) return nb - 1;\n";
   if (a.rule == BinRule::uniform) {
     // The arithmetic guess can be a bin off where x sits within an ulp of an edge; the edges
-    // settle it, so the bins are exactly NumPy's [e[k], e[k+1]).
+    // settle it, so the bins are exactly NumPy's [e[k], e[k+1]). A range of subnormal width
+    // makes scale infinite and g NaN at x == lo (0 * inf): the guess is then the first bin
+    // (a NaN converted to long is undefined; x86 gave LONG_MIN, an index far outside e).
     f += "  const double g = ((double)x - lo) * scale;\n"
-         "  long k = g <= 0.0 ? 0 : g >= (double)(nb - 1) ? nb - 1 : (long)g;\n"
+         "  long k = !(g > 0.0) ? 0 : g >= (double)(nb - 1) ? nb - 1 : (long)g;\n"
          "  while (k > 0 && x < e[k]) --k;\n"
          "  while (k < nb - 1 && x >= e[k + 1]) ++k;\n"
          "  return k;\n}\n";

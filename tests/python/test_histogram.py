@@ -65,6 +65,14 @@ def test_equal_bins_match_numpy(device, dt):
             _check(_numpy(np.histogram, x, bins, range=r), lambda: weft.histogram(w, bins, range=r))
 
 
+def test_a_range_of_subnormal_width(device):
+    # The range's width is subnormal: 1 / width overflows, and the value at the lower edge met
+    # 0 * inf (Hypothesis found [2.2e-309, 0.0] in one bin counted once).
+    for x, bins in (([2.2250738585072014e-309, 0.0], 1), ([1e-310, 0.0, 5e-311], 2), ([0.0, 4e-323, 1e-323, 0.0], 3)):
+        x = np.array(x)
+        _check(_numpy(np.histogram, x, bins), lambda: weft.histogram(weft.asarray(x, device=device), bins))
+
+
 @pytest.mark.parametrize("dt", SOME_DTYPES, ids=str)
 def test_explicit_edges_match_numpy(device, dt):
     rng = np.random.default_rng(12)
