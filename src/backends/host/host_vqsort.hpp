@@ -98,7 +98,7 @@ bool vectorized_sort(const K* in, K* out, K* tmp, std::size_t n, bool descending
         }
       }
     }
-    if (api->sort(keys, numbers, kind, bytes, down) != 0) return false;  // (not after the probe)
+    if (api->sort(keys, numbers, kind, bytes, down) != 0) return false;  // (cannot fail: the probe took the type)
     for (std::size_t i = 0; i < numbers; ++i) keys[i] = from_ordered(keys[i]);
     if (neg_zero && pos_zero) {
       // The zeros' run follows the negative numbers (the positive ones, descending).
