@@ -34,13 +34,15 @@ namespace host_sort {
 
 /// Sorts the n keys at in into out (in may equal out; tmp: scratch of n keys, used only
 /// then) in weft's order, as the stable radix sort would (Kind as host_radix.hpp's ordered()).
-/// False, with out untouched, where the plugin is not loaded or does not sort such keys.
+/// False, with out holding the keys as they came, where the plugin is not loaded or does not
+/// sort such keys.
 template <class K, int Kind>
 bool vectorized_sort(const K* in, K* out, K* tmp, std::size_t n, bool descending) {
   const weft_vqsort_api* api = host_vqsort();
   constexpr auto bytes = static_cast<std::uint32_t>(sizeof(K));
   constexpr std::int32_t kind = Kind == 1 ? WEFT_VQSORT_SIGNED : WEFT_VQSORT_UNSIGNED;
-  if (!api || (Kind == 2 && sizeof(K) < 4) || api->sort(nullptr, 0, kind, bytes, 0) != 0) return false;
+  // (weft_vqsort.h's ABI 1 sorts every integer of 2, 4 and 8 bytes: no query per call.)
+  if (!api || sizeof(K) < 2 || (Kind == 2 && sizeof(K) < 4)) return false;
   const int down = descending ? 1 : 0;
   if constexpr (Kind != 2) {
     if (out != in) std::memcpy(out, in, n * sizeof(K));
@@ -98,7 +100,10 @@ bool vectorized_sort(const K* in, K* out, K* tmp, std::size_t n, bool descending
         }
       }
     }
-    if (api->sort(keys, numbers, kind, bytes, down) != 0) return false;  // (cannot fail: the probe took the type)
+    if (api->sort(keys, numbers, kind, bytes, down) != 0) {
+      std::memcpy(out, src, n * sizeof(K));  // (out as it came, for the radix sort: in may be out)
+      return false;
+    }
     for (std::size_t i = 0; i < numbers; ++i) keys[i] = from_ordered(keys[i]);
     if (neg_zero && pos_zero) {
       // The zeros' run follows the negative numbers (the positive ones, descending).
