@@ -65,6 +65,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("to_device_pinned_Bps").value(c.to_device_pinned_Bps);
   w.key("to_host_pinned_Bps").value(c.to_host_pinned_Bps);
   w.key("to_host_more_s").value(c.to_host_more_s);
+  w.key("to_host_more_bytes").value(c.to_host_more_bytes);
   w.key("sort_keys_per_s").value(c.sort_keys_per_s);
   w.key("sort_overhead_s").value(c.sort_overhead_s);
   w.key("sort_small_keys_per_s").value(c.sort_small_keys_per_s);
@@ -76,6 +77,9 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("polygon_pixels_per_s").value(c.polygon_pixels_per_s);
   w.key("polygon_edges_per_s").value(c.polygon_edges_per_s);
   w.key("polygon_few_rows_edges_per_s").value(c.polygon_few_rows_edges_per_s);
+  w.key("sort_curve_s").begin_array();
+  for (const double t : c.sort_curve_s) w.value(t);
+  w.end_array();
   w.key("polygon_curve_s").begin_array();
   for (const double t : c.polygon_curve_s) w.value(t);
   w.end_array();

@@ -74,6 +74,14 @@ struct WEFT_API DeviceCapabilities {
   /// either way); unknown elsewhere, so off. An operation reading several arrays from here
   /// (detail::make_current_all) queues their reads where this is set.
   bool reads_queue_together = false;
+  /// A small blocking read into pageable host memory is faster through pinned memory: queued
+  /// into a pinned block of the device's, waited for, then copied out on the host (up to 64
+  /// KiB a read; runtime/small_reads.hpp), and an operation reading several arrays from here
+  /// queues them into the block together and waits once. CUDA and OpenCL GPUs: on the H200
+  /// (run AT of docs/PERFORMANCE.md) a read of 400 bytes took 8.8 us into pageable memory and
+  /// 6.7 through pinned; three of them 26 us one after another and 10 us together (NVIDIA's
+  /// OpenCL queued into pageable memory: 91-129 us).
+  bool reads_through_pinned = false;
   /// DLPack's device type for the device's memory: kDLCPU (1) host, kDLCUDA (2) CUDA,
   /// kDLOpenCL (4) OpenCL. Memory is shared through DLPack only where addressable_memory.
   int dlpack_device_type = 0;

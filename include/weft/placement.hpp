@@ -174,7 +174,13 @@ struct WEFT_API DeviceCosts {
   // queue: three inputs of a host operation resident on PoCL took 45-58 us read one after the
   // other, 24 together, where one took 14-20). The first read from here costs transfer_s, each
   // further one this instead of the latency. 0: not measured (each costs transfer_s).
+  // A GPU whose small reads go through its pinned block (DeviceCapabilities::
+  // reads_through_pinned, format 20) queues reads of up to to_host_more_bytes together so: three
+  // inputs of 400 bytes from the H200's GPUs 10-11 us against 26 one after the other.
   double to_host_more_s = 0;
+  // The largest read that goes with others at to_host_more_s (the pinned block's reads of at
+  // most 64 KiB); 0: any size (an OpenCL CPU device queues every read).
+  double to_host_more_bytes = 0;
   // weft::sort of float32 keys on the device (its own algorithm: CUB, the radix sort kernels,
   // the host's sort), timed at two sizes: sort(n) = sort_overhead_s + n / sort_keys_per_s.
   // 0: not measured (the model then counts a radix sort's passes as bytes and operations).
@@ -193,6 +199,18 @@ struct WEFT_API DeviceCosts {
   // intercept said 41). 0: not measured (the line throughout).
   static constexpr double sort_tiny_keys = 64;
   double sort_tiny_s = 0;
+  // Sorts of sort_curve_keys(i) = 4096 x 2^i keys (to sort_small_keys), sync excluded (format
+  // 20): where all are measured, a sort of 4096 to 65536 keys is interpolated between them, and
+  // beyond at sort_keys_per_s. Small sorts go in steps a line misses: CUB on the H200 sorted
+  // 4096 keys in 39-42 us and 8192 in 75-81 (another algorithm), the host's vqsort runs up to
+  // 16384 keys on the caller's thread and hands larger sorts to its worker; the line through
+  // 4096 and 65536 keys put cuda:0's sort of 10^4 at 53 us (it took 71-82) and the host's at
+  // 55 (39-55), keeping the sort of 10^4 keys resident on cuda:0 there at 1.21-1.45 times the
+  // host path's time once small reads went through pinned memory (run AU). 0: not measured
+  // (the line).
+  static constexpr std::size_t sort_points = 5;
+  static constexpr double sort_curve_keys(std::size_t i) noexcept { return 4096.0 * static_cast<double>(1u << i); }
+  double sort_curve_s[sort_points] = {0, 0, 0, 0, 0};
   // polygon_mask itself: a whole call of polygon_mask_into a std::vector (its vertices' copy,
   // its kernel and the mask's copy back, through pinned memory on a GPU) timed on a few small
   // images. The line polygon(pixels, row_edges) = polygon_overhead_s + pixels /

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "runtime/backend.hpp"
 #include "runtime/device_local.hpp"
 #include "runtime/program_waits.hpp"
+#include "runtime/small_reads.hpp"
 #include "weft/config.hpp"
 #include "weft/error.hpp"
 #include "core/lifetime.hpp"
@@ -230,6 +232,32 @@ void make_current(Residence& r, const Buffer& buffer) {
   mine->valid = true;
 }
 
+namespace {
+// The device blocks an operation's small reads go through (runtime/small_reads.hpp): one
+// lease per source device, the reads packed one after another.
+struct ReadBlock {
+  const detail::DeviceImpl* device;
+  SmallReadLease lease;
+  std::size_t used = 0;
+};
+
+// Where a read of bytes from device goes in its block, or nullptr (not a small read through
+// pinned memory, the block held elsewhere, or full: the read is made as make_current's).
+std::byte* block_slot(std::vector<ReadBlock>& blocks, const Device& device, std::size_t bytes) {
+  if (bytes > kSmallReadBytes || !small_reads_through_pinned(*device.impl())) return nullptr;
+  auto b = std::find_if(blocks.begin(), blocks.end(), [&](const ReadBlock& x) { return x.device == device.impl().get(); });
+  if (b == blocks.end()) {
+    blocks.push_back({device.impl().get(), take_small_read_block(device)});
+    b = std::prev(blocks.end());
+  }
+  const std::size_t size = (bytes + kSmallReadAlign - 1) / kSmallReadAlign * kSmallReadAlign;
+  if (!b->lease || size > kSmallReadBlock - b->used) return nullptr;
+  std::byte* slot = b->lease.data() + b->used;
+  b->used += size;
+  return slot;
+}
+}  // namespace
+
 void make_current_all(std::span<const WantedCopy> wanted) {
   // Each allocation once, in address order (the order every holder of two residences' locks
   // takes them in).
@@ -245,6 +273,13 @@ void make_current_all(std::span<const WantedCopy> wanted) {
   for (const WantedCopy& w : todo) locks.emplace_back(w.residence->mutex);
   std::vector<Event> reads;
   std::vector<Residence::Copy*> read_into;
+  struct Staged {
+    const std::byte* from;
+    void* into;
+    std::size_t bytes;
+  };
+  std::vector<ReadBlock> blocks;  // (given back when this returns, after the copies out)
+  std::vector<Staged> staged;
   std::vector<const void*> finished;  // the host queues waited for (each once)
   try {
     for (const WantedCopy& w : todo) {
@@ -253,9 +288,12 @@ void make_current_all(std::span<const WantedCopy> wanted) {
       if (!mine || mine->valid) continue;
       const Residence::Copy* src = &source_of(r);
       void* into = mine->buffer.host_ptr();
-      if (!into || src->buffer.host_ptr() || !src->device.info().capabilities.reads_queue_together) {
+      const bool read = into && !src->buffer.host_ptr();
+      std::byte* slot = read ? block_slot(blocks, src->device, r.bytes) : nullptr;
+      if (!slot && (!read || !src->device.info().capabilities.reads_queue_together)) {
         // Not a read into host memory, or from a device whose reads are no cheaper queued
-        // together (DeviceCapabilities::reads_queue_together): as make_current.
+        // together (DeviceCapabilities::reads_queue_together) nor go through its pinned block:
+        // as make_current.
         transfer(*src, *mine, r.bytes);
         mine->valid = true;
         continue;
@@ -268,7 +306,8 @@ void make_current_all(std::span<const WantedCopy> wanted) {
         finished.push_back(&dq);
       }
       mine->fresh_at = program_wait_count();
-      reads.push_back(detail::array_queue(src->device).read(src->buffer, into, r.bytes, 0, Blocking::no));
+      reads.push_back(detail::array_queue(src->device).read(src->buffer, slot ? slot : into, r.bytes, 0, Blocking::no));
+      if (slot) staged.push_back({slot, into, r.bytes});
       read_into.push_back(mine);
       count_transfer(Transfer::between_devices, r.bytes);
     }
@@ -284,6 +323,7 @@ void make_current_all(std::span<const WantedCopy> wanted) {
     }
     throw;
   }
+  for (const Staged& s : staged) std::memcpy(s.into, s.from, s.bytes);
   for (Residence::Copy* c : read_into) c->valid = true;
 }
 

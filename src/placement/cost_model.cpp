@@ -99,6 +99,15 @@ double DeviceCosts::sort_s(double keys) const noexcept {
     if (keys <= sort_tiny_keys || !(at_line > sort_tiny_s)) return std::min(sort_tiny_s, at_line);
     return between(keys, sort_tiny_keys, sort_tiny_s, line_from, at_line);
   }
+  const bool curve = std::all_of(std::begin(sort_curve_s), std::end(sort_curve_s), [](double t) { return t > 0; });
+  if (curve) {
+    constexpr std::size_t last = sort_points - 1;
+    if (keys <= sort_curve_keys(0)) return sort_curve_s[0];
+    if (keys >= sort_curve_keys(last)) return sort_curve_s[last] + move_s(keys - sort_curve_keys(last), sort_keys_per_s);
+    std::size_t i = 1;
+    while (keys > sort_curve_keys(i)) ++i;
+    return between(keys, sort_curve_keys(i - 1), sort_curve_s[i - 1], sort_curve_keys(i), sort_curve_s[i]);
+  }
   if (!(sort_small_keys_per_s > 0)) return sort_overhead_s + move_s(keys, sort_keys_per_s);
   const double first = std::min(keys, sort_small_keys);
   return sort_overhead_s + move_s(first, sort_small_keys_per_s) + move_s(keys - first, sort_keys_per_s);
@@ -308,7 +317,8 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   std::size_t current = after;
   // The devices read from already: on a device whose memory is the host's, an operation reads
   // its inputs from one device together (detail::make_current_all), each after the first at
-  // that device's to_host_more_s instead of its latency, where measured.
+  // that device's to_host_more_s instead of its latency, where measured (on a GPU, reads of up
+  // to its to_host_more_bytes: those through its pinned block).
   std::uint64_t read_from = 0;
   for (const InputResidence& in : inputs) {
     if (in.valid_on & me) continue;
@@ -321,7 +331,8 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
       for (std::size_t s = 0; s < devices_.size(); ++s) {
         if (!(in.valid_on & (std::uint64_t{1} << s))) continue;
         const DeviceCosts& src = devices_[s];
-        const bool together = c.memory_is_host && (read_from & (std::uint64_t{1} << s)) && src.to_host_more_s > 0;
+        const bool together = c.memory_is_host && (read_from & (std::uint64_t{1} << s)) && src.to_host_more_s > 0 &&
+                              (src.to_host_more_bytes == 0 || static_cast<double>(in.bytes) <= src.to_host_more_bytes);
         const double read =
             together ? src.transfer_s(in.bytes, false) - src.to_host_latency_s + src.to_host_more_s
                      : src.transfer_s(in.bytes, false) + switch_s(s, current);

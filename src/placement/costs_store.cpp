@@ -57,7 +57,7 @@ namespace {
 // upload (a computed result's read: 1.3 us more on the H200's CUDA) and the host's sort by
 // Highway's vqsort where libweft_vqsort loads. A file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 19";
+constexpr const char* header = "weft-costs 20";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -91,10 +91,14 @@ void each_number(C& c, F&& f) {
   f("to_device_pinned_Bps", c.to_device_pinned_Bps);
   f("to_host_pinned_Bps", c.to_host_pinned_Bps);
   f("to_host_more_s", c.to_host_more_s);
+  f("to_host_more_bytes", c.to_host_more_bytes);
   f("sort_keys_per_s", c.sort_keys_per_s);
   f("sort_overhead_s", c.sort_overhead_s);
   f("sort_small_keys_per_s", c.sort_small_keys_per_s);
   f("sort_tiny_s", c.sort_tiny_s);
+  static constexpr const char* sort_curve[DeviceCosts::sort_points] = {"sort_curve_0_s", "sort_curve_1_s", "sort_curve_2_s",
+                                                                       "sort_curve_3_s", "sort_curve_4_s"};
+  for (std::size_t i = 0; i < DeviceCosts::sort_points; ++i) f(sort_curve[i], c.sort_curve_s[i]);
   f("polygon_overhead_s", c.polygon_overhead_s);
   f("polygon_pixels_per_s", c.polygon_pixels_per_s);
   f("polygon_edges_per_s", c.polygon_edges_per_s);

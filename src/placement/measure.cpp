@@ -15,6 +15,7 @@
 
 #include "array/memory_pool.hpp"
 #include "core/log.hpp"
+#include "runtime/small_reads.hpp"
 #include "embedded/weft_embedded.hpp"
 #include "weft/array.hpp"
 #include "weft/buffer.hpp"
@@ -153,11 +154,13 @@ double time_reads_together(const Device& device, const Device& host, std::size_t
 
 // Each further array read into host memory with others (DeviceCosts::to_host_more_s): four
 // read together against one, on a device whose reads are queued so
-// (DeviceCapabilities::reads_queue_together), where the host backend is loaded (an operation
-// there is what reads them so). Elsewhere 0: each read a round trip, at the latency.
+// (DeviceCapabilities::reads_queue_together, or reads_through_pinned: up to 64 KiB a read),
+// where the host backend is loaded (an operation there is what reads them so). Elsewhere 0:
+// each read a round trip, at the latency.
 void measure_reads_together(const Device& device, bool quick, DeviceCosts& c) {
   const DeviceCapabilities& caps = device.info().capabilities;
-  if (caps.memory_is_host || !caps.reads_queue_together) return;
+  const bool pinned = detail::small_reads_through_pinned(*device.impl());
+  if (caps.memory_is_host || !(caps.reads_queue_together || pinned)) return;
   Device host;
   for (const Device& d : devices()) {
     if (d.selector() == "host") host = d;
@@ -167,6 +170,7 @@ void measure_reads_together(const Device& device, bool quick, DeviceCosts& c) {
   const double one = time_reads_together(device, host, 1, reps);
   const double four = time_reads_together(device, host, 4, reps);
   c.to_host_more_s = std::clamp((four - one) / 3, 1e-9, c.to_host_latency_s > 0 ? c.to_host_latency_s : one);
+  c.to_host_more_bytes = caps.reads_queue_together ? 0.0 : static_cast<double>(detail::kSmallReadBytes);
 }
 
 // Median seconds of op on values made resident on device, each run waited for (the array made,
@@ -182,9 +186,9 @@ double time_resident(const Device& device, std::span<const float> values, int re
 }
 
 // The device's own sort (weft::sort: CUB on CUDA, the radix sort kernels on OpenCL, the host
-// backend's sort) of float32 keys, timed at two sizes and fitted as overhead + n / rate: the
-// fixed cost (launches, scratch) dominates small sorts on a GPU, the rate large ones. The
-// sync the model adds is taken off the overhead.
+// backend's sort) of float32 keys, timed at five sizes from 4096 to 65536 keys (the curve) and
+// a large one, and fitted as overhead + n / rate: the fixed cost (launches, scratch) dominates
+// small sorts on a GPU, the rate large ones. The sync the model adds is taken off.
 void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
   std::mt19937 gen(27);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
@@ -193,12 +197,19 @@ void measure_sort(const Device& device, const Sizes& s, DeviceCosts& c) {
     for (float& k : keys) k = u(gen);
     return time_resident(device, keys, s.reps, [](const Array& a) { const Array sorted = sort(a); });
   };
-  // Three sizes, two segments: the rate changes with the size (a CPU backend's sort goes
-  // parallel, a GPU's fills the device), and one line through 4096 and 2^21 keys made the
-  // H200's host sort of 10^4 keys look 2.2 times cheaper than it was.
+  // Five sizes from 4096 to 65536 keys (DeviceCosts::sort_curve_s: small sorts go in steps)
+  // and a large one: the rate changes with the size (a CPU backend's sort goes parallel, a
+  // GPU's fills the device), and one line through 4096 and 2^21 keys made the H200's host sort
+  // of 10^4 keys look 2.2 times cheaper than it was.
+  double t[DeviceCosts::sort_points];
+  for (std::size_t i = 0; i < DeviceCosts::sort_points; ++i) {
+    t[i] = time_sort(static_cast<std::size_t>(DeviceCosts::sort_curve_keys(i)));
+    // Never below the smaller sort's (a busy moment there, not a faster sort here).
+    c.sort_curve_s[i] = std::max(t[i] - c.sync_s, i > 0 ? c.sort_curve_s[i - 1] : 1e-9);
+  }
   const std::size_t small = 4096, middle = static_cast<std::size_t>(DeviceCosts::sort_small_keys);
   const std::size_t large = std::max(s.sort_keys, 2 * middle);
-  const double t_small = time_sort(small), t_middle = time_sort(middle), t_large = time_sort(large);
+  const double t_small = t[0], t_middle = t[DeviceCosts::sort_points - 1], t_large = time_sort(large);
   // A busy moment can make the larger sort look no slower: the rate from the larger alone then.
   const auto rate = [](std::size_t n0, double t0, std::size_t n1, double t1) {
     return t1 > t0 ? static_cast<double>(n1 - n0) / (t1 - t0) : static_cast<double>(n1) / t1;

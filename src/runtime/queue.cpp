@@ -1,7 +1,10 @@
+#include <cstring>
+
 #include "runtime/backend.hpp"
 #include "runtime/live_queues.hpp"
 #include "runtime/ordered_command.hpp"
 #include "runtime/program_waits.hpp"
+#include "runtime/small_reads.hpp"
 #include "weft/error.hpp"
 #include "weft/launch_log.hpp"
 #include "weft/queue.hpp"
@@ -71,6 +74,19 @@ Event Queue::read(const Buffer& src, void* dst, std::size_t bytes, std::size_t s
                   Blocking blocking, std::span<const Event> wait) {
   check_range("read", src, src_offset, bytes, *checked(impl_));
   if (!dst && bytes) throw InvalidArgument("read: null destination pointer");
+  if (blocking == Blocking::yes && bytes && bytes <= detail::kSmallReadBytes &&
+      detail::small_reads_through_pinned(*impl_->device())) {
+    // Through the device's pinned block (runtime/small_reads.hpp), where nobody holds it.
+    if (detail::SmallReadLease block = detail::take_small_read_block(Device(impl_->device()))) {
+      Event e = ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {
+        return impl_->read(src.impl(), src_offset, bytes, block.data(), false, w);
+      });
+      const detail::CountedWait counted;  // the program has the data (runtime/program_waits.hpp)
+      detail::wait_within(std::span<const Event>(&e, 1));
+      std::memcpy(dst, block.data(), bytes);
+      return e;
+    }
+  }
   Event e = ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {
     return impl_->read(src.impl(), src_offset, bytes, dst, blocking == Blocking::yes, w);
   });

@@ -107,6 +107,24 @@ TEST(PlacementCopyTerms, ReadsFromOneDeviceIntoHostMemoryAreTogether) {
               1e-12);
 }
 
+TEST(PlacementCopyTerms, AGpuReadsTogetherWhatGoesThroughItsPinnedBlock) {
+  // A GPU's reads go together through its pinned block up to its to_host_more_bytes (64 KiB,
+  // format 20): three inputs of 400 bytes pay one latency, three of 400 KB each their own.
+  std::vector<DeviceCosts> t = h200_table();
+  t[cuda].to_host_more_s = 1.6e-6;
+  t[cuda].to_host_more_bytes = 65536;
+  Chooser chooser(t);
+  const double one = t[cuda].transfer_s(400, false);
+  EXPECT_NEAR(chooser.estimate(host, three_inputs(100, 2, 0, false), inputs(400, 3, on_cuda)).copy_in,
+              one + 2 * (one - t[cuda].to_host_latency_s + 1.6e-6), 1e-12);
+  EXPECT_NEAR(chooser.estimate(host, three_inputs(1e5, 2, 0, false), inputs(4e5, 3, on_cuda)).copy_in,
+              3 * t[cuda].transfer_s(4e5, false), 1e-12);
+  // 64 KiB itself goes through the block.
+  const double edge = t[cuda].transfer_s(65536, false);
+  EXPECT_NEAR(chooser.estimate(host, three_inputs(16384, 2, 0, false), inputs(65536, 3, on_cuda)).copy_in,
+              edge + 2 * (edge - t[cuda].to_host_latency_s + 1.6e-6), 1e-12);
+}
+
 TEST(PlacementCopyTerms, ALightOperationFromHostMemoryStaysOnTheHost) {
   // a*b+c of 10^6 floats in host memory, the result read there: the host 0.27-1.3 ms, a GPU
   // 1.9-2.5 ms (three arrays made there, the result read back). Format 3's warm 34-42 GB/s

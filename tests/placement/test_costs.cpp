@@ -42,6 +42,7 @@ DeviceCosts sample() {
   c.scan_queued_s = 3.5e-6;
   c.reduce_s = 2.25e-5;
   c.to_host_more_s = 3.5e-6;
+  c.to_host_more_bytes = 65536;
   c.math_per_s = 2e9;
   c.narrow_math_per_s = 1.5e8;
   c.mid_math_per_s = 5.5e8;
@@ -51,6 +52,7 @@ DeviceCosts sample() {
   c.sort_overhead_s = 3e-5;
   c.sort_small_keys_per_s = 4.5e7;
   c.sort_tiny_s = 9e-6;
+  for (std::size_t i = 0; i < DeviceCosts::sort_points; ++i) c.sort_curve_s[i] = 3.75e-5 * static_cast<double>(i + 1);
   c.polygon_overhead_s = 2.5e-5;
   c.polygon_pixels_per_s = 1.5e9;
   c.polygon_edges_per_s = 3.5e8;
@@ -86,6 +88,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.scan_queued_s, 3.5e-6);
   EXPECT_DOUBLE_EQ(back.reduce_s, 2.25e-5);
   EXPECT_DOUBLE_EQ(back.to_host_more_s, 3.5e-6);
+  EXPECT_DOUBLE_EQ(back.to_host_more_bytes, 65536);
   EXPECT_DOUBLE_EQ(back.math_per_s, 2e9);
   EXPECT_DOUBLE_EQ(back.narrow_math_per_s, 1.5e8);
   EXPECT_DOUBLE_EQ(back.mid_math_per_s, 5.5e8);
@@ -96,6 +99,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
   EXPECT_DOUBLE_EQ(back.polygon_edges_per_s, 3.5e8);
   EXPECT_DOUBLE_EQ(back.polygon_few_rows_edges_per_s, 1.25e8);
   for (std::size_t i = 0; i < DeviceCosts::polygon_points; ++i) EXPECT_DOUBLE_EQ(back.polygon_curve_s[i], c.polygon_curve_s[i]) << i;
+  for (std::size_t i = 0; i < DeviceCosts::sort_points; ++i) EXPECT_DOUBLE_EQ(back.sort_curve_s[i], c.sort_curve_s[i]) << i;
   EXPECT_DOUBLE_EQ(back.measured_s, c.measured_s);
   // The switch costs, the other device named by selector and identity (which holds spaces).
   ASSERT_EQ(back.switch_after.size(), 2u);
@@ -124,7 +128,7 @@ TEST(CostsFile, RoundTripsEveryNumber) {
 // without the lines that format did not have, rightly framed (checksummed).
 std::string older_format(int version, std::initializer_list<const char*> missing) {
   std::string body = detail::encode_costs(sample());
-  EXPECT_EQ(body.rfind("weft-costs 19\n", 0), 0u) << body;
+  EXPECT_EQ(body.rfind("weft-costs 20\n", 0), 0u) << body;
   body = body.substr(0, body.rfind("checksum "));
   body.replace(0, body.find('\n'), "weft-costs " + std::to_string(version));
   for (const char* gone : missing) {
@@ -237,15 +241,24 @@ TEST(CostsFile, AFormat13FileWithoutReadsTogetherIsMeasuredAgain) {
   expect_measured_again(13, {"to_host_more_s "});
 }
 
+TEST(CostsFile, AFormat19FileWithoutPinnedReadsTogetherOrTheSortCurveIsMeasuredAgain) {
+  // Format 19 timed a GPU's reads one after another (0 further-read cost): with small reads
+  // through its pinned block, three of 400 bytes from the H200's GPUs took 10-11 us, not 26,
+  // and its 64-byte read 6.7-7.0 us, not 8.5-8.8 (run AT). Never read without the new figures.
+  // And it timed sorts at 4096 and 65536 keys only (the curve between: format 20).
+  expect_measured_again(19, {"to_host_more_bytes ", "sort_curve_0_s ", "sort_curve_1_s ", "sort_curve_2_s ",
+                             "sort_curve_3_s ", "sort_curve_4_s "});
+}
+
 TEST(CostsFile, AFileOfThisFormatLackingAFigureIsRefused) {
   // Not outdated but incomplete (truncated, edited): refused naming the figure, never read as 0.
   for (const std::string gone :
        {"scan_tiny_s", "scan_wide_s", "scan_queued_s", "reduce_s", "to_host_more_s", "wide_queued_s",
-        "polygon_few_rows_edges_per_s", "mid_math_per_s"}) {
+        "polygon_few_rows_edges_per_s", "mid_math_per_s", "to_host_more_bytes", "sort_curve_2_s"}) {
     DeviceCosts out;
     std::string problem;
     bool outdated = true;
-    EXPECT_FALSE(detail::decode_costs(older_format(19, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
+    EXPECT_FALSE(detail::decode_costs(older_format(20, {(gone + " ").c_str()}), &out, &problem, &outdated)) << gone;
     EXPECT_FALSE(outdated) << gone;
     EXPECT_EQ(problem, "it lacks " + gone);
   }
@@ -267,6 +280,30 @@ TEST(CostsFile, ASmallSortIsInterpolatedFromTheTinyOne) {
   EXPECT_GT(c.sort_s(1000), 9e-6);
   EXPECT_LT(c.sort_s(1000), at_4096);
   EXPECT_NEAR(c.sort_s(2080), 9e-6 + (at_4096 - 9e-6) * 0.5, 1e-12);  // halfway from 64 to 4096
+}
+
+TEST(CostsFile, ASortOf4096To65536KeysFollowsTheMeasuredCurve) {
+  // CUB on the H200 (run AU): 4096 keys 40 us, a step to 75 at 8192 (another algorithm), then
+  // slowly up; the line through 4096 and 65536 keys put 10^4 at 53 us where it took 71-82.
+  DeviceCosts c;
+  c.sort_overhead_s = 38e-6;
+  c.sort_small_keys_per_s = 1.2e9;
+  c.sort_keys_per_s = 4e9;
+  c.sort_tiny_s = 20e-6;
+  const double line_10k = c.sort_s(10'000);
+  const double curve[DeviceCosts::sort_points] = {40e-6, 75e-6, 78e-6, 82e-6, 90e-6};
+  std::copy(std::begin(curve), std::end(curve), std::begin(c.sort_curve_s));
+  EXPECT_LT(line_10k, 60e-6);
+  EXPECT_DOUBLE_EQ(c.sort_s(4096), 40e-6);
+  EXPECT_DOUBLE_EQ(c.sort_s(8192), 75e-6);
+  EXPECT_NEAR(c.sort_s(10'000), 75e-6 + 3e-6 * (10'000 - 8192) / 8192.0, 1e-12);
+  EXPECT_NEAR(c.sort_s(6144), (40e-6 + 75e-6) / 2, 1e-12);  // halfway from 4096 to 8192
+  EXPECT_DOUBLE_EQ(c.sort_s(65536), 90e-6);
+  EXPECT_NEAR(c.sort_s(65536 + 4e6), 90e-6 + 4e6 / 4e9, 1e-12);  // beyond: the large rate
+  EXPECT_NEAR(c.sort_s(2080), 20e-6 + (40e-6 - 20e-6) * 0.5, 1e-12);  // below: from the tiny sort to the curve
+  // One point not measured (an older or injected table): the line, as before.
+  c.sort_curve_s[3] = 0;
+  EXPECT_DOUBLE_EQ(c.sort_s(10'000), line_10k);
 }
 
 TEST(CostsFile, AnotherFormatIsMeasuredAgainNotMisread) {

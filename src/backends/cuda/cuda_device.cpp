@@ -65,6 +65,7 @@ class CudaBackend final : public BackendImpl {
       caps.inline_ptx = true;
       caps.native_api = true;
       caps.markers_carry_host_times = true;  // timing events anchored to the steady clock
+      caps.reads_through_pinned = true;      // runtime/small_reads.hpp
       caps.dlpack_device_type = 2;  // kDLCUDA
       caps.dlpack_device_id = i;
       CUcontext ctx = nullptr;

@@ -69,6 +69,9 @@ DeviceInfo describe(cl_device_id d, const std::string& selector, const OpenclCon
   caps.inline_ptx = info.nvidia_arch >= 70 && config().opencl_ptx;
   caps.dlpack_device_type = 4;  // kDLOpenCL
   caps.reads_queue_together = info.type == DeviceType::cpu;
+  // A GPU's small reads through pinned memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer, which
+  // NVIDIA's driver reads into by DMA): runtime/small_reads.hpp.
+  caps.reads_through_pinned = info.type != DeviceType::cpu;
   return info;
 }
 
