@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <exception>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -257,39 +256,6 @@ std::byte* block_slot(std::vector<ReadBlock>& blocks, const Device& device, std:
   b->used += size;
   return slot;
 }
-
-// Waits for reads queued on in-order queues (the array queues): the last read of each queue,
-// then only a look at each other one (done with it, unless it failed: waited for then, which
-// reports the failure). A driver's wait costs each event, finished or not; a status query
-// less.
-void wait_in_order(std::span<const Event> reads, std::span<const Queue* const> queues) {
-  std::exception_ptr first;
-  const auto wait = [&](const Event& e) {
-    try {
-      wait_within(std::span<const Event>(&e, 1));
-    } catch (...) {
-      if (!first) first = std::current_exception();
-    }
-  };
-  std::vector<bool> waited(reads.size(), false);
-  for (std::size_t i = reads.size(); i-- > 0;) {
-    const bool later = std::find(queues.begin() + static_cast<std::ptrdiff_t>(i) + 1, queues.end(), queues[i]) != queues.end();
-    if (later && !queues[i]->out_of_order()) continue;
-    wait(reads[i]);  // the last read of its queue (every read of a queue that may reorder them)
-    waited[i] = true;
-  }
-  for (std::size_t i = 0; i < reads.size(); ++i) {
-    if (waited[i] || !reads[i].impl()) continue;
-    bool complete = false;
-    try {
-      complete = reads[i].impl()->status() == EventStatus::complete;
-    } catch (const Error&) {
-      // (the wait below reports it)
-    }
-    if (!complete) wait(reads[i]);
-  }
-  if (first) std::rethrow_exception(first);
-}
 }  // namespace
 
 void make_current_all(std::span<const WantedCopy> wanted) {
@@ -306,7 +272,6 @@ void make_current_all(std::span<const WantedCopy> wanted) {
   locks.reserve(todo.size());
   for (const WantedCopy& w : todo) locks.emplace_back(w.residence->mutex);
   std::vector<Event> reads;
-  std::vector<const Queue*> read_on;  // each read's queue
   std::vector<Residence::Copy*> read_into;
   struct Staged {
     const std::byte* from;
@@ -341,14 +306,12 @@ void make_current_all(std::span<const WantedCopy> wanted) {
         finished.push_back(&dq);
       }
       mine->fresh_at = program_wait_count();
-      Queue& sq = detail::array_queue(src->device);
-      reads.push_back(sq.read(src->buffer, slot ? slot : into, r.bytes, 0, Blocking::no));
-      read_on.push_back(&sq);
+      reads.push_back(detail::array_queue(src->device).read(src->buffer, slot ? slot : into, r.bytes, 0, Blocking::no));
       if (slot) staged.push_back({slot, into, r.bytes});
       read_into.push_back(mine);
       count_transfer(Transfer::between_devices, r.bytes);
     }
-    wait_in_order(reads, read_on);
+    wait_within(reads);
   } catch (...) {
     // Nothing read is marked valid; the reads queued still write their buffers: waited for.
     for (const Event& e : reads) {
