@@ -45,6 +45,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("launch_s").value(c.launch_s);
   w.key("wide_launch_s").value(c.wide_launch_s);
   w.key("queued_launch_s").value(c.queued_launch_s);
+  w.key("eval_launch_s").value(c.eval_launch_s);
   w.key("wide_queued_s").value(c.wide_queued_s);
   w.key("scan_launch_s").value(c.scan_launch_s);
   w.key("scan_wide_s").value(c.scan_wide_s);

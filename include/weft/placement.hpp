@@ -76,6 +76,14 @@ struct WEFT_API DeviceCosts {
   // launch waited for alone, 1-4 us more a launch queued behind it). 0: not measured
   // (launch_s each).
   double queued_launch_s = 0;
+  // An elementwise operation as arrays launch it: `eval(a * b + c)` of 64 float32 elements
+  // resident on the device, waited for (format 21): the array queue, the generated kernel's
+  // lookup and arguments on top of launch_s's empty kernel on a queue of its own. PoCL on the
+  // 2-core VM ran `a*b+c` of 10^2 resident floats in 18.6-20.1 us where launch_s said 13-14,
+  // and kept `sin/exp/cos` of 10^2 there at 1.23-1.26 times the host path's time (run AW). An
+  // elementwise operation's first launch costs this where measured (never below launch_s);
+  // 0: not measured (launch_s).
+  double eval_launch_s = 0;
   // A wide launch enqueued right behind another one, with no wait between (eight waited for
   // together, after the first): the host backend hands a wide launch to its queue's worker and
   // pool, which poll a while before they sleep, so one queued behind another pays less (the

@@ -286,8 +286,10 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
       if (!queued || !(c.scan_queued_s > 0)) return queued_fixed(fixed);
       return std::max(first_launch, c.scan_queued_s * fixed / c.scan_launch_s);
     };
+    // An elementwise operation waited for alone: its first launch as arrays make it, where timed.
+    const double first = !queued && c.eval_launch_s > 0 ? std::max(first_launch, c.eval_launch_s) : first_launch;
     const double launches = timed_scan ? scan_launches()
-                                       : first_launch + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
+                                       : first + more * (c.queued_launch_s > 0 ? c.queued_launch_s : c.launch_s);
     // The pool's wake-up: queued behind a pending producer (a wide one: the chain's steps are of
     // one size), what a wide launch queued behind another costs where the device measured it.
     const double wake = !wide ? 0.0

@@ -57,7 +57,7 @@ namespace {
 // upload (a computed result's read: 1.3 us more on the H200's CUDA) and the host's sort by
 // Highway's vqsort where libweft_vqsort loads. A file of another format is measured again (an older weft's files lack fields this one uses,
 // or hold figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 20";
+constexpr const char* header = "weft-costs 21";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -68,6 +68,7 @@ void each_number(C& c, F&& f) {
   f("launch_s", c.launch_s);
   f("wide_launch_s", c.wide_launch_s);
   f("queued_launch_s", c.queued_launch_s);
+  f("eval_launch_s", c.eval_launch_s);
   f("wide_queued_s", c.wide_queued_s);
   f("scan_launch_s", c.scan_launch_s);
   f("scan_tiny_s", c.scan_tiny_s);

@@ -469,6 +469,20 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
     q.finish();
   });
   c.wide_queued_s = queued_s(wide, c.wide_launch_s);
+  // An elementwise operation as arrays launch it (DeviceCosts::eval_launch_s): the array
+  // queue, the generated kernel's lookup and arguments, waited for as launch_s is.
+  {
+    const Shape shape{64};
+    const Array a = Array::full(shape, 1.0, DType::float32, device);
+    const Array b = Array::full(shape, 2.0, DType::float32, device);
+    const Array e = Array::full(shape, 3.0, DType::float32, device);
+    synchronize(device);
+    const double t = median_time(quick ? 9 : 31, [&] {
+      const Array r = eval(a * b + e);
+      synchronize(device);
+    });
+    c.eval_launch_s = std::max(t, c.launch_s);
+  }
 
   // Device bandwidth: a float4 copy kernel, bytes read plus written.
   {

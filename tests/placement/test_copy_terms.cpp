@@ -125,6 +125,41 @@ TEST(PlacementCopyTerms, AGpuReadsTogetherWhatGoesThroughItsPinnedBlock) {
               edge + 2 * (edge - t[cuda].to_host_latency_s + 1.6e-6), 1e-12);
 }
 
+TEST(PlacementCopyTerms, AnElementwiseOperationPaysItsLaunchAsArraysMakeIt) {
+  // The heavy expression of 10^2 floats resident on PoCL (run AW's figures): launch_s 13 us,
+  // the launch as arrays make it 19; with it the host path (reads together, 23 us) is cheaper.
+  DeviceCosts host_c, pocl;
+  host_c.selector = "host";
+  host_c.memory_is_host = true;
+  host_c.launch_s = 0.6e-6;
+  host_c.sync_s = 0.2e-6;
+  host_c.ops_per_s[0] = 3e11;
+  host_c.bandwidth_Bps = 2e10;
+  pocl.selector = "opencl:0:0";
+  pocl.launch_s = 13e-6;
+  pocl.sync_s = 0.1e-6;
+  pocl.ops_per_s[0] = 2e10;
+  pocl.bandwidth_Bps = 1.3e10;
+  pocl.to_host_latency_s = 11e-6;
+  pocl.to_host_more_s = 4.4e-6;
+  pocl.to_device_latency_s = 17e-6;
+  const std::vector<DeviceCosts> t{host_c, pocl};
+  const WorkEstimate w = three_inputs(100, 2, 0, false);
+  const std::uint64_t on_pocl = 2;
+  const auto in = inputs(400, 3, on_pocl);
+  const double before = Chooser(t).estimate(1, w, in).launch;
+  std::vector<DeviceCosts> timed = t;
+  timed[1].eval_launch_s = 19e-6;
+  EXPECT_NEAR(Chooser(timed).estimate(1, w, in).launch - before, 6e-6, 1e-12);
+  // Never below launch_s; queued behind a pending producer, the queued launch as before.
+  timed[1].eval_launch_s = 5e-6;
+  EXPECT_DOUBLE_EQ(Chooser(timed).estimate(1, w, in).launch, before);
+  // The host's own figure moves the host's estimate the same way.
+  timed = t;
+  timed[0].eval_launch_s = 2.6e-6;
+  EXPECT_NEAR(Chooser(timed).estimate(0, w, in).launch - Chooser(t).estimate(0, w, in).launch, 2e-6, 1e-12);
+}
+
 TEST(PlacementCopyTerms, ALightOperationFromHostMemoryStaysOnTheHost) {
   // a*b+c of 10^6 floats in host memory, the result read there: the host 0.27-1.3 ms, a GPU
   // 1.9-2.5 ms (three arrays made there, the result read back). Format 3's warm 34-42 GB/s
