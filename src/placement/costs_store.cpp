@@ -55,8 +55,12 @@ namespace {
 // faster on the H200's host); format 18 times them also over four chunks
 // (DeviceCosts::mid_math_per_s); format 19 times reads of arrays with a kernel after their
 // upload (a computed result's read: 1.3 us more on the H200's CUDA) and the host's sort by
-// Highway's vqsort where libweft_vqsort loads. A file of another format is measured again (an older weft's files lack fields this one uses,
-// or hold figures of another meaning), with an info line rather than a warning.
+// Highway's vqsort where libweft_vqsort loads; format 20 times a GPU's further reads through
+// its pinned block (DeviceCosts::to_host_more_s, to_host_more_bytes) and sorts at five sizes
+// (DeviceCosts::sort_curve_s); format 21 times an elementwise operation's launch as arrays make
+// it (DeviceCosts::eval_launch_s). A file of another format is measured again (an older weft's
+// files lack fields this one uses, or hold figures of another meaning), with an info line
+// rather than a warning.
 constexpr const char* header = "weft-costs 21";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
