@@ -13,9 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "array/memory_pool.hpp"
 #include "core/log.hpp"
-#include "runtime/small_reads.hpp"
+#include "placement/measure_parts.hpp"
 #include "embedded/weft_embedded.hpp"
 #include "weft/array.hpp"
 #include "weft/buffer.hpp"
@@ -30,30 +29,12 @@
 
 namespace weft {
 
+using detail::Clock;
+using detail::median;
+using detail::median_time;
+using detail::seconds_since;
+
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// The median of timings (t reordered).
-double median(std::vector<double>& t) {
-  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
-  return t[t.size() / 2];
-}
-
-// The median of reps timings of f (after one untimed run).
-double median_time(int reps, const std::function<void()>& f) {
-  f();
-  std::vector<double> t;
-  t.reserve(static_cast<std::size_t>(reps));
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = Clock::now();
-    f();
-    t.push_back(seconds_since(t0));
-  }
-  return median(t);
-}
 
 // What is left of a timing once the launch it includes is taken off (never below a tenth of
 // it, so a noisy launch figure cannot make a rate infinite).
@@ -70,107 +51,6 @@ struct Sizes {
 Sizes sizes_for(bool quick) {
   if (quick) return {std::size_t{8} << 20, std::size_t{8} << 20, std::size_t{1} << 18, std::size_t{1} << 18, 3};
   return {std::size_t{64} << 20, std::size_t{64} << 20, std::size_t{1} << 22, std::size_t{1} << 21, 7};
-}
-
-// Host<->device copies as arrays make them, which is what the model's copy terms stand for: an
-// array made on the device from pageable host memory (its allocation from the pool and the
-// write), and a resident array read into fresh host memory after its queue finished (what
-// `get()`, `to_host` and the host's path to resident data do), each at 64 bytes,
-// small_copy_bytes and 4 MiB. A raw 64-byte read and a warm 64 MiB rate made the H200's
-// reads of 40 KB-4 MB look 3-10 times cheaper than they were (35-450 us).
-void measure_array_copies(const Device& device, bool quick, DeviceCosts& c) {
-  const int reps = quick ? 5 : 9;
-  const std::size_t counts[3] = {16, static_cast<std::size_t>(DeviceCosts::small_copy_bytes) / 4,
-                                 std::size_t{1} << 20};  // floats: 64 B, 64 KiB, 4 MiB
-  const std::vector<float> host(counts[2], 1.0f);
-  double to_dev[3], to_host[3], bytes[3];
-  for (int i = 0; i < 3; ++i) {
-    const std::span<const float> data(host.data(), counts[i]);
-    const Shape shape{static_cast<std::int64_t>(counts[i])};
-    bytes[i] = 4.0 * static_cast<double>(counts[i]);
-    to_dev[i] = median_time(reps, [&] {
-      const Array a = Array::from_host<float>(data, shape, device);
-      synchronize(device);
-    });
-    // Each read of an array made afresh (untimed, its device idle), as a program reads a
-    // result it just computed: reading one array again and again was 2-3 us cheaper on the
-    // H200's GPUs (CUDA 7.5 us against 10.5 for 64 bytes), and a chain's three inputs moved to
-    // the host at 1.2-1.35 times the time of staying on CUDA. A kernel after the upload, as a
-    // computed result has: CUDA's read of 64 bytes took 9.0 us after one, 7.7 without, and the
-    // estimate without it sent cumsum of 10^2 resident on cuda:0 to the host at 1.24-1.32 times
-    // staying's time.
-    std::vector<double> t;
-    for (int r = 0; r <= reps; ++r) {
-      const Array resident = Array::from_host<float>(data, shape, device);
-      (void)Array::full(Shape{1}, 0.0, DType::float32, device);
-      synchronize(device);
-      const auto t0 = Clock::now();
-      const std::vector<float> out = resident.to_host<float>();
-      volatile float sink = out.back();
-      (void)sink;
-      if (r > 0) t.push_back(seconds_since(t0));  // (the first: a warm-up)
-    }
-    to_host[i] = median(t);
-  }
-  // A segment's rate from its two ends (a busy moment can make the larger look no slower: its
-  // own average then).
-  const auto rate = [&](const double* t, int i) {
-    return t[i + 1] > t[i] ? (bytes[i + 1] - bytes[i]) / (t[i + 1] - t[i]) : bytes[i + 1] / t[i + 1];
-  };
-  c.to_device_latency_s = to_dev[0];
-  c.to_host_latency_s = to_host[0];
-  c.to_device_small_Bps = rate(to_dev, 0);
-  c.to_host_small_Bps = rate(to_host, 0);
-  c.to_device_Bps = rate(to_dev, 1);
-  c.to_host_Bps = rate(to_host, 1);
-}
-
-// Reads of arrays into host memory together, as an operation on the host reading several
-// arrays resident on device makes them (detail::make_current_all): the median seconds to read
-// k arrays of 64 bytes made afresh there (untimed, the device idle), their copies on the host
-// made beforehand (as the operation's own are, untimed here).
-double time_reads_together(const Device& device, const Device& host, std::size_t k, int reps) {
-  const std::vector<float> values(16, 1.0f);
-  std::vector<double> t;
-  for (int r = 0; r <= reps; ++r) {
-    std::vector<Array> arrays;
-    std::vector<Array> there;
-    std::vector<detail::WantedCopy> wanted;
-    for (std::size_t i = 0; i < k; ++i) {
-      arrays.push_back(Array::from_host<float>(values, Shape{16}, device));
-      there.push_back(arrays.back().to(host));  // (its copy on the host, made, not yet filled)
-    }
-    (void)Array::full(Shape{1}, 0.0, DType::float32, device);  // (computed there, as measure_array_copies)
-    for (const Array& a : there) {
-      wanted.push_back({static_cast<detail::Residence*>(const_cast<void*>(a.allocation_id())), &a.buffer_handle()});
-    }
-    synchronize(device);
-    const auto t0 = Clock::now();
-    detail::make_current_all(wanted);
-    if (r > 0) t.push_back(seconds_since(t0));  // (the first: a warm-up)
-  }
-  return median(t);
-}
-
-// Each further array read into host memory with others (DeviceCosts::to_host_more_s): four
-// read together against one, on a device whose reads are queued so
-// (DeviceCapabilities::reads_queue_together, or reads_through_pinned: up to 64 KiB a read),
-// where the host backend is loaded (an operation there is what reads them so). Elsewhere 0:
-// each read a round trip, at the latency.
-void measure_reads_together(const Device& device, bool quick, DeviceCosts& c) {
-  const DeviceCapabilities& caps = device.info().capabilities;
-  const bool pinned = detail::small_reads_through_pinned(*device.impl());
-  if (caps.memory_is_host || !(caps.reads_queue_together || pinned)) return;
-  Device host;
-  for (const Device& d : devices()) {
-    if (d.selector() == "host") host = d;
-  }
-  if (!host) return;
-  const int reps = quick ? 5 : 9;
-  const double one = time_reads_together(device, host, 1, reps);
-  const double four = time_reads_together(device, host, 4, reps);
-  c.to_host_more_s = std::clamp((four - one) / 3, 1e-9, c.to_host_latency_s > 0 ? c.to_host_latency_s : one);
-  c.to_host_more_bytes = caps.reads_queue_together ? 0.0 : static_cast<double>(detail::kSmallReadBytes);
 }
 
 // Median seconds of op on values made resident on device, each run waited for (the array made,
@@ -546,9 +426,9 @@ DeviceCosts measure_costs(const Device& device, bool quick) {
 
   // Host<->device copies as arrays make them; pinned rates (shown, not yet used) from a large
   // blocking copy (full calibration only).
-  measure_array_copies(device, quick, c);
+  detail::measure_array_copies(device, quick, c);
   try {
-    measure_reads_together(device, quick, c);
+    detail::measure_reads_together(device, quick, c);
   } catch (const Error& e) {
     WEFT_LOG_INFO("calibrate " << info.selector << ": reads of several arrays together not timed (" << e.what() << ")");
   }
