@@ -42,9 +42,10 @@ NodePtr moved(const NodePtr& n, const Device& d, MovedLeaves& leaves) {
   if (n->kind == ExprNode::Kind::leaf) {
     if (!n->array.is_auto() || n->array.buffer_handle().impl()->device() == d.impl()) return n;
     if (const NodePtr* done = leaves.find(*n)) return *done;
-    auto m = std::make_shared<ExprNode>(*n);
-    m->array = n->array.to(d);
-    NodePtr out(std::move(m));
+    // (Made with the moved array rather than copied and then given it: a leaf's copy would
+    // copy its array's shape and strides only to free them.)
+    NodePtr out = std::make_shared<const ExprNode>(ExprNode{ExprNode::Kind::leaf, n->op, n->dtype, n->weak, n->shape, {},
+                                                            n->array.to(d), n->value, n->imag, n->ivalue, n->function});
     leaves.add(*n, out);
     return out;
   }
