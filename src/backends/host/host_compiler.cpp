@@ -157,9 +157,9 @@ std::optional<std::string> HostCompiler::prebuilt(std::string_view source, const
 // ---- programs and kernels ------------------------------------------------------------------
 
 HostKernel::HostKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<HostModule> module,
-                       weft_host::RunFn entry, bool groups, std::shared_ptr<std::atomic<std::uint64_t>> last_run)
+                       weft_host::RunFn entry, bool groups, std::shared_ptr<HostRunRecord> runs)
     : KernelImpl(std::move(name), std::move(params)),
-      last_run_ns_(std::move(last_run)),
+      runs_(std::move(runs)),
       module_(std::move(module)),
       run_(entry),
       groups_(groups) {}
@@ -168,7 +168,7 @@ HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<Hos
                          std::vector<dialect::KernelEntry> kernels, std::string infix)
     : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)), infix_(std::move(infix)) {
   for (std::size_t i = 0; i < kernels_.size(); ++i) {
-    last_runs_.push_back(std::make_shared<std::atomic<std::uint64_t>>(~std::uint64_t{0}));
+    last_runs_.push_back(std::make_shared<HostRunRecord>());
   }
 }
 

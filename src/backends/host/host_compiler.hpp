@@ -64,23 +64,30 @@ class HostCompiler final : public ProgramCompiler {
   DeviceImpl& device_;
 };
 
+/// What the runs of one entry point measured, shared by every kernel object the program makes
+/// of it (a call that makes its kernel anew, as polygon_mask does, still finds them).
+struct HostRunRecord {
+  std::atomic<std::uint64_t> last_ns{~std::uint64_t{0}};  // the last run's time; max before the first
+  std::atomic<std::uint64_t> item_ps{0};  // a work-item's time on one thread (ps); 0: not yet measured
+};
+
 class HostKernel final : public KernelImpl {
  public:
-  /// last_run: how long the kernel's last run took, shared by every kernel object the program
-  /// makes of one entry point (a call that makes its kernel anew, as polygon_mask does, still
-  /// finds a short kernel's run time and runs on the caller's thread).
   HostKernel(std::string name, std::vector<KernelArgInfo> params, std::shared_ptr<HostModule> module,
-             weft_host::RunFn entry, bool groups, std::shared_ptr<std::atomic<std::uint64_t>> last_run);
+             weft_host::RunFn entry, bool groups, std::shared_ptr<HostRunRecord> runs);
   weft_host::RunFn run() const noexcept { return run_; }
   /// Its entry point runs whole work-groups ([begin, end) count groups, not work-items): a
   /// kernel with barriers or __local memory (dialect/group_fission.hpp).
   bool groups() const noexcept { return groups_; }
   /// How long its last run took on the thread that ran it (ns); max before the first run.
-  std::uint64_t last_run_ns() const noexcept { return last_run_ns_->load(std::memory_order_relaxed); }
-  void note_run_ns(std::uint64_t ns) noexcept { last_run_ns_->store(ns, std::memory_order_relaxed); }
+  std::uint64_t last_run_ns() const noexcept { return runs_->last_ns.load(std::memory_order_relaxed); }
+  void note_run_ns(std::uint64_t ns) noexcept { runs_->last_ns.store(ns, std::memory_order_relaxed); }
+  /// What one work-item takes on one thread (picoseconds), as its runs measured it; 0 before.
+  std::uint64_t item_ps() const noexcept { return runs_->item_ps.load(std::memory_order_relaxed); }
+  void note_item_ps(std::uint64_t ps) noexcept { runs_->item_ps.store(ps, std::memory_order_relaxed); }
 
  private:
-  std::shared_ptr<std::atomic<std::uint64_t>> last_run_ns_;
+  std::shared_ptr<HostRunRecord> runs_;
   std::shared_ptr<HostModule> module_;  // keeps the code loaded
   weft_host::RunFn run_;
   bool groups_;
@@ -101,7 +108,7 @@ class HostProgram final : public ProgramImpl {
   std::shared_ptr<HostModule> module_;
   std::vector<dialect::KernelEntry> kernels_;  // refused ones included: named in the error
   // Each entry point's last run time (ns; max before the first run), shared by its kernels.
-  std::vector<std::shared_ptr<std::atomic<std::uint64_t>>> last_runs_;
+  std::vector<std::shared_ptr<HostRunRecord>> last_runs_;
   std::string infix_;
 };
 

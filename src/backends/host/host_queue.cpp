@@ -17,8 +17,20 @@
 namespace weft::detail {
 
 namespace {
-// Work-items below this count run on the queue's worker alone: waking the pool costs more.
+// A launch without a local size is cut into chunks of min_items_per_chunk work-items (fewer
+// run on the queue's worker alone: waking the pool costs more), or, where its work-items were
+// measured to take heavy_from_ns or more in all on one thread (HostRunRecord::item_ps), into
+// more: about chunk_ns each, up to a few per thread. H200 host, 16 threads, float32 resident
+// there, medians of 150 (session 25, runs BF and BG): sin/exp/cos of 4096 elements 142-157 us
+// on one thread, 31 in 64 chunks; of 16384 578 us on one thread, 186 in 4 chunks of 4096
+// and 79 in 64; a*b+c (light, 0.5 ns an element) gains nothing from chunks below about
+// 10 us of work, and its 10^4 elements took twice as long in 10 chunks as in 2 in a run of
+// `weft bench placement`, so a light launch keeps its chunks of 4096.
 constexpr std::size_t min_items_per_chunk = 4096;
+constexpr std::uint64_t heavy_from_ns = 50'000;
+constexpr std::uint64_t chunk_ns = 1'000;
+// A run of fewer work-items is not measured (its time is mostly the call's).
+constexpr std::size_t measured_from = 512;
 // A launch that names its local size makes each work-group the unit of work, as OpenCL CPU
 // runtimes do, so a kernel with few heavy work-items (a row of an image each) still spreads
 // over the threads. A few chunks per thread let the caller's thread take on the work of
@@ -226,7 +238,7 @@ EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const ArgL
   run.group = launch.lsize[0] * launch.lsize[1] * launch.lsize[2];
   // A one-chunk launch of a kernel whose last run was short runs on the caller's thread
   // when the queue is idle (it would run on one thread anyway).
-  const bool one_chunk = run.explicit_local ? total <= run.group : total <= min_items_per_chunk;
+  const bool one_chunk = run.explicit_local ? total <= run.group : host_item_chunks(run.kernel->item_ps(), total, core_->device->pool().size()) == 1;
   const bool may_inline = one_chunk && run.kernel->last_run_ns() <= inline_kernel_ns;
   return core_->submit(std::move(cmd), wait, false, may_inline);
 }
@@ -259,12 +271,12 @@ void HostQueue::Core::run_kernel(KernelRun& r) {
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
     return;
   }
-  // Without a local size the unit is min_items_per_chunk work-items, a few chunks per thread
-  // too: on cores shared with other processes (or threads the OS runs late) one even share per
-  // thread waits for the slowest, where chunks taken one at a time move to the threads that run.
+  // Without a local size, chunks by the work-items' measured time (host_item_chunks), a few chunks
+  // per thread at most: on cores shared with other processes (or threads the OS runs late) one
+  // even share per thread waits for the slowest, where chunks taken one at a time move to the
+  // threads that run.
   const std::size_t chunks = r.explicit_local ? std::clamp<std::size_t>(total / r.group, 1, threads * chunks_per_thread)
-                                              : std::clamp<std::size_t>(total / min_items_per_chunk, 1,
-                                                                        threads == 1 ? 1 : threads * chunks_per_thread);
+                                              : host_item_chunks(r.kernel->item_ps(), total, threads);
   const weft_host::Launch* geometry = &r.geometry;
   if (chunks == 1) {
     run(argv.data(), geometry, 0, total);
@@ -272,8 +284,32 @@ void HostQueue::Core::run_kernel(KernelRun& r) {
     auto body = [&](std::size_t c) { run(argv.data(), geometry, total * c / chunks, total * (c + 1) / chunks); };
     pool.run(chunks, body);
   }
-  r.kernel->note_run_ns(static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count()));
+  const auto ns = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+  r.kernel->note_run_ns(ns);
+  if (!r.explicit_local) r.kernel->note_item_ps(host_item_ps_after(r.kernel->item_ps(), total, chunks, threads, ns));
+}
+
+std::size_t host_item_chunks(std::uint64_t item_ps, std::size_t total, std::size_t threads) {
+  if (threads <= 1) return 1;
+  const std::size_t most = threads * chunks_per_thread;
+  const std::size_t by_count = std::clamp<std::size_t>(total / min_items_per_chunk, 1, most);
+  if (item_ps == 0 || total < measured_from) return by_count;
+  const double work_ns = static_cast<double>(item_ps) * 1e-3 * static_cast<double>(total);
+  if (work_ns < static_cast<double>(heavy_from_ns)) return by_count;
+  const auto by_time = static_cast<std::size_t>(work_ns / static_cast<double>(chunk_ns));
+  return std::max(by_count, std::min({by_time, most, total}));
+}
+
+std::uint64_t host_item_ps_after(std::uint64_t known, std::size_t total, std::size_t chunks, std::size_t threads,
+                                 std::uint64_t ns) {
+  if (total < measured_from) return known;
+  // A run on one thread measures a work-item's time (the call's own included, which
+  // measured_from keeps small); a run in chunks bounds it from above (the threads it kept busy
+  // times the run, the pool's wake-up included): kept only where it is lower than what was known.
+  const double busy = static_cast<double>(std::min(chunks, threads));
+  const auto ps = static_cast<std::uint64_t>(std::max(1.0, static_cast<double>(ns) * 1e3 * busy / static_cast<double>(total)));
+  return chunks == 1 || known == 0 || ps < known ? ps : known;
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // order; a kernel launch splits its work-items over the device's thread pool.
 #pragma once
 
+#include <cstdint>
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -100,5 +101,16 @@ class HostQueue final : public QueueImpl {
 /// The local size weft uses when a launch gives none: the largest divisor of the global
 /// size up to 1024 in dimension 0, 1 elsewhere (host work-groups only shape get_local_id).
 std::size_t host_default_local_size(std::size_t global, unsigned dim);
+
+/// The chunks (tasks on the pool) a launch of total work-items without a local size is cut into
+/// on threads, given what one of its work-items takes on one thread (picoseconds; 0: not yet
+/// measured): chunks of 4096 work-items (one below that), or, where the work-items take 50 us or
+/// more in all, about a microsecond each, at most four per thread (host_queue.cpp).
+std::size_t host_item_chunks(std::uint64_t item_ps, std::size_t total, std::size_t threads);
+/// What a work-item takes after a run of total work-items in chunks on threads took ns, from
+/// known before it: a run on one thread measures it, a run in chunks only lowers it; runs of
+/// fewer than 512 work-items leave it as it was.
+std::uint64_t host_item_ps_after(std::uint64_t known, std::size_t total, std::size_t chunks, std::size_t threads,
+                                 std::uint64_t ns);
 
 }  // namespace weft::detail
