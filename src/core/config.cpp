@@ -1,6 +1,7 @@
 #include "weft/config.hpp"
 
 #include <pwd.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +21,22 @@
 namespace weft {
 
 namespace {
+
+// The host backend's threads by default: the CPUs this process may run on (its affinity mask: a
+// container or taskset may allow fewer than the machine has), less one where there are four or
+// more, whose pool threads poll for work (runtime/spin_wait.hpp) and would otherwise leave none
+// for the caller's own thread. H200 host, 16 vCPUs (session 25, run BI): cumsum of 10^4 float32
+// resident there took 44-86 us with 16 threads in eight processes of eight, 16-24 us with 15 in
+// eight of eight; elementwise kernels the same within 10%.
+unsigned default_host_threads() {
+  unsigned cpus = std::thread::hardware_concurrency();
+#if defined(__linux__)
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = static_cast<unsigned>(CPU_COUNT(&set));
+#endif
+  cpus = std::max(1u, cpus);
+  return cpus >= 4 ? cpus - 1 : cpus;
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -330,7 +347,7 @@ Config Config::parse(const std::function<const char*(const char*)>& getenv,
 
   if (auto v = get("PYTHONPATH")) c.python_path = std::string(*v);
 
-  c.num_threads = std::max(1u, std::thread::hardware_concurrency());
+  c.num_threads = default_host_threads();
   if (auto v = get("WEFT_NUM_THREADS"); v && !trim(*v).empty()) {
     const std::string_view t = trim(*v);
     unsigned n = 0;

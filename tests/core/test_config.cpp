@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <pwd.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -38,6 +39,16 @@ TEST(Config, Defaults) {
   EXPECT_EQ(c.log_level, LogLevel::warning);
   EXPECT_EQ(parse({{"HOME", "/h"}, {"XDG_CACHE_HOME", "/x"}}).cache_dir, "/x/weft");
   EXPECT_EQ(parse({{"HOME", "/h"}, {"WEFT_CACHE_DIR", "/c"}}).cache_dir, "/c");
+}
+
+TEST(Config, HostThreadsLeaveTheCallerACoreWhereThePoolPolls) {
+  // The CPUs this process may run on, less one from four up (below four the pool's threads
+  // sleep rather than poll, and every CPU works).
+  cpu_set_t set;
+  ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  const auto cpus = static_cast<unsigned>(CPU_COUNT(&set));
+  EXPECT_EQ(parse({{"HOME", "/h"}}).num_threads, cpus >= 4 ? cpus - 1 : cpus);
+  EXPECT_EQ(parse({{"HOME", "/h"}, {"WEFT_NUM_THREADS", "16"}}).num_threads, 16u);
 }
 
 TEST(Config, ValuesAreRead) {
