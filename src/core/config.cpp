@@ -1,7 +1,6 @@
 #include "weft/config.hpp"
 
 #include <pwd.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include <thread>
 
 #include "weft/error.hpp"
+#include "runtime/spin_wait.hpp"
 
 namespace weft {
 
@@ -29,13 +29,8 @@ namespace {
 // resident there took 44-86 us with 16 threads in eight processes of eight, 16-24 us with 15 in
 // eight of eight; elementwise kernels the same within 10%.
 unsigned default_host_threads() {
-  unsigned cpus = std::thread::hardware_concurrency();
-#if defined(__linux__)
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = static_cast<unsigned>(CPU_COUNT(&set));
-#endif
-  cpus = std::max(1u, cpus);
-  return cpus >= 4 ? cpus - 1 : cpus;
+  const unsigned cpus = std::max(1u, detail::usable_cpus());
+  return cpus >= 4 ? cpus - 1 : cpus;  // (four: where polling_pays())
 }
 
 std::string_view trim(std::string_view s) {

@@ -168,7 +168,7 @@ HostProgram::HostProgram(std::shared_ptr<DeviceImpl> device, std::shared_ptr<Hos
                          std::vector<dialect::KernelEntry> kernels, std::string infix)
     : device_(std::move(device)), module_(std::move(module)), kernels_(std::move(kernels)), infix_(std::move(infix)) {
   for (std::size_t i = 0; i < kernels_.size(); ++i) {
-    last_runs_.push_back(std::make_shared<HostRunRecord>());
+    runs_.push_back(std::make_shared<HostRunRecord>());
   }
 }
 
@@ -197,7 +197,7 @@ std::shared_ptr<KernelImpl> HostProgram::create_kernel(std::string_view name) {
       // from the compiler.
       if (!p[i].is_pointer && p[i].value_size == 0) p[i].value_size = info->arg_size[i];
     }
-    auto kernel = std::make_shared<HostKernel>(k.name, std::move(p), module_, run, k.groups, last_runs_[e]);
+    auto kernel = std::make_shared<HostKernel>(k.name, std::move(p), module_, run, k.groups, runs_[e]);
     kernel->set_bounds(k.bounds);
     return kernel;
   }

@@ -107,8 +107,8 @@ class HostProgram final : public ProgramImpl {
   std::weak_ptr<DeviceImpl> device_;
   std::shared_ptr<HostModule> module_;
   std::vector<dialect::KernelEntry> kernels_;  // refused ones included: named in the error
-  // Each entry point's last run time (ns; max before the first run), shared by its kernels.
-  std::vector<std::shared_ptr<HostRunRecord>> last_runs_;
+  // Each entry point's run record, shared by its kernels.
+  std::vector<std::shared_ptr<HostRunRecord>> runs_;
   std::string infix_;
 };
 

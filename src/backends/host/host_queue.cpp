@@ -21,11 +21,12 @@ namespace {
 // run on the queue's worker alone: waking the pool costs more), or, where its work-items were
 // measured to take heavy_from_ns or more in all on one thread (HostRunRecord::item_ps), into
 // more: about chunk_ns each, up to a few per thread. H200 host, 16 threads, float32 resident
-// there, medians of 150 (session 25, runs BF and BG): sin/exp/cos of 4096 elements 142-157 us
-// on one thread, 31 in 64 chunks; of 16384 578 us on one thread, 186 in 4 chunks of 4096
-// and 79 in 64; a*b+c (light, 0.5 ns an element) gains nothing from chunks below about
-// 10 us of work, and its 10^4 elements took twice as long in 10 chunks as in 2 in a run of
-// `weft bench placement`, so a light launch keeps its chunks of 4096.
+// there, medians of 150 (session 25, runs BF, BG and BH): sin/exp/cos of 4096 elements 142-157
+// us on one thread, 22-31 in 64 chunks; of 16384 578 us on one thread, 186-212 in 4 chunks of
+// 4096 and 59-79 in 64. a*b+c (light, about 0.5 ns an element) gains nothing from chunks below
+// about 10 us of work, and where every launch of 10 us or more was cut finely (run BG) the
+// bench's a*b+c of 10^4 elements on the host took 47 us (21 in run BD, another lease), so a
+// light launch keeps its chunks of 4096.
 constexpr std::size_t min_items_per_chunk = 4096;
 constexpr std::uint64_t heavy_from_ns = 50'000;
 constexpr std::uint64_t chunk_ns = 1'000;
@@ -238,7 +239,9 @@ EventPtr HostQueue::launch(const std::shared_ptr<KernelImpl>& kernel, const ArgL
   run.group = launch.lsize[0] * launch.lsize[1] * launch.lsize[2];
   // A one-chunk launch of a kernel whose last run was short runs on the caller's thread
   // when the queue is idle (it would run on one thread anyway).
-  const bool one_chunk = run.explicit_local ? total <= run.group : host_item_chunks(run.kernel->item_ps(), total, core_->device->pool().size()) == 1;
+  const bool one_chunk = run.explicit_local
+                             ? total <= run.group
+                             : host_item_chunks(run.kernel->item_ps(), total, core_->device->pool().size()) == 1;
   const bool may_inline = one_chunk && run.kernel->last_run_ns() <= inline_kernel_ns;
   return core_->submit(std::move(cmd), wait, false, may_inline);
 }
@@ -308,7 +311,8 @@ std::uint64_t host_item_ps_after(std::uint64_t known, std::size_t total, std::si
   // measured_from keeps small); a run in chunks bounds it from above (the threads it kept busy
   // times the run, the pool's wake-up included): kept only where it is lower than what was known.
   const double busy = static_cast<double>(std::min(chunks, threads));
-  const auto ps = static_cast<std::uint64_t>(std::max(1.0, static_cast<double>(ns) * 1e3 * busy / static_cast<double>(total)));
+  const double per_item = static_cast<double>(ns) * 1e3 * busy / static_cast<double>(total);
+  const auto ps = static_cast<std::uint64_t>(std::max(1.0, per_item));
   return chunks == 1 || known == 0 || ps < known ? ps : known;
 }
 
