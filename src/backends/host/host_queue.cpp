@@ -1,6 +1,7 @@
 // Host queues: enqueue returns at once; a worker thread per queue runs the commands in
 // order, so host code overlaps host kernels. A kernel launch splits its work-items over the
 // device's thread pool, the worker taking a share.
+#include <atomic>
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -19,8 +20,9 @@ namespace weft::detail {
 namespace {
 // A launch without a local size is cut into chunks of min_items_per_chunk work-items (fewer
 // run on the queue's worker alone: waking the pool costs more), or, where its work-items were
-// measured to take heavy_from_ns or more in all on one thread (HostRunRecord::item_ps), into
-// more: about chunk_ns each, up to a few per thread. H200 host, 16 threads, float32 resident
+// measured to take heavy_from_ns or more in all on one thread (HostRunRecord::item_ps: the last
+// run's chunks' own times summed, over its work-items), into more: about chunk_ns each, up to a
+// few per thread. H200 host, 16 threads, float32 resident
 // there, medians of 150 (session 25, runs BF, BG and BH): sin/exp/cos of 4096 elements 142-157
 // us on one thread, 22-31 in 64 chunks; of 16384 578 us on one thread, 186-212 in 4 chunks of
 // 4096 and 59-79 in 64. a*b+c (light, about 0.5 ns an element) gains nothing from chunks below
@@ -281,16 +283,29 @@ void HostQueue::Core::run_kernel(KernelRun& r) {
   const std::size_t chunks = r.explicit_local ? std::clamp<std::size_t>(total / r.group, 1, threads * chunks_per_thread)
                                               : host_item_chunks(r.kernel->item_ps(), total, threads);
   const weft_host::Launch* geometry = &r.geometry;
+  const auto since = [](std::chrono::steady_clock::time_point from) {
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - from).count());
+  };
+  // The work-items' time on the threads that ran them: each chunk's own time, summed (the pool's
+  // wake-up and the wait for the last chunk left out), so a run in chunks measures them as well
+  // as a run on one thread does.
+  std::uint64_t work_ns = 0;
   if (chunks == 1) {
     run(argv.data(), geometry, 0, total);
+    work_ns = since(t0);
   } else {
-    auto body = [&](std::size_t c) { run(argv.data(), geometry, total * c / chunks, total * (c + 1) / chunks); };
+    std::atomic<std::uint64_t> busy{0};
+    auto body = [&](std::size_t c) {
+      const auto c0 = std::chrono::steady_clock::now();
+      run(argv.data(), geometry, total * c / chunks, total * (c + 1) / chunks);
+      busy.fetch_add(since(c0), std::memory_order_relaxed);
+    };
     pool.run(chunks, body);
+    work_ns = busy.load(std::memory_order_relaxed);
   }
-  const auto ns = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
-  r.kernel->note_run_ns(ns);
-  if (!r.explicit_local) r.kernel->note_item_ps(host_item_ps_after(r.kernel->item_ps(), total, chunks, threads, ns));
+  r.kernel->note_run_ns(since(t0));
+  if (!r.explicit_local) r.kernel->note_item_ps(host_item_ps_after(r.kernel->item_ps(), total, work_ns));
 }
 
 std::size_t host_item_chunks(std::uint64_t item_ps, std::size_t total, std::size_t threads) {
@@ -304,16 +319,11 @@ std::size_t host_item_chunks(std::uint64_t item_ps, std::size_t total, std::size
   return std::max(by_count, std::min({by_time, most, total}));
 }
 
-std::uint64_t host_item_ps_after(std::uint64_t known, std::size_t total, std::size_t chunks, std::size_t threads,
-                                 std::uint64_t ns) {
+std::uint64_t host_item_ps_after(std::uint64_t known, std::size_t total, std::uint64_t work_ns) {
+  // (The call's own time is in a run's: measured_from keeps it small against the work-items'.)
   if (total < measured_from) return known;
-  // A run on one thread measures a work-item's time (the call's own included, which
-  // measured_from keeps small); a run in chunks bounds it from above (the threads it kept busy
-  // times the run, the pool's wake-up included): kept only where it is lower than what was known.
-  const double busy = static_cast<double>(std::min(chunks, threads));
-  const double per_item = static_cast<double>(ns) * 1e3 * busy / static_cast<double>(total);
-  const auto ps = static_cast<std::uint64_t>(std::max(1.0, per_item));
-  return chunks == 1 || known == 0 || ps < known ? ps : known;
+  const double per_item = static_cast<double>(work_ns) * 1e3 / static_cast<double>(total);
+  return static_cast<std::uint64_t>(std::max(1.0, per_item));
 }
 
 namespace {

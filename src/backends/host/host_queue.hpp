@@ -107,10 +107,9 @@ std::size_t host_default_local_size(std::size_t global, unsigned dim);
 /// measured): chunks of 4096 work-items (one below that), or, where the work-items take 50 us or
 /// more in all, about a microsecond each, at most four per thread (host_queue.cpp).
 std::size_t host_item_chunks(std::uint64_t item_ps, std::size_t total, std::size_t threads);
-/// What a work-item takes after a run of total work-items in chunks on threads took ns, from
-/// known before it: a run on one thread measures it, a run in chunks only lowers it; runs of
-/// fewer than 512 work-items leave it as it was.
-std::uint64_t host_item_ps_after(std::uint64_t known, std::size_t total, std::size_t chunks, std::size_t threads,
-                                 std::uint64_t ns);
+/// What a work-item takes after a run of total work-items whose chunks took work_ns on their
+/// threads in all (a run on one thread: its time), from known before it: work_ns over total;
+/// runs of fewer than 512 work-items leave it as it was (their time is mostly the call's).
+std::uint64_t host_item_ps_after(std::uint64_t known, std::size_t total, std::uint64_t work_ns);
 
 }  // namespace weft::detail

@@ -1,5 +1,6 @@
 // How the host backend cuts a launch without a local size into chunks (host_item_chunks) and
-// what it learns of a kernel's work-items from its runs (host_item_ps_after).
+// what it learns of a kernel's work-items from its runs (host_item_ps_after: the chunks' own
+// times summed over the work-items).
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -39,19 +40,27 @@ TEST(HostChunks, HeavyWorkItemsAreCutIntoChunksOfAboutAMicrosecond) {
   EXPECT_EQ(host_item_chunks(30000, 4096, 1), 1u);
 }
 
-TEST(HostChunks, ARunOnOneThreadMeasuresAWorkItemAndARunInChunksOnlyLowersIt) {
-  // 10^4 work-items in 20 us on one thread: 2 ns each, whatever was known.
-  EXPECT_EQ(host_item_ps_after(0, 10000, 1, threads, 20000), 2000u);
-  EXPECT_EQ(host_item_ps_after(500, 10000, 1, threads, 20000), 2000u);
-  // In 64 chunks on 16 threads, 10^5 of them in 20 us: at most 3.2 ns each (16 threads busy).
-  EXPECT_EQ(host_item_ps_after(0, 100000, 64, threads, 20000), 3200u);
-  EXPECT_EQ(host_item_ps_after(2000, 100000, 64, threads, 20000), 2000u);  // kept: lower
-  EXPECT_EQ(host_item_ps_after(5000, 100000, 64, threads, 20000), 3200u);  // lowered
-  // In 2 chunks: two threads busy.
-  EXPECT_EQ(host_item_ps_after(0, 10000, 2, threads, 10000), 2000u);
+TEST(HostChunks, ARunMeasuresAWorkItemFromItsChunksOwnTimes) {
+  // 10^4 work-items whose chunks took 20 us in all: 2 ns each, whatever was known before (a
+  // kernel whose work-items' cost depends on its arguments follows its latest run).
+  EXPECT_EQ(host_item_ps_after(0, 10000, 20000), 2000u);
+  EXPECT_EQ(host_item_ps_after(500, 10000, 20000), 2000u);
+  EXPECT_EQ(host_item_ps_after(30000, 10000, 20000), 2000u);
   // Runs of fewer than 512 work-items are mostly the call's own time: not measured.
-  EXPECT_EQ(host_item_ps_after(700, 511, 1, threads, 90000), 700u);
-  EXPECT_EQ(host_item_ps_after(0, 100, 1, threads, 90000), 0u);
+  EXPECT_EQ(host_item_ps_after(700, 511, 90000), 700u);
+  EXPECT_EQ(host_item_ps_after(0, 100, 90000), 0u);
+  // Never 0 once measured (0 means not yet).
+  EXPECT_EQ(host_item_ps_after(0, 1 << 20, 0), 1u);
+}
+
+TEST(HostChunks, AKernelMeasuredHeavyThenLightGoesBackToItsChunksOf4096) {
+  // A run of 4096 heavy work-items (123 us on the threads) cuts the next launch into 64; a run
+  // of light ones after it (2000 work-items, 1 us on the threads, wherever the pool's wake-up
+  // went) brings the next launch of 2000 back to one chunk.
+  std::uint64_t ps = host_item_ps_after(0, 4096, 123000);
+  EXPECT_EQ(host_item_chunks(ps, 2000, threads), 60u);
+  ps = host_item_ps_after(ps, 2000, 1000);
+  EXPECT_EQ(host_item_chunks(ps, 2000, threads), 1u);
 }
 
 }  // namespace
