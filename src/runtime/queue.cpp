@@ -74,9 +74,10 @@ Event Queue::read(const Buffer& src, void* dst, std::size_t bytes, std::size_t s
                   Blocking blocking, std::span<const Event> wait) {
   check_range("read", src, src_offset, bytes, *checked(impl_));
   if (!dst && bytes) throw InvalidArgument("read: null destination pointer");
-  if (blocking == Blocking::yes && bytes && bytes <= detail::kSmallReadBytes) {
-    // Through the device's pinned block (runtime/small_reads.hpp), where its reads go so and
-    // nobody holds it.
+  if (blocking == Blocking::yes && bytes && bytes <= detail::kSmallReadBytes &&
+      detail::small_reads_through_pinned(*impl_->device())) {
+    // Through the device's pinned block (runtime/small_reads.hpp), where nobody holds it. (The
+    // capability asked first: a device whose reads do not go so makes no Device handle here.)
     Device device(impl_->device());
     if (detail::SmallReadLease block = detail::take_small_read_block(device)) {
       Event e = ordered(impl_, wait, [&](std::span<const detail::EventPtr> w) {

@@ -1,9 +1,9 @@
 // Host queues: enqueue returns at once; a worker thread per queue runs the commands in
 // order, so host code overlaps host kernels. A kernel launch splits its work-items over the
 // device's thread pool, the worker taking a share.
-#include <atomic>
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -290,21 +290,20 @@ void HostQueue::Core::run_kernel(KernelRun& r) {
   // The work-items' time on the threads that ran them: each chunk's own time, summed (the pool's
   // wake-up and the wait for the last chunk left out), so a run in chunks measures them as well
   // as a run on one thread does.
-  std::uint64_t work_ns = 0;
+  std::atomic<std::uint64_t> busy{0};
   if (chunks == 1) {
     run(argv.data(), geometry, 0, total);
-    work_ns = since(t0);
   } else {
-    std::atomic<std::uint64_t> busy{0};
     auto body = [&](std::size_t c) {
       const auto c0 = std::chrono::steady_clock::now();
       run(argv.data(), geometry, total * c / chunks, total * (c + 1) / chunks);
       busy.fetch_add(since(c0), std::memory_order_relaxed);
     };
     pool.run(chunks, body);
-    work_ns = busy.load(std::memory_order_relaxed);
   }
-  r.kernel->note_run_ns(since(t0));
+  const std::uint64_t ns = since(t0);  // (one clock read for both figures of a run on one thread)
+  r.kernel->note_run_ns(ns);
+  const std::uint64_t work_ns = chunks == 1 ? ns : busy.load(std::memory_order_relaxed);
   if (!r.explicit_local) r.kernel->note_item_ps(host_item_ps_after(r.kernel->item_ps(), total, work_ns));
 }
 
