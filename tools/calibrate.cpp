@@ -57,6 +57,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("math_per_s").value(c.math_per_s);
   w.key("narrow_math_per_s").value(c.narrow_math_per_s);
   w.key("mid_math_per_s").value(c.mid_math_per_s);
+  w.key("spread_from_s").value(c.spread_from_s);
   w.key("to_device_latency_s").value(c.to_device_latency_s);
   w.key("to_host_latency_s").value(c.to_host_latency_s);
   w.key("to_device_small_Bps").value(c.to_device_small_Bps);
@@ -100,7 +101,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
 void print_table(const std::vector<DeviceCosts>& all) {
   std::cout << std::left << std::setw(13) << "device" << std::right << std::setw(9) << "launch" << std::setw(9) << "wide" << std::setw(9) << "queued" << std::setw(9) << "wide q" << std::setw(9) << "scan" << std::setw(9) << "scan w" << std::setw(9) << "scan q" << std::setw(9) << "reduce" << std::setw(9)
             << "sync" << std::setw(12) << "bandwidth" << std::setw(10) << "f32 ops" << std::setw(10) << "f64 ops"
-            << std::setw(10) << "int ops" << std::setw(10) << "math f32" << std::setw(10) << "math 1ch" << std::setw(10) << "math 4ch" << std::setw(9) << "lat to" << std::setw(9) << "lat from" << std::setw(9) << "more fr" << std::setw(11) << "small to" << std::setw(11) << "small from"
+            << std::setw(10) << "int ops" << std::setw(10) << "math f32" << std::setw(10) << "math 1ch" << std::setw(10) << "math 4ch" << std::setw(9) << "spread" << std::setw(9) << "lat to" << std::setw(9) << "lat from" << std::setw(9) << "more fr" << std::setw(11) << "small to" << std::setw(11) << "small from"
             << std::setw(12) << "to device"
             << std::setw(12) << "to host" << std::setw(12) << "pinned to" << std::setw(12) << "pinned from"
             << std::setw(11) << "sort <64K" << std::setw(11) << "sort keys" << std::setw(10) << "sort +"
@@ -111,7 +112,7 @@ void print_table(const std::vector<DeviceCosts>& all) {
     std::cout << std::left << std::setw(13) << c.selector << std::right << std::setw(9) << us(c.launch_s) << std::setw(9) << us(c.wide_launch_s)
               << std::setw(9) << us(c.queued_launch_s) << std::setw(9) << us(c.wide_queued_s) << std::setw(9) << us(c.scan_launch_s) << std::setw(9) << us(c.scan_wide_s) << std::setw(9) << us(c.scan_queued_s) << std::setw(9) << us(c.reduce_s) << std::setw(9) << us(c.sync_s) << std::setw(12) << rate(c.bandwidth_Bps) << std::setw(10)
               << ops(c.ops_per_s[0]) << std::setw(10) << ops(c.ops_per_s[1]) << std::setw(10) << ops(c.ops_per_s[2]) << std::setw(10) << ops(c.math_per_s) << std::setw(10) << ops(c.narrow_math_per_s) << std::setw(10) << ops(c.mid_math_per_s)
-              << std::setw(9) << us(c.to_device_latency_s) << std::setw(9) << us(c.to_host_latency_s) << std::setw(9)
+              << std::setw(9) << (c.spread_from_s > 0 ? us(c.spread_from_s) : "-") << std::setw(9) << us(c.to_device_latency_s) << std::setw(9) << us(c.to_host_latency_s) << std::setw(9)
               << (c.to_host_more_s > 0 ? us(c.to_host_more_s) : "-") << std::setw(11)
               << (c.memory_is_host ? "host mem" : rate(c.to_device_small_Bps)) << std::setw(11)
               << rate(c.to_host_small_Bps) << std::setw(12)

@@ -66,6 +66,12 @@ struct WEFT_API DeviceCapabilities {
   /// unless the queue profiles (and then on the device's clock). Online placement learning
   /// times operations by them where this is set.
   bool markers_carry_host_times = false;
+  /// A launch without a local size whose work-items take this long or more in all on one
+  /// thread is cut into many short chunks over every thread, where lighter ones run a chunk of
+  /// 4096 work-items a thread (the host backend: 50 us; backends/host/host_queue.hpp). 0: a
+  /// launch's chunks do not depend on its work. The placement model (DeviceCosts::spread_from_s)
+  /// takes a heavy operation's time there from the rate of all threads, not of one a chunk.
+  double spreads_work_from_s = 0;
   /// Reads of several buffers into pageable host memory are cheaper queued together and waited
   /// for once than one after another: an OpenCL CPU device, whose worker threads make each
   /// blocking read a round trip (PoCL on the 2-core VM: three reads 45-58 us one by one, 24

@@ -162,6 +162,14 @@ struct WEFT_API DeviceCosts {
   // estimated at 80 us took 200-300). The host backend's pool scales a thread a chunk up to
   // its width, and this changes little there. 0: not measured (format 18 on).
   double mid_math_per_s = 0;
+  // A CPU backend that cuts a heavy launch over every thread (DeviceCapabilities::
+  // spreads_work_from_s, format 22): an operation whose math functions take this long or more
+  // on one thread (narrow_math_per_s) runs at the rate of all of them (math_per_s, at most
+  // mid_math_per_s) and wakes the pool, whatever its size. 0: one thread a chunk throughout.
+  // The H200's host (16 threads) evaluated sin/exp/cos of 4096 elements in 23-29 us, spread,
+  // where one thread's rate said 145 us, and auto sent that expression of 10^4 elements from
+  // host memory to a GPU at 1.2 times the host's time (run BS).
+  double spread_from_s = 0;
   // Copies as arrays make them (an array made on the device from host memory; an array just
   // made on the device, read into fresh host memory after its queue finished), timed at 64 bytes, at
   // small_copy_bytes and at a few MiB: a copy of b bytes costs
@@ -269,6 +277,10 @@ struct WEFT_API DeviceCosts {
   /// Seconds to evaluate calls math functions in an operation of elements elements (math_per_s,
   /// narrowed to the chunks a CPU backend's threads take); infinite when no rate was measured.
   double math_s(double calls, std::int64_t elements) const noexcept;
+  /// Whether an operation of calls math functions is spread over every thread (spread_from_s).
+  bool spreads(double calls) const noexcept {
+    return spread_from_s > 0 && narrow_math_per_s > 0 && calls / narrow_math_per_s >= spread_from_s;
+  }
   /// Seconds the device's own sort takes for keys float32-key equivalents, its overhead
   /// included (sync excluded); infinite when its rate was not measured.
   double sort_s(double keys) const noexcept;

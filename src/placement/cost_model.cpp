@@ -85,6 +85,11 @@ double DeviceCosts::math_s(double calls, std::int64_t elements) const noexcept {
   double rate = math_per_s;
   const double chunks = std::ceil(static_cast<double>(std::max<std::int64_t>(elements, 1)) / narrow_elements);
   const auto at_most = [&rate](double r) { rate = rate > 0 ? std::min(rate, r) : r; };
+  if (spreads(calls)) {
+    // Cut over every thread: their rate, as the wide and the four chunks' operations had it.
+    if (mid_math_per_s > 0) at_most(mid_math_per_s);
+    return move_s(calls, rate);
+  }
   // One thread a chunk of narrow_elements: a small operation runs on few of them.
   if (narrow_math_per_s > 0) at_most(narrow_math_per_s * chunks);
   // And from four chunks' measured rate up, never down (below four chunks it tells nothing).
@@ -275,7 +280,11 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
     const double narrow = timed_scan ? DeviceCosts::scan_small_elements : DeviceCosts::narrow_elements;
     // (A scan longer than the small one, where the wide scan was timed: its wake-up is in that.)
     const bool woken_in_scan = timed_scan && c.scan_wide_s > 0;
-    const bool wide = !woken_in_scan && c.wide_launch_s > 0 && static_cast<double>(work.elements) > narrow;
+    // (A heavy one spread over a CPU backend's threads wakes its pool too, however small.)
+    const bool spread = !timed_scan && work.arithmetic == Arithmetic::float32 && c.math_per_s > 0 &&
+                        c.spreads(work.math_calls);
+    const bool wide =
+        !woken_in_scan && c.wide_launch_s > 0 && (static_cast<double>(work.elements) > narrow || spread);
     // A wide operation wakes a CPU backend's pool once: the launches right after find it awake.
     // Launches after the first are queued behind it: each costs queued_launch_s where measured.
     // A scan, where the device's was timed: its launches as timed.

@@ -58,10 +58,11 @@ namespace {
 // Highway's vqsort where libweft_vqsort loads; format 20 times a GPU's further reads through
 // its pinned block (DeviceCosts::to_host_more_s, to_host_more_bytes) and sorts at five sizes
 // (DeviceCosts::sort_curve_s); format 21 times an elementwise operation's launch as arrays make
-// it (DeviceCosts::eval_launch_s). A file of another format is measured again (an older weft's
-// files lack fields this one uses, or hold figures of another meaning), with an info line
-// rather than a warning.
-constexpr const char* header = "weft-costs 21";
+// it (DeviceCosts::eval_launch_s); format 22 adds a CPU backend's spreading of heavy launches
+// (DeviceCosts::spread_from_s) and times its one thread's math rate below it. A file of
+// another format is measured again (an older weft's files lack fields this one uses, or hold
+// figures of another meaning), with an info line rather than a warning.
+constexpr const char* header = "weft-costs 22";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -87,6 +88,7 @@ void each_number(C& c, F&& f) {
   f("math_per_s", c.math_per_s);
   f("narrow_math_per_s", c.narrow_math_per_s);
   f("mid_math_per_s", c.mid_math_per_s);
+  f("spread_from_s", c.spread_from_s);
   f("to_device_latency_s", c.to_device_latency_s);
   f("to_host_latency_s", c.to_host_latency_s);
   f("to_device_small_Bps", c.to_device_small_Bps);

@@ -217,6 +217,43 @@ TEST(PlacementCopyTerms, AFewThreadsMathScalesFromFourChunksNotFromOne) {
   EXPECT_DOUBLE_EQ(host.math_s(3e5, 100'000), before[2]);
 }
 
+// The host backend cuts a launch whose work-items take 50 us or more on one thread over every
+// thread, whatever its size (DeviceCosts::spread_from_s). The H200's host (run BS): one thread
+// 0.17 G calls/s, four chunks 3.4, wide 2.4; sin/exp/cos (six calls an element) of 4096
+// elements took 23-29 us where one thread a chunk said 145 us.
+TEST(PlacementCopyTerms, AHeavyOperationSpreadOverTheHostsThreadsTakesTheirRateAndWakesThePool) {
+  DeviceCosts cpu;
+  cpu.math_per_s = 2.4e9;
+  cpu.narrow_math_per_s = 0.17e9;
+  cpu.mid_math_per_s = 3.4e9;
+  // Not spread: one thread a chunk (10^4 elements: three chunks).
+  EXPECT_DOUBLE_EQ(cpu.math_s(6e4, 10'000), 6e4 / (0.17e9 * 3));
+  cpu.spread_from_s = 50e-6;
+  // 6e4 calls take 353 us on one thread: spread, at all threads' rate, however few chunks.
+  EXPECT_TRUE(cpu.spreads(6e4));
+  EXPECT_DOUBLE_EQ(cpu.math_s(6e4, 10'000), 6e4 / 2.4e9);
+  EXPECT_DOUBLE_EQ(cpu.math_s(6e4, 2'000), 6e4 / 2.4e9);
+  // At most the four chunks' rate where that is lower.
+  cpu.mid_math_per_s = 1.5e9;
+  EXPECT_DOUBLE_EQ(cpu.math_s(6e4, 10'000), 6e4 / 1.5e9);
+  // 6e3 calls (10^3 elements) take 35 us on one thread: below the spread, one chunk's rate.
+  EXPECT_FALSE(cpu.spreads(6e3));
+  EXPECT_DOUBLE_EQ(cpu.math_s(6e3, 1'000), 6e3 / 0.17e9);
+  // A spread operation (2000 elements: 71 us on one thread) wakes the pool however small; one
+  // below the spread does not.
+  std::vector<DeviceCosts> t = h200_table();
+  t[host].math_per_s = 2.4e9;
+  t[host].narrow_math_per_s = 0.17e9;
+  t[host].spread_from_s = 50e-6;
+  const Chooser chooser(t);
+  const DeviceCosts& h = chooser.devices()[host];
+  const auto in3 = inputs(8e3, 3, on_host);
+  const double heavy = chooser.estimate(host, three_inputs(2000, 100, 6, false), in3).launch;
+  const double light = chooser.estimate(host, three_inputs(2000, 2, 0, false), in3).launch;
+  EXPECT_DOUBLE_EQ(heavy - light, h.wide_launch_s - h.launch_s);
+  EXPECT_GT(h.wide_launch_s, h.launch_s);
+}
+
 TEST(PlacementCopyTerms, AWideOperationWakesTheHostsPoolOnce) {
   Chooser chooser(h200_table());
   const DeviceCosts& h = chooser.devices()[host];

@@ -65,6 +65,7 @@ class HostBackend final : public BackendImpl {
     caps.prefers_row_kernels = true;
     caps.native_api = true;
     caps.markers_carry_host_times = true;  // a marker reads the steady clock
+    caps.spreads_work_from_s = static_cast<double>(host_heavy_from_ns) * 1e-9;
     caps.dlpack_device_type = 1;  // kDLCPU
     device_ = std::make_shared<HostDevice>(std::move(info));
   }

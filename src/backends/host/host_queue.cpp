@@ -30,7 +30,7 @@ namespace {
 // bench's a*b+c of 10^4 elements on the host took 47 us (21 in run BD, another lease), so a
 // light launch keeps its chunks of 4096.
 constexpr std::size_t min_items_per_chunk = 4096;
-constexpr std::uint64_t heavy_from_ns = 50'000;
+constexpr std::uint64_t heavy_from_ns = host_heavy_from_ns;
 constexpr std::uint64_t chunk_ns = 1'000;
 // A run of fewer work-items is not measured (its time is mostly the call's).
 constexpr std::size_t measured_from = 512;

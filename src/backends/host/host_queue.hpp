@@ -102,6 +102,11 @@ class HostQueue final : public QueueImpl {
 /// size up to 1024 in dimension 0, 1 elsewhere (host work-groups only shape get_local_id).
 std::size_t host_default_local_size(std::size_t global, unsigned dim);
 
+/// A launch without a local size whose work-items take this long or more in all on one thread
+/// is heavy: cut into chunks of about a microsecond over every thread (host_item_chunks;
+/// DeviceCapabilities::spreads_work_from_s).
+inline constexpr std::uint64_t host_heavy_from_ns = 50'000;
+
 /// The chunks (tasks on the pool) a launch of total work-items without a local size is cut into
 /// on threads, given what one of its work-items takes on one thread (picoseconds; 0: not yet
 /// measured): chunks of 4096 work-items (one below that), or, where the work-items take 50 us or
