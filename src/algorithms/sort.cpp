@@ -154,7 +154,7 @@ std::optional<detail::AutoPlacement> placed_sort(const Array& a, std::optional<i
     std::int64_t n, rows;
     std::size_t item_bytes;
   } job{n, rows, size_of(a.dtype())};
-  return detail::place_automatically(Expr(a), what, false, [&job](WorkEstimate& w) {
+  return detail::place_array(a, what, [&job](WorkEstimate& w) {
     WorkEstimate s = sort_work(job.n, job.item_bytes, job.rows);
     s.result_to_host = w.result_to_host;
     w = s;
@@ -169,10 +169,9 @@ Array placed_result(const std::optional<detail::AutoPlacement>& placed, Array r)
   return r;
 }
 
-// The array a sort reads: a seen from the device chosen for it (placed's expression is a
-// alone), else a.
+// The array a sort reads: a seen from the device chosen for it, else a.
 const Array& sorted_input(const Array& a, const std::optional<detail::AutoPlacement>& placed) {
-  return placed ? placed->expr.node()->array : a;
+  return placed ? placed->array : a;
 }
 
 }  // namespace

@@ -100,15 +100,12 @@ Unique unique(const Array& a, bool return_index, bool return_inverse, bool retur
   // Device auto (an automatic array): where the chooser expects its sort to finish first
   // (weft::sort_work, with the device's measured sort rate; the scan over the sorted keys is
   // one pass more), its results automatic too.
-  std::optional<detail::AutoPlacement> placed;
-  if (a && a.is_auto()) {
-    placed = detail::place_automatically(Expr(a), "unique", false, [&](WorkEstimate& w) {
-      WorkEstimate s = sort_work(a.size(), size_of(a.dtype()), 1);
-      s.result_to_host = w.result_to_host;
-      w = s;
-    });
-  }
-  Unique u = unique_on(placed ? a.to(placed->device) : a, return_index, return_inverse, return_counts, equal_nan);
+  const std::optional<detail::AutoPlacement> placed = detail::place_array(a, "unique", [&](WorkEstimate& w) {
+    WorkEstimate s = sort_work(a.size(), size_of(a.dtype()), 1);
+    s.result_to_host = w.result_to_host;
+    w = s;
+  });
+  Unique u = unique_on(placed ? placed->array : a, return_index, return_inverse, return_counts, equal_nan);
   if (placed) {
     detail::learn_when_done(*placed);
     if (placed->chosen) {

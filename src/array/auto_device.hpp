@@ -31,6 +31,7 @@ struct AutoPlacement {
   bool chosen;    // by the chooser (every array automatic): the result is automatic too
   std::shared_ptr<const AutoDecision> decision;  // when chosen
   std::uint64_t result_tag = 0;  // the chain step its result is (placement/chain_trace.hpp), for mark_automatic
+  Array array = Array();  // place_array: the array seen from there (expr holds no node)
 };
 
 /// Online learning (WEFT_PLACEMENT_LEARN=1; off by default): the time from the decision to the
@@ -51,6 +52,13 @@ void learn_when_done(const AutoPlacement& placed, const Future<double>* result =
 /// its decisions are remembered apart from evaluation's (what is in the signature).
 std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host,
                                                  const std::function<void(WorkEstimate&)>& shape = {});
+
+/// Device auto for an operation that reads one whole array (a sort, unique): place_automatically
+/// of Expr(array) without making the expression (an operation's own cost, on the path of every
+/// automatic sort), the result's array seen from the device chosen (AutoPlacement::array).
+/// Nothing when array is not automatic.
+std::optional<AutoPlacement> place_array(const Array& array, const char* what,
+                                         const std::function<void(WorkEstimate&)>& shape);
 
 /// Device auto for an operation that reads no array (polygon_mask): the pinned device, else the
 /// chooser's choice for work and inputs (host memory it reads), remembered per signature.

@@ -242,20 +242,29 @@ void count_leaves(const ExprNode& n, Leaves& l) {
   for (const auto& k : n.kids) count_leaves(*k, l);
 }
 
+// One node's kind, dtype and operator into w's flags and signature.
+void note_node(ExprNode::Kind kind, DType dtype, std::string_view op, Walk& w) {
+  if (dtype == DType::float64) w.any_float64 = true;
+  if (is_floating(dtype)) w.any_float = true;
+  w.signature = (w.signature ^ (static_cast<std::uint64_t>(kind) << 8 | static_cast<std::uint64_t>(dtype))) *
+                0x100000001b3ULL;
+  // (FNV-1a over the operator's name: the same in every run, as the stored learnt factors need.)
+  for (const char c : op) w.signature = (w.signature ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+}
+
+// A leaf's array: its allocation and residence, once per allocation.
+void note_array(const Array& a, const AutoTable& t, Walk& w) {
+  if (w.seen.contains(a.allocation_id())) return;
+  w.seen.push_back(a.allocation_id());
+  residence_of(a, t, w.busy, w.inputs.emplace_back());
+}
+
 void walk(const ExprNode& n, const AutoTable& t, Walk& w) {
   const double ops = node_ops(n);
   w.ops_per_element += ops;
   if (ops == 16 && n.kind != ExprNode::Kind::call) w.math_per_element += 1;
-  if (n.dtype == DType::float64) w.any_float64 = true;
-  if (is_floating(n.dtype)) w.any_float = true;
-  w.signature = (w.signature ^ (static_cast<std::uint64_t>(n.kind) << 8 | static_cast<std::uint64_t>(n.dtype))) *
-                0x100000001b3ULL;
-  // (FNV-1a over the operator's name: the same in every run, as the stored learnt factors need.)
-  for (const char c : n.op) w.signature = (w.signature ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-  if (n.kind == ExprNode::Kind::leaf && !w.seen.contains(n.array.allocation_id())) {
-    w.seen.push_back(n.array.allocation_id());
-    residence_of(n.array, t, w.busy, w.inputs.emplace_back());
-  }
+  note_node(n.kind, n.dtype, n.op, w);
+  if (n.kind == ExprNode::Kind::leaf) note_array(n.array, t, w);
   for (const auto& k : n.kids) walk(*k, t, w);
 }
 
@@ -376,12 +385,10 @@ struct Analysis {
   std::uint64_t signature = 0;
 };
 
-Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const AutoTable& t) {
-  Analysis a;
-  Walk w(a.allocations, a.residences);
-  walk(*expr.node(), t, w);
+// The estimate of evaluating what w walked (elements of dtype) into a.
+void estimate(Analysis& a, const Walk& w, std::int64_t elements, DType dtype, const char* what, bool result_to_host) {
   WorkEstimate& work = a.work;
-  work.elements = expr.shape().size();
+  work.elements = elements;
   const double n = static_cast<double>(work.elements);
   for (const InputResidence& in : a.inputs()) work.bytes_read += in.bytes;
   work.ops = n * std::max(1.0, w.ops_per_element + (result_to_host ? 1.0 : 0.0));
@@ -392,7 +399,7 @@ Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const 
     work.result_bytes = 8;
     work.reduction = true;
   } else {
-    work.bytes_written = n * static_cast<double>(size_of(expr.dtype()));
+    work.bytes_written = n * static_cast<double>(size_of(dtype));
     // A result computed from host data alone is likely read on the host; one computed from
     // data already on a device likely stays for the next operation there.
     const std::span<const InputResidence> inputs = a.inputs();
@@ -404,6 +411,23 @@ Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const 
   }
   a.signature = w.signature;
   for (const char* p = what; *p; ++p) a.signature = (a.signature ^ static_cast<unsigned char>(*p)) * 0x100000001b3ULL;
+}
+
+Analysis analyse(const Expr& expr, const char* what, bool result_to_host, const AutoTable& t) {
+  Analysis a;
+  Walk w(a.allocations, a.residences);
+  walk(*expr.node(), t, w);
+  estimate(a, w, expr.shape().size(), expr.dtype(), what, result_to_host);
+  return a;
+}
+
+// The same for one array (Expr(array)'s analysis, without making the expression).
+Analysis analyse(const Array& array, const char* what, bool result_to_host, const AutoTable& t) {
+  Analysis a;
+  Walk w(a.allocations, a.residences);
+  note_node(ExprNode::Kind::leaf, array.dtype(), {}, w);
+  note_array(array, t, w);
+  estimate(a, w, array.size(), array.dtype(), what, result_to_host);
   return a;
 }
 
@@ -422,6 +446,50 @@ std::shared_ptr<const std::vector<ChainStep>> chain_after(const Expr& expr, bool
   return remembered_after(analyse(expr, reduction ? "sum" : "eval", reduction, auto_table()));
 }
 
+namespace {
+
+// What the chooser decided for an analysed operation: the device (an index into the table),
+// the decision to learn from (when made afresh) and its chain step.
+struct Decided {
+  std::size_t device;
+  std::shared_ptr<const AutoDecision> decision;
+  std::uint64_t result_tag;
+};
+
+Decided decide(Analysis& a, const char* what, bool result_to_host, const std::function<void(WorkEstimate&)>& shape,
+               const AutoTable& t) {
+  if (shape) shape(a.work);
+  // The operations that followed this one last time, when it begins a chain (chain_trace.hpp).
+  const NotedOperation noted =
+      t.chains ? note_operation(a.allocations.view(), a.inputs(), a.signature, a.work, result_to_host) : NotedOperation{};
+  const std::span<const ChainStep> following =
+      noted.following ? std::span<const ChainStep>(*noted.following) : std::span<const ChainStep>();
+  bool remembered = false;
+  const std::size_t after = last_worked(t);
+  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs(), &remembered, after, following);
+  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs(), a.signature, after, following));
+  // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
+  // observe() drops the remembered decision while its estimate is still moving. Its clock
+  // starts here, after the choice (a remembered one reads no clock). An operation reading an
+  // input whose producer is still pending is not timed: queued behind it, or copying it
+  // elsewhere, its time from here would include the producer's.
+  std::shared_ptr<const AutoDecision> decision;
+  if (!remembered && t.learn && !any_pending(a.inputs())) {
+    const std::span<const InputResidence> inputs = a.inputs();
+    decision = std::make_shared<const AutoDecision>(AutoDecision{
+        a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best,
+        std::chrono::steady_clock::now(), after});
+  }
+  return {best, std::move(decision), noted.result_tag};
+}
+
+// An automatic array seen from d: itself when it is there already (no move, no Device made).
+Array array_seen_from(const Array& a, const Device& d) {
+  return a.buffer_handle().impl()->device() == d.impl() ? a : a.to(d);
+}
+
+}  // namespace
+
 std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host,
                                                  const std::function<void(WorkEstimate&)>& shape) {
   Leaves leaves;
@@ -437,32 +505,26 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   }
   const AutoTable& t = auto_table();
   Analysis a = analyse(expr, what, result_to_host, t);
-  if (shape) shape(a.work);
-  // The operations that followed this one last time, when it begins a chain (chain_trace.hpp).
-  const NotedOperation noted =
-      t.chains ? note_operation(a.allocations.view(), a.inputs(), a.signature, a.work, result_to_host) : NotedOperation{};
-  const std::span<const ChainStep> following =
-      noted.following ? std::span<const ChainStep>(*noted.following) : std::span<const ChainStep>();
-  bool remembered = false;
-  const std::size_t after = last_worked(t);
-  const std::size_t best = t.chooser.choose_cached(a.signature, a.work, a.inputs(), &remembered, after, following);
-  WEFT_LOG_INFO(t.chooser.explain(what, a.work, a.inputs(), a.signature, after, following));
-  const Device& d = t.devices[best];
-  // Only a decision made afresh is timed (a marker and a callback cost a few microseconds):
-  // observe() drops the remembered decision while its estimate is still moving. Its clock
-  // starts here, after the choice (a remembered one reads no clock). An operation reading an
-  // input whose producer is still pending is not timed: queued behind it, or copying it
-  // elsewhere, its time from here would include the producer's.
-  std::shared_ptr<const AutoDecision> decision;
-  if (!remembered && t.learn && !any_pending(a.inputs())) {
-    const std::span<const InputResidence> inputs = a.inputs();
-    decision = std::make_shared<const AutoDecision>(AutoDecision{
-        a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best,
-        std::chrono::steady_clock::now(), after});
-  }
+  Decided decided = decide(a, what, result_to_host, shape, t);
+  const Device& d = t.devices[decided.device];
   // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
   const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
-  return AutoPlacement{d, there ? expr : seen_from(expr, d), true, std::move(decision), noted.result_tag};
+  return AutoPlacement{d, there ? expr : seen_from(expr, d), true, std::move(decided.decision), decided.result_tag};
+}
+
+std::optional<AutoPlacement> place_array(const Array& array, const char* what,
+                                         const std::function<void(WorkEstimate&)>& shape) {
+  if (!array || !array.is_auto()) return std::nullopt;
+  if (is_pinned()) {
+    WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
+    return AutoPlacement{pinned, Expr(NodePtr()), true, nullptr, 0, array_seen_from(array, pinned)};
+  }
+  const AutoTable& t = auto_table();
+  Analysis a = analyse(array, what, false, t);
+  Decided decided = decide(a, what, false, shape, t);
+  const Device& d = t.devices[decided.device];
+  return AutoPlacement{d, Expr(NodePtr()), true, std::move(decided.decision), decided.result_tag,
+                       array_seen_from(array, d)};
 }
 
 AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEstimate& work,
