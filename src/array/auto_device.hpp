@@ -32,6 +32,7 @@ struct AutoPlacement {
   std::shared_ptr<const AutoDecision> decision;  // when chosen
   std::uint64_t result_tag = 0;  // the chain step its result is (placement/chain_trace.hpp), for mark_automatic
   Array array = Array();  // place_array: the array seen from there (expr holds no node)
+  bool moves = false;  // place_automatically(.., move = false): expr's arrays are not all seen from device yet
 };
 
 /// Online learning (WEFT_PLACEMENT_LEARN=1; off by default): the time from the decision to the
@@ -50,8 +51,12 @@ void learn_when_done(const AutoPlacement& placed, const Future<double>* result =
 /// shape, when given, turns the estimate of evaluating expr (its inputs, bytes read, operations
 /// per element) into the operation's own (a scan's or a sort's, include/weft/placement.hpp):
 /// its decisions are remembered apart from evaluation's (what is in the signature).
+/// move = false: expr is given as it is, its arrays not seen from the device (moves tells
+/// whether some are elsewhere), for a caller that binds them there itself (eval:
+/// assign_seen_from, src/array/evaluate.hpp), the tree's copy spared.
 std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host,
-                                                 const std::function<void(WorkEstimate&)>& shape = {});
+                                                 const std::function<void(WorkEstimate&)>& shape = {},
+                                                 bool move = true);
 
 /// Device auto for an operation that reads one whole array (a sort, unique): place_automatically
 /// of Expr(array) without making the expression (an operation's own cost, on the path of every

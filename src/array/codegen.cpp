@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "array/array_queue.hpp"
@@ -28,11 +30,17 @@ struct CallKey::Storage {
   std::vector<Leaf> leaves;
   std::vector<const ExprNode*> scalars;
   std::vector<RuntimeArg> args;
+  // A walk that sees automatic arrays from a device (CallKey::walk's target): that device, and
+  // the copies there of the views met so far (a deque: the leaves point into it).
+  const Device* target = nullptr;
+  std::deque<std::pair<const Array*, Array>> moved;
   void clear() {
     key.clear();
     leaves.clear();
     scalars.clear();
     args.clear();  // releases the buffers the call held
+    target = nullptr;
+    moved.clear();
   }
 };
 
@@ -65,7 +73,7 @@ class Generator {
  public:
   // Key mode writes into the storage of a CallKey; text mode into storage of its own.
   Generator(const Shape& out_shape, CallKey::Storage& store, bool text)
-      : shape_(out_shape), text_(text), key_(store.key), leaves_(store.leaves), scalars_(store.scalars) {}
+      : shape_(out_shape), text_(text), key_(store.key), leaves_(store.leaves), scalars_(store.scalars), store_(store) {}
 
   // The array the kernel writes, as leaf 0.
   void destination(const Array& dest) { add_leaf(dest, dest.dtype()); }
@@ -78,7 +86,7 @@ class Generator {
     }
     switch (n.kind) {
       case K::leaf: {
-        const std::string k = std::to_string(add_leaf(n.array, n.dtype));
+        const std::string k = std::to_string(add_leaf(seen(n.array), n.dtype));
         return "((" + kernel_type(n.dtype) + ")weft_a" + k + "[weft_o" + k + "])";
       }
       case K::scalar: {
@@ -242,6 +250,18 @@ class Generator {
     return convert(value(kid), kid.dtype, to);
   }
 
+  // A leaf's array as the kernel reads it: an automatic array of another device seen from the
+  // walk's target (Array::to: its copy there, made current when the call binds it), once per
+  // view; any other as it is.
+  const Array& seen(const Array& a) {
+    const Device* target = store_.target;
+    if (!target || !a.is_auto() || a.buffer_handle().impl()->device() == target->impl()) return a;
+    for (const auto& [from, to] : store_.moved) {
+      if (same_view(*from, a)) return to;
+    }
+    return store_.moved.emplace_back(&a, a.to(*target)).second;
+  }
+
   std::size_t add_leaf(const Array& a, DType dtype) {
     for (std::size_t k = 0; k < leaves_.size(); ++k) {
       if (same_view(*leaves_[k].array, a)) {  // a + a reads a through one parameter
@@ -268,7 +288,7 @@ class Generator {
   // The same order as value(): kids first to last.
   void walk_key(const ExprNode& n) {
     if (n.kind == ExprNode::Kind::leaf) {
-      add_leaf(n.array, n.dtype);
+      add_leaf(seen(n.array), n.dtype);
       return;
     }
     if (n.kind == ExprNode::Kind::scalar) {
@@ -292,6 +312,7 @@ class Generator {
   std::vector<Leaf>& leaves_;
   std::vector<const ExprNode*>& scalars_;
   std::vector<const FunctionDef*> functions_;  // text mode: the user functions called, in order
+  CallKey::Storage& store_;
   void append_number(std::size_t v) {
     char digits[24];
     const auto r = std::to_chars(digits, digits + sizeof digits, v);
@@ -517,7 +538,9 @@ CallKey& CallKey::operator<<(std::string_view text) {
   s_->key += text;
   return *this;
 }
-void CallKey::walk(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots) {
+void CallKey::walk(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots,
+                   const Device* target) {
+  s_->target = target;
   Generator g(shape, *s_, false);
   if (dest) g.destination(*dest);
   for (const ExprNode* r : roots) g.value(*r);
@@ -529,8 +552,10 @@ void CallKey::walk(const Shape& shape, const Array* dest, std::initializer_list<
 std::string_view CallKey::key() const { return s_->key; }
 std::vector<RuntimeArg>& CallKey::args() { return s_->args; }
 
-Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots) {
+Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots,
+             const Device* target) {
   CallKey::Storage store;
+  store.target = target;
   Generator g(shape, store, true);
   if (dest) g.destination(*dest);
   std::vector<std::string> values;

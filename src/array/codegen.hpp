@@ -64,8 +64,12 @@ class CallKey {
   CallKey& operator<<(std::string_view text);
   /// The expression roots (walked in order; the value is the last one's) in the output's
   /// shape: their key after the text, and their arguments. dest, when given, is leaf 0 (the
-  /// array the kernel writes, with its own offset and strides).
-  void walk(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots);
+  /// array the kernel writes, with its own offset and strides). target, when given: the
+  /// automatic arrays of the roots that are on other devices are read as seen from target
+  /// (Array::to: their copies there), as if the roots had been through seen_from(.., target)
+  /// (src/array/auto_device.hpp) without copying the trees.
+  void walk(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots,
+            const Device* target = nullptr);
   std::string_view key() const;
   std::vector<RuntimeArg>& args();
 
@@ -81,6 +85,7 @@ struct Text {
   Signature sig;
   std::vector<std::string> values;  // every root's, in order (kernels that read several)
 };
-Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots);
+Text text_of(const Shape& shape, const Array* dest, std::initializer_list<const ExprNode*> roots,
+             const Device* target = nullptr);
 
 }  // namespace weft::detail

@@ -117,12 +117,18 @@ bool steppable(const ExprNode& root) {
   return nested && holdable(root) && plain(root, root.shape);
 }
 
-bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& fused) {
+bool stepwise_may(const Array& out, const ExprNode& root, ElementwiseKernel& fused) {
   if (!config().host_prebuilt) return false;
   const Device dev = out.device();
   const DeviceStyle& style = device_style(dev);
   if (!style.host || !steppable(root)) return false;
-  if (built.count(&fused) || !compile_pending(&fused, fused.source(), style.options, dev)) return false;
+  return !built.count(&fused) && compile_pending(&fused, fused.source(), style.options, dev);
+}
+
+bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& fused) {
+  if (!stepwise_may(out, root, fused)) return false;
+  const Device dev = out.device();
+  const DeviceStyle& style = device_style(dev);
   std::vector<Step> steps;
   bool ready = true;
   const NodePtr last = plan(root, dev, style.options, steps, ready);

@@ -32,6 +32,9 @@ namespace weft::detail {
 /// step whose kernel is not ready either (an operation or dtype the pack lacks: it would be a
 /// compile of its own).
 bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& fused);
+/// Whether assign_stepwise might step (its first checks: the host backend, prebuilt operations
+/// on, a tree it can hold, fused's program not yet built).
+bool stepwise_may(const Array& out, const ExprNode& root, ElementwiseKernel& fused);
 
 /// For a reduction of an expression whose kernel (fused, the reduction's) is still to be
 /// compiled on the host: starts that compile in the background and returns the expression's

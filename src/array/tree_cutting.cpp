@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "array/auto_device.hpp"
 #include "array/codegen.hpp"
 #include "array/evaluate.hpp"
 #include "array/tree_cutting.hpp"
@@ -54,7 +55,10 @@ bool within(const Cost& c, const Shape& out) {
 
 NodePtr evaluated(const NodePtr& n, const Device& dev) {
   Array tmp = Array::empty(n->shape, n->dtype, dev);
-  assign_into(tmp, Expr(n));
+  // (A tree of automatic arrays not yet seen from dev, as device auto's eval passes it: its
+  // arrays seen from there for this part.)
+  const Expr part(n);
+  assign_into(tmp, reads_automatic(part) ? seen_from(part, dev) : part);
   auto leaf = std::make_shared<ExprNode>();
   leaf->kind = ExprNode::Kind::leaf;
   leaf->array = tmp;
@@ -105,7 +109,7 @@ NodePtr bound(const NodePtr& n, const Shape& out, const Device& dev, Cost& cost)
 
 // The expression, with its costliest subtrees evaluated into temporaries where it is too large
 // for one kernel writing an output of shape out.
-Expr bounded(const Expr& expr, const Shape& out) {
+Expr bounded(const Expr& expr, const Shape& out, const Device* target) {
   // The common case first: an upper bound of the parameters (every leaf node counted once,
   // as if general: a subtree shared by several operands, as x in a chain of y = f(y, x), is
   // one node) and the size and depth, within the limits.
@@ -130,7 +134,7 @@ Expr bounded(const Expr& expr, const Shape& out) {
   };
   measure(measure, *expr.node(), 1);
   if (params <= max_params && nodes <= max_nodes && depth <= max_depth) return expr;
-  const Device dev = device_of(*expr.node());
+  const Device dev = target ? *target : device_of(*expr.node());
   if (!dev) return expr;
   Cost cost;
   NodePtr root = bound(expr.node(), out, dev, cost);

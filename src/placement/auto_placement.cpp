@@ -491,7 +491,7 @@ Array array_seen_from(const Array& a, const Device& d) {
 }  // namespace
 
 std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host,
-                                                 const std::function<void(WorkEstimate&)>& shape) {
+                                                 const std::function<void(WorkEstimate&)>& shape, bool move) {
   Leaves leaves;
   count_leaves(*expr.node(), leaves);
   if (leaves.automatic == 0) return std::nullopt;
@@ -499,17 +499,21 @@ std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* w
   if (leaves.automatic < leaves.all) {
     return AutoPlacement{leaves.fixed, seen_from(expr, leaves.fixed), false, nullptr, 0};
   }
+  // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
+  const auto placed = [&](const Device& d, std::shared_ptr<const AutoDecision> decision, std::uint64_t tag) {
+    const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
+    AutoPlacement p{d, there || !move ? expr : seen_from(expr, d), true, std::move(decision), tag};
+    p.moves = !there && !move;
+    return p;
+  };
   if (is_pinned()) {
     WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
-    return AutoPlacement{pinned, seen_from(expr, pinned), true, nullptr, 0};
+    return placed(pinned, nullptr, 0);
   }
   const AutoTable& t = auto_table();
   Analysis a = analyse(expr, what, result_to_host, t);
   Decided decided = decide(a, what, result_to_host, shape, t);
-  const Device& d = t.devices[decided.device];
-  // (Every array already seen from d, the usual case of a repeated operation: nothing to move.)
-  const bool there = leaves.one_device && leaves.auto_device == d.impl().get();
-  return AutoPlacement{d, there ? expr : seen_from(expr, d), true, std::move(decided.decision), decided.result_tag};
+  return placed(t.devices[decided.device], std::move(decided.decision), decided.result_tag);
 }
 
 std::optional<AutoPlacement> place_array(const Array& array, const char* what,
