@@ -3,6 +3,7 @@
 // over everything (a second pass finds the first index of the extreme).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,13 +40,15 @@ const Reduction min_op{"min", "INFINITY", "(a < b || a != a) ? a : b"};
 const Reduction max_op{"max", "-INFINITY", "(a > b || a != a) ? a : b"};
 
 // The reduction of expr's elements (each converted to double), from the table of those made.
-std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r, detail::CallKey& call) {
+// target: automatic arrays of other devices read as seen from there (CallKey::walk).
+std::shared_ptr<ReductionKernel> reduce_kernel(const Expr& expr, const Reduction& r, detail::CallKey& call,
+                                               const Device* target = nullptr) {
   call << r.what << "|";
-  call.walk(expr.shape(), nullptr, {expr.node().get()});
+  call.walk(expr.shape(), nullptr, {expr.node().get()}, target);
   static detail::Immortal<detail::KernelTable<ReductionKernel>> tables;  // never destroyed: core/lifetime.hpp
   auto& table = *tables;
   return detail::cached<ReductionKernel>(table, call.key(), [&] {
-    const detail::Text t = detail::text_of(expr.shape(), nullptr, {expr.node().get()});
+    const detail::Text t = detail::text_of(expr.shape(), nullptr, {expr.node().get()}, target);
     const ElementFunction f = element_function(t.sig, t.value, "double");
     return std::make_shared<ReductionKernel>(DType::float64, r.neutral, r.op, "weft_element(i" + f.names + ")",
                                              f.params, f.preamble, "weft_array_reduce");
@@ -69,21 +72,30 @@ Future<double> reduce(const Expr& given, const Reduction& r) {
     throw DTypeError(std::string(r.what) + " of " + std::string(name(given.dtype())) +
                      " as one double: use the reductions along axes (sum(expr, {})), which give a complex array");
   }
-  const auto placed = detail::place_automatically(given, r.what, true);
+  // Device auto: the expression as it is, its arrays on other devices read as their copies on
+  // the device chosen (target), as eval does (detail::assign_seen_from), the tree not copied.
+  const auto placed = detail::place_automatically(given, r.what, true, {}, false);
   const Expr& whole = placed ? placed->expr : given;
-  const Expr expr = detail::bounded(whole, whole.shape());
+  const Device* target = placed && placed->moves ? &placed->device : nullptr;
+  const Expr expr = detail::bounded(whole, whole.shape(), target);
   const detail::ExprNode& root = *expr.node();
-  const Device dev = detail::device_of(root);
+  const Device dev = target ? *target : detail::device_of(root);
   if (!dev) throw InvalidArgument(std::string(r.what) + ": the expression holds no array");
-  detail::check_one_device(root, dev);
+  if (!target) detail::check_one_device(root, dev);
   const auto n = static_cast<std::size_t>(expr.shape().size());
   if (n == 0 && std::string(r.what) != "sum") {
     throw InvalidArgument(std::string(r.what) + " of an empty array: the operation has no identity");
   }
   detail::CallKey call;
-  auto kernel = reduce_kernel(expr, r, call);
-  // A new expression on the host: its value on prebuilt operations, reduced by prebuilt code.
-  if (auto value = detail::reduce_stepwise(expr, *kernel)) {
+  auto kernel = reduce_kernel(expr, r, call, target);
+  // A new expression on the host: its value on prebuilt operations, reduced by prebuilt code
+  // (the tree seen from the target for that, the first calls only).
+  const auto stepwise = [&]() -> std::optional<Array> {
+    if (!target) return detail::reduce_stepwise(expr, *kernel);
+    if (!detail::reduce_stepwise_may(*kernel, dev)) return std::nullopt;
+    return detail::reduce_stepwise(detail::seen_from(expr, dev), *kernel);
+  };
+  if (auto value = stepwise()) {
     Future<double> stepped = reduce(Expr(*value), r);
     if (placed) detail::learn_when_done(*placed, &stepped);
     return stepped;

@@ -139,6 +139,10 @@ bool assign_stepwise(const Array& out, const ExprNode& root, ElementwiseKernel& 
   return true;
 }
 
+bool reduce_stepwise_may(const ReductionKernel& fused, const Device& dev) {
+  return config().host_prebuilt && device_style(dev).host && !built.count(&fused);
+}
+
 std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fused) {
   if (!config().host_prebuilt) return std::nullopt;
   const ExprNode& root = *expr.node();

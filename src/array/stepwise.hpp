@@ -42,6 +42,9 @@ bool stepwise_may(const Array& out, const ExprNode& root, ElementwiseKernel& fus
 /// prebuilt code. Null when that does not apply (as assign_stepwise, the value's kernels
 /// included; a plain array too).
 std::optional<Array> reduce_stepwise(const Expr& expr, const ReductionKernel& fused);
+/// Whether reduce_stepwise might step for fused on dev (its first checks: prebuilt operations
+/// on, the host backend, fused's program not yet found built).
+bool reduce_stepwise_may(const ReductionKernel& fused, const Device& dev);
 
 /// Whether root has an operation whose operand is another operation, every node can be held
 /// in a temporary of its dtype without changing the value (no float16, no weak number

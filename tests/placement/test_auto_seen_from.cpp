@@ -92,5 +92,39 @@ TEST(AutoSeenFrom, ATreeTooLargeForOneKernelIsCutOnTheDeviceChosen) {
   });
 }
 
+TEST(AutoSeenFrom, AFullReductionOfArraysOnPoclOnTheHost) {
+  const Device cl = opencl_device();
+  if (!cl) GTEST_SKIP() << "no OpenCL device";
+  const Device host = device("host");
+  const Shape shape{1000};
+  std::vector<Array> automatic, by_hand;
+  for (int i = 0; i < 3; ++i) {
+    const Array a = Array::from_host<float>(values(1000, 0.2f * static_cast<float>(i + 1)), shape, cl);
+    automatic.push_back(a.to_auto());
+    by_hand.push_back(Array::from_host<float>(a.to_host<float>(), shape, host));
+  }
+  const auto f = [](const std::vector<Array>& x) { return sqrt(x[0] * x[1] + x[2]) * 2; };
+  const double want = sum(f(by_hand)).get();
+  // Twice: the first call may step on prebuilt operations while the kernel compiles.
+  for (int k = 0; k < 2; ++k) {
+    PlacementPin pin(host);
+    EXPECT_NEAR(sum(f(automatic)).get(), want, 1e-9 * want);
+  }
+  // And through a tree cut into kernels (more arrays than one kernel takes).
+  std::vector<Array> many, many_by_hand;
+  for (int i = 0; i < 30; ++i) {
+    many.push_back(automatic[static_cast<std::size_t>(i) % 3].copy().to_auto());
+    many_by_hand.push_back(by_hand[static_cast<std::size_t>(i) % 3]);
+  }
+  const auto g = [](const std::vector<Array>& x) {
+    Expr e = x[0] * 1.0;
+    for (std::size_t i = 1; i < x.size(); ++i) e = e + x[i] * static_cast<double>(i);
+    return e;
+  };
+  const double want_many = sum(g(many_by_hand)).get();
+  PlacementPin pin(host);
+  EXPECT_NEAR(sum(g(many)).get(), want_many, 1e-9 * want_many);
+}
+
 }  // namespace
 }  // namespace weft
