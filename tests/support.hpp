@@ -40,6 +40,14 @@ inline mode_t mode_of(const std::string& path) {
 /// Every device this machine has (WEFT_BACKENDS narrows it): tests run on each.
 inline std::vector<Device> test_devices() { return devices(); }
 
+/// The first OpenCL device (PoCL in CI), or an empty Device where there is none.
+inline Device opencl_device() {
+  for (const Device& d : devices()) {
+    if (d.backend() == "opencl") return d;
+  }
+  return Device();
+}
+
 inline std::string device_name(const ::testing::TestParamInfo<Device>& info) {
   std::string s = info.param.selector();
   for (auto& c : s) {

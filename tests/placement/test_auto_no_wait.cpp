@@ -11,18 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "support.hpp"
 #include "weft/placement.hpp"
 #include "weft/weft.hpp"
 
 namespace weft {
 namespace {
 
-Device opencl_device() {
-  for (const Device& d : devices()) {
-    if (d.backend() == "opencl") return d;
-  }
-  return Device();
-}
+using test::opencl_device;
 
 // Runs op on three arrays of n floats resident on d (automatic when `automatic`) while d's
 // array queue waits for a gate; returns whether op came back before the gate opened, and the

@@ -8,18 +8,14 @@
 #include <functional>
 #include <vector>
 
+#include "support.hpp"
 #include "weft/placement.hpp"
 #include "weft/weft.hpp"
 
 namespace weft {
 namespace {
 
-Device opencl_device() {
-  for (const Device& d : devices()) {
-    if (d.backend() == "opencl") return d;
-  }
-  return Device();
-}
+using test::opencl_device;
 
 std::vector<float> values(std::size_t n, float scale) {
   std::vector<float> v(n);

@@ -151,12 +151,7 @@ TEST(Chooser, AFactorSettlesAfterEightCountedRunsAndTheOperationIsNoLongerTimed)
 
 bool own_cache() { return config().cache_dir.find("test-cache-learn") != std::string::npos; }
 
-Device opencl_device() {
-  for (const Device& d : devices()) {
-    if (d.backend() == "opencl") return d;
-  }
-  return Device();
-}
+using test::opencl_device;
 
 // The expression timed: light work on 4096 floats in host memory.
 struct Case {
