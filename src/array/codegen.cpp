@@ -73,7 +73,8 @@ class Generator {
  public:
   // Key mode writes into the storage of a CallKey; text mode into storage of its own.
   Generator(const Shape& out_shape, CallKey::Storage& store, bool text)
-      : shape_(out_shape), text_(text), key_(store.key), leaves_(store.leaves), scalars_(store.scalars), store_(store) {}
+      : shape_(out_shape), text_(text), key_(store.key), leaves_(store.leaves), scalars_(store.scalars),
+        store_(store) {}
 
   // The array the kernel writes, as leaf 0.
   void destination(const Array& dest) { add_leaf(dest, dest.dtype()); }

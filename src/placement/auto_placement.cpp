@@ -8,8 +8,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <new>
-#include <type_traits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,6 +23,7 @@
 #include "placement/chain_trace.hpp"
 #include "placement/costs_file.hpp"
 #include "placement/queued.hpp"
+#include "placement/small_vector.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/program_waits.hpp"
 #include "weft/config.hpp"
@@ -60,43 +59,6 @@ const AutoTable& auto_table() {
   }());
   return *t;
 }
-
-// A few elements without allocating, and without initialising the room for them (a remembered
-// decision, the usual call, should cost no allocation and no clearing: issue 27 asks for
-// decisions under 2 us, and device auto's whole overhead on a small operation counts).
-template <class T, std::size_t N>
-class SmallVector {
-  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
-
- public:
-  void push_back(const T& v) { emplace_back() = v; }
-  /// A new element, value-initialised, to be filled in place.
-  T& emplace_back() {
-    if (size_ < N) {
-      T* p = std::construct_at(reinterpret_cast<T*>(room_) + size_);
-      ++size_;
-      return *p;
-    }
-    if (more_.empty()) more_.assign(first(), first() + N);
-    ++size_;
-    return more_.emplace_back();
-  }
-  std::span<const T> view() const noexcept {
-    return size_ <= N ? std::span<const T>(first(), size_) : std::span<const T>(more_);
-  }
-  bool contains(const T& v) const noexcept {
-    const std::span<const T> s = view();
-    return std::find(s.begin(), s.end(), v) != s.end();
-  }
-
- private:
-  T* first() noexcept { return std::launder(reinterpret_cast<T*>(room_)); }
-  const T* first() const noexcept { return std::launder(reinterpret_cast<const T*>(room_)); }
-
-  alignas(T) unsigned char room_[N * sizeof(T)];
-  std::size_t size_ = 0;
-  std::vector<T> more_;  // all of them, once there are more than N
-};
 
 // An operator's name of at most 8 characters as one number (its bytes, little end first),
 // 0 for a longer one: the names below compared as integers, not strings (a walk of a small

@@ -29,8 +29,8 @@ void expect_as_by_hand(const Device& from, const Device& to, std::size_t count, 
                        const std::function<Expr(const std::vector<Array>&)>& f) {
   std::vector<Array> automatic, by_hand;
   for (std::size_t i = 0; i < count; ++i) {
-    const Array a = Array::from_host<float>(values(static_cast<std::size_t>(shape.size()), 0.1f * static_cast<float>(i + 1)),
-                                            shape, from);
+    const float scale = 0.1f * static_cast<float>(i + 1);
+    const Array a = Array::from_host<float>(values(static_cast<std::size_t>(shape.size()), scale), shape, from);
     automatic.push_back(a.to_auto());
     by_hand.push_back(Array::from_host<float>(a.to_host<float>(), shape, to));
   }
