@@ -58,6 +58,7 @@ void write_json(JsonWriter& w, const DeviceCosts& c, const std::string& path) {
   w.key("narrow_math_per_s").value(c.narrow_math_per_s);
   w.key("mid_math_per_s").value(c.mid_math_per_s);
   w.key("spread_from_s").value(c.spread_from_s);
+  w.key("to_host_first_together_s").value(c.to_host_first_together_s);
   w.key("to_device_latency_s").value(c.to_device_latency_s);
   w.key("to_host_latency_s").value(c.to_host_latency_s);
   w.key("to_device_small_Bps").value(c.to_device_small_Bps);

@@ -197,6 +197,13 @@ struct WEFT_API DeviceCosts {
   // The largest read that goes with others at to_host_more_s (the pinned block's reads of at
   // most 64 KiB); 0: any size (an OpenCL CPU device queues every read).
   double to_host_more_bytes = 0;
+  // On an OpenCL CPU device (reads_queue_together, format 23): the first of reads together, one
+  // 64-byte array read queued and waited for as make_current_all reads it, what an operation
+  // reading two or more arrays from here pays for its first instead of to_host_latency_s (a
+  // blocking read). PoCL on the 2-core VM: 9.9-11.5 us against 13.3-16.6 for a read alone, which
+  // made the host path of sin/exp/cos of 10^2 resident there look as slow as staying (estimated
+  // 0.04 ms both ways) where it took 72-84% of staying's time (run BV). 0: not measured.
+  double to_host_first_together_s = 0;
   // weft::sort of float32 keys on the device (its own algorithm: CUB, the radix sort kernels,
   // the host's sort), timed at two sizes: sort(n) = sort_overhead_s + n / sort_keys_per_s.
   // 0: not measured (the model then counts a radix sort's passes as bytes and operations).

@@ -331,6 +331,16 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   // that device's to_host_more_s instead of its latency, where measured (on a GPU, reads of up
   // to its to_host_more_bytes: those through its pinned block).
   std::uint64_t read_from = 0;
+  // The devices two or more inputs would be read from (each holding them, the first of their
+  // reads then at to_host_first_together_s where measured).
+  std::uint64_t seen_once = 0, seen_twice = 0;
+  if (c.memory_is_host) {
+    for (const InputResidence& in : inputs) {
+      if ((in.valid_on & me) || in.on_host) continue;
+      seen_twice |= seen_once & in.valid_on;
+      seen_once |= in.valid_on;
+    }
+  }
   for (const InputResidence& in : inputs) {
     if (in.valid_on & me) continue;
     if (in.on_host && (c.memory_is_host || polygon)) continue;  // (the timed call copied its vertices)
@@ -344,9 +354,12 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
         const DeviceCosts& src = devices_[s];
         const bool together = c.memory_is_host && (read_from & (std::uint64_t{1} << s)) && src.to_host_more_s > 0 &&
                               (src.to_host_more_bytes == 0 || static_cast<double>(in.bytes) <= src.to_host_more_bytes);
+        const bool first_of_several = (seen_twice & (std::uint64_t{1} << s)) && src.to_host_first_together_s > 0;
         const double read =
-            together ? src.transfer_s(in.bytes, false) - src.to_host_latency_s + src.to_host_more_s
-                     : src.transfer_s(in.bytes, false) + switch_s(s, current);
+            together           ? src.transfer_s(in.bytes, false) - src.to_host_latency_s + src.to_host_more_s
+            : first_of_several ? src.transfer_s(in.bytes, false) - src.to_host_latency_s + src.to_host_first_together_s +
+                                     switch_s(s, current)
+                               : src.transfer_s(in.bytes, false) + switch_s(s, current);
         const double t = src.memory_is_host ? 0.0 : read;
         if (t < to_host) {
           to_host = t;

@@ -59,10 +59,11 @@ namespace {
 // its pinned block (DeviceCosts::to_host_more_s, to_host_more_bytes) and sorts at five sizes
 // (DeviceCosts::sort_curve_s); format 21 times an elementwise operation's launch as arrays make
 // it (DeviceCosts::eval_launch_s); format 22 adds a CPU backend's spreading of heavy launches
-// (DeviceCosts::spread_from_s) and times its one thread's math rate below it. A file of
-// another format is measured again (an older weft's files lack fields this one uses, or hold
+// (DeviceCosts::spread_from_s) and times its one thread's math rate below it; format 23 times
+// the first of reads together on an OpenCL CPU device (DeviceCosts::to_host_first_together_s).
+// A file of another format is measured again (an older weft's files lack fields this one uses, or hold
 // figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 22";
+constexpr const char* header = "weft-costs 23";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
@@ -99,6 +100,7 @@ void each_number(C& c, F&& f) {
   f("to_host_pinned_Bps", c.to_host_pinned_Bps);
   f("to_host_more_s", c.to_host_more_s);
   f("to_host_more_bytes", c.to_host_more_bytes);
+  f("to_host_first_together_s", c.to_host_first_together_s);
   f("sort_keys_per_s", c.sort_keys_per_s);
   f("sort_overhead_s", c.sort_overhead_s);
   f("sort_small_keys_per_s", c.sort_small_keys_per_s);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "array/memory_pool.hpp"
+#include "core/log.hpp"
 #include "placement/measure_parts.hpp"
 #include "runtime/small_reads.hpp"
 #include "weft/array.hpp"
@@ -113,7 +114,11 @@ void measure_reads_together(const Device& device, bool quick, DeviceCosts& c) {
   const double one = time_reads_together(device, host, 1, reps);
   const double four = time_reads_together(device, host, 4, reps);
   c.to_host_more_s = std::clamp((four - one) / 3, 1e-9, c.to_host_latency_s > 0 ? c.to_host_latency_s : one);
+  WEFT_LOG_DEBUG("calibrate " << device.selector() << ": reads together, one " << one * 1e6 << " us, four "
+                              << four * 1e6 << " us (a read alone " << c.to_host_latency_s * 1e6 << " us)");
   c.to_host_more_bytes = caps.reads_queue_together ? 0.0 : static_cast<double>(detail::kSmallReadBytes);
+  // (Through a GPU's pinned block a read alone is the same read: its latency stands.)
+  if (caps.reads_queue_together) c.to_host_first_together_s = std::min(one, c.to_host_latency_s > 0 ? c.to_host_latency_s : one);
 }
 
 }  // namespace weft::detail

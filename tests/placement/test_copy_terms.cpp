@@ -107,6 +107,23 @@ TEST(PlacementCopyTerms, ReadsFromOneDeviceIntoHostMemoryAreTogether) {
               1e-12);
 }
 
+TEST(PlacementCopyTerms, TheFirstOfSeveralReadsFromPoclIsTheFirstOfReadsTogether) {
+  // An OpenCL CPU device's first read of several queued together (format 23: PoCL on the 2-core
+  // VM 9.9-11.5 us where a read alone took 13.3-16.6): what an operation on the host reading two
+  // or more arrays from there pays first; one array alone still pays a read alone.
+  std::vector<DeviceCosts> t = h200_table();
+  t[opencl].to_host_more_s = 4e-6;
+  t[opencl].to_host_first_together_s = t[opencl].to_host_latency_s - 4e-6;
+  const Chooser chooser(t);
+  const double one = t[opencl].transfer_s(400, false);
+  EXPECT_NEAR(chooser.estimate(host, three_inputs(100, 2, 0, false), inputs(400, 3, on_opencl)).copy_in,
+              (one - 4e-6) + 2 * (one - t[opencl].to_host_latency_s + 4e-6), 1e-12);
+  EXPECT_NEAR(chooser.estimate(host, three_inputs(100, 2, 0, false), inputs(400, 1, on_opencl)).copy_in, one, 1e-12);
+  // Not for a device whose memory is not the host's (each read goes through the host alone).
+  EXPECT_NEAR(chooser.estimate(cuda, three_inputs(100, 2, 0, false), inputs(400, 3, on_opencl)).copy_in,
+              3 * (one + t[cuda].transfer_s(400, true)), 1e-12);
+}
+
 TEST(PlacementCopyTerms, AGpuReadsTogetherWhatGoesThroughItsPinnedBlock) {
   // A GPU's reads go together through its pinned block up to its to_host_more_bytes (64 KiB,
   // format 20): three inputs of 400 bytes pay one latency, three of 400 KB each their own.
