@@ -90,5 +90,8 @@ bool reads_automatic(const Expr& expr);
 /// expr with each of its automatic arrays seen from device (Array::to: copied when first read
 /// there); arrays of fixed devices stay as they are.
 Expr seen_from(const Expr& expr, const Device& device);
+/// Whether a is an automatic array whose buffer is on another device than device: what
+/// seen_from moves (no Device handle made: no reference counted).
+bool moves_to(const Array& a, const Device& device);
 
 }  // namespace weft::detail

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "array/array_queue.hpp"
+#include "array/auto_device.hpp"
 #include "array/codegen.hpp"
 #include "array/memory_pool.hpp"
 #include "array/promotion.hpp"
@@ -256,7 +257,7 @@ class Generator {
   // view; any other as it is.
   const Array& seen(const Array& a) {
     const Device* target = store_.target;
-    if (!target || !a.is_auto() || a.buffer_handle().impl()->device() == target->impl()) return a;
+    if (!target || !moves_to(a, *target)) return a;
     for (const auto& [from, to] : store_.moved) {
       if (same_view(*from, a)) return to;
     }

@@ -445,11 +445,6 @@ Decided decide(Analysis& a, const char* what, bool result_to_host, const std::fu
   return {best, std::move(decision), noted.result_tag};
 }
 
-// An automatic array seen from d: itself when it is there already (no move, no Device made).
-Array array_seen_from(const Array& a, const Device& d) {
-  return a.buffer_handle().impl()->device() == d.impl() ? a : a.to(d);
-}
-
 }  // namespace
 
 std::optional<AutoPlacement> place_automatically(const Expr& expr, const char* what, bool result_to_host,
@@ -483,14 +478,14 @@ std::optional<AutoPlacement> place_array(const Array& array, const char* what,
   if (!array || !array.is_auto()) return std::nullopt;
   if (is_pinned()) {
     WEFT_LOG_INFO(what << ": on " << pinned.selector() << " (pinned)");
-    return AutoPlacement{pinned, Expr(NodePtr()), true, nullptr, 0, array_seen_from(array, pinned)};
+    return AutoPlacement{pinned, Expr(NodePtr()), true, nullptr, 0, moves_to(array, pinned) ? array.to(pinned) : array};
   }
   const AutoTable& t = auto_table();
   Analysis a = analyse(array, what, false, t);
   Decided decided = decide(a, what, false, shape, t);
   const Device& d = t.devices[decided.device];
   return AutoPlacement{d, Expr(NodePtr()), true, std::move(decided.decision), decided.result_tag,
-                       array_seen_from(array, d)};
+                       moves_to(array, d) ? array.to(d) : array};
 }
 
 AutoPlacement place_work(const char* what, std::uint64_t signature, const WorkEstimate& work,

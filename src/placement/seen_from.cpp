@@ -40,7 +40,7 @@ class MovedLeaves {
 
 NodePtr moved(const NodePtr& n, const Device& d, MovedLeaves& leaves) {
   if (n->kind == ExprNode::Kind::leaf) {
-    if (!n->array.is_auto() || n->array.buffer_handle().impl()->device() == d.impl()) return n;
+    if (!moves_to(n->array, d)) return n;
     if (const NodePtr* done = leaves.find(*n)) return *done;
     // (Made with the moved array rather than copied and then given it: a leaf's copy would
     // copy its array's shape and strides only to free them.)
@@ -60,6 +60,10 @@ NodePtr moved(const NodePtr& n, const Device& d, MovedLeaves& leaves) {
 }
 
 }  // namespace
+
+bool moves_to(const Array& a, const Device& device) {
+  return a.is_auto() && a.buffer_handle().impl()->device() != device.impl();
+}
 
 Expr seen_from(const Expr& expr, const Device& device) {
   MovedLeaves leaves;
