@@ -43,8 +43,8 @@ class CudaDevice final : public DeviceImpl {
   CudaStaging& upload_staging() { return *upload_staging_; }
   CudaStaging& download_staging() { return *download_staging_; }
   /// Host nanoseconds of a timing event: the device clock anchored to the host's, again
-  /// when the anchor is older than a few seconds (the clocks drift apart by parts per
-  /// million: 1.65 ms after six minutes of the test suite on an H200).
+  /// when the anchor is older than 50 ms (the clocks drift apart by parts per million: 1.65
+  /// ms after six minutes of the test suite on an H200).
   std::uint64_t host_time_of(cu::CUevent e) const;
 
  private:
@@ -57,8 +57,9 @@ class CudaDevice final : public DeviceImpl {
   std::unique_ptr<CudaStaging> download_staging_ = std::make_unique<CudaStaging>(*this);
   void anchor() const;
   mutable std::mutex anchor_mutex_;
-  mutable cu::CUevent anchor_ = nullptr;     // a timing event recorded and waited for ...
+  mutable cu::CUevent anchor_ = nullptr;     // a timing event recorded and seen complete ...
   mutable std::uint64_t anchor_host_ns_ = 0;  // ... when the host clock read this
+  mutable cu::CUevent spare_anchor_ = nullptr;  // another try at it (anchor())
   CudaCompiler compiler_{*this};
   ProgramBuilder builder_{compiler_};
   CudaCompiler source_compiler_{*this, true};  // CUDA C as written (Program::build_cuda)
