@@ -487,9 +487,13 @@ class WEFT_API Chooser {
   /// factor moved (what is worth storing). Thread-safe; not on the path of a remembered decision.
   bool observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
                std::size_t d, double seconds, std::size_t after = no_device) const;
-  /// The correction observe() has learnt for (signature, size class of elements, device d); 1
-  /// when none.
-  double correction(std::uint64_t signature, std::int64_t elements, std::size_t d) const;
+  /// The correction observe() has learnt for (signature, size class of elements, device d,
+  /// where inputs come from to reach d); 1 when none. What is learnt is kept apart per the
+  /// memories d's inputs must be copied from (none, the host's, other devices'), so that an
+  /// operation timed on data in place does not correct the estimate of the same operation
+  /// whose inputs must first be copied there, nor the other way round.
+  double correction(std::uint64_t signature, std::int64_t elements, std::size_t d,
+                    std::span<const InputResidence> inputs = {}) const;
   /// The factors learnt for device index d (counted ones only), ordered by signature and size class.
   std::vector<LearntFactor> learnt(std::size_t d) const;
   /// Sets factors for device index d (a stored calibration's, loaded on first use); forgets
@@ -507,9 +511,12 @@ class WEFT_API Chooser {
  private:
   std::uint64_t decision_key(std::uint64_t signature, const WorkEstimate& work,
                              std::span<const InputResidence> inputs, std::size_t after) const noexcept;
+  std::uint64_t learnt_signature(std::uint64_t signature, std::size_t d,
+                                 std::span<const InputResidence> inputs) const noexcept;
 
   std::vector<DeviceCosts> devices_;
   std::vector<double> switch_;  // switch_[d * size + e]: switch_s(d, e)
+  std::vector<std::uint64_t> identity_hash_;  // per device: its identity's hash (learnt_signature)
   bool switches_ = false;
   std::unique_ptr<std::atomic<std::uint64_t>[]> decisions_;
   struct Learnt;

@@ -558,7 +558,7 @@ PlacementExplanation explain(const Expr& expr, bool reduction) {
     out.devices.push_back(t.devices[d].selector());
     out.chain_s.push_back(t.chooser.chain_s(d, a.work, a.inputs(), following, a.signature, after));
     PlacementEstimate e = t.chooser.estimate(d, a.work, a.inputs(), after);
-    const double f = t.chooser.correction(a.signature, a.work.elements, d);
+    const double f = t.chooser.correction(a.signature, a.work.elements, d, a.inputs());
     e.launch *= f;
     e.compute *= f;
     e.copy_in *= f;

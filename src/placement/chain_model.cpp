@@ -31,7 +31,7 @@ double Chooser::chain_s(std::size_t d, const WorkEstimate& work, std::span<const
                              std::size_t dev, std::size_t prev) {
     PlacementEstimate e = estimate(dev, w, in, prev);
     if (sig != 0) {
-      const double f = correction(sig, w.elements, dev);
+      const double f = correction(sig, w.elements, dev, in);
       e.launch *= f;
       e.compute *= f;
       e.copy_in *= f;

@@ -233,10 +233,41 @@ Chooser::Chooser(std::vector<DeviceCosts> devices)
       if (switch_[d * n + e] > 0) switches_ = true;
     }
   }
+  // (FNV-1a: the same in every run, as the stored factors need; the selector where a synthetic
+  // table names no identity.)
+  for (const DeviceCosts& c : devices_) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const char ch : c.identity.empty() ? c.selector : c.identity) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
+    identity_hash_.push_back(h);
+  }
   forget();
 }
 
 Chooser::~Chooser() = default;
+
+std::uint64_t Chooser::learnt_signature(std::uint64_t signature, std::size_t d,
+                                        std::span<const InputResidence> inputs) const noexcept {
+  // The memories an input is copied from to reach d, as estimate() copies it: from another
+  // device's (any that holds it), or from the host's to a device with its own memory.
+  const std::uint64_t me = std::uint64_t{1} << d;
+  const bool host_memory = devices_[d].memory_is_host;
+  std::uint64_t from = 0;
+  bool from_host = false;
+  for (const InputResidence& in : inputs) {
+    if (in.valid_on & me) continue;
+    if (in.on_host) {
+      from_host |= !host_memory;
+      continue;
+    }
+    from |= in.valid_on;
+  }
+  if (from == 0 && !from_host) return signature;  // (in place: the operation's own signature)
+  std::uint64_t h = mix(signature, from_host ? 0x486f73744d656d00ULL : 0x436f707900000000ULL);
+  for (std::size_t s = 0; s < identity_hash_.size(); ++s) {
+    if (from & (std::uint64_t{1} << s)) h = mix(h, identity_hash_[s]);
+  }
+  return h;
+}
 
 void Chooser::forget() const noexcept {
   for (std::size_t i = 0; i < decision_slots; ++i) decisions_[i].store(0, std::memory_order_relaxed);
@@ -380,10 +411,12 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   return e;
 }
 
-double Chooser::correction(std::uint64_t signature, std::int64_t elements, std::size_t d) const {
-  if (!learnt_->any.load(std::memory_order_acquire)) return 1.0;
+double Chooser::correction(std::uint64_t signature, std::int64_t elements, std::size_t d,
+                           std::span<const InputResidence> inputs) const {
+  if (!learnt_->any.load(std::memory_order_acquire) || d >= devices_.size()) return 1.0;
+  const std::uint64_t learnt_as = learnt_signature(signature, d, inputs);
   std::lock_guard lock(learnt_->mutex);
-  const auto it = learnt_->factor.find(learnt_key(signature, elements, d));
+  const auto it = learnt_->factor.find(learnt_key(learnt_as, elements, d));
   return it == learnt_->factor.end() || it->second.factor == 0 ? 1.0 : it->second.factor;
 }
 
@@ -432,10 +465,11 @@ bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::sp
     // The first run of an operation on a device in this process usually includes building or
     // loading its kernel there: it is not counted, also where a stored factor was taught. The
     // factor is the median of the last few ratios, from the third on.
+    const std::uint64_t learnt_as = learnt_signature(signature, d, inputs);
     std::lock_guard lock(learnt_->mutex);
     const auto sc = static_cast<std::uint32_t>(size_class(work.elements));
-    Learnt::Entry& e = learnt_->factor.try_emplace(learnt_key(signature, work.elements, d),
-                                                  Learnt::Entry{.signature = signature, .size_class = sc, .device = d})
+    Learnt::Entry& e = learnt_->factor.try_emplace(learnt_key(learnt_as, work.elements, d),
+                                                  Learnt::Entry{.signature = learnt_as, .size_class = sc, .device = d})
                            .first->second;
     if (e.seen >= Learnt::settled) return false;
     if (!e.warmed) {
@@ -476,7 +510,7 @@ std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResid
       t = chain_s(d, work, inputs, following, signature, after);
     } else {
       t = estimate(d, work, inputs, after).total();
-      if (signature != 0) t *= correction(signature, work.elements, d);
+      if (signature != 0) t *= correction(signature, work.elements, d, inputs);
     }
     if (t < best_t) {
       best_t = t;
@@ -538,7 +572,7 @@ std::string Chooser::explain(const std::string& what, const WorkEstimate& work,
   const std::size_t best = choose(work, inputs, signature, after, following);
   for (std::size_t d = 0; d < devices_.size(); ++d) {
     const PlacementEstimate e = estimate(d, work, inputs, after);
-    const double f = signature != 0 ? correction(signature, work.elements, d) : 1.0;
+    const double f = signature != 0 ? correction(signature, work.elements, d, inputs) : 1.0;
     out += (d == 0 ? " " : " | ") + devices_[d].selector + " " + ms(f * (e.launch + e.compute)) + " ms";
     if (e.copy_in + e.copy_out > 0) out += " + " + ms(f * (e.copy_in + e.copy_out)) + " ms copy";
     if (detail::queued_behind(inputs, d)) out += " queued";

@@ -5,7 +5,7 @@
 // size-capped, carrying the device identity and a checksum; a refused file is ignored (a log
 // line says why) and learning starts again.
 //
-//   weft-learnt 3
+//   weft-learnt 4
 //   identity host|AMD EPYC 7B13|...|units=2
 //   factor 9e3779b97f4a7c15 10 1.8
 //   checksum 0123456789abcdef0123456789abcdef
@@ -24,10 +24,13 @@ namespace weft::detail {
 
 namespace {
 
-// 3: factors that are medians of several timed runs (Chooser::observe). A format-2 file's
-// factors were running means that one disturbed timing could move by any amount (one of 238
-// was seen), and a format-1 file's had the context switch inside them: both are dropped.
-constexpr const char* learnt_header = "weft-learnt 3";
+// 4: factors kept apart per where the operation's inputs were copied from (Chooser::correction).
+// A format-3 file's factors mixed an operation timed on data in place with the same operation
+// timed with its inputs copied in first (a host sum of 10^4 elements at 0.5 times its estimate
+// made copying them from cuda:0 to the host look cheap: auto took 61 us where staying took 25),
+// a format-2 file's were running means that one disturbed timing could move by any amount (one
+// of 238 was seen), and a format-1 file's had the context switch inside them: all are dropped.
+constexpr const char* learnt_header = "weft-learnt 4";
 constexpr std::uint64_t learnt_max_bytes = 1 << 20;
 constexpr std::size_t max_factors = 16384;
 

@@ -161,9 +161,11 @@ TEST(Chooser, AWrongCalibrationIsCorrectedOnline) {
   EXPECT_EQ(chooser.choose_cached(sig, w, in), 0u);
   EXPECT_LE(calls, 4);
   EXPECT_GE(calls, 2);  // the first run (which builds the kernel) is not counted
-  EXPECT_GT(chooser.correction(sig, w.elements, 1), 10.0);
-  EXPECT_EQ(chooser.correction(sig, w.elements, 0), 1.0);  // nothing learnt about the host
-  EXPECT_EQ(chooser.correction(sig + 1, w.elements, 1), 1.0);  // nor about another operation
+  EXPECT_GT(chooser.correction(sig, w.elements, 1, in), 10.0);
+  EXPECT_EQ(chooser.correction(sig, w.elements, 0, in), 1.0);  // nothing learnt about the host
+  EXPECT_EQ(chooser.correction(sig + 1, w.elements, 1, in), 1.0);  // nor about another operation
+  // Nor about the same operation on data already on the GPU: the runs timed copies to it.
+  EXPECT_EQ(chooser.correction(sig, w.elements, 1, two_inputs(1e8, on_gpu, false)), 1.0);
   // The model alone (no signature) still says the GPU.
   EXPECT_EQ(chooser.choose(w, in), 1u);
   EXPECT_NE(chooser.explain("sum", w, in, sig).find("learnt"), std::string::npos);

@@ -117,6 +117,31 @@ TEST(Chooser, OneDisturbedTimingDoesNotMoveWhatIsLearnt) {
   EXPECT_DOUBLE_EQ(b.correction(3, w.elements, 0), 1.0);
 }
 
+TEST(Chooser, WhatIsLearntOnDataInPlaceDoesNotCorrectTheCopiesOfDataHeldElsewhere) {
+  // The host timed a sum of data in its own memory at a tenth of its estimate (an H200's host
+  // ran sums of 10^4 floats at about half). The same sum of data held on the GPU pays its copy
+  // to the host in full: learnt as one factor, that copy shrank with the sum, and auto moved
+  // data off the GPU (61 us where staying took 25; learnt format 3).
+  Chooser a({costs("host", true), costs("gpu", false)});
+  WorkEstimate w{.elements = 100000, .bytes_read = 4e5, .ops = 2e5, .result_to_host = true, .result_bytes = 4};
+  const std::vector<InputResidence> in_host = {{.bytes = 4e5, .valid_on = 0b01, .on_host = true}};
+  const std::vector<InputResidence> held_on_gpu = {{.bytes = 4e5, .valid_on = 0b10}};
+  ASSERT_LT(0.1 * a.estimate(0, w, held_on_gpu).total(), a.estimate(1, w, held_on_gpu).total());  // (one factor would move it)
+  ASSERT_EQ(a.choose(w, held_on_gpu), 1u);
+  const double predicted = a.estimate(0, w, in_host).total();
+  for (int k = 0; k < 4; ++k) a.observe(11, w, in_host, 0, 0.1 * predicted);
+  EXPECT_NEAR(a.correction(11, w.elements, 0, in_host), 0.1, 1e-9);
+  EXPECT_DOUBLE_EQ(a.correction(11, w.elements, 0, held_on_gpu), 1.0);
+  EXPECT_EQ(a.choose_cached(11, w, held_on_gpu), 1u);
+  // Timed with the copy, it is learnt apart, and corrects that estimate.
+  const double with_copy = a.estimate(0, w, held_on_gpu).total();
+  for (int k = 0; k < 4; ++k) a.observe(11, w, held_on_gpu, 0, 2 * with_copy);
+  EXPECT_NEAR(a.correction(11, w.elements, 0, held_on_gpu), 2.0, 1e-9);
+  EXPECT_NEAR(a.correction(11, w.elements, 0, in_host), 0.1, 1e-9);
+  const std::vector<LearntFactor> f = a.learnt(0);
+  EXPECT_EQ(f.size(), 2u);  // both stored, apart
+}
+
 TEST(Chooser, AFactorSettlesAfterEightCountedRunsAndTheOperationIsNoLongerTimed) {
   // Timings that keep varying by half (a shared machine): the factor moves with them until
   // eight ratios are counted, then it stays, and the remembered decision is no longer dropped.

@@ -156,10 +156,10 @@ TEST(PlacementSwitch, TheSwitchIsNotLearntAsTheOperationsCost) {
   const WorkEstimate w = heavy(1e4, true);
   const auto in = three(4e4, on_host);
   for (int i = 0; i < 4; ++i) c.observe(9, w, in, cuda, 202.7e-6, opencl);  // (three counted)
-  EXPECT_NEAR(c.correction(9, w.elements, cuda), 1.0, 0.15);
+  EXPECT_NEAR(c.correction(9, w.elements, cuda, in), 1.0, 0.15);
   const Chooser old(h200_measured_table());
   for (int i = 0; i < 4; ++i) old.observe(9, w, in, cuda, 202.7e-6, opencl);
-  EXPECT_GT(old.correction(9, w.elements, cuda), 2.0);
+  EXPECT_GT(old.correction(9, w.elements, cuda, in), 2.0);
 }
 
 }  // namespace
