@@ -494,6 +494,23 @@ class WEFT_API Chooser {
   /// whose inputs must first be copied there, nor the other way round.
   double correction(std::uint64_t signature, std::int64_t elements, std::size_t d,
                     std::span<const InputResidence> inputs = {}) const;
+  /// Runs of (signature, size class of elements, device d, where inputs come from) that
+  /// observe() has timed in this process, the first (not counted) included; a taught factor
+  /// counts as one.
+  std::size_t timed_runs(std::uint64_t signature, std::int64_t elements, std::size_t d,
+                         std::span<const InputResidence> inputs = {}) const;
+  /// Online learning's exploration: a device to run this operation on instead of best (the
+  /// choice), so that its time there is measured, or best. A device qualifies while its
+  /// estimate (as choose() compares them, corrected) is within explore_margin of best's and
+  /// fewer than explore_runs of its runs were timed: a near tie is settled by what both sides
+  /// take in this process, not by the calibration alone (on an H200 the host's path for a sum
+  /// of 100 floats resident on a GPU took 16 us in some processes and 23 in others). Of those
+  /// that qualify, the least estimated.
+  static constexpr double explore_margin = 1.5;
+  static constexpr std::size_t explore_runs = 4;
+  std::size_t explore(std::size_t best, const WorkEstimate& work, std::span<const InputResidence> inputs,
+                      std::uint64_t signature, std::size_t after = no_device,
+                      std::span<const ChainStep> following = {}) const;
   /// The factors learnt for device index d (counted ones only), ordered by signature and size class.
   std::vector<LearntFactor> learnt(std::size_t d) const;
   /// Sets factors for device index d (a stored calibration's, loaded on first use); forgets

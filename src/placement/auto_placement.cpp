@@ -435,14 +435,19 @@ Decided decide(Analysis& a, const char* what, bool result_to_host, const std::fu
   // starts here, after the choice (a remembered one reads no clock). An operation reading an
   // input whose producer is still pending is not timed: queued behind it, or copying it
   // elsewhere, its time from here would include the producer's.
+  // A device estimated close to the choice whose runs of this operation were not timed enough
+  // yet is tried instead (Chooser::explore), and timed.
   std::shared_ptr<const AutoDecision> decision;
+  std::size_t chosen = best;
   if (!remembered && t.learn && !any_pending(a.inputs())) {
     const std::span<const InputResidence> inputs = a.inputs();
+    chosen = t.chooser.explore(best, a.work, inputs, a.signature, after, following);
+    if (chosen != best) WEFT_LOG_INFO(what << ": tried on " << t.devices[chosen].selector() << " (learning online)");
     decision = std::make_shared<const AutoDecision>(AutoDecision{
-        a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), best,
+        a.signature, a.work, std::vector<InputResidence>(inputs.begin(), inputs.end()), chosen,
         std::chrono::steady_clock::now(), after});
   }
-  return {best, std::move(decision), noted.result_tag};
+  return {chosen, std::move(decision), noted.result_tag};
 }
 
 }  // namespace

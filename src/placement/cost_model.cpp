@@ -420,6 +420,15 @@ double Chooser::correction(std::uint64_t signature, std::int64_t elements, std::
   return it == learnt_->factor.end() || it->second.factor == 0 ? 1.0 : it->second.factor;
 }
 
+std::size_t Chooser::timed_runs(std::uint64_t signature, std::int64_t elements, std::size_t d,
+                                std::span<const InputResidence> inputs) const {
+  if (d >= devices_.size()) return 0;
+  const std::uint64_t learnt_as = learnt_signature(signature, d, inputs);
+  std::lock_guard lock(learnt_->mutex);
+  const auto it = learnt_->factor.find(learnt_key(learnt_as, elements, d));
+  return it == learnt_->factor.end() ? 0 : it->second.seen + (it->second.warmed ? 1 : 0);
+}
+
 std::vector<LearntFactor> Chooser::learnt(std::size_t d) const {
   std::vector<LearntFactor> out;
   std::lock_guard lock(learnt_->mutex);

@@ -142,6 +142,35 @@ TEST(Chooser, WhatIsLearntOnDataInPlaceDoesNotCorrectTheCopiesOfDataHeldElsewher
   EXPECT_EQ(f.size(), 2u);  // both stored, apart
 }
 
+TEST(Chooser, ANearTieIsTriedOnTheOtherDeviceAndSettledByWhatBothTook) {
+  // 100 floats held on the GPU: staying is estimated a little cheaper than reading them to the
+  // host. Learning tries the host a few times; it takes half its estimate there, and the host is
+  // chosen from then on. Work estimated far off is never tried.
+  Chooser a({costs("host", true), costs("gpu", false)});
+  const WorkEstimate w{.elements = 100, .bytes_read = 400, .ops = 200};
+  const std::vector<InputResidence> held = {{.bytes = 400, .valid_on = 0b10}};
+  constexpr std::uint64_t sig = 21;
+  ASSERT_EQ(a.choose(w, held, sig), 1u);
+  const double host = a.estimate(0, w, held).total(), gpu = a.estimate(1, w, held).total();
+  ASSERT_LT(host, Chooser::explore_margin * gpu);
+  int tried = 0;
+  while (tried < 10 && a.explore(1, w, held, sig) == 0u) {
+    a.observe(sig, w, held, 0, 0.5 * host);
+    ++tried;
+  }
+  EXPECT_EQ(tried, static_cast<int>(Chooser::explore_runs));
+  EXPECT_EQ(a.timed_runs(sig, w.elements, 0, held), Chooser::explore_runs);
+  EXPECT_EQ(a.choose(w, held, sig), 0u);  // what the host took decides now
+  ASSERT_GT(gpu, Chooser::explore_margin * 0.5 * host);
+  EXPECT_EQ(a.explore(0, w, held, sig), 0u);  // (the GPU, now over the margin, is not tried)
+  EXPECT_EQ(a.explore(1, w, held, 0), 1u);  // (without a signature nothing is learnt: never)
+  // Ten million floats on the GPU: the host's copy alone is far over the margin.
+  const WorkEstimate big{.elements = 10000000, .bytes_read = 4e7, .ops = 2e7};
+  const std::vector<InputResidence> big_held = {{.bytes = 4e7, .valid_on = 0b10}};
+  ASSERT_EQ(a.choose(big, big_held, sig), 1u);
+  EXPECT_EQ(a.explore(1, big, big_held, sig), 1u);
+}
+
 TEST(Chooser, AFactorSettlesAfterEightCountedRunsAndTheOperationIsNoLongerTimed) {
   // Timings that keep varying by half (a shared machine): the factor moves with them until
   // eight ratios are counted, then it stays, and the remembered decision is no longer dropped.
