@@ -9,6 +9,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/hash.hpp"
 #include "placement/queued.hpp"
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
@@ -233,12 +234,10 @@ Chooser::Chooser(std::vector<DeviceCosts> devices)
       if (switch_[d * n + e] > 0) switches_ = true;
     }
   }
-  // (FNV-1a: the same in every run, as the stored factors need; the selector where a synthetic
-  // table names no identity.)
+  // (The same in every run, as the stored factors need; the selector where a synthetic table
+  // names no identity.)
   for (const DeviceCosts& c : devices_) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (const char ch : c.identity.empty() ? c.selector : c.identity) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
-    identity_hash_.push_back(h);
+    identity_hash_.push_back(detail::Hasher().update(c.identity.empty() ? c.selector : c.identity).finish().lo);
   }
   forget();
 }

@@ -16,8 +16,8 @@ std::size_t Chooser::explore(std::size_t best, const WorkEstimate& work, std::sp
                              std::uint64_t signature, std::size_t after, std::span<const ChainStep> following) const {
   if (signature == 0 || best >= devices_.size()) return best;
   const auto cost = [&](std::size_t d) {
-    return following.empty() ? estimate(d, work, inputs, after).total() * correction(signature, work.elements, d, inputs)
-                             : chain_s(d, work, inputs, following, signature, after);
+    if (!following.empty()) return chain_s(d, work, inputs, following, signature, after);
+    return estimate(d, work, inputs, after).total() * correction(signature, work.elements, d, inputs);
   };
   const double limit = explore_margin * cost(best);
   std::size_t pick = best;

@@ -26,8 +26,8 @@ namespace {
 
 // 4: factors kept apart per where the operation's inputs were copied from (Chooser::correction).
 // A format-3 file's factors mixed an operation timed on data in place with the same operation
-// timed with its inputs copied in first (a host sum of 10^4 elements at 0.5 times its estimate
-// made copying them from cuda:0 to the host look cheap: auto took 61 us where staying took 25),
+// timed with its inputs copied in first (on an H200 the host's sums of 10^4 elements in its own
+// memory, at about half their estimate, made copying them from cuda:0 to the host look cheap),
 // a format-2 file's were running means that one disturbed timing could move by any amount (one
 // of 238 was seen), and a format-1 file's had the context switch inside them: all are dropped.
 constexpr const char* learnt_header = "weft-learnt 4";

@@ -126,7 +126,8 @@ TEST(Chooser, WhatIsLearntOnDataInPlaceDoesNotCorrectTheCopiesOfDataHeldElsewher
   WorkEstimate w{.elements = 100000, .bytes_read = 4e5, .ops = 2e5, .result_to_host = true, .result_bytes = 4};
   const std::vector<InputResidence> in_host = {{.bytes = 4e5, .valid_on = 0b01, .on_host = true}};
   const std::vector<InputResidence> held_on_gpu = {{.bytes = 4e5, .valid_on = 0b10}};
-  ASSERT_LT(0.1 * a.estimate(0, w, held_on_gpu).total(), a.estimate(1, w, held_on_gpu).total());  // (one factor would move it)
+  // (One factor for both would move it.)
+  ASSERT_LT(0.1 * a.estimate(0, w, held_on_gpu).total(), a.estimate(1, w, held_on_gpu).total());
   ASSERT_EQ(a.choose(w, held_on_gpu), 1u);
   const double predicted = a.estimate(0, w, in_host).total();
   for (int k = 0; k < 4; ++k) a.observe(11, w, in_host, 0, 0.1 * predicted);

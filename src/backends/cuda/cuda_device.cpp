@@ -123,19 +123,22 @@ void CudaDevice::anchor() const {
   // The host time of an event is read as soon as the event is seen complete, by polling: on an
   // H200, cuEventSynchronize returned about 12 us after the event, and every marker then read
   // 12 us late (a CUDA operation of 10-20 us timed 1.5-2 times its length by online learning).
-  // A try whose event took over 20 us to be seen (the legacy stream busy: it waits for none of
-  // the array queues' non-blocking streams, but a copy of its own may hold it) is tried again,
-  // at most three times, keeping the soonest seen; one over a millisecond is waited for.
+  // A try whose event took over 20 us to be seen is tried again, at most three times, keeping
+  // the soonest seen. One not seen within a millisecond (the legacy stream busy: it waits for
+  // none of the array queues' non-blocking streams, but a copy of its own may hold it) is
+  // waited for and not tried again: the next would wait as long.
   make_current();
   constexpr std::uint64_t good_ns = 20'000, poll_limit_ns = 1'000'000;
   std::uint64_t best = std::numeric_limits<std::uint64_t>::max();
-  for (int i = 0; i < 3 && best > good_ns; ++i) {
+  bool busy = false;
+  for (int i = 0; i < 3 && best > good_ns && !busy; ++i) {
     const std::uint64_t t0 = now_ns();
     check(driver().cuEventRecord(spare_anchor_, nullptr), "cuEventRecord");
     CUresult r = CUDA_ERROR_NOT_READY;
     while ((r = driver().cuEventQuery(spare_anchor_)) == CUDA_ERROR_NOT_READY && now_ns() - t0 < poll_limit_ns) {
     }
-    if (r == CUDA_ERROR_NOT_READY) check(driver().cuEventSynchronize(spare_anchor_), "cuEventSynchronize");
+    busy = r == CUDA_ERROR_NOT_READY;
+    if (busy) check(driver().cuEventSynchronize(spare_anchor_), "cuEventSynchronize");
     else check(r, "cuEventQuery");
     const std::uint64_t t1 = now_ns();
     if (t1 - t0 < best) {
@@ -147,10 +150,10 @@ void CudaDevice::anchor() const {
 }
 
 std::uint64_t CudaDevice::host_time_of(CUevent e) const {
-  // The device's timer and the host's steady clock drift apart by about 10 parts per million
-  // (an H200: 1.65 ms after six minutes of the test suite; markers of the placement bench read
-  // 20 us late a second after anchoring, 45-60 us after four, where the anchor lived five
-  // seconds): anchored again after 50 ms, under half a microsecond of drift.
+  // The device's timer and the host's steady clock drift apart by parts per million (an H200:
+  // 1.65 ms after six minutes of the test suite; markers read about 20 us further off after six
+  // seconds, and online learning timed CUDA operations of about 15 us at 17-22, 38-43 and
+  // 59-66 us as a five-second anchor aged): anchored again after 50 ms.
   constexpr std::uint64_t anchor_life_ns = 50'000'000;
   std::lock_guard lock(anchor_mutex_);
   if (now_ns() - anchor_host_ns_ > anchor_life_ns) anchor();
