@@ -60,10 +60,12 @@ namespace {
 // (DeviceCosts::sort_curve_s); format 21 times an elementwise operation's launch as arrays make
 // it (DeviceCosts::eval_launch_s); format 22 adds a CPU backend's spreading of heavy launches
 // (DeviceCosts::spread_from_s) and times its one thread's math rate below it; format 23 times
-// the first of reads together on an OpenCL CPU device (DeviceCosts::to_host_first_together_s).
+// the first of reads together on an OpenCL CPU device (DeviceCosts::to_host_first_together_s);
+// format 24 times a CPU backend's math mix with the cosine of another argument than the sine's
+// (of one argument the two were one sincos call: 1.3-1.6 times as fast per call).
 // A file of another format is measured again (an older weft's files lack fields this one uses, or hold
 // figures of another meaning), with an info line rather than a warning.
-constexpr const char* header = "weft-costs 23";
+constexpr const char* header = "weft-costs 24";
 constexpr std::string_view switch_prefix = "switch_after ";
 constexpr std::string_view header_prefix = "weft-costs ";
 constexpr std::uint64_t max_file_bytes = 1 << 16;
