@@ -10,6 +10,7 @@
 
 #include "array/memory_pool.hpp"
 #include "core/lifetime.hpp"
+#include "placement/learnt.hpp"
 
 namespace weft::detail {
 
@@ -21,11 +22,6 @@ constexpr std::size_t max_steps = 8;
 // Chains remembered in all (a program's distinct first operations and sizes); beyond, the
 // table starts again.
 constexpr std::size_t max_chains = 4096;
-
-// The power of two of an element count, as the chooser classes sizes.
-std::uint64_t size_class(std::int64_t elements) {
-  return static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0))));
-}
 
 std::uint64_t chain_key(std::uint64_t signature, std::int64_t elements) {
   return (signature ^ (size_class(elements) * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;

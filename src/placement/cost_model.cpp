@@ -10,19 +10,18 @@
 #include <unordered_map>
 
 #include "core/hash.hpp"
+#include "placement/learnt.hpp"
 #include "placement/queued.hpp"
 #include "weft/error.hpp"
 #include "weft/placement.hpp"
 
 namespace weft {
 
-namespace {
+using detail::decision_slots;
+using detail::mix;
+using detail::size_class;
 
-// Decisions remembered: a direct-mapped table of 64-bit words, each the key's upper bits and
-// the chosen index + 1 in the low byte (0: empty). 4096 entries cover every (operation, size
-// class, residence) a program meets many times over; a collision only recomputes or, when two
-// keys share their upper 56 bits, reuses a decision made for another operation.
-constexpr std::size_t decision_slots = 4096;
+namespace {
 
 double rate_or(double rate, double fallback) { return rate > 0 ? rate : fallback; }
 // Seconds to move bytes at rate; a rate not measured (0) makes the move "never" worth it.
@@ -38,16 +37,6 @@ double between(double x, double x0, double y0, double x1, double y1) {
   return y0 + std::clamp((x - x0) / (x1 - x0), 0.0, 1.0) * (y1 - y0);
 }
 
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  // splitmix64's finalizer over the running value: cheap, and every input bit reaches every output bit.
-  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebULL;
-  h ^= h >> 31;
-  return h;
-}
 
 // The result read into the program's memory (a NumPy array, a std::vector, a reduction's
 // value): a queue read on every device; where the device's memory is host memory, a memcpy
@@ -170,51 +159,6 @@ const char* to_string(Arithmetic a) noexcept {
   return "?";
 }
 
-// What observe() learnt: measured / predicted per (signature, size class, device).
-struct Chooser::Learnt {
-  // The last few measured / predicted ratios of an operation, size class and device, and the
-  // factor: their median once there are enough of them (one timing disturbed by a preemption,
-  // a page fault or a busy core moves it not at all; a factor set from one such timing sent
-  // 10^3-element host work to PoCL for good on the 2-core VM, at 238 times its estimate).
-  static constexpr std::size_t window = 5;
-  static constexpr std::size_t enough = 3;
-  // Ratios counted after which an entry is settled for the process: observe() then leaves it and
-  // the remembered decisions alone, so the operation is no longer timed. Without it, timings
-  // that vary by 10% or more kept dropping every remembered decision (and storing the factors)
-  // for as long as a program ran: on a shared machine, for good.
-  static constexpr std::size_t settled = 8;
-  struct Entry {
-    std::uint64_t signature;
-    std::uint32_t size_class;
-    std::size_t device;
-    double factor = 0;  // 0: none yet (the correction is 1)
-    bool warmed = false;  // a run was seen in this process (the first, which builds or loads the kernel, is not counted)
-    std::array<double, window> ratios{};
-    std::size_t seen = 0;  // ratios counted (a taught factor counts as one), the newest at (seen - 1) % window
-    void add(double r) { ratios[seen++ % window] = r; }
-    double median() const {
-      std::array<double, window> r = ratios;
-      const std::size_t n = std::min(seen, window);
-      std::sort(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(n));
-      return r[(n - 1) / 2];  // (of an even count the lower: a disturbed timing is only ever slower)
-    }
-  };
-  std::mutex mutex;
-  std::unordered_map<std::uint64_t, Entry> factor;
-  std::atomic<bool> any{false};
-};
-
-namespace {
-std::uint64_t size_class(std::int64_t elements) {
-  return static_cast<std::uint64_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(elements, 0))));
-}
-std::uint64_t class_key(std::uint64_t signature, std::uint64_t size_class, std::size_t d) {
-  return mix(mix(signature, size_class), d);
-}
-std::uint64_t learnt_key(std::uint64_t signature, std::int64_t elements, std::size_t d) {
-  return class_key(signature, size_class(elements), d);
-}
-}  // namespace
 
 Chooser::Chooser(std::vector<DeviceCosts> devices)
     : devices_(std::move(devices)),
@@ -243,30 +187,6 @@ Chooser::Chooser(std::vector<DeviceCosts> devices)
 }
 
 Chooser::~Chooser() = default;
-
-std::uint64_t Chooser::learnt_signature(std::uint64_t signature, std::size_t d,
-                                        std::span<const InputResidence> inputs) const noexcept {
-  // The memories an input is copied from to reach d, as estimate() copies it: from another
-  // device's (any that holds it), or from the host's to a device with its own memory.
-  const std::uint64_t me = std::uint64_t{1} << d;
-  const bool host_memory = devices_[d].memory_is_host;
-  std::uint64_t from = 0;
-  bool from_host = false;
-  for (const InputResidence& in : inputs) {
-    if (in.valid_on & me) continue;
-    if (in.on_host) {
-      from_host |= !host_memory;
-      continue;
-    }
-    from |= in.valid_on;
-  }
-  if (from == 0 && !from_host) return signature;  // (in place: the operation's own signature)
-  std::uint64_t h = mix(signature, from_host ? 0x486f73744d656d00ULL : 0x436f707900000000ULL);
-  for (std::size_t s = 0; s < identity_hash_.size(); ++s) {
-    if (from & (std::uint64_t{1} << s)) h = mix(h, identity_hash_[s]);
-  }
-  return h;
-}
 
 void Chooser::forget() const noexcept {
   for (std::size_t i = 0; i < decision_slots; ++i) decisions_[i].store(0, std::memory_order_relaxed);
@@ -408,104 +328,6 @@ PlacementEstimate Chooser::estimate(std::size_t d, const WorkEstimate& work,
   e.launch += switch_s(d, current);
   if (work.result_to_host && !polygon && !timed_reduce) e.copy_out = result_read_s(c, work);
   return e;
-}
-
-double Chooser::correction(std::uint64_t signature, std::int64_t elements, std::size_t d,
-                           std::span<const InputResidence> inputs) const {
-  if (!learnt_->any.load(std::memory_order_acquire) || d >= devices_.size()) return 1.0;
-  const std::uint64_t learnt_as = learnt_signature(signature, d, inputs);
-  std::lock_guard lock(learnt_->mutex);
-  const auto it = learnt_->factor.find(learnt_key(learnt_as, elements, d));
-  return it == learnt_->factor.end() || it->second.factor == 0 ? 1.0 : it->second.factor;
-}
-
-std::size_t Chooser::timed_runs(std::uint64_t signature, std::int64_t elements, std::size_t d,
-                                std::span<const InputResidence> inputs) const {
-  if (d >= devices_.size()) return 0;
-  const std::uint64_t learnt_as = learnt_signature(signature, d, inputs);
-  std::lock_guard lock(learnt_->mutex);
-  const auto it = learnt_->factor.find(learnt_key(learnt_as, elements, d));
-  return it == learnt_->factor.end() ? 0 : it->second.seen + (it->second.warmed ? 1 : 0);
-}
-
-std::vector<LearntFactor> Chooser::learnt(std::size_t d) const {
-  std::vector<LearntFactor> out;
-  std::lock_guard lock(learnt_->mutex);
-  for (const auto& [key, e] : learnt_->factor) {
-    if (e.device == d && e.factor > 0) out.push_back({e.signature, e.size_class, e.factor});
-  }
-  std::sort(out.begin(), out.end(), [](const LearntFactor& a, const LearntFactor& b) {
-    return a.signature != b.signature ? a.signature < b.signature : a.size_class < b.size_class;
-  });
-  return out;
-}
-
-void Chooser::teach(std::size_t d, std::span<const LearntFactor> factors) const {
-  if (d >= devices_.size()) throw InvalidArgument("Chooser::teach: device index " + std::to_string(d) + " is not in the table");
-  bool any = false;
-  {
-    std::lock_guard lock(learnt_->mutex);
-    for (const LearntFactor& f : factors) {
-      if (!(f.factor > 0) || !std::isfinite(f.factor)) continue;
-      // (What was stored weighs as one ratio of the window: runs here confirm or move it.)
-      Learnt::Entry e{.signature = f.signature, .size_class = f.size_class, .device = d, .factor = f.factor};
-      e.add(f.factor);
-      learnt_->factor[class_key(f.signature, f.size_class, d)] = e;
-      any = true;
-    }
-  }
-  if (any) {
-    learnt_->any.store(true, std::memory_order_release);
-    forget();
-  }
-}
-
-bool Chooser::observe(std::uint64_t signature, const WorkEstimate& work, std::span<const InputResidence> inputs,
-                      std::size_t d, double seconds, std::size_t after) const {
-  // (Predicted as decided: with the switch the decision counted, which is not the operation's
-  // to learn.)
-  const double predicted = estimate(d, work, inputs, after).total();
-  if (!(predicted > 0) || !std::isfinite(predicted) || !(seconds > 0) || !std::isfinite(seconds) || d >= devices_.size()) {
-    return false;
-  }
-  bool moved = false;
-  {
-    // The first run of an operation on a device in this process usually includes building or
-    // loading its kernel there: it is not counted, also where a stored factor was taught. The
-    // factor is the median of the last few ratios, from the third on.
-    const std::uint64_t learnt_as = learnt_signature(signature, d, inputs);
-    std::lock_guard lock(learnt_->mutex);
-    const auto sc = static_cast<std::uint32_t>(size_class(work.elements));
-    Learnt::Entry& e = learnt_->factor.try_emplace(learnt_key(learnt_as, work.elements, d),
-                                                  Learnt::Entry{.signature = learnt_as, .size_class = sc, .device = d})
-                           .first->second;
-    if (e.seen >= Learnt::settled) return false;
-    if (!e.warmed) {
-      e.warmed = true;
-    } else {
-      e.add(seconds / predicted);
-      if (e.seen >= Learnt::enough) {
-        const double before = e.factor;
-        e.factor = e.median();
-        // The decision is made again (and the operation timed again) only while the factor moves.
-        if (before != 0 && std::abs(e.factor / before - 1) < 0.1) return false;
-        moved = true;
-      }
-    }
-  }
-  learnt_->any.store(true, std::memory_order_release);
-  // A counted factor moved: every remembered decision is made again, those made with an input
-  // pending somewhere too (InputResidence::pending_on: their keys differ from these inputs').
-  if (moved) {
-    forget();
-    return moved;
-  }
-  // The decision is remembered per device last given work: each is made again.
-  decisions_[decision_key(signature, work, inputs, no_device) % decision_slots].store(0, std::memory_order_relaxed);
-  for (std::size_t a = 0; a < devices_.size(); ++a) {
-    decisions_[decision_key(signature, work, inputs, a) % decision_slots].store(0, std::memory_order_relaxed);
-  }
-  return moved;
 }
 
 std::size_t Chooser::choose(const WorkEstimate& work, std::span<const InputResidence> inputs,
